@@ -1,0 +1,103 @@
+// createServer(config, overrides?) — the one way to start Hearth (Electron, `npm start`, tests).
+// Staged start: open DB -> migrate -> container -> routes -> scheduler -> background boot.
+// close() undoes each stage in reverse; a half-started server still closes cleanly.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Config } from './config.js';
+import { buildContainer, type Deps, type Overrides } from './container.js';
+import { createDb } from './db/connection.js';
+import { runMigrations } from './db/migrate.js';
+import { createApiRouter } from './http/api-router.js';
+import { createErrorHandler } from './http/error-handler.js';
+import type { RouteInfo } from './http/routes.js';
+import { docsRouter, webAppRouter } from './http/static.js';
+import { createLogger } from './platform/logger.js';
+
+export interface ServerHandle {
+  app: Express;
+  deps: Deps;
+  routes: RouteInfo[];
+  listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config, overrides: Overrides = {}): Promise<ServerHandle> {
+  const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel, dir: path.join(config.dataDir, 'logs') });
+  let closing: Promise<void> | null = null;
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      for (const c of cleanups.reverse()) {
+        try {
+          await c.run();
+        } catch (err) {
+          logger.error({ err, stage: c.name }, 'error while closing');
+        }
+      }
+      cleanups.length = 0;
+      logger.flush();
+    })();
+    return closing;
+  };
+
+  try {
+    const db = createDb(path.join(config.dataDir, 'hearth.db'));
+    cleanups.push({ name: 'database', run: () => db.destroy() });
+    await runMigrations(db);
+    const migrations = Number(((await db('knex_migrations').count({ n: '*' }).first()) as { n: number } | undefined)?.n ?? 0);
+
+    const deps = buildContainer({ config, logger, db, migrations }, overrides);
+    cleanups.push({ name: 'event bus', run: () => deps.bus.clear() });
+
+    const app = express();
+    app.disable('x-powered-by');
+    app.set('etag', false);
+    app.use((_req, res, next) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Referrer-Policy', 'same-origin');
+      next();
+    });
+    const api = createApiRouter(deps);
+    app.use('/api', api.router);
+    app.use('/docs', docsRouter(config.docsDir));
+    app.use(webAppRouter(config.webDir));
+    app.use(createErrorHandler(logger.child('http')));
+
+    cleanups.push({ name: 'scheduler', run: () => deps.scheduler.stop() });
+    cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
+    cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
+    void deps.boot.start();
+
+    const listen = (port = config.port, host = config.host) =>
+      new Promise<{ port: number; url: string }>((resolve, reject) => {
+        const server = http.createServer(app);
+        server.keepAliveTimeout = 65_000;
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          cleanups.push({
+            name: 'http',
+            run: () =>
+              new Promise<void>((done) => {
+                deps.sse.closeAll();
+                server.close(() => done());
+                server.closeIdleConnections();
+                // anything still open after a grace period is cut
+                setTimeout(() => server.closeAllConnections(), 2000).unref();
+              }),
+          });
+          const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+          resolve({ port: address.port, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}` });
+        });
+      });
+
+    return { app, deps, routes: api.table, listen, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

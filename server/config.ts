@@ -1,0 +1,129 @@
+// The one reader of process.env (and argv). Everything else receives a typed Config.
+// DESIGN.md §2 lists the environment; runtime household settings live in the database, not here.
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const boolish = z
+  .union([z.boolean(), z.string()])
+  .transform((v) => (typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v.toLowerCase())));
+
+const httpUrl = z.url({ protocol: /^https?$/ });
+
+export const ConfigSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).default(8787),
+  host: z.string().min(1).default('0.0.0.0'),
+  dataDir: z.string().min(1),
+  rootDir: z.string().min(1),
+  resourcesDir: z.string().min(1),
+  webDir: z.string().min(1),
+  docsDir: z.string().min(1),
+  migrationsDir: z.string().min(1),
+  modelRuntimeUrl: httpUrl.default('http://127.0.0.1:11434'),
+  imageEngineUrl: httpUrl.optional(),
+  archiveServerPort: z.coerce.number().int().min(1).max(65535).default(8090),
+  kiwixServePath: z.string().optional(),
+  archiveCatalogPath: z.string().min(1),
+  mediaAccountUrl: httpUrl.default('https://plex.tv'),
+  mediaDiscoverUrl: httpUrl.default('https://discover.provider.plex.tv'),
+  webSearchUrl: httpUrl.optional(),
+  chromiumPath: z.string().optional(),
+  offline: boolish.default(false),
+  fetchAllowOrigins: z.array(z.string()).default([]),
+  featureCatalogPath: z.string().min(1),
+  kiwixToolsUrl: httpUrl.optional(),
+  logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** Directories of the PATH, for finding user-installed programs (model runtime, kiwix-serve). */
+  searchPath: z.array(z.string()).default([]),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** The folder holding package.json: two levels up from server/ in source, three from dist/server/. */
+export function findRootDir(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'hearth') return dir;
+      } catch {
+        // not ours; keep walking up
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`Hearth's package.json was not found above ${from}`);
+    dir = parent;
+  }
+}
+
+/** The OS application-data folder + /Hearth (DESIGN.md §2). */
+export function defaultDataDir(env: NodeJS.ProcessEnv, platform = process.platform, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Hearth');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Hearth');
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Hearth');
+}
+
+const emptyToUndefined = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
+
+/**
+ * Builds the config from the environment and command-line flags (flags win).
+ * Throws a readable error listing every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+  const { values: flags } = parseArgs({
+    args: argv,
+    strict: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'resources-dir': { type: 'string' },
+      'root-dir': { type: 'string' },
+    },
+  });
+  const flag = (name: string) => {
+    const v = flags[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const rootDir = flag('root-dir') ?? findRootDir();
+  const resourcesDir = flag('resources-dir') ?? path.join(rootDir, 'resources');
+  const raw = {
+    port: flag('port') ?? emptyToUndefined(env.PORT),
+    host: flag('host') ?? emptyToUndefined(env.HOST),
+    dataDir: path.resolve(flag('data-dir') ?? emptyToUndefined(env.DATA_DIR) ?? defaultDataDir(env)),
+    rootDir,
+    resourcesDir,
+    webDir: path.join(rootDir, 'dist', 'web'),
+    docsDir: path.join(rootDir, 'docs'),
+    migrationsDir: path.join(rootDir, 'migrations'),
+    modelRuntimeUrl: emptyToUndefined(env.MODEL_RUNTIME_URL),
+    imageEngineUrl: emptyToUndefined(env.IMAGE_ENGINE_URL),
+    archiveServerPort: emptyToUndefined(env.ARCHIVE_SERVER_PORT),
+    kiwixServePath: emptyToUndefined(env.KIWIX_SERVE_PATH),
+    archiveCatalogPath: emptyToUndefined(env.ARCHIVE_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'archives.json'),
+    mediaAccountUrl: emptyToUndefined(env.MEDIA_ACCOUNT_URL),
+    mediaDiscoverUrl: emptyToUndefined(env.MEDIA_DISCOVER_URL),
+    webSearchUrl: emptyToUndefined(env.WEB_SEARCH_URL),
+    chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
+    offline: emptyToUndefined(env.OFFLINE_MODE),
+    fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    featureCatalogPath: emptyToUndefined(env.FEATURE_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'features.json'),
+    kiwixToolsUrl: emptyToUndefined(env.KIWIX_TOOLS_URL),
+    logLevel: emptyToUndefined(env.LOG_LEVEL),
+    searchPath: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
+  };
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Hearth's configuration is not valid:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,81 @@
+// The composition root: the only place long-lived objects are built. createServer() calls it
+// after the database is open and migrated; tests swap pieces through `overrides`.
+import type { Knex } from 'knex';
+import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
+import type { Config } from './config.js';
+import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
+import { ReplayChannel, SseRegistry } from './http/sse.js';
+import { AuthService } from './modules/auth/service.js';
+import { AuthStore } from './modules/auth/store.js';
+import { modelBootSteps } from './modules/models/boot-steps.js';
+import { SetupService } from './modules/setup/service.js';
+import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { EventBus } from './platform/event-bus.js';
+import { cachedProbe, probeHardware, type HardwareProbe } from './platform/hardware.js';
+import type { Logger } from './platform/logger.js';
+import { Scheduler } from './platform/scheduler.js';
+
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Knex;
+  bus: EventBus;
+  scheduler: Scheduler;
+  sse: SseRegistry;
+  settings: AppSettingsStore;
+  preferences: UserPreferencesStore;
+  hardware: HardwareProbe;
+  modelRuntime: ModelRuntimeClient;
+  auth: AuthService;
+  setup: SetupService;
+  boot: BootService;
+}
+
+/** What tests and the CLI may replace; production passes nothing. */
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime'>>;
+
+const GiB = 1024 ** 3;
+
+export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
+  const { config, logger, db } = base;
+  const clock = overrides.clock ?? systemClock;
+  const now = () => clock.now();
+  const bus = new EventBus(logger.child('bus'));
+  const scheduler = new Scheduler(logger.child('scheduler'));
+  const settings = new AppSettingsStore(db, now);
+  const preferences = new UserPreferencesStore(db, now);
+  const hardware = overrides.hardware ?? cachedProbe(probeHardware);
+  const modelRuntime = overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 });
+
+  const auth = new AuthService({ store: new AuthStore(db), clock, bus, logger: logger.child('auth') });
+  const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath });
+
+  const steps: BootStepDefinition[] = [
+    {
+      key: 'db',
+      label: 'Database',
+      async run() {
+        await db.raw('select 1');
+        return { status: 'ok', detail: `SQLite ready, ${base.migrations} migrations applied` };
+      },
+    },
+    {
+      key: 'hardware',
+      label: 'Hardware',
+      async run() {
+        const hw = await hardware();
+        return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
+      },
+    },
+    ...modelBootSteps({ runtime: modelRuntime, settings }),
+  ];
+  const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
+
+  scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
+    await auth.sweepExpiredSessions();
+  });
+
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot };
+}

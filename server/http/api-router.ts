@@ -1,0 +1,37 @@
+// Mounts every feature router under /api, in one typed list, and exposes the full route table.
+import express, { type Router } from 'express';
+import type { Deps } from '../container.js';
+import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
+import { createSetupRoutes } from '../modules/setup/routes.js';
+import { createSystemRoutes } from '../modules/system/routes.js';
+import { sessionMiddleware } from './auth.js';
+import { noRoute } from './error-handler.js';
+import { originGuard, requestLog } from './guards.js';
+import type { FeatureRoutes, RouteInfo } from './routes.js';
+
+export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRoutes]> {
+  return [
+    ['/auth', createAuthRoutes(d.auth)],
+    ['/admin/users', createUserAdminRoutes(d.auth)],
+    ['/setup', createSetupRoutes(d.setup)],
+    ['/system', createSystemRoutes(d.boot, d.sse)],
+  ];
+}
+
+export function createApiRouter(d: Deps): { router: Router; table: RouteInfo[] } {
+  const router = express.Router();
+  router.use(requestLog(d.logger.child('http')));
+  router.use(originGuard());
+  router.use(sessionMiddleware(d.auth));
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  const table: RouteInfo[] = [];
+  for (const [prefix, routes] of featureRoutes(d)) {
+    router.use(prefix, routes.router);
+    for (const r of routes.table) table.push({ ...r, path: `/api${prefix}${r.path === '/' ? '' : r.path}` });
+  }
+  router.use(noRoute);
+  return { router, table };
+}

@@ -1,0 +1,69 @@
+// Session cookie -> req.actor, and the access guards every route declares (see http/routes.ts).
+import { parse as parseCookie } from 'cookie';
+import type { CookieOptions, Request, RequestHandler, Response } from 'express';
+import type { UserActor } from '../actor.js';
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
+
+export const SESSION_COOKIE = 'session';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by the session middleware when the request carries a live session. */
+    actor?: UserActor;
+  }
+}
+
+export type Access = 'none' | 'user' | 'admin';
+
+export interface SessionResolver {
+  /** Looks the token up; returns the actor and, when the sliding expiry moved, the new max age. */
+  resolveSession(token: string, userAgent?: string): Promise<{ actor: UserActor; refreshedMaxAgeMs?: number } | null>;
+}
+
+export function sessionCookieOptions(req: Request, maxAgeMs: number): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure, maxAge: maxAgeMs };
+}
+
+export function setSessionCookie(req: Request, res: Response, token: string, maxAgeMs: number): void {
+  res.cookie(SESSION_COOKIE, token, sessionCookieOptions(req, maxAgeMs));
+}
+
+export function clearSessionCookie(req: Request, res: Response): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
+}
+
+export function readSessionToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const token = parseCookie(header)[SESSION_COOKIE];
+  return token && token.length <= 200 ? token : undefined;
+}
+
+export function sessionMiddleware(resolver: SessionResolver): RequestHandler {
+  return async (req, res, next) => {
+    const token = readSessionToken(req);
+    if (token) {
+      const found = await resolver.resolveSession(token, req.get('user-agent'));
+      if (found) {
+        req.actor = found.actor;
+        if (found.refreshedMaxAgeMs) setSessionCookie(req, res, token, found.refreshedMaxAgeMs);
+      }
+    }
+    next();
+  };
+}
+
+export function requireAccess(access: Access): RequestHandler {
+  return (req, _res, next) => {
+    if (access === 'none') return next();
+    if (!req.actor) throw new UnauthorizedError();
+    if (access === 'admin' && req.actor.role !== 'admin') throw new ForbiddenError();
+    next();
+  };
+}
+
+/** Narrows req.actor for handlers behind 'user' or 'admin' access. */
+export function actorOf(req: Request): UserActor {
+  if (!req.actor) throw new UnauthorizedError();
+  return req.actor;
+}

@@ -1,0 +1,45 @@
+// Cross-site request guard and request logging for /api.
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { ForbiddenError } from '../errors.js';
+import type { Logger } from '../platform/logger.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A state-changing request from a page on another origin is refused (403 bad_origin): the
+ * session cookie is SameSite=Lax, and this also closes login-CSRF and setup-CSRF, where no cookie
+ * is involved yet. Browsers send Origin on every cross-origin POST/PUT/PATCH/DELETE; when it is
+ * absent, Sec-Fetch-Site tells the same story. Non-browser clients send neither and pass.
+ */
+export function originGuard(allowedOrigins: readonly string[] = []): RequestHandler {
+  return (req, _res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.get('origin');
+    const own = `${req.protocol}://${req.get('host') ?? ''}`;
+    if (origin !== undefined) {
+      if (origin === own || allowedOrigins.includes(origin)) return next();
+      throw new ForbiddenError('This request came from another website and was refused.', 'bad_origin');
+    }
+    if (req.get('sec-fetch-site') === 'cross-site') {
+      throw new ForbiddenError('This request came from another website and was refused.', 'bad_origin');
+    }
+    next();
+  };
+}
+
+/** Logs method, path, status and duration with a request id (also sent as x-request-id). */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const id = randomUUID();
+    const started = process.hrtime.bigint();
+    res.setHeader('x-request-id', id);
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = { requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 };
+      if (res.statusCode >= 500) logger.error(line, 'request');
+      else logger.debug(line, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,115 @@
+// Server-sent events: openSse() for one response, ReplayChannel for streams that late clients
+// join (boot, archive downloads): past events are replayed, then live ones follow.
+import type { Request, Response } from 'express';
+
+export interface SseStream {
+  send(event: string, data: unknown): void;
+  close(): void;
+  /** Aborts when the client goes away or the stream is closed. */
+  signal: AbortSignal;
+}
+
+/** Tracks open streams so the server can end them on close(). */
+export class SseRegistry {
+  private readonly open = new Set<SseStream>();
+  add(s: SseStream): void {
+    this.open.add(s);
+    s.signal.addEventListener('abort', () => this.open.delete(s), { once: true });
+  }
+  closeAll(): void {
+    for (const s of [...this.open]) s.close();
+  }
+  get size(): number {
+    return this.open.size;
+  }
+}
+
+export function openSse(req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
+  const controller = new AbortController();
+  res.status(200);
+  res.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  res.write(': connected\n\n');
+  const heartbeat = setInterval(() => {
+    if (!res.writableEnded) res.write(': heartbeat\n\n');
+  }, opts.heartbeatMs ?? 15_000);
+  heartbeat.unref();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    if (!res.writableEnded) res.end();
+    controller.abort();
+  };
+  req.on('close', close);
+  res.on('close', close);
+  const stream: SseStream = {
+    send(event, data) {
+      if (closed) return;
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    },
+    close,
+    signal: controller.signal,
+  };
+  opts.registry?.add(stream);
+  return stream;
+}
+
+export interface ChannelEvent<E extends string = string> {
+  event: E;
+  data: unknown;
+}
+
+type Subscriber<E extends string> = { onEvent(e: ChannelEvent<E>): void; onEnd(): void };
+
+export class ReplayChannel<E extends string = string> {
+  private readonly history: ChannelEvent<E>[] = [];
+  private readonly subscribers = new Set<Subscriber<E>>();
+  private ended = false;
+
+  publish(event: E, data: unknown): void {
+    if (this.ended) return;
+    const e = { event, data };
+    this.history.push(e);
+    for (const s of this.subscribers) s.onEvent(e);
+  }
+
+  /** Marks the channel finished; subscribers are told after the last event. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const s of this.subscribers) s.onEnd();
+    this.subscribers.clear();
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  events(): readonly ChannelEvent<E>[] {
+    return this.history;
+  }
+
+  /** Replays the history, then follows live events. Returns an unsubscribe function. */
+  subscribe(sub: Subscriber<E>): () => void {
+    for (const e of this.history) sub.onEvent(e);
+    if (this.ended) {
+      sub.onEnd();
+      return () => {};
+    }
+    this.subscribers.add(sub);
+    return () => this.subscribers.delete(sub);
+  }
+
+  /** Pipes the channel into an SSE response, closing it when the channel ends. */
+  pipeTo(stream: SseStream): void {
+    const unsubscribe = this.subscribe({ onEvent: (e) => stream.send(e.event, e.data), onEnd: () => stream.close() });
+    stream.signal.addEventListener('abort', unsubscribe, { once: true });
+  }
+}

@@ -1,0 +1,50 @@
+import { actorOf, clearSessionCookie, setSessionCookie } from '../../http/auth.js';
+import { defineRoutes } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import { CreateUserBody, SelectBody, UpdateUserBody, UserIdParams, VerifyPinBody } from './schema.js';
+import type { AuthService } from './service.js';
+
+export function createAuthRoutes(auth: AuthService) {
+  return defineRoutes((r) => {
+    r.get('/profiles', 'none', async () => ({ profiles: await auth.listProfiles() }));
+
+    r.post('/select', 'none', (req) => auth.select(parse(SelectBody, req.body).userId));
+
+    r.post('/verify-pin', 'none', async (req, res) => {
+      const body = parse(VerifyPinBody, req.body);
+      const signIn = await auth.verifyPin(body.userId, body.pin, req.get('user-agent'));
+      setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
+      return { user: signIn.user };
+    });
+
+    r.get('/me', 'user', async (req) => ({ user: await auth.me(actorOf(req)) }));
+
+    r.post('/logout', 'user', async (req, res) => {
+      await auth.logout(actorOf(req));
+      clearSessionCookie(req, res);
+      return { ok: true };
+    });
+  });
+}
+
+export function createUserAdminRoutes(auth: AuthService) {
+  return defineRoutes((r) => {
+    r.get('/', 'admin', async (req) => ({ users: await auth.listUsers(actorOf(req)) }));
+
+    r.post('/', 'admin', async (req, res) => {
+      const user = await auth.createUser(actorOf(req), parse(CreateUserBody, req.body));
+      res.status(201);
+      return { user };
+    });
+
+    r.patch('/:id', 'admin', async (req) => {
+      const { id } = parse(UserIdParams, req.params);
+      return { user: await auth.updateUser(actorOf(req), id, parse(UpdateUserBody, req.body)) };
+    });
+
+    r.delete('/:id', 'admin', async (req) => {
+      await auth.deleteUser(actorOf(req), parse(UserIdParams, req.params).id);
+      return { ok: true };
+    });
+  });
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+export const PIN_PATTERN = /^\d{4,8}$/;
+export const MAX_FAILED_PINS = 5;
+export const LOCKOUT_MS = 5 * 60 * 1000;
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The sliding expiry is pushed forward at most this often, to keep reads read-only. */
+export const SESSION_REFRESH_AFTER_MS = 60 * 60 * 1000;
+export const MAX_NAME_LENGTH = 40;
+
+export const Role = z.enum(['admin', 'member']);
+export type Role = z.infer<typeof Role>;
+
+export const Pin = z.string().regex(PIN_PATTERN, 'A PIN is 4 to 8 digits.');
+export const UserName = z
+  .string()
+  .trim()
+  .min(1, 'A name is needed.')
+  .max(MAX_NAME_LENGTH, `A name is at most ${MAX_NAME_LENGTH} characters.`)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'A name cannot contain control characters.');
+export const Avatar = z.string().trim().max(16).nullable().optional();
+
+export const UserId = z.string().min(1).max(64);
+
+export const PublicUser = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: Role,
+  avatar: z.string().nullable().optional(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
+
+export const SelectBody = z.object({ userId: UserId });
+export const VerifyPinBody = z.object({ userId: UserId, pin: z.string().max(64) });
+
+export const CreateUserBody = z.object({ name: UserName, pin: Pin, role: Role.default('member'), avatar: Avatar });
+export type CreateUserBody = z.infer<typeof CreateUserBody>;
+
+export const UpdateUserBody = z
+  .object({ name: UserName.optional(), pin: Pin.optional(), role: Role.optional(), avatar: Avatar })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'Nothing to change: send name, pin, role or avatar.');
+export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
+
+export const UserIdParams = z.object({ id: UserId });
+
+export const ProfilesResponse = z.object({ profiles: z.array(PublicUser) });
+export const UserResponse = z.object({ user: PublicUser });
+export const UsersResponse = z.object({ users: z.array(PublicUser) });

@@ -1,0 +1,30 @@
+import { actorOf, setSessionCookie } from '../../http/auth.js';
+import { defineRoutes } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import { CreateAdminBody, MAX_SETUP_STATE_BYTES, SetupState } from './schema.js';
+import type { SetupService } from './service.js';
+
+export function createSetupRoutes(setup: SetupService) {
+  return defineRoutes((r) => {
+    r.get('/status', 'none', () => setup.status());
+
+    r.post('/admin', 'none', async (req, res) => {
+      const body = parse(CreateAdminBody, req.body);
+      const signIn = await setup.createAdmin(body.name, body.pin, req.get('user-agent'));
+      setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
+      res.status(201);
+      return { user: signIn.user };
+    });
+
+    r.get('/ollama-status', 'none', () => setup.modelRuntimeStatus());
+
+    r.post('/welcome-complete', 'admin', async (req) => {
+      await setup.completeWelcome(actorOf(req));
+      return { ok: true };
+    });
+
+    r.put('/state', { access: 'admin', jsonLimit: MAX_SETUP_STATE_BYTES }, async (req) => ({
+      state: await setup.saveState(actorOf(req), parse(SetupState, req.body)),
+    }));
+  });
+}

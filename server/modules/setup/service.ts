@@ -1,0 +1,67 @@
+// First-run setup: the first admin, the welcome flag, the wizard's resume state and whether the
+// model runtime is there. Never throws because the runtime is down.
+import { existsSync } from 'node:fs';
+import type { Actor } from '../../actor.js';
+import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { ForbiddenError } from '../../errors.js';
+import { findProgram } from '../../platform/find-program.js';
+import type { AuthService, SignIn } from '../auth/service.js';
+import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupState, type SetupStatus } from './schema.js';
+
+export interface SetupDeps {
+  auth: AuthService;
+  settings: AppSettingsStore;
+  runtime: ModelRuntimeClient;
+  searchPath: string[];
+  platform?: NodeJS.Platform;
+}
+
+const RUNTIME_APP_PATHS: Partial<Record<NodeJS.Platform, string[]>> = {
+  darwin: ['/Applications/Ollama.app'],
+};
+
+export class SetupService {
+  constructor(private readonly deps: SetupDeps) {}
+
+  async status(): Promise<SetupStatus> {
+    const [hasAdmin, welcome, state] = await Promise.all([
+      this.deps.auth.hasAdmin(),
+      this.deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE),
+      this.deps.settings.get<SetupState>(SETTING_WIZARD_STATE),
+    ]);
+    return { needsAdmin: !hasAdmin, welcomeComplete: welcome === true, state: state ?? null };
+  }
+
+  createAdmin(name: string, pin: string, userAgent?: string): Promise<SignIn> {
+    return this.deps.auth.createFirstAdmin(name, pin, userAgent);
+  }
+
+  private assertAdmin(actor: Actor) {
+    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+  }
+
+  async completeWelcome(actor: Actor): Promise<void> {
+    this.assertAdmin(actor);
+    await this.deps.settings.set(SETTING_WELCOME_COMPLETE, true);
+  }
+
+  async saveState(actor: Actor, state: SetupState): Promise<SetupState> {
+    this.assertAdmin(actor);
+    await this.deps.settings.set(SETTING_WIZARD_STATE, state);
+    return state;
+  }
+
+  async modelRuntimeStatus(): Promise<ModelRuntimeStatus> {
+    const { runtime } = this.deps;
+    try {
+      const version = await runtime.version();
+      const models = await runtime.listModels();
+      return { installed: true, running: true, version, url: runtime.baseUrl, models: models.map((m) => ({ name: m.name, sizeBytes: m.sizeBytes })), error: null };
+    } catch (err) {
+      const platform = this.deps.platform ?? process.platform;
+      const installed = findProgram(['ollama'], this.deps.searchPath, platform) !== null || (RUNTIME_APP_PATHS[platform] ?? []).some((p) => existsSync(p));
+      return { installed, running: false, version: null, url: runtime.baseUrl, models: [], error: (err as Error).message };
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// The boot sequence: named steps run in order after the server starts listening, each reported
+// as `step` events through a ReplayChannel (GET /api/system/boot), then `done`. A failing step is
+// reported and boot goes on: the server must come up with no sidecar present.
+import type { ReplayChannel } from '../../http/sse.js';
+import type { Logger } from '../../platform/logger.js';
+
+export type BootStatus = 'running' | 'ok' | 'warn' | 'error';
+export type BootEvent = 'step' | 'repair' | 'done';
+
+export interface BootStepResult {
+  status: Exclude<BootStatus, 'running'>;
+  detail: string;
+}
+
+export interface BootStepContext {
+  signal: AbortSignal;
+  /** Byte progress of a repair this step is running (a model pull, say). */
+  repair(progress: { completed: number; total: number; speedBps: number; etaSeconds: number | null }): void;
+}
+
+export interface BootStepDefinition {
+  key: string;
+  label: string;
+  run(ctx: BootStepContext): Promise<BootStepResult>;
+}
+
+export interface StepEvent {
+  key: string;
+  label: string;
+  status: BootStatus;
+  detail: string;
+}
+
+export class BootService {
+  private readonly controller = new AbortController();
+  private running: Promise<void> | null = null;
+  private finished = false;
+  private readonly results = new Map<string, StepEvent>();
+
+  constructor(
+    private readonly deps: { channel: ReplayChannel<BootEvent>; logger: Logger; steps: BootStepDefinition[] },
+  ) {}
+
+  get isDone(): boolean {
+    return this.finished;
+  }
+
+  get channel(): ReplayChannel<BootEvent> {
+    return this.deps.channel;
+  }
+
+  /** The latest state of each step, in boot order. */
+  steps(): StepEvent[] {
+    return this.deps.steps.map((s) => this.results.get(s.key) ?? { key: s.key, label: s.label, status: 'running', detail: 'Waiting' });
+  }
+
+  start(): Promise<void> {
+    this.running ??= this.runAll();
+    return this.running;
+  }
+
+  private emit(e: StepEvent): void {
+    this.results.set(e.key, e);
+    this.deps.channel.publish('step', e);
+  }
+
+  private async runAll(): Promise<void> {
+    const { logger, steps, channel } = this.deps;
+    for (const step of steps) {
+      if (this.controller.signal.aborted) return;
+      this.emit({ key: step.key, label: step.label, status: 'running', detail: '' });
+      let result: BootStepResult;
+      try {
+        result = await step.run({
+          signal: this.controller.signal,
+          repair: (p) => channel.publish('repair', { key: step.key, ...p }),
+        });
+      } catch (err) {
+        if (this.controller.signal.aborted) return;
+        logger.error({ err, step: step.key }, 'boot step failed');
+        result = { status: 'error', detail: err instanceof Error ? err.message : String(err) };
+      }
+      this.emit({ key: step.key, label: step.label, ...result });
+      (result.status === 'ok' ? logger.debug : logger.warn)({ step: step.key, status: result.status, detail: result.detail }, 'boot step');
+    }
+    this.finished = true;
+    channel.publish('done', {});
+    channel.end();
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    await this.running?.catch(() => undefined);
+    this.deps.channel.end();
+  }
+}

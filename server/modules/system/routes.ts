@@ -1,0 +1,17 @@
+import type { Response } from 'express';
+import { defineRoutes } from '../../http/routes.js';
+import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { BootService } from './boot.js';
+
+export function createSystemRoutes(boot: BootService, sse: SseRegistry) {
+  return defineRoutes((r) => {
+    r.get('/ready', 'none', (_req, res: Response) => {
+      res.status(boot.isDone ? 200 : 503);
+      return { done: boot.isDone };
+    });
+
+    r.get('/boot', 'none', (req, res) => {
+      boot.channel.pipeTo(openSse(req, res, { registry: sse }));
+    });
+  });
+}

@@ -1,0 +1,56 @@
+// Shared by entry.ts (Electron utilityProcess) and cli.ts (headless): load config, start, listen,
+// say where to connect, report ready to a parent process, and shut down cleanly on signals.
+import os from 'node:os';
+import { createServer } from './app.js';
+import { loadConfig } from './config.js';
+
+interface ParentPort {
+  postMessage(message: unknown): void;
+}
+
+/** The addresses other devices on the LAN can use. */
+export function lanUrls(host: string, port: number, interfaces = os.networkInterfaces()): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+  const urls: string[] = [];
+  for (const list of Object.values(interfaces)) {
+    for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) urls.push(`http://${i.address}:${port}`);
+  }
+  return urls.length ? urls : [`http://127.0.0.1:${port}`];
+}
+
+export async function runServer(argv: string[] = process.argv.slice(2)): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, argv);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  const server = await createServer(config);
+  const logger = server.deps.logger;
+  let address: { port: number };
+  try {
+    address = await server.listen();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    logger.fatal({ code: e.code }, e.code === 'EADDRINUSE' ? `Port ${config.port} is already in use: set PORT to another port.` : `Could not listen: ${e.message}`);
+    await server.close();
+    process.exit(1);
+  }
+  const urls = lanUrls(config.host, address.port);
+  logger.info({ dataDir: config.dataDir }, `Hearth is running: open ${urls.join(' or ')} on any device in the house`);
+  const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
+  parentPort?.postMessage({ type: 'ready', port: address.port, urls });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
