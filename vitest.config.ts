@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    reporters: ['default', './test/harness/summary-reporter.ts'],
     globalSetup: ['test/harness/global-setup.ts'],
     projects: [
       {

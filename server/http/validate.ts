@@ -1,5 +1,5 @@
 // Boundary validation: routes parse params, query and body with the feature's zod schemas.
-import { z } from 'zod';
+import { type z } from 'zod';
 import { BadRequestError } from '../errors.js';
 
 export interface IssueDetail {

@@ -1,0 +1,14 @@
+// `npm run bench [-- name ...]`: runs the named benchmarks (all when none is named).
+const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  startup: () => import('./startup.js'),
+};
+
+const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const name of names.length ? names : Object.keys(benches)) {
+  const load = benches[name];
+  if (!load) {
+    console.error(`unknown benchmark ${name}; have: ${Object.keys(benches).join(', ')}`);
+    process.exit(2);
+  }
+  await (await load()).run();
+}

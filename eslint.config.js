@@ -1,0 +1,62 @@
+// Lint: typescript-eslint across main, server, renderer and test, plus the module boundaries of
+// STYLE.md §2.3 as import restrictions.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict([
+      { group: ['**/server/**', '!**/server/modules/*/schema', '!**/server/modules/*/schema.js'], message: 'The web app talks to the server over HTTP; only `import type` from server/modules/*/schema.ts.' },
+      { group: ['**/server/modules/*/schema', '**/server/modules/*/schema.js'], allowTypeImports: true, message: 'Only type imports from server schemas.' },
+    ]),
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: restrict([{ group: ['**/server/**', '!**/server/config', '!**/server/config.js'], message: 'main/ talks to the server over the fork and HTTP.' }]),
+  },
+  {
+    files: ['server/modules/*/routes.ts'],
+    rules: restrict([
+      { group: ['**/store', '**/store.js', 'knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
+    ]),
+  },
+  {
+    files: ['server/modules/*/store.ts'],
+    rules: restrict([{ group: ['**/service', '**/service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }]),
+  },
+  {
+    files: ['server/modules/*/service.ts'],
+    rules: restrict([
+      { group: ['express', '**/http/**'], message: 'Services are transport-neutral.' },
+      { group: ['knex'], allowTypeImports: true, message: 'Services use their store, not knex.' },
+    ]),
+  },
+  {
+    files: ['server/adapters/**/*.ts'],
+    rules: restrict([{ group: ['**/modules/**', '**/db/**', '**/http/**'], message: 'Adapters speak to one program; no feature logic.' }]),
+  },
+  {
+    files: ['migrations/**/*.ts'],
+    rules: restrict([{ group: ['**/server/**'], message: 'Migrations import knex only.' }]),
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
