@@ -1,5 +1,7 @@
 // The composition root: the only place long-lived objects are built. createServer() calls it
 // after the database is open and migrated; tests swap pieces through `overrides`.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
 import type { Config } from './config.js';
@@ -7,6 +9,15 @@ import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
+import { archiveTools } from './modules/archives/tools.js';
+import { HomeLayout } from './modules/home-layout/schema.js';
+import { HomeLayoutService } from './modules/home-layout/service.js';
+import { NotificationsService } from './modules/notifications/service.js';
+import { NotificationsStore } from './modules/notifications/store.js';
+import { readerTools } from './modules/reader/tools.js';
+import { ToolRegistry } from './modules/tools/registry.js';
+import { ToolsService } from './modules/tools/service.js';
+import { ToolSettingsStore } from './modules/tools/store.js';
 import { modelBootSteps } from './modules/models/boot-steps.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
@@ -31,6 +42,9 @@ export interface Deps {
   auth: AuthService;
   setup: SetupService;
   boot: BootService;
+  tools: ToolsService;
+  notifications: NotificationsService;
+  homeLayout: HomeLayoutService;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -51,6 +65,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   const auth = new AuthService({ store: new AuthStore(db), clock, bus, logger: logger.child('auth') });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath });
+  const notifications = new NotificationsService({ store: new NotificationsStore(db), clock, auth });
+  // Each feature module contributes its own tool definitions.
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
+  const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications });
+  const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
+  const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
   const steps: BootStepDefinition[] = [
     {
@@ -77,5 +97,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await auth.sweepExpiredSessions();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout };
 }

@@ -2,7 +2,10 @@
 import express, { type Router } from 'express';
 import type { Deps } from '../container.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
+import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
+import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
+import { createAppStoreRoutes, createToolRoutes } from '../modules/tools/routes.js';
 import { createSystemRoutes } from '../modules/system/routes.js';
 import { sessionMiddleware } from './auth.js';
 import { noRoute } from './error-handler.js';
@@ -15,6 +18,10 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/users', createUserAdminRoutes(d.auth)],
     ['/setup', createSetupRoutes(d.setup)],
     ['/system', createSystemRoutes(d.boot, d.sse)],
+    ['/tools', createToolRoutes(d.tools)],
+    ['/app-store', createAppStoreRoutes(d.tools)],
+    ['/notifications', createNotificationRoutes(d.notifications)],
+    ['/home-layout', createHomeLayoutRoutes(d.homeLayout)],
   ];
 }
 

@@ -1,0 +1,25 @@
+import { actorOf } from '../../http/auth.js';
+import { defineRoutes } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import { CreateNotificationBody, NotificationIdParams } from './schema.js';
+import type { NotificationsService } from './service.js';
+
+export function createNotificationRoutes(notifications: NotificationsService) {
+  return defineRoutes((r) => {
+    r.get('/', 'user', (req) => notifications.list(actorOf(req)));
+
+    r.get('/unread-count', 'user', async (req) => ({ unreadCount: await notifications.unreadCount(actorOf(req)) }));
+
+    r.patch('/:id/read', 'user', async (req) => ({
+      notification: await notifications.markRead(actorOf(req), parse(NotificationIdParams, req.params).id),
+    }));
+
+    r.post('/read-all', 'user', async (req) => ({ marked: await notifications.markAllRead(actorOf(req)) }));
+
+    r.post('/', 'admin', async (req, res) => {
+      const notification = await notifications.create(actorOf(req), parse(CreateNotificationBody, req.body));
+      res.status(201);
+      return { notification };
+    });
+  });
+}

@@ -1,0 +1,93 @@
+// notifications. Visibility (own rows; admins also the rows with user_id null) is expressed as a
+// where-clause so that every read and write is scoped by it in the same single query.
+import type { Knex } from 'knex';
+import type { Notification, NotificationType } from './schema.js';
+
+export interface Audience {
+  userId: string;
+  isAdmin: boolean;
+}
+
+interface Row {
+  id: string;
+  user_id: string | null;
+  type: NotificationType;
+  payload: string;
+  read_at: string | null;
+  created_at: string;
+}
+
+function parsePayload(s: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(s) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+const toNotification = (r: Row): Notification => ({
+  id: r.id,
+  userId: r.user_id,
+  type: r.type,
+  payload: parsePayload(r.payload),
+  readAt: r.read_at,
+  createdAt: r.created_at,
+});
+
+function visibleTo(q: Knex.QueryBuilder, a: Audience): Knex.QueryBuilder {
+  return q.where((w) => {
+    w.where('user_id', a.userId);
+    if (a.isAdmin) w.orWhereNull('user_id');
+  });
+}
+
+export class NotificationsStore {
+  constructor(private readonly db: Knex) {}
+
+  async insert(n: { id: string; userId: string | null; type: NotificationType; payload: Record<string, unknown>; createdAt: string }): Promise<void> {
+    await this.db('notifications').insert({ id: n.id, user_id: n.userId, type: n.type, payload: JSON.stringify(n.payload), read_at: null, created_at: n.createdAt });
+  }
+
+  async listVisible(a: Audience, limit: number): Promise<Notification[]> {
+    const rows = (await visibleTo(this.db('notifications').select('*'), a)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'rowid', order: 'desc' },
+      ])
+      .limit(limit)) as Row[];
+    return rows.map(toNotification);
+  }
+
+  async countUnread(a: Audience): Promise<number> {
+    const row = (await visibleTo(this.db('notifications').count({ n: '*' }), a).whereNull('read_at').first()) as { n: number } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  /** The SQL of countUnread, for checking its query plan. */
+  countUnreadSql(a: Audience): { sql: string; bindings: readonly unknown[] } {
+    const q = visibleTo(this.db('notifications').count({ n: '*' }), a).whereNull('read_at').toSQL().toNative();
+    return { sql: q.sql, bindings: q.bindings };
+  }
+
+  async markRead(a: Audience, id: string, at: string): Promise<Notification | null> {
+    const found = (await visibleTo(this.db('notifications').select('*').where({ id }), a).first()) as Row | undefined;
+    if (!found) return null;
+    if (!found.read_at) await this.db('notifications').where({ id }).update({ read_at: at });
+    return toNotification({ ...found, read_at: found.read_at ?? at });
+  }
+
+  async markAllRead(a: Audience, at: string): Promise<number> {
+    return visibleTo(this.db('notifications'), a).whereNull('read_at').update({ read_at: at });
+  }
+
+  async findUnreadInstallRequest(requestedBy: string, toolId: string): Promise<string | null> {
+    const row = (await this.db('notifications')
+      .whereNull('user_id')
+      .whereNull('read_at')
+      .where({ type: 'install_request' })
+      .whereRaw("json_extract(payload, '$.requestedBy') = ? AND json_extract(payload, '$.toolId') = ?", [requestedBy, toolId])
+      .first('id')) as { id: string } | undefined;
+    return row?.id ?? null;
+  }
+}
