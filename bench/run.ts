@@ -1,6 +1,7 @@
 // `npm run bench [-- name ...]`: runs the named benchmarks (all when none is named).
 const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   startup: () => import('./startup.js'),
+  'unread-count': () => import('./unread-count.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
