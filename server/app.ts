@@ -67,6 +67,9 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     app.use(createErrorHandler(logger.child('http')));
 
     cleanups.push({ name: 'scheduler', run: () => deps.scheduler.stop() });
+    cleanups.push({ name: 'outbound fetch', run: () => deps.guard.close() });
+    await deps.runner.start();
+    cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

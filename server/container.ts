@@ -9,6 +9,10 @@ import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
+import { createDownloadExecutor } from './modules/downloads/jobs.js';
+import { DownloadRunner } from './modules/downloads/runner.js';
+import { DownloadsService } from './modules/downloads/service.js';
+import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveTools } from './modules/archives/tools.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
@@ -22,6 +26,8 @@ import { modelBootSteps } from './modules/models/boot-steps.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
+import { diskFree, type DiskFree } from './platform/disk.js';
+import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, probeHardware, type HardwareProbe } from './platform/hardware.js';
 import type { Logger } from './platform/logger.js';
@@ -45,10 +51,20 @@ export interface Deps {
   tools: ToolsService;
   notifications: NotificationsService;
   homeLayout: HomeLayoutService;
+  guard: SsrfGuard;
+  diskFree: DiskFree;
+  runner: DownloadRunner;
+  downloads: DownloadsService;
+  tuning: Tuning;
+}
+
+/** Timing knobs tests shorten; production uses the defaults. */
+export interface Tuning {
+  downloadStallTimeoutMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
-export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime'>>;
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning'>>;
 
 const GiB = 1024 ** 3;
 
@@ -71,6 +87,30 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications });
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
+
+  const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins });
+  const tuning = overrides.tuning ?? {};
+  const disk = overrides.diskFree ?? diskFree;
+  const jobsStore = new DownloadJobsStore(db);
+  // The runner and the service need each other (the service pokes the runner; the runner asks
+  // whether the queue is paused), so the service is bound late through a closure.
+  let downloadsRef: DownloadsService | null = null;
+  const runner = new DownloadRunner({
+    store: jobsStore,
+    clock,
+    logger: logger.child('downloads'),
+    bus,
+    isPaused: () => downloadsRef!.isPaused(),
+    isOffline: () => config.offline,
+    execute: createDownloadExecutor({
+      guard,
+      runtime: modelRuntime,
+      destinationPath: (d) => downloadsRef!.destinationPath(d),
+      stallTimeoutMs: tuning.downloadStallTimeoutMs,
+    }),
+  });
+  const downloads = new DownloadsService({ store: jobsStore, runner, settings, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
+  downloadsRef = downloads;
 
   const steps: BootStepDefinition[] = [
     {
@@ -97,5 +137,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await auth.sweepExpiredSessions();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, tuning };
 }

@@ -2,6 +2,7 @@
 import express, { type Router } from 'express';
 import type { Deps } from '../container.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
+import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
@@ -22,6 +23,8 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/app-store', createAppStoreRoutes(d.tools)],
     ['/notifications', createNotificationRoutes(d.notifications)],
     ['/home-layout', createHomeLayoutRoutes(d.homeLayout)],
+    ['/jobs', createJobRoutes(d.downloads)],
+    ['/admin/queue', createQueueAdminRoutes(d.downloads)],
   ];
 }
 

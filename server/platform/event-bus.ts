@@ -5,6 +5,8 @@ import type { Logger } from './logger.js';
 export interface EventMap {
   'user.deleted': { userId: string };
   'boot.done': Record<string, never>;
+  'download.completed': { jobId: string; kind: string; itemId: string | null; destination: string | null; target: string };
+  'download.failed': { jobId: string; kind: string; itemId: string | null; error: string };
 }
 
 type Listener<K extends keyof EventMap> = (payload: EventMap[K]) => void | Promise<void>;

@@ -1,6 +1,6 @@
 // The model runtime (Ollama) over HTTP. Upstream JSON is untrusted: every answer is parsed with
 // zod, and every failure (down, slow, garbage, HTTP error) becomes a ModelRuntimeError.
-import { fetch as undiciFetch } from 'undici';
+import { fetch as undiciFetch, request } from 'undici';
 import { z } from 'zod';
 
 export type FetchLike = (input: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
@@ -9,7 +9,7 @@ export type FetchLike = (input: string, init?: { method?: string; headers?: Reco
   text(): Promise<string>;
 }>;
 
-export type ModelRuntimeFailure = 'unreachable' | 'timeout' | 'bad_response' | 'http_error';
+export type ModelRuntimeFailure = 'unreachable' | 'timeout' | 'bad_response' | 'http_error' | 'pull_failed' | 'cut_off';
 
 export class ModelRuntimeError extends Error {
   constructor(
@@ -43,11 +43,27 @@ export interface RuntimeModel {
   parameterSize: string | null;
 }
 
+export interface PullProgress {
+  status: string;
+  completed: number;
+  total: number;
+}
+
 export interface ModelRuntimeClient {
   readonly baseUrl: string;
   version(): Promise<string>;
   listModels(): Promise<RuntimeModel[]>;
+  /** Pulls a model, reporting byte progress summed over its layers; resolves on "success". */
+  pull(model: string, opts: { signal?: AbortSignal; onProgress?: (p: PullProgress) => void; stallTimeoutMs?: number }): Promise<void>;
 }
+
+const PullLine = z.object({
+  status: z.string().optional(),
+  digest: z.string().optional(),
+  total: z.number().optional(),
+  completed: z.number().optional(),
+  error: z.string().optional(),
+});
 
 export interface OllamaClientOptions {
   baseUrl: string;
@@ -104,6 +120,70 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         family: m.details?.family ?? null,
         parameterSize: m.details?.parameter_size ?? null,
       }));
+    },
+    async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
+      let res;
+      try {
+        res = await request(`${baseUrl}/api/pull`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model, stream: true }),
+          signal,
+          headersTimeout: stallTimeoutMs,
+          bodyTimeout: stallTimeoutMs,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason ?? err;
+        throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
+      }
+      if (res.statusCode !== 200) {
+        const text = await res.body.text().catch(() => '');
+        let detail = '';
+        try {
+          detail = PullLine.parse(JSON.parse(text)).error ?? '';
+        } catch {
+          // not JSON
+        }
+        throw new ModelRuntimeError('http_error', `The model runtime answered ${res.statusCode}${detail ? `: ${detail}` : ''}.`, res.statusCode);
+      }
+      const layers = new Map<string, { total: number; completed: number }>();
+      let buffered = '';
+      let succeeded = false;
+      const handle = (line: string) => {
+        if (!line.trim()) return;
+        let parsed;
+        try {
+          parsed = PullLine.parse(JSON.parse(line));
+        } catch {
+          throw new ModelRuntimeError('bad_response', 'The model runtime sent a progress line that is not JSON.');
+        }
+        if (parsed.error) throw new ModelRuntimeError('pull_failed', `Pulling ${model} failed: ${parsed.error}`);
+        if (parsed.digest && parsed.total) layers.set(parsed.digest, { total: parsed.total, completed: parsed.completed ?? 0 });
+        if (parsed.status === 'success') succeeded = true;
+        let total = 0;
+        let completed = 0;
+        for (const l of layers.values()) {
+          total += l.total;
+          completed += l.completed;
+        }
+        onProgress?.({ status: parsed.status ?? '', total, completed });
+      };
+      try {
+        for await (const chunk of res.body) {
+          buffered += (chunk as Buffer).toString('utf8');
+          let nl;
+          while ((nl = buffered.indexOf('\n')) >= 0) {
+            handle(buffered.slice(0, nl));
+            buffered = buffered.slice(nl + 1);
+          }
+        }
+        handle(buffered);
+      } catch (err) {
+        if (err instanceof ModelRuntimeError) throw err;
+        if (signal?.aborted) throw signal.reason ?? err;
+        throw new ModelRuntimeError('cut_off', `The connection to the model runtime dropped while pulling ${model}.`);
+      }
+      if (!succeeded) throw new ModelRuntimeError('cut_off', `The model runtime stopped before ${model} finished downloading.`);
     },
   };
 }

@@ -1,0 +1,198 @@
+// Resumable HTTP download to disk through the SSRF guard. Writes <dest>.part, resumes with Range
+// (and If-Range, so a file that changed upstream restarts instead of mixing two versions), falls
+// back to a full restart when the server ignores Range, hashes while streaming, verifies size and
+// sha256, then renames into place. Memory stays flat: the body is streamed with backpressure.
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+
+export class DownloadError extends Error {
+  constructor(
+    message: string,
+    /** false when trying again cannot help (404, checksum of a finished file the catalog disagrees with…) */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'DownloadError';
+  }
+}
+
+export interface DownloadOptions {
+  guard: SsrfGuard;
+  url: string;
+  /** Absolute destination path. */
+  dest: string;
+  expectedBytes?: number | null;
+  sha256?: string | null;
+  signal: AbortSignal;
+  stallTimeoutMs: number;
+  onProgress?: (p: { bytesDone: number; bytesTotal: number | null }) => void;
+}
+
+export interface DownloadResult {
+  bytes: number;
+  sha256: string;
+  /** Bytes that were already on disk from an earlier attempt. */
+  resumedFrom: number;
+}
+
+interface PartMeta {
+  url: string;
+  etag?: string;
+  lastModified?: string;
+}
+
+export const partPath = (dest: string) => `${dest}.part`;
+const metaPath = (dest: string) => `${dest}.part.json`;
+
+async function sizeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function hashFile(file: string, hash: Hash): Promise<void> {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+}
+
+async function readMeta(dest: string): Promise<PartMeta | null> {
+  try {
+    return JSON.parse(await readFile(metaPath(dest), 'utf8')) as PartMeta;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a download's partial files (cancel). */
+export async function removePartial(dest: string): Promise<void> {
+  await rm(partPath(dest), { force: true });
+  await rm(metaPath(dest), { force: true });
+}
+
+const header = (h: Record<string, string | string[] | undefined>, name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export async function downloadToFile(opts: DownloadOptions): Promise<DownloadResult> {
+  const part = partPath(opts.dest);
+  await mkdir(path.dirname(opts.dest), { recursive: true });
+  let existing = await sizeOf(part);
+  const meta = await readMeta(opts.dest);
+  if (existing > 0 && (meta?.url !== opts.url || (opts.expectedBytes != null && existing > opts.expectedBytes))) {
+    await truncate(part, 0);
+    existing = 0;
+  }
+  const resumedFrom = existing;
+
+  // A stall (no bytes for stallTimeoutMs) aborts the request like a cancel would, with its own reason.
+  const stall = new AbortController();
+  const signal = AbortSignal.any([opts.signal, stall.signal]);
+  let stallTimer: NodeJS.Timeout | undefined;
+  const armStall = () => {
+    clearTimeout(stallTimer);
+    stallTimer = setTimeout(() => stall.abort(new DownloadError(`No data for ${Math.round(opts.stallTimeoutMs / 1000)} s.`, true)), opts.stallTimeoutMs);
+  };
+
+  const hash = createHash('sha256');
+  try {
+    const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+    if (existing > 0) {
+      headers.range = `bytes=${existing}-`;
+      const validator = meta?.etag && !meta.etag.startsWith('W/') ? meta.etag : meta?.lastModified;
+      if (validator) headers['if-range'] = validator;
+    }
+    armStall();
+    let res;
+    try {
+      res = await guardedRequest(opts.guard, opts.url, { headers, signal, headersTimeoutMs: opts.stallTimeoutMs, bodyTimeoutMs: opts.stallTimeoutMs });
+    } catch (err) {
+      if (signal.aborted) throw signal.reason ?? err;
+      if ((err as Error).name === 'BlockedUrlError') throw new DownloadError((err as Error).message, false);
+      throw new DownloadError(`Could not connect: ${(err as Error).message}`, true);
+    }
+    const { statusCode } = res;
+    let total: number | null = null;
+    if (statusCode === 416 && existing > 0) {
+      res.body.resume();
+      const m = /\*\/(\d+)/.exec(header(res.headers, 'content-range') ?? '');
+      if (m && Number(m[1]) === existing) {
+        await hashFile(part, hash);
+        return await finish(opts, existing, hash.digest('hex'), resumedFrom);
+      }
+      await truncate(part, 0);
+      throw new DownloadError('The server refused to resume; starting again.', true);
+    }
+    if (statusCode !== 200 && statusCode !== 206) {
+      res.body.resume();
+      const retryable = statusCode >= 500 || statusCode === 408 || statusCode === 429;
+      throw new DownloadError(`The server answered ${statusCode}.`, retryable);
+    }
+    let start = 0;
+    if (statusCode === 206) {
+      const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(header(res.headers, 'content-range') ?? '');
+      if (!m || Number(m[1]) !== existing) {
+        res.body.resume();
+        await truncate(part, 0);
+        throw new DownloadError('The server sent the wrong part of the file; starting again.', true);
+      }
+      start = existing;
+      total = m[3] === '*' ? null : Number(m[3]);
+      await hashFile(part, hash);
+    } else {
+      // 200: a fresh start, or a server that ignores Range (or whose file changed): restart from 0.
+      if (existing > 0) await truncate(part, 0);
+      const len = header(res.headers, 'content-length');
+      total = len ? Number(len) : null;
+    }
+    if (opts.expectedBytes != null && total != null && total !== opts.expectedBytes) {
+      res.body.resume();
+      throw new DownloadError(`The file is ${total} bytes, not the ${opts.expectedBytes} expected.`, false);
+    }
+    await writeFile(metaPath(opts.dest), JSON.stringify({ url: opts.url, etag: header(res.headers, 'etag'), lastModified: header(res.headers, 'last-modified') } satisfies PartMeta));
+
+    let done = start;
+    const bytesTotal = total ?? opts.expectedBytes ?? null;
+    opts.onProgress?.({ bytesDone: done, bytesTotal });
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        armStall();
+        hash.update(chunk);
+        done += chunk.length;
+        opts.onProgress?.({ bytesDone: done, bytesTotal });
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(res.body, meter, createWriteStream(part, { flags: start > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 }), { signal });
+    } catch (err) {
+      if (signal.aborted) throw signal.reason ?? err;
+      throw new DownloadError(`The connection dropped after ${done} bytes.`, true);
+    }
+    if (bytesTotal != null && done !== bytesTotal) throw new DownloadError(`The connection ended after ${done} of ${bytesTotal} bytes.`, true);
+    return await finish(opts, done, hash.digest('hex'), resumedFrom);
+  } finally {
+    clearTimeout(stallTimer);
+  }
+}
+
+async function finish(opts: DownloadOptions, bytes: number, digest: string, resumedFrom: number): Promise<DownloadResult> {
+  if (opts.expectedBytes != null && bytes !== opts.expectedBytes) {
+    await removePartial(opts.dest);
+    throw new DownloadError(`The file is ${bytes} bytes, not the ${opts.expectedBytes} expected.`, true);
+  }
+  if (opts.sha256 && digest !== opts.sha256.toLowerCase()) {
+    // A corrupt copy is thrown away so the next attempt starts clean.
+    await removePartial(opts.dest);
+    throw new DownloadError('The downloaded file is damaged (its checksum does not match).', true);
+  }
+  await rename(partPath(opts.dest), opts.dest);
+  await rm(metaPath(opts.dest), { force: true });
+  return { bytes, sha256: digest, resumedFrom };
+}

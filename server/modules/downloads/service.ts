@@ -1,0 +1,222 @@
+// The durable download queue's operations: enqueue (with offline, disk and path checks), status
+// with live progress, retry, cancel (removing the partial file), reorder, pause and resume.
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import type { Actor } from '../../actor.js';
+import { removePartial, partPath } from '../../adapters/web/download.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { DiskFree } from '../../platform/disk.js';
+import { resolveInside } from '../../platform/path-guard.js';
+import type { DownloadRunner } from './runner.js';
+import { compareJobs } from './scheduling.js';
+import {
+  DISK_RESERVE_BYTES,
+  LARGE_JOB_BYTES,
+  NewJob,
+  PRIORITY_BY_KIND,
+  SETTING_QUEUE_PAUSED,
+  type DownloadJob,
+  type JobsStatus,
+  type JobState,
+  type ReorderBody,
+} from './schema.js';
+import type { DownloadJobsStore } from './store.js';
+
+export interface DownloadsDeps {
+  store: DownloadJobsStore;
+  runner: DownloadRunner;
+  settings: AppSettingsStore;
+  clock: Clock;
+  dataDir: string;
+  offline: boolean;
+  diskFree: DiskFree;
+}
+
+const GB = 1024 ** 3;
+const fmtGB = (n: number) => `${(n / GB).toFixed(1)} GB`;
+
+export class DownloadsService {
+  constructor(private readonly deps: DownloadsDeps) {}
+
+  private assertAdmin(actor: Actor) {
+    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+  }
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  isPaused = async (): Promise<boolean> => (await this.deps.settings.get<boolean>(SETTING_QUEUE_PAUSED)) === true;
+
+  /** Absolute path of a job's destination; refuses anything outside DATA_DIR. */
+  destinationPath(destination: string): string {
+    const abs = resolveInside(this.deps.dataDir, destination);
+    if (!abs || abs === this.deps.dataDir) throw new BadRequestError('A download must go to a file inside the data folder.');
+    return abs;
+  }
+
+  private async partSize(job: { destination: string | null }): Promise<number> {
+    if (!job.destination) return 0;
+    try {
+      return (await stat(partPath(this.destinationPath(job.destination)))).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Adds jobs. A target that already has a live job is not added twice. Refuses, before anything
+   * is written: outbound jobs in offline mode (503), destinations outside the data folder (400),
+   * and a set that cannot fit on the disk (507).
+   */
+  async enqueue(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
+    this.assertAdmin(actor);
+    const parsed = input.map((j) => NewJob.parse(j));
+    if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
+      throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything. Turn offline mode off to continue.');
+    }
+    for (const j of parsed) {
+      if (j.kind === 'runtime_model') continue;
+      if (!j.destination) throw new BadRequestError(`${j.label} needs a destination file.`);
+      this.destinationPath(j.destination);
+    }
+    const fresh: typeof parsed = [];
+    const existing: DownloadJob[] = [];
+    for (const j of parsed) {
+      const live = await this.deps.store.findActiveByTarget(j.target);
+      if (live) existing.push(live);
+      else fresh.push(j);
+    }
+    const needed = (await Promise.all(fresh.map(async (j) => (j.kind === 'runtime_model' ? 0 : (j.expectedBytes ?? 0) - (await this.partSize(j)))))).reduce(
+      (a, b) => a + Math.max(0, b),
+      0,
+    );
+    if (needed > 0) {
+      const free = await this.deps.diskFree(this.deps.dataDir);
+      if (needed + DISK_RESERVE_BYTES > free) {
+        throw new AppError(507, 'not_enough_disk', `This needs ${fmtGB(needed)} but only ${fmtGB(Math.max(0, free - DISK_RESERVE_BYTES))} is free on the data disk. Free some space and try again.`, {
+          neededBytes: needed,
+          freeBytes: free,
+        });
+      }
+    }
+    let position = await this.deps.store.maxPosition();
+    const created: DownloadJob[] = [];
+    const now = this.now();
+    for (const j of fresh) {
+      const job: DownloadJob = {
+        id: randomUUID(),
+        kind: j.kind,
+        target: j.target,
+        destination: j.kind === 'runtime_model' ? null : j.destination,
+        label: j.label,
+        itemId: j.itemId,
+        expectedBytes: j.expectedBytes,
+        sha256: j.sha256?.toLowerCase() ?? null,
+        large: (j.expectedBytes ?? 0) >= LARGE_JOB_BYTES,
+        hostClass: j.hostClass,
+        priority: PRIORITY_BY_KIND[j.kind],
+        position: ++position,
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: null,
+        bytesDone: await this.partSize(j),
+        bytesTotal: j.expectedBytes,
+        speedBps: 0,
+        lastError: null,
+        requires: j.requires,
+        createdAt: now,
+        updatedAt: now,
+        startedAt: null,
+        finishedAt: null,
+      };
+      await this.deps.store.insert(job);
+      created.push(job);
+    }
+    void this.deps.runner.poke();
+    return [...existing, ...created];
+  }
+
+  async status(): Promise<JobsStatus> {
+    const jobs = (await this.deps.store.list()).sort(compareJobs);
+    const counts: Record<JobState, number> = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0 };
+    for (const j of jobs) counts[j.state]++;
+    return {
+      paused: await this.isPaused(),
+      offline: this.deps.offline,
+      counts,
+      jobs: jobs.map((j) => {
+        const live = this.deps.runner.progressOf(j.id);
+        return live ? { ...j, ...live } : { ...j, etaSeconds: null };
+      }),
+    };
+  }
+
+  private async get(id: string): Promise<DownloadJob> {
+    const job = await this.deps.store.find(id);
+    if (!job) throw new NotFoundError('That download does not exist.');
+    return job;
+  }
+
+  async retry(actor: Actor, id: string): Promise<DownloadJob> {
+    this.assertAdmin(actor);
+    const job = await this.get(id);
+    if (job.state !== 'failed' && job.state !== 'cancelled') throw new ConflictError('not_failed', 'Only a failed or cancelled download can be retried.');
+    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything.');
+    await this.deps.store.transition(id, ['failed', 'cancelled'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
+    void this.deps.runner.poke();
+    return this.get(id);
+  }
+
+  async retryAllFailed(actor: Actor): Promise<{ retried: number }> {
+    this.assertAdmin(actor);
+    const failed = await this.deps.store.list(['failed']);
+    for (const j of failed) await this.deps.store.transition(j.id, ['failed'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
+    void this.deps.runner.poke();
+    return { retried: failed.length };
+  }
+
+  async cancel(actor: Actor, id: string): Promise<DownloadJob> {
+    this.assertAdmin(actor);
+    const job = await this.get(id);
+    if (job.state !== 'pending' && job.state !== 'running') throw new ConflictError('not_active', 'Only a waiting or running download can be cancelled.');
+    const now = this.now();
+    await this.deps.store.transition(id, ['pending', 'running'], { state: 'cancelled', speedBps: 0, finishedAt: now, updatedAt: now });
+    await this.deps.runner.abort(id);
+    if (job.destination) await removePartial(this.destinationPath(job.destination));
+    await this.deps.store.update(id, { bytesDone: 0 });
+    return this.get(id);
+  }
+
+  async reorder(actor: Actor, id: string, body: ReorderBody): Promise<DownloadJob> {
+    this.assertAdmin(actor);
+    const job = await this.get(id);
+    if (job.state !== 'pending') throw new ConflictError('not_pending', 'Only a waiting download can be moved.');
+    const priority = body.priority ?? job.priority;
+    if (body.move) {
+      const peers = (await this.deps.store.list(['pending'])).filter((j) => j.priority === priority && j.id !== id).sort(compareJobs);
+      const idx = peers.findIndex((j) => j.position > job.position);
+      const here = idx === -1 ? peers.length : idx;
+      const positions = peers.map((p) => p.position);
+      let position = job.position;
+      if (body.move === 'top') position = (positions[0] ?? job.position) - 1;
+      else if (body.move === 'bottom') position = (positions.at(-1) ?? job.position) + 1;
+      else if (body.move === 'up' && here > 0) position = here - 2 >= 0 ? (positions[here - 2]! + positions[here - 1]!) / 2 : positions[here - 1]! - 1;
+      else if (body.move === 'down' && here < peers.length) position = here + 1 < peers.length ? (positions[here]! + positions[here + 1]!) / 2 : positions[here]! + 1;
+      await this.deps.store.update(id, { position, priority, updatedAt: this.now() });
+    } else {
+      await this.deps.store.update(id, { priority, updatedAt: this.now() });
+    }
+    void this.deps.runner.poke();
+    return this.get(id);
+  }
+
+  async setPaused(actor: Actor, paused: boolean): Promise<{ paused: boolean }> {
+    this.assertAdmin(actor);
+    await this.deps.settings.set(SETTING_QUEUE_PAUSED, paused);
+    void this.deps.runner.poke();
+    return { paused };
+  }
+}
