@@ -15,6 +15,8 @@ export const Pin = z.string().regex(PIN_PATTERN, 'A PIN is 4 to 8 digits.');
 export const UserName = z
   .string()
   .trim()
+  // one stored form per name, so "É" typed composed or decomposed is the same name
+  .normalize('NFC')
   .min(1, 'A name is needed.')
   .max(MAX_NAME_LENGTH, `A name is at most ${MAX_NAME_LENGTH} characters.`)
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'A name cannot contain control characters.');

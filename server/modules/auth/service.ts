@@ -33,6 +33,8 @@ export interface SignIn {
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** Profile names are unique ignoring case and Unicode form ("Émile" and "émile" are one name). */
+const nameKey = (name: string) => name.normalize('NFKC').toLowerCase();
 export const toPublicUser = (u: UserRecord): PublicUser => ({ id: u.id, name: u.name, role: u.role, avatar: u.avatar });
 
 export class AuthService {
@@ -160,8 +162,14 @@ export class AuthService {
     return this.startSession(user, userAgent);
   }
 
+  /** The user going by this name, ignoring case: SQLite's NOCASE index only folds ASCII letters. */
+  private async findByName(store: AuthStore, name: string): Promise<UserRecord | null> {
+    const key = nameKey(name);
+    return (await store.listUsers()).find((u) => nameKey(u.name) === key) ?? null;
+  }
+
   private async insertUser(store: AuthStore, u: { name: string; role: UserRecord['role']; avatar: string | null | undefined }, pinHash: string): Promise<UserRecord> {
-    if (await store.findUserByName(u.name)) throw new ConflictError('name_taken', `Someone in the household is already called ${u.name}.`);
+    if (await this.findByName(store, u.name)) throw new ConflictError('name_taken', `Someone in the household is already called ${u.name}.`);
     const now = this.now().toISOString();
     const record = { id: randomUUID(), name: u.name, role: u.role, avatar: u.avatar ?? null, pinHash, createdAt: now, updatedAt: now };
     await store.insertUser(record);
@@ -190,8 +198,9 @@ export class AuthService {
     const updated = await this.deps.store.transaction(async (tx) => {
       const user = await tx.findUser(id);
       if (!user) throw new NotFoundError('That household member does not exist.');
-      if (body.name !== undefined && body.name.toLowerCase() !== user.name.toLowerCase()) {
-        if (await tx.findUserByName(body.name)) throw new ConflictError('name_taken', `Someone in the household is already called ${body.name}.`);
+      if (body.name !== undefined) {
+        const holder = await this.findByName(tx, body.name);
+        if (holder && holder.id !== id) throw new ConflictError('name_taken', `Someone in the household is already called ${body.name}.`);
       }
       if (body.role === 'member' && user.role === 'admin' && (await tx.countAdmins()) <= 1) {
         throw new ConflictError('last_admin', 'The household needs at least one admin. Make someone else an admin first.');

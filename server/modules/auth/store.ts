@@ -63,11 +63,6 @@ export class AuthStore {
     return row ? toUser(row) : null;
   }
 
-  async findUserByName(name: string): Promise<UserRecord | null> {
-    const row = await this.db<UserRow>('users').whereRaw('name = ? COLLATE NOCASE', [name]).first();
-    return row ? toUser(row) : null;
-  }
-
   async countAdmins(): Promise<number> {
     const row = await this.db('users').where({ role: 'admin' }).count<{ n: number }[]>({ n: '*' }).first();
     return Number(row?.n ?? 0);
