@@ -61,6 +61,7 @@ export interface Deps {
 /** Timing knobs tests shorten; production uses the defaults. */
 export interface Tuning {
   downloadStallTimeoutMs?: number;
+  downloadBackoffBaseMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -102,6 +103,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     bus,
     isPaused: () => downloadsRef!.isPaused(),
     isOffline: () => config.offline,
+    backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard,
       runtime: modelRuntime,

@@ -48,6 +48,7 @@ export interface RunnerDeps {
   /** Jobs that need the internet are held (not failed) while offline mode is on. */
   isOffline: () => boolean;
   random?: () => number;
+  backoffBaseMs?: number;
 }
 
 interface Running {
@@ -212,7 +213,7 @@ export class DownloadRunner {
         const message = err instanceof Error ? err.message : String(err);
         const retryable = (err as MaybeRetryable).retryable !== false;
         if (retryable && job.attempts < MAX_ATTEMPTS) {
-          const at = new Date(this.deps.clock.now().getTime() + backoffMs(job.attempts, this.deps.random));
+          const at = new Date(this.deps.clock.now().getTime() + backoffMs(job.attempts, this.deps.random, this.deps.backoffBaseMs));
           await store.transition(job.id, ['running'], { state: 'pending', lastError: message, nextAttemptAt: at.toISOString(), ...progress });
           log.warn({ job: job.id, attempt: job.attempts, retryAt: at.toISOString(), error: message }, 'download attempt failed; will retry');
         } else {

@@ -63,8 +63,8 @@ export function pickJobsToStart(jobs: readonly SchedulableJob[], now: Date, limi
  * Delay before attempt `attempt + 1` after `attempt` failed attempts: exponential from 5 s, capped
  * at 10 minutes, with ±20% jitter so retries from many jobs do not line up.
  */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
+export function backoffMs(attempt: number, random: () => number = Math.random, baseMs = BACKOFF_BASE_MS): number {
+  const base = Math.min(BACKOFF_MAX_MS, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 

@@ -1,0 +1,110 @@
+// Kill -9 of Hearth in the middle of a download: the next start resumes the job from its .part
+// file and finishes with the right checksum, without fetching the finished bytes again.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
+import { TestClient } from '../harness/client.js';
+import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const MB = 1024 * 1024;
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let files: FakeFileServer;
+const temp = makeTempDir();
+let child: ChildProcess | null = null;
+
+function startHearth(port: number): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: temp.dir,
+      LOG_LEVEL: 'warn',
+      MODEL_RUNTIME_URL: CLOSED_URL,
+      FETCH_ALLOW_ORIGINS: files.url,
+    },
+    stdio: 'ignore',
+  });
+}
+
+beforeAll(async () => {
+  files = await new FakeFileServer().start();
+});
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await files.close();
+  temp.remove();
+});
+
+it('resumes from the .part file after SIGKILL and finishes with the right checksum', { timeout: 120_000 }, async () => {
+  const data = makeContent(12 * MB, 99);
+  const url = files.addBuffer('crash.zim', data, { throttleBps: 3 * MB });
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  child = startHearth(port);
+  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'first start');
+
+  const admin = new TestClient(base);
+  expect((await admin.post('/api/setup/admin', ADMIN)).status).toBe(201);
+  const enq = await admin.post('/api/admin/queue/jobs', {
+    jobs: [{ kind: 'archive', hostClass: 'archive', label: 'Crash test', target: url, destination: 'archives/crash.zim', expectedBytes: data.length, sha256: sha256(data) }],
+  });
+  expect(enq.status).toBe(201);
+  const id = enq.body.jobs[0].id;
+  const part = path.join(temp.dir, 'archives', 'crash.zim.part');
+  await until(() => existsSync(part) && statSync(part).size > 3 * MB, 'a few MB on disk');
+
+  child.kill('SIGKILL');
+  await new Promise((r) => child!.once('exit', r));
+  const partAtKill = statSync(part).size;
+  expect(partAtKill).toBeLessThan(data.length);
+
+  child = startHearth(port);
+  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'second start');
+  // the session cookie survives the crash too
+  const done = await until(async () => {
+    const j = (await admin.get('/api/jobs/status')).body.jobs.find((x: any) => x.id === id);
+    return j?.state === 'completed' ? j : null;
+  }, 'the job to complete after restart', 60_000);
+  expect(done.bytesDone).toBe(data.length);
+
+  const final = path.join(temp.dir, 'archives', 'crash.zim');
+  expect(sha256(readFileSync(final))).toBe(sha256(data));
+  expect(existsSync(part)).toBe(false);
+
+  const reqs = files.requests.filter((r) => r.path === 'crash.zim');
+  const resumed = reqs.at(-1)!;
+  expect(resumed.status).toBe(206);
+  const from = Number(/bytes=(\d+)-/.exec(resumed.range ?? '')?.[1]);
+  // everything that was on disk at the kill was kept (the part may have grown by a last flush)
+  expect(from).toBeGreaterThanOrEqual(partAtKill);
+});
