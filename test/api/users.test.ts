@@ -250,11 +250,18 @@ describe('profile names', () => {
     expect(decomposed.status).toBe(409);
   });
 
-  it('refuses control characters and over-long names', async () => {
-    for (const name of ['Tab\tName', 'a'.repeat(41), '   ']) {
+  it('refuses control characters, invisible and over-long names', async () => {
+    // a bidi override would make "\u202emaS" show as "Sam" on the picker
+    for (const name of ['Tab\tName', 'a'.repeat(41), '   ', '\u200b', '\u200b\u200d\u2060', '\u0301', `\u202e${MEMBER.name.split('').reverse().join('')}`, 'Sam\u0085']) {
       const r = await s.admin.post('/api/admin/users', { name, pin: '1234' });
       expect(r.status, JSON.stringify(name)).toBe(400);
+      expect(r.body.error.details[0].path).toBe('name');
     }
-    expect(MEMBER.name).toBe('Sam');
+  });
+
+  it('keeps emoji sequences joined with ZWJ', async () => {
+    const r = await s.admin.post('/api/admin/users', { name: 'Family 👨\u200d👩\u200d👧', pin: '1234' });
+    expect(r.status).toBe(201);
+    expect(r.body.user.name).toBe('Family 👨\u200d👩\u200d👧');
   });
 });

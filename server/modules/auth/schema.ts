@@ -19,7 +19,9 @@ export const UserName = z
   .normalize('NFC')
   .min(1, 'A name is needed.')
   .max(MAX_NAME_LENGTH, `A name is at most ${MAX_NAME_LENGTH} characters.`)
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'A name cannot contain control characters.');
+  // Bidi overrides would let one name pose as another on the profile picker; ZWJ stays (emoji).
+  .refine((s) => !/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(s), 'A name cannot contain control characters.')
+  .refine((s) => /[^\s\p{Cf}\p{Mn}]/u.test(s), 'A name is needed.');
 export const Avatar = z.string().trim().max(16).nullable().optional();
 
 export const UserId = z.string().min(1).max(64);
