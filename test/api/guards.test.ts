@@ -1,0 +1,351 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient, type TestResponse } from '../harness/client.js';
+import { rawRequest, type RawResponse } from '../harness/raw-http.js';
+import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const SOME_ID = '00000000-0000-4000-8000-000000000000';
+const fill = (p: string) => p.replace(/:[A-Za-z]+/g, SOME_ID);
+
+/** Every error answer has the one shape, {error: {code, message}}. */
+function expectErrorShape(status: number, contentType: unknown, text: string, where: string): void {
+  expect(String(contentType), where).toContain('application/json');
+  const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+  expect(typeof body.error?.code, where).toBe('string');
+  expect(body.error!.code as string, where).toMatch(/^[a-z][a-z0-9_]*$/);
+  expect(typeof body.error?.message, where).toBe('string');
+  expect((body.error!.message as string).length, where).toBeGreaterThan(0);
+  expect(status, where).toBeGreaterThanOrEqual(400);
+}
+
+describe('guards and HTTP conventions', () => {
+  let s: TestServer;
+  let temp: { dir: string; remove(): void };
+  beforeAll(async () => {
+    temp = makeTempDir('hearth-guards-');
+    const webDir = path.join(temp.dir, 'web');
+    const docsDir = path.join(temp.dir, 'site', 'docs');
+    mkdirSync(webDir, { recursive: true });
+    mkdirSync(path.join(docsDir, 'img'), { recursive: true });
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Hearth</title><div id="root">WEBAPP-INDEX</div>');
+    writeFileSync(path.join(docsDir, 'index.md'), '# Welcome to Hearth\n\nSee the [guide](guide.md).\n');
+    writeFileSync(path.join(docsDir, 'guide.md'), '# Guide\n\nHow to do things.\n');
+    writeFileSync(path.join(docsDir, 'img', 'dot.txt'), 'a file beside the docs');
+    // next to (not inside) the docs folder: must never be reachable through /docs
+    writeFileSync(path.join(temp.dir, 'site', 'secret.md'), '# TOP SECRET outside docs\n');
+    writeFileSync(path.join(temp.dir, 'secret.md'), '# TOP SECRET two levels up\n');
+    s = await startTestServer({ seed: 'household', config: { webDir, docsDir } });
+  });
+  afterAll(async () => {
+    await s.close();
+    temp.remove();
+  });
+
+  describe('route table', () => {
+    it('lists the routes of every feature', () => {
+      const keys = s.handle.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
+      expect(keys).toEqual(expect.arrayContaining(['GET /api/auth/me', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/setup/state']));
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+
+    it('only the spec\'s list of routes is open without a session', () => {
+      const open = s.handle.routes.filter((r) => r.access === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`);
+      expect(open.sort()).toEqual(
+        [
+          'GET /api/auth/profiles',
+          'POST /api/auth/select',
+          'POST /api/auth/verify-pin',
+          'GET /api/setup/status',
+          'POST /api/setup/admin',
+          'GET /api/setup/ollama-status',
+          'GET /api/system/ready',
+          'GET /api/system/boot',
+        ].sort(),
+      );
+    });
+
+    it('every user and admin route answers 401 unauthenticated without a session', async () => {
+      const guarded = s.handle.routes.filter((r) => r.access !== 'none');
+      expect(guarded.length).toBeGreaterThan(5);
+      for (const r of guarded) {
+        const res = await s.anon.req(r.method.toUpperCase() as 'GET', fill(r.path), r.method === 'get' ? undefined : {});
+        expect(res.status, `${r.method} ${r.path}`).toBe(401);
+        expect(res.body.error.code, `${r.method} ${r.path}`).toBe('unauthenticated');
+      }
+    });
+
+    it('every admin route answers 403 forbidden to a member', async () => {
+      const adminOnly = s.handle.routes.filter((r) => r.access === 'admin');
+      expect(adminOnly.length).toBeGreaterThan(3);
+      for (const r of adminOnly) {
+        const res = await s.member.req(r.method.toUpperCase() as 'GET', fill(r.path), r.method === 'get' ? undefined : {});
+        expect(res.status, `${r.method} ${r.path}`).toBe(403);
+        expect(res.body.error.code, `${r.method} ${r.path}`).toBe('forbidden');
+      }
+    });
+  });
+
+  describe('cross-site requests', () => {
+    const EVIL = 'https://evil.example';
+
+    it('refuse a state change with a foreign Origin: 403 bad_origin, and nothing happens', async () => {
+      const victim = await s.signIn(s.users.member.id, MEMBER.pin);
+      const r = await victim.post('/api/auth/logout', {}, { origin: EVIL });
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('bad_origin');
+      expect((await victim.get('/api/auth/me')).status).toBe(200);
+
+      const del = await s.admin.delete(`/api/admin/users/${s.users.member.id}`, { origin: EVIL });
+      expect(del.body.error.code).toBe('bad_origin');
+      expect(await s.handle.deps.db('users').where({ id: s.users.member.id }).first()).toBeDefined();
+      const patch = await s.admin.patch(`/api/admin/users/${s.users.member.id}`, { role: 'admin' }, { origin: EVIL });
+      expect(patch.body.error.code).toBe('bad_origin');
+      const put = await s.admin.put('/api/setup/state', { step: 'x' }, { origin: EVIL });
+      expect(put.body.error.code).toBe('bad_origin');
+    });
+
+    it('refuse a foreign Origin even without a cookie (login and setup CSRF)', async () => {
+      const pin = await s.anon.post('/api/auth/verify-pin', { userId: s.users.member.id, pin: MEMBER.pin }, { origin: EVIL });
+      expect(pin.status).toBe(403);
+      expect(pin.body.error.code).toBe('bad_origin');
+      expect(pin.headers['set-cookie']).toBeUndefined();
+      const setup = await s.anon.post('/api/setup/admin', { name: 'Mallory', pin: '1234' }, { origin: EVIL });
+      expect(setup.status).toBe(403);
+      expect(setup.body.error.code).toBe('bad_origin');
+    });
+
+    it.each([
+      ['another port on the same host', (url: string) => url.replace(/:(\d+)$/, (_m, p: string) => `:${Number(p) + 1}`)],
+      ['https instead of http', (url: string) => url.replace('http:', 'https:')],
+      ['a sandboxed page (null)', () => 'null'],
+      ['localhost instead of 127.0.0.1', (url: string) => url.replace('127.0.0.1', 'localhost')],
+    ])('treat %s as foreign', async (_label, make) => {
+      const r = await s.anon.post('/api/auth/select', { userId: s.users.member.id }, { origin: make(s.url) });
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('bad_origin');
+    });
+
+    it('let same-origin requests and requests without Origin through', async () => {
+      expect((await s.anon.post('/api/auth/select', { userId: s.users.member.id })).status).toBe(200); // own Origin
+      expect((await s.anon.post('/api/auth/select', { userId: s.users.member.id }, { origin: null })).status).toBe(200);
+      const sameSite = await s.anon.post('/api/auth/select', { userId: s.users.member.id }, { origin: null, headers: { 'sec-fetch-site': 'same-origin' } });
+      expect(sameSite.status).toBe(200);
+    });
+
+    it('refuse Sec-Fetch-Site: cross-site when there is no Origin', async () => {
+      const r = await s.anon.post('/api/auth/select', { userId: s.users.member.id }, { origin: null, headers: { 'sec-fetch-site': 'cross-site' } });
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('bad_origin');
+    });
+
+    it('let reads through whatever their Origin (they change nothing)', async () => {
+      const r = await s.member.get('/api/auth/me', { headers: { origin: EVIL } });
+      expect(r.status).toBe(200);
+    });
+  });
+
+  describe('unknown API paths', () => {
+    it.each(['GET', 'POST', 'PUT', 'DELETE'] as const)('%s answers 404 no_route as JSON', async (method) => {
+      for (const p of ['/api/nope', '/api/auth/nope/deeper', '/api', '/api/']) {
+        const r = await s.admin.req(method, p, method === 'GET' || method === 'DELETE' ? undefined : {});
+        expect(r.status, `${method} ${p}`).toBe(404);
+        expect(r.body.error.code, `${method} ${p}`).toBe('no_route');
+        expect(typeof r.body.error.message).toBe('string');
+      }
+    });
+
+    it('answer 404 no_route to anonymous callers too, never the web app', async () => {
+      const r = await s.anon.get('/api/not-a-route', { headers: { accept: 'text/html' } });
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('no_route');
+      expect(r.text).not.toContain('WEBAPP-INDEX');
+    });
+  });
+
+  describe('bodies', () => {
+    it('malformed JSON is 400 invalid_request', async () => {
+      for (const raw of ['{"userId":', '{userId: "x"}', "{'userId':'x'}", '', '\u0000']) {
+        const r = await s.anon.post('/api/auth/select', undefined, { raw });
+        expect(r.status, JSON.stringify(raw)).toBe(400);
+        expect(r.body.error.code).toBe('invalid_request');
+      }
+    });
+
+    it('wrong types are 400 invalid_request with details [{path, message}]', async () => {
+      const r = await s.anon.post('/api/auth/verify-pin', { userId: 42, pin: ['1', '2'] });
+      expect(r.status).toBe(400);
+      expect(r.body.error.code).toBe('invalid_request');
+      expect(r.body.error.details).toEqual(
+        expect.arrayContaining([
+          { path: 'userId', message: expect.any(String) },
+          { path: 'pin', message: expect.any(String) },
+        ]),
+      );
+    });
+
+    it('a body over 1 MB is 413 payload_too_large, with or without a session', async () => {
+      const big = { userId: 'x'.repeat(1024 * 1024 + 10) };
+      const anon = await s.anon.post('/api/auth/select', big);
+      expect(anon.status).toBe(413);
+      expect(anon.body.error.code).toBe('payload_too_large');
+      const admin = await s.admin.post('/api/admin/users', { name: 'Big', pin: '1234', avatar: 'x'.repeat(1024 * 1024 + 10) });
+      expect(admin.status).toBe(413);
+      expect(admin.body.error.code).toBe('payload_too_large');
+      // just under the limit is parsed (and then refused by the schema, not the size)
+      const under = await s.anon.post('/api/auth/select', { userId: 'x'.repeat(1000 * 1000) });
+      expect(under.status).toBe(400);
+      expect(under.body.error.code).toBe('invalid_request');
+    });
+  });
+
+  describe('fuzz', () => {
+    it('never answers 500 and always answers errors as {error: {code, message}}', async () => {
+      const admin = s.admin;
+      const member = s.member;
+      const anon = s.anon;
+      const memberId = s.users.member.id;
+      const weirdJson: unknown[] = [
+        null, [], [1, 2, 3], 'a string', 123, true, {}, { userId: null }, { userId: {} }, { userId: [] }, { userId: 'x'.repeat(100_000) },
+        { userId: '💥🔥\u202e\u200b' }, { userId: '../../etc/passwd' }, { userId: "' OR 1=1 --" }, { userId: '%E0%A4%A' },
+        { __proto__: { role: 'admin' } }, JSON.parse('{"__proto__": {"role": "admin"}, "constructor": {"prototype": {"x": 1}}}'),
+        { userId: memberId, pin: '🔥🔥🔥🔥' }, { userId: memberId, pin: 'x'.repeat(100_000) }, { userId: memberId, pin: null }, { userId: memberId, pin: 1234 },
+      ];
+      const userBodies: unknown[] = [
+        ...weirdJson,
+        { name: 'Zoë 🦊', pin: '1234' }, { name: 'שלום', pin: '4321' }, { name: '\u200b', pin: '1234' }, { name: '\u0000', pin: '1234' },
+        { name: '🦊'.repeat(30), pin: '1234' }, { name: 123, pin: '1234' }, { name: 'Ok', pin: 1234 }, { name: 'Ok', pin: '1234', role: 'root' },
+        { name: 'Ok', pin: '1234', role: ['admin'] }, { name: { first: 'a' }, pin: '1234' }, { name: 'Ok', pin: '1234', avatar: 'x'.repeat(5000) },
+      ];
+      const results: Array<{ where: string; status: number; contentType: unknown; text: string }> = [];
+      const record = (where: string, r: TestResponse | RawResponse) => results.push({ where, status: r.status, contentType: r.headers['content-type'], text: r.text });
+
+      for (const body of weirdJson) {
+        record(`select ${JSON.stringify(body)?.slice(0, 60)}`, await anon.post('/api/auth/select', undefined, { raw: JSON.stringify(body) }));
+        record(`verify-pin ${JSON.stringify(body)?.slice(0, 60)}`, await anon.post('/api/auth/verify-pin', undefined, { raw: JSON.stringify(body) }));
+        record(`setup/state ${JSON.stringify(body)?.slice(0, 60)}`, await admin.put('/api/setup/state', undefined, { raw: JSON.stringify(body) }));
+      }
+      for (const body of userBodies) {
+        record(`create ${JSON.stringify(body)?.slice(0, 60)}`, await admin.post('/api/admin/users', undefined, { raw: JSON.stringify(body) }));
+        record(`patch ${JSON.stringify(body)?.slice(0, 60)}`, await admin.patch(`/api/admin/users/${memberId}`, undefined, { raw: JSON.stringify(body) }));
+      }
+      // deep nesting, odd bytes, odd content types
+      const rawBodies: Array<[string, Record<string, string>]> = [
+        ['['.repeat(100_000), {}],
+        ['{"a":'.repeat(50_000), {}],
+        [Buffer.from([0xff, 0xfe, 0xfd, 0x7b]).toString('latin1'), {}],
+        ['userId=x&pin=1234', { 'content-type': 'application/x-www-form-urlencoded' }],
+        ['userId=x', { 'content-type': 'text/plain' }],
+        ['--b\r\nContent-Disposition: form-data; name="userId"\r\n\r\nx\r\n--b--', { 'content-type': 'multipart/form-data; boundary=b' }],
+        ['{"userId":"x"}', { 'content-type': 'application/json; charset=utf-16' }],
+        ['{"userId":"x"}', { 'content-type': 'application/json; charset=klingon' }],
+        ['{"userId":"x"}', { 'content-type': 'application/json', 'content-encoding': 'gzip' }],
+        ['{"userId":"x"}', { 'content-type': 'application/json', 'content-encoding': 'zstd-from-mars' }],
+        ['{"userId":"x"}', { 'content-type': '' }],
+        ['{"userId":"x"}', { 'content-type': '*/*; ;;' }],
+      ];
+      for (const [raw, headers] of rawBodies) {
+        record(`raw select ${raw.slice(0, 20)} ${JSON.stringify(headers)}`, await anon.post('/api/auth/select', undefined, { raw, headers: { 'content-type': 'application/json', ...headers } }));
+        record(`raw create ${raw.slice(0, 20)} ${JSON.stringify(headers)}`, await admin.post('/api/admin/users', undefined, { raw, headers: { 'content-type': 'application/json', ...headers } }));
+      }
+      // paths the URL parser would refuse or rewrite: sent byte for byte
+      const paths = [
+        '/api/admin/users/%E0%A4%A', '/api/admin/users/%', '/api/admin/users/%ZZ', '/api/admin/users/%00', '/api/admin/users/..%2f..%2fauth%2fme',
+        `/api/admin/users/${'%F0%9F%A6%8A'.repeat(50)}`, `/api/admin/users/${'x'.repeat(5000)}`, '/api/%E0%A4%A', '/api/auth/%', '/api/auth/me%00',
+        '/api/auth/profiles?a[b][c]=1&__proto__[x]=1&a=%E0%A4%A', '/api/auth/profiles?%', '/api//auth//profiles', '/api/./auth/../auth/me', '/api/auth/me/',
+      ];
+      const cookie = admin.cookie!;
+      for (const p of paths) {
+        for (const method of ['GET', 'PATCH', 'DELETE', 'POST']) {
+          const headers: Record<string, string> = { cookie, origin: s.url };
+          let body: string | undefined;
+          if (method === 'PATCH' || method === 'POST') {
+            headers['content-type'] = 'application/json';
+            body = '{"name":"Fuzz"}';
+          }
+          record(`${method} ${p.slice(0, 80)}`, await rawRequest(s.url, { method, path: p, headers, body }));
+        }
+      }
+      // cookies that are not ours
+      for (const c of ['session=%E0%A4%A', `session=${'x'.repeat(5000)}`, 'session=a; session=b', 'session', '=; ;;', 'session="unterminated']) {
+        record(`cookie ${c.slice(0, 30)}`, await new TestClient(s.url, c).get('/api/auth/me'));
+      }
+      // methods nobody registered
+      for (const method of ['OPTIONS', 'PROPFIND', 'TRACE']) {
+        record(`${method} /api/auth/me`, await rawRequest(s.url, { method, path: '/api/auth/me', headers: { cookie } }));
+      }
+      // a member poking at admin routes with junk
+      record('member junk patch', await member.patch(`/api/admin/users/${'%E0%A4%A'}`, undefined, { raw: '[' }));
+
+      expect(results.length).toBeGreaterThan(150);
+      for (const r of results) {
+        expect(r.status, `${r.where}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+        if (r.status >= 400) expectErrorShape(r.status, r.contentType, r.text, r.where);
+      }
+      // and nothing reached the error log as a server failure
+      expect(s.logger.lines.filter((l) => l.msg === 'request failed')).toEqual([]);
+      expect((await s.admin.get('/api/auth/me')).status).toBe(200);
+    });
+  });
+
+  describe('the web app and the docs', () => {
+    it('non-API paths fall back to index.html', async () => {
+      for (const p of ['/', '/settings/users', '/chat/123?x=1', '/deep/nested/client/route']) {
+        const r = await s.anon.get(p);
+        expect(r.status, p).toBe(200);
+        expect(String(r.headers['content-type'])).toContain('text/html');
+        expect(r.text).toContain('WEBAPP-INDEX');
+      }
+    });
+
+    it('/api paths never fall back to index.html', async () => {
+      for (const p of ['/api/nothing', '/api/auth/me', '/api/admin/users']) {
+        const r = await s.anon.get(p, { headers: { accept: 'text/html' } });
+        expect(r.status).toBeGreaterThanOrEqual(400);
+        expect(r.text).not.toContain('WEBAPP-INDEX');
+        expect(String(r.headers['content-type'])).toContain('application/json');
+      }
+    });
+
+    it('serves the docs as HTML pages', async () => {
+      const index = await s.anon.get('/docs/');
+      expect(index.status).toBe(200);
+      expect(String(index.headers['content-type'])).toContain('text/html');
+      expect(index.text).toContain('Welcome to Hearth');
+      expect(index.text).toContain('href="guide"'); // .md links become page links
+      const guide = await s.anon.get('/docs/guide');
+      expect(guide.status).toBe(200);
+      expect(guide.text).toContain('How to do things.');
+      expect((await s.anon.get('/docs/img/dot.txt')).text).toBe('a file beside the docs');
+      expect((await s.anon.get('/docs/missing-page')).status).toBe(404);
+    });
+
+    it.each([
+      '/docs/..%2fsecret.md',
+      '/docs/..%2fsecret',
+      '/docs/..%2f..%2fsecret.md',
+      '/docs/..%2f..%2f..%2f..%2f..%2f..%2fetc/passwd',
+      '/docs/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
+      '/docs/%2e%2e%2fsecret.md',
+      '/docs/%2e%2e/secret.md',
+      '/docs/../secret.md',
+      '/docs/..%5csecret.md',
+      '/docs/..%5c..%5csecret.md',
+      '/docs/..\\secret.md',
+      '/docs/img/..%2f..%2fsecret.md',
+      '/docs/%2fetc%2fpasswd',
+      '/docs//etc/passwd',
+      '/docs/C:%5cWindows%5cwin.ini',
+      '/docs/guide.md%00.txt',
+      '/docs/%00',
+      '/docs/%E0%A4%A',
+      '/docs/..%252fsecret.md',
+    ])('refuses traversal %s with 404', async (p) => {
+      const r = await rawRequest(s.url, { path: p });
+      expect(r.status).toBe(404);
+      expect(r.text).not.toContain('TOP SECRET');
+      expect(r.text).not.toContain('root:');
+    });
+  });
+});
