@@ -17,10 +17,10 @@ export const UserName = z
   .trim()
   // one stored form per name, so "É" typed composed or decomposed is the same name
   .normalize('NFC')
-  .min(1, 'A name is needed.')
   .max(MAX_NAME_LENGTH, `A name is at most ${MAX_NAME_LENGTH} characters.`)
   // Bidi overrides would let one name pose as another on the profile picker; ZWJ stays (emoji).
   .refine((s) => !/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(s), 'A name cannot contain control characters.')
+  // also covers the empty name: something visible is needed
   .refine((s) => /[^\s\p{Cf}\p{Mn}]/u.test(s), 'A name is needed.');
 export const Avatar = z.string().trim().max(16).nullable().optional();
 
