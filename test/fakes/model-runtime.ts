@@ -1,0 +1,454 @@
+// A protocol-faithful stand-in for Ollama (reference/ollama.md): node:http on 127.0.0.1:0 with
+// canned models (a chat model with tools, a vision model, an embedding model), NDJSON streaming
+// with small delays, pull progress per layer, Ollama's error bodies, and failure modes switched at
+// run time ('down', 'slow', 'garbage', 'cut', 'error-line'). Every request is recorded.
+import { createHash } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FakeMode = 'ok' | 'down' | 'slow' | 'garbage' | 'cut' | 'error-line';
+
+export interface FakeModel {
+  name: string;
+  family: string;
+  parameterSize: string;
+  quantization: string;
+  sizeBytes: number;
+  capabilities: Array<'completion' | 'tools' | 'vision' | 'embedding' | 'thinking'>;
+  /** Embedding length, for /api/embed. */
+  embeddingLength?: number;
+}
+
+export interface PullableModel extends FakeModel {
+  layers: Array<{ digest: string; total: number }>;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** Parsed JSON when the body was JSON, the raw text otherwise, undefined when empty. */
+  body: unknown;
+  at: number;
+}
+
+export const CHAT_MODEL: FakeModel = {
+  name: 'llama3.2:3b',
+  family: 'llama',
+  parameterSize: '3.2B',
+  quantization: 'Q4_K_M',
+  sizeBytes: 2_019_393_189,
+  capabilities: ['completion', 'tools'],
+};
+export const VISION_MODEL: FakeModel = {
+  name: 'llava:7b',
+  family: 'llama',
+  parameterSize: '7B',
+  quantization: 'Q4_0',
+  sizeBytes: 4_733_363_377,
+  capabilities: ['completion', 'vision'],
+};
+export const EMBEDDING_MODEL: FakeModel = {
+  name: 'nomic-embed-text:latest',
+  family: 'nomic-bert',
+  parameterSize: '137M',
+  quantization: 'F16',
+  sizeBytes: 274_302_450,
+  capabilities: ['embedding'],
+  embeddingLength: 768,
+};
+/** Not installed at start; /api/pull fetches it. */
+export const PULLABLE_MODEL: PullableModel = {
+  name: 'qwen3:0.6b',
+  family: 'qwen3',
+  parameterSize: '751.63M',
+  quantization: 'Q4_K_M',
+  sizeBytes: 522_653_767,
+  capabilities: ['completion', 'tools', 'thinking'],
+  layers: [
+    { digest: `sha256:${'7f4030143c1c'.padEnd(64, '0')}`, total: 522_640_640 },
+    { digest: `sha256:${'ae370d884f10'.padEnd(64, '1')}`, total: 1_660 },
+    { digest: `sha256:${'d18a5cc71b84'.padEnd(64, '2')}`, total: 11_338 },
+  ],
+};
+
+export const FAKE_VERSION = '0.12.6';
+export const CANNED_REPLY = 'Hello from the fake model runtime. How can I help?';
+
+export interface FakeModelRuntimeOptions {
+  models?: FakeModel[];
+  pullable?: PullableModel[];
+  /** Delay between streamed NDJSON lines (default 5 ms). */
+  chunkDelayMs?: number;
+}
+
+export interface FakeModelRuntime {
+  readonly url: string;
+  readonly port: number;
+  readonly mode: FakeMode;
+  /** Installed models; tests may edit the list. */
+  models: FakeModel[];
+  requests: RecordedRequest[];
+  /** Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens again on the same port. */
+  setMode(mode: FakeMode, opts?: { slowMs?: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+const NOT_FOUND = (model: string) => ({ error: `model '${model}' not found` });
+const normalize = (name: string) => (name.includes(':') ? name : `${name}:latest`);
+const digestOf = (name: string) => createHash('sha256').update(name).digest('hex');
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function tagEntry(m: FakeModel) {
+  return {
+    name: m.name,
+    model: m.name,
+    modified_at: '2025-10-01T12:00:00.000000+00:00',
+    size: m.sizeBytes,
+    digest: digestOf(m.name),
+    details: { parent_model: '', format: 'gguf', family: m.family, families: [m.family], parameter_size: m.parameterSize, quantization_level: m.quantization },
+  };
+}
+
+/** Deterministic unit-length vector for a text. */
+function embedding(text: string, dims: number): number[] {
+  const seed = createHash('sha256').update(text).digest();
+  const v = Array.from({ length: dims }, (_, i) => (seed[i % seed.length]! - 127.5) / 127.5 + Math.sin(i));
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+interface ToolDef {
+  type?: string;
+  function?: { name?: string; parameters?: { properties?: Record<string, { type?: string }>; required?: string[] } };
+}
+
+function exampleArguments(tool: ToolDef): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [key, prop] of Object.entries(tool.function?.parameters?.properties ?? {})) {
+    args[key] = prop.type === 'number' || prop.type === 'integer' ? 1 : prop.type === 'boolean' ? true : 'example';
+  }
+  return args;
+}
+
+export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}): Promise<FakeModelRuntime> {
+  const chunkDelayMs = opts.chunkDelayMs ?? 5;
+  const pullable = opts.pullable ?? [PULLABLE_MODEL];
+  const models: FakeModel[] = [...(opts.models ?? [CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL])];
+  const loaded = new Map<string, number>(); // model name -> loaded at
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  let mode: FakeMode = 'ok';
+  let slowMs = 1000;
+  let port = 0;
+
+  const find = (name: unknown) => (typeof name === 'string' ? state.models.find((m) => normalize(m.name) === normalize(name)) : undefined);
+
+  function json(res: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    if (mode === 'cut') {
+      // Promise the whole body, send half of it, then drop the connection.
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+      res.write(text.slice(0, Math.floor(text.length / 2)));
+      setTimeout(() => res.socket?.destroy(), 5);
+      return;
+    }
+    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+    res.end(text);
+  }
+
+  /** Streams NDJSON lines; honours 'cut' (drop mid-way) and 'error-line' (an {error} line mid-way). */
+  async function stream(res: ServerResponse, lines: unknown[]): Promise<void> {
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    const half = Math.max(1, Math.floor(lines.length / 2));
+    for (let i = 0; i < lines.length; i++) {
+      if (res.destroyed) return;
+      if (i === half && mode === 'cut') {
+        res.socket?.destroy();
+        return;
+      }
+      if (i === half && mode === 'error-line') {
+        res.end(`${JSON.stringify({ error: 'an error was encountered while running the model: unexpected EOF' })}\n`);
+        return;
+      }
+      res.write(`${JSON.stringify(lines[i])}\n`);
+      if (chunkDelayMs > 0) await sleep(chunkDelayMs);
+    }
+    res.end();
+  }
+
+  const words = (text: string) => text.match(/\S+\s*/g) ?? [text];
+  const durations = (promptChars: number, evalCount: number) => ({
+    total_duration: 1_234_567_890,
+    load_duration: 12_345_678,
+    prompt_eval_count: Math.max(1, Math.round(promptChars / 4)),
+    prompt_eval_duration: 23_456_789,
+    eval_count: evalCount,
+    eval_duration: 345_678_901,
+  });
+
+  async function chat(req: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    const model = find(req.model);
+    if (!model) return json(res, 404, NOT_FOUND(String(req.model)));
+    if (!model.capabilities.includes('completion')) return json(res, 400, { error: `"${model.name}" does not support chat` });
+    if (!Array.isArray(req.messages)) return json(res, 400, { error: 'messages is required' });
+    const messages = req.messages as Array<{ role?: string; content?: string; images?: unknown[] }>;
+    if (messages.some((m) => Array.isArray(m.images) && m.images.length > 0) && !model.capabilities.includes('vision')) {
+      return json(res, 400, { error: `"${model.name}" does not support images` });
+    }
+    loaded.set(model.name, Date.now());
+    const created_at = new Date().toISOString();
+    const last = messages[messages.length - 1];
+    const tools = Array.isArray(req.tools) ? (req.tools as ToolDef[]) : [];
+    const promptChars = messages.reduce((n, m) => n + String(m.content ?? '').length, 0);
+    const stream_ = req.stream !== false;
+
+    // A model with tools asked about something answers with a tool call; after the tool's
+    // answer comes back it replies in words.
+    if (tools.length > 0 && model.capabilities.includes('tools') && last?.role === 'user') {
+      const tool = tools[0]!;
+      const message = { role: 'assistant', content: '', tool_calls: [{ function: { name: tool.function?.name ?? 'unknown', arguments: exampleArguments(tool) } }] };
+      const final = { model: model.name, created_at, message, done: true, done_reason: 'stop', ...durations(promptChars, 12) };
+      if (!stream_) return json(res, 200, final);
+      return stream(res, [{ model: model.name, created_at, message, done: false }, { ...final, message: { role: 'assistant', content: '' } }]);
+    }
+    let reply = CANNED_REPLY;
+    if (last?.role === 'tool') reply = `Here is what the tool said: ${String(last.content ?? '')}`;
+    else if (last?.images?.length) reply = 'The picture shows a small test image.';
+    if (req.format !== undefined) reply = JSON.stringify({ answer: reply });
+    const final = { model: model.name, created_at, done: true, done_reason: 'stop', ...durations(promptChars, words(reply).length) };
+    if (!stream_) return json(res, 200, { ...final, message: { role: 'assistant', content: reply } });
+    const parts = req.format !== undefined ? (reply.match(/.{1,8}/g) ?? [reply]) : words(reply);
+    return stream(res, [
+      ...parts.map((p) => ({ model: model.name, created_at, message: { role: 'assistant', content: p }, done: false })),
+      { ...final, message: { role: 'assistant', content: '' } },
+    ]);
+  }
+
+  async function generate(req: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    const model = find(req.model);
+    if (!model) return json(res, 404, NOT_FOUND(String(req.model)));
+    if (!model.capabilities.includes('completion')) return json(res, 400, { error: `"${model.name}" does not support generate` });
+    loaded.set(model.name, Date.now());
+    const created_at = new Date().toISOString();
+    // An empty prompt only loads the model (Ollama's documented preload).
+    if (typeof req.prompt !== 'string' || req.prompt === '') {
+      return json(res, 200, { model: model.name, created_at, response: '', done: true, done_reason: 'load' });
+    }
+    const reply = req.format !== undefined ? JSON.stringify({ answer: CANNED_REPLY }) : CANNED_REPLY;
+    const final = { model: model.name, created_at, response: '', done: true, done_reason: 'stop', context: [1, 2, 3], ...durations(req.prompt.length, words(reply).length) };
+    if (req.stream === false) return json(res, 200, { ...final, response: reply });
+    return stream(res, [...words(reply).map((w) => ({ model: model.name, created_at, response: w, done: false })), final]);
+  }
+
+  function embed(req: Record<string, unknown>, res: ServerResponse): void {
+    const model = find(req.model);
+    if (!model) return json(res, 404, NOT_FOUND(String(req.model)));
+    const input = req.input;
+    const texts = typeof input === 'string' ? [input] : Array.isArray(input) && input.every((x) => typeof x === 'string') ? (input as string[]) : null;
+    if (!texts) return json(res, 400, { error: 'invalid input type' });
+    loaded.set(model.name, Date.now());
+    const dims = model.embeddingLength ?? 4096;
+    json(res, 200, {
+      model: model.name,
+      embeddings: texts.map((t) => embedding(t, dims)),
+      total_duration: 14_143_917,
+      load_duration: 1_019_500,
+      prompt_eval_count: texts.reduce((n, t) => n + Math.max(1, Math.round(t.length / 4)), 0),
+    });
+  }
+
+  async function pull(req: Record<string, unknown>, res: ServerResponse): Promise<void> {
+    const name = typeof req.model === 'string' ? req.model : typeof req.name === 'string' ? req.name : '';
+    const wanted = pullable.find((m) => normalize(m.name) === normalize(name));
+    const already = find(name);
+    const streaming = req.stream !== false;
+    if (!wanted && !already) {
+      const error = { error: 'pull model manifest: file does not exist' };
+      if (!streaming) return json(res, 500, error);
+      return stream(res, [{ status: 'pulling manifest' }, error]);
+    }
+    const layers = wanted?.layers ?? [{ digest: `sha256:${digestOf(name)}`, total: already!.sizeBytes }];
+    const lines: unknown[] = [{ status: 'pulling manifest' }];
+    for (const layer of layers) {
+      const status = `pulling ${layer.digest.replace('sha256:', '').slice(0, 12)}`;
+      for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
+        lines.push({ status, digest: layer.digest, total: layer.total, completed: Math.round(layer.total * fraction) });
+      }
+    }
+    lines.push({ status: 'verifying sha256 digest' }, { status: 'writing manifest' }, { status: 'success' });
+    const install = () => {
+      if (wanted && !find(wanted.name)) {
+        const { layers: _l, ...model } = wanted;
+        state.models.push(model);
+      }
+    };
+    if (!streaming) {
+      await sleep(chunkDelayMs);
+      if (mode === 'error-line') return json(res, 500, { error: 'max retries exceeded: unexpected EOF' });
+      install();
+      return json(res, 200, { status: 'success' });
+    }
+    await stream(res, lines);
+    if (mode === 'ok' || mode === 'slow') install();
+  }
+
+  function show(req: Record<string, unknown>, res: ServerResponse): void {
+    const name = req.model ?? req.name;
+    const model = find(name);
+    if (!model) return json(res, 404, NOT_FOUND(String(name)));
+    json(res, 200, {
+      license: 'Fake license',
+      modelfile: `FROM ${model.name}\n`,
+      parameters: 'stop "<|eot_id|>"',
+      template: '{{ .Prompt }}',
+      details: tagEntry(model).details,
+      model_info: {
+        'general.architecture': model.family,
+        'general.parameter_count': 3_212_749_888,
+        ...(model.embeddingLength ? { [`${model.family}.embedding_length`]: model.embeddingLength } : {}),
+      },
+      capabilities: model.capabilities,
+      modified_at: '2025-10-01T12:00:00.000000+00:00',
+    });
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, raw: string): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const method = req.method ?? 'GET';
+    let body: Record<string, unknown> = {};
+    if (method !== 'GET' && method !== 'HEAD') {
+      try {
+        const parsed: unknown = raw === '' ? {} : JSON.parse(raw);
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+        body = parsed as Record<string, unknown>;
+      } catch {
+        return json(res, 400, { error: 'invalid character looking for beginning of value' });
+      }
+    }
+    const key = `${method} ${path}`;
+    if (mode === 'error-line' && !['POST /api/chat', 'POST /api/generate', 'POST /api/pull'].includes(key)) {
+      return json(res, 500, { error: 'llama runner process has terminated: exit status 2' });
+    }
+    switch (key) {
+      case 'GET /':
+      case 'HEAD /':
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('Ollama is running');
+        return;
+      case 'GET /api/version':
+        return json(res, 200, { version: FAKE_VERSION });
+      case 'GET /api/tags':
+        return json(res, 200, { models: state.models.map(tagEntry) });
+      case 'GET /api/ps':
+        return json(res, 200, {
+          models: state.models
+            .filter((m) => loaded.has(m.name))
+            .map((m) => ({ ...tagEntry(m), expires_at: new Date(loaded.get(m.name)! + 5 * 60_000).toISOString(), size_vram: m.sizeBytes, context_length: 4096 })),
+        });
+      case 'POST /api/show':
+        return show(body, res);
+      case 'POST /api/chat':
+        return chat(body, res);
+      case 'POST /api/generate':
+        return generate(body, res);
+      case 'POST /api/embed':
+        return embed(body, res);
+      case 'POST /api/pull':
+        return pull(body, res);
+      case 'DELETE /api/delete': {
+        const name = body.model ?? body.name;
+        const model = find(name);
+        if (!model) return json(res, 404, NOT_FOUND(String(name)));
+        state.models = state.models.filter((m) => m !== model);
+        loaded.delete(model.name);
+        res.writeHead(200);
+        res.end();
+        return;
+      }
+      default:
+        // Ollama's router answers unknown paths with a plain-text 404.
+        res.writeHead(404, { 'Content-Type': 'text/plain' });
+        res.end('404 page not found');
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const raw = await readBody(req);
+      let body: unknown;
+      try {
+        body = raw === '' ? undefined : JSON.parse(raw);
+      } catch {
+        body = raw;
+      }
+      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: Date.now() });
+      if (mode === 'slow') await sleep(slowMs);
+      if (res.destroyed) return;
+      if (mode === 'garbage') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.end('<html><body>502 Bad Gateway</body></html> not json {');
+        return;
+      }
+      await route(req, res, raw);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  const listen = (p: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', reject);
+        port = (server.address() as AddressInfo).port;
+        resolve();
+      });
+    });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+
+  await listen(0);
+
+  const state: FakeModelRuntime = {
+    get url() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    get mode() {
+      return mode;
+    },
+    models,
+    requests,
+    async setMode(next, o = {}) {
+      if (o.slowMs !== undefined) slowMs = o.slowMs;
+      if (next === 'down' && mode !== 'down') await stop();
+      if (next !== 'down' && mode === 'down') await listen(port);
+      mode = next;
+    },
+    async close() {
+      await stop();
+    },
+  };
+  return state;
+}
