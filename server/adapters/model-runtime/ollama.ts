@@ -77,15 +77,22 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
   const timeoutMs = opts.timeoutMs ?? 5000;
 
   async function getJson<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
+    const isTimeout = (err: unknown) => ['TimeoutError', 'AbortError'].includes((err as Error).name);
+    const timeout = () => new ModelRuntimeError('timeout', `The model runtime did not answer within ${timeoutMs / 1000} s.`);
     let res: Awaited<ReturnType<FetchLike>>;
     let text: string;
     try {
       res = await doFetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      if (isTimeout(err)) throw timeout();
+      throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
+    }
+    try {
       text = await res.text();
     } catch (err) {
-      const name = (err as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new ModelRuntimeError('timeout', `The model runtime did not answer within ${timeoutMs / 1000} s.`);
-      throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
+      // it answered, then the connection dropped: a crash mid-answer, not an unreachable runtime
+      if (isTimeout(err)) throw timeout();
+      throw new ModelRuntimeError('bad_response', 'The model runtime stopped in the middle of its answer.');
     }
     if (!res.ok) {
       let detail = '';

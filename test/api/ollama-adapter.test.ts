@@ -1,0 +1,90 @@
+// createOllamaClient against the Ollama fake, in every failure mode: each one must end in a
+// ModelRuntimeError whose `failure` says what went wrong (and never hang or throw something else).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOllamaClient, ModelRuntimeError, type FetchLike, type ModelRuntimeFailure } from '../../server/adapters/model-runtime/ollama.js';
+import { CHAT_MODEL, EMBEDDING_MODEL, FAKE_VERSION, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
+
+async function failureOf(p: Promise<unknown>): Promise<ModelRuntimeError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(ModelRuntimeError);
+    return err as ModelRuntimeError;
+  }
+  throw new Error('expected a ModelRuntimeError, but the call succeeded');
+}
+
+describe('createOllamaClient', () => {
+  let fake: FakeModelRuntime;
+  beforeAll(async () => {
+    fake = await startFakeModelRuntime();
+  });
+  afterAll(() => fake.close());
+  beforeEach(async () => {
+    await fake.setMode('ok');
+    fake.requests.length = 0;
+  });
+  const client = (timeoutMs = 1000) => createOllamaClient({ baseUrl: fake.url, timeoutMs });
+
+  it('reads the version and the installed models', async () => {
+    const c = client();
+    expect(await c.version()).toBe(FAKE_VERSION);
+    const models = await c.listModels();
+    expect(models).toEqual([CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL].map((m) => ({ name: m.name, sizeBytes: m.sizeBytes, family: m.family, parameterSize: m.parameterSize })));
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/version', 'GET /api/tags']);
+  });
+
+  it('accepts a base URL with a trailing slash', async () => {
+    const c = createOllamaClient({ baseUrl: `${fake.url}/`, timeoutMs: 1000 });
+    expect(c.baseUrl).toBe(fake.url);
+    expect(await c.version()).toBe(FAKE_VERSION);
+    expect(fake.requests[0]!.path).toBe('/api/version');
+  });
+
+  const cases: Array<[string, () => Promise<void>, ModelRuntimeFailure, RegExp]> = [
+    ['down', () => fake.setMode('down'), 'unreachable', /not reachable/],
+    ['slow', () => fake.setMode('slow', { slowMs: 600 }), 'timeout', /did not answer within/],
+    ['garbage', () => fake.setMode('garbage'), 'bad_response', /not JSON/],
+    ['error-line', () => fake.setMode('error-line'), 'http_error', /500.*llama runner process has terminated/],
+    ['cut', () => fake.setMode('cut'), 'bad_response', /stopped in the middle of its answer/],
+  ];
+  for (const [mode, enter, failure, message] of cases) {
+    it(`fails with '${failure}' when the runtime is ${mode}`, async () => {
+      await enter();
+      const c = client(200);
+      const started = Date.now();
+      for (const call of [() => c.version(), () => c.listModels()]) {
+        const err = await failureOf(call());
+        expect(err.failure).toBe(failure);
+        expect(err.message).toMatch(message);
+      }
+      expect(Date.now() - started).toBeLessThan(3000);
+      // and it recovers once the runtime does
+      await fake.setMode('ok');
+      expect(await c.version()).toBe(FAKE_VERSION);
+    });
+  }
+
+  it("reports an HTTP error with the runtime's own message and status", async () => {
+    const c = createOllamaClient({ baseUrl: `${fake.url}/not-ollama`, timeoutMs: 1000 });
+    const err = await failureOf(c.version());
+    expect(err.failure).toBe('http_error');
+    expect(err.status).toBe(404);
+  });
+
+  it("says where it looked when nothing listens there", async () => {
+    const err = await failureOf(createOllamaClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }).version());
+    expect(err.failure).toBe('unreachable');
+    expect(err.message).toContain('http://127.0.0.1:9');
+  });
+
+  it('refuses JSON of the wrong shape as bad_response', async () => {
+    const shapes = ['{"models": "none"}', '{"models": [{"size": 3}]}', '[]', 'null'];
+    for (const text of shapes) {
+      const fetch: FetchLike = async () => ({ ok: true, status: 200, text: async () => text });
+      const c = createOllamaClient({ baseUrl: 'http://127.0.0.1:11434', fetch });
+      expect((await failureOf(c.listModels())).failure).toBe('bad_response');
+      expect((await failureOf(c.version())).failure).toBe('bad_response');
+    }
+  });
+});
