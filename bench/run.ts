@@ -2,6 +2,7 @@
 const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   startup: () => import('./startup.js'),
   'unread-count': () => import('./unread-count.js'),
+  download: () => import('./download.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
