@@ -33,13 +33,19 @@ export interface StepEvent {
 
 export class BootService {
   private readonly controller = new AbortController();
+  /** Rejects on stop(), so a step that ignores its signal cannot hold close() hostage. */
+  private readonly stopped = new Promise<never>((_resolve, reject) => {
+    this.controller.signal.addEventListener('abort', () => reject(new Error('boot stopped')), { once: true });
+  });
   private running: Promise<void> | null = null;
   private finished = false;
   private readonly results = new Map<string, StepEvent>();
 
   constructor(
     private readonly deps: { channel: ReplayChannel<BootEvent>; logger: Logger; steps: BootStepDefinition[] },
-  ) {}
+  ) {
+    this.stopped.catch(() => undefined);
+  }
 
   get isDone(): boolean {
     return this.finished;
@@ -71,10 +77,13 @@ export class BootService {
       this.emit({ key: step.key, label: step.label, status: 'running', detail: '' });
       let result: BootStepResult;
       try {
-        result = await step.run({
-          signal: this.controller.signal,
-          repair: (p) => channel.publish('repair', { key: step.key, ...p }),
-        });
+        result = await Promise.race([
+          step.run({
+            signal: this.controller.signal,
+            repair: (p) => channel.publish('repair', { key: step.key, ...p }),
+          }),
+          this.stopped,
+        ]);
       } catch (err) {
         if (this.controller.signal.aborted) return;
         logger.error({ err, step: step.key }, 'boot step failed');
