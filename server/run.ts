@@ -21,7 +21,7 @@ export function lanUrls(host: string, port: number, interfaces = os.networkInter
 export async function runServer(argv: string[] = process.argv.slice(2)): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env, argv);
+    config = loadConfig(undefined, argv); // undefined: config.ts reads the environment itself
   } catch (err) {
     console.error((err as Error).message);
     process.exit(2);
