@@ -1,0 +1,116 @@
+// The one way the web app calls the Hearth API: same-origin fetch with the session cookie, JSON in
+// and out, and every failure turned into an ApiError carrying the server's {code, message}.
+// A 401 `unauthenticated` is also broadcast, so the app can send the user back to the profile picker.
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    /** From Retry-After (or details.retryAfterSeconds) on 429 answers. */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** Field-level problems from a 400 invalid_request, keyed by the first path segment. */
+  get fieldIssues(): Record<string, string> {
+    const out: Record<string, string> = {};
+    if (!Array.isArray(this.details)) return out;
+    for (const d of this.details as unknown[]) {
+      if (d && typeof d === 'object' && 'message' in d) {
+        const issue = d as { path?: unknown; message: unknown };
+        const key = String(Array.isArray(issue.path) ? (issue.path[0] ?? '') : (issue.path ?? '')).split('.')[0] ?? '';
+        out[key] ??= String(issue.message);
+      }
+    }
+    return out;
+  }
+}
+
+const NETWORK_MESSAGE = 'Hearth cannot be reached. Check that this device is on the home network, then try again.';
+
+/** Turns anything thrown into a sentence a person can act on. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error && err.message) return err.message;
+  return 'Something went wrong. Please try again.';
+}
+
+type UnauthorizedListener = (path: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** Called whenever the server says the session is missing or over (401 unauthenticated). */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+function retryAfter(res: Response, details: unknown): number | undefined {
+  const header = Number(res.headers.get('Retry-After'));
+  if (Number.isFinite(header) && header > 0) return header;
+  const fromDetails = (details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof fromDetails === 'number' ? fromDetails : undefined;
+}
+
+/** Low-level: the raw Response, for the few routes whose non-2xx status is an answer (ready). */
+export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(path, { credentials: 'same-origin', ...init });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await apiFetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: opts.signal,
+  });
+  const text = await res.text().catch(() => '');
+  let json: unknown = undefined;
+  if (text && (res.headers.get('Content-Type') ?? '').includes('json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  if (res.ok) return json as T;
+
+  const err = (json as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined)?.error;
+  const code = typeof err?.code === 'string' ? err.code : `http_${res.status}`;
+  const message =
+    typeof err?.message === 'string' && err.message
+      ? err.message
+      : res.status >= 500
+        ? 'Hearth had a problem answering. Please try again in a moment.'
+        : `The request failed (${res.status}).`;
+  const apiError = new ApiError(res.status, code, message, err?.details, retryAfter(res, err?.details));
+  if (res.status === 401 && code === 'unauthenticated') for (const l of unauthorizedListeners) l(path);
+  throw apiError;
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body ?? {}, opts),
+  put: <T>(path: string, body: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
+  patch: <T>(path: string, body: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
+  delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),
+};

@@ -1,0 +1,64 @@
+// Inline SVG icons (no icon font, no network). Decorative by default: the text next to an icon,
+// or the button's label, is what assistive technology reads.
+import type { ReactElement } from 'react';
+
+const PATHS = {
+  home: 'M3 11.5 12 4l9 7.5M5.5 9.5V20h5v-5.5h3V20h5V9.5',
+  members:
+    'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Zm-6.5 9c0-3.6 2.9-6 6.5-6s6.5 2.4 6.5 6M16 4.3a3.5 3.5 0 0 1 0 6.4M18 14.3c2.2.7 3.5 2.8 3.5 5.7',
+  signOut: 'M14 4h4.5A1.5 1.5 0 0 1 20 5.5v13a1.5 1.5 0 0 1-1.5 1.5H14M10 16l-4-4 4-4M6 12h10',
+  backspace: 'M8.5 5H20a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H8.5L3 12l5.5-7ZM11 9.5l5 5m0-5-5 5',
+  check: 'M5 12.5 10 17.5 19.5 7',
+  warn: 'M12 4 2.8 19.5h18.4L12 4Zm0 6v4.5m0 2.6v.2',
+  error: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-3.2 5.8 6.4 6.4m0-6.4-6.4 6.4',
+  plus: 'M12 5v14M5 12h14',
+  edit: 'M4 20h4L19 9l-4-4L4 16v4ZM13.5 6.5l4 4',
+  trash: 'M4 7h16M9.5 7V4.5h5V7M6.5 7l1 13h9l1-13M10 11v5.5M14 11v5.5',
+  back: 'M15 5 8 12l7 7',
+  refresh: 'M20 11a8 8 0 1 0-2.3 5.7M20 4.5V11h-6.5',
+  flame: 'M12 3c2.5 5 7 7.5 7 12.5a7 7 0 0 1-14 0c0-3.5 2-5.5 3.5-7.5.5 2.5 1.5 3.5 2.5 4C10.5 8 11 5.5 12 3Z',
+  lock: 'M6.5 10.5h11a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1v-8a1 1 0 0 1 1-1M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3',
+  close: 'M6 6l12 12M18 6 6 18',
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 24, className, label }: { name: IconName; size?: number; className?: string; label?: string }): ReactElement {
+  return (
+    <svg
+      className={className ? `icon ${className}` : 'icon'}
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      role={label ? 'img' : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      focusable="false"
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}
+
+export function Spinner({ size = 20, label }: { size?: number; label?: string }): ReactElement {
+  return (
+    <svg
+      className="spinner"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      role={label ? 'img' : undefined}
+      aria-label={label}
+      aria-hidden={label ? undefined : true}
+      focusable="false"
+    >
+      <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
+      <path d="M21 12a9 9 0 0 0-9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}
