@@ -1,0 +1,89 @@
+// Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
+// then read setup state and the session, and hand over to the router.
+import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { RouterProvider } from 'react-router';
+import { apiFetch } from '../api/client';
+import { BootScreen } from '../features/boot/BootScreen';
+import { Icon, Spinner } from '../ui/icons';
+import { ErrorState } from '../ui/StateViews';
+import { createAppRouter } from './router';
+import { loadSession, SessionProvider, type SessionSnapshot } from './session';
+
+type Phase =
+  | { kind: 'checking' }
+  | { kind: 'booting' }
+  | { kind: 'loading' }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'ready'; session: SessionSnapshot };
+
+export function App(): ReactElement {
+  const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+  const [attempt, setAttempt] = useState(0);
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setPhase({ kind: 'loading' });
+    try {
+      const session = await loadSession(signal);
+      if (!signal?.aborted) setPhase({ kind: 'ready', session });
+    } catch (error) {
+      if (!signal?.aborted) setPhase({ kind: 'error', error });
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    (async () => {
+      setPhase({ kind: 'checking' });
+      try {
+        const res = await apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
+        if (controller.signal.aborted) return;
+        if (res.status === 503) {
+          setPhase({ kind: 'booting' });
+          return;
+        }
+        await load(controller.signal);
+      } catch (error) {
+        if (!controller.signal.aborted) setPhase({ kind: 'error', error });
+      }
+    })();
+    return () => controller.abort();
+  }, [attempt, load]);
+
+  switch (phase.kind) {
+    case 'checking':
+    case 'loading':
+      return <Splash />;
+    case 'booting':
+      return <BootScreen onDone={() => void load()} />;
+    case 'error':
+      return (
+        <div className="center-screen">
+          <div className="card card--narrow">
+            <ErrorState title="Hearth is not answering" error={phase.error} onRetry={() => setAttempt((n) => n + 1)} />
+          </div>
+        </div>
+      );
+    case 'ready':
+      return (
+        <SessionProvider initial={phase.session}>
+          <Routed />
+        </SessionProvider>
+      );
+  }
+}
+
+function Routed(): ReactElement {
+  // one router for the life of the page
+  const [router] = useState(createAppRouter);
+  return <RouterProvider router={router} />;
+}
+
+function Splash(): ReactElement {
+  return (
+    <div className="center-screen splash" role="status" aria-live="polite">
+      <Icon name="flame" size={48} className="brand__mark" />
+      <Spinner size={24} />
+      <span className="visually-hidden">Opening Hearth…</span>
+    </div>
+  );
+}

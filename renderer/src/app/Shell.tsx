@@ -1,0 +1,93 @@
+// The signed-in frame: header (Hearth, navigation, the user, sign out) and the page below.
+// On wide screens the navigation sits in the header; on phones the same <nav> becomes a bottom
+// tab bar (CSS only, so there is one navigation landmark either way).
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorMessage } from '../api/client';
+import { Avatar } from '../ui/Avatar';
+import { Icon, Spinner } from '../ui/icons';
+import { HEADER_ITEMS, navItemsFor, pageHref } from './pages';
+import { useSession, useUser } from './session';
+
+export function Shell(): ReactElement {
+  const user = useUser();
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const firstPath = useRef(location.pathname);
+  const [signingOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  // After moving to another page, put focus at the top of the new content (screen readers and
+  // keyboard users otherwise stay on the link they pressed).
+  useEffect(() => {
+    if (location.pathname === firstPath.current) return;
+    firstPath.current = '';
+    mainRef.current?.focus({ preventScroll: false });
+  }, [location.pathname]);
+
+  const handleSignOut = async () => {
+    setSigningOut(true);
+    setError(null);
+    try {
+      await signOut();
+      navigate('/profiles', { replace: true });
+    } catch (err) {
+      setError(`Could not sign out. ${errorMessage(err)}`);
+      setSigningOut(false);
+    }
+  };
+
+  const items = navItemsFor(user.role);
+  const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="shell__header">
+        <Link to="/" className="brand" aria-label="Hearth home">
+          <Icon name="flame" className="brand__mark" />
+          <span className="brand__name">Hearth</span>
+        </Link>
+        <nav aria-label="Main" className="shell__nav">
+          <ul className="shell__nav-list">
+            {items.map((p) => (
+              <li key={p.id}>
+                <NavLink to={pageHref(p)} end={p.path === ''} className="nav-link">
+                  <Icon name={p.icon} />
+                  <span className="nav-link__label">{p.label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="shell__actions">
+          {headerItems.map((h) => (
+            <h.Component key={h.id} />
+          ))}
+          <span className="user-chip" data-testid="current-user">
+            <Avatar id={user.id} name={user.name} avatar={user.avatar} size="sm" />
+            <span className="user-chip__name">{user.name}</span>
+          </span>
+          <button type="button" className="btn btn--ghost btn--compact" onClick={handleSignOut} disabled={signingOut}>
+            {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
+            <span>Sign out</span>
+          </button>
+        </div>
+      </header>
+      <div className="shell__alerts" aria-live="assertive">
+        {error ? (
+          <p className="banner banner--error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <main id="main" ref={mainRef} tabIndex={-1} className="shell__main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

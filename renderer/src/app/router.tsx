@@ -1,0 +1,89 @@
+// Routes and the guards that send people to the right place for where the household is:
+// no admin yet -> /setup; signed out -> /profiles; an admin who has not finished the welcome
+// wizard -> /setup (it resumes where they left off); otherwise the shell and its pages.
+import type { ReactElement } from 'react';
+import { createBrowserRouter, Link, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { PinScreen } from '../features/auth/PinScreen';
+import { ProfilePicker } from '../features/auth/ProfilePicker';
+import { SetupWizard } from '../features/setup/SetupWizard';
+import { usePageTitle } from '../ui/usePageTitle';
+import { canOpen, SHELL_PAGES, type ShellPage } from './pages';
+import { useSession } from './session';
+import { Shell } from './Shell';
+
+export interface ReturnState {
+  /** Where to go after signing in. */
+  from?: string;
+}
+
+function RequireUser(): ReactElement {
+  const { setup, user } = useSession();
+  const location = useLocation();
+  if (setup.needsAdmin) return <Navigate to="/setup" replace />;
+  if (!user) {
+    const from = location.pathname + location.search;
+    return <Navigate to="/profiles" replace state={from !== '/' ? ({ from } satisfies ReturnState) : undefined} />;
+  }
+  if (user.role === 'admin' && !setup.welcomeComplete) return <Navigate to="/setup" replace />;
+  return <Outlet />;
+}
+
+function SetupRoute(): ReactElement {
+  const { setup, user } = useSession();
+  if (setup.needsAdmin || (user?.role === 'admin' && !setup.welcomeComplete)) return <SetupWizard />;
+  if (!user) return <Navigate to="/profiles" replace />;
+  return <Navigate to="/" replace />;
+}
+
+function ProfilesRoute(): ReactElement {
+  const { setup, user } = useSession();
+  const location = useLocation();
+  if (setup.needsAdmin) return <Navigate to="/setup" replace />;
+  if (user) return <Navigate to={(location.state as ReturnState | null)?.from ?? '/'} replace />;
+  return <Outlet />;
+}
+
+function PageRoute({ page }: { page: ShellPage }): ReactElement {
+  const { user } = useSession();
+  usePageTitle(page.label);
+  if (!user || !canOpen(page, user.role)) return <Navigate to="/" replace />;
+  return <page.Component />;
+}
+
+function NotFoundPage(): ReactElement {
+  usePageTitle('Not found');
+  return (
+    <section className="page">
+      <h1 className="page__title">Nothing here</h1>
+      <p className="muted">That page does not exist in Hearth.</p>
+      <p>
+        <Link className="btn btn--secondary" to="/">
+          Go home
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+export function appRoutes(pages: readonly ShellPage[] = SHELL_PAGES): RouteObject[] {
+  const pageRoutes: RouteObject[] = pages.map((p) =>
+    p.path === '' ? { index: true, element: <PageRoute page={p} /> } : { path: p.path, element: <PageRoute page={p} /> },
+  );
+  return [
+    { path: '/setup', element: <SetupRoute /> },
+    {
+      path: '/profiles',
+      element: <ProfilesRoute />,
+      children: [
+        { index: true, element: <ProfilePicker /> },
+        { path: ':userId', element: <PinScreen /> },
+      ],
+    },
+    {
+      element: <RequireUser />,
+      children: [{ element: <Shell />, children: [...pageRoutes, { path: '*', element: <NotFoundPage /> }] }],
+    },
+  ];
+}
+
+export const createAppRouter = () => createBrowserRouter(appRoutes());

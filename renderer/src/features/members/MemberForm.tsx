@@ -1,0 +1,153 @@
+// Add or edit one household member: name, PIN (required when adding; optional "new PIN" when
+// editing) and role. Edits send only what changed.
+import { useState, type FormEvent, type ReactElement } from 'react';
+import { api, ApiError, errorMessage } from '../../api/client';
+import type { PublicUser, Role } from '../../api/types';
+import { Spinner } from '../../ui/icons';
+import { FormError } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
+import { digitsOnly, MAX_NAME_LENGTH, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
+
+interface Errors {
+  name?: string | null;
+  pin?: string | null;
+  confirm?: string | null;
+  role?: string | null;
+  form?: string | null;
+}
+
+const ROLES: ReadonlyArray<{ value: Role; label: string; hint: string }> = [
+  { value: 'member', label: 'Member', hint: 'Uses Hearth with their own profile.' },
+  { value: 'admin', label: 'Admin', hint: 'Also manages members, apps and settings.' },
+];
+
+export function MemberForm({
+  member,
+  isSelf,
+  onCancel,
+  onSaved,
+}: {
+  /** null to add a new member */
+  member: PublicUser | null;
+  isSelf: boolean;
+  onCancel: () => void;
+  onSaved: (user: PublicUser) => void;
+}): ReactElement {
+  const adding = member === null;
+  const [name, setName] = useState(member?.name ?? '');
+  const [pin, setPin] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [role, setRole] = useState<Role>(member?.role ?? 'member');
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const wantsPin = adding || pin.length > 0 || confirm.length > 0;
+    const next: Errors = {
+      name: nameProblem(name),
+      pin: wantsPin ? pinProblem(pin) : null,
+      confirm: wantsPin && !pinProblem(pin) && confirm !== pin ? 'The two PINs do not match.' : null,
+    };
+    setErrors(next);
+    if (next.name || next.pin || next.confirm) return;
+
+    const trimmed = name.trim();
+    let body: Record<string, string>;
+    if (adding) {
+      body = { name: trimmed, pin, role };
+    } else {
+      body = {};
+      if (trimmed !== member.name) body.name = trimmed;
+      if (pin) body.pin = pin;
+      if (role !== member.role) body.role = role;
+      if (Object.keys(body).length === 0) {
+        onCancel(); // nothing changed
+        return;
+      }
+    }
+
+    setBusy(true);
+    try {
+      const { user } = adding
+        ? await api.post<{ user: PublicUser }>('/api/admin/users', body)
+        : await api.patch<{ user: PublicUser }>(`/api/admin/users/${encodeURIComponent(member.id)}`, body);
+      onSaved(user);
+    } catch (err) {
+      const fields = err instanceof ApiError ? err.fieldIssues : {};
+      const taken = err instanceof ApiError && err.code === 'name_taken';
+      setErrors({
+        name: taken ? err.message : (fields.name ?? null),
+        pin: fields.pin ?? null,
+        role: fields.role ?? null,
+        form: taken ? null : errorMessage(err),
+      });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="member-form" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        label="Name"
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        autoComplete="off"
+        autoCapitalize="words"
+        maxLength={MAX_NAME_LENGTH}
+        error={errors.name}
+        required
+      />
+      <TextField
+        label={adding ? 'PIN' : 'New PIN'}
+        hint={adding ? '4 to 8 digits' : isSelf ? 'Leave empty to keep your PIN.' : 'Leave empty to keep the current PIN. A new PIN signs them out on their other devices.'}
+        type="password"
+        inputMode="numeric"
+        pattern="[0-9]*"
+        autoComplete="new-password"
+        maxLength={PIN_MAX_DIGITS}
+        value={pin}
+        onChange={(e) => setPin(digitsOnly(e.target.value))}
+        error={errors.pin}
+        required={adding}
+      />
+      <TextField
+        label={adding ? 'Confirm PIN' : 'Confirm new PIN'}
+        type="password"
+        inputMode="numeric"
+        pattern="[0-9]*"
+        autoComplete="new-password"
+        maxLength={PIN_MAX_DIGITS}
+        value={confirm}
+        onChange={(e) => setConfirm(digitsOnly(e.target.value))}
+        error={errors.confirm}
+        required={adding}
+      />
+      <fieldset className="field role-field">
+        <legend className="field__label">Role</legend>
+        <div className="role-options">
+          {ROLES.map((r) => (
+            <label key={r.value} className={role === r.value ? 'role-option is-selected' : 'role-option'}>
+              <input type="radio" name="role" value={r.value} checked={role === r.value} onChange={() => setRole(r.value)} />
+              <span>
+                <span className="role-option__label">{r.label}</span>
+                <span className="role-option__hint">{r.hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {errors.role ? <span className="field__error">{errors.role}</span> : null}
+      </fieldset>
+      <FormError message={errors.form} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={busy}>
+          {busy ? <Spinner size={20} /> : null}
+          {adding ? 'Add member' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}

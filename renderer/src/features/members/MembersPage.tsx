@@ -1,0 +1,201 @@
+// Admin: the household's members. Add, edit (rename, new PIN, role) and remove, with the server's
+// own messages (name_taken, last_admin…) shown where the action happened.
+import { useState, type ReactElement } from 'react';
+import { api, errorMessage } from '../../api/client';
+import type { PublicUser } from '../../api/types';
+import { useResource } from '../../api/useResource';
+import { useSession, useUser } from '../../app/session';
+import { Avatar } from '../../ui/Avatar';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { MemberForm } from './MemberForm';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
+
+export function MembersPage(): ReactElement {
+  const me = useUser();
+  const { updateUser, forget } = useSession();
+  const users = useResource((signal) => api.get<{ users: PublicUser[] }>('/api/admin/users', { signal }).then((r) => r.users));
+  const [editing, setEditing] = useState<Editing>(null);
+  const [removing, setRemoving] = useState<PublicUser | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const list = users.data ?? [];
+
+  const saved = (user: PublicUser, mode: 'add' | 'edit') => {
+    const next = mode === 'add' ? [...list, user] : list.map((u) => (u.id === user.id ? user : u));
+    users.setData(next);
+    setEditing(null);
+    setNotice(mode === 'add' ? `${user.name} was added.` : `${user.name} was updated.`);
+    if (user.id === me.id) updateUser(user); // e.g. renamed yourself or gave up admin
+  };
+
+  const removed = (user: PublicUser) => {
+    setRemoving(null);
+    if (user.id === me.id) {
+      forget(); // your session went with your profile
+      return;
+    }
+    users.setData(list.filter((u) => u.id !== user.id));
+    setNotice(`${user.name} was removed.`);
+  };
+
+  return (
+    <section className="page" aria-labelledby="members-title">
+      <div className="page__head">
+        <div>
+          <h1 id="members-title" className="page__title">
+            Household members
+          </h1>
+          <p className="muted">Everyone here has a profile and a PIN. Admins can also manage members.</p>
+        </div>
+        <button
+          type="button"
+          className="btn btn--primary"
+          onClick={() => {
+            setNotice(null);
+            setEditing({ mode: 'add' });
+          }}
+        >
+          <Icon name="plus" size={20} />
+          Add member
+        </button>
+      </div>
+
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+
+      {users.status === 'loading' && !users.data ? (
+        <LoadingState label="Loading members…" />
+      ) : users.status === 'error' ? (
+        <ErrorState title="Members did not load" error={users.error} onRetry={users.reload} />
+      ) : list.length === 0 ? (
+        <EmptyState title="No members yet">Add the people in your household so each gets their own profile.</EmptyState>
+      ) : (
+        <ul className="member-list" aria-label="Members" data-testid="member-list">
+          {list.map((u) => (
+            <li key={u.id} className="member">
+              <Avatar id={u.id} name={u.name} avatar={u.avatar} />
+              <div className="member__who">
+                <span className="member__name">
+                  {u.name}
+                  {u.id === me.id ? <span className="muted"> (you)</span> : null}
+                </span>
+                <span className={`badge badge--${u.role}`}>{u.role === 'admin' ? 'Admin' : 'Member'}</span>
+              </div>
+              <div className="member__actions">
+                <button
+                  type="button"
+                  className="btn btn--secondary btn--compact"
+                  aria-label={`Edit ${u.name}`}
+                  onClick={() => {
+                    setNotice(null);
+                    setEditing({ mode: 'edit', member: u });
+                  }}
+                >
+                  <Icon name="edit" size={20} />
+                  <span className="btn__label">Edit</span>
+                </button>
+                <button
+                  type="button"
+                  className="btn btn--danger-ghost btn--compact"
+                  aria-label={`Remove ${u.name}`}
+                  onClick={() => {
+                    setNotice(null);
+                    setRemoving(u);
+                  }}
+                >
+                  <Icon name="trash" size={20} />
+                  <span className="btn__label">Remove</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <Dialog
+        open={editing !== null}
+        title={editing?.mode === 'edit' ? `Edit ${editing.member.name}` : 'Add a household member'}
+        onClose={() => setEditing(null)}
+        testId="member-dialog"
+      >
+        {editing ? (
+          <MemberForm
+            key={editing.mode === 'edit' ? editing.member.id : 'new'}
+            member={editing.mode === 'edit' ? editing.member : null}
+            isSelf={editing.mode === 'edit' && editing.member.id === me.id}
+            onCancel={() => setEditing(null)}
+            onSaved={(u) => saved(u, editing.mode)}
+          />
+        ) : null}
+      </Dialog>
+
+      <RemoveDialog member={removing} isSelf={removing?.id === me.id} onClose={() => setRemoving(null)} onRemoved={removed} />
+    </section>
+  );
+}
+
+function RemoveDialog({
+  member,
+  isSelf,
+  onClose,
+  onRemoved,
+}: {
+  member: PublicUser | null;
+  isSelf: boolean;
+  onClose: () => void;
+  onRemoved: (u: PublicUser) => void;
+}): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+
+  const remove = async () => {
+    if (!member) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.delete(`/api/admin/users/${encodeURIComponent(member.id)}`);
+      setBusy(false);
+      onRemoved(member);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={member !== null}
+      role="alertdialog"
+      title={member ? `Remove ${member.name}?` : 'Remove'}
+      onClose={close}
+      testId="remove-dialog"
+      description={
+        <>
+          Their profile and everything that belongs to them will be deleted. This cannot be undone.
+          {isSelf ? ' This is you: you will be signed out.' : ''}
+        </>
+      }
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
+          Remove
+        </button>
+      </div>
+    </Dialog>
+  );
+}

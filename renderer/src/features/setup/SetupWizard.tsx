@@ -1,0 +1,158 @@
+// The first-run wizard: welcome -> create the admin -> model runtime check -> finish.
+// Once the admin exists, every step change is saved with PUT /api/setup/state, so a reload (or
+// signing in again later) resumes at the same step. Finishing calls /api/setup/welcome-complete.
+import { useEffect, useRef, useState, type ReactElement, type Ref } from 'react';
+import { useNavigate } from 'react-router';
+import { api, errorMessage } from '../../api/client';
+import type { SetupStatus } from '../../api/types';
+import { useSession } from '../../app/session';
+import { Icon, Spinner } from '../../ui/icons';
+import { FormError } from '../../ui/StateViews';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { CreateAdminStep } from './CreateAdminStep';
+import { RuntimeStep } from './RuntimeStep';
+
+export type StepId = 'welcome' | 'admin' | 'runtime' | 'finish';
+
+const STEPS: ReadonlyArray<{ id: StepId; title: string }> = [
+  { id: 'welcome', title: 'Welcome' },
+  { id: 'admin', title: 'Admin' },
+  { id: 'runtime', title: 'Model runtime' },
+  { id: 'finish', title: 'Finish' },
+];
+
+/** Steps that can be resumed from saved state (the first two only make sense before the admin exists). */
+const RESUMABLE: readonly StepId[] = ['runtime', 'finish'];
+
+export function initialStep(setup: SetupStatus): StepId {
+  if (setup.needsAdmin) return 'welcome';
+  const saved = setup.state?.step;
+  return typeof saved === 'string' && (RESUMABLE as readonly string[]).includes(saved) ? (saved as StepId) : 'runtime';
+}
+
+export function SetupWizard(): ReactElement {
+  const { setup, user, updateSetup } = useSession();
+  const [step, setStep] = useState<StepId>(() => initialStep(setup));
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+  const index = STEPS.findIndex((s) => s.id === step);
+  usePageTitle(`Set up · ${STEPS[index]!.title}`);
+
+  // Move focus to the new step's heading so keyboard and screen-reader users start at the top.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [step]);
+
+  const goTo = async (next: StepId, opts: { persist?: boolean } = {}) => {
+    setStep(next);
+    setSaveError(null);
+    if (opts.persist === false) return;
+    const state = { step: next };
+    try {
+      await api.put('/api/setup/state', state);
+      updateSetup({ state });
+    } catch (err) {
+      // Not fatal: the wizard still works, it just would not resume here after a reload.
+      setSaveError(`Your progress was not saved (${errorMessage(err)}).`);
+    }
+  };
+
+  return (
+    <div className="wizard">
+      <header className="wizard__brand">
+        <Icon name="flame" size={32} className="brand__mark" />
+        <span className="brand__name">Hearth</span>
+      </header>
+      <ol className="stepper" aria-label="Setup steps">
+        {STEPS.map((s, i) => (
+          <li key={s.id} className={i < index ? 'stepper__item is-done' : i === index ? 'stepper__item is-current' : 'stepper__item'} aria-current={i === index ? 'step' : undefined}>
+            <span className="stepper__dot" aria-hidden="true">
+              {i < index ? <Icon name="check" size={16} /> : i + 1}
+            </span>
+            <span className="stepper__label">{s.title}</span>
+          </li>
+        ))}
+      </ol>
+      <section className="card wizard__card" aria-labelledby="wizard-step-title" data-testid={`setup-step-${step}`}>
+        <p className="wizard__count muted">
+          Step {index + 1} of {STEPS.length}
+        </p>
+        {step === 'welcome' ? (
+          <>
+            <h1 id="wizard-step-title" ref={headingRef} tabIndex={-1} className="wizard__title">
+              Welcome to Hearth
+            </h1>
+            <p>Hearth keeps your household&rsquo;s apps, library and helpers on this computer, for everyone at home to use from their own phone or laptop.</p>
+            <p className="muted">Setting it up takes a minute: you will create the admin profile and check the model runtime that powers chat.</p>
+            <div className="actions">
+              <button type="button" className="btn btn--primary btn--wide" onClick={() => void goTo('admin', { persist: false })}>
+                Get started
+              </button>
+            </div>
+          </>
+        ) : null}
+        {step === 'admin' ? (
+          <CreateAdminStep
+            headingRef={headingRef}
+            onBack={() => void goTo('welcome', { persist: false })}
+            onCreated={() => void goTo('runtime')}
+          />
+        ) : null}
+        {step === 'runtime' ? (
+          <RuntimeStep headingRef={headingRef} onContinue={() => void goTo('finish')} />
+        ) : null}
+        {step === 'finish' ? <FinishStep headingRef={headingRef} name={user?.name ?? ''} onBack={() => void goTo('runtime')} /> : null}
+        {saveError ? (
+          <p className="banner banner--warn" role="status">
+            {saveError}
+          </p>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function FinishStep({ headingRef, name, onBack }: { headingRef: Ref<HTMLHeadingElement>; name: string; onBack: () => void }): ReactElement {
+  const { updateSetup } = useSession();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const finish = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post('/api/setup/welcome-complete');
+      updateSetup({ welcomeComplete: true });
+      navigate('/', { replace: true });
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <h1 id="wizard-step-title" ref={headingRef} tabIndex={-1} className="wizard__title">
+        You&rsquo;re all set{name ? `, ${name}` : ''}
+      </h1>
+      <p>You are the household&rsquo;s admin. Next, add everyone else from <strong>Members</strong>: each person gets their own profile and PIN.</p>
+      <p className="muted">Open this same address on every phone and laptop at home to use Hearth there.</p>
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={onBack} disabled={busy}>
+          Back
+        </button>
+        <button type="button" className="btn btn--primary btn--wide" onClick={() => void finish()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : null}
+          Open Hearth
+        </button>
+      </div>
+    </>
+  );
+}
