@@ -26,16 +26,19 @@ export class Scheduler {
   async runNow(name: string, run: () => Promise<void> | void): Promise<void> {
     const task = this.tasks.get(name);
     if (this.stopped || !task || task.running) return;
-    task.running = (async () => {
-      try {
-        await run();
-      } catch (err) {
-        this.logger.error({ err, task: name }, 'scheduled task failed');
-      } finally {
+    // Started on a microtask: a handler that throws synchronously would otherwise clear
+    // `running` before it is set, and the task would look busy forever.
+    const current = Promise.resolve()
+      .then(run)
+      .then(
+        () => undefined,
+        (err: unknown) => this.logger.error({ err, task: name }, 'scheduled task failed'),
+      )
+      .finally(() => {
         task.running = null;
-      }
-    })();
-    return task.running;
+      });
+    task.running = current;
+    return current;
   }
 
   /** Stops every timer and waits for runs in progress. */

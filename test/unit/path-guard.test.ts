@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveInside } from '../../server/platform/path-guard.js';
+
+describe('resolveInside', () => {
+  let tmp: string;
+  let root: string;
+  beforeAll(() => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'hearth-guard-'));
+    root = path.join(tmp, 'root');
+    mkdirSync(path.join(root, 'sub'), { recursive: true });
+    mkdirSync(path.join(tmp, 'outside'));
+    writeFileSync(path.join(root, 'sub', 'page.md'), 'inside');
+    writeFileSync(path.join(tmp, 'outside', 'secret.txt'), 'secret');
+    writeFileSync(path.join(tmp, 'root-sibling.txt'), 'sibling');
+    symlinkSync(path.join(tmp, 'outside'), path.join(root, 'link-out'));
+    symlinkSync(path.join(tmp, 'outside', 'secret.txt'), path.join(root, 'file-link-out'));
+    symlinkSync(path.join(root, 'sub'), path.join(root, 'link-in'));
+  });
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('resolves paths inside the root', () => {
+    expect(resolveInside(root, 'sub/page.md')).toBe(path.join(root, 'sub', 'page.md'));
+    expect(resolveInside(root, 'sub/../sub/page.md')).toBe(path.join(root, 'sub', 'page.md'));
+    expect(resolveInside(root, 'not-yet/created.txt')).toBe(path.join(root, 'not-yet', 'created.txt'));
+    expect(resolveInside(root, '')).toBe(root);
+    expect(resolveInside(root, 'sub\\page.md')).toBe(path.join(root, 'sub', 'page.md'));
+  });
+
+  it.each(['..', '../outside/secret.txt', 'sub/../../outside/secret.txt', '../root-sibling.txt', '../root/../outside', 'sub/../..'])('refuses %j', (p) => {
+    expect(resolveInside(root, p)).toBeNull();
+  });
+
+  it('refuses a sibling folder whose name starts like the root', () => {
+    mkdirSync(`${root}-evil`, { recursive: true });
+    expect(resolveInside(root, '../root-evil/x')).toBeNull();
+  });
+
+  it.each(['..\\outside\\secret.txt', 'sub\\..\\..\\outside', '..\\\\..\\\\etc\\\\passwd'])('treats backslashes as separators: refuses %j', (p) => {
+    expect(resolveInside(root, p)).toBeNull();
+  });
+
+  it.each(['/etc/passwd', '//server/share', 'C:\\Windows\\win.ini', 'c:/Windows', 'C:', '\\\\server\\share'])('refuses the absolute path %j', (p) => {
+    expect(resolveInside(root, p)).toBeNull();
+  });
+
+  it('refuses NUL bytes', () => {
+    expect(resolveInside(root, 'sub/page.md\0.png')).toBeNull();
+    expect(resolveInside(root, '\0')).toBeNull();
+  });
+
+  it('takes percent-escapes literally (callers decode once, before the guard)', () => {
+    // "%2e%2e%2f" is a file name here, not a parent reference
+    expect(resolveInside(root, '%2e%2e%2foutside')).toBe(path.join(root, '%2e%2e%2foutside'));
+    expect(resolveInside(root, decodeURIComponent('%2e%2e%2foutside'))).toBeNull();
+    expect(resolveInside(root, decodeURIComponent('..%5coutside'))).toBeNull();
+  });
+
+  it('refuses symlinks that lead out of the root', () => {
+    expect(resolveInside(root, 'link-out/secret.txt')).toBeNull();
+    expect(resolveInside(root, 'link-out')).toBeNull();
+    expect(resolveInside(root, 'file-link-out')).toBeNull();
+  });
+
+  it('allows symlinks that stay inside', () => {
+    expect(resolveInside(root, 'link-in/page.md')).toBe(path.join(root, 'link-in', 'page.md'));
+  });
+});
