@@ -9,6 +9,8 @@ import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
+import { Catalog } from './modules/features/catalog.js';
+import { FeaturesService } from './modules/features/service.js';
 import { createDownloadExecutor } from './modules/downloads/jobs.js';
 import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
@@ -29,7 +31,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { diskFree, type DiskFree } from './platform/disk.js';
 import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
-import { cachedProbe, probeHardware, type HardwareProbe } from './platform/hardware.js';
+import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 
@@ -55,6 +57,8 @@ export interface Deps {
   diskFree: DiskFree;
   runner: DownloadRunner;
   downloads: DownloadsService;
+  catalog: Catalog;
+  features: FeaturesService;
   tuning: Tuning;
 }
 
@@ -77,11 +81,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const scheduler = new Scheduler(logger.child('scheduler'));
   const settings = new AppSettingsStore(db, now);
   const preferences = new UserPreferencesStore(db, now);
-  const hardware = overrides.hardware ?? cachedProbe(probeHardware);
+  const hardware = overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir));
   const modelRuntime = overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 });
 
   const auth = new AuthService({ store: new AuthStore(db), clock, bus, logger: logger.child('auth') });
-  const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath });
   const notifications = new NotificationsService({ store: new NotificationsStore(db), clock, auth });
   // Each feature module contributes its own tool definitions.
   const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
@@ -114,6 +117,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const downloads = new DownloadsService({ store: jobsStore, runner, settings, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
   downloadsRef = downloads;
 
+  const catalog = Catalog.load(config.featureCatalogPath);
+  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
+  const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath, features, downloads, catalog, hardware });
+
   const steps: BootStepDefinition[] = [
     {
       key: 'db',
@@ -131,7 +138,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
         return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
       },
     },
-    ...modelBootSteps({ runtime: modelRuntime, settings }),
+    ...modelBootSteps({ runtime: modelRuntime, settings, features }),
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
@@ -139,5 +146,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await auth.sweepExpiredSessions();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, tuning };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, tuning };
 }

@@ -3,6 +3,7 @@ import express, { type Router } from 'express';
 import type { Deps } from '../container.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
 import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
+import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
@@ -17,13 +18,16 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
   return [
     ['/auth', createAuthRoutes(d.auth)],
     ['/admin/users', createUserAdminRoutes(d.auth)],
-    ['/setup', createSetupRoutes(d.setup)],
+    ['/setup', createSetupRoutes(d.setup, d.sse)],
     ['/system', createSystemRoutes(d.boot, d.sse)],
     ['/tools', createToolRoutes(d.tools)],
     ['/app-store', createAppStoreRoutes(d.tools)],
     ['/notifications', createNotificationRoutes(d.notifications)],
     ['/home-layout', createHomeLayoutRoutes(d.homeLayout)],
     ['/jobs', createJobRoutes(d.downloads)],
+    ['/jobs', createEnqueueRoutes(d.features)],
+    ['/app-features', createAppFeatureRoutes(d.features)],
+    ['/admin', createFeatureAdminRoutes(d.features)],
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
   ];
 }

@@ -55,6 +55,8 @@ export interface ModelRuntimeClient {
   listModels(): Promise<RuntimeModel[]>;
   /** Pulls a model, reporting byte progress summed over its layers; resolves on "success". */
   pull(model: string, opts: { signal?: AbortSignal; onProgress?: (p: PullProgress) => void; stallTimeoutMs?: number }): Promise<void>;
+  /** Deletes a model; a model that is not there counts as deleted. */
+  deleteModel(model: string): Promise<void>;
 }
 
 const PullLine = z.object({
@@ -127,6 +129,20 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         family: m.details?.family ?? null,
         parameterSize: m.details?.parameter_size ?? null,
       }));
+    },
+    async deleteModel(model) {
+      let res;
+      try {
+        res = await doFetch(`${baseUrl}/api/delete`, {
+          method: 'DELETE',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch {
+        throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
+      }
+      if (!res.ok && res.status !== 404) throw new ModelRuntimeError('http_error', `The model runtime answered ${res.status} when deleting ${model}.`, res.status);
     },
     async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
       let res;

@@ -3,11 +3,9 @@
 // back to a full restart when the server ignores Range, hashes while streaming, verifies size and
 // sha256, then renames into place. Memory stays flat: the body is streamed with backpressure.
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 
 export class DownloadError extends Error {
@@ -45,6 +43,8 @@ interface PartMeta {
   etag?: string;
   lastModified?: string;
 }
+
+const WRITE_BATCH_BYTES = 1024 * 1024;
 
 export const partPath = (dest: string) => `${dest}.part`;
 const metaPath = (dest: string) => `${dest}.part.json`;
@@ -160,19 +160,41 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     let done = start;
     const bytesTotal = total ?? opts.expectedBytes ?? null;
     opts.onProgress?.({ bytesDone: done, bytesTotal });
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        armStall();
-        hash.update(chunk);
-        done += chunk.length;
-        opts.onProgress?.({ bytesDone: done, bytesTotal });
-        cb(null, chunk);
-      },
-    });
+    // Bytes are hashed as they arrive and written in batches of up to WRITE_BATCH_BYTES. Whatever
+    // arrived before a drop or an abort is still written out, so the next attempt resumes after it.
+    const file = await open(part, start > 0 ? 'a' : 'w');
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      if (!batchBytes) return;
+      const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
+      await file.write(buf);
+    };
+    let failure: unknown = null;
     try {
-      await pipeline(res.body, meter, createWriteStream(part, { flags: start > 0 ? 'a' : 'w', highWaterMark: 1024 * 1024 }), { signal });
+      for await (const chunk of res.body) {
+        const c = chunk as Buffer;
+        armStall();
+        hash.update(c);
+        batch.push(c);
+        batchBytes += c.length;
+        done += c.length;
+        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+        opts.onProgress?.({ bytesDone: done, bytesTotal });
+      }
     } catch (err) {
-      if (signal.aborted) throw signal.reason ?? err;
+      failure = err;
+    } finally {
+      try {
+        await flush();
+      } finally {
+        await file.close();
+      }
+    }
+    if (failure) {
+      if (signal.aborted) throw signal.reason ?? failure;
       throw new DownloadError(`The connection dropped after ${done} bytes.`, true);
     }
     if (bytesTotal != null && done !== bytesTotal) throw new DownloadError(`The connection ended after ${done} of ${bytesTotal} bytes.`, true);

@@ -1,8 +1,10 @@
 // Boot steps for the model runtime and the three essential models (chat, embeddings, router).
 // A runtime that is down is a warning, not a failure: Hearth works without it, minus chat.
-// Issue #4 adds the repair (pull) of missing essentials; until then a missing model is reported.
+// A chosen essential the runtime no longer has is repaired (pulled) while boot waits, with byte
+// progress as `repair` events; components that went missing are handed back to the queue.
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
+import type { FeaturesService } from '../features/service.js';
 import type { BootStepDefinition } from '../system/boot.js';
 
 export const ESSENTIAL_MODELS = [
@@ -17,7 +19,7 @@ export const sameModel = (a: string, b: string) => {
   return norm(a) === norm(b);
 };
 
-export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore }): BootStepDefinition[] {
+export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -39,14 +41,42 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
     steps.push({
       key: m.key,
       label: m.label,
-      async run() {
+      async run(ctx) {
         const chosen = await deps.settings.get<string>(m.setting);
         if (!chosen) return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
         if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
-        return { status: 'warn', detail: `${chosen} is missing from the model runtime.` };
+        // An essential is missing: repair it now, while boot waits.
+        const started = Date.now();
+        try {
+          await deps.runtime.pull(chosen, {
+            signal: ctx.signal,
+            onProgress: (p) => {
+              const seconds = (Date.now() - started) / 1000;
+              const speedBps = seconds > 0 ? Math.round(p.completed / seconds) : 0;
+              ctx.repair({ completed: p.completed, total: p.total, speedBps, etaSeconds: speedBps > 0 && p.total ? Math.round((p.total - p.completed) / speedBps) : null });
+            },
+          });
+        } catch (err) {
+          return { status: 'error', detail: `${chosen} is missing and could not be downloaded: ${(err as Error).message}` };
+        }
+        await deps.features.markInstalled([chosen]).catch(() => undefined);
+        return { status: 'ok', detail: `${chosen} was missing and has been downloaded again.` };
       },
     });
   }
+  steps.push({
+    key: 'components',
+    label: 'Installed components',
+    async run() {
+      try {
+        const requeued = await deps.features.reconcile(models ? models.map((x) => x.name) : null);
+        if (!requeued.length) return { status: 'ok', detail: 'Everything installed is present.' };
+        return { status: 'warn', detail: `${requeued.length} missing component${requeued.length === 1 ? ' was' : 's were'} handed to the download queue: ${requeued.join(', ')}.` };
+      } catch (err) {
+        return { status: 'warn', detail: `Missing components could not be queued: ${(err as Error).message}` };
+      }
+    },
+  });
   return steps;
 }

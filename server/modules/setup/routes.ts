@@ -1,10 +1,12 @@
 import { actorOf, setSessionCookie } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
+import { openSse, type SseRegistry } from '../../http/sse.js';
+import { SetupDownloadBody } from '../features/schema.js';
 import { parse } from '../../http/validate.js';
 import { CreateAdminBody, MAX_SETUP_STATE_BYTES, SetupState } from './schema.js';
 import type { SetupService } from './service.js';
 
-export function createSetupRoutes(setup: SetupService) {
+export function createSetupRoutes(setup: SetupService, sse: SseRegistry) {
   return defineRoutes((r) => {
     r.get('/status', 'none', () => setup.status());
 
@@ -17,6 +19,20 @@ export function createSetupRoutes(setup: SetupService) {
     });
 
     r.get('/ollama-status', 'none', () => setup.modelRuntimeStatus());
+
+    r.get('/catalog', 'admin', (req) => setup.catalog(actorOf(req)));
+
+    r.post('/download', 'admin', async (req, res) => {
+      const body = parse(SetupDownloadBody, req.body ?? {});
+      let stream: ReturnType<typeof openSse> | null = null;
+      try {
+        await setup.download(actorOf(req), body, () => (stream = openSse(req, res, { registry: sse })));
+      } catch (err) {
+        if (!stream) throw err;
+        (stream as ReturnType<typeof openSse>).send('error', { message: (err as Error).message });
+      }
+      (stream as ReturnType<typeof openSse> | null)?.close();
+    });
 
     r.post('/welcome-complete', 'admin', async (req) => {
       await setup.completeWelcome(actorOf(req));

@@ -6,11 +6,21 @@ import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js'
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ForbiddenError } from '../../errors.js';
 import { findProgram } from '../../platform/find-program.js';
+import type { HardwareProbe } from '../../platform/hardware.js';
 import type { AuthService, SignIn } from '../auth/service.js';
+import type { DownloadsService } from '../downloads/service.js';
+import type { Catalog } from '../features/catalog.js';
+import type { SetupDownloadBody } from '../features/schema.js';
+import type { FeaturesService, SetupPlan } from '../features/service.js';
+import { installEssentials, type InstallEvents } from './install.js';
 import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupState, type SetupStatus } from './schema.js';
 
 export interface SetupDeps {
   auth: AuthService;
+  features: FeaturesService;
+  downloads: DownloadsService;
+  catalog: Catalog;
+  hardware: HardwareProbe;
   settings: AppSettingsStore;
   runtime: ModelRuntimeClient;
   searchPath: string[];
@@ -50,6 +60,16 @@ export class SetupService {
     this.assertAdmin(actor);
     await this.deps.settings.set(SETTING_WIZARD_STATE, state);
     return state;
+  }
+
+  async catalog(actor: Actor): Promise<SetupPlan> {
+    this.assertAdmin(actor);
+    return this.deps.features.plan();
+  }
+
+  async download(actor: Actor, body: SetupDownloadBody, open: () => InstallEvents): Promise<void> {
+    this.assertAdmin(actor);
+    await installEssentials(this.deps, actor, body, open);
   }
 
   async modelRuntimeStatus(): Promise<ModelRuntimeStatus> {

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { HostClass, JobKind } from '../downloads/schema.js';
+
+export const GROUP_IDS = ['chat', 'images', 'voice', 'library', 'maps', 'home-inventory'] as const;
+export const SETTING_FLAGS = 'features.flags';
+export const SETTING_INSTALLED = 'features.installed';
+export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model' } as const;
+
+export const Artifact = z.object({
+  type: z.enum(['model', 'component']),
+  kind: JobKind,
+  label: z.string(),
+  /** A URL, or the model runtime's model name. */
+  target: z.string(),
+  destination: z.string().optional(),
+  sizeBytes: z.number().int().nonnegative(),
+  sha256: z.string().optional(),
+  hostClass: HostClass,
+  /** Artifacts that must be installed first (archive tools, image-engine base, custom nodes…). */
+  requires: z.array(z.string()).default([]),
+});
+export type Artifact = z.infer<typeof Artifact>;
+
+export const FeatureItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  diskBytes: z.number().int().nonnegative(),
+  ramBytes: z.number().int().nonnegative(),
+  sizing: z.string(),
+  requires: z.array(z.string()).default([]),
+  installs: z.array(z.object({ id: z.string(), type: z.enum(['model', 'component']) })).default([]),
+  advanced: z.string().optional(),
+});
+export type FeatureItem = z.infer<typeof FeatureItem>;
+
+export const FeatureGroup = z.object({
+  id: z.enum(GROUP_IDS),
+  name: z.string(),
+  base: FeatureItem,
+  items: z.array(FeatureItem).default([]),
+  categories: z.array(z.object({ id: z.string(), name: z.string(), items: z.array(FeatureItem) })).default([]),
+});
+export type FeatureGroup = z.infer<typeof FeatureGroup>;
+
+export const FeatureCatalog = z
+  .object({
+    artifacts: z.record(z.string(), Artifact),
+    essentials: z.object({ chat: z.string(), embeddings: z.string(), router: z.string() }),
+    groups: z.array(FeatureGroup),
+  })
+  .superRefine((c, ctx) => {
+    const items = c.groups.flatMap((g) => [g.base, ...g.items, ...g.categories.flatMap((k) => k.items)]);
+    const ids = new Set(items.map((i) => i.id));
+    if (ids.size !== items.length) ctx.addIssue({ code: 'custom', message: 'feature item ids must be unique' });
+    for (const i of items) {
+      for (const r of i.requires) if (!ids.has(r)) ctx.addIssue({ code: 'custom', message: `${i.id} requires unknown item ${r}` });
+      for (const a of i.installs) if (!c.artifacts[a.id]) ctx.addIssue({ code: 'custom', message: `${i.id} installs unknown artifact ${a.id}` });
+    }
+    for (const [id, a] of Object.entries(c.artifacts)) {
+      for (const r of a.requires) if (!c.artifacts[r]) ctx.addIssue({ code: 'custom', message: `artifact ${id} requires unknown ${r}` });
+      if (a.kind !== 'runtime_model' && !a.destination) ctx.addIssue({ code: 'custom', message: `artifact ${id} needs a destination` });
+    }
+    for (const e of Object.values(c.essentials)) if (!ids.has(e)) ctx.addIssue({ code: 'custom', message: `essential ${e} is not an item` });
+  });
+export type FeatureCatalog = z.infer<typeof FeatureCatalog>;
+
+export const ItemIdParams = z.object({ id: z.string().min(1).max(100) });
+export const SetFeatureBody = z.object({ enabled: z.boolean() });
+export const ItemsBody = z.object({ items: z.array(z.string().min(1).max(100)).min(1).max(50) });
+export const SetupDownloadBody = z.object({
+  /** Extra items chosen in the wizard, handed to the queue after the essentials. */
+  extras: z.array(z.string().min(1).max(100)).max(50).default([]),
+  /** Override of the fitted chat item (must be one of the chat models). */
+  chatItem: z.string().min(1).max(100).optional(),
+});
+export type SetupDownloadBody = z.infer<typeof SetupDownloadBody>;

@@ -1,0 +1,252 @@
+// The feature system: the catalog's items, their flags (app settings, no features table), which
+// artifacts are installed, and installing a set of items through the download queue with each
+// artifact's prerequisites (archive tools, maps toolchain, image-engine base and custom nodes)
+// enqueued first. Completed downloads mark artifacts installed and switch their items on.
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Actor } from '../../actor.js';
+import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { ForbiddenError, NotFoundError } from '../../errors.js';
+import type { EventBus } from '../../platform/event-bus.js';
+import type { Clock } from '../../platform/clock.js';
+import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
+import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardware-fit.js';
+import type { Logger } from '../../platform/logger.js';
+import type { DownloadJob } from '../downloads/schema.js';
+import type { DownloadsService } from '../downloads/service.js';
+import type { Catalog } from './catalog.js';
+import { SETTING_FLAGS, SETTING_INSTALLED, type FeatureItem } from './schema.js';
+
+export interface FeaturesDeps {
+  catalog: Catalog;
+  settings: AppSettingsStore;
+  downloads: DownloadsService;
+  runtime: ModelRuntimeClient;
+  bus: EventBus;
+  clock: Clock;
+  hardware: HardwareProbe;
+  logger: Logger;
+}
+
+type Installed = Record<string, { installedAt: string }>;
+
+export interface CatalogItemView extends FeatureItem {
+  installed: boolean;
+  enabled: boolean;
+  fits: boolean;
+}
+
+export interface SetupPlan {
+  hardware: HardwareProfile;
+  budget: ReturnType<typeof modelBudget>;
+  essentials: { chat: CatalogItemView & { fitsBudget: boolean }; embeddings: CatalogItemView; router: CatalogItemView };
+  recommended: string[];
+  groups: Array<{ id: string; name: string; base: CatalogItemView; items: CatalogItemView[]; categories: Array<{ id: string; name: string; items: CatalogItemView[] }> }>;
+  disk: { freeBytes: number | null; essentialsBytes: number; recommendedBytes: number; fits: boolean };
+}
+
+const GB = 1024 ** 3;
+
+export class FeaturesService {
+  constructor(private readonly deps: FeaturesDeps) {
+    deps.bus.on('download.completed', (e) => this.onDownloaded(e.itemId));
+  }
+
+  private assertAdmin(actor: Actor) {
+    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+  }
+
+  async flags(): Promise<Record<string, boolean>> {
+    return (await this.deps.settings.get<Record<string, boolean>>(SETTING_FLAGS)) ?? {};
+  }
+
+  async installed(): Promise<Installed> {
+    return (await this.deps.settings.get<Installed>(SETTING_INSTALLED)) ?? {};
+  }
+
+  async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {
+    this.assertAdmin(actor);
+    if (!this.deps.catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
+    const flags = { ...(await this.flags()), [id]: enabled };
+    await this.deps.settings.set(SETTING_FLAGS, flags);
+    return flags;
+  }
+
+  private isItemInstalled(item: FeatureItem, installed: Installed): boolean {
+    return item.installs.every((a) => installed[a.id]);
+  }
+
+  private async view(item: FeatureItem, hw: HardwareProfile | null): Promise<CatalogItemView> {
+    const [installed, flags] = await Promise.all([this.installed(), this.flags()]);
+    return {
+      ...item,
+      installed: this.isItemInstalled(item, installed),
+      enabled: flags[item.id] === true,
+      fits: hw ? itemFits(hw, item.ramBytes) : true,
+    };
+  }
+
+  /** The fitted chat item for this machine (largest chat model that fits the memory budget). */
+  fitChat(hw: HardwareProfile): { item: FeatureItem; fits: boolean } {
+    const pick = pickLargestFitting(this.deps.catalog.chatModels(), modelBudget(hw).bytes);
+    if (!pick) throw new Error('the feature catalog has no chat models');
+    return pick;
+  }
+
+  async plan(): Promise<SetupPlan> {
+    const hw = await this.deps.hardware();
+    const { catalog } = this.deps;
+    const budget = modelBudget(hw);
+    const chat = this.fitChat(hw);
+    const essentials = {
+      chat: { ...(await this.view(chat.item, hw)), fitsBudget: chat.fits },
+      embeddings: await this.view(catalog.item(catalog.data.essentials.embeddings)!, hw),
+      router: await this.view(catalog.item(catalog.data.essentials.router)!, hw),
+    };
+    const recommended: string[] = ['library-base'];
+    if (hw.memoryBytes >= 8 * GB) recommended.push('voice-base');
+    const pictures = pickLargestFitting(
+      (catalog.data.groups.find((g) => g.id === 'images')?.categories ?? []).flatMap((c) => c.items),
+      budget.runsOn === 'cpu' ? hw.memoryBytes * 0.5 : budget.bytes,
+    );
+    if (pictures?.fits) recommended.push('images-base', pictures.item.id);
+    const groups = [];
+    for (const g of catalog.data.groups) {
+      groups.push({
+        id: g.id,
+        name: g.name,
+        base: await this.view(g.base, hw),
+        items: await Promise.all(g.items.map((i) => this.view(i, hw))),
+        categories: await Promise.all(g.categories.map(async (c) => ({ id: c.id, name: c.name, items: await Promise.all(c.items.map((i) => this.view(i, hw))) }))),
+      });
+    }
+    const bytesOf = (ids: string[]) => ids.reduce((n, id) => n + (catalog.item(id)?.diskBytes ?? 0), 0);
+    const essentialsBytes = essentials.chat.diskBytes + essentials.embeddings.diskBytes + essentials.router.diskBytes;
+    const recommendedBytes = bytesOf(recommended);
+    return {
+      hardware: hw,
+      budget,
+      essentials,
+      recommended,
+      groups,
+      disk: { freeBytes: hw.diskFreeBytes, essentialsBytes, recommendedBytes, fits: hw.diskFreeBytes === null || essentialsBytes + recommendedBytes < hw.diskFreeBytes },
+    };
+  }
+
+  /**
+   * Enqueues the artifacts of the given items (and of the items they require) that are not yet
+   * installed, prerequisites first, each dependent job pointing at its prerequisites' jobs.
+   */
+  async enqueueItems(actor: Actor, itemIds: string[]): Promise<DownloadJob[]> {
+    this.assertAdmin(actor);
+    const { catalog } = this.deps;
+    for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
+    const installed = await this.installed();
+    const items = catalog.withRequirements(itemIds).map((id) => catalog.item(id)!);
+    const artifacts = catalog.artifactsWithRequirements(items.flatMap((i) => i.installs.map((a) => a.id))).filter((id) => !installed[id]);
+    const jobOf = new Map<string, string>();
+    const jobs: DownloadJob[] = [];
+    for (const id of artifacts) {
+      const a = catalog.artifact(id)!;
+      const requires = a.requires.map((r) => jobOf.get(r)).filter((x): x is string => Boolean(x));
+      const [job] = await this.deps.downloads.enqueue(actor, [
+        {
+          kind: a.kind,
+          target: a.target,
+          destination: a.destination ?? null,
+          label: a.label,
+          itemId: id,
+          expectedBytes: a.sizeBytes || null,
+          sha256: a.sha256 ?? null,
+          hostClass: a.hostClass,
+          requires,
+        },
+      ]);
+      jobOf.set(id, job!.id);
+      jobs.push(job!);
+    }
+    // items with nothing left to download are switched on right away
+    await this.refreshFlags(items.map((i) => i.id));
+    return jobs;
+  }
+
+  private async refreshFlags(itemIds: string[]): Promise<void> {
+    const installed = await this.installed();
+    const flags = await this.flags();
+    let changed = false;
+    for (const id of itemIds) {
+      const item = this.deps.catalog.item(id);
+      if (item && this.isItemInstalled(item, installed) && flags[id] !== true) {
+        flags[id] = true;
+        changed = true;
+      }
+    }
+    if (changed) await this.deps.settings.set(SETTING_FLAGS, flags);
+  }
+
+  async markInstalled(artifactIds: string[]): Promise<void> {
+    const installed = await this.installed();
+    for (const id of artifactIds) installed[id] = { installedAt: this.deps.clock.now().toISOString() };
+    await this.deps.settings.set(SETTING_INSTALLED, installed);
+    const dependents = [...this.deps.catalog.items.values()].filter((i) => i.installs.some((a) => artifactIds.includes(a.id))).map((i) => i.id);
+    await this.refreshFlags(dependents);
+  }
+
+  private async onDownloaded(artifactId: string | null): Promise<void> {
+    if (!artifactId || !this.deps.catalog.artifact(artifactId)) return;
+    await this.markInstalled([artifactId]);
+    this.deps.logger.info({ artifact: artifactId }, 'installed');
+  }
+
+  /** Removes the items' artifacts that no other installed item still uses, and turns them off. */
+  async uninstall(actor: Actor, itemIds: string[]): Promise<{ removed: string[] }> {
+    this.assertAdmin(actor);
+    const { catalog } = this.deps;
+    for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
+    const installed = await this.installed();
+    const flags = await this.flags();
+    const keep = new Set(
+      [...catalog.items.values()].filter((i) => !itemIds.includes(i.id) && flags[i.id] === true).flatMap((i) => catalog.artifactsWithRequirements(i.installs.map((a) => a.id))),
+    );
+    const removed: string[] = [];
+    for (const id of itemIds) {
+      for (const a of catalog.item(id)!.installs) {
+        if (keep.has(a.id) || !installed[a.id]) continue;
+        const art = catalog.artifact(a.id)!;
+        if (art.kind === 'runtime_model') await this.deps.runtime.deleteModel(art.target);
+        else if (art.destination) await rm(this.deps.downloads.destinationPath(art.destination), { force: true });
+        delete installed[a.id];
+        removed.push(a.id);
+      }
+      flags[id] = false;
+    }
+    await this.deps.settings.set(SETTING_INSTALLED, installed);
+    await this.deps.settings.set(SETTING_FLAGS, flags);
+    return { removed };
+  }
+
+  /**
+   * Boot: installed artifacts whose files went missing (or models the runtime no longer has) are
+   * handed back to the queue. Returns what was re-queued.
+   */
+  async reconcile(runtimeModels: string[] | null): Promise<string[]> {
+    const installed = await this.installed();
+    const missing: string[] = [];
+    for (const id of Object.keys(installed)) {
+      const a = this.deps.catalog.artifact(id);
+      if (!a) continue;
+      if (a.kind === 'runtime_model') {
+        if (runtimeModels && !runtimeModels.some((m) => m === a.target || m === `${a.target}:latest`)) missing.push(id);
+      } else if (a.destination && !existsSync(this.deps.downloads.destinationPath(a.destination))) {
+        missing.push(id);
+      }
+    }
+    if (!missing.length) return [];
+    for (const id of missing) delete installed[id];
+    await this.deps.settings.set(SETTING_INSTALLED, installed);
+    const items = [...this.deps.catalog.items.values()].filter((i) => i.installs.some((a) => missing.includes(a.id))).map((i) => i.id);
+    await this.enqueueItems({ kind: 'system' }, items);
+    return missing;
+  }
+}
