@@ -1,0 +1,140 @@
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../server/platform/logger.js';
+import { ProcessSupervisor, type SidecarState } from '../../server/platform/sidecars/supervisor.js';
+
+const script = path.resolve(import.meta.dirname, '../fixtures/fake-sidecar.mjs');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(fn: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!fn()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface Cfg {
+  mode: string;
+  after?: number;
+}
+
+let sup: ProcessSupervisor<Cfg> | null = null;
+afterEach(async () => {
+  await sup?.stop();
+  sup = null;
+});
+
+async function make(port: number, opts: Partial<ConstructorParameters<typeof ProcessSupervisor<Cfg>>[0]> = {}) {
+  const logger = createMemoryLogger();
+  const states: SidecarState[] = [];
+  sup = new ProcessSupervisor<Cfg>(
+    {
+      name: 'fake',
+      launch: (c) => ({ command: process.execPath, args: [script, String(port), c.mode, String(c.after ?? 300)] }),
+      probe: async (signal) => (await fetch(`http://127.0.0.1:${port}/health`, { signal })).ok,
+      readinessTimeoutMs: 3000,
+      pollIntervalMs: 20,
+      healthIntervalMs: 100,
+      hangAfterFailures: 2,
+      stopGraceMs: 300,
+      restartOn: [139, 135],
+      ...opts,
+    },
+    logger,
+  );
+  sup.onChange((s) => states.push(s.state));
+  return { sup, logger, states };
+}
+
+describe('ProcessSupervisor', () => {
+  it('starts, reports ready after the probe answers, pipes output, and stops with tree-kill', async () => {
+    const port = await freePort();
+    const { sup, logger, states } = await make(port);
+    await sup.apply({ mode: 'ok' });
+    expect(sup.status().state).toBe('ready');
+    const pid = sup.status().pid!;
+    expect(alive(pid)).toBe(true);
+    await until(() => logger.lines.some((l) => l.msg === `listening on ${port}`));
+    await sup.stop();
+    expect(states).toEqual(['starting', 'ready', 'idle']);
+    await until(() => !alive(pid));
+  });
+
+  it('fails clearly when the program exits at start, or never becomes ready before the deadline', async () => {
+    const port = await freePort();
+    const a = await make(port);
+    await a.sup.apply({ mode: 'exit-at-start' });
+    expect(a.sup.status()).toMatchObject({ state: 'failed', error: expect.stringContaining('exit code 1') });
+    await a.sup.stop();
+
+    const b = await make(port, { readinessTimeoutMs: 400 });
+    await b.sup.apply({ mode: 'never-ready' });
+    expect(b.sup.status()).toMatchObject({ state: 'failed', error: expect.stringContaining('did not become ready') });
+    // the unready process was killed
+    expect(b.sup.status().pid).toBeNull();
+  });
+
+  it('reports a missing program as failed without spawning', async () => {
+    const port = await freePort();
+    const { sup } = await make(port, { launch: () => ({ error: 'kiwix-serve is not installed.' }) });
+    await sup.apply({ mode: 'ok' });
+    expect(sup.status()).toMatchObject({ state: 'failed', error: 'kiwix-serve is not installed.', pid: null });
+  });
+
+  it('restarts after a crash (exit 139) with backoff', async () => {
+    const port = await freePort();
+    const { sup, states } = await make(port);
+    await sup.apply({ mode: 'crash-after-ready', after: 200 });
+    const first = sup.status().pid!;
+    await until(() => sup.status().restarts >= 1 && sup.status().state === 'ready' && sup.status().pid !== first);
+    const changes = states.filter((x, i) => x !== states[i - 1]);
+    expect(changes.slice(0, 4)).toEqual(['starting', 'ready', 'starting', 'ready']);
+  });
+
+  it('restarts after kill -9 from outside', async () => {
+    const port = await freePort();
+    const { sup } = await make(port);
+    await sup.apply({ mode: 'ok' });
+    const first = sup.status().pid!;
+    process.kill(first, 'SIGKILL');
+    await until(() => sup.status().state === 'ready' && sup.status().pid !== null && sup.status().pid !== first);
+  });
+
+  it('kills a hung program that ignores SIGTERM, then starts it again', async () => {
+    const port = await freePort();
+    const { sup, logger } = await make(port, { restartOn: 'any' });
+    await sup.apply({ mode: 'hang', after: 150 });
+    const first = sup.status().pid!;
+    await until(() => !alive(first), 8000);
+    await until(() => sup.status().state === 'ready' && sup.status().pid !== first, 8000);
+    expect(logger.lines.some((l) => String(l.msg).includes('hung'))).toBe(true);
+  });
+
+  it('serializes reconfiguration: the last configuration wins', async () => {
+    const port = await freePort();
+    const { sup } = await make(port);
+    const calls = [sup.apply({ mode: 'ok', after: 1 }), sup.apply({ mode: 'ok', after: 2 }), sup.apply({ mode: 'ok', after: 3 })];
+    await Promise.all(calls);
+    expect(sup.current()).toEqual({ mode: 'ok', after: 3 });
+    expect(sup.status().state).toBe('ready');
+  });
+});
