@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ModelRuntimeClient } from '../../server/adapters/model-runtime/ollama.js';
+import { createOllamaClient, type ModelRuntimeClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
 
 const CHROMIUM_ARGS = [
@@ -21,27 +21,27 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const DESKTOP = { viewport: { width: 1280, height: 800 } };
+// the desktop runs in dark mode, so both colour schemes get looked at
+const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
 const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 
 const ADMIN = { name: 'Alex', pin: '2468' };
 const MEMBER = { name: 'Sam', pin: '5678' };
 
-/** A model runtime whose first answer waits until the test opens the gate, so boot is visibly in progress. */
+/**
+ * The real model-runtime adapter pointed at a closed port (nothing installed, as on a fresh
+ * machine), except that its first answer waits until the test opens the gate, so boot is visibly
+ * in progress when the page loads.
+ */
 function gatedRuntime(): { client: ModelRuntimeClient; open: () => void } {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
+  const real = createOllamaClient({ baseUrl: CLOSED_URL, timeoutMs: 2000 });
   const client: ModelRuntimeClient = {
-    baseUrl: CLOSED_URL,
+    ...real,
     async version() {
       await gate;
-      throw new Error(`The model runtime is not running at ${CLOSED_URL}.`);
-    },
-    async listModels() {
-      return [];
-    },
-    async pull() {
-      throw new Error(`The model runtime is not running at ${CLOSED_URL}.`);
+      return real.version();
     },
   };
   return { client, open };
@@ -89,6 +89,7 @@ describe('first run in the browser', () => {
     await shown(boot.getByText('Database'));
     await shown(boot.getByText('Model runtime'));
     expect(await boot.getByRole('heading').textContent()).toContain('Hearth is starting');
+    await page.screenshot({ path: '/tmp/hearth-phone-boot.png' });
     runtime.open();
 
     // wizard: welcome -> admin
@@ -203,6 +204,8 @@ describe('first run in the browser', () => {
       expect(await nav.getByRole('link', { name: 'Members' }).count()).toBe(0);
       await web.screenshot({ path: '/tmp/hearth-desktop-home.png' });
       await web.getByRole('button', { name: 'Sign out' }).click();
+      await shown(web.getByRole('heading', { name: 'Who’s using Hearth?' }));
+      await web.screenshot({ path: '/tmp/hearth-desktop-picker.png' });
 
       // the admin signs in; their session is ended elsewhere (new PIN from another device)
       await web.getByRole('button', { name: ADMIN.name }).click();
@@ -211,6 +214,7 @@ describe('first run in the browser', () => {
       await web.keyboard.press('Enter');
       await nav.getByRole('link', { name: 'Members' }).click();
       await shown(web.getByTestId('member-list'));
+      await web.screenshot({ path: '/tmp/hearth-desktop-members.png' });
       const profiles: Array<{ id: string; name: string }> = (await server.anon.get('/api/auth/profiles')).body.profiles;
       const adminId = profiles.find((p) => p.name === ADMIN.name)!.id;
       const otherDevice = await server.signIn(adminId, ADMIN.pin);
