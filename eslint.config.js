@@ -22,7 +22,7 @@ export default tseslint.config(
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: restrict([
-      { group: ['**/server/**', '!**/server/modules/*/schema', '!**/server/modules/*/schema.js'], message: 'The web app talks to the server over HTTP; only `import type` from server/modules/*/schema.ts.' },
+      { group: ['**/server/**', '!**/server/modules/', '!**/server/modules/*/', '!**/server/modules/*/schema', '!**/server/modules/*/schema.js'], message: 'The web app talks to the server over HTTP; only `import type` from server/modules/*/schema.ts.' },
       { group: ['**/server/modules/*/schema', '**/server/modules/*/schema.js'], allowTypeImports: true, message: 'Only type imports from server schemas.' },
     ]),
   },

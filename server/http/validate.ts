@@ -18,7 +18,8 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
     const details = zodDetails(result.error);
     const first = details[0];
     const where = first?.path ? ` (${first.path})` : '';
-    throw new BadRequestError(`The request is not valid${where}: ${first?.message ?? 'check the fields'}.`, details);
+    const reason = (first?.message ?? 'check the fields').replace(/\.$/, '');
+    throw new BadRequestError(`The request is not valid${where}: ${reason}.`, details);
   }
   return result.data;
 }

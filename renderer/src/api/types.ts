@@ -1,13 +1,6 @@
 // API shapes the web app uses. Types come from the server's schemas (type-only, nothing from the
 // server ends up in the bundle); the boot stream has no schema module, so it is spelled here.
-//
-// The lint boundary in eslint.config.js means to allow exactly these type-only imports, but its
-// `**/server/**` pattern also catches them: a negated pattern cannot re-include a file whose parent
-// folder is excluded. Adding '!**/server/modules/' and '!**/server/modules/*/' to that group fixes
-// it; then these disable comments can go.
-// eslint-disable-next-line no-restricted-imports -- type-only import from a server schema (see above)
 export type { PublicUser, Role } from '../../../server/modules/auth/schema.js';
-// eslint-disable-next-line no-restricted-imports -- type-only import from a server schema (see above)
 export type { ModelRuntimeStatus, SetupState, SetupStatus } from '../../../server/modules/setup/schema.js';
 
 export type BootStatus = 'running' | 'ok' | 'warn' | 'error';
