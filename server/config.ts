@@ -68,6 +68,11 @@ export function defaultDataDir(env: NodeJS.ProcessEnv, platform = process.platfo
   return path.join(env.XDG_CONFIG_HOME ?? path.join(home, '.config'), 'Hearth');
 }
 
+/** The environment a child program starts with: Hearth's own, plus the program's variables. */
+export function childProcessEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
+}
+
 const emptyToUndefined = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);
 
 /**

@@ -6,6 +6,7 @@
 // request wins.
 import { spawn, type ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
+import { childProcessEnv } from '../../config.js';
 import type { Logger } from '../logger.js';
 
 export type SidecarState = 'idle' | 'starting' | 'ready' | 'failed';
@@ -129,7 +130,7 @@ export class ProcessSupervisor<C> {
     const lifetime = this.lifetime;
     let child: ChildProcess;
     try {
-      child = spawn(launch.command, launch.args, { env: { ...process.env, ...launch.env }, cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(launch.command, launch.args, { env: childProcessEnv(launch.env), cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
       this.set('failed', `Could not start ${this.def.name}: ${(err as Error).message}`);
       return;
