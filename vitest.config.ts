@@ -1,7 +1,11 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // API tests mostly wait on I/O and scrypt's thread pool: two files at a time even on a
+    // 2-core machine (vitest's default of cores - 1 would run them one by one there).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/harness/summary-reporter.ts'],
     globalSetup: ['test/harness/global-setup.ts'],
     projects: [

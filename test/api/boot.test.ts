@@ -2,17 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { CHAT_MODEL, EMBEDDING_MODEL, FAKE_VERSION, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { connectSse, type SseConnection, type SseEvent } from '../harness/sse-client.js';
-import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { startTestServer, TEST_HARDWARE, type TestServer } from '../harness/start-server.js';
 
-const PROFILE = {
-  platform: 'linux',
-  arch: 'x64',
-  cpu: { brand: 'Test CPU', cores: 4 },
-  memoryBytes: 16 * 1024 ** 3,
-  gpus: [],
-  appleSiliconGeneration: null,
-  diskFreeBytes: 100 * 1024 ** 3,
-} as HardwareProfile;
 /** The steps the spec names, in boot order; other steps may sit between them. */
 const STEP_KEYS = ['db', 'hardware', 'model-runtime', 'chat-model', 'embeddings', 'router'];
 
@@ -73,7 +64,7 @@ describe('boot with a step still running', () => {
   });
 
   it('finishes once the slow step does: ready 200, done event, the stream ends', async () => {
-    hardware.resolve(PROFILE);
+    hardware.resolve(TEST_HARDWARE);
     await live.waitFor((e) => e.event === 'done');
     await withTimeout(live.ended, 2000, 'the end of the boot stream');
     const r = await s.anon.get('/api/system/ready');
@@ -105,7 +96,7 @@ describe('boot with a step still running', () => {
 describe('boot with the model runtime down (default)', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { hardware: async () => PROFILE } });
+    s = await startTestServer({ seed: 'household' });
   });
   afterAll(() => s.close());
 
@@ -134,7 +125,7 @@ describe('boot with the model runtime up', () => {
     await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     await s.handle.deps.settings.set('embedding_model', EMBEDDING_MODEL.name.replace(/:latest$/, '')); // a bare name means :latest
     await s.handle.deps.settings.set('router_model', 'not-installed:1b');
-    hardware.resolve(PROFILE);
+    hardware.resolve(TEST_HARDWARE);
     await s.handle.deps.boot.start();
   });
   afterAll(async () => {

@@ -6,12 +6,27 @@ import { inject } from 'vitest';
 import { createServer, type ServerHandle } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Overrides } from '../../server/container.js';
+import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { createMemoryLogger, type MemoryLogger } from '../../server/platform/logger.js';
 import { TestClient } from './client.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const ADMIN = { name: 'Alex', pin: '1234' } as const;
 export const MEMBER = { name: 'Sam', pin: '5678' } as const;
+
+/**
+ * The machine every test server sees unless a test passes overrides.hardware: fixed, so no test
+ * depends on (or waits for) probing the real one (systeminformation takes most of a second).
+ */
+export const TEST_HARDWARE: HardwareProfile = {
+  platform: 'linux',
+  arch: 'x64',
+  cpu: { brand: 'Test CPU', cores: 4 },
+  memoryBytes: 16 * 1024 ** 3,
+  gpus: [],
+  appleSiliconGeneration: null,
+  diskFreeBytes: 200 * 1024 ** 3,
+};
 
 /** A loopback port nothing listens on: adapters pointed here see "connection refused". */
 export const CLOSED_URL = 'http://127.0.0.1:9';
@@ -60,7 +75,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   if (!existsSync(dbFile)) copyFileSync(inject('templateDb'), dbFile);
   const config = testConfig(dataDir, opts.config);
   const logger = createMemoryLogger();
-  const handle = await createServer(config, { logger, ...opts.overrides });
+  const handle = await createServer(config, { logger, hardware: async () => TEST_HARDWARE, ...opts.overrides });
   const { url } = await handle.listen(0, '127.0.0.1');
   if (opts.waitForBoot !== false) await handle.deps.boot.start();
 
