@@ -70,6 +70,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     cleanups.push({ name: 'outbound fetch', run: () => deps.guard.close() });
     await deps.runner.start();
     cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
+    cleanups.push({ name: 'archive server', run: () => deps.archives.stop() });
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -9,6 +9,13 @@ import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
+import { createKiwixClient } from './adapters/archive-server/kiwix.js';
+import { loadArchiveCatalog } from './modules/archives/catalog.js';
+import { ArchivesService } from './modules/archives/service.js';
+import { ArchivesStore } from './modules/archives/store.js';
+import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
+import { archiveServerDefinition, findKiwixServe, type ArchiveServerConfig } from './platform/sidecars/archive-server.js';
+import { ProcessSupervisor } from './platform/sidecars/supervisor.js';
 import { Catalog } from './modules/features/catalog.js';
 import { FeaturesService } from './modules/features/service.js';
 import { createDownloadExecutor } from './modules/downloads/jobs.js';
@@ -59,6 +66,7 @@ export interface Deps {
   downloads: DownloadsService;
   catalog: Catalog;
   features: FeaturesService;
+  archives: ArchivesService;
   tuning: Tuning;
 }
 
@@ -121,6 +129,27 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
+  const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
+  const kiwixBinary = () =>
+    findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
+  const archiveServer = new ProcessSupervisor<ArchiveServerConfig>(
+    archiveServerDefinition({ binary: kiwixBinary, port: config.archiveServerPort, probe: (signal) => kiwix.probe(signal), readinessTimeoutMs: ARCHIVE_READY_TIMEOUT_MS }),
+    logger.child('archive-server'),
+  );
+  const archives = new ArchivesService({
+    store: new ArchivesStore(db),
+    catalog: loadArchiveCatalog(config.archiveCatalogPath),
+    supervisor: archiveServer,
+    kiwix,
+    isInstalled: () => kiwixBinary() !== null,
+    guard,
+    dataDir: config.dataDir,
+    offline: config.offline,
+    clock,
+    logger: logger.child('archives'),
+    stallTimeoutMs: tuning.downloadStallTimeoutMs,
+  });
+
   const steps: BootStepDefinition[] = [
     {
       key: 'db',
@@ -139,6 +168,17 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
       },
     },
     ...modelBootSteps({ runtime: modelRuntime, settings, features }),
+    {
+      key: 'library',
+      label: 'Offline library',
+      async run() {
+        await archives.serve();
+        const st = await archives.statusView();
+        if (st.installedCount === 0) return { status: 'ok', detail: 'No archives installed yet.' };
+        if (st.kiwixState === 'ready') return { status: 'ok', detail: `${st.installedCount} archive${st.installedCount === 1 ? '' : 's'} served.` };
+        return { status: 'warn', detail: st.kiwixError ?? 'The archive server is not running.' };
+      },
+    },
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
@@ -146,5 +186,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await auth.sweepExpiredSessions();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, tuning };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, tuning };
 }

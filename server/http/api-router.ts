@@ -4,6 +4,7 @@ import type { Deps } from '../container.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
 import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
+import { createArchiveAdminRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
@@ -29,6 +30,8 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/app-features', createAppFeatureRoutes(d.features)],
     ['/admin', createFeatureAdminRoutes(d.features)],
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
+    ['/archives', createArchiveRoutes(d.archives)],
+    ['/admin/archives', createArchiveAdminRoutes(d.archives, d.sse)],
   ];
 }
 

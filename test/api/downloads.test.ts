@@ -226,13 +226,11 @@ describe('download queue', () => {
     const two = files.addBuffer('host-2.zim', makeContent(200 * KB, 52), { throttleBps: 400 * KB });
     const r = await enqueue([job({ target: one, destination: 'archives/h1.zim' }), job({ target: two, destination: 'archives/h2.zim' })]);
     const [a, b] = r.body.jobs;
-    let overlap = false;
-    await waitFor(async () => {
-      const [ja, jb] = [await getJob(a.id), await getJob(b.id)];
-      if (ja.state === 'running' && jb.state === 'running') overlap = true;
-      return ja.state === 'completed' && jb.state === 'completed';
-    }, 'both downloads');
-    expect(overlap).toBe(false);
+    const [ja, jb] = [await settled(a.id), await settled(b.id)];
+    expect([ja.state, jb.state]).toEqual(['completed', 'completed']);
+    // the server's own start and finish times: the second started only after the first finished
+    const [first, second] = [ja, jb].sort((x, y) => x.startedAt.localeCompare(y.startedAt));
+    expect(new Date(second.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(first.finishedAt).getTime());
   });
 
   it('does not enqueue the same target twice while it is live', async () => {

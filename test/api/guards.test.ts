@@ -62,6 +62,9 @@ describe('guards and HTTP conventions', () => {
           'GET /api/setup/ollama-status',
           'GET /api/system/ready',
           'GET /api/system/boot',
+          // archive view: static archive content, unauthenticated by design (spec, Authentication 4)
+          'GET /api/archives/view/:sourceId',
+          'GET /api/archives/view/:sourceId/*rest',
         ].sort(),
       );
     });

@@ -142,7 +142,7 @@ export class FakeFileServer {
     }
     const stallAt = b.stallAfterBytes ?? Infinity;
     let sent = 0;
-    const source = f.data ? bufferChunks(f.data.subarray(start, end + 1)) : createReadStream(f.path!, { start, end, highWaterMark: 256 * 1024 });
+    const source = f.data ? bufferChunks(f.data.subarray(start, end + 1)) : createReadStream(f.path!, { start, end, highWaterMark: 64 * 1024 });
     const send = async () => {
       for await (const raw of source) {
         let chunk = raw as Buffer;

@@ -173,8 +173,12 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       await file.write(buf);
     };
     let failure: unknown = null;
+    // stop reading as soon as we are cancelled, stalled or the caller goes away
+    const stopBody = () => res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal.addEventListener('abort', stopBody, { once: true });
     try {
       for await (const chunk of res.body) {
+        if (signal.aborted) throw signal.reason;
         const c = chunk as Buffer;
         armStall();
         hash.update(c);
@@ -187,6 +191,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     } catch (err) {
       failure = err;
     } finally {
+      signal.removeEventListener('abort', stopBody);
       try {
         await flush();
       } finally {

@@ -1,0 +1,139 @@
+// kiwix-serve (the archive server) over HTTP on 127.0.0.1, as measured in reference/kiwix-serve.md:
+// the catalog feed gives each book's URL segment (never assumed), content is fetched without
+// following redirects and without gzip, search is the XML format (there is no JSON search), and
+// every /suggest call is serialized because concurrent suggests crash kiwix-serve 3.3.0.
+import { XMLParser } from 'fast-xml-parser';
+import { request, type Dispatcher } from 'undici';
+import { z } from 'zod';
+
+export interface CatalogBook {
+  uuid: string;
+  name: string;
+  title: string;
+  /** Content base path, e.g. "/fixturepedia_en_all_maxi_2024-05" (3.3.0) or "/content/<name>" (≥3.4). */
+  href: string;
+  /** The URL segment (last part of href). */
+  urlName: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+export interface SearchHit {
+  title: string;
+  /** Path inside the book (decoded), e.g. "A/Water_heater". */
+  path: string;
+  snippet: string;
+  wordCount: number | null;
+}
+
+export class ArchiveServerError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ArchiveServerError';
+  }
+}
+
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', textNodeName: '#text', processEntities: true, htmlEntities: true });
+const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+const text = (v: unknown): string => (typeof v === 'object' && v !== null && '#text' in v ? String((v as Record<string, unknown>)['#text']) : v === undefined || v === null ? '' : String(v));
+
+const SuggestItem = z.object({ value: z.string(), label: z.string().optional(), kind: z.string().optional(), path: z.string().optional() });
+
+export interface KiwixClient {
+  readonly baseUrl: string;
+  probe(signal?: AbortSignal): Promise<boolean>;
+  catalog(): Promise<CatalogBook[]>;
+  /** GET a server path (already encoded) without following redirects and without compression. */
+  get(path: string, opts?: { range?: string; signal?: AbortSignal }): Promise<RawResponse>;
+  search(book: CatalogBook, pattern: string, limit: number): Promise<{ total: number; hits: SearchHit[] } | { noIndex: true }>;
+  suggest(book: CatalogBook, term: string, count: number): Promise<Array<{ title: string; path: string }>>;
+}
+
+export function createKiwixClient(opts: { baseUrl: string; timeoutMs?: number }): KiwixClient {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, '');
+  const timeout = opts.timeoutMs ?? 10_000;
+  let suggestQueue: Promise<unknown> = Promise.resolve();
+
+  async function get(path: string, o: { range?: string; signal?: AbortSignal } = {}): Promise<RawResponse> {
+    const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+    if (o.range) headers.range = o.range;
+    try {
+      const res = await request(`${baseUrl}${path}`, { method: 'GET', headers, signal: o.signal, headersTimeout: timeout, bodyTimeout: timeout * 3 });
+      return { status: res.statusCode, headers: res.headers, body: res.body };
+    } catch (err) {
+      if (o.signal?.aborted) throw err;
+      throw new ArchiveServerError(`The archive server is not answering: ${(err as Error).message}`);
+    }
+  }
+
+  async function getText(path: string): Promise<{ status: number; text: string }> {
+    const res = await get(path);
+    return { status: res.status, text: await res.body.text() };
+  }
+
+  return {
+    baseUrl,
+    async probe(signal) {
+      const res = await request(`${baseUrl}/catalog/v2/entries?count=1`, { signal, headersTimeout: 2000, bodyTimeout: 2000 });
+      await res.body.dump();
+      return res.statusCode === 200;
+    },
+    async catalog() {
+      const { status, text: body } = await getText('/catalog/v2/entries?count=-1');
+      if (status !== 200) throw new ArchiveServerError(`The archive server's catalog answered ${status}.`, status);
+      const feed = (xml.parse(body) as { feed?: { entry?: unknown } }).feed;
+      return asArray(feed?.entry as Record<string, unknown> | Array<Record<string, unknown>>).map((e) => {
+        const html = asArray(e.link as Array<Record<string, string>> | Record<string, string>).find((l) => l['@_type'] === 'text/html');
+        const href = (html?.['@_href'] ?? '').replace(/\/+$/, '');
+        return {
+          uuid: text(e.id).replace(/^urn:uuid:/, ''),
+          name: text(e.name),
+          title: text(e.title),
+          href,
+          urlName: decodeURIComponent(href.split('/').pop() ?? ''),
+        };
+      });
+    },
+    get,
+    async search(book, pattern, limit) {
+      const q = new URLSearchParams({ content: book.urlName, pattern, format: 'xml', pageLength: String(limit) });
+      const { status, text: body } = await getText(`/search?${q}`);
+      if (status === 404) return { noIndex: true };
+      if (status !== 200) throw new ArchiveServerError(`Search in ${book.title} answered ${status}.`, status);
+      const channel = (xml.parse(body) as { rss?: { channel?: Record<string, unknown> } }).rss?.channel ?? {};
+      const prefix = `${book.href}/`;
+      const hits = asArray(channel.item as Array<Record<string, unknown>> | Record<string, unknown>).map((item) => {
+        const link = text(item.link);
+        const raw = link.startsWith(prefix) ? link.slice(prefix.length) : link.replace(/^\/[^/]+\//, '');
+        let path = raw;
+        try {
+          path = decodeURIComponent(raw);
+        } catch {
+          // keep as is
+        }
+        const wc = text(item.wordCount).replace(/[^\d]/g, '');
+        return { title: text(item.title), path, snippet: text(item.description), wordCount: wc ? Number(wc) : null };
+      });
+      return { total: Number(text(channel['opensearch:totalResults'])) || hits.length, hits };
+    },
+    suggest(book, term, count) {
+      // one /suggest at a time, for every caller: concurrent suggests crash kiwix-serve 3.3.0
+      const run = suggestQueue.catch(() => undefined).then(async () => {
+        const q = new URLSearchParams({ content: book.urlName, term, count: String(count) });
+        const { status, text: body } = await getText(`/suggest?${q}`);
+        if (status !== 200) throw new ArchiveServerError(`Suggest in ${book.title} answered ${status}.`, status);
+        const items = z.array(SuggestItem).parse(JSON.parse(body));
+        return items.filter((i) => i.kind === 'path' && i.path).map((i) => ({ title: i.value, path: i.path! }));
+      });
+      suggestQueue = run;
+      return run;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { pipeline } from 'node:stream/promises';
+import { parse as parseCookie } from 'cookie';
+import type { Request, Response } from 'express';
+import { actorOf } from '../../http/auth.js';
+import { defineRoutes } from '../../http/routes.js';
+import { openSse, type SseRegistry } from '../../http/sse.js';
+import { parse } from '../../http/validate.js';
+import { friendlyPage } from './proxy.js';
+import { DownloadQuery, SourceParams } from './schema.js';
+import type { ArchivesService } from './service.js';
+
+/** The still-encoded path after /view/:sourceId/ (express decodes params; the proxy needs the raw form). */
+function rawViewPath(req: Request, sourceId: string): string {
+  const url = req.originalUrl.split('?')[0]!;
+  const marker = `/view/${encodeURIComponent(sourceId)}`;
+  const at = url.indexOf(marker);
+  return at < 0 ? '' : url.slice(at + marker.length).replace(/^\//, '');
+}
+
+export function createArchiveRoutes(archives: ArchivesService) {
+  return defineRoutes((r) => {
+    r.get('/installed', 'user', async () => ({ archives: await archives.installed() }));
+    r.get('/status', 'user', () => archives.statusView());
+
+    r.get('/favicon/:sourceId', 'user', async (req, res) => {
+      const icon = await archives.favicon(parse(SourceParams, req.params).sourceId);
+      if (!icon) {
+        res.status(404).json({ error: { code: 'not_found', message: 'This archive has no icon.' } });
+        return;
+      }
+      res.set({ 'Content-Type': icon.type, 'Cache-Control': 'private, max-age=86400' }).send(icon.body);
+    });
+
+    // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
+    // iframe. It reaches only that book's pages, search and random.
+    const view = async (req: Request, res: Response) => {
+      const params = SourceParams.safeParse(req.params);
+      const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
+      if (!params.success) {
+        res.status(404).type('html').send(friendlyPage({ title: 'This archive is not installed', message: 'Check the address.', dark }));
+        return;
+      }
+      const sourceId = params.data.sourceId;
+      const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, range: req.get('range') });
+      if (out.kind === 'stream') {
+        res.status(out.status).set(out.headers);
+        // a client that goes away mid-image just ends the copy
+        await pipeline(out.body, res).catch(() => undefined);
+        return;
+      }
+      res.status(out.status).set(out.headers ?? {}).type('html').send(out.html);
+    };
+    r.get('/view/:sourceId', 'none', view);
+    r.get('/view/:sourceId/*rest', 'none', view);
+  });
+}
+
+export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegistry) {
+  return defineRoutes((r) => {
+    r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
+
+    r.get('/download/:sourceId', 'admin', async (req, res) => {
+      const { sourceId } = parse(SourceParams, req.params);
+      const { variantKey } = parse(DownloadQuery, req.query);
+      archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
+      const stream = openSse(req, res, { registry: sse });
+      await archives.download(actorOf(req), sourceId, variantKey, stream);
+      stream.close();
+    });
+
+    r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
+    r.post('/verify', 'admin', (req) => archives.verify(actorOf(req)));
+    r.delete('/:sourceId', 'admin', (req) => archives.remove(actorOf(req), parse(SourceParams, req.params).sourceId));
+  });
+}

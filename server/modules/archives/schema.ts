@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+export const MAX_REDIRECT_HOPS = 10;
+export const ARCHIVE_READY_TIMEOUT_MS = 60_000;
+export const DEFAULT_SEARCH_LIMIT = 5;
+
+export const CatalogVariant = z.object({
+  key: z.string().min(1),
+  label: z.string(),
+  url: z.string().url(),
+  sizeBytes: z.number().int().positive(),
+  sha256: z.string().regex(/^[a-f0-9]{64}$/i).optional(),
+  date: z.string().regex(/^\d{4}-\d{2}$/),
+  language: z.string(),
+});
+export type CatalogVariant = z.infer<typeof CatalogVariant>;
+
+export const CatalogSource = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'source ids are lower-case letters, digits, - and _'),
+  label: z.string(),
+  description: z.string(),
+  category: z.string(),
+  bookCategory: z.string().optional(),
+  faviconUrl: z.string(),
+  variants: z.array(CatalogVariant).min(1),
+});
+export type CatalogSource = z.infer<typeof CatalogSource>;
+
+export const ArchiveCatalog = z
+  .object({ sources: z.array(CatalogSource) })
+  .refine((c) => new Set(c.sources.map((s) => s.id)).size === c.sources.length, 'source ids must be unique');
+export type ArchiveCatalog = z.infer<typeof ArchiveCatalog>;
+
+export interface ArchiveRecord {
+  id: number;
+  sourceId: string;
+  variantKey: string;
+  bookName: string | null;
+  filePath: string;
+  fileSizeBytes: number;
+  zimDate: string | null;
+  downloadedAt: string;
+  verifiedAt: string | null;
+  quarantinedAt: string | null;
+  quarantineReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const SourceParams = z.object({ sourceId: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/) });
+export const DownloadQuery = z.object({ variantKey: z.string().min(1).max(100).optional() });
+export const ViewQuery = z.object({ pattern: z.string().max(500).optional() });

@@ -1,0 +1,423 @@
+// Reference archives: which archives are installed, the archive server that serves them (through
+// the one supervisor), the content proxy, favicons, companion search, and the admin operations
+// (download with resume and checksum, cancel, delete, verify with quarantine).
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Actor } from '../../actor.js';
+import { downloadToFile, removePartial } from '../../adapters/web/download.js';
+import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import { resolveInside } from '../../platform/path-guard.js';
+import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
+import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
+import type { SsrfGuard } from '../../platform/ssrf.js';
+import { decodeSegments, encodeSegments, friendlyPage, pathFromLocation, rewriteHtml } from './proxy.js';
+import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
+import type { ArchivesStore } from './store.js';
+import { checkFull, checkStructure } from './zim-check.js';
+
+export interface ArchivesDeps {
+  store: ArchivesStore;
+  catalog: ArchiveCatalog;
+  supervisor: ProcessSupervisor<ArchiveServerConfig>;
+  kiwix: KiwixClient;
+  isInstalled: () => boolean;
+  guard: SsrfGuard;
+  dataDir: string;
+  offline: boolean;
+  clock: Clock;
+  logger: Logger;
+  stallTimeoutMs?: number;
+}
+
+export type ViewResult =
+  | { kind: 'page'; status: number; html: string; headers?: Record<string, string> }
+  | { kind: 'html'; status: number; html: string; headers: Record<string, string> }
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
+
+export interface DownloadEvents {
+  send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
+  signal: AbortSignal;
+}
+
+const FORWARD_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
+const header = (h: RawResponse['headers'], n: string) => {
+  const v = h[n];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+export class ArchivesService {
+  /** sourceId -> the book as the running server lists it. */
+  private books = new Map<string, CatalogBook>();
+  private readonly downloads = new Map<string, AbortController>();
+  private readonly favicons = new Map<string, { type: string; body: Buffer }>();
+  private serving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ArchivesDeps) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  private assertAdmin(actor: Actor) {
+    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+  }
+
+  source(sourceId: string): CatalogSource | null {
+    return this.deps.catalog.sources.find((s) => s.id === sourceId) ?? null;
+  }
+
+  sourceDir(sourceId: string): string {
+    return path.join(this.deps.dataDir, 'archives', sourceId);
+  }
+
+  /**
+   * (Re)starts the archive server with every healthy installed archive. Each file passes the fast
+   * structural check first, so one damaged file cannot keep the others from being served. After
+   * the server is ready, each archive's URL segment is read from the server's own catalog.
+   */
+  serve(): Promise<void> {
+    const run = this.serving.catch(() => undefined).then(async () => {
+      const rows = (await this.deps.store.list()).filter((r) => !r.quarantinedAt);
+      const healthy: Array<{ row: ArchiveRecord; uuid: string }> = [];
+      for (const row of rows) {
+        const check = await checkStructure(row.filePath);
+        if (check.ok) healthy.push({ row, uuid: check.header.uuid });
+        else {
+          this.deps.logger.warn({ sourceId: row.sourceId, reason: check.reason }, 'archive left out: damaged');
+          await this.deps.store.update(row.sourceId, { quarantinedAt: this.now(), quarantineReason: check.reason }, this.now());
+        }
+      }
+      this.books.clear();
+      this.favicons.clear();
+      if (healthy.length === 0) {
+        await this.deps.supervisor.stop();
+        return;
+      }
+      await this.deps.supervisor.apply({ files: healthy.map((h) => h.row.filePath) });
+      if (this.deps.supervisor.status().state !== 'ready') return;
+      const entries = await this.deps.kiwix.catalog();
+      for (const { row, uuid } of healthy) {
+        const book = entries.find((e) => e.uuid.replace(/-/g, '') === uuid) ?? null;
+        if (!book) continue;
+        this.books.set(row.sourceId, book);
+        if (row.bookName !== book.urlName) await this.deps.store.update(row.sourceId, { bookName: book.urlName }, this.now());
+      }
+    });
+    this.serving = run;
+    return run;
+  }
+
+  status(): SidecarStatus & { installed: boolean } {
+    return { ...this.deps.supervisor.status(), installed: this.deps.isInstalled() };
+  }
+
+  async statusView(): Promise<{ kiwixInstalled: boolean; kiwixState: string; kiwixError: string | null; installedCount: number }> {
+    const s = this.status();
+    const rows = await this.deps.store.list();
+    return { kiwixInstalled: s.installed, kiwixState: s.state, kiwixError: s.error, installedCount: rows.filter((r) => !r.quarantinedAt).length };
+  }
+
+  async installed() {
+    const rows = await this.deps.store.list();
+    return rows
+      .filter((r) => !r.quarantinedAt)
+      .map((r) => {
+        const src = this.source(r.sourceId);
+        return {
+          id: r.id,
+          sourceId: r.sourceId,
+          variantKey: r.variantKey,
+          bookName: r.bookName,
+          fileSizeBytes: r.fileSizeBytes,
+          zimDate: r.zimDate,
+          downloadedAt: r.downloadedAt,
+          verifiedAt: r.verifiedAt,
+          label: src?.label ?? r.sourceId,
+          description: src?.description ?? '',
+          category: src?.category ?? 'Reference',
+          bookCategory: src?.bookCategory ?? null,
+          faviconUrl: src?.faviconUrl ?? null,
+          zimIconUrl: `/api/archives/favicon/${encodeURIComponent(r.sourceId)}`,
+          ready: this.books.has(r.sourceId),
+        };
+      });
+  }
+
+  // ---- content proxy ----
+
+  private notReady(dark: boolean, message: string): ViewResult {
+    return { kind: 'page', status: 503, html: friendlyPage({ title: 'The library is getting ready', message, retrySeconds: 3, dark }), headers: { 'Retry-After': '3' } };
+  }
+
+  /**
+   * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
+   * after the source id. Only this book's content (and its search and random) is ever reached.
+   */
+  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; range?: string }): Promise<ViewResult> {
+    const dark = opts.dark;
+    const row = await this.deps.store.find(sourceId);
+    if (!row || row.quarantinedAt) {
+      return { kind: 'page', status: 404, html: friendlyPage({ title: 'This archive is not installed', message: 'An admin can install it from the Archives page.', dark }) };
+    }
+    const state = this.deps.supervisor.status().state;
+    if (state === 'starting') return this.notReady(dark, 'The archive server is starting. This takes a moment.');
+    if (state !== 'ready') return this.notReady(dark, 'The archive server is not running right now. Hearth will keep trying.');
+    const book = this.books.get(sourceId);
+    if (!book || !row.bookName) return this.notReady(dark, 'This archive is being opened.');
+
+    const viewBase = `/api/archives/view/${encodeURIComponent(sourceId)}/`;
+    let upstream: string;
+    if (rawPath === 'search') {
+      const pattern = (query.get('pattern') ?? '').trim();
+      if (!pattern) return { kind: 'page', status: 400, html: friendlyPage({ title: 'Search', message: 'Type something to search for.', dark }) };
+      const q = new URLSearchParams({ content: book.urlName, pattern });
+      for (const k of ['start', 'pageLength']) if (/^\d{1,6}$/.test(query.get(k) ?? '')) q.set(k, query.get(k)!);
+      upstream = `/search?${q}`;
+    } else if (rawPath === 'random') {
+      upstream = `/random?content=${encodeURIComponent(book.urlName)}`;
+    } else {
+      const segments = decodeSegments(rawPath);
+      if (!segments) return { kind: 'page', status: 404, html: friendlyPage({ title: 'Page not found', message: 'That address is not valid.', dark }) };
+      upstream = rawPath === '' ? `${book.href}/` : `${book.href}/${encodeSegments(segments)}`;
+    }
+
+    let finalPath = rawPath === '' || rawPath === 'search' || rawPath === 'random' ? '' : encodeSegments(decodeSegments(rawPath)!);
+    let res: RawResponse | null = null;
+    for (let hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
+      try {
+        res = await this.deps.kiwix.get(upstream, { range: opts.range });
+      } catch {
+        return this.notReady(dark, 'The archive server did not answer. Hearth will keep trying.');
+      }
+      if (res.status < 300 || res.status >= 400) break;
+      await res.body.dump();
+      const location = header(res.headers, 'location');
+      const target = location ? pathFromLocation(location, book.href) : null;
+      if (!target) return { kind: 'page', status: 502, html: friendlyPage({ title: 'Page not found', message: 'The archive pointed somewhere outside this book.', dark }) };
+      finalPath = encodeSegments(target);
+      upstream = `${book.href}/${finalPath}`;
+      res = null;
+    }
+    if (!res) return { kind: 'page', status: 508, html: friendlyPage({ title: 'Page not found', message: 'This page redirects in a loop.', dark }) };
+    if (res.status === 404) {
+      await res.body.dump();
+      return { kind: 'page', status: 404, html: friendlyPage({ title: 'Page not found', message: 'This archive has no such page.', dark }) };
+    }
+    if (res.status >= 500) {
+      await res.body.dump();
+      return { kind: 'page', status: 502, html: friendlyPage({ title: 'This page cannot be shown', message: 'The archive could not read this page; it may be damaged. An admin can verify the archives.', dark }) };
+    }
+    const type = header(res.headers, 'content-type') ?? 'application/octet-stream';
+    if (/^text\/html/i.test(type)) {
+      if (opts.range && res.status === 206) {
+        // a range of HTML refers to undecorated bytes: serve the whole page instead
+        await res.body.dump();
+        return this.view(sourceId, rawPath, query, { dark });
+      }
+      const nonce = randomBytes(12).toString('base64');
+      const html = rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, dark, nonce });
+      return {
+        kind: 'html',
+        status: res.status,
+        html,
+        headers: {
+          'Content-Type': 'text/html; charset=utf-8',
+          'Cache-Control': header(res.headers, 'cache-control') ?? 'no-cache',
+          // archive pages are other people's HTML: keep them away from the API and other origins
+          'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'self'; form-action 'self'`,
+          Vary: 'Cookie',
+        },
+      };
+    }
+    const headers: Record<string, string> = {};
+    for (const h of FORWARD_HEADERS) {
+      const v = header(res.headers, h);
+      if (v) headers[h] = v;
+    }
+    return { kind: 'stream', status: res.status, headers, body: res.body };
+  }
+
+  /** The archive's 48x48 illustration (its favicon), cached in memory per source. */
+  async favicon(sourceId: string): Promise<{ type: string; body: Buffer } | null> {
+    const cached = this.favicons.get(sourceId);
+    if (cached) return cached;
+    const book = this.books.get(sourceId);
+    if (!book) return null;
+    const res = await this.deps.kiwix.get(`/catalog/v2/illustration/${encodeURIComponent(book.urlName)}/?size=48`).catch(() => null);
+    if (!res) return null;
+    if (res.status !== 200) {
+      await res.body.dump();
+      return null;
+    }
+    const icon = { type: header(res.headers, 'content-type') ?? 'image/png', body: Buffer.from(await res.body.arrayBuffer()) };
+    this.favicons.set(sourceId, icon);
+    return icon;
+  }
+
+  // ---- companion search ----
+
+  /**
+   * Searches the given archives (in the order given = priority) for chat and global search.
+   * Returns nothing unless the archive server is ready. Full-text search where the book has an
+   * index, else title suggestions (serialized inside the adapter).
+   */
+  async zimSearch(sourceIds: string[], query: string, limit: number) {
+    const empty = { gist: '', highlights: [] as string[], sources: [] as Array<{ sourceId: string; title: string; url: string; snippet: string }> };
+    if (this.deps.supervisor.status().state !== 'ready' || !query.trim()) return empty;
+    const sources: typeof empty.sources = [];
+    for (const sourceId of sourceIds) {
+      if (sources.length >= limit) break;
+      const book = this.books.get(sourceId);
+      if (!book) continue;
+      const want = limit - sources.length;
+      const link = (p: string) => `/api/archives/view/${encodeURIComponent(sourceId)}/${encodeSegments(p.split('/'))}`;
+      try {
+        const found = await this.deps.kiwix.search(book, query, want);
+        if ('noIndex' in found) {
+          for (const s of await this.deps.kiwix.suggest(book, query, want)) sources.push({ sourceId, title: s.title, url: link(s.path), snippet: '' });
+        } else {
+          for (const h of found.hits) sources.push({ sourceId, title: h.title, url: link(h.path), snippet: h.snippet.replace(/<[^>]+>/g, '').trim() });
+        }
+      } catch (err) {
+        this.deps.logger.warn({ sourceId, err: (err as Error).message }, 'archive search failed');
+      }
+    }
+    const highlights = sources.map((s) => s.snippet).filter(Boolean).slice(0, 3);
+    const gist = sources.length ? `${sources[0]!.title}: ${highlights[0] ?? ''}`.trim() : '';
+    return { gist, highlights, sources };
+  }
+
+  // ---- admin ----
+
+  async catalogView(actor: Actor) {
+    this.assertAdmin(actor);
+    const rows = new Map((await this.deps.store.list()).map((r) => [r.sourceId, r]));
+    return this.deps.catalog.sources.map((s) => {
+      const row = rows.get(s.id);
+      return {
+        ...s,
+        installed: row ? { variantKey: row.variantKey, fileSizeBytes: row.fileSizeBytes, zimDate: row.zimDate, verifiedAt: row.verifiedAt, quarantinedAt: row.quarantinedAt, quarantineReason: row.quarantineReason } : null,
+        downloading: this.downloads.has(s.id),
+      };
+    });
+  }
+
+  /** Checks a download can start; throws the HTTP error before any stream is opened. */
+  prepareDownload(actor: Actor, sourceId: string, variantKey?: string) {
+    this.assertAdmin(actor);
+    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
+    const source = this.source(sourceId);
+    if (!source) throw new NotFoundError('There is no such archive in the catalog.');
+    const variant = variantKey ? source.variants.find((v) => v.key === variantKey) : source.variants[0];
+    if (!variant) throw new NotFoundError(`${source.label} has no variant ${variantKey}.`);
+    if (this.downloads.has(sourceId)) throw new ConflictError('download_in_progress', `${source.label} is already downloading.`);
+    return { source, variant };
+  }
+
+  async download(actor: Actor, sourceId: string, variantKey: string | undefined, out: DownloadEvents): Promise<void> {
+    const { variant } = this.prepareDownload(actor, sourceId, variantKey);
+    const controller = new AbortController();
+    this.downloads.set(sourceId, controller);
+    const signal = AbortSignal.any([controller.signal, out.signal]);
+    const fileName = (decodeURIComponent(new URL(variant.url).pathname.split('/').pop() ?? '') || `${sourceId}.zim`).replace(/[^A-Za-z0-9._-]/g, '_');
+    const dest = resolveInside(this.sourceDir(sourceId), fileName.endsWith('.zim') ? fileName : `${fileName}.zim`)!;
+    const started = Date.now();
+    try {
+      await mkdir(path.dirname(dest), { recursive: true });
+      out.send('status', { state: 'downloading', sourceId, variantKey: variant.key, bytesTotal: variant.sizeBytes });
+      let last = 0;
+      const result = await downloadToFile({
+        guard: this.deps.guard,
+        url: variant.url,
+        dest,
+        expectedBytes: variant.sizeBytes,
+        sha256: variant.sha256 ?? null,
+        signal,
+        stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
+        onProgress: ({ bytesDone, bytesTotal }) => {
+          const t = Date.now();
+          if (t - last < 250 && bytesDone !== bytesTotal) return;
+          last = t;
+          const seconds = (t - started) / 1000;
+          const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
+          out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
+        },
+      });
+      out.send('status', { state: 'verifying' });
+      const check = await checkStructure(dest);
+      if (!check.ok) {
+        await rm(dest, { force: true });
+        throw new Error(`The downloaded file is not a usable archive: ${check.reason}`);
+      }
+      const previous = await this.deps.store.find(sourceId);
+      const now = this.now();
+      await this.deps.store.upsert(
+        { sourceId, variantKey: variant.key, filePath: dest, fileSizeBytes: result.bytes, zimDate: variant.date, downloadedAt: now, verifiedAt: variant.sha256 ? now : null },
+        now,
+      );
+      out.send('status', { state: 'installing' });
+      await this.serve();
+      if (previous && previous.filePath !== dest) await rm(previous.filePath, { force: true });
+      out.send('done', { sourceId, variantKey: variant.key, bytes: result.bytes, resumedFrom: result.resumedFrom, served: this.books.has(sourceId) });
+    } catch (err) {
+      if (controller.signal.aborted) {
+        await removePartial(dest);
+        out.send('cancelled', { sourceId });
+      } else if (out.signal.aborted) {
+        // the client went away: the partial file stays so a later download resumes
+      } else {
+        out.send('error', { message: (err as Error).message });
+      }
+    } finally {
+      this.downloads.delete(sourceId);
+    }
+  }
+
+  cancel(actor: Actor, sourceId: string): { cancelled: boolean } {
+    this.assertAdmin(actor);
+    const c = this.downloads.get(sourceId);
+    if (!c) throw new NotFoundError('No download of that archive is running.');
+    c.abort();
+    return { cancelled: true };
+  }
+
+  /** Deletes the row, restarts the server with the rest, and only then removes the file. */
+  async remove(actor: Actor, sourceId: string): Promise<{ deleted: true }> {
+    this.assertAdmin(actor);
+    const row = await this.deps.store.find(sourceId);
+    if (!row) throw new NotFoundError('That archive is not installed.');
+    await this.deps.store.delete(sourceId);
+    await this.serve();
+    await rm(row.filePath, { force: true });
+    await removePartial(row.filePath);
+    return { deleted: true };
+  }
+
+  /** Full check of every archive; damaged ones are quarantined with the reason, the rest re-served. */
+  async verify(actor: Actor): Promise<{ results: Array<{ sourceId: string; ok: boolean; reason: string | null }> }> {
+    this.assertAdmin(actor);
+    const results: Array<{ sourceId: string; ok: boolean; reason: string | null }> = [];
+    for (const row of await this.deps.store.list()) {
+      const check = await checkFull(row.filePath);
+      const now = this.now();
+      if (check.ok) {
+        await this.deps.store.update(row.sourceId, { verifiedAt: now, quarantinedAt: null, quarantineReason: null }, now);
+        results.push({ sourceId: row.sourceId, ok: true, reason: null });
+      } else {
+        await this.deps.store.update(row.sourceId, { quarantinedAt: now, quarantineReason: check.reason }, now);
+        results.push({ sourceId: row.sourceId, ok: false, reason: check.reason });
+      }
+    }
+    await this.serve();
+    return { results };
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.downloads.values()) c.abort();
+    await this.deps.supervisor.stop();
+  }
+}

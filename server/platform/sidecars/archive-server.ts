@@ -1,0 +1,46 @@
+// The archive server (kiwix-serve) as a supervised sidecar: where its binary is, and its command
+// line. Always on 127.0.0.1; -n drops kiwix's injected search bar; -a ties its life to ours.
+import path from 'node:path';
+import { findProgram } from '../find-program.js';
+import type { SidecarDefinition } from './supervisor.js';
+
+export interface ArchiveServerConfig {
+  files: string[];
+}
+
+/** KIWIX_SERVE_PATH, then the bundled resources/bin/<platform>-<arch>/, then the installed runtime, then PATH. */
+export function findKiwixServe(opts: { explicit?: string; resourcesDir: string; dataDir: string; searchPath: string[]; platform?: NodeJS.Platform; arch?: string }): string | null {
+  const platform = opts.platform ?? process.platform;
+  const arch = opts.arch ?? process.arch;
+  if (opts.explicit) return findProgram([path.basename(opts.explicit).replace(/\.exe$/, '')], [path.dirname(opts.explicit)], platform);
+  return findProgram(
+    ['kiwix-serve'],
+    [path.join(opts.resourcesDir, 'bin', `${platform}-${arch}`), path.join(opts.dataDir, 'components', 'kiwix-tools', 'bin'), ...opts.searchPath],
+    platform,
+  );
+}
+
+export function archiveServerDefinition(opts: {
+  binary: () => string | null;
+  port: number;
+  probe: (signal: AbortSignal) => Promise<boolean>;
+  readinessTimeoutMs: number;
+}): SidecarDefinition<ArchiveServerConfig> {
+  return {
+    name: 'archive-server',
+    launch(config) {
+      const binary = opts.binary();
+      if (!binary) return { error: 'The archive server (kiwix-serve) is not installed. An admin can install it from the Archives page.' };
+      return { command: binary, args: ['-i', '127.0.0.1', '-p', String(opts.port), '-n', '-a', String(process.pid), ...config.files] };
+    },
+    probe: opts.probe,
+    readinessTimeoutMs: opts.readinessTimeoutMs,
+    pollIntervalMs: 50,
+    healthIntervalMs: 10_000,
+    hangAfterFailures: 3,
+    stopGraceMs: 2000,
+    // 139 = SIGSEGV (concurrent /suggest), 135 = SIGBUS (a file truncated under it)
+    restartOn: [139, 135],
+    maxRestarts: 5,
+  };
+}

@@ -1,0 +1,278 @@
+// Reference archives against the real kiwix-serve (Debian kiwix-tools) with ZIMs built by
+// test/fixtures/zim/make-test-zims.sh (Debian zim-tools).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { connectSse } from '../harness/sse-client.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+const KIWIX_SERVE = execFileSync('sh', ['-c', 'command -v kiwix-serve']).toString().trim();
+const zims = makeTempDir('hearth-zims-');
+let fixtures: any;
+let files: FakeFileServer;
+let s: TestServer;
+const temp = makeTempDir();
+
+async function install(sourceId: string, variantKey?: string) {
+  const conn = await connectSse(s.url, `/api/admin/archives/download/${sourceId}${variantKey ? `?variantKey=${variantKey}` : ''}`, { cookie: s.admin.cookie! });
+  await conn.ended;
+  return conn;
+}
+
+beforeAll(async () => {
+  execFileSync('bash', [path.resolve(import.meta.dirname, '../fixtures/zim/make-test-zims.sh'), zims.dir], { env: { ...process.env, WITH_BROKEN: '1' }, stdio: 'ignore' });
+  fixtures = JSON.parse(readFileSync(path.join(zims.dir, 'fixtures.json'), 'utf8'));
+  files = await new FakeFileServer().start();
+  const pedia = path.join(zims.dir, fixtures.encyclopedia.file);
+  const books = path.join(zims.dir, fixtures.books.file);
+  const variant = (name: string, file: string) => ({
+    key: 'all',
+    label: 'All',
+    url: files.addFile(name, file),
+    sizeBytes: readFileSync(file).length,
+    sha256: sha256(readFileSync(file)),
+    date: '2024-05',
+    language: 'eng',
+  });
+  const catalog = {
+    sources: [
+      { id: 'fixturepedia', label: 'Fixturepedia', description: 'Test encyclopedia', category: 'Encyclopedia', faviconUrl: 'https://example.org/f.ico', variants: [variant(fixtures.encyclopedia.file, pedia)] },
+      { id: 'fixturebooks', label: 'Fixture books', description: 'Test books', category: 'Books', bookCategory: 'How-to', faviconUrl: 'https://example.org/b.ico', variants: [variant(fixtures.books.file, books)] },
+      { id: 'wrongsum', label: 'Wrong checksum', description: 'x', category: 'Encyclopedia', faviconUrl: 'https://example.org/w.ico', variants: [{ ...variant('wrongsum.zim', books), sha256: 'a'.repeat(64) }] },
+      { id: 'slow', label: 'Slow', description: 'x', category: 'Encyclopedia', faviconUrl: 'https://example.org/s.ico', variants: [variant('slow.zim', pedia)] },
+      { id: 'broken', label: 'Broken', description: 'Bit-flipped', category: 'Encyclopedia', faviconUrl: 'https://example.org/x.ico', variants: [{ ...variant('bitflip.zim', path.join(zims.dir, 'broken/bitflip.zim')), sha256: undefined }] },
+    ],
+  };
+  files.behave('slow.zim', { throttleBps: 32 * 1024 });
+  const catalogFile = path.join(temp.dir, 'archives.json');
+  writeFileSync(catalogFile, JSON.stringify(catalog));
+  s = await startTestServer({
+    seed: 'household',
+    config: { archiveCatalogPath: catalogFile, fetchAllowOrigins: [files.url], archiveServerPort: await freePort(), kiwixServePath: KIWIX_SERVE },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await s?.close();
+  await files?.close();
+  zims.remove();
+  temp.remove();
+});
+
+describe('installing archives', () => {
+  it('downloads over SSE, verifies, serves, and maps the URL name from the running server', async () => {
+    const conn = await install('fixturepedia');
+    const names = conn.events.map((e) => e.event);
+    expect(names).toContain('progress');
+    expect(names.at(-1)).toBe('done');
+    expect(conn.events.at(-1)!.data).toMatchObject({ sourceId: 'fixturepedia', served: true });
+    const installed = (await s.member.get('/api/archives/installed')).body.archives;
+    expect(installed).toEqual([expect.objectContaining({ sourceId: 'fixturepedia', bookName: fixtures.encyclopedia.urlName, label: 'Fixturepedia', zimIconUrl: '/api/archives/favicon/fixturepedia' })]);
+    const status = (await s.member.get('/api/archives/status')).body;
+    expect(status).toMatchObject({ kiwixInstalled: true, kiwixState: 'ready', kiwixError: null, installedCount: 1 });
+    await install('fixturebooks');
+    expect((await s.member.get('/api/archives/installed')).body.archives.map((a: any) => a.bookName).sort()).toEqual([fixtures.books.urlName, fixtures.encyclopedia.urlName].sort());
+  });
+});
+
+describe('download failures', () => {
+  it('a checksum mismatch ends with an error event and installs nothing', async () => {
+    const conn = await install('wrongsum');
+    expect(conn.events.at(-1)).toMatchObject({ event: 'error', data: { message: expect.stringContaining('checksum') } });
+    expect(await s.handle.deps.db('zim_archives').where({ source_id: 'wrongsum' })).toEqual([]);
+  });
+
+  it('one download per source; cancel stops it and removes the partial file', async () => {
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    await conn.waitFor((e) => e.event === 'progress');
+    const second = await s.admin.get('/api/admin/archives/download/slow');
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('download_in_progress');
+    expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(200);
+    await conn.ended;
+    expect(conn.events.at(-1)!.event).toBe('cancelled');
+    const dir = path.join(s.dataDir, 'archives', 'slow');
+    expect(existsSync(path.join(dir, 'slow.zim.part'))).toBe(false);
+    expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(404);
+  });
+
+  it('a client that disconnects aborts the download but keeps the partial file for a resume', async () => {
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    await conn.waitFor((e) => e.event === 'progress' && e.data.bytesDone > 0);
+    conn.close();
+    const part = path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part');
+    const until = Date.now() + 5000;
+    while (Date.now() < until && (await s.admin.get('/api/admin/archives/catalog')).body.sources.find((x: any) => x.id === 'slow').downloading) await new Promise((r) => setTimeout(r, 50));
+    expect(existsSync(part)).toBe(true);
+    files.behave('slow.zim', {});
+    const resumed = await install('slow');
+    expect(resumed.events.at(-1)).toMatchObject({ event: 'done', data: { resumedFrom: expect.any(Number) } });
+    expect(resumed.events.at(-1)!.data.resumedFrom).toBeGreaterThan(0);
+    expect((await s.admin.delete('/api/admin/archives/slow')).status).toBe(200);
+  });
+});
+
+describe('content proxy', () => {
+  const view = (p: string, headers: Record<string, string> = {}) => s.anon.get(`/api/archives/view/fixturepedia/${p}`, { headers });
+
+  it('serves an article with a base tag, no archive-server bar, and absolute paths rewritten', async () => {
+    const r = await view('A/Water_heater');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(r.text).toContain('<base href="/api/archives/view/fixturepedia/A/Water_heater">');
+    expect(r.text).not.toMatch(/type=["']root["']/);
+    expect(r.text).not.toContain(`"/${fixtures.encyclopedia.urlName}/`);
+  });
+
+  it('follows redirects server-side (chain, odd characters) so the browser sees one answer', async () => {
+    for (const [from, to] of Object.entries(fixtures.encyclopedia.redirects as Record<string, string>)) {
+      const r = await view(from.split('/').map(encodeURIComponent).join('/'));
+      expect(r.status, from).toBe(200);
+      const final = (fixtures.encyclopedia.redirects[to] ?? to) as string;
+      expect(r.text, from).toContain(`<base href="/api/archives/view/fixturepedia/${final.split('/').map(encodeURIComponent).join('/')}">`);
+    }
+  });
+
+  it('reaches the odd paths: Why?, C++, Café_crème, 100%_Juice, AC/DC', async () => {
+    for (const [, encoded] of Object.entries(fixtures.encyclopedia.oddPaths as Record<string, string>)) {
+      const r = await view(encoded);
+      expect(r.status, encoded).toBe(200);
+      expect(r.headers['content-type']).toContain('text/html');
+    }
+  });
+
+  it('the root goes to the main page; search and random map to the server', async () => {
+    const root = await s.anon.get('/api/archives/view/fixturepedia/');
+    expect(root.status).toBe(200);
+    expect(root.text).toContain(`<base href="/api/archives/view/fixturepedia/${fixtures.encyclopedia.mainPage}">`);
+    const search = await view('search?pattern=heater');
+    expect(search.status).toBe(200);
+    expect(search.text).toContain('/api/archives/view/fixturepedia/A/Water_heater');
+    expect(search.text).not.toContain(`href="/${fixtures.encyclopedia.urlName}/`);
+    const random = await view('random');
+    expect(random.status).toBe(200);
+    expect(random.text).toMatch(/<base href="\/api\/archives\/view\/fixturepedia\/A\//);
+  });
+
+  it('streams images with content type and Range passed through', async () => {
+    const full = await view(fixtures.encyclopedia.image200k);
+    expect(full.status).toBe(200);
+    expect(full.headers['content-type']).toBe('image/png');
+    const part = await view(fixtures.encyclopedia.image200k, { range: 'bytes=0-99' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
+  });
+
+  it('injects the dark-mode payload for the ld-theme=dark cookie', async () => {
+    const r = await view('A/Water_heater', { cookie: 'ld-theme=dark' });
+    expect(r.text).toContain('color-scheme:dark');
+    expect((await view('A/Water_heater')).text).not.toContain('color-scheme:dark');
+  });
+
+  it('answers friendly HTML pages: unknown archive, missing page, traversal attempts', async () => {
+    const missing = await s.anon.get('/api/archives/view/nothing-here/A/x');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toContain('text/html');
+    expect(missing.text).toContain('not installed');
+    expect((await view('A/No_such_page')).status).toBe(404);
+    for (const p of ['..%2F..%2Fcatalog%2Fv2%2Fentries', 'A/%2E%2E/%2E%2E/catalog/v2/entries', '%2E%2E/%2E%2E/skin/taskbar.css']) {
+      const r = await view(p);
+      expect(r.status, p).toBe(404);
+      expect(r.text).not.toContain('<feed');
+    }
+    // a malformed escape is refused before it reaches the proxy
+    const bad = await view('%E0%A4%A');
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('search and favicon', () => {
+  it('zimSearch shapes results with links to the view route, and survives many concurrent callers', async () => {
+    const out = await s.handle.deps.archives.zimSearch(['fixturepedia', 'fixturebooks'], 'heater', 5);
+    expect(out.sources.length).toBeGreaterThan(0);
+    expect(out.sources[0]).toMatchObject({ sourceId: 'fixturepedia', url: expect.stringMatching(/^\/api\/archives\/view\/fixturepedia\//) });
+    const results = await Promise.all(Array.from({ length: 12 }, () => s.handle.deps.archives.zimSearch(['fixturepedia'], 'pump', 3)));
+    expect(results.every((r) => r.sources.length > 0)).toBe(true);
+    expect(s.handle.deps.archives.status().state).toBe('ready');
+  });
+
+  it('serves the archive icon', async () => {
+    const r = await s.member.get('/api/archives/favicon/fixturepedia');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toContain('image/png');
+    expect((await s.anon.get('/api/archives/favicon/fixturepedia')).status).toBe(401);
+  });
+});
+
+describe('supervision', () => {
+  it('restarts the archive server after kill -9 and serves again', async () => {
+    const before = s.handle.deps.archives.status().pid!;
+    process.kill(before, 'SIGKILL');
+    const until = Date.now() + 15_000;
+    while (Date.now() < until) {
+      const st = s.handle.deps.archives.status();
+      if (st.state === 'ready' && st.pid && st.pid !== before) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(s.handle.deps.archives.status()).toMatchObject({ state: 'ready' });
+    expect((await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater')).status).toBe(200);
+  });
+});
+
+describe('admin', () => {
+  it('verify quarantines a bit-flipped archive while the healthy ones stay served', async () => {
+    await install('broken');
+    const v = await s.admin.post('/api/admin/archives/verify');
+    expect(v.status).toBe(200);
+    const byId = Object.fromEntries(v.body.results.map((r: any) => [r.sourceId, r]));
+    expect(byId.broken).toMatchObject({ ok: false, reason: expect.stringContaining('checksum') });
+    expect(byId.fixturepedia.ok).toBe(true);
+    expect((await s.member.get('/api/archives/installed')).body.archives.map((a: any) => a.sourceId).sort()).toEqual(['fixturebooks', 'fixturepedia']);
+    expect((await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater')).status).toBe(200);
+  });
+
+  it('a truncated file is validated out before it can stop the server from starting', async () => {
+    const row = await s.handle.deps.db('zim_archives').where({ source_id: 'fixturebooks' }).first();
+    copyFileSync(path.join(zims.dir, 'broken/truncated.zim'), row.file_path);
+    await s.handle.deps.archives.serve();
+    expect(s.handle.deps.archives.status().state).toBe('ready');
+    expect((await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater')).status).toBe(200);
+    const quarantined = await s.handle.deps.db('zim_archives').where({ source_id: 'fixturebooks' }).first();
+    expect(quarantined.quarantine_reason).toMatch(/truncated/);
+  });
+
+  it('delete removes the row, re-serves the rest, then the file', async () => {
+    const row = await s.handle.deps.db('zim_archives').where({ source_id: 'fixturepedia' }).first();
+    expect((await s.member.delete('/api/admin/archives/fixturepedia')).status).toBe(403);
+    const r = await s.admin.delete('/api/admin/archives/fixturepedia');
+    expect(r.status).toBe(200);
+    expect(existsSync(row.file_path)).toBe(false);
+    const gone = await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater');
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('not installed');
+  });
+
+  it('downloads are refused in offline mode with 503', async () => {
+    const off = await startTestServer({ seed: 'household', config: { offline: true, archiveCatalogPath: path.join(temp.dir, 'archives.json'), archiveServerPort: await freePort() } });
+    try {
+      const r = await off.admin.get('/api/admin/archives/download/fixturepedia');
+      expect(r.status).toBe(503);
+      expect(r.body.error.code).toBe('offline_mode');
+    } finally {
+      await off.close();
+    }
+  });
+});
