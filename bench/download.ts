@@ -5,22 +5,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeTempDir } from '../test/harness/temp-dir.js';
+import { freePort, until } from '../test/harness/net.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MB = 1024 * 1024;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 function makeFile(file: string, mb: number): string {
   const block = randomBytes(MB);
@@ -37,20 +28,6 @@ function makeFile(file: string, mb: number): string {
 
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function until<T>(fn: () => Promise<T | null | false | undefined>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch {
-      // not yet
-    }
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function startFileServer(file: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/file-server-child.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve) => child.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim())));
@@ -66,7 +43,7 @@ async function hearthDownload(url: string, sha: string, bytes: number): Promise<
     stdio: 'ignore',
   });
   try {
-    await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 20_000);
+    await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'Hearth to start', 20_000);
     const setup = await fetch(`${base}/api/setup/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', pin: '1234' }) });
     const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
     const idleRssMB = rss(child.pid!);
@@ -79,12 +56,12 @@ async function hearthDownload(url: string, sha: string, bytes: number): Promise<
       body: JSON.stringify({ jobs: [{ kind: 'archive', hostClass: 'archive', label: 'bench', target: url, destination: 'archives/bench.bin', expectedBytes: bytes, sha256: sha }] }),
     });
     const id = ((await enq.json()) as { jobs: Array<{ id: string }> }).jobs[0]!.id;
-    await until(async () => {
+    const finished = await until(async () => {
       const s = (await (await fetch(`${base}/api/jobs/status`, { headers: { cookie } })).json()) as { jobs: Array<{ id: string; state: string; lastError: string | null }> };
       const j = s.jobs.find((x) => x.id === id)!;
-      if (j.state === 'failed') throw new Error(`download failed: ${j.lastError}`);
-      return j.state === 'completed';
-    }, 600_000);
+      return j.state === 'completed' || j.state === 'failed' ? j : null;
+    }, 'the download', 600_000, 100);
+    if (finished.state === 'failed') throw new Error(`download failed: ${finished.lastError}`);
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     return { seconds, peakRssMB: peak, idleRssMB };

@@ -2,39 +2,16 @@
 // file and finishes with the right checksum, without fetching the finished bytes again.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { TestClient } from '../harness/client.js';
 import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { freePort, until } from '../harness/net.js';
 
 const MB = 1024 * 1024;
 const root = path.resolve(import.meta.dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 let files: FakeFileServer;
 const temp = makeTempDir();

@@ -1,19 +1,12 @@
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { ProcessSupervisor, type SidecarState } from '../../server/platform/sidecars/supervisor.js';
+import { freePort, until } from '../harness/net.js';
+
+const waitUntil = (fn: () => boolean, ms = 10_000) => until(fn, 'the supervisor', ms);
 
 const script = path.resolve(import.meta.dirname, '../fixtures/fake-sidecar.mjs');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 const alive = (pid: number) => {
   try {
@@ -23,14 +16,6 @@ const alive = (pid: number) => {
     return false;
   }
 };
-
-async function until(fn: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 interface Cfg {
   mode: string;
@@ -73,10 +58,10 @@ describe('ProcessSupervisor', () => {
     expect(sup.status().state).toBe('ready');
     const pid = sup.status().pid!;
     expect(alive(pid)).toBe(true);
-    await until(() => logger.lines.some((l) => l.msg === `listening on ${port}`));
+    await waitUntil(() => logger.lines.some((l) => l.msg === `listening on ${port}`));
     await sup.stop();
     expect(states).toEqual(['starting', 'ready', 'idle']);
-    await until(() => !alive(pid));
+    await waitUntil(() => !alive(pid));
   });
 
   it('fails clearly when the program exits at start, or never becomes ready before the deadline', async () => {
@@ -105,7 +90,7 @@ describe('ProcessSupervisor', () => {
     const { sup, states } = await make(port);
     await sup.apply({ mode: 'crash-after-ready', after: 200 });
     const first = sup.status().pid!;
-    await until(() => sup.status().restarts >= 1 && sup.status().state === 'ready' && sup.status().pid !== first);
+    await waitUntil(() => sup.status().restarts >= 1 && sup.status().state === 'ready' && sup.status().pid !== first);
     const changes = states.filter((x, i) => x !== states[i - 1]);
     expect(changes.slice(0, 4)).toEqual(['starting', 'ready', 'starting', 'ready']);
   });
@@ -116,7 +101,7 @@ describe('ProcessSupervisor', () => {
     await sup.apply({ mode: 'ok' });
     const first = sup.status().pid!;
     process.kill(first, 'SIGKILL');
-    await until(() => sup.status().state === 'ready' && sup.status().pid !== null && sup.status().pid !== first);
+    await waitUntil(() => sup.status().state === 'ready' && sup.status().pid !== null && sup.status().pid !== first);
   });
 
   it('kills a hung program that ignores SIGTERM, then starts it again', async () => {
@@ -124,8 +109,8 @@ describe('ProcessSupervisor', () => {
     const { sup, logger } = await make(port, { restartOn: 'any' });
     await sup.apply({ mode: 'hang', after: 150 });
     const first = sup.status().pid!;
-    await until(() => !alive(first), 8000);
-    await until(() => sup.status().state === 'ready' && sup.status().pid !== first, 8000);
+    await waitUntil(() => !alive(first), 8000);
+    await waitUntil(() => sup.status().state === 'ready' && sup.status().pid !== first, 8000);
     expect(logger.lines.some((l) => String(l.msg).includes('hung'))).toBe(true);
   });
 

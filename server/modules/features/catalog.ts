@@ -38,31 +38,27 @@ export class Catalog {
     return this.data.groups.find((g) => g.id === 'chat')?.categories.flatMap((c) => c.items) ?? [];
   }
 
-  /** An item with the items it requires, transitively, prerequisites first. */
+  /** Items with the items they require, transitively, prerequisites first. */
   withRequirements(ids: string[]): string[] {
-    const out: string[] = [];
-    const visit = (id: string, path: string[]) => {
-      if (out.includes(id) || path.includes(id)) return;
-      const item = this.item(id);
-      if (!item) return;
-      for (const r of item.requires) visit(r, [...path, id]);
-      out.push(id);
-    };
-    for (const id of ids) visit(id, []);
-    return out;
+    return withPrerequisites(ids, (id) => this.item(id)?.requires ?? null);
   }
 
-  /** Artifacts with their prerequisites, transitively, prerequisites first. */
+  /** Artifacts with the artifacts they require, transitively, prerequisites first. */
   artifactsWithRequirements(ids: string[]): string[] {
-    const out: string[] = [];
-    const visit = (id: string, path: string[]) => {
-      if (out.includes(id) || path.includes(id)) return;
-      const a = this.artifact(id);
-      if (!a) return;
-      for (const r of a.requires) visit(r, [...path, id]);
-      out.push(id);
-    };
-    for (const id of ids) visit(id, []);
-    return out;
+    return withPrerequisites(ids, (id) => this.artifact(id)?.requires ?? null);
   }
+}
+
+/** Depth-first order of `ids` and their prerequisites (unknown ids dropped, cycles broken). */
+function withPrerequisites(ids: string[], requiresOf: (id: string) => string[] | null): string[] {
+  const out: string[] = [];
+  const visit = (id: string, path: string[]) => {
+    if (out.includes(id) || path.includes(id)) return;
+    const requires = requiresOf(id);
+    if (!requires) return;
+    for (const r of requires) visit(r, [...path, id]);
+    out.push(id);
+  };
+  for (const id of ids) visit(id, []);
+  return out;
 }
