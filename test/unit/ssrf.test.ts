@@ -1,0 +1,61 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { BlockedUrlError, createSsrfGuard, guardedRequest, isPublicAddress } from '../../server/platform/ssrf.js';
+
+describe('isPublicAddress', () => {
+  it('accepts global unicast only', () => {
+    for (const ok of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(isPublicAddress(ok), ok).toBe(true);
+    for (const bad of [
+      '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+      '::1', '::', 'fc00::1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '2002:7f00:1::', 'ff02::1', 'not-an-ip',
+    ]) expect(isPublicAddress(bad), bad).toBe(false);
+  });
+});
+
+describe('checkUrl', () => {
+  const guard = createSsrfGuard();
+  it('refuses other schemes, credentials and local addresses in every IPv4 spelling', () => {
+    for (const url of [
+      'file:///etc/passwd', 'ftp://example.org/', 'gopher://example.org', 'http://user:pw@example.org/',
+      'http://127.0.0.1/', 'http://0x7f.0.0.1/', 'http://2130706433/', 'http://0177.0.0.1/', 'http://127.1/', 'http://0/',
+      'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://169.254.169.254/latest/meta-data',
+      'http://localhost:8787/', 'http://foo.localhost/', 'not a url',
+    ]) expect(() => guard.checkUrl(url), url).toThrow(BlockedUrlError);
+    expect(guard.checkUrl('https://example.org/a').hostname).toBe('example.org');
+  });
+
+  it('lets through only the exact allow-listed origins', () => {
+    const g = createSsrfGuard({ allowOrigins: ['http://127.0.0.1:4000'] });
+    expect(g.checkUrl('http://127.0.0.1:4000/x').port).toBe('4000');
+    expect(() => g.checkUrl('http://127.0.0.1:4001/x')).toThrow(BlockedUrlError);
+  });
+});
+
+describe('guarded connections', () => {
+  it('checks the address a name resolves to at connect time (no DNS-rebinding window)', async () => {
+    // a name that "resolves" to loopback: the guard must refuse the connection itself
+    const guard = createSsrfGuard({ lookup: ((_h: string, _o: unknown, cb: (e: null, a: Array<{ address: string; family: number }>) => void) => cb(null, [{ address: '127.0.0.1', family: 4 }])) as never });
+    await expect(guardedRequest(guard, 'http://rebind.example/')).rejects.toThrow(BlockedUrlError);
+    await guard.close();
+  });
+
+  it('re-checks every redirect hop', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/start') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+      else res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const guard = createSsrfGuard({ allowOrigins: [origin] });
+    try {
+      await expect(guardedRequest(guard, `${origin}/start`)).rejects.toThrow(/private or local/);
+      const ok = await guardedRequest(guard, `${origin}/fine`);
+      expect(ok.statusCode).toBe(200);
+      await ok.body.dump();
+    } finally {
+      await guard.close();
+      server.close();
+    }
+  });
+});
