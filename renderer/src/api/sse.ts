@@ -1,6 +1,8 @@
 // GET event streams over EventSource: typed handlers per event name, JSON payloads, and a clean
 // close on a terminal event (the server ends replay streams after `done`; without closing, the
-// browser would reconnect and replay everything again).
+// browser would reconnect and replay everything again). POST streams (EventSource cannot POST)
+// go through openPostStream, a fetch-body reader with the same handlers.
+import { ApiError, apiFetch } from './client';
 
 export type StreamHandlers<M> = { [K in keyof M]?: (data: M[K]) => void };
 
@@ -53,4 +55,87 @@ export function openEventStream<M extends object>(
     if (!closed) opts.onDisconnect?.();
   });
   return { close };
+}
+
+export interface PostStreamHandle extends StreamHandle {
+  /**
+   * Settles when the stream is over: resolves when the server ends it (or after close()); rejects
+   * with an ApiError when the request is refused before the stream starts (the server's own
+   * {code, message}) or when the connection drops mid-stream (code `stream_lost`).
+   */
+  done: Promise<void>;
+}
+
+const LOST_MESSAGE = 'Lost touch with Hearth before it finished. Check that this device is on the home network, then try again.';
+
+async function refusal(res: Response): Promise<ApiError> {
+  const body = (await res.json().catch(() => undefined)) as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined;
+  const err = body?.error;
+  const message = typeof err?.message === 'string' && err.message ? err.message : `The request failed (${res.status}).`;
+  return new ApiError(res.status, typeof err?.code === 'string' ? err.code : `http_${res.status}`, message, err?.details);
+}
+
+/** POSTs a JSON body and reads the answer as an event stream (e.g. POST /api/setup/download). */
+export function openPostStream<M extends object>(
+  url: string,
+  body: unknown,
+  handlers: StreamHandlers<M>,
+  opts: Pick<StreamOptions<M>, 'closeOn'> = {},
+): PostStreamHandle {
+  const controller = new AbortController();
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    controller.abort();
+  };
+  const dispatch = (frame: string) => {
+    let name = 'message';
+    const data: string[] = [];
+    for (const line of frame.split(/\r?\n/)) {
+      if (line.startsWith('event:')) name = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    if (closed || data.length === 0) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(data.join('\n'));
+    } catch {
+      payload = undefined;
+    }
+    (handlers as Record<string, ((d: unknown) => void) | undefined>)[name]?.(payload);
+    if ((opts.closeOn as readonly string[] | undefined)?.includes(name)) close();
+  };
+  const done = (async () => {
+    try {
+      const res = await apiFetch(url, {
+        method: 'POST',
+        headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) throw await refusal(res);
+      if (!res.body) throw new ApiError(0, 'stream_lost', LOST_MESSAGE);
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        buffer += value;
+        const frames = buffer.split(/\r?\n\r?\n/);
+        buffer = frames.pop() ?? '';
+        for (const f of frames) dispatch(f);
+        if (closed) return;
+      }
+      if (buffer.trim()) dispatch(buffer);
+    } catch (err) {
+      if (closed) return;
+      if (err instanceof ApiError) throw err;
+      // the body broke off mid-stream
+      throw new ApiError(0, 'stream_lost', LOST_MESSAGE);
+    } finally {
+      closed = true;
+    }
+  })();
+  return { close, done };
 }
