@@ -19,6 +19,12 @@ const PATHS = {
   flame: 'M12 3c2.5 5 7 7.5 7 12.5a7 7 0 0 1-14 0c0-3.5 2-5.5 3.5-7.5.5 2.5 1.5 3.5 2.5 4C10.5 8 11 5.5 12 3Z',
   lock: 'M6.5 10.5h11a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1h-11a1 1 0 0 1-1-1v-8a1 1 0 0 1 1-1M8.5 10.5V7.5a3.5 3.5 0 0 1 7 0v3',
   close: 'M6 6l12 12M18 6 6 18',
+  download: 'M12 4v11m-4.5-4.5L12 15l4.5-4.5M5 19.5h14',
+  sliders: 'M4 7h9m4 0h3M4 17h3m4 0h9M15 4.5v5M9 14.5v5',
+  pause: 'M9 6v12M15 6v12',
+  play: 'M8 5.5v13l10.5-6.5L8 5.5Z',
+  up: 'M6 15l6-6 6 6',
+  down: 'M6 9l6 6 6-6',
 } as const;
 
 export type IconName = keyof typeof PATHS;
