@@ -1,0 +1,394 @@
+// Downloads: the household's view of the durable queue, polled every 2 s while visible. Everyone
+// sees what is downloading, waiting, failed and done; admins also cancel, retry, reorder waiting
+// jobs and pause the queue (members get the same page without the controls).
+import { useState, type ReactElement, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { api, errorMessage } from '../../api/client';
+import { useUser } from '../../app/session';
+import { Dialog } from '../../ui/Dialog';
+import { formatBytes, formatDuration } from '../../ui/format';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { JOB_STATE_TEXT, JobProgress } from './JobProgress';
+import type { JobProgress as Job, JobsStatus } from './types';
+import { useJobsStatus } from './useJobsStatus';
+
+const KIND_TEXT: Record<Job['kind'], string> = {
+  archive: 'Archive',
+  map: 'Map',
+  model: 'Model file',
+  component: 'Component',
+  runtime_model: 'AI model',
+};
+
+/** Done jobs shown before "Show all". */
+const DONE_SHOWN = 10;
+const MAX_ATTEMPTS = 6;
+
+type Move = 'up' | 'down';
+
+export function DownloadsPage(): ReactElement {
+  const user = useUser();
+  const isAdmin = user.role === 'admin';
+  const status = useJobsStatus();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<Job | null>(null);
+  const [showAllDone, setShowAllDone] = useState(false);
+
+  const data = status.data;
+  const jobs = data?.jobs ?? [];
+  const running = jobs.filter((j) => j.state === 'running');
+  const waiting = jobs.filter((j) => j.state === 'pending');
+  const failed = jobs.filter((j) => j.state === 'failed' || j.state === 'cancelled');
+  const done = jobs.filter((j) => j.state === 'completed').sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
+  const failedCount = data?.counts.failed ?? 0;
+
+  /** Runs an admin action with one busy key, a notice on success and the server's message on failure. */
+  const act = async (key: string, run: () => Promise<string | null>) => {
+    setBusy(key);
+    setNotice(null);
+    setActionError(null);
+    try {
+      setNotice(await run());
+    } catch (err) {
+      setActionError(errorMessage(err));
+    } finally {
+      setBusy(null);
+      status.refresh();
+    }
+  };
+
+  const setPaused = (paused: boolean) =>
+    act('pause', async () => {
+      await api.post(paused ? '/api/admin/queue/pause' : '/api/admin/queue/resume');
+      status.patch((s): JobsStatus => ({ ...s, paused }));
+      return paused ? 'The queue is paused.' : 'The queue is running again.';
+    });
+
+  const retryAll = () =>
+    act('retry-all', async () => {
+      const { retried } = await api.post<{ retried: number }>('/api/jobs/retry-all-failed');
+      return retried === 1 ? 'Trying 1 download again.' : `Trying ${retried} downloads again.`;
+    });
+
+  const retry = (job: Job) =>
+    act(`retry:${job.id}`, async () => {
+      await api.post(`/api/jobs/${encodeURIComponent(job.id)}/retry`);
+      return `Trying ${job.label} again.`;
+    });
+
+  const move = (job: Job, direction: Move) =>
+    act(`move:${job.id}`, async () => {
+      await api.patch(`/api/admin/queue/${encodeURIComponent(job.id)}`, { move: direction });
+      return `${job.label} moved ${direction}.`;
+    });
+
+  const labelsOf = (ids: string[]) => ids.map((id) => jobs.find((j) => j.id === id)).filter((j): j is Job => Boolean(j && j.state !== 'completed'));
+
+  return (
+    <section className="page downloads" aria-labelledby="downloads-title">
+      <div className="page__head">
+        <div>
+          <h1 id="downloads-title" className="page__title">
+            Downloads
+          </h1>
+          <p className="muted" data-testid="downloads-summary">
+            {data ? summaryOf(data) : 'Models, archives and components Hearth is fetching.'}
+          </p>
+        </div>
+        {isAdmin && data ? (
+          <div className="page__actions">
+            {failedCount > 0 ? (
+              <button type="button" className="btn btn--secondary btn--compact" onClick={() => void retryAll()} disabled={busy !== null}>
+                {busy === 'retry-all' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+                Retry all failed
+              </button>
+            ) : null}
+            <button type="button" className="btn btn--secondary btn--compact" onClick={() => void setPaused(!data.paused)} disabled={busy !== null}>
+              {busy === 'pause' ? <Spinner size={20} /> : <Icon name={data.paused ? 'play' : 'pause'} size={20} />}
+              {data.paused ? 'Resume queue' : 'Pause queue'}
+            </button>
+          </div>
+        ) : null}
+      </div>
+
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+      <FormError message={actionError} />
+
+      {data?.offline ? (
+        <p className="banner banner--warn" data-testid="offline-banner">
+          <Icon name="warn" size={22} />
+          <span>Hearth is in offline mode, so nothing downloads from the internet. Downloads wait until offline mode is turned off.</span>
+        </p>
+      ) : null}
+      {data?.paused ? (
+        <p className="banner banner--info" data-testid="paused-banner">
+          <Icon name="pause" size={22} />
+          <span>The queue is paused: downloads already running finish, nothing new starts{isAdmin ? ' until you resume it' : ''}.</span>
+        </p>
+      ) : null}
+      {data && status.error ? (
+        <p className="banner banner--warn" role="status">
+          <Icon name="warn" size={22} />
+          <span>Could not refresh: {errorMessage(status.error)} Showing what Hearth said last.</span>
+        </p>
+      ) : null}
+
+      {!data ? (
+        status.error ? (
+          <ErrorState title="Downloads did not load" error={status.error} onRetry={status.refresh} />
+        ) : (
+          <LoadingState label="Loading downloads…" />
+        )
+      ) : jobs.length === 0 ? (
+        <EmptyState
+          title="Nothing to download"
+          action={
+            isAdmin ? (
+              <Link to="/features" className="btn btn--secondary">
+                <Icon name="sliders" size={20} />
+                Add features
+              </Link>
+            ) : null
+          }
+        >
+          {isAdmin ? 'Downloads appear here when you add features.' : 'When the admin adds features, their downloads appear here.'}
+        </EmptyState>
+      ) : (
+        <>
+          <JobGroup id="running" title="Downloading now" jobs={running}>
+            {(j) => (
+              <JobRow key={j.id} job={j}>
+                <JobProgress label={`${j.label} progress`} figures={j} />
+                {j.attempts > 1 ? <p className="job__meta">Attempt {j.attempts} of {MAX_ATTEMPTS}</p> : null}
+                {isAdmin ? (
+                  <div className="job__actions">
+                    <CancelButton job={j} disabled={busy !== null} onClick={() => setCancelling(j)} />
+                  </div>
+                ) : null}
+              </JobRow>
+            )}
+          </JobGroup>
+
+          <JobGroup id="waiting" title="Waiting" jobs={waiting}>
+            {(j, i) => (
+              <JobRow key={j.id} job={j}>
+                {j.bytesDone > 0 ? <JobProgress label={`${j.label} progress`} figures={j} live={false} /> : null}
+                <p className="job__meta">{waitingReason(j, i, data, labelsOf(j.requires))}</p>
+                {j.lastError ? <p className="job__error">Last try: {j.lastError}</p> : null}
+                {isAdmin ? (
+                  <div className="job__actions">
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--icon"
+                      aria-label={`Move ${j.label} up`}
+                      onClick={() => void move(j, 'up')}
+                      disabled={busy !== null || i === 0}
+                    >
+                      <Icon name="up" size={20} />
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--icon"
+                      aria-label={`Move ${j.label} down`}
+                      onClick={() => void move(j, 'down')}
+                      disabled={busy !== null || i === waiting.length - 1}
+                    >
+                      <Icon name="down" size={20} />
+                    </button>
+                    <CancelButton job={j} disabled={busy !== null} onClick={() => setCancelling(j)} />
+                  </div>
+                ) : null}
+              </JobRow>
+            )}
+          </JobGroup>
+
+          <JobGroup id="failed" title="Failed or cancelled" jobs={failed}>
+            {(j) => (
+              <JobRow key={j.id} job={j}>
+                {j.state === 'failed' ? (
+                  <>
+                    <p className="job__error" data-testid="job-error">
+                      {j.lastError ?? 'It stopped without saying why.'}
+                    </p>
+                    <p className="job__meta">
+                      Tried {j.attempts} {j.attempts === 1 ? 'time' : 'times'}
+                      {j.finishedAt ? `, gave up ${formatWhen(j.finishedAt)}` : ''}
+                    </p>
+                  </>
+                ) : (
+                  <p className="job__meta">Cancelled{j.finishedAt ? ` ${formatWhen(j.finishedAt)}` : ''}. The part downloaded so far was deleted.</p>
+                )}
+                {isAdmin ? (
+                  <div className="job__actions">
+                    <button
+                      type="button"
+                      className="btn btn--secondary btn--compact"
+                      aria-label={`Retry ${j.label}`}
+                      onClick={() => void retry(j)}
+                      disabled={busy !== null}
+                    >
+                      {busy === `retry:${j.id}` ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+                      <span className="btn__label">Retry</span>
+                    </button>
+                  </div>
+                ) : null}
+              </JobRow>
+            )}
+          </JobGroup>
+
+          <JobGroup id="done" title="Done" jobs={showAllDone ? done : done.slice(0, DONE_SHOWN)} total={done.length}>
+            {(j) => (
+              <JobRow key={j.id} job={j}>
+                <p className="job__meta">
+                  {[j.bytesTotal ? formatBytes(j.bytesTotal) : null, j.finishedAt ? `finished ${formatWhen(j.finishedAt)}` : null].filter(Boolean).join(', ')}
+                </p>
+              </JobRow>
+            )}
+          </JobGroup>
+          {done.length > DONE_SHOWN ? (
+            <p>
+              <button type="button" className="btn btn--ghost" onClick={() => setShowAllDone((v) => !v)} aria-expanded={showAllDone}>
+                {showAllDone ? 'Show fewer' : `Show all ${done.length} done`}
+              </button>
+            </p>
+          ) : null}
+        </>
+      )}
+
+      <CancelDialog
+        job={cancelling}
+        onClose={() => setCancelling(null)}
+        onCancelled={(j) => {
+          setCancelling(null);
+          setNotice(`${j.label} was cancelled.`);
+          status.refresh();
+        }}
+      />
+    </section>
+  );
+}
+
+function summaryOf(s: JobsStatus): string {
+  const { running, pending, failed, completed } = s.counts;
+  const parts = [running ? `${running} downloading` : null, pending ? `${pending} waiting` : null, failed ? `${failed} failed` : null].filter(Boolean);
+  if (parts.length) return `${parts.join(', ')}.`;
+  return completed ? 'Everything is downloaded.' : 'Nothing is downloading.';
+}
+
+function waitingReason(job: Job, index: number, s: JobsStatus, blockers: Job[]): string {
+  if (blockers.length) return `Starts after ${blockers.map((b) => b.label).join(' and ')}.`;
+  if (s.offline && job.hostClass !== 'local') return 'Waits until offline mode is off.';
+  if (job.nextAttemptAt && job.lastError) {
+    const seconds = (new Date(job.nextAttemptAt).getTime() - Date.now()) / 1000;
+    return seconds > 1 ? `Tries again in ${formatDuration(seconds)} (attempt ${job.attempts + 1} of ${MAX_ATTEMPTS}).` : 'Trying again…';
+  }
+  if (s.paused) return `Number ${index + 1} in line; starts when the queue is resumed.`;
+  return index === 0 ? 'Next in line.' : `Number ${index + 1} in line.`;
+}
+
+function formatWhen(iso: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  const time = d.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+  return d.toDateString() === today.toDateString() ? `at ${time}` : `on ${d.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
+}
+
+function JobGroup({
+  id,
+  title,
+  jobs,
+  total,
+  children,
+}: {
+  id: string;
+  title: string;
+  jobs: Job[];
+  total?: number;
+  children: (job: Job, index: number) => ReactElement;
+}): ReactElement | null {
+  if (jobs.length === 0) return null;
+  const headingId = `jobs-${id}-title`;
+  return (
+    <section className="job-group" aria-labelledby={headingId} data-testid={`jobs-${id}`}>
+      <h2 id={headingId} className="job-group__title">
+        {title} <span className="badge">{total ?? jobs.length}</span>
+      </h2>
+      <ul className="job-list">{jobs.map((j, i) => children(j, i))}</ul>
+    </section>
+  );
+}
+
+function JobRow({ job, children }: { job: Job; children: ReactNode }): ReactElement {
+  return (
+    <li className={`job job--${job.state}`} aria-label={`${job.label}: ${JOB_STATE_TEXT[job.state]}`}>
+      <div className="job__head">
+        <span className="job__label">{job.label}</span>
+        <span className="badge">{KIND_TEXT[job.kind]}</span>
+        {job.state === 'cancelled' ? <span className="badge badge--warn">Cancelled</span> : null}
+        {job.state === 'failed' ? <span className="badge badge--error">Failed</span> : null}
+      </div>
+      {children}
+    </li>
+  );
+}
+
+function CancelButton({ job, disabled, onClick }: { job: Job; disabled: boolean; onClick: () => void }): ReactElement {
+  return (
+    <button type="button" className="btn btn--danger-ghost btn--compact" aria-label={`Cancel ${job.label}`} onClick={onClick} disabled={disabled}>
+      <Icon name="close" size={20} />
+      <span className="btn__label">Cancel</span>
+    </button>
+  );
+}
+
+function CancelDialog({ job, onClose, onCancelled }: { job: Job | null; onClose: () => void; onCancelled: (j: Job) => void }): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+
+  const cancel = async () => {
+    if (!job) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post(`/api/jobs/${encodeURIComponent(job.id)}/cancel`);
+      setBusy(false);
+      onCancelled(job);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={job !== null}
+      role="alertdialog"
+      title={job ? `Cancel ${job.label}?` : 'Cancel'}
+      onClose={close}
+      testId="cancel-dialog"
+      description="What was downloaded so far is deleted. You can start it again later with Retry."
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
+          Keep downloading
+        </button>
+        <button type="button" className="btn btn--danger" onClick={() => void cancel()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="close" size={20} />}
+          Cancel download
+        </button>
+      </div>
+    </Dialog>
+  );
+}
