@@ -1,0 +1,420 @@
+// Admin: the feature catalog for this computer. Each item shows whether it is installed, its
+// download size, the memory it needs and whether that fits; the admin installs (after confirming
+// the size), uninstalls (after confirming) and switches installed features on or off. Installs go
+// to the download queue; items with a job in the queue show as downloading until it finishes.
+import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { api, errorMessage } from '../../api/client';
+import { useResource } from '../../api/useResource';
+import { Dialog } from '../../ui/Dialog';
+import { formatBytes } from '../../ui/format';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useJobsStatus } from '../downloads/useJobsStatus';
+import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
+import { planItems, withRequirements, type CatalogItem, type FeaturePlan } from './types';
+
+/** How often the page looks at the queue while something is installing. */
+const INSTALL_POLL_MS = 3_000;
+
+type Notice = { text: string; downloadsLink?: boolean } | null;
+
+export function FeaturesPage(): ReactElement {
+  const plan = useResource((signal) => api.get<FeaturePlan>('/api/admin/features', { signal }));
+  const jobs = useJobsStatus(INSTALL_POLL_MS);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [installing, setInstalling] = useState<CatalogItem | null>(null);
+  const [uninstalling, setUninstalling] = useState<CatalogItem | null>(null);
+  const [toggling, setToggling] = useState<string | null>(null);
+
+  const items = useMemo(() => (plan.data ? planItems(plan.data) : []), [plan.data]);
+  const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
+
+  // artifacts with a job still in the queue; their items show as downloading
+  const active = useMemo(
+    () => new Set((jobs.data?.jobs ?? []).filter((j) => j.state === 'pending' || j.state === 'running').map((j) => j.itemId ?? '')),
+    [jobs.data],
+  );
+  const activeKey = [...active].sort().join(',');
+  const lastActive = useRef(activeKey);
+  const reloadPlan = plan.reload;
+  useEffect(() => {
+    // a job left the queue: what is installed may have changed
+    const before = lastActive.current.split(',').filter(Boolean);
+    lastActive.current = activeKey;
+    if (before.some((id) => !active.has(id))) reloadPlan();
+  }, [activeKey, active, reloadPlan]);
+
+  const isDownloading = (item: CatalogItem) => !item.installed && item.installs.some((a) => active.has(a.id));
+
+  const toggle = async (item: CatalogItem, enabled: boolean) => {
+    if (!plan.data) return;
+    setToggling(item.id);
+    setActionError(null);
+    setNotice(null);
+    try {
+      const { features } = await api.put<{ features: Record<string, boolean> }>(`/api/app-features/${encodeURIComponent(item.id)}`, { enabled });
+      plan.setData(withFlags(plan.data, features));
+      setNotice({ text: `${item.name} is ${enabled ? 'on' : 'off'}.` });
+    } catch (err) {
+      setActionError(`${item.name} was not switched ${enabled ? 'on' : 'off'}. ${errorMessage(err)}`);
+    } finally {
+      setToggling(null);
+    }
+  };
+
+  const data = plan.data;
+  return (
+    <section className="page features-admin" aria-labelledby="features-title">
+      <div className="page__head">
+        <div>
+          <h1 id="features-title" className="page__title">
+            Features
+          </h1>
+          <p className="muted">
+            {data
+              ? `Install what your household wants to use. This computer: ${data.budget.summary}${data.hardware.diskFreeBytes !== null ? `, ${formatBytes(data.hardware.diskFreeBytes)} free disk` : ''}.`
+              : 'Install what your household wants to use.'}
+          </p>
+        </div>
+      </div>
+
+      <p className="notice" role="status" aria-live="polite" data-testid="features-notice">
+        {notice ? (
+          <>
+            {notice.text}
+            {notice.downloadsLink ? (
+              <>
+                {' '}
+                <Link to="/downloads">Follow it on Downloads</Link>
+              </>
+            ) : null}
+          </>
+        ) : (
+          ''
+        )}
+      </p>
+      <FormError message={actionError} />
+
+      {plan.status === 'loading' && !data ? (
+        <LoadingState label="Loading features…" />
+      ) : plan.status === 'error' && !data ? (
+        <ErrorState title="Features did not load" error={plan.error} onRetry={plan.reload} />
+      ) : !data || data.groups.length === 0 ? (
+        <EmptyState title="No features">The feature catalog is empty.</EmptyState>
+      ) : (
+        data.groups.map((g) => (
+          <section key={g.id} className="feature-group card" aria-labelledby={`group-${g.id}`}>
+            <h2 id={`group-${g.id}`} className="feature-group__title">
+              {g.name}
+            </h2>
+            <ul className="feature-list" aria-label={g.name}>
+              {[g.base, ...g.items].map((item) => (
+                <FeatureRow
+                  key={item.id}
+                  item={item}
+                  byId={byId}
+                  downloading={isDownloading(item)}
+                  toggling={toggling === item.id}
+                  onInstall={() => setInstalling(item)}
+                  onUninstall={() => setUninstalling(item)}
+                  onToggle={(on) => void toggle(item, on)}
+                />
+              ))}
+            </ul>
+            {g.categories.map((c) => (
+              <div key={c.id} className="feature-category">
+                <h3 className="feature-category__title">{c.name}</h3>
+                <ul className="feature-list" aria-label={c.name}>
+                  {c.items.map((item) => (
+                    <FeatureRow
+                      key={item.id}
+                      item={item}
+                      byId={byId}
+                      downloading={isDownloading(item)}
+                      toggling={toggling === item.id}
+                      onInstall={() => setInstalling(item)}
+                      onUninstall={() => setUninstalling(item)}
+                      onToggle={(on) => void toggle(item, on)}
+                    />
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </section>
+        ))
+      )}
+
+      <InstallDialog
+        item={installing}
+        byId={byId}
+        freeBytes={data?.hardware.diskFreeBytes ?? null}
+        onClose={() => setInstalling(null)}
+        onInstalled={(item, queued) => {
+          setInstalling(null);
+          setActionError(null);
+          if (queued > 0) setNotice({ text: `${item.name} is downloading.`, downloadsLink: true });
+          else setNotice({ text: `${item.name} is ready: there was nothing left to download.` });
+          plan.reload();
+          jobs.refresh();
+        }}
+      />
+      <UninstallDialog
+        item={uninstalling}
+        essential={uninstalling !== null && data !== undefined && isEssential(data, uninstalling.id)}
+        onClose={() => setUninstalling(null)}
+        onUninstalled={(item) => {
+          setUninstalling(null);
+          setActionError(null);
+          setNotice({ text: `${item.name} was uninstalled.` });
+          plan.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+function isEssential(plan: FeaturePlan, id: string): boolean {
+  return [plan.essentials.chat.id, plan.essentials.embeddings.id, plan.essentials.router.id].includes(id);
+}
+
+function withFlags(plan: FeaturePlan, flags: Record<string, boolean>): FeaturePlan {
+  const set = <T extends CatalogItem>(i: T): T => ({ ...i, enabled: flags[i.id] === true });
+  return {
+    ...plan,
+    groups: plan.groups.map((g) => ({ ...g, base: set(g.base), items: g.items.map(set), categories: g.categories.map((c) => ({ ...c, items: c.items.map(set) })) })),
+  };
+}
+
+/** What installing this item downloads: itself and what it needs that is not installed yet. */
+function installSet(item: CatalogItem, byId: ReadonlyMap<string, CatalogItem>): CatalogItem[] {
+  return [...withRequirements([item.id], byId)].map((id) => byId.get(id)).filter((i): i is CatalogItem => Boolean(i && !i.installed));
+}
+
+function FeatureRow({
+  item,
+  byId,
+  downloading,
+  toggling,
+  onInstall,
+  onUninstall,
+  onToggle,
+}: {
+  item: CatalogItem;
+  byId: ReadonlyMap<string, CatalogItem>;
+  downloading: boolean;
+  toggling: boolean;
+  onInstall: () => void;
+  onUninstall: () => void;
+  onToggle: (on: boolean) => void;
+}): ReactElement {
+  const needs = item.requires.map((r) => byId.get(r)?.name ?? r);
+  const descId = `feature-${item.id}-desc`;
+  return (
+    <li className="feature" data-testid={`feature-${item.id}`}>
+      <div className="feature__main">
+        <div className="feature__head">
+          <span className="feature__name">{item.name}</span>
+          {item.installed ? (
+            <span className="badge badge--ok">Installed</span>
+          ) : downloading ? (
+            <span className="badge badge--info">Downloading</span>
+          ) : (
+            <span className="badge">Not installed</span>
+          )}
+        </div>
+        <p id={descId} className="feature__desc">
+          {item.description}
+        </p>
+        <p className="feature__size muted">{itemSizeText(item)}</p>
+        {!item.fits ? (
+          <p className="fit-note">
+            <Icon name="warn" size={18} />
+            {SLOW_NOTE}
+          </p>
+        ) : null}
+        {item.advanced ? <p className="feature__advanced muted">{item.advanced}</p> : null}
+        {needs.length ? <p className="feature__needs muted">Needs {needs.join(' and ')}.</p> : null}
+      </div>
+      <div className="feature__actions">
+        {item.installed ? (
+          <>
+            <label className="switch">
+              <input
+                type="checkbox"
+                role="switch"
+                className="switch__input"
+                checked={item.enabled}
+                disabled={toggling}
+                aria-label={`Use ${item.name}`}
+                aria-describedby={descId}
+                onChange={(e) => onToggle(e.target.checked)}
+              />
+              <span className="switch__track" aria-hidden="true" />
+              <span className="switch__text" aria-hidden="true">
+                {item.enabled ? 'On' : 'Off'}
+              </span>
+            </label>
+            {item.installs.length > 0 ? (
+              <button type="button" className="btn btn--danger-ghost btn--compact" aria-label={`Uninstall ${item.name}`} onClick={onUninstall}>
+                <Icon name="trash" size={20} />
+                <span className="btn__label">Uninstall</span>
+              </button>
+            ) : null}
+          </>
+        ) : downloading ? (
+          <Link to="/downloads" className="btn btn--secondary btn--compact" aria-label={`${item.name} is downloading: see Downloads`}>
+            <Spinner size={20} />
+            <span className="btn__label">See progress</span>
+          </Link>
+        ) : (
+          <button type="button" className="btn btn--primary btn--compact" aria-label={`Install ${item.name}`} onClick={onInstall}>
+            <Icon name="download" size={20} />
+            <span className="btn__label">Install</span>
+          </button>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function InstallDialog({
+  item,
+  byId,
+  freeBytes,
+  onClose,
+  onInstalled,
+}: {
+  item: CatalogItem | null;
+  byId: ReadonlyMap<string, CatalogItem>;
+  freeBytes: number | null;
+  onClose: () => void;
+  onInstalled: (item: CatalogItem, queued: number) => void;
+}): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const set = item ? installSet(item, byId) : [];
+  const extra = set.filter((i) => i.id !== item?.id);
+  const total = set.reduce((n, i) => n + i.diskBytes, 0);
+
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+
+  const install = async () => {
+    if (!item) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { jobs } = await api.post<{ jobs: unknown[] }>('/api/admin/install', { items: [item.id] });
+      setBusy(false);
+      onInstalled(item, jobs.length);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={item !== null}
+      title={item ? `Install ${item.name}?` : 'Install'}
+      onClose={close}
+      testId="install-dialog"
+      description={item ? `${item.description}` : undefined}
+    >
+      {item ? (
+        <div className="install-facts">
+          <p data-testid="install-size">
+            This downloads <strong>{formatBytes(total)}</strong>
+            {extra.length ? `, including ${extra.map((i) => i.name).join(' and ')}, which it needs` : ''}
+            {freeBytes !== null ? ` (${formatBytes(freeBytes)} free on this computer)` : ''}.
+          </p>
+          {item.ramBytes > 0 ? <p>While in use it needs about {formatMemory(item.ramBytes)} of memory.</p> : null}
+          {!item.fits ? (
+            <p className="banner banner--warn">
+              <Icon name="warn" size={22} />
+              <span>{SLOW_NOTE}: it needs more memory than Hearth can give it here.</span>
+            </p>
+          ) : null}
+          <p className="muted">The download runs in the background; you can close this page.</p>
+        </div>
+      ) : null}
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
+          Not now
+        </button>
+        <button type="button" className="btn btn--primary" onClick={() => void install()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="download" size={20} />}
+          Install
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function UninstallDialog({
+  item,
+  essential,
+  onClose,
+  onUninstalled,
+}: {
+  item: CatalogItem | null;
+  essential: boolean;
+  onClose: () => void;
+  onUninstalled: (item: CatalogItem) => void;
+}): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+
+  const uninstall = async () => {
+    if (!item) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.post('/api/admin/uninstall', { items: [item.id] });
+      setBusy(false);
+      onUninstalled(item);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={item !== null}
+      role="alertdialog"
+      title={item ? `Uninstall ${item.name}?` : 'Uninstall'}
+      onClose={close}
+      testId="uninstall-dialog"
+      description={
+        <>
+          Its files are deleted from this computer (anything another feature still uses is kept). You can install it again later.
+          {essential ? ' Hearth counts it as essential: if it is missing when Hearth next starts, Hearth downloads it again.' : ''}
+        </>
+      }
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
+          Keep it
+        </button>
+        <button type="button" className="btn btn--danger" onClick={() => void uninstall()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
+          Uninstall
+        </button>
+      </div>
+    </Dialog>
+  );
+}
