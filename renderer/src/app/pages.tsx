@@ -3,6 +3,8 @@
 // notifications bell, one entry in HEADER_ITEMS); nothing else in app/ changes.
 import type { ComponentType } from 'react';
 import type { Role } from '../api/types';
+import { DownloadsPage } from '../features/downloads/DownloadsPage';
+import { FeaturesPage } from '../features/features-admin/FeaturesPage';
 import { HomePage } from '../features/home/HomePage';
 import { MembersPage } from '../features/members/MembersPage';
 import type { IconName } from '../ui/icons';
@@ -25,6 +27,8 @@ export interface ShellPage {
 export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage },
+  { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage },
+  { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage },
 ];
 
 export function canOpen(page: Pick<ShellPage, 'access'>, role: Role): boolean {
