@@ -118,6 +118,14 @@ describe('first run in the browser', () => {
     expect((await rechecked).status()).toBe(200);
     await page.getByRole('button', { name: 'Continue' }).tap();
 
+    // this computer and the plan; with no model runtime the install step offers to skip
+    await shown(page.getByRole('heading', { name: 'Your computer' }));
+    await page.getByRole('button', { name: 'Continue' }).tap();
+    await shown(page.getByRole('heading', { name: 'Your plan' }));
+    await page.getByRole('button', { name: 'Install' }).tap();
+    await shown(page.getByRole('heading', { name: 'Models need Ollama' }));
+    await page.getByRole('button', { name: 'Skip for now' }).tap();
+
     // finish
     await shown(page.getByRole('heading', { name: `You’re all set, ${ADMIN.name}` }));
     await page.screenshot({ path: '/tmp/hearth-phone-wizard-finish.png' });

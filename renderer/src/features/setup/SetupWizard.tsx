@@ -1,28 +1,37 @@
-// The first-run wizard: welcome -> create the admin -> model runtime check -> finish.
-// Once the admin exists, every step change is saved with PUT /api/setup/state, so a reload (or
-// signing in again later) resumes at the same step. Finishing calls /api/setup/welcome-complete.
+// The first-run wizard: welcome -> create the admin -> model runtime check -> this computer ->
+// the plan (essentials + extras) -> installing -> finish.
+// Once the admin exists, every step change (and the plan's choices) is saved with PUT
+// /api/setup/state, so a reload (or signing in again later) resumes at the same step with the same
+// choices. Finishing calls /api/setup/welcome-complete.
 import { useEffect, useRef, useState, type ReactElement, type Ref } from 'react';
 import { useNavigate } from 'react-router';
 import { api, errorMessage } from '../../api/client';
-import type { SetupStatus } from '../../api/types';
+import type { SetupState, SetupStatus } from '../../api/types';
 import { useSession } from '../../app/session';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { ComputerStep } from './ComputerStep';
 import { CreateAdminStep } from './CreateAdminStep';
+import { InstallStep } from './InstallStep';
+import { PlanStep } from './PlanStep';
 import { RuntimeStep } from './RuntimeStep';
+import { savedChoices, type WizardChoices } from './wizard-state';
 
-export type StepId = 'welcome' | 'admin' | 'runtime' | 'finish';
+export type StepId = 'welcome' | 'admin' | 'runtime' | 'computer' | 'plan' | 'install' | 'finish';
 
 const STEPS: ReadonlyArray<{ id: StepId; title: string }> = [
   { id: 'welcome', title: 'Welcome' },
   { id: 'admin', title: 'Admin' },
   { id: 'runtime', title: 'Model runtime' },
+  { id: 'computer', title: 'Your computer' },
+  { id: 'plan', title: 'Your plan' },
+  { id: 'install', title: 'Installing' },
   { id: 'finish', title: 'Finish' },
 ];
 
 /** Steps that can be resumed from saved state (the first two only make sense before the admin exists). */
-const RESUMABLE: readonly StepId[] = ['runtime', 'finish'];
+const RESUMABLE: readonly StepId[] = ['runtime', 'computer', 'plan', 'install', 'finish'];
 
 export function initialStep(setup: SetupStatus): StepId {
   if (setup.needsAdmin) return 'welcome';
@@ -36,6 +45,8 @@ export function SetupWizard(): ReactElement {
   const [saveError, setSaveError] = useState<string | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
+  const choices = savedChoices(setup.state);
   const index = STEPS.findIndex((s) => s.id === step);
   usePageTitle(`Set up · ${STEPS[index]!.title}`);
 
@@ -48,18 +59,25 @@ export function SetupWizard(): ReactElement {
     headingRef.current?.focus();
   }, [step]);
 
-  const goTo = async (next: StepId, opts: { persist?: boolean } = {}) => {
+  /** Saves the step and choices; saves run one after another so the last one wins on the server. */
+  const save = (state: SetupState) => {
+    updateSetup({ state });
+    const put = saving.current.then(() => api.put('/api/setup/state', state));
+    saving.current = put.catch(() => undefined);
+    put.catch((err: unknown) => {
+      // Not fatal: the wizard still works, it just would not resume here after a reload.
+      setSaveError(`Your progress was not saved (${errorMessage(err)}).`);
+    });
+    return put;
+  };
+
+  const saveChoices = (patch: WizardChoices) => void save({ ...setup.state, ...patch }).catch(() => undefined);
+
+  const goTo = async (next: StepId, opts: { persist?: boolean; choices?: WizardChoices } = {}) => {
     setStep(next);
     setSaveError(null);
     if (opts.persist === false) return;
-    const state = { step: next };
-    try {
-      await api.put('/api/setup/state', state);
-      updateSetup({ state });
-    } catch (err) {
-      // Not fatal: the wizard still works, it just would not resume here after a reload.
-      setSaveError(`Your progress was not saved (${errorMessage(err)}).`);
-    }
+    await save({ ...setup.state, ...opts.choices, step: next }).catch(() => undefined);
   };
 
   return (
@@ -88,7 +106,7 @@ export function SetupWizard(): ReactElement {
               Welcome to Hearth
             </h1>
             <p>Hearth keeps your household&rsquo;s apps, library and helpers on this computer, for everyone at home to use from their own phone or laptop.</p>
-            <p className="muted">Setting it up takes a minute: you will create the admin profile and check the model runtime that powers chat.</p>
+            <p className="muted">Setting it up takes a few minutes: you will create the admin profile, check the model runtime that powers chat, and choose what to install.</p>
             <div className="actions">
               <button type="button" className="btn btn--primary btn--wide" onClick={() => void goTo('admin', { persist: false })}>
                 Get started
@@ -104,9 +122,30 @@ export function SetupWizard(): ReactElement {
           />
         ) : null}
         {step === 'runtime' ? (
-          <RuntimeStep headingRef={headingRef} onContinue={() => void goTo('finish')} />
+          <RuntimeStep headingRef={headingRef} onContinue={() => void goTo('computer')} />
         ) : null}
-        {step === 'finish' ? <FinishStep headingRef={headingRef} name={user?.name ?? ''} onBack={() => void goTo('runtime')} /> : null}
+        {step === 'computer' ? <ComputerStep headingRef={headingRef} onBack={() => void goTo('runtime')} onContinue={() => void goTo('plan')} /> : null}
+        {step === 'plan' ? (
+          <PlanStep
+            headingRef={headingRef}
+            savedExtras={choices.extras}
+            onChange={(extras) => saveChoices({ extras })}
+            onBack={() => void goTo('computer')}
+            onContinue={(extras) => void goTo('install', { choices: { extras, install: undefined, queued: undefined } })}
+            onSkip={() => void goTo('finish')}
+          />
+        ) : null}
+        {step === 'install' ? (
+          <InstallStep
+            headingRef={headingRef}
+            extras={choices.extras ?? []}
+            finished={choices.install === 'done' ? { queued: choices.queued ?? 0 } : null}
+            onInstalled={(queued) => saveChoices({ install: 'done', queued })}
+            onBack={() => void goTo('plan')}
+            onFinish={() => void goTo('finish')}
+          />
+        ) : null}
+        {step === 'finish' ? <FinishStep headingRef={headingRef} name={user?.name ?? ''} onBack={() => void goTo('plan')} /> : null}
         {saveError ? (
           <p className="banner banner--warn" role="status">
             {saveError}
