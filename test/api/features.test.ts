@@ -136,7 +136,8 @@ describe('features, setup plan and essentials install', () => {
     expect(await s.handle.deps.settings.get('embedding_model')).toBe('embed');
     expect(runtime.models.map((m) => m.name)).toEqual(expect.arrayContaining(['medium:7b', 'embed:latest', 'router:1b']));
     const flags = (await s.member.get('/api/app-features')).body.features;
-    expect(flags).toMatchObject({ 'chat-medium': true, embeddings: true, router: true });
+    expect(flags).toMatchObject({ 'chat-base': true, 'chat-medium': true, embeddings: true, router: true });
+    expect(await s.handle.deps.settings.get('setup.pending_extras')).toBeUndefined();
 
     // extras: the checkpoint waits for the engine and its nodes, which were queued first
     const until = Date.now() + 20_000;
@@ -153,6 +154,19 @@ describe('features, setup plan and essentials install', () => {
     expect(new Date(byLabel.Checkpoint.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(byLabel.Nodes.finishedAt).getTime());
     expect(existsSync(path.join(s.dataDir, 'models/ckpt.safetensors'))).toBe(true);
     expect((await s.member.get('/api/app-features')).body.features).toMatchObject({ 'images-base': true, 'images-ckpt': true });
+  });
+
+  it('refuses to start the essentials while the model runtime is down (503, nothing queued)', async () => {
+    const before = (await s.admin.get('/api/jobs/status')).body.jobs.length;
+    await runtime.setMode('down');
+    try {
+      const r = await s.admin.post('/api/setup/download', { extras: [] });
+      expect(r.status).toBe(503);
+      expect(r.body.error.code).toBe('model_runtime_unavailable');
+      expect((await s.admin.get('/api/jobs/status')).body.jobs.length).toBe(before);
+    } finally {
+      await runtime.setMode('ok');
+    }
   });
 
   it('the feature flags can be toggled by admins only; unknown ids are 404', async () => {
@@ -220,6 +234,57 @@ describe('boot repair of a missing essential', () => {
         await s.handle.close();
       }
     } finally {
+      await runtime.close();
+      temp.remove();
+    }
+  });
+});
+
+describe('setup extras when the wizard is closed mid-install', () => {
+  it('queues the chosen extras once the essentials finish, with no stream open', async () => {
+    const runtime = await startFakeModelRuntime({ pullable: [pullable('small:3b', 2000), pullable('embed:latest', 500), pullable('router:1b', 800)], chunkDelayMs: 20 });
+    const files = await new FakeFileServer().start();
+    const temp = makeTempDir();
+    const art = (o: object) => ({ hostClass: 'model_runtime', type: 'model', kind: 'runtime_model', ...o });
+    const extra = makeContent(16 * KB, 9);
+    const catalog = {
+      artifacts: {
+        'small:3b': art({ label: 'Small', target: 'small:3b', sizeBytes: 2000 }),
+        embed: art({ label: 'Embed', target: 'embed', sizeBytes: 500 }),
+        'router:1b': art({ label: 'Router', target: 'router:1b', sizeBytes: 800 }),
+        extra: { type: 'component', kind: 'component', label: 'Extra', target: files.addBuffer('extra.bin', extra), destination: 'components/extra.bin', sizeBytes: extra.length, hostClass: 'code_host' },
+      },
+      essentials: { chat: 'chat-base', embeddings: 'embeddings', router: 'router' },
+      groups: [
+        {
+          id: 'chat',
+          name: 'Chat',
+          base: { id: 'chat-base', name: 'Chat', description: 'd', diskBytes: 0, ramBytes: 0, sizing: 'fits' },
+          items: [
+            { id: 'embeddings', name: 'E', description: 'd', diskBytes: 500, ramBytes: 1, sizing: 'fixed', installs: [{ id: 'embed', type: 'model' }] },
+            { id: 'router', name: 'R', description: 'd', diskBytes: 800, ramBytes: 1, sizing: 'fixed', installs: [{ id: 'router:1b', type: 'model' }] },
+          ],
+          categories: [{ id: 'chat-models', name: 'Chat models', items: [{ id: 'chat-small', name: 'Small', description: 'd', diskBytes: 2000, ramBytes: 1, sizing: 'small', installs: [{ id: 'small:3b', type: 'model' }] }] }],
+        },
+        { id: 'maps', name: 'Maps', base: { id: 'maps-base', name: 'Maps', description: 'd', diskBytes: 1, ramBytes: 1, sizing: 'fixed', installs: [{ id: 'extra', type: 'component' }] } },
+      ],
+    };
+    const file = path.join(temp.dir, 'features.json');
+    writeFileSync(file, JSON.stringify(catalog));
+    const s = await startTestServer({ seed: 'household', config: { featureCatalogPath: file, fetchAllowOrigins: [files.url], modelRuntimeUrl: runtime.url } });
+    try {
+      // open the install stream and walk away as soon as it has started
+      const res = await request(`${s.url}/api/setup/download`, { method: 'POST', headers: { cookie: s.admin.cookie!, origin: s.url, 'content-type': 'application/json' }, body: JSON.stringify({ extras: ['maps-base'] }) });
+      expect(res.statusCode).toBe(200);
+      res.body.destroy();
+      const until = Date.now() + 15_000;
+      while (!existsSync(path.join(s.dataDir, 'components/extra.bin')) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(sha256(readFileSync(path.join(s.dataDir, 'components/extra.bin')))).toBe(sha256(extra));
+      expect(await s.handle.deps.settings.get('setup.pending_extras')).toBeUndefined();
+      expect((await s.member.get('/api/app-features')).body.features).toMatchObject({ 'chat-base': true, 'maps-base': true });
+    } finally {
+      await s.close();
+      await files.close();
       await runtime.close();
       temp.remove();
     }

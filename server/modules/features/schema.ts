@@ -4,6 +4,10 @@ import { HostClass, JobKind } from '../downloads/schema.js';
 export const GROUP_IDS = ['chat', 'images', 'voice', 'library', 'maps', 'home-inventory'] as const;
 export const SETTING_FLAGS = 'features.flags';
 export const SETTING_INSTALLED = 'features.installed';
+/** Extras chosen in setup, queued once the essentials are installed. */
+export const SETTING_PENDING_EXTRAS = 'setup.pending_extras';
+/** The chat group's base item: on once a chat model is installed. */
+export const CHAT_BASE_ITEM = 'chat-base';
 export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model' } as const;
 
 export const Artifact = z.object({

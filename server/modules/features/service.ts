@@ -16,7 +16,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from './catalog.js';
-import { SETTING_FLAGS, SETTING_INSTALLED, type FeatureItem } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type FeatureItem } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -197,6 +197,38 @@ export class FeaturesService {
     if (!artifactId || !this.deps.catalog.artifact(artifactId)) return;
     await this.markInstalled([artifactId]);
     this.deps.logger.info({ artifact: artifactId }, 'installed');
+    await this.flushPendingExtras({ kind: 'system' });
+  }
+
+  async setPendingExtras(pending: { essentials: string[]; extras: string[] }): Promise<void> {
+    await this.deps.settings.set(SETTING_PENDING_EXTRAS, pending);
+  }
+
+  /**
+   * Once every essential from setup is installed: switches chat on and queues the extras chosen
+   * in setup (once). Returns the jobs queued (none while an essential is still missing).
+   */
+  flushPendingExtras(actor: Actor): Promise<DownloadJob[]> {
+    // the setup stream and the download listener may both get here at once: one at a time
+    const run = this.flushing.catch(() => undefined).then(() => this.flushPendingExtrasNow(actor));
+    this.flushing = run;
+    return run;
+  }
+
+  private flushing: Promise<unknown> = Promise.resolve();
+
+  private async flushPendingExtrasNow(actor: Actor): Promise<DownloadJob[]> {
+    const pending = await this.deps.settings.get<{ essentials: string[]; extras: string[] }>(SETTING_PENDING_EXTRAS);
+    if (!pending) return [];
+    const installed = await this.installed();
+    const ready = pending.essentials.every((id) => {
+      const item = this.deps.catalog.item(id);
+      return item && this.isItemInstalled(item, installed);
+    });
+    if (!ready) return [];
+    await this.deps.settings.delete(SETTING_PENDING_EXTRAS);
+    if (this.deps.catalog.item(CHAT_BASE_ITEM)) await this.deps.settings.set(SETTING_FLAGS, { ...(await this.flags()), [CHAT_BASE_ITEM]: true });
+    return pending.extras.length ? this.enqueueItems(actor, pending.extras) : [];
   }
 
   /** Removes the items' artifacts that no other installed item still uses, and turns them off. */

@@ -2,7 +2,8 @@
 // durable queue while the wizard watches, then hands the chosen extras to the queue. The jobs are
 // the queue's own, so a closed tab or a restart loses nothing; reopening the stream re-attaches.
 import type { Actor } from '../../actor.js';
-import { BadRequestError } from '../../errors.js';
+import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { DownloadsService } from '../downloads/service.js';
@@ -18,7 +19,7 @@ export interface InstallEvents {
 const POLL_MS = 500;
 
 export async function installEssentials(
-  deps: { features: FeaturesService; downloads: DownloadsService; catalog: Catalog; settings: AppSettingsStore; hardware: HardwareProbe },
+  deps: { features: FeaturesService; downloads: DownloadsService; catalog: Catalog; settings: AppSettingsStore; hardware: HardwareProbe; runtime: ModelRuntimeClient },
   actor: Actor,
   body: SetupDownloadBody,
   /** Opens the event stream; called once the jobs are queued, so refusals are plain HTTP errors. */
@@ -28,6 +29,12 @@ export async function installEssentials(
   for (const id of body.extras) if (!catalog.item(id)) throw new BadRequestError(`There is no feature called ${id}.`);
   const chatItem = body.chatItem ? catalog.chatModels().find((i) => i.id === body.chatItem) : deps.features.fitChat(await deps.hardware()).item;
   if (!chatItem) throw new BadRequestError(`${body.chatItem} is not a chat model.`);
+  // the essentials are model-runtime models: without the runtime they could only fail
+  try {
+    await deps.runtime.version();
+  } catch (err) {
+    throw new ServiceUnavailableError('model_runtime_unavailable', `The model runtime (Ollama) is not running, so the models cannot be installed yet: ${(err as Error).message}`);
+  }
 
   const roles = [
     { key: 'chat', item: chatItem },
@@ -40,6 +47,9 @@ export async function installEssentials(
     if (model) await deps.settings.set(SETTING_CHOSEN_MODELS[r.key], model.target);
   }
 
+  // The extras wait for the essentials even if this page is closed: the features service queues
+  // them when the last essential finishes (and this stream does it sooner when it sees that).
+  await deps.features.setPendingExtras({ essentials: roles.map((r) => r.item.id), extras: body.extras });
   const jobs = await deps.features.enqueueItems(actor, roles.map((r) => r.item.id));
   const watched = new Map(jobs.map((j) => [j.id, j.label]));
   const out = open();
@@ -61,8 +71,11 @@ export async function installEssentials(
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   try {
-    const extras = body.extras.length ? await deps.features.enqueueItems(actor, body.extras) : [];
-    out.send('done', { queued: extras.length });
+    await deps.features.flushPendingExtras(actor);
+    // the download listener may have queued them a moment earlier: report what the queue holds
+    const wanted = new Set(catalog.artifactsWithRequirements(catalog.withRequirements(body.extras).flatMap((id) => catalog.item(id)!.installs.map((a) => a.id))));
+    const queued = (await deps.downloads.status()).jobs.filter((j) => j.itemId && wanted.has(j.itemId));
+    out.send('done', { queued: queued.length });
   } catch (err) {
     out.send('error', { message: `The essentials are installed, but the extras could not be queued: ${(err as Error).message}` });
   }
