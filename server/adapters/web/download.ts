@@ -165,12 +165,26 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     const file = await open(part, start > 0 ? 'a' : 'w');
     let batch: Buffer[] = [];
     let batchBytes = 0;
+    // One write in flight while the next batch is read: the socket keeps flowing during disk I/O.
+    let inFlight: Promise<void> = Promise.resolve();
+    let writeError: unknown = null;
+    const settleWrite = async () => {
+      await inFlight;
+      if (writeError) throw writeError;
+    };
     const flush = async () => {
+      await settleWrite();
       if (!batchBytes) return;
-      const buf = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchBytes);
+      const chunks = batch;
       batch = [];
       batchBytes = 0;
-      await file.write(buf);
+      // writev: the received chunks go to disk as they are, without copying them into one buffer
+      inFlight = file.writev(chunks).then(
+        () => undefined,
+        (err: unknown) => {
+          writeError = err;
+        },
+      );
     };
     let failure: unknown = null;
     // stop reading as soon as we are cancelled, stalled or the caller goes away
@@ -194,6 +208,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       signal.removeEventListener('abort', stopBody);
       try {
         await flush();
+        await settleWrite();
       } finally {
         await file.close();
       }
