@@ -148,6 +148,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     clock,
     logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
+    kiwixToolsUrl: config.kiwixToolsUrl,
   });
 
   const steps: BootStepDefinition[] = [

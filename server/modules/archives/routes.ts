@@ -69,6 +69,13 @@ export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegi
       stream.close();
     });
 
+    r.post('/install-kiwix', 'admin', async (req, res) => {
+      archives.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
+      const stream = openSse(req, res, { registry: sse });
+      await archives.installRuntime(actorOf(req), stream);
+      stream.close();
+    });
+
     r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
     r.post('/verify', 'admin', (req) => archives.verify(actorOf(req)));
     r.delete('/:sourceId', 'admin', (req) => archives.remove(actorOf(req), parse(SourceParams, req.params).sourceId));

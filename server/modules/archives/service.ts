@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Actor } from '../../actor.js';
 import { downloadToFile, removePartial } from '../../adapters/web/download.js';
 import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -17,6 +17,7 @@ import type { SsrfGuard } from '../../platform/ssrf.js';
 import { decodeSegments, encodeSegments, friendlyPage, pathFromLocation, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
+import { installKiwixTools, kiwixToolsSource } from './runtime.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
 export interface ArchivesDeps {
@@ -31,6 +32,11 @@ export interface ArchivesDeps {
   clock: Clock;
   logger: Logger;
   stallTimeoutMs?: number;
+  /** KIWIX_TOOLS_URL: where install-kiwix downloads the tools bundle (default: Kiwix's bundle for this OS). */
+  kiwixToolsUrl?: string;
+  /** This machine (tests may pretend to be another). */
+  platform?: NodeJS.Platform;
+  arch?: string;
 }
 
 export type ViewResult =
@@ -54,6 +60,7 @@ export class ArchivesService {
   private books = new Map<string, CatalogBook>();
   private readonly downloads = new Map<string, AbortController>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
+  private installingRuntime = false;
   private serving: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ArchivesDeps) {}
@@ -374,6 +381,78 @@ export class ArchivesService {
       }
     } finally {
       this.downloads.delete(sourceId);
+    }
+  }
+
+  // ---- the archive-server runtime ----
+
+  private runtimeSource() {
+    return kiwixToolsSource(this.deps.platform ?? process.platform, this.deps.arch ?? process.arch, this.deps.kiwixToolsUrl);
+  }
+
+  /** Checks an install of the Kiwix tools can start; throws the HTTP error before any stream is opened. */
+  prepareInstallRuntime(actor: Actor) {
+    this.assertAdmin(actor);
+    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
+    if (this.installingRuntime) throw new ConflictError('install_in_progress', 'The archive server is already being installed.');
+    const source = this.runtimeSource();
+    if (source.kind === 'package-manager' && !this.deps.isInstalled()) {
+      throw new UnprocessableError('needs_package_manager', source.message, { command: source.command });
+    }
+    return source;
+  }
+
+  /**
+   * Installs the archive server (the Kiwix tools bundle for this OS) under DATA_DIR, then serves
+   * the installed archives with it. Where the OS has no bundle and kiwix-serve was installed with
+   * a package manager, it only starts serving.
+   */
+  async installRuntime(actor: Actor, out: DownloadEvents): Promise<void> {
+    const source = this.prepareInstallRuntime(actor);
+    this.installingRuntime = true;
+    const started = Date.now();
+    try {
+      let binary: string | null = null;
+      if (source.kind === 'bundle') {
+        out.send('status', { state: 'downloading', url: source.url });
+        let last = 0;
+        const result = await installKiwixTools({
+          guard: this.deps.guard,
+          url: source.url,
+          dataDir: this.deps.dataDir,
+          platform: this.deps.platform ?? process.platform,
+          signal: out.signal,
+          stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
+          onProgress: ({ bytesDone, bytesTotal }) => {
+            const t = Date.now();
+            if (t - last < 250 && bytesDone !== bytesTotal) return;
+            last = t;
+            const seconds = (t - started) / 1000;
+            const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
+            out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
+          },
+          onStep: (state) => out.send('status', { state }),
+          release: () => this.deps.supervisor.stop(),
+        });
+        binary = result.binary;
+        this.deps.logger.info({ binary, bytes: result.bytes }, 'archive server installed');
+      }
+      if (!this.deps.isInstalled()) {
+        throw new Error(
+          binary
+            ? `kiwix-serve was installed at ${binary}, but Hearth is set to use another one (KIWIX_SERVE_PATH), which is missing.`
+            : 'kiwix-serve was not found after the install.',
+        );
+      }
+      out.send('status', { state: 'starting' });
+      await this.serve();
+      const st = await this.statusView();
+      out.send('done', { installed: true, binary, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
+    } catch (err) {
+      // a client that went away keeps the partial bundle for a later resume; nobody is listening
+      if (!out.signal.aborted) out.send('error', { message: (err as Error).message });
+    } finally {
+      this.installingRuntime = false;
     }
   }
 

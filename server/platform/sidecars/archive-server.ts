@@ -8,14 +8,28 @@ export interface ArchiveServerConfig {
   files: string[];
 }
 
-/** KIWIX_SERVE_PATH, then the bundled resources/bin/<platform>-<arch>/, then the installed runtime, then PATH. */
+/** Where install-kiwix puts the Kiwix tools (kiwix-serve and its siblings). */
+export const kiwixToolsBinDir = (dataDir: string) => path.join(dataDir, 'components', 'kiwix-tools', 'bin');
+
+// Homebrew's folders: an app started from the Dock or Finder gets a PATH without them.
+const HOMEBREW_BIN = ['/opt/homebrew/bin', '/usr/local/bin'];
+
+/**
+ * KIWIX_SERVE_PATH, then the bundled resources/bin/<platform>-<arch>/, then the installed runtime
+ * (DATA_DIR/components/kiwix-tools/bin), then PATH (on macOS also Homebrew's folders).
+ */
 export function findKiwixServe(opts: { explicit?: string; resourcesDir: string; dataDir: string; searchPath: string[]; platform?: NodeJS.Platform; arch?: string }): string | null {
   const platform = opts.platform ?? process.platform;
   const arch = opts.arch ?? process.arch;
   if (opts.explicit) return findProgram([path.basename(opts.explicit).replace(/\.exe$/, '')], [path.dirname(opts.explicit)], platform);
   return findProgram(
     ['kiwix-serve'],
-    [path.join(opts.resourcesDir, 'bin', `${platform}-${arch}`), path.join(opts.dataDir, 'components', 'kiwix-tools', 'bin'), ...opts.searchPath],
+    [
+      path.join(opts.resourcesDir, 'bin', `${platform}-${arch}`),
+      kiwixToolsBinDir(opts.dataDir),
+      ...opts.searchPath,
+      ...(platform === 'darwin' ? HOMEBREW_BIN.filter((d) => !opts.searchPath.includes(d)) : []),
+    ],
     platform,
   );
 }

@@ -1,0 +1,31 @@
+// Unpacks a downloaded program bundle (.tar.gz or .zip, told apart by their first bytes, not the
+// file name) into a folder. Both libraries refuse entries that would land outside the folder
+// (absolute paths, "..").
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import extractZip from 'extract-zip';
+import { x as extractTar } from 'tar';
+
+export type BundleFormat = 'tar.gz' | 'zip';
+
+export async function bundleFormat(file: string): Promise<BundleFormat | null> {
+  const fh = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(head, 0, 4, 0);
+    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'tar.gz';
+    if (bytesRead === 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Extracts `file` into `destDir` (which must exist). Throws when the file is neither format. */
+export async function unpackBundle(file: string, destDir: string): Promise<BundleFormat> {
+  const format = await bundleFormat(file);
+  if (format === 'tar.gz') await extractTar({ file, cwd: destDir, strict: true, preservePaths: false });
+  else if (format === 'zip') await extractZip(file, { dir: path.resolve(destDir) });
+  else throw new Error('The downloaded bundle is neither a .tar.gz nor a .zip file.');
+  return format;
+}
