@@ -1,26 +1,19 @@
 // Reference archives against the real kiwix-serve (Debian kiwix-tools) with ZIMs built by
 // test/fixtures/zim/make-test-zims.sh (Debian zim-tools).
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKiwixClient } from '../../server/adapters/archive-server/kiwix.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { freePort } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-const KIWIX_SERVE = execFileSync('sh', ['-c', 'command -v kiwix-serve']).toString().trim();
-const zims = makeTempDir('hearth-zims-');
+const KIWIX_SERVE = kiwixServeOnPath();
+let zims: TestZims;
 let fixtures: any;
 let files: FakeFileServer;
 let s: TestServer;
@@ -33,11 +26,11 @@ async function install(sourceId: string, variantKey?: string) {
 }
 
 beforeAll(async () => {
-  execFileSync('bash', [path.resolve(import.meta.dirname, '../fixtures/zim/make-test-zims.sh'), zims.dir], { env: { ...process.env, WITH_BROKEN: '1' }, stdio: 'ignore' });
-  fixtures = JSON.parse(readFileSync(path.join(zims.dir, 'fixtures.json'), 'utf8'));
+  zims = buildTestZims({ withBroken: true, withNoIndex: true });
+  fixtures = zims.fixtures;
   files = await new FakeFileServer().start();
-  const pedia = path.join(zims.dir, fixtures.encyclopedia.file);
-  const books = path.join(zims.dir, fixtures.books.file);
+  const pedia = zims.encyclopedia;
+  const books = zims.books;
   const variant = (name: string, file: string) => ({
     key: 'all',
     label: 'All',
@@ -53,6 +46,7 @@ beforeAll(async () => {
       { id: 'fixturebooks', label: 'Fixture books', description: 'Test books', category: 'Books', bookCategory: 'How-to', faviconUrl: 'https://example.org/b.ico', variants: [variant(fixtures.books.file, books)] },
       { id: 'wrongsum', label: 'Wrong checksum', description: 'x', category: 'Encyclopedia', faviconUrl: 'https://example.org/w.ico', variants: [{ ...variant('wrongsum.zim', books), sha256: 'a'.repeat(64) }] },
       { id: 'slow', label: 'Slow', description: 'x', category: 'Encyclopedia', faviconUrl: 'https://example.org/s.ico', variants: [variant('slow.zim', pedia)] },
+      { id: 'noindex', label: 'Books without an index', description: 'No full-text index', category: 'Books', bookCategory: 'How-to', faviconUrl: 'https://example.org/n.ico', variants: [variant('noindex.zim', zims.noIndex!)] },
       { id: 'broken', label: 'Broken', description: 'Bit-flipped', category: 'Encyclopedia', faviconUrl: 'https://example.org/x.ico', variants: [{ ...variant('bitflip.zim', path.join(zims.dir, 'broken/bitflip.zim')), sha256: undefined }] },
     ],
   };
@@ -65,10 +59,33 @@ beforeAll(async () => {
   });
 }, 60_000);
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** GET that reports what arrived: status, bytes, and whether the body ended cleanly. */
+function fetchAll(url: string): Promise<{ status: number; bytes: number; complete: boolean }> {
+  return new Promise((resolve) => {
+    const req = http.get(url, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, complete: res.complete }));
+      res.on('error', () => resolve({ status: res.statusCode ?? 0, bytes, complete: false }));
+      res.on('aborted', () => resolve({ status: res.statusCode ?? 0, bytes, complete: false }));
+    });
+    req.on('error', () => resolve({ status: 0, bytes: 0, complete: false }));
+  });
+}
+
 afterAll(async () => {
   await s?.close();
   await files?.close();
-  zims.remove();
+  zims?.remove();
   temp.remove();
 });
 
@@ -187,6 +204,7 @@ describe('content proxy', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toContain('text/html');
     expect(missing.text).toContain('not installed');
+    expect(missing.text).not.toContain('http-equiv="refresh"'); // trying again will not help
     expect((await view('A/No_such_page')).status).toBe(404);
     for (const p of ['..%2F..%2Fcatalog%2Fv2%2Fentries', 'A/%2E%2E/%2E%2E/catalog/v2/entries', '%2E%2E/%2E%2E/skin/taskbar.css']) {
       const r = await view(p);
@@ -199,6 +217,87 @@ describe('content proxy', () => {
   });
 });
 
+describe('the books archive: base tag and CSS', () => {
+  const books = (p: string) => s.anon.get(`/api/archives/view/fixturebooks/${p}`);
+  const resolve = (ref: string, against: string) => new URL(ref, new URL(against, s.url)).pathname;
+
+  it('r/start answers index.html (another directory) with a base tag, so its stylesheet and the image in it load', async () => {
+    const page = await books('r/start');
+    expect(page.status).toBe(200);
+    const base = /<base href="([^"]+)">/.exec(page.text)?.[1];
+    expect(base).toBe('/api/archives/view/fixturebooks/index.html');
+    const cssHref = /<link rel="stylesheet" href="([^"]+)">/.exec(page.text)![1]!;
+    expect(cssHref).toBe('css/book.css');
+    // resolved like a browser does: against the base, not against the address bar (r/start)
+    const cssPath = resolve(cssHref, base!);
+    expect(cssPath).toBe('/api/archives/view/fixturebooks/css/book.css');
+    const css = await s.anon.get(cssPath);
+    expect(css.status).toBe(200);
+    expect(css.headers['content-type']).toContain('text/css');
+    const imageRef = /url\("([^"]+)"\)/.exec(css.text)![1]!;
+    expect(imageRef).toBe('../img/paper.png');
+    const image = await s.anon.get(resolve(imageRef, cssPath));
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(image.headers['cache-control']).toMatch(/max-age=\d+/);
+  });
+
+  it('a redirect to a deeper page gets that page as its base, so ../../ reaches the archive root', async () => {
+    const page = await books('books/tidy-workshop/index.html');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<base href="/api/archives/view/fixturebooks/books/the-tidy-workshop/index.html">');
+    const cover = /<img class="cover" src="([^"]+)"/.exec(page.text)![1]!;
+    const coverPath = resolve(cover, '/api/archives/view/fixturebooks/books/the-tidy-workshop/index.html');
+    expect(coverPath).toBe('/api/archives/view/fixturebooks/img/cover-the-tidy-workshop.jpg');
+    const img = await s.anon.get(coverPath);
+    expect(img.status).toBe(200);
+    expect(img.headers['content-type']).toBe('image/jpeg');
+  });
+});
+
+describe('friendly pages for each not-ready cause', () => {
+  const refresh = /<meta http-equiv="refresh" content="\d+">/;
+
+  it('an archive still downloading: 503 that retries by itself', async () => {
+    files.behave('slow.zim', { throttleBps: 32 * 1024 });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    await conn.waitFor((e) => e.event === 'progress');
+    const r = await s.anon.get('/api/archives/view/slow/A/Water_heater');
+    expect(r.status).toBe(503);
+    expect(r.headers['content-type']).toContain('text/html');
+    expect(r.headers['retry-after']).toBeDefined();
+    expect(r.text).toMatch(refresh);
+    expect(r.text).toContain('still downloading');
+    await s.admin.post('/api/admin/archives/cancel/slow');
+    await conn.ended;
+    files.behave('slow.zim', {});
+  });
+
+  it('a row whose book the server has not opened (no book name yet): 503 with a refresh', async () => {
+    const file = path.join(s.dataDir, 'archives', 'late', 'late.zim');
+    mkdirSync(path.dirname(file), { recursive: true });
+    copyFileSync(zims.noIndex!, file);
+    const now = new Date().toISOString();
+    await s.handle.deps.db('zim_archives').insert({ source_id: 'late', variant_key: 'all', book_name: null, file_path: file, file_size_bytes: 1, zim_date: '2024-05', downloaded_at: now, verified_at: null, created_at: now, updated_at: now });
+    const r = await s.anon.get('/api/archives/view/late/index.html');
+    expect(r.status).toBe(503);
+    expect(r.text).toMatch(refresh);
+    expect(r.text).toContain('being opened');
+    expect((await s.admin.delete('/api/admin/archives/late')).status).toBe(200);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('the archive server stopped: 503 with a refresh, and the page again once it is back', async () => {
+    await s.handle.deps.archives.stop();
+    const r = await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater');
+    expect(r.status).toBe(503);
+    expect(r.text).toMatch(refresh);
+    expect(r.text).toContain('not running');
+    await s.handle.deps.archives.serve();
+    expect((await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater')).status).toBe(200);
+  });
+});
+
 describe('search and favicon', () => {
   it('zimSearch shapes results with links to the view route, and survives many concurrent callers', async () => {
     const out = await s.handle.deps.archives.zimSearch(['fixturepedia', 'fixturebooks'], 'heater', 5);
@@ -207,6 +306,48 @@ describe('search and favicon', () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => s.handle.deps.archives.zimSearch(['fixturepedia'], 'pump', 3)));
     expect(results.every((r) => r.sources.length > 0)).toBe(true);
     expect(s.handle.deps.archives.status().state).toBe('ready');
+  });
+
+  it('falls back to title suggestions for a book without a full-text index, with many concurrent callers and no crash', async () => {
+    expect((await install('noindex')).events.at(-1)!.event).toBe('done');
+    const before = s.handle.deps.archives.status();
+    expect(before.state).toBe('ready');
+    const logMark = s.logger.lines.length;
+    const terms = ['garden', 'kitchen', 'power', 'small', 'tidy', 'chapter'];
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => s.handle.deps.archives.zimSearch(i % 4 === 0 ? ['noindex', 'fixturepedia'] : ['noindex'], terms[i % terms.length]!, 3)),
+    );
+    for (const r of results) expect(r.sources.length).toBeGreaterThan(0);
+    const garden = results[0]!;
+    expect(garden.sources[0]).toMatchObject({ sourceId: 'noindex', title: expect.stringContaining('Garden'), snippet: '', url: expect.stringMatching(/^\/api\/archives\/view\/noindex\/books\/garden-notes\//) });
+    expect((await s.anon.get(garden.sources[0]!.url)).status).toBe(200);
+    // the same kiwix-serve process answered every call: no crash, no restart
+    expect(s.handle.deps.archives.status()).toMatchObject({ state: 'ready', pid: before.pid });
+    expect(s.logger.lines.slice(logMark).filter((l) => /crashed|hung/.test(String(l.msg)))).toEqual([]);
+    expect((await s.admin.delete('/api/admin/archives/noindex')).status).toBe(200);
+  });
+
+  it('the adapter sends one /suggest at a time, whoever calls', async () => {
+    let active = 0;
+    let most = 0;
+    const fake = http.createServer((req, res) => {
+      active++;
+      most = Math.max(most, active);
+      setTimeout(() => {
+        active--;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ value: 'Garden Notes', label: 'Garden Notes', kind: 'path', path: 'books/garden-notes/index.html' }]));
+      }, 5);
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
+    try {
+      const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${(fake.address() as { port: number }).port}` });
+      const book = { uuid: 'x', name: 'b', title: 'B', href: '/b', urlName: 'b' };
+      const out = await Promise.all(Array.from({ length: 10 }, () => kiwix.suggest(book, 'garden', 5)));
+      expect(out.every((o) => o[0]?.path === 'books/garden-notes/index.html')).toBe(true);
+      expect(most).toBe(1);
+    } finally {
+      fake.close();
+    }
   });
 
   it('serves the archive icon', async () => {
@@ -221,6 +362,13 @@ describe('supervision', () => {
   it('restarts the archive server after kill -9 and serves again', async () => {
     const before = s.handle.deps.archives.status().pid!;
     process.kill(before, 'SIGKILL');
+    // while it restarts (after a short backoff), the reader gets the "starting" page
+    const startingBy = Date.now() + 5000;
+    while (Date.now() < startingBy && s.handle.deps.archives.status().state !== 'starting') await new Promise((r) => setTimeout(r, 5));
+    const waiting = await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater');
+    expect(waiting.status).toBe(503);
+    expect(waiting.text).toContain('starting');
+    expect(waiting.text).toContain('http-equiv="refresh"');
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
       const st = s.handle.deps.archives.status();
@@ -254,12 +402,35 @@ describe('admin', () => {
     expect(quarantined.quarantine_reason).toMatch(/truncated/);
   });
 
-  it('delete removes the row, re-serves the rest, then the file', async () => {
+  it('delete while serving: image requests just before and during it do not crash the archive server; the file goes once the server let go of it', async () => {
     const row = await s.handle.deps.db('zim_archives').where({ source_id: 'fixturepedia' }).first();
     expect((await s.member.delete('/api/admin/archives/fixturepedia')).status).toBe(403);
+    const imagePath = `/api/archives/view/fixturepedia/${fixtures.encyclopedia.image200k}`;
+    const imageBytes = readFileSync(path.join(zims.dir, 'src-encyclopedia', fixtures.encyclopedia.image200k)).length;
+    // right before: a whole image
+    const just = await s.anon.get(imagePath);
+    expect(just.status).toBe(200);
+    expect(Number(just.headers['content-length'])).toBe(imageBytes);
+    const pid = s.handle.deps.archives.status().pid!;
+    const logMark = s.logger.lines.length;
+    // the file must outlive the process that has it open (truncating or replacing it under kiwix-serve is a SIGBUS)
+    let removedWhileRunning = false;
+    const watch = setInterval(() => {
+      if (!existsSync(row.file_path) && isAlive(pid)) removedWhileRunning = true;
+    }, 1);
+    const inFlight = Array.from({ length: 8 }, () => fetchAll(`${s.url}${imagePath}`));
     const r = await s.admin.delete('/api/admin/archives/fixturepedia');
+    clearInterval(watch);
     expect(r.status).toBe(200);
+    for (const o of await Promise.all(inFlight)) {
+      // each one either arrived whole, or was refused/cut cleanly (never a short 200 that looks whole)
+      if (o.status === 200 && o.complete) expect(o.bytes).toBe(imageBytes);
+      else expect([200, 404, 502, 503, 0]).toContain(o.status);
+    }
+    expect(removedWhileRunning).toBe(false);
+    expect(isAlive(pid)).toBe(false);
     expect(existsSync(row.file_path)).toBe(false);
+    expect(s.logger.lines.slice(logMark).filter((l) => /crashed|hung|stopped \(/.test(String(l.msg)))).toEqual([]);
     const gone = await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater');
     expect(gone.status).toBe(404);
     expect(gone.text).toContain('not installed');

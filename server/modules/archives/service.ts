@@ -156,8 +156,8 @@ export class ArchivesService {
 
   // ---- content proxy ----
 
-  private notReady(dark: boolean, message: string): ViewResult {
-    return { kind: 'page', status: 503, html: friendlyPage({ title: 'The library is getting ready', message, retrySeconds: 3, dark }), headers: { 'Retry-After': '3' } };
+  private notReady(dark: boolean, message: string, retrySeconds = 3): ViewResult {
+    return { kind: 'page', status: 503, html: friendlyPage({ title: 'The library is getting ready', message, retrySeconds, dark }), headers: { 'Retry-After': String(retrySeconds) } };
   }
 
   /**
@@ -168,6 +168,8 @@ export class ArchivesService {
     const dark = opts.dark;
     const row = await this.deps.store.find(sourceId);
     if (!row || row.quarantinedAt) {
+      // while it downloads, the page tries again by itself and opens once the archive is served
+      if (this.downloads.has(sourceId)) return this.notReady(dark, 'This archive is still downloading. It opens here once it is ready.', 10);
       return { kind: 'page', status: 404, html: friendlyPage({ title: 'This archive is not installed', message: 'An admin can install it from the Archives page.', dark }) };
     }
     const state = this.deps.supervisor.status().state;
@@ -369,7 +371,7 @@ export class ArchivesService {
       out.send('status', { state: 'installing' });
       await this.serve();
       if (previous && previous.filePath !== dest) await rm(previous.filePath, { force: true });
-      out.send('done', { sourceId, variantKey: variant.key, bytes: result.bytes, resumedFrom: result.resumedFrom, served: this.books.has(sourceId) });
+      out.send('done', { sourceId, variantKey: variant.key, bytes: result.bytes, sha256: result.sha256, resumedFrom: result.resumedFrom, served: this.books.has(sourceId) });
     } catch (err) {
       if (controller.signal.aborted) {
         await removePartial(dest);
