@@ -308,6 +308,44 @@ describe('search and favicon', () => {
     expect(s.handle.deps.archives.status().state).toBe('ready');
   });
 
+  it('GET /api/archives/search gives signed-in users gist, highlights and sources, in the order asked', async () => {
+    const all = await s.member.get('/api/archives/search?q=heater&limit=3');
+    expect(all.status).toBe(200);
+    expect(all.body.sources.length).toBeGreaterThan(0);
+    expect(all.body.sources.length).toBeLessThanOrEqual(3);
+    expect(all.body.sources[0]).toMatchObject({ sourceId: 'fixturepedia', title: expect.any(String), url: expect.stringMatching(/^\/api\/archives\/view\/fixturepedia\//), snippet: expect.any(String) });
+    expect(all.body.gist).toContain(all.body.sources[0].title);
+    expect(all.body.highlights.length).toBeGreaterThan(0);
+    expect(all.body.highlights[0]).not.toMatch(/<b>/);
+    expect((await s.anon.get(all.body.sources[0].url)).status).toBe(200);
+
+    const books = await s.member.get('/api/archives/search?q=garden&sources=fixturebooks');
+    expect(books.status).toBe(200);
+    expect(books.body.sources.length).toBeGreaterThan(0);
+    expect(new Set(books.body.sources.map((x: any) => x.sourceId))).toEqual(new Set(['fixturebooks']));
+    // a comma list or repeated keys; the first source is searched first
+    for (const qs of ['sources=fixturebooks,fixturepedia', 'sources=fixturebooks&sources=fixturepedia']) {
+      const both = await s.member.get(`/api/archives/search?q=water&limit=20&${qs}`);
+      expect(both.status, qs).toBe(200);
+      const order: string[] = both.body.sources.map((x: any) => x.sourceId);
+      expect(order[0], qs).toBe('fixturebooks');
+      const firstPedia = order.indexOf('fixturepedia');
+      if (firstPedia >= 0) expect(order.slice(firstPedia), qs).not.toContain('fixturebooks');
+    }
+    expect((await s.member.get('/api/archives/search?q=water&sources=nothing-here')).body).toEqual({ gist: '', highlights: [], sources: [] });
+  });
+
+  it('GET /api/archives/search validates its input and needs a session', async () => {
+    expect((await s.anon.get('/api/archives/search?q=heater')).status).toBe(401);
+    const many = Array.from({ length: 21 }, (_, i) => `s${i}`).join(',');
+    for (const qs of ['', 'q=', 'q=%20%20', 'q=heater&limit=0', 'q=heater&limit=21', 'q=heater&limit=two', 'q=heater&sources=..%2Fx', 'q=heater&sources=Wiki', `q=heater&sources=${many}`, `q=${'x'.repeat(201)}`]) {
+      const r = await s.member.get(`/api/archives/search?${qs}`);
+      expect(r.status, qs).toBe(400);
+      expect(r.body.error.code).toBe('invalid_request');
+    }
+    expect((await s.member.get('/api/archives/search?q=heater&limit=20')).status).toBe(200);
+  });
+
   it('falls back to title suggestions for a book without a full-text index, with many concurrent callers and no crash', async () => {
     expect((await install('noindex')).events.at(-1)!.event).toBe('done');
     const before = s.handle.deps.archives.status();

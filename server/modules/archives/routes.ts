@@ -6,7 +6,7 @@ import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { friendlyPage } from './proxy.js';
-import { DownloadQuery, SourceParams } from './schema.js';
+import { DownloadQuery, SearchQuery, SourceParams } from './schema.js';
 import type { ArchivesService } from './service.js';
 
 /** The still-encoded path after /view/:sourceId/ (express decodes params; the proxy needs the raw form). */
@@ -21,6 +21,10 @@ export function createArchiveRoutes(archives: ArchivesService) {
   return defineRoutes((r) => {
     r.get('/installed', 'user', async () => ({ archives: await archives.installed() }));
     r.get('/status', 'user', () => archives.statusView());
+    r.get('/search', 'user', (req) => {
+      const { q, sources, limit } = parse(SearchQuery, req.query);
+      return archives.search(q, sources, limit);
+    });
 
     r.get('/favicon/:sourceId', 'user', async (req, res) => {
       const icon = await archives.favicon(parse(SourceParams, req.params).sourceId);

@@ -47,6 +47,22 @@ export interface ArchiveRecord {
   updatedAt: string;
 }
 
-export const SourceParams = z.object({ sourceId: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/) });
+const SourceId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'source ids are lower-case letters, digits, - and _');
+export const SourceParams = z.object({ sourceId: SourceId });
+
+export const MAX_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_SOURCES = 20;
+
+/** GET /api/archives/search?q=&sources=a,b&limit= (sources also as repeated keys; none = every installed archive). */
+export const SearchQuery = z.object({
+  q: z.string().trim().min(1, 'type something to search for').max(200),
+  sources: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => [...new Set((Array.isArray(v) ? v : v === undefined ? [] : [v]).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean))])
+    .pipe(z.array(SourceId).max(MAX_SEARCH_SOURCES)),
+  limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+});
+export type SearchQuery = z.infer<typeof SearchQuery>;
 export const DownloadQuery = z.object({ variantKey: z.string().min(1).max(100).optional() });
 export const ViewQuery = z.object({ pattern: z.string().max(500).optional() });

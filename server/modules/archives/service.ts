@@ -300,6 +300,20 @@ export class ArchivesService {
     return { gist, highlights, sources };
   }
 
+  /**
+   * Search for the web app (and chat): the given archives in that order, or every installed one
+   * in catalog order (the catalog lists the general references first).
+   */
+  async search(query: string, sourceIds: string[], limit: number) {
+    let ids = sourceIds;
+    if (ids.length === 0) {
+      const installed = new Set((await this.deps.store.list()).filter((r) => !r.quarantinedAt).map((r) => r.sourceId));
+      const order = this.deps.catalog.sources.map((s) => s.id);
+      ids = [...order.filter((id) => installed.has(id)), ...[...installed].filter((id) => !order.includes(id))];
+    }
+    return this.zimSearch(ids, query, limit);
+  }
+
   // ---- admin ----
 
   async catalogView(actor: Actor) {
