@@ -4,7 +4,7 @@ import type { Deps } from '../container.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
 import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
-import { createArchiveAdminRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
+import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
@@ -35,20 +35,32 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
   ];
 }
 
+/**
+ * Public content that is the same for whoever asks (the archive pages and images, GET only):
+ * mounted before the session lookup, so the cookies a same-origin page carries cost nothing.
+ */
+export function publicContentRoutes(d: Deps): Array<[prefix: string, routes: FeatureRoutes]> {
+  return [['/archives/view', createArchiveContentRoutes(d.archives)]];
+}
+
 export function createApiRouter(d: Deps): { router: Router; table: RouteInfo[] } {
   const router = express.Router();
+  const table: RouteInfo[] = [];
+  const mount = (list: Array<[string, FeatureRoutes]>) => {
+    for (const [prefix, routes] of list) {
+      router.use(prefix, routes.router);
+      for (const r of routes.table) table.push({ ...r, path: `/api${prefix}${r.path === '/' ? '' : r.path}` });
+    }
+  };
   router.use(requestLog(d.logger.child('http')));
+  mount(publicContentRoutes(d));
   router.use(originGuard());
   router.use(sessionMiddleware(d.auth));
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  const table: RouteInfo[] = [];
-  for (const [prefix, routes] of featureRoutes(d)) {
-    router.use(prefix, routes.router);
-    for (const r of routes.table) table.push({ ...r, path: `/api${prefix}${r.path === '/' ? '' : r.path}` });
-  }
+  mount(featureRoutes(d));
   router.use(noRoute);
   return { router, table };
 }

@@ -193,6 +193,15 @@ describe('content proxy', () => {
     expect(part.headers['content-range']).toMatch(/^bytes 0-99\/\d+$/);
   });
 
+  it('is the same for everyone: no session is looked up, a stale one is ignored, nothing is refreshed', async () => {
+    const stale = await view('A/Water_heater', { cookie: 'session=not-a-session; ld-theme=light' });
+    expect(stale.status).toBe(200);
+    const signedIn = await view('A/Water_heater', { cookie: s.member.cookie! });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers['set-cookie']).toBeUndefined();
+    expect(signedIn.text).toBe(stale.text);
+  });
+
   it('injects the dark-mode payload for the ld-theme=dark cookie', async () => {
     const r = await view('A/Water_heater', { cookie: 'ld-theme=dark' });
     expect(r.text).toContain('color-scheme:dark');
@@ -205,6 +214,7 @@ describe('content proxy', () => {
     expect(missing.headers['content-type']).toContain('text/html');
     expect(missing.text).toContain('not installed');
     expect(missing.text).not.toContain('http-equiv="refresh"'); // trying again will not help
+    expect(missing.headers['cache-control']).toBe('no-store');
     expect((await view('A/No_such_page')).status).toBe(404);
     for (const p of ['..%2F..%2Fcatalog%2Fv2%2Fentries', 'A/%2E%2E/%2E%2E/catalog/v2/entries', '%2E%2E/%2E%2E/skin/taskbar.css']) {
       const r = await view(p);

@@ -1,7 +1,7 @@
 // The content proxy's HTML rewrite: absolute archive-server paths (attributes and CSS url()) onto
 // the view base, kiwix's search pager and random link, the base tag, and nothing else touched.
 import { describe, expect, it } from 'vitest';
-import { decodeSegments, encodeSegments, pathFromLocation, rewriteHtml } from '../../server/modules/archives/proxy.js';
+import { decodeSegments, encodeSegments, pathFromLocation, rewriteHtml, rewriteHtmlBytes } from '../../server/modules/archives/proxy.js';
 
 const o = { bookHref: '/fixturepedia_en_all_maxi_2024-05', viewBase: '/api/archives/view/pedia/', finalPath: 'A/Water_heater', dark: false };
 
@@ -43,6 +43,25 @@ describe('rewriteHtml', () => {
   it('the dark payload only when asked, with the nonce', () => {
     expect(rewriteHtml('<head></head>', o)).not.toContain('color-scheme:dark');
     expect(rewriteHtml('<head></head>', { ...o, dark: true, nonce: 'abc' })).toContain('<script nonce="abc">');
+  });
+});
+
+describe('rewriteHtmlBytes', () => {
+  const pages = [
+    '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Café crème</title><link type="root" href=""></head><body>ü <a href="../A/x">x</a></body></html>',
+    '<html><HEAD lang="en"><title>t</title></HEAD><body><header>h</header></body></html>',
+    '<html><header>not the head</header><head\n  data-x="1"><title>t</title></head></html>',
+    '<p>no head at all</p>',
+    '<html><head><style>body{background:url(/fixturepedia_en_all_maxi_2024-05/I/a.png)}</style></head></html>',
+    "<html><head><link type='root' href='/kx'></head></html>",
+  ];
+  it('gives content pages the same bytes as the text rewrite, whether or not they need more than the injection', () => {
+    for (const page of pages) {
+      for (const dark of [false, true]) {
+        const opts = { ...o, dark, nonce: 'n1' };
+        expect(rewriteHtmlBytes(Buffer.from(page), opts).toString('utf8'), page).toBe(rewriteHtml(page, opts));
+      }
+    }
   });
 });
 

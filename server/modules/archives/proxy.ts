@@ -64,26 +64,96 @@ export interface RewriteOptions {
   nonce?: string;
 }
 
+const ROOT_MARKER = '<link type="root" href="">';
+
+// The patterns per book are built once (a page view must not compile regular expressions).
+const bookPatterns = new Map<string, { attr: RegExp; cssUrl: RegExp }>();
+function patternsFor(bookHref: string) {
+  let p = bookPatterns.get(bookHref);
+  if (!p) {
+    const book = escapeRegExp(bookHref);
+    p = {
+      attr: new RegExp(`(\\s(?:href|src|action|poster|data)\\s*=\\s*["'])${book}/`, 'gi'),
+      cssUrl: new RegExp(`url\\((\\s*["']?)${book}/`, 'gi'),
+    };
+    bookPatterns.set(bookHref, p);
+  }
+  return p;
+}
+
+/**
+ * Each rewrite runs only when a cheap substring test finds something to rewrite: ZIM content links
+ * are relative, so on most pages only the base tag and style are added.
+ */
 export function rewriteHtml(html: string, o: RewriteOptions): string {
-  const book = escapeRegExp(o.bookHref);
-  let out = html
-    // kiwix's own root marker
-    .replace(/<link[^>]*type=["']root["'][^>]*>/gi, '')
+  let out = html;
+  // kiwix's own root marker (with -n the only thing it injects; exactly this string on 3.3)
+  const marker = out.indexOf(ROOT_MARKER);
+  if (marker >= 0) out = out.slice(0, marker) + out.slice(marker + ROOT_MARKER.length);
+  if (/type=["']?root/i.test(out)) out = out.replace(/<link[^>]*type=["']root["'][^>]*>/gi, '');
+  if (out.includes(`${o.bookHref}/`)) {
+    const p = patternsFor(o.bookHref);
     // absolute book paths in attributes: href="/<book>/A/x" -> href="<viewBase>A/x"
-    .replace(new RegExp(`(\\s(?:href|src|action|poster|data)\\s*=\\s*["'])${book}/`, 'gi'), `$1${o.viewBase}`)
+    out = out.replace(p.attr, `$1${o.viewBase}`);
     // ... and in CSS url(): url(/<book>/I/x.png), url("/<book>/...")
-    .replace(new RegExp(`url\\((\\s*["']?)${book}/`, 'gi'), `url($1${o.viewBase}`)
-    // kiwix's search page pager and its random link
-    .replace(/(\s(?:href|action)\s*=\s*["'])\/search\?/gi, `$1${o.viewBase}search?`)
-    .replace(/(\s(?:href|action)\s*=\s*["'])\/random\?content=[^"']*/gi, `$1${o.viewBase}random`);
-  const inject =
-    `<base href="${escapeAttr(o.viewBase + o.finalPath)}">` +
-    `<style>${HIDE_BAR_CSS}</style>` +
-    (o.dark ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>` : '');
+    out = out.replace(p.cssUrl, `url($1${o.viewBase}`);
+  }
+  // kiwix's search page pager and its random link
+  if (out.includes('/search?')) out = out.replace(/(\s(?:href|action)\s*=\s*["'])\/search\?/gi, `$1${o.viewBase}search?`);
+  if (out.includes('/random?')) out = out.replace(/(\s(?:href|action)\s*=\s*["'])\/random\?content=[^"']*/gi, `$1${o.viewBase}random`);
+  const inject = injection(o);
   const head = /<head(\s[^>]*)?>/i.exec(out);
   if (head) out = out.slice(0, head.index + head[0].length) + inject + out.slice(head.index + head[0].length);
   else out = inject + out;
   return out;
+}
+
+/** What goes first in <head>: the base tag for the final entry, the bar hidden, the dark payload. */
+function injection(o: RewriteOptions): string {
+  return (
+    `<base href="${escapeAttr(o.viewBase + o.finalPath)}">` +
+    `<style>${HIDE_BAR_CSS}</style>` +
+    (o.dark ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>` : '')
+  );
+}
+
+const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c;
+
+/** Where the content of <head ...> starts (after its '>'), or -1: the rule of the regex in rewriteHtml. */
+function headEnd(page: Buffer): number {
+  for (let at = page.indexOf(0x3c); at >= 0 && at + 5 < page.length; at = page.indexOf(0x3c, at + 1)) {
+    // "<head" in any letter case (| 0x20 lower-cases ASCII letters), then ">" or a space: not <header>
+    if ((page[at + 1]! | 0x20) !== 0x68 || (page[at + 2]! | 0x20) !== 0x65 || (page[at + 3]! | 0x20) !== 0x61 || (page[at + 4]! | 0x20) !== 0x64) continue;
+    const next = page[at + 5];
+    if (next === 0x3e) return at + 6;
+    if (isSpace(next)) {
+      const close = page.indexOf(0x3e, at + 5);
+      return close < 0 ? -1 : close + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The same rewrite on the page's bytes, for archive content. kiwix-serve leaves content as the
+ * scraper wrote it (relative links; an archive cannot know the URL segment kiwix derives from the
+ * file name), and with -n it adds only its root marker before </head>. So a content page is only
+ * searched for the book's absolute prefix, gets the marker removed and the injection added, with
+ * no decoding and re-encoding of the whole page. Anything unexpected goes through rewriteHtml, and
+ * so must kiwix's own pages (search results with their pager): the caller knows which those are.
+ */
+export function rewriteHtmlBytes(page: Buffer, o: RewriteOptions): Buffer {
+  const headClose = page.indexOf('</head>');
+  const headPart = headClose < 0 ? page : page.subarray(0, headClose);
+  let body = page;
+  const marker = headPart.indexOf(ROOT_MARKER);
+  if (marker >= 0) body = Buffer.concat([page.subarray(0, marker), page.subarray(marker + ROOT_MARKER.length)]);
+  const headText = headPart.toString('latin1');
+  const otherMarker = /type=["']?root/i.test(marker >= 0 ? headText.replace(ROOT_MARKER, '') : headText);
+  if (otherMarker || body.includes(`${o.bookHref}/`)) return Buffer.from(rewriteHtml(body.toString('utf8'), o));
+  const inject = Buffer.from(injection(o));
+  const at = headEnd(body);
+  return at < 0 ? Buffer.concat([inject, body]) : Buffer.concat([body.subarray(0, at), inject, body.subarray(at)]);
 }
 
 export function friendlyPage(opts: { title: string; message: string; retrySeconds?: number; dark?: boolean }): string {

@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { parse as parseCookie } from 'cookie';
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
@@ -8,6 +7,26 @@ import { parse } from '../../http/validate.js';
 import { friendlyPage } from './proxy.js';
 import { DownloadQuery, SearchQuery, SourceParams } from './schema.js';
 import type { ArchivesService } from './service.js';
+
+/**
+ * Copies an archive-server body to the client with backpressure. A client that goes away ends the
+ * copy (and the upstream request); an upstream that breaks cuts the client's response. (Plain
+ * pipe: stream/promises' pipeline builds an AbortController and a DOMException per call, which
+ * showed in the proxy's profile.)
+ */
+function streamTo(body: NodeJS.ReadableStream & { destroy(): void; readableEnded: boolean }, res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    body.once('error', () => {
+      res.destroy();
+      resolve();
+    });
+    res.once('close', () => {
+      if (!body.readableEnded) body.destroy();
+      resolve();
+    });
+    body.pipe(res);
+  });
+}
 
 /** The still-encoded path after /view/:sourceId/ (express decodes params; the proxy needs the raw form). */
 function rawViewPath(req: Request, sourceId: string): string {
@@ -34,14 +53,23 @@ export function createArchiveRoutes(archives: ArchivesService) {
       }
       res.set({ 'Content-Type': icon.type, 'Cache-Control': 'private, max-age=86400' }).send(icon.body);
     });
+  });
+}
 
+/**
+ * The content proxy, mounted at /api/archives/view ahead of the session lookup: the content is the
+ * same for everyone (no auth by design, spec), so the session cookie the reader's iframe carries
+ * is not resolved for every page and image.
+ */
+export function createArchiveContentRoutes(archives: ArchivesService) {
+  return defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
     const view = async (req: Request, res: Response) => {
       const params = SourceParams.safeParse(req.params);
       const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
       if (!params.success) {
-        res.status(404).type('html').send(friendlyPage({ title: 'This archive is not installed', message: 'Check the address.', dark }));
+        res.status(404).set('Cache-Control', 'no-store').type('html').send(friendlyPage({ title: 'This archive is not installed', message: 'Check the address.', dark }));
         return;
       }
       const sourceId = params.data.sourceId;
@@ -49,14 +77,17 @@ export function createArchiveRoutes(archives: ArchivesService) {
       const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, range: req.get('range') });
       if (out.kind === 'stream') {
         res.status(out.status).set(out.headers);
-        // a client that goes away mid-image just ends the copy
-        await pipeline(out.body, res).catch(() => undefined);
+        await streamTo(out.body, res);
         return;
       }
-      res.status(out.status).set(out.headers ?? {}).type('html').send(out.html);
+      if (out.kind === 'html') {
+        res.status(out.status).set(out.headers).end(out.body);
+        return;
+      }
+      res.status(out.status).set({ 'Cache-Control': 'no-store', ...out.headers }).type('html').send(out.html);
     };
-    r.get('/view/:sourceId', 'none', view);
-    r.get('/view/:sourceId/*rest', 'none', view);
+    r.get('/:sourceId', 'none', view);
+    r.get('/:sourceId/*rest', 'none', view);
   });
 }
 

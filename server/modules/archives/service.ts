@@ -1,7 +1,7 @@
 // Reference archives: which archives are installed, the archive server that serves them (through
 // the one supervisor), the content proxy, favicons, companion search, and the admin operations
 // (download with resume and checksum, cancel, delete, verify with quarantine).
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '../../actor.js';
@@ -14,7 +14,7 @@ import { resolveInside } from '../../platform/path-guard.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { decodeSegments, encodeSegments, friendlyPage, pathFromLocation, rewriteHtml } from './proxy.js';
+import { decodeSegments, encodeSegments, friendlyPage, pathFromLocation, rewriteHtml, rewriteHtmlBytes } from './proxy.js';
 import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
@@ -41,7 +41,7 @@ export interface ArchivesDeps {
 
 export type ViewResult =
   | { kind: 'page'; status: number; html: string; headers?: Record<string, string> }
-  | { kind: 'html'; status: number; html: string; headers: Record<string, string> }
+  | { kind: 'html'; status: number; body: Buffer; headers: Record<string, string> }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
 
 export interface DownloadEvents {
@@ -160,12 +160,8 @@ export class ArchivesService {
     return { kind: 'page', status: 503, html: friendlyPage({ title: 'The library is getting ready', message, retrySeconds, dark }), headers: { 'Retry-After': String(retrySeconds) } };
   }
 
-  /**
-   * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
-   * after the source id. Only this book's content (and its search and random) is ever reached.
-   */
-  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; range?: string }): Promise<ViewResult> {
-    const dark = opts.dark;
+  /** The friendly page for an archive that cannot be shown right now, or null when it can. */
+  private async whyNotServed(sourceId: string, dark: boolean): Promise<ViewResult | null> {
     const row = await this.deps.store.find(sourceId);
     if (!row || row.quarantinedAt) {
       // while it downloads, the page tries again by itself and opens once the archive is served
@@ -175,8 +171,24 @@ export class ArchivesService {
     const state = this.deps.supervisor.status().state;
     if (state === 'starting') return this.notReady(dark, 'The archive server is starting. This takes a moment.');
     if (state !== 'ready') return this.notReady(dark, 'The archive server is not running right now. Hearth will keep trying.');
+    if (!row.bookName || !this.books.has(sourceId)) return this.notReady(dark, 'This archive is being opened.');
+    return null;
+  }
+
+  /**
+   * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
+   * after the source id. Only this book's content (and its search and random) is ever reached.
+   */
+  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; range?: string }): Promise<ViewResult> {
+    const dark = opts.dark;
+    // Fast path: a book the running server lists was read from a healthy row by serve(), which
+    // every change to the rows (download, delete, verify) goes through; no database read per page.
     const book = this.books.get(sourceId);
-    if (!book || !row.bookName) return this.notReady(dark, 'This archive is being opened.');
+    if (!book || this.deps.supervisor.status().state !== 'ready') {
+      const notServed = await this.whyNotServed(sourceId, dark);
+      if (notServed) return notServed;
+    }
+    if (!book) return this.notReady(dark, 'This archive is being opened.');
 
     const viewBase = `/api/archives/view/${encodeURIComponent(sourceId)}/`;
     let upstream: string;
@@ -227,14 +239,17 @@ export class ArchivesService {
         await res.body.dump();
         return this.view(sourceId, rawPath, query, { dark });
       }
-      const nonce = randomBytes(12).toString('base64');
-      const html = rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, dark, nonce });
+      const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
+      const rewrite = { bookHref: book.href, viewBase, finalPath, dark, nonce };
+      // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
+      const body = rawPath === 'search' ? Buffer.from(rewriteHtml(await res.body.text(), rewrite)) : rewriteHtmlBytes(await res.body.bytes(), rewrite);
       return {
         kind: 'html',
         status: res.status,
-        html,
+        body,
         headers: {
           'Content-Type': 'text/html; charset=utf-8',
+          'Content-Length': String(body.length),
           'Cache-Control': header(res.headers, 'cache-control') ?? 'no-cache',
           // archive pages are other people's HTML: keep them away from the API and other origins
           'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'self'; form-action 'self'`,
