@@ -3,6 +3,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   startup: () => import('./startup.js'),
   'unread-count': () => import('./unread-count.js'),
   download: () => import('./download.js'),
+  archives: () => import('./archives.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
