@@ -6,6 +6,9 @@ import type { Role } from '../api/types';
 import { DownloadsPage } from '../features/downloads/DownloadsPage';
 import { FeaturesPage } from '../features/features-admin/FeaturesPage';
 import { HomePage } from '../features/home/HomePage';
+import { ArchivesAdminPage } from '../features/library/ArchivesAdminPage';
+import { LibraryPage } from '../features/library/LibraryPage';
+import { ReaderPage } from '../features/library/ReaderPage';
 import { MembersPage } from '../features/members/MembersPage';
 import type { IconName } from '../ui/icons';
 
@@ -27,8 +30,11 @@ export interface ShellPage {
 export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage },
+  { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage },
+  { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage },
+  { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage },
 ];
 
 export function canOpen(page: Pick<ShellPage, 'access'>, role: Role): boolean {

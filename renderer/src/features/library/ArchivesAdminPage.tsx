@@ -1,0 +1,502 @@
+// Archives (admin): the archive catalog with sizes and variants, free disk, downloads with live
+// progress (one event stream per download; closing the page stops them, and a later download
+// resumes), cancel, delete, verify with per-archive results, and the archive server's runtime.
+import { useEffect, useRef, useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { api, ApiError, errorMessage } from '../../api/client';
+import { openEventStream, openPostStream, type StreamHandle } from '../../api/sse';
+import { useResource } from '../../api/useResource';
+import { Dialog } from '../../ui/Dialog';
+import { formatBytes } from '../../ui/format';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { JobProgress } from '../downloads/JobProgress';
+import './library.css';
+import {
+  isBook,
+  STATE_TEXT,
+  type ArchivesStatus,
+  type CatalogEntry,
+  type DownloadEvents,
+  type ProgressEvent,
+  type RuntimeInstallEvents,
+  type VerifyResult,
+} from './types';
+
+interface Live {
+  phase: 'starting' | 'downloading' | 'verifying' | 'installing';
+  progress: ProgressEvent | null;
+}
+
+const PHASE_TEXT: Record<Live['phase'], string> = {
+  starting: 'Starting…',
+  downloading: 'Downloading',
+  verifying: 'Checking the file…',
+  installing: 'Opening it in the library…',
+};
+
+export function ArchivesAdminPage(): ReactElement {
+  const catalog = useResource((signal) => api.get<{ sources: CatalogEntry[] }>('/api/admin/archives/catalog', { signal }));
+  const status = useResource((signal) => api.get<ArchivesStatus>('/api/archives/status', { signal }));
+  const disk = useResource((signal) =>
+    api.get<{ disk?: { freeBytes: number | null } }>('/api/admin/features', { signal }).then((p) => p.disk?.freeBytes ?? null),
+  );
+  const [live, setLive] = useState<Record<string, Live>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [variants, setVariants] = useState<Record<string, string>>({});
+  const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
+  const [verifying, setVerifying] = useState(false);
+  const [verifyResults, setVerifyResults] = useState<VerifyResult[] | null>(null);
+  const streams = useRef(new Map<string, StreamHandle>());
+
+  useEffect(() => {
+    const open = streams.current;
+    return () => {
+      for (const s of open.values()) s.close();
+      open.clear();
+    };
+  }, []);
+
+  const sources = catalog.data?.sources ?? [];
+  const labelOf = (id: string) => sources.find((s) => s.id === id)?.label ?? id;
+
+  const refresh = () => {
+    catalog.reload();
+    status.reload();
+    disk.reload();
+  };
+
+  const finish = (id: string, message: string | null, error: string | null) => {
+    streams.current.get(id)?.close();
+    streams.current.delete(id);
+    setLive(({ [id]: _gone, ...rest }) => rest);
+    if (error) setErrors((e) => ({ ...e, [id]: error }));
+    if (message) setNotice(message);
+    refresh();
+  };
+
+  const download = (src: CatalogEntry) => {
+    if (streams.current.has(src.id)) return;
+    const variantKey = variants[src.id] ?? src.variants[0]?.key;
+    setNotice(null);
+    setErrors(({ [src.id]: _old, ...rest }) => rest);
+    setLive((l) => ({ ...l, [src.id]: { phase: 'starting', progress: null } }));
+    let heard = false;
+    const lost = () =>
+      heard
+        ? 'Lost touch with Hearth during the download. Download again to continue where it stopped.'
+        : 'Hearth did not start this download. It may be in offline mode, or this archive is already downloading.';
+    const url = `/api/admin/archives/download/${encodeURIComponent(src.id)}${variantKey ? `?variantKey=${encodeURIComponent(variantKey)}` : ''}`;
+    const handle = openEventStream<DownloadEvents>(
+      url,
+      {
+        status: (d) => {
+          heard = true;
+          const phase = (['downloading', 'verifying', 'installing'] as const).find((p) => p === d?.state) ?? 'downloading';
+          setLive((l) => ({
+            ...l,
+            [src.id]: { phase, progress: l[src.id]?.progress ?? (d?.bytesTotal ? { bytesDone: 0, bytesTotal: d.bytesTotal, speedBps: 0, etaSeconds: null } : null) },
+          }));
+        },
+        progress: (p) => {
+          heard = true;
+          setLive((l) => ({ ...l, [src.id]: { phase: l[src.id]?.phase === 'starting' ? 'downloading' : (l[src.id]?.phase ?? 'downloading'), progress: p } }));
+        },
+        done: () => finish(src.id, `${src.label} is installed and in the Library.`, null),
+        cancelled: () => finish(src.id, `${src.label} was cancelled.`, null),
+        // the server's `error` event carries a message; EventSource's own connection error (a
+        // refusal before the stream, whose JSON it cannot read, or a dropped connection, which
+        // stops the download on the server) arrives under the same name without one
+        error: (d) => finish(src.id, null, d?.message ?? lost()),
+      },
+      { closeOn: ['done', 'cancelled', 'error'], onDisconnect: () => finish(src.id, null, lost()) },
+    );
+    streams.current.set(src.id, handle);
+  };
+
+  const cancel = async (src: CatalogEntry) => {
+    setActionError(null);
+    try {
+      await api.post(`/api/admin/archives/cancel/${encodeURIComponent(src.id)}`);
+      if (!streams.current.has(src.id)) {
+        setNotice(`${src.label} was cancelled.`);
+        refresh();
+      }
+    } catch (err) {
+      setActionError(errorMessage(err));
+      refresh();
+    }
+  };
+
+  const verify = async () => {
+    setVerifying(true);
+    setActionError(null);
+    setNotice(null);
+    try {
+      const { results } = await api.post<{ results: VerifyResult[] }>('/api/admin/archives/verify');
+      setVerifyResults(results);
+    } catch (err) {
+      setActionError(errorMessage(err));
+    } finally {
+      setVerifying(false);
+      refresh();
+    }
+  };
+
+  const installedCount = sources.filter((s) => s.installed).length;
+  const groups: Array<[string, string, CatalogEntry[]]> = [
+    ['reference', 'Reference', sources.filter((s) => !isBook(s))],
+    ['books', 'Books', sources.filter(isBook)],
+  ];
+
+  return (
+    <section className="page archives-admin" aria-labelledby="archives-title">
+      <div className="page__head">
+        <div>
+          <h1 id="archives-title" className="page__title">
+            Archives
+          </h1>
+          <p className="muted" data-testid="archives-summary">
+            Offline encyclopedias and books for the <Link to="/library">Library</Link>.
+            {disk.data != null ? ` ${formatBytes(disk.data)} free on this computer.` : ''}
+          </p>
+        </div>
+        {installedCount > 0 ? (
+          <div className="page__actions">
+            <button type="button" className="btn btn--secondary btn--compact" onClick={() => void verify()} disabled={verifying}>
+              {verifying ? <Spinner size={20} /> : <Icon name="check" size={20} />}
+              {verifying ? 'Checking…' : 'Verify archives'}
+            </button>
+          </div>
+        ) : null}
+      </div>
+
+      <p className="notice" role="status" aria-live="polite" data-testid="archives-notice">
+        {notice ?? ''}
+      </p>
+      <FormError message={actionError} />
+
+      {verifyResults ? <VerifyReport results={verifyResults} labelOf={labelOf} onClose={() => setVerifyResults(null)} /> : null}
+
+      <RuntimePanel status={status.data} error={status.error} onChanged={refresh} />
+
+      {!catalog.data ? (
+        catalog.error ? (
+          <ErrorState title="The archive catalog did not load" error={catalog.error} onRetry={catalog.reload} />
+        ) : (
+          <LoadingState label="Loading the catalog…" />
+        )
+      ) : sources.length === 0 ? (
+        <EmptyState title="The catalog is empty">Hearth has no archives to offer. Check the archive catalog file.</EmptyState>
+      ) : (
+        <>
+          {Object.keys(live).length > 0 ? <p className="muted">Keep this page open while archives download; closing it pauses them.</p> : null}
+          {groups.map(([id, title, list]) =>
+            list.length ? (
+              <section key={id} className="card feature-group" aria-labelledby={`archives-${id}-title`} data-testid={`archives-${id}`}>
+                <h2 id={`archives-${id}-title`} className="feature-group__title">
+                  {title}
+                </h2>
+                <ul className="feature-list">
+                  {list.map((src) => (
+                    <SourceRow
+                      key={src.id}
+                      src={src}
+                      live={live[src.id]}
+                      error={errors[src.id]}
+                      variantKey={variants[src.id] ?? src.installed?.variantKey ?? src.variants[0]?.key ?? ''}
+                      freeBytes={disk.data ?? null}
+                      onVariant={(k) => setVariants((v) => ({ ...v, [src.id]: k }))}
+                      onDownload={() => download(src)}
+                      onCancel={() => void cancel(src)}
+                      onDelete={() => setDeleting(src)}
+                    />
+                  ))}
+                </ul>
+              </section>
+            ) : null,
+          )}
+        </>
+      )}
+
+      <DeleteDialog
+        src={deleting}
+        onClose={() => setDeleting(null)}
+        onDeleted={(src) => {
+          setDeleting(null);
+          setNotice(`${src.label} was deleted.`);
+          refresh();
+        }}
+      />
+    </section>
+  );
+}
+
+function SourceRow({
+  src,
+  live,
+  error,
+  variantKey,
+  freeBytes,
+  onVariant,
+  onDownload,
+  onCancel,
+  onDelete,
+}: {
+  src: CatalogEntry;
+  live: Live | undefined;
+  error: string | undefined;
+  variantKey: string;
+  freeBytes: number | null;
+  onVariant: (key: string) => void;
+  onDownload: () => void;
+  onCancel: () => void;
+  onDelete: () => void;
+}): ReactElement {
+  const variant = src.variants.find((v) => v.key === variantKey) ?? src.variants[0];
+  const inst = src.installed;
+  const busy = Boolean(live) || src.downloading;
+  const tooBig = freeBytes !== null && variant !== undefined && variant.sizeBytes > freeBytes;
+  const selectId = `variant-${src.id}`;
+  const state = busy ? 'Downloading' : inst?.quarantinedAt ? 'Damaged' : inst ? 'Installed' : 'Not installed';
+  return (
+    <li className="feature archive-row" aria-label={`${src.label}: ${state}`} data-testid={`archive-${src.id}`}>
+      <div className="feature__main">
+        <div className="feature__head">
+          <span className="feature__name">{src.label}</span>
+          {src.bookCategory ? <span className="badge">{src.bookCategory}</span> : <span className="badge">{src.category}</span>}
+          {inst && !inst.quarantinedAt ? <span className="badge badge--ok">Installed</span> : null}
+          {inst?.quarantinedAt ? <span className="badge badge--error">Damaged</span> : null}
+        </div>
+        <p className="feature__desc muted">{src.description}</p>
+        {inst ? (
+          <p className="feature__size muted">
+            {[`${formatBytes(inst.fileSizeBytes)} on disk`, inst.zimDate ? `from ${inst.zimDate}` : null, src.variants.find((v) => v.key === inst.variantKey)?.label]
+              .filter(Boolean)
+              .join(' · ')}
+          </p>
+        ) : null}
+        {inst?.quarantinedAt ? <p className="job__error">Set aside: {inst.quarantineReason ?? 'the file is damaged.'} Download it again or delete it.</p> : null}
+        {!busy && src.variants.length > 1 ? (
+          <div className="archive-row__variant">
+            <label htmlFor={selectId}>Version</label>
+            <select id={selectId} className="input" value={variant?.key} onChange={(e) => onVariant(e.target.value)}>
+              {src.variants.map((v) => (
+                <option key={v.key} value={v.key}>
+                  {v.label} · {formatBytes(v.sizeBytes)} · {v.date}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : variant && !inst ? (
+          <p className="feature__size muted">
+            {[formatBytes(variant.sizeBytes), variant.label, variant.date].join(' · ')}
+          </p>
+        ) : null}
+        {tooBig && !inst && !busy ? <p className="job__error">Larger than the free space on this computer.</p> : null}
+        {live ? (
+          <div className="archive-row__progress">
+            <p className="job__meta">{PHASE_TEXT[live.phase]}</p>
+            {live.progress ? <JobProgress label={`${src.label} download`} figures={live.progress} live={live.phase === 'downloading'} /> : null}
+          </div>
+        ) : src.downloading ? (
+          <p className="job__meta">Downloading in another window.</p>
+        ) : null}
+        {error ? (
+          <p className="job__error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <div className="feature__actions">
+        {busy ? (
+          <button type="button" className="btn btn--danger-ghost btn--compact" aria-label={`Cancel ${src.label}`} onClick={onCancel}>
+            <Icon name="close" size={20} />
+            <span className="btn__label">Cancel</span>
+          </button>
+        ) : (
+          <>
+            {inst ? (
+              <button type="button" className="btn btn--danger-ghost btn--compact" aria-label={`Delete ${src.label}`} onClick={onDelete}>
+                <Icon name="trash" size={20} />
+                <span className="btn__label">Delete</span>
+              </button>
+            ) : null}
+            {!inst || inst.quarantinedAt || inst.variantKey !== variant?.key ? (
+              <button type="button" className="btn btn--primary btn--compact" aria-label={`Download ${src.label}`} onClick={onDownload}>
+                <Icon name="download" size={20} />
+                <span className="btn__label">{inst ? 'Download again' : 'Download'}</span>
+              </button>
+            ) : null}
+          </>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function VerifyReport({ results, labelOf, onClose }: { results: VerifyResult[]; labelOf: (id: string) => string; onClose: () => void }): ReactElement {
+  const bad = results.filter((r) => !r.ok);
+  return (
+    <section className={`banner ${bad.length ? 'banner--warn' : 'banner--info'} verify-report`} aria-labelledby="verify-title" data-testid="verify-results">
+      <Icon name={bad.length ? 'warn' : 'check'} size={22} />
+      <div>
+        <h2 id="verify-title" className="verify-report__title">
+          {results.length === 0 ? 'There was nothing to check.' : bad.length ? `${bad.length} of ${results.length} archives are damaged` : `All ${results.length} archives are healthy`}
+        </h2>
+        <ul className="verify-report__list">
+          {results.map((r) => (
+            <li key={r.sourceId}>
+              <strong>{labelOf(r.sourceId)}</strong>: {r.ok ? 'OK' : `set aside: ${r.reason ?? 'damaged'}`}
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="btn btn--ghost btn--compact" onClick={onClose}>
+          Dismiss
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | undefined; error: unknown; onChanged: () => void }): ReactElement {
+  const [installing, setInstalling] = useState<{ state: string; progress: ProgressEvent | null } | null>(null);
+  const [problem, setProblem] = useState<{ message: string; command?: string } | null>(null);
+  const handle = useRef<StreamHandle | null>(null);
+  useEffect(() => () => handle.current?.close(), []);
+
+  const install = () => {
+    setProblem(null);
+    setInstalling({ state: 'starting', progress: null });
+    const stream = openPostStream<RuntimeInstallEvents>(
+      '/api/admin/archives/install-kiwix',
+      {},
+      {
+        status: (d) => setInstalling((s) => ({ state: d?.state ?? 'working', progress: s?.progress ?? null })),
+        progress: (p) => setInstalling((s) => ({ state: s?.state ?? 'downloading', progress: p })),
+        done: () => setInstalling(null),
+        error: (d) => setProblem({ message: d?.message ?? 'The install failed.' }),
+      },
+      { closeOn: ['done', 'error'] },
+    );
+    handle.current = stream;
+    stream.done
+      .catch((err: unknown) => {
+        const command = err instanceof ApiError ? (err.details as { command?: unknown } | undefined)?.command : undefined;
+        setProblem({ message: errorMessage(err), command: typeof command === 'string' ? command : undefined });
+      })
+      .finally(() => {
+        handle.current = null;
+        setInstalling(null);
+        onChanged();
+      });
+  };
+
+  const healthy = status?.kiwixInstalled && status.kiwixState !== 'failed';
+  return (
+    <section className="card runtime-panel" aria-labelledby="runtime-title" data-testid="archive-runtime">
+      <h2 id="runtime-title" className="feature-group__title">
+        Archive server
+      </h2>
+      {!status ? (
+        error ? (
+          <p className="job__error">Could not read its status: {errorMessage(error)}</p>
+        ) : (
+          <LoadingState label="Checking the archive server…" />
+        )
+      ) : (
+        <>
+          <p className="runtime-panel__state">
+            <Icon name={healthy ? 'check' : 'warn'} size={20} className={healthy ? 'runtime-panel__ok' : 'runtime-panel__warn'} />
+            <span data-testid="runtime-state">
+              {status.kiwixInstalled ? (STATE_TEXT[status.kiwixState] ?? status.kiwixState) : 'Not installed'}
+              {' · '}
+              {status.installedCount === 1 ? '1 archive installed' : `${status.installedCount} archives installed`}
+            </span>
+          </p>
+          {status.kiwixError ? <p className="job__error">{status.kiwixError}</p> : null}
+          {!status.kiwixInstalled ? (
+            <p className="muted">
+              Archives open through a small archive server (kiwix-serve). Install it here, or with your system&rsquo;s package manager (for example{' '}
+              <code>apt install kiwix-tools</code>); see <a href="https://kiwix.org/en/applications/" target="_blank" rel="noreferrer">kiwix.org</a>.
+            </p>
+          ) : null}
+        </>
+      )}
+      {installing ? (
+        <div className="archive-row__progress">
+          <p className="job__meta">Installing the archive server: {installing.state}…</p>
+          {installing.progress ? <JobProgress label="Archive server download" figures={installing.progress} /> : null}
+        </div>
+      ) : null}
+      {problem ? (
+        <div role="alert">
+          <p className="job__error">{problem.message}</p>
+          {problem.command ? (
+            <p className="muted">
+              Run this on the Hearth computer, then check again: <code>{problem.command}</code>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      {status && (!status.kiwixInstalled || status.kiwixState === 'failed') ? (
+        <div className="actions">
+          <button type="button" className="btn btn--primary btn--compact" onClick={install} disabled={installing !== null}>
+            {installing ? <Spinner size={20} /> : <Icon name="download" size={20} />}
+            {status.kiwixInstalled ? 'Reinstall archive server' : 'Install archive server'}
+          </button>
+          <button type="button" className="btn btn--ghost btn--compact" onClick={onChanged} disabled={installing !== null}>
+            <Icon name="refresh" size={20} />
+            Check again
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function DeleteDialog({ src, onClose, onDeleted }: { src: CatalogEntry | null; onClose: () => void; onDeleted: (s: CatalogEntry) => void }): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const close = () => {
+    if (busy) return;
+    setError(null);
+    onClose();
+  };
+  const remove = async () => {
+    if (!src) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.delete(`/api/admin/archives/${encodeURIComponent(src.id)}`);
+      setBusy(false);
+      onDeleted(src);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open={src !== null}
+      role="alertdialog"
+      title={src ? `Delete ${src.label}?` : 'Delete'}
+      onClose={close}
+      testId="delete-archive-dialog"
+      description={src?.installed ? `It leaves the Library for everyone and frees ${formatBytes(src.installed.fileSizeBytes)}. You can download it again later.` : undefined}
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
+          Keep it
+        </button>
+        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
+          Delete
+        </button>
+      </div>
+    </Dialog>
+  );
+}

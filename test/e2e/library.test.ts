@@ -1,0 +1,237 @@
+// The offline library in a real browser, against the real kiwix-serve with the fixture archives:
+// the admin downloads archives on the Archives page (live progress, then installed), verifies them;
+// a member opens the Library (Reference and Books shelves with the archives' own icons), reads an
+// article in the reader, follows a link inside it, searches the archive and shuffles; dark mode
+// reaches the archive pages; an archive that is not installed shows an empty state.
+// Needs the built web app (`npm run build:web`) and Debian's kiwix-tools and zim-tools.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { freePort } from '../harness/net.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
+const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
+
+const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
+
+describe('the offline library in the browser', () => {
+  const temp = makeTempDir();
+  let zims: TestZims;
+  let files: FakeFileServer;
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP = PHONE): Promise<Page> {
+    const ctx = await browser.newContext(device);
+    contexts.push(ctx);
+    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
+    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
+    const page = await ctx.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return page;
+  }
+
+  beforeAll(async () => {
+    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    zims = buildTestZims();
+    files = await new FakeFileServer().start();
+    const variant = (name: string, file: string, extra: object = {}) => {
+      const data = readFileSync(file);
+      return { key: 'all', label: 'Everything', url: files.addFile(name, file), sizeBytes: data.length, sha256: sha256(data), date: '2024-05', language: 'eng', ...extra };
+    };
+    const pediaSize = readFileSync(zims.encyclopedia).length;
+    const catalog = {
+      sources: [
+        {
+          id: 'fixturepedia',
+          label: 'Fixturepedia',
+          description: 'The household encyclopedia',
+          category: 'Encyclopedia',
+          faviconUrl: 'https://example.org/f.ico',
+          variants: [variant('fixturepedia.zim', zims.encyclopedia), { ...variant('fixturepedia-mini.zim', zims.encyclopedia), key: 'mini', label: 'Introductions only' }],
+        },
+        {
+          id: 'fixturebooks',
+          label: 'Fixture books',
+          description: 'Old books about the house',
+          category: 'Books',
+          bookCategory: 'How-to',
+          faviconUrl: 'https://example.org/b.ico',
+          variants: [variant('fixturebooks.zim', zims.books)],
+        },
+      ],
+    };
+    // about 3 s for the encyclopedia, so the progress is visible
+    files.behave('fixturepedia.zim', { throttleBps: Math.max(64 * 1024, Math.round(pediaSize / 3)) });
+    const catalogFile = path.join(temp.dir, 'archives.json');
+    writeFileSync(catalogFile, JSON.stringify(catalog));
+    server = await startTestServer({
+      seed: 'household',
+      config: { archiveCatalogPath: catalogFile, fetchAllowOrigins: [files.url], archiveServerPort: await freePort(), kiwixServePath: kiwixServeOnPath() },
+    });
+    // the admin has been through the welcome wizard
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await files?.close();
+    zims?.remove();
+    temp.remove();
+  });
+
+  it('shows a member an empty library that asks an admin', async () => {
+    const page = await open('member');
+    await page.goto(`${server.url}/library`);
+    await shown(page.getByRole('heading', { name: 'Library', exact: true }));
+    await shown(page.getByText('The shelves are empty'));
+    await shown(page.getByText('Ask an admin'));
+    expect(await page.getByRole('link', { name: 'Add archives' }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archives' }).count()).toBe(0);
+  });
+
+  it('lets the admin download archives with live progress, then verify them', async () => {
+    const page = await open('admin');
+    await page.goto(`${server.url}/library`);
+    await shown(page.getByText('The shelves are empty'));
+    await page.getByRole('link', { name: 'Add archives' }).tap();
+    await shown(page.getByRole('heading', { name: 'Archives', exact: true }));
+    await shown(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archives' }));
+    expect(await page.getByTestId('archives-summary').textContent()).toContain('free on this computer');
+    await shown(page.getByTestId('runtime-state').getByText('archives installed'));
+
+    const pedia = page.getByTestId('archive-fixturepedia');
+    await shown(pedia.getByLabel('Version'));
+    expect(await pedia.getByLabel('Version').locator('option').count()).toBe(2);
+    await page.screenshot({ path: '/tmp/hearth-phone-archives.png', fullPage: true });
+
+    await pedia.getByRole('button', { name: 'Download Fixturepedia' }).tap();
+    const bar = pedia.getByRole('progressbar', { name: 'Fixturepedia download' });
+    await shown(bar);
+    await page.waitForFunction(
+      () => Number(document.querySelector('[data-testid="archive-fixturepedia"] [role="progressbar"]')?.getAttribute('aria-valuenow') ?? 0) > 0,
+      undefined,
+      { timeout: 15_000 },
+    );
+    await shown(pedia.getByRole('button', { name: 'Cancel Fixturepedia' }));
+    await page.screenshot({ path: '/tmp/hearth-phone-archives-downloading.png', fullPage: true });
+    await shown(pedia.getByText('Installed'), 30_000);
+    await shown(page.getByTestId('archives-notice').getByText('Fixturepedia is installed'));
+    expect(await bar.count()).toBe(0);
+
+    const books = page.getByTestId('archive-fixturebooks');
+    await books.getByRole('button', { name: 'Download Fixture books' }).tap();
+    await shown(books.getByText('Installed'), 30_000);
+    await shown(page.getByTestId('runtime-state').getByText('Running · 2 archives installed'));
+
+    await page.getByRole('button', { name: 'Verify archives' }).tap();
+    await shown(page.getByTestId('verify-results').getByText('All 2 archives are healthy'));
+    await page.screenshot({ path: '/tmp/hearth-phone-archives-installed.png', fullPage: true });
+
+    const installed = (await server.member.get('/api/archives/installed')).body.archives.map((a: { sourceId: string }) => a.sourceId).sort();
+    expect(installed).toEqual(['fixturebooks', 'fixturepedia']);
+  });
+
+  it('lets a member open the Library, read an article, follow a link, search and shuffle', async () => {
+    const page = await open('member');
+    await page.goto(`${server.url}/library`);
+    const reference = page.getByTestId('shelf-reference');
+    const pediaLink = reference.getByRole('link', { name: /Fixturepedia/ });
+    await shown(pediaLink);
+    await shown(page.getByTestId('shelf-books').getByRole('region', { name: 'How-to' }).getByRole('link', { name: /Fixture books/ }));
+    // the archive's own icon, loaded through the favicon route
+    await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('img.archive-icon')].every((i) => i.complete && i.naturalWidth > 0), undefined, { timeout: 10_000 });
+    expect(await page.locator('img.archive-icon').count()).toBe(2);
+    await page.screenshot({ path: '/tmp/hearth-phone-library.png', fullPage: true });
+
+    await pediaLink.tap();
+    await page.waitForURL(/\/read\/fixturepedia$/);
+    await shown(page.getByRole('heading', { name: 'Fixturepedia' }));
+    const frame = page.frameLocator('[data-testid="reader-frame"]');
+    await shown(frame.locator('#firstHeading', { hasText: 'Fixturepedia' }));
+
+    // an article, then a link inside it
+    await frame.getByRole('link', { name: 'Water heater', exact: true }).first().click();
+    await shown(frame.locator('#firstHeading', { hasText: 'Water heater' }));
+    await shown(frame.getByText('Water heater is a household topic.').first());
+    await page.screenshot({ path: '/tmp/hearth-phone-reader.png' });
+    await frame.getByRole('link', { name: 'Heat pump', exact: true }).first().click();
+    await shown(frame.locator('#firstHeading', { hasText: 'Heat pump' }));
+    const reader = page.frames().find((f) => f.url().includes('/api/archives/view/fixturepedia/'))!;
+    expect(reader.url()).toContain('/api/archives/view/fixturepedia/A/Heat_pump');
+
+    // search inside the archive
+    await page.getByRole('searchbox', { name: 'Search Fixturepedia' }).fill('heater');
+    await page.getByRole('button', { name: 'Search', exact: true }).tap();
+    const result = frame.locator('a[href*="A/Water_heater"]').first();
+    await shown(result);
+    expect(page.frames().some((f) => f.url().includes('/api/archives/view/fixturepedia/search?pattern=heater'))).toBe(true);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-search.png' });
+    await result.click();
+    await shown(frame.locator('#firstHeading', { hasText: 'Water heater' }));
+
+    // shuffle opens some article of this archive
+    await page.getByRole('button', { name: 'Shuffle' }).tap();
+    await page.waitForFunction(() => {
+      const f = document.querySelector<HTMLIFrameElement>('[data-testid="reader-frame"]');
+      return Boolean(f?.contentDocument?.querySelector('base')?.getAttribute('href')?.startsWith('/api/archives/view/fixturepedia/A/')) && !f!.contentWindow!.location.pathname.endsWith('/A/Water_heater');
+    }, undefined, { timeout: 10_000 }).catch(() => undefined);
+    await shown(frame.locator('#firstHeading'));
+
+    // back to the Library
+    await page.getByRole('link', { name: 'Library', exact: true }).first().tap();
+    await shown(page.getByTestId('shelf-reference'));
+  });
+
+  it('opens archive pages dark in dark mode, and shows an empty state for a missing archive', async () => {
+    const page = await open('member', DESKTOP);
+    await page.goto(`${server.url}/read/fixturebooks`);
+    await shown(page.getByRole('heading', { name: 'Fixture books' }));
+    const cookies = await page.context().cookies(`${server.url}/api/archives/view/fixturebooks/`);
+    expect(cookies.find((c) => c.name === 'ld-theme')?.value).toBe('dark');
+    const viewed = await page.request.get(`${server.url}/api/archives/view/fixturebooks/`);
+    expect(viewed.status()).toBe(200);
+    await shown(page.frameLocator('[data-testid="reader-frame"]').locator('body'));
+    await page.screenshot({ path: '/tmp/hearth-desktop-reader-dark.png' });
+
+    await page.goto(`${server.url}/read/nosuch`);
+    await shown(page.getByText('This archive is not installed'));
+    expect(await page.getByRole('link', { name: 'Go to Archives' }).count()).toBe(0);
+    const admin = await open('admin');
+    await admin.goto(`${server.url}/read/nosuch`);
+    await shown(admin.getByRole('link', { name: 'Go to Archives' }));
+    await admin.screenshot({ path: '/tmp/hearth-phone-reader-missing.png' });
+
+    // the admin deletes an archive after confirming; it leaves the Library
+    await admin.goto(`${server.url}/admin/archives`);
+    const books = admin.getByTestId('archive-fixturebooks');
+    await books.getByRole('button', { name: 'Delete Fixture books' }).tap();
+    const confirm = admin.getByRole('alertdialog', { name: 'Delete Fixture books?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).tap();
+    await shown(admin.getByTestId('archives-notice').getByText('Fixture books was deleted.'));
+    await shown(books.getByRole('button', { name: 'Download Fixture books' }));
+    expect((await server.member.get('/api/archives/installed')).body.archives.map((a: { sourceId: string }) => a.sourceId)).toEqual(['fixturepedia']);
+    expect(pageErrors).toEqual([]);
+  });
+});
