@@ -6,6 +6,7 @@ import { loadConfig } from './config.js';
 
 interface ParentPort {
   postMessage(message: unknown): void;
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
 }
 
 /** The addresses other devices on the LAN can use. */
@@ -53,4 +54,9 @@ export async function runServer(argv: string[] = process.argv.slice(2)): Promise
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // the desktop host asks instead of signalling: utilityProcess.kill() is a hard terminate on
+  // Windows, which would leave the sidecars running
+  parentPort?.on('message', (event) => {
+    if ((event.data as { type?: unknown } | null)?.type === 'stop') stop('desktop host');
+  });
 }
