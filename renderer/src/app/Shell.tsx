@@ -1,16 +1,27 @@
 // The signed-in frame: header (Hearth, navigation, the user, sign out) and the page below.
 // On wide screens the navigation sits in the header; on phones the same <nav> becomes a bottom
-// tab bar (CSS only, so there is one navigation landmark either way).
+// tab bar (CSS only, so there is one navigation landmark either way). Pages of tools that are
+// switched off are left out of the navigation (the enabled set is shared through ToolsProvider).
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
+import { ToolsProvider, useTools } from '../features/apps/tools';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { HEADER_ITEMS, navItemsFor, pageHref } from './pages';
 import { useSession, useUser } from './session';
 
 export function Shell(): ReactElement {
+  return (
+    <ToolsProvider>
+      <ShellFrame />
+    </ToolsProvider>
+  );
+}
+
+function ShellFrame(): ReactElement {
   const user = useUser();
+  const { isVisible } = useTools();
   const { signOut } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -39,7 +50,7 @@ export function Shell(): ReactElement {
     }
   };
 
-  const items = navItemsFor(user.role);
+  const items = navItemsFor(user.role, isVisible);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
 
   return (

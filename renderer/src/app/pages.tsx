@@ -1,15 +1,21 @@
 // The signed-in pages, as one typed list: the router builds its routes from it and the shell builds
 // its navigation from it. A new feature adds one entry here (and, for a header control such as a
-// notifications bell, one entry in HEADER_ITEMS); nothing else in app/ changes.
+// notifications bell, one entry in HEADER_ITEMS); nothing else in app/ changes. A page that belongs to
+// a tool names it in `toolId`: it is in the navigation, and opens, only while that tool is enabled.
 import type { ComponentType } from 'react';
 import type { Role } from '../api/types';
+import { AppStorePage } from '../features/apps/AppStorePage';
+import { ReaderComingSoon } from '../features/apps/ComingSoonPage';
 import { DownloadsPage } from '../features/downloads/DownloadsPage';
 import { FeaturesPage } from '../features/features-admin/FeaturesPage';
+import { DefaultLayoutPage } from '../features/home/DefaultLayoutPage';
 import { HomePage } from '../features/home/HomePage';
+import { MemberLayoutPage } from '../features/home/MemberLayoutPage';
 import { ArchivesAdminPage } from '../features/library/ArchivesAdminPage';
 import { LibraryPage } from '../features/library/LibraryPage';
 import { ReaderPage } from '../features/library/ReaderPage';
 import { MembersPage } from '../features/members/MembersPage';
+import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
 
 export interface ShellPage {
@@ -25,24 +31,31 @@ export interface ShellPage {
   Component: ComponentType;
   /** Listed in the navigation (default true); false for pages reached from another page. */
   inNav?: boolean;
+  /** The tool (GET /api/tools id) this page belongs to; absent for built-in pages. */
+  toolId?: string;
 }
 
 export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage },
-  { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage },
-  { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false },
+  { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
+  { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
+  { id: 'saved-reader', path: 'reader', label: 'Reader', icon: 'bookmark', access: 'user', Component: ReaderComingSoon, toolId: 'reader' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage },
+  { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage },
   { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage },
+  { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false },
+  { id: 'member-home', path: 'members/:userId/home', label: 'Home screen', icon: 'home', access: 'admin', Component: MemberLayoutPage, inNav: false },
 ];
 
 export function canOpen(page: Pick<ShellPage, 'access'>, role: Role): boolean {
   return page.access === 'user' || role === 'admin';
 }
 
-export function navItemsFor(role: Role): ShellPage[] {
-  return SHELL_PAGES.filter((p) => p.inNav !== false && canOpen(p, role));
+/** The navigation for a role; `isVisible` (the enabled-tools rule) drops pages of tools that are off. */
+export function navItemsFor(role: Role, isVisible: (toolId?: string) => boolean = () => true): ShellPage[] {
+  return SHELL_PAGES.filter((p) => p.inNav !== false && canOpen(p, role) && isVisible(p.toolId));
 }
 
 export const pageHref = (page: Pick<ShellPage, 'path'>) => `/${page.path.replace(/\/\*$/, '')}`;
@@ -54,4 +67,4 @@ export interface HeaderItem {
   Component: ComponentType;
 }
 
-export const HEADER_ITEMS: readonly HeaderItem[] = [];
+export const HEADER_ITEMS: readonly HeaderItem[] = [{ id: 'notifications', access: 'user', Component: NotificationBell }];

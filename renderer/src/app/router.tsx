@@ -3,6 +3,8 @@
 // wizard -> /setup (it resumes where they left off); otherwise the shell and its pages.
 import type { ReactElement } from 'react';
 import { createBrowserRouter, Link, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { ToolOffPage } from '../features/apps/ComingSoonPage';
+import { useTools } from '../features/apps/tools';
 import { PinScreen } from '../features/auth/PinScreen';
 import { ProfilePicker } from '../features/auth/ProfilePicker';
 import { SetupWizard } from '../features/setup/SetupWizard';
@@ -45,8 +47,10 @@ function ProfilesRoute(): ReactElement {
 
 function PageRoute({ page }: { page: ShellPage }): ReactElement {
   const { user } = useSession();
+  const { isVisible } = useTools();
   usePageTitle(page.label);
   if (!user || !canOpen(page, user.role)) return <Navigate to="/" replace />;
+  if (page.toolId && !isVisible(page.toolId)) return <ToolOffPage toolId={page.toolId} />;
   return <page.Component />;
 }
 

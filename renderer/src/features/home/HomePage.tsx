@@ -1,8 +1,20 @@
-// The home page. For now a friendly welcome; the household's home canvas replaces the card later.
-import type { ReactElement } from 'react';
+// Home: the person's Today canvas (their layout, else the household default), the header items
+// they picked, and an edit mode. A home screen an admin has locked has no Edit button. The layout
+// is read again when the tab comes back into view (an admin may have changed or locked it).
+import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
+import { api, ApiError } from '../../api/client';
+import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
+import { useTools } from '../apps/tools';
+import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
+import { LayoutEditor } from './LayoutEditor';
+import { HeaderStrip, HomeCanvas, visibleRows } from './widgets';
+import './home.css';
+
+export const DEFAULT_LAYOUT_HREF = '/home/default';
 
 function greeting(hour: number): string {
   if (hour < 5) return 'Good night';
@@ -13,26 +25,116 @@ function greeting(hour: number): string {
 
 export function HomePage(): ReactElement {
   const user = useUser();
+  const res = useResource((signal) => api.get<LayoutResponse>('/api/home-layout', { signal }));
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { reload, setData } = res;
+
+  useEffect(() => {
+    if (editing) return;
+    const refresh = () => {
+      if (document.visibilityState === 'visible') reload();
+    };
+    window.addEventListener('focus', refresh);
+    document.addEventListener('visibilitychange', refresh);
+    return () => {
+      window.removeEventListener('focus', refresh);
+      document.removeEventListener('visibilitychange', refresh);
+    };
+  }, [editing, reload]);
+
+  const data = res.data;
+  const locked = data?.locked ?? false;
+  const { isVisible } = useTools();
+  const hasWidgets = data ? visibleRows(data.layout, isVisible).length > 0 : false;
+
   return (
     <section className="page home" aria-labelledby="home-title">
-      <h1 id="home-title" className="page__title">
-        {greeting(new Date().getHours())}, <span data-testid="home-name">{user.name}</span>
-      </h1>
-      <div className="card home__card">
-        <Icon name="flame" size={40} className="brand__mark" />
-        <div>
-          <p className="home__lead">Welcome home.</p>
-          <p className="muted">This is where your household&rsquo;s apps, library and shortcuts will live. More is on its way.</p>
+      <div className="page__head">
+        <h1 id="home-title" className="page__title">
+          {greeting(new Date().getHours())}, <span data-testid="home-name">{user.name}</span>
+        </h1>
+        {data && !locked && !editing ? (
+          <button
+            type="button"
+            className="btn btn--secondary btn--compact"
+            onClick={() => {
+              setNotice(null);
+              setEditing(true);
+            }}
+          >
+            <Icon name="edit" size={20} />
+            Edit home
+          </button>
+        ) : null}
+      </div>
+
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+
+      {data && locked ? (
+        <p className="home__locked muted" data-testid="home-locked">
+          <Icon name="lock" size={18} /> An admin has set up your home screen.
+        </p>
+      ) : null}
+
+      {!data && res.status === 'loading' ? <LoadingState label="Loading your home screen…" /> : null}
+      {!data && res.status === 'error' ? <ErrorState title="Your home screen did not load" error={res.error} onRetry={reload} /> : null}
+
+      {data && editing ? (
+        <>
           {user.role === 'admin' ? (
-            <p>
-              <Link to="/members" className="btn btn--secondary">
-                <Icon name="members" size={20} />
-                Manage household members
-              </Link>
+            <p className="muted">
+              This changes your own home screen. To change what everyone starts with, edit the <Link to={DEFAULT_LAYOUT_HREF}>household default</Link>.
             </p>
           ) : null}
-        </div>
-      </div>
+          <LayoutEditor
+            label="Edit your home screen"
+            mode="own"
+            initial={data.layout}
+            onCancel={() => setEditing(false)}
+            onSave={async (layout) => {
+              try {
+                setData(await api.put<LayoutResponse>('/api/home-layout', layout));
+                setEditing(false);
+                setNotice('Your home screen was saved.');
+              } catch (err) {
+                if (err instanceof ApiError && err.code === 'layout_locked') {
+                  setEditing(false);
+                  setNotice(err.message);
+                  reload();
+                  return;
+                }
+                throw err;
+              }
+            }}
+          />
+        </>
+      ) : null}
+
+      {data && !editing ? (
+        <>
+          <HeaderStrip header={data.layout.header} />
+          {hasWidgets ? (
+            <HomeCanvas layout={data.layout} />
+          ) : (
+            <EmptyState
+              title="Nothing on your home screen yet"
+              action={
+                locked ? null : (
+                  <button type="button" className="btn btn--primary" onClick={() => setEditing(true)}>
+                    <Icon name="plus" size={20} />
+                    Add widgets
+                  </button>
+                )
+              }
+            >
+              {locked ? 'An admin looks after your home screen; ask them to add something.' : 'Add widgets for the apps you use most.'}
+            </EmptyState>
+          )}
+        </>
+      ) : null}
     </section>
   );
 }

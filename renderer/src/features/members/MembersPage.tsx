@@ -1,6 +1,8 @@
 // Admin: the household's members. Add, edit (rename, new PIN, role) and remove, with the server's
-// own messages (name_taken, last_admin…) shown where the action happened.
+// own messages (name_taken, last_admin…) shown where the action happened. Each member's home screen
+// (and the household default) is looked after from here too.
 import { useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import type { PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
@@ -50,17 +52,23 @@ export function MembersPage(): ReactElement {
           </h1>
           <p className="muted">Everyone here has a profile and a PIN. Admins can also manage members.</p>
         </div>
-        <button
-          type="button"
-          className="btn btn--primary"
-          onClick={() => {
-            setNotice(null);
-            setEditing({ mode: 'add' });
-          }}
-        >
-          <Icon name="plus" size={20} />
-          Add member
-        </button>
+        <div className="page__actions">
+          <Link to="/home/default" className="btn btn--secondary">
+            <Icon name="home" size={20} />
+            Default home screen
+          </Link>
+          <button
+            type="button"
+            className="btn btn--primary"
+            onClick={() => {
+              setNotice(null);
+              setEditing({ mode: 'add' });
+            }}
+          >
+            <Icon name="plus" size={20} />
+            Add member
+          </button>
+        </div>
       </div>
 
       <p className="notice" role="status" aria-live="polite">
@@ -86,6 +94,10 @@ export function MembersPage(): ReactElement {
                 <span className={`badge badge--${u.role}`}>{u.role === 'admin' ? 'Admin' : 'Member'}</span>
               </div>
               <div className="member__actions">
+                <Link className="btn btn--secondary btn--compact" to={`/members/${encodeURIComponent(u.id)}/home`} aria-label={`Home screen of ${u.name}`}>
+                  <Icon name="home" size={20} />
+                  <span className="btn__label">Home screen</span>
+                </Link>
                 <button
                   type="button"
                   className="btn btn--secondary btn--compact"

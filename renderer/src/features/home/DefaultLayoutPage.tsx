@@ -1,0 +1,71 @@
+// Admin: the household's default home screen, which everyone sees until they arrange their own
+// (members who already have their own layout keep it).
+import { useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { api } from '../../api/client';
+import { useResource } from '../../api/useResource';
+import { Icon } from '../../ui/icons';
+import { ErrorState, LoadingState } from '../../ui/StateViews';
+import type { HomeLayout } from './layout-edit';
+import { LayoutEditor } from './LayoutEditor';
+import { LayoutPreview } from './LayoutPreview';
+import './home.css';
+
+export function DefaultLayoutPage(): ReactElement {
+  const res = useResource((signal) => api.get<{ layout: HomeLayout }>('/api/home-layout/default', { signal }));
+  const [editing, setEditing] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const data = res.data;
+
+  return (
+    <section className="page" aria-labelledby="default-title">
+      <Link to="/members" className="btn btn--ghost btn--compact page__back">
+        <Icon name="back" size={20} />
+        Members
+      </Link>
+      <div className="page__head">
+        <div>
+          <h1 id="default-title" className="page__title">
+            Default home screen
+          </h1>
+          <p className="muted">What everyone sees until they arrange their own. Members who already have their own home screen keep it.</p>
+        </div>
+        {data && !editing ? (
+          <button
+            type="button"
+            className="btn btn--primary btn--compact"
+            onClick={() => {
+              setNotice(null);
+              setEditing(true);
+            }}
+          >
+            <Icon name="edit" size={20} />
+            Edit default
+          </button>
+        ) : null}
+      </div>
+
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+
+      {!data && res.status === 'loading' ? <LoadingState label="Loading the default home screen…" /> : null}
+      {!data && res.status === 'error' ? <ErrorState title="The default did not load" error={res.error} onRetry={res.reload} /> : null}
+      {data && editing ? (
+        <LayoutEditor
+          label="Edit the default home screen"
+          mode="admin"
+          saveLabel="Save default"
+          initial={data.layout}
+          onCancel={() => setEditing(false)}
+          onSave={async (layout) => {
+            res.setData(await api.put<{ layout: HomeLayout }>('/api/home-layout/default', layout));
+            setEditing(false);
+            setNotice('The default home screen was saved.');
+          }}
+        />
+      ) : null}
+      {data && !editing ? <LayoutPreview layout={data.layout} label="Preview of the default home screen" /> : null}
+    </section>
+  );
+}

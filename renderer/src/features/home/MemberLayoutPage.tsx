@@ -1,0 +1,209 @@
+// Admin: one member's home screen. See it as they do, lock it (no Edit button for them), arrange it
+// for them, or put them back on the household default.
+import { useState, type ReactElement } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ApiError, errorMessage } from '../../api/client';
+import type { PublicUser } from '../../api/types';
+import { useResource } from '../../api/useResource';
+import { useUser } from '../../app/session';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
+import { DEFAULT_LAYOUT_HREF } from './HomePage';
+import { LayoutEditor } from './LayoutEditor';
+import { LayoutPreview } from './LayoutPreview';
+import './home.css';
+
+export function MemberLayoutPage(): ReactElement {
+  const { userId = '' } = useParams();
+  const me = useUser();
+  const users = useResource((signal) => api.get<{ users: PublicUser[] }>('/api/admin/users', { signal }).then((r) => r.users), []);
+  const res = useResource((signal) => api.get<LayoutResponse>(`/api/home-layout/users/${encodeURIComponent(userId)}`, { signal }), [userId]);
+  const [editing, setEditing] = useState(false);
+  const [resetting, setResetting] = useState(false);
+  const [lockBusy, setLockBusy] = useState(false);
+  const [lockError, setLockError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const member = users.data?.find((u) => u.id === userId);
+  const isMe = member?.id === me.id;
+  const name = member ? (isMe ? 'Your' : `${member.name}’s`) : 'Member’s';
+  const who = isMe ? 'you' : (member?.name ?? 'this member');
+  const data = res.data;
+  const put = (body: { layout?: LayoutResponse['layout'] | null; locked?: boolean }) =>
+    api.put<LayoutResponse>(`/api/home-layout/users/${encodeURIComponent(userId)}`, body);
+
+  const setLocked = async (locked: boolean) => {
+    setLockBusy(true);
+    setLockError(null);
+    setNotice(null);
+    try {
+      res.setData(await put({ locked }));
+      setNotice(locked ? `Locked. Only admins can change this home screen now.` : `Unlocked. ${who === 'you' ? 'You' : who} can change it again.`);
+    } catch (err) {
+      setLockError(errorMessage(err));
+    } finally {
+      setLockBusy(false);
+    }
+  };
+
+  if (res.status === 'error' && res.error instanceof ApiError && res.error.status === 404) {
+    return (
+      <section className="page">
+        <h1 className="page__title">Home screen</h1>
+        <EmptyState
+          title="That member does not exist"
+          action={
+            <Link to="/members" className="btn btn--secondary">
+              Back to Members
+            </Link>
+          }
+        />
+      </section>
+    );
+  }
+
+  return (
+    <section className="page" aria-labelledby="member-home-title">
+      <Link to="/members" className="btn btn--ghost btn--compact page__back">
+        <Icon name="back" size={20} />
+        Members
+      </Link>
+      <div className="page__head">
+        <div>
+          <h1 id="member-home-title" className="page__title">
+            {name} home screen
+          </h1>
+          {data ? (
+            <p className="muted" data-testid="member-layout-source">
+              {data.custom ? `Arranged for ${who}.` : (
+                <>
+                  Uses the <Link to={DEFAULT_LAYOUT_HREF}>household default</Link>.
+                </>
+              )}
+            </p>
+          ) : null}
+        </div>
+      </div>
+
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+
+      {!data && res.status === 'loading' ? <LoadingState label="Loading the home screen…" /> : null}
+      {!data && res.status === 'error' ? <ErrorState title="The home screen did not load" error={res.error} onRetry={res.reload} /> : null}
+
+      {data ? (
+        <div className="card member-layout__controls">
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              className="switch__input"
+              checked={data.locked}
+              disabled={lockBusy}
+              aria-describedby="lock-hint"
+              onChange={(e) => void setLocked(e.target.checked)}
+            />
+            <span className="switch__track" aria-hidden="true" />
+            <span className="switch__text">Lock this home screen</span>
+            {lockBusy ? <Spinner size={18} /> : null}
+          </label>
+          <p id="lock-hint" className="muted member-layout__hint">
+            {data.locked ? `Locked: ${isMe ? 'you have' : `${who} has`} no Edit button, and only admins can change it.` : `Unlocked: ${who} can arrange it.`}
+          </p>
+          <FormError message={lockError} />
+          {!editing ? (
+            <div className="actions member-layout__actions">
+              <button
+                type="button"
+                className="btn btn--primary btn--compact"
+                onClick={() => {
+                  setNotice(null);
+                  setEditing(true);
+                }}
+              >
+                <Icon name="edit" size={20} />
+                Edit for {who}
+              </button>
+              {data.custom ? (
+                <button type="button" className="btn btn--secondary btn--compact" onClick={() => setResetting(true)}>
+                  <Icon name="refresh" size={20} />
+                  Back to the default
+                </button>
+              ) : null}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      {data && editing ? (
+        <LayoutEditor
+          label={`Edit ${isMe ? 'your' : name} home screen`}
+          mode="admin"
+          saveLabel={`Save for ${who}`}
+          initial={data.layout}
+          onCancel={() => setEditing(false)}
+          onSave={async (layout) => {
+            res.setData(await put({ layout }));
+            setEditing(false);
+            setNotice('The home screen was saved.');
+          }}
+        />
+      ) : null}
+      {data && !editing ? <LayoutPreview layout={data.layout} label={`Preview of ${isMe ? 'your' : name} home screen`} /> : null}
+
+      {resetting ? (
+        <ResetDialog
+          who={who}
+          onClose={() => setResetting(false)}
+          onReset={async () => {
+            res.setData(await put({ layout: null }));
+            setResetting(false);
+            setNotice('The home screen is back to the household default.');
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function ResetDialog({ who, onClose, onReset }: { who: string; onClose: () => void; onReset: () => Promise<void> }): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <Dialog
+      open
+      role="alertdialog"
+      title="Back to the default?"
+      onClose={() => !busy && onClose()}
+      description={`The home screen arranged for ${who} is replaced by the household default. The lock stays as it is.`}
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            setError(null);
+            try {
+              await onReset();
+            } catch (err) {
+              setError(errorMessage(err));
+              setBusy(false);
+            }
+          }}
+        >
+          {busy ? <Spinner size={20} /> : null}
+          Use the default
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,146 @@
+// Home widgets, keyed by tool id, and the read-only canvas that lays them out. A column whose tool
+// is switched off, or whose tool id has no widget here, renders nothing (spec: widgets of disabled
+// tools do not render); a row left with nothing to show is skipped. The header items are
+// placeholders until Hearth has weather, jokes and scores to show (no outbound fetch exists yet).
+import { useId, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { ToolIcon } from '../apps/ToolIcon';
+import { useTools, type Tool } from '../apps/tools';
+import { Icon, type IconName } from '../../ui/icons';
+import { HEADER_ITEMS, type HeaderItem, type HomeColumn, type HomeLayout, type HomeRow } from './layout-edit';
+
+interface WidgetProps {
+  tool: Tool | undefined;
+  span: 1 | 2;
+}
+
+export interface WidgetDef {
+  toolId: string;
+  /** Used until the tools list has loaded (optimistic display). */
+  name: string;
+  icon: string;
+  Component: (props: WidgetProps) => ReactElement;
+}
+
+function ToolCard({ tool, def, text, link }: { tool: Tool | undefined; def: Pick<WidgetDef, 'name' | 'icon' | 'toolId'>; text: string; link?: { to: string; label: string } | null }): ReactElement {
+  const titleId = useId();
+  const name = tool?.name ?? def.name;
+  return (
+    <article className="widget__card" aria-labelledby={titleId}>
+      <div className="widget__head">
+        <span className="widget__icon" aria-hidden="true">
+          <ToolIcon toolId={def.toolId} icon={tool?.icon ?? def.icon} />
+        </span>
+        <h2 id={titleId} className="widget__title">
+          {name}
+        </h2>
+      </div>
+      <p className="widget__text">{text}</p>
+      {link ? (
+        <Link className="widget__link" to={link.to}>
+          {link.label}
+        </Link>
+      ) : null}
+    </article>
+  );
+}
+
+function ReaderWidget({ tool }: WidgetProps): ReactElement {
+  const def = WIDGETS.reader!;
+  return (
+    <ToolCard
+      tool={tool}
+      def={def}
+      text="Articles you save to read later will show up here. Reading arrives in a later update."
+      link={{ to: tool?.route ?? '/reader', label: `Open ${tool?.name ?? def.name}` }}
+    />
+  );
+}
+
+function LibraryWidget({ tool }: WidgetProps): ReactElement {
+  const def = WIDGETS.library!;
+  return (
+    <ToolCard
+      tool={tool}
+      def={def}
+      text="Encyclopedias, guides and books that work without the internet."
+      link={{ to: tool?.route ?? '/library', label: `Open ${tool?.name ?? def.name}` }}
+    />
+  );
+}
+
+function ArchiveSearchWidget({ tool }: WidgetProps): ReactElement {
+  const { isVisible } = useTools();
+  return (
+    <ToolCard
+      tool={tool}
+      def={WIDGETS.archive_search!}
+      text="Lets chat answer questions from your offline archives."
+      link={isVisible('library') ? { to: '/library', label: 'Browse the Library' } : null}
+    />
+  );
+}
+
+export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
+  reader: { toolId: 'reader', name: 'Reader', icon: '📖', Component: ReaderWidget },
+  library: { toolId: 'library', name: 'Library', icon: '📚', Component: LibraryWidget },
+  archive_search: { toolId: 'archive_search', name: 'Archive search', icon: '🔎', Component: ArchiveSearchWidget },
+};
+
+export const widgetFor = (toolId: string): WidgetDef | undefined => (Object.hasOwn(WIDGETS, toolId) ? WIDGETS[toolId] : undefined);
+
+/** The rows and columns that actually render for this enabled set. */
+export function visibleRows(layout: HomeLayout, isVisible: (toolId: string) => boolean): Array<{ row: HomeRow; cols: HomeColumn[] }> {
+  return layout.canvas
+    .map((row) => ({ row, cols: row.cols.filter((c) => widgetFor(c.toolId) && isVisible(c.toolId)) }))
+    .filter((r) => r.cols.length > 0);
+}
+
+export const HEADER_LABELS: Readonly<Record<HeaderItem, { icon: IconName; name: string; placeholder: string }>> = {
+  weather: { icon: 'sun', name: 'Weather', placeholder: 'No weather source is connected yet.' },
+  jokes: { icon: 'smile', name: 'Joke of the day', placeholder: 'Arrives in a later update.' },
+  sports: { icon: 'trophy', name: 'Scores', placeholder: 'Arrives in a later update.' },
+};
+
+export function HeaderStrip({ header }: { header: HomeLayout['header'] }): ReactElement | null {
+  const on = HEADER_ITEMS.filter((k) => header[k]);
+  if (on.length === 0) return null;
+  return (
+    <ul className="home-header" aria-label="Today" data-testid="home-header">
+      {on.map((k) => (
+        <li key={k} className="home-header__item" data-testid={`header-${k}`}>
+          <span className="home-header__icon" aria-hidden="true">
+            <Icon name={HEADER_LABELS[k].icon} />
+          </span>
+          <span>
+            <span className="home-header__name">{HEADER_LABELS[k].name}</span>
+            <span className="home-header__text">{HEADER_LABELS[k].placeholder}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The canvas as its owner sees it. Returns null when no widget would show. */
+export function HomeCanvas({ layout, label = 'Home widgets' }: { layout: HomeLayout; label?: string }): ReactElement | null {
+  const { tools, isVisible } = useTools();
+  const rows = visibleRows(layout, isVisible);
+  if (rows.length === 0) return null;
+  return (
+    <div className="canvas" role="list" aria-label={label} data-testid="home-canvas">
+      {rows.map(({ row, cols }) => (
+        <div key={row.id} className="canvas__row" role="listitem" data-testid="canvas-row">
+          {cols.map((c, i) => {
+            const def = widgetFor(c.toolId)!;
+            return (
+              <div key={`${c.toolId}-${i}`} className={`widget widget--span${c.colSpan}`} data-testid={`widget-${c.toolId}`} data-span={c.colSpan}>
+                <def.Component tool={tools?.find((t) => t.id === c.toolId)} span={c.colSpan} />
+              </div>
+            );
+          })}
+        </div>
+      ))}
+    </div>
+  );
+}

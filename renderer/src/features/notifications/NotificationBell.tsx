@@ -1,0 +1,265 @@
+// The bell in the shell header: the unread count (polled every 30 s while the tab is visible, and
+// again whenever it comes back into view) and a panel with the latest notifications. Admins answer
+// install requests here: Approve switches the tool on and marks the request read; Dismiss only
+// marks it read (spec: neither sends the member a notification).
+import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { api, errorMessage } from '../../api/client';
+import { useUser } from '../../app/session';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner, type IconName } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useTools, type Tool } from '../apps/tools';
+import type { Notification } from '../../../../server/modules/notifications/schema.js';
+import './notifications.css';
+
+export const UNREAD_POLL_MS = 30_000;
+
+interface NotificationsAnswer {
+  notifications: Notification[];
+  unreadCount: number;
+}
+
+export function NotificationBell(): ReactElement {
+  const [count, setCount] = useState(0);
+  const [open, setOpen] = useState(false);
+
+  const refresh = useCallback(async () => {
+    try {
+      setCount((await api.get<{ unreadCount: number }>('/api/notifications/unread-count')).unreadCount);
+    } catch {
+      // keep the last count; the next poll tries again
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void refresh();
+    }, UNREAD_POLL_MS);
+    const onFocus = () => {
+      if (document.visibilityState === 'visible') void refresh();
+    };
+    window.addEventListener('focus', onFocus);
+    document.addEventListener('visibilitychange', onFocus);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('focus', onFocus);
+      document.removeEventListener('visibilitychange', onFocus);
+    };
+  }, [refresh]);
+
+  const shown = count > 99 ? '99+' : String(count);
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn--ghost btn--icon bell"
+        aria-label={count ? `Notifications, ${count} unread` : 'Notifications'}
+        aria-haspopup="dialog"
+        onClick={() => setOpen(true)}
+        data-testid="bell"
+      >
+        <Icon name="bell" />
+        {count ? (
+          <span className="bell__count" data-testid="bell-count" aria-hidden="true">
+            {shown}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <NotificationsPanel
+          onClose={() => {
+            setOpen(false);
+            void refresh();
+          }}
+          onCount={setCount}
+        />
+      ) : null}
+    </>
+  );
+}
+
+const str = (p: Record<string, unknown>, ...keys: string[]): string => {
+  for (const k of keys) if (typeof p[k] === 'string' && p[k]) return p[k] as string;
+  return '';
+};
+
+/** What each notification type says; payloads of admin-sent types are free-form, so read them loosely. */
+export function describeNotification(n: Notification): { icon: IconName; title: string; body: string } {
+  const p = n.payload;
+  switch (n.type) {
+    case 'install_request':
+      return {
+        icon: 'apps',
+        title: `${str(p, 'requestedByName') || 'A member'} asks for ${str(p, 'toolName', 'toolId') || 'an app'}`,
+        body: str(p, 'message'),
+      };
+    case 'install_complete':
+      return { icon: 'check', title: `${str(p, 'toolName', 'name', 'toolId') || 'An app'} is installed`, body: str(p, 'message', 'body') };
+    case 'download_complete':
+      return { icon: 'download', title: `${str(p, 'label', 'name', 'fileName') || 'A download'} finished downloading`, body: str(p, 'message', 'body') };
+    default:
+      return { icon: 'bell', title: str(p, 'title') || 'Message from Hearth', body: str(p, 'message', 'body', 'text') };
+  }
+}
+
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+
+function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (!Number.isFinite(seconds)) return '';
+  const abs = Math.abs(seconds);
+  if (abs < 60) return 'just now';
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
+  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), 'day');
+  return new Date(iso).toLocaleDateString();
+}
+
+function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount: (n: number) => void }): ReactElement {
+  const user = useUser();
+  const { replaceTool } = useTools();
+  const [data, setData] = useState<NotificationsAnswer | null>(null);
+  const [loadError, setLoadError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const d = await api.get<NotificationsAnswer>('/api/notifications');
+      setData(d);
+      setLoadError(null);
+      onCount(d.unreadCount);
+    } catch (err) {
+      setLoadError(err);
+    }
+  }, [onCount]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const act = async (key: string, work: () => Promise<string | null>) => {
+    setBusy(key);
+    setError(null);
+    setNotice(null);
+    try {
+      setNotice(await work());
+      await load();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const markRead = (n: Notification) => api.patch(`/api/notifications/${encodeURIComponent(n.id)}/read`, {});
+  const approve = (n: Notification) =>
+    act(n.id, async () => {
+      const toolId = str(n.payload, 'toolId');
+      const r = await api.put<{ tool: Tool }>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
+      replaceTool(r.tool);
+      await markRead(n);
+      return `${r.tool.name} is installed for everyone.`;
+    });
+
+  const list = data?.notifications ?? [];
+  return (
+    <Dialog open title="Notifications" onClose={onClose} testId="notifications">
+      {data && data.unreadCount > 0 ? (
+        <div className="notifications__bar">
+          <span className="muted">{data.unreadCount} unread</span>
+          <button
+            type="button"
+            className="btn btn--ghost btn--compact"
+            disabled={busy !== null}
+            onClick={() =>
+              void act('all', async () => {
+                await api.post('/api/notifications/read-all');
+                return null;
+              })
+            }
+          >
+            {busy === 'all' ? <Spinner size={20} /> : <Icon name="check" size={20} />}
+            Mark all read
+          </button>
+        </div>
+      ) : null}
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+      <FormError message={error} />
+      {!data && !loadError ? <LoadingState label="Loading notifications…" /> : null}
+      {!data && loadError ? <ErrorState title="Notifications did not load" error={loadError} onRetry={() => void load()} /> : null}
+      {data && list.length === 0 ? <EmptyState title="Nothing here yet">Install requests and messages from Hearth appear here.</EmptyState> : null}
+      {list.length > 0 ? (
+        <ul className="notification-list" aria-label="Latest notifications">
+          {list.map((n) => {
+            const { icon, title, body } = describeNotification(n);
+            const unread = !n.readAt;
+            const isRequest = n.type === 'install_request' && user.role === 'admin';
+            return (
+              <li key={n.id} className={unread ? 'notification is-unread' : 'notification'} data-testid="notification" data-type={n.type}>
+                <span className="notification__icon" aria-hidden="true">
+                  <Icon name={icon} size={20} />
+                </span>
+                <div className="notification__main">
+                  <p className="notification__title">
+                    {unread ? <span className="visually-hidden">Unread: </span> : null}
+                    {title}
+                  </p>
+                  {body ? <p className="notification__body">{n.type === 'install_request' ? `“${body}”` : body}</p> : null}
+                  <p className="notification__meta muted">
+                    <time dateTime={n.createdAt} title={new Date(n.createdAt).toLocaleString()}>
+                      {timeAgo(n.createdAt)}
+                    </time>
+                  </p>
+                  {unread ? (
+                    <div className="notification__actions">
+                      {isRequest ? (
+                        <>
+                          <button type="button" className="btn btn--primary btn--compact" disabled={busy !== null} onClick={() => void approve(n)}>
+                            {busy === n.id ? <Spinner size={20} /> : null}
+                            Approve
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn--secondary btn--compact"
+                            disabled={busy !== null}
+                            onClick={() =>
+                              void act(n.id, async () => {
+                                await markRead(n);
+                                return null;
+                              })
+                            }
+                          >
+                            Dismiss
+                          </button>
+                        </>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn--ghost btn--compact"
+                          disabled={busy !== null}
+                          onClick={() =>
+                            void act(n.id, async () => {
+                              await markRead(n);
+                              return null;
+                            })
+                          }
+                        >
+                          Mark read
+                        </button>
+                      )}
+                    </div>
+                  ) : null}
+                </div>
+                {unread ? <span className="notification__dot" aria-hidden="true" /> : null}
+              </li>
+            );
+          })}
+        </ul>
+      ) : null}
+    </Dialog>
+  );
+}
