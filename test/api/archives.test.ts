@@ -152,6 +152,11 @@ describe('content proxy', () => {
     expect(r.text).toContain('<base href="/api/archives/view/fixturepedia/A/Water_heater">');
     expect(r.text).not.toMatch(/type=["']root["']/);
     expect(r.text).not.toContain(`"/${fixtures.encyclopedia.urlName}/`);
+    // other people's HTML on Hearth's origin: no fetch/XHR/WebSocket (so no /api calls with the cookie), no plugins
+    const csp = String(r.headers['content-security-policy']);
+    expect(csp).toContain("connect-src 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'self'");
   });
 
   it('follows redirects server-side (chain, odd characters) so the browser sees one answer', async () => {

@@ -251,8 +251,10 @@ export class ArchivesService {
           'Content-Type': 'text/html; charset=utf-8',
           'Content-Length': String(body.length),
           'Cache-Control': header(res.headers, 'cache-control') ?? 'no-cache',
-          // archive pages are other people's HTML: keep them away from the API and other origins
-          'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'self'; form-action 'self'`,
+          // Archive pages are other people's HTML served on Hearth's origin: their scripts may run
+          // (some archives need them) but may not open connections, so they cannot call /api with
+          // the household's session cookie; forms may only target the archive's own pages.
+          'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'self'; form-action 'self'; base-uri 'self'; object-src 'none'`,
           Vary: 'Cookie',
         },
       };
