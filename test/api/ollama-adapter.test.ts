@@ -2,7 +2,7 @@
 // ModelRuntimeError whose `failure` says what went wrong (and never hang or throw something else).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient, ModelRuntimeError, type FetchLike, type ModelRuntimeFailure } from '../../server/adapters/model-runtime/ollama.js';
-import { CHAT_MODEL, EMBEDDING_MODEL, FAKE_VERSION, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { CANNED_REPLY, CHAT_MODEL, EMBEDDING_MODEL, FAKE_VERSION, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
 
 async function failureOf(p: Promise<unknown>): Promise<ModelRuntimeError> {
   try {
@@ -86,5 +86,72 @@ describe('createOllamaClient', () => {
       expect((await failureOf(c.listModels())).failure).toBe('bad_response');
       expect((await failureOf(c.version())).failure).toBe('bad_response');
     }
+  });
+});
+
+describe('createOllamaClient chat', () => {
+  let fake: FakeModelRuntime;
+  beforeAll(async () => {
+    fake = await startFakeModelRuntime({ chunkDelayMs: 2 });
+  });
+  afterAll(() => fake.close());
+  beforeEach(async () => {
+    await fake.setMode('ok');
+    fake.requests.length = 0;
+    fake.chatReply = null;
+  });
+  const client = () => createOllamaClient({ baseUrl: fake.url, timeoutMs: 1000 });
+  const ask = (c = client(), extra: { timeoutMs?: number; signal?: AbortSignal; format?: 'json' | Record<string, unknown> } = {}) =>
+    c.chat({ model: CHAT_MODEL.name, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], ...extra });
+
+  it('collects the streamed reply and sends model, messages, format and stream:true', async () => {
+    const deltas: string[] = [];
+    const r = await client().chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'Hi' }], format: { type: 'object' }, options: { temperature: 0 }, onDelta: (d) => deltas.push(d) });
+    expect(r.content).toBe(JSON.stringify({ answer: CANNED_REPLY }));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(r.content);
+    expect(r.doneReason).toBe('stop');
+    expect(r.outputTokens).toBeGreaterThan(0);
+    expect(fake.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/chat',
+      body: { model: CHAT_MODEL.name, stream: true, format: { type: 'object' }, options: { temperature: 0 }, messages: [{ role: 'user', content: 'Hi' }] },
+    });
+  });
+
+  it('returns a configured reply verbatim, newlines included', async () => {
+    fake.chatReply = (req) => `You said ${req.messages.at(-1)!.content}.\nBye.`;
+    expect((await ask()).content).toBe('You said Hi.\nBye.');
+  });
+
+  it("fails with http_error and Ollama's message for an unknown model", async () => {
+    const err = await failureOf(client().chat({ model: 'ghost:1b', messages: [{ role: 'user', content: 'Hi' }] }));
+    expect(err).toMatchObject({ failure: 'http_error', status: 404 });
+    expect(err.message).toMatch(/model 'ghost:1b' not found/);
+  });
+
+  const cases: Array<[string, () => Promise<void>, ModelRuntimeFailure, RegExp]> = [
+    ['down', () => fake.setMode('down'), 'unreachable', /not reachable/],
+    ['slow', () => fake.setMode('slow', { slowMs: 800 }), 'timeout', /did not finish its answer within/],
+    ['garbage', () => fake.setMode('garbage'), 'bad_response', /not JSON/],
+    ['cut', () => fake.setMode('cut'), 'cut_off', /dropped in the middle|stopped before finishing/],
+    ['error-line', () => fake.setMode('error-line'), 'cut_off', /stopped in the middle of its answer: an error was encountered/],
+  ];
+  for (const [mode, enter, failure, message] of cases) {
+    it(`fails with '${failure}' when the runtime is ${mode}`, async () => {
+      await enter();
+      const started = Date.now();
+      const err = await failureOf(ask(client(), { timeoutMs: 300 }));
+      expect(err.failure).toBe(failure);
+      expect(err.message).toMatch(message);
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+  }
+
+  it('passes the caller abort through as is, not as a runtime failure', async () => {
+    await fake.setMode('slow', { slowMs: 800 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('user went away')), 50);
+    await expect(ask(client(), { signal: ac.signal, timeoutMs: 5000 })).rejects.toThrow('user went away');
   });
 });

@@ -80,7 +80,19 @@ export interface FakeModelRuntimeOptions {
   pullable?: PullableModel[];
   /** Delay between streamed NDJSON lines (default 5 ms). */
   chunkDelayMs?: number;
+  /** The reply to /api/chat (see FakeModelRuntime.chatReply). */
+  chatReply?: ChatReply | null;
 }
+
+export interface FakeChatRequest {
+  model: string;
+  messages: Array<{ role?: string; content?: string }>;
+  format?: unknown;
+  options?: unknown;
+}
+
+/** A canned chat reply, or one computed from the request; sent verbatim, even with `format`. */
+export type ChatReply = string | ((req: FakeChatRequest) => string);
 
 export interface FakeModelRuntime {
   readonly url: string;
@@ -89,6 +101,12 @@ export interface FakeModelRuntime {
   /** Installed models; tests may edit the list. */
   models: FakeModel[];
   requests: RecordedRequest[];
+  /**
+   * What /api/chat answers (when no tool call is due): null gives the built-in CANNED_REPLY
+   * (wrapped as {"answer": ...} when a format is asked for); a string or a function of the
+   * request is sent as is, so a test can hand back valid JSON, garbage, or an empty reply.
+   */
+  chatReply: ChatReply | null;
   /** Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens again on the same port. */
   setMode(mode: FakeMode, opts?: { slowMs?: number }): Promise<void>;
   close(): Promise<void>;
@@ -225,9 +243,12 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     if (last?.role === 'tool') reply = `Here is what the tool said: ${String(last.content ?? '')}`;
     else if (last?.images?.length) reply = 'The picture shows a small test image.';
     if (req.format !== undefined) reply = JSON.stringify({ answer: reply });
+    if (state.chatReply !== null && last?.role !== 'tool') {
+      reply = typeof state.chatReply === 'function' ? state.chatReply(req as unknown as FakeChatRequest) : state.chatReply;
+    }
     const final = { model: model.name, created_at, done: true, done_reason: 'stop', ...durations(promptChars, words(reply).length) };
     if (!stream_) return json(res, 200, { ...final, message: { role: 'assistant', content: reply } });
-    const parts = req.format !== undefined ? (reply.match(/.{1,8}/g) ?? [reply]) : words(reply);
+    const parts = req.format !== undefined ? (reply.match(/[\s\S]{1,8}/g) ?? [reply]) : words(reply);
     return stream(res, [
       ...parts.map((p) => ({ model: model.name, created_at, message: { role: 'assistant', content: p }, done: false })),
       { ...final, message: { role: 'assistant', content: '' } },
@@ -440,6 +461,7 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     },
     models,
     requests,
+    chatReply: opts.chatReply ?? null,
     async setMode(next, o = {}) {
       if (o.slowMs !== undefined) slowMs = o.slowMs;
       if (next === 'down' && mode !== 'down') await stop();

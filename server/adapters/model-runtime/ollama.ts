@@ -57,7 +57,51 @@ export interface ModelRuntimeClient {
   pull(model: string, opts: { signal?: AbortSignal; onProgress?: (p: PullProgress) => void; stallTimeoutMs?: number }): Promise<void>;
   /** Deletes a model; a model that is not there counts as deleted. */
   deleteModel(model: string): Promise<void>;
+  /**
+   * One chat turn (POST /api/chat, streamed NDJSON collected into one message). Fails with
+   * unreachable, timeout (no answer or not finished within timeoutMs), http_error (4xx/5xx, e.g.
+   * an unknown model), bad_response (a line that is not Ollama's JSON) or cut_off (the stream
+   * stopped before its done line, or an {error} line mid-answer). The caller's signal aborts.
+   */
+  chat(req: ChatRequest): Promise<ChatResult>;
 }
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  images?: string[];
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** 'json' or a JSON schema the reply must follow (structured outputs). */
+  format?: 'json' | Record<string, unknown>;
+  /** Model options (temperature, num_ctx, ...). */
+  options?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** Deadline for the whole answer; default 120 s. */
+  timeoutMs?: number;
+  /** Called with each streamed piece of the reply. */
+  onDelta?: (text: string) => void;
+}
+
+export interface ChatResult {
+  content: string;
+  /** "stop", "length" (cut by the token limit), ... */
+  doneReason: string | null;
+  promptTokens: number | null;
+  outputTokens: number | null;
+}
+
+const ChatLine = z.object({
+  message: z.object({ role: z.string().optional(), content: z.string().optional() }).optional(),
+  done: z.boolean().optional(),
+  done_reason: z.string().optional(),
+  prompt_eval_count: z.number().optional(),
+  eval_count: z.number().optional(),
+  error: z.string().optional(),
+});
 
 const PullLine = z.object({
   status: z.string().optional(),
@@ -143,6 +187,76 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
       }
       if (!res.ok && res.status !== 404) throw new ModelRuntimeError('http_error', `The model runtime answered ${res.status} when deleting ${model}.`, res.status);
+    },
+    async chat({ model, messages, format, options, signal: callerSignal, timeoutMs: chatTimeoutMs = 120_000, onDelta }) {
+      const deadline = AbortSignal.timeout(chatTimeoutMs);
+      const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
+      const timeout = () => new ModelRuntimeError('timeout', `The model did not finish its answer within ${Math.round(chatTimeoutMs / 1000)} s.`);
+      const callerAborted = () => callerSignal?.aborted === true;
+      const isTimeout = (err: unknown) => deadline.aborted || ['HeadersTimeoutError', 'BodyTimeoutError'].includes((err as Error).name) || /timeout/i.test((err as { code?: string }).code ?? '');
+      let res;
+      try {
+        res = await request(`${baseUrl}/api/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model, messages, stream: true, ...(format !== undefined ? { format } : {}), ...(options ? { options } : {}) }),
+          signal,
+          headersTimeout: chatTimeoutMs,
+          bodyTimeout: chatTimeoutMs,
+        });
+      } catch (err) {
+        if (callerAborted()) throw callerSignal!.reason ?? err;
+        if (isTimeout(err)) throw timeout();
+        throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
+      }
+      if (res.statusCode !== 200) {
+        const text = await res.body.text().catch(() => '');
+        let detail = '';
+        try {
+          detail = ChatLine.parse(JSON.parse(text)).error ?? '';
+        } catch {
+          // not an Ollama error body
+        }
+        throw new ModelRuntimeError('http_error', `The model runtime answered ${res.statusCode}${detail ? `: ${detail}` : ''}.`, res.statusCode);
+      }
+      let content = '';
+      let buffered = '';
+      let final: z.infer<typeof ChatLine> | null = null;
+      const handle = (line: string) => {
+        if (!line.trim() || final) return;
+        let parsed;
+        try {
+          parsed = ChatLine.parse(JSON.parse(line));
+        } catch {
+          throw new ModelRuntimeError('bad_response', 'The model runtime sent an answer that is not JSON.');
+        }
+        if (parsed.error) throw new ModelRuntimeError('cut_off', `The model stopped in the middle of its answer: ${parsed.error}`);
+        const delta = parsed.message?.content ?? '';
+        if (delta) {
+          content += delta;
+          onDelta?.(delta);
+        }
+        if (parsed.done) final = parsed;
+      };
+      try {
+        for await (const chunk of res.body) {
+          buffered += (chunk as Buffer).toString('utf8');
+          let nl;
+          while ((nl = buffered.indexOf('\n')) >= 0) {
+            handle(buffered.slice(0, nl));
+            buffered = buffered.slice(nl + 1);
+          }
+        }
+        handle(buffered);
+      } catch (err) {
+        if (err instanceof ModelRuntimeError) throw err;
+        if (callerAborted()) throw callerSignal!.reason ?? err;
+        if (isTimeout(err)) throw timeout();
+        throw new ModelRuntimeError('cut_off', 'The connection to the model runtime dropped in the middle of its answer.');
+      }
+      const done = final as z.infer<typeof ChatLine> | null;
+      if (!done) throw new ModelRuntimeError('cut_off', 'The model runtime stopped before finishing its answer.');
+      return { content, doneReason: done.done_reason ?? null, promptTokens: done.prompt_eval_count ?? null, outputTokens: done.eval_count ?? null };
     },
     async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
       let res;
