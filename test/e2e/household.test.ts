@@ -149,8 +149,8 @@ describe('apps, notifications and the home screen in the browser', () => {
     await shown(nav(member).getByRole('link', { name: 'Reader' }));
     await shown(reader.getByRole('link', { name: 'Open Reader' }));
     await nav(member).getByRole('link', { name: 'Reader' }).tap();
-    await shown(member.getByText('Reader is coming in a later update'));
-    await member.screenshot({ path: '/tmp/hearth-phone-reader-soon.png' });
+    await shown(member.getByRole('heading', { name: 'Reader', exact: true }));
+    await member.screenshot({ path: '/tmp/hearth-phone-reader.png' });
   });
 
   it('a member arranges their home canvas: adds a widget, makes it half width, saves, and a reload shows it', async () => {

@@ -75,7 +75,18 @@ async function refusal(res: Response): Promise<ApiError> {
   return new ApiError(res.status, typeof err?.code === 'string' ? err.code : `http_${res.status}`, message, err?.details);
 }
 
-/** POSTs a JSON body and reads the answer as an event stream (e.g. POST /api/setup/download). */
+/** A request body sent as-is (a file, text) instead of JSON, with its own Content-Type. */
+export class RawBody {
+  constructor(
+    readonly data: Blob | ArrayBuffer | string,
+    readonly contentType: string,
+  ) {}
+}
+
+/**
+ * POSTs a body and reads the answer as an event stream (e.g. POST /api/setup/download). The body is
+ * sent as JSON, or as-is when it is a RawBody (e.g. an uploaded bookmarks file as text/html).
+ */
 export function openPostStream<M extends object>(
   url: string,
   body: unknown,
@@ -110,8 +121,8 @@ export function openPostStream<M extends object>(
     try {
       const res = await apiFetch(url, {
         method: 'POST',
-        headers: { Accept: 'text/event-stream', 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: { Accept: 'text/event-stream', 'Content-Type': body instanceof RawBody ? body.contentType : 'application/json' },
+        body: body instanceof RawBody ? body.data : JSON.stringify(body),
         signal: controller.signal,
       });
       if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) throw await refusal(res);

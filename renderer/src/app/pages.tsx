@@ -5,7 +5,6 @@
 import type { ComponentType } from 'react';
 import type { Role } from '../api/types';
 import { AppStorePage } from '../features/apps/AppStorePage';
-import { ReaderComingSoon } from '../features/apps/ComingSoonPage';
 import { DownloadsPage } from '../features/downloads/DownloadsPage';
 import { FeaturesPage } from '../features/features-admin/FeaturesPage';
 import { DefaultLayoutPage } from '../features/home/DefaultLayoutPage';
@@ -15,6 +14,9 @@ import { ArchivesAdminPage } from '../features/library/ArchivesAdminPage';
 import { LibraryPage } from '../features/library/LibraryPage';
 import { ReaderPage } from '../features/library/ReaderPage';
 import { MembersPage } from '../features/members/MembersPage';
+import { ArticlePage } from '../features/reader/ArticlePage';
+import { ReaderAdminPage } from '../features/reader/ReaderAdminPage';
+import { ReaderListPage } from '../features/reader/ReaderListPage';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
 
@@ -40,11 +42,13 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
   { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
-  { id: 'saved-reader', path: 'reader', label: 'Reader', icon: 'bookmark', access: 'user', Component: ReaderComingSoon, toolId: 'reader' },
+  { id: 'saved-reader', path: 'reader', label: 'Reader', icon: 'bookmark', access: 'user', Component: ReaderListPage, toolId: 'reader' },
+  { id: 'reader-article', path: 'reader/:id', label: 'Reader', icon: 'bookmark', access: 'user', Component: ArticlePage, inNav: false, toolId: 'reader' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage },
   { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage },
+  { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader' },
   { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false },
   { id: 'member-home', path: 'members/:userId/home', label: 'Home screen', icon: 'home', access: 'admin', Component: MemberLayoutPage, inNav: false },
 ];

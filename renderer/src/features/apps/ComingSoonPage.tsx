@@ -29,8 +29,6 @@ export function ComingSoonPage({ toolId, name }: { toolId: string; name: string 
   );
 }
 
-export const ReaderComingSoon = (): ReactElement => <ComingSoonPage toolId="reader" name="Reader" />;
-
 /** Shown instead of a tool's page while the tool is switched off. */
 export function ToolOffPage({ toolId }: { toolId: string }): ReactElement {
   const user = useUser();

@@ -1,0 +1,218 @@
+// Add a link: the address is checked as you type (GET /api/reader/probe, debounced) so the sheet can
+// say whether Hearth reaches it and whether the site lets itself be shown inside Hearth; then save it
+// offline (Hearth keeps a copy, the default) or as a live link, with an optional collection and tags.
+import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
+import { api, ApiError, errorMessage } from '../../api/client';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner } from '../../ui/icons';
+import { FormError } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
+import { useDebounced } from './hooks';
+import { parseTags, type CreateItemBody, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
+
+const NEW_COLLECTION = '__new__';
+
+/** Adds https:// to "example.org/page" so the probe and the server see a full address. */
+export function normalizeUrl(text: string): string {
+  const t = text.trim();
+  if (!t) return '';
+  return /^[a-z][a-z0-9+.-]*:/i.test(t) ? t : `https://${t}`;
+}
+
+const looksLikeUrl = (t: string) => {
+  try {
+    const u = new URL(t);
+    return Boolean(u.hostname) && u.hostname.length > 1;
+  } catch {
+    return false;
+  }
+};
+
+type Probe = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: ProbeResult } | { state: 'refused'; message: string } | { state: 'error'; message: string };
+
+export function AddLinkDialog({
+  collections,
+  onClose,
+  onSaved,
+}: {
+  collections: ReaderCollection[];
+  onClose: () => void;
+  onSaved: (item: ReaderItem) => void;
+}): ReactElement {
+  const [url, setUrl] = useState('');
+  const [type, setType] = useState<ItemType>('offline');
+  const [title, setTitle] = useState('');
+  const [collection, setCollection] = useState('');
+  const [newCollection, setNewCollection] = useState('');
+  const [tags, setTags] = useState('');
+  const [probe, setProbe] = useState<Probe>({ state: 'idle' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [urlError, setUrlError] = useState<string | null>(null);
+  const full = useDebounced(normalizeUrl(url), 400);
+  const typeName = useId();
+  const collectionId = useId();
+
+  useEffect(() => {
+    if (!full || !looksLikeUrl(full)) {
+      setProbe({ state: 'idle' });
+      return;
+    }
+    const controller = new AbortController();
+    setProbe({ state: 'checking' });
+    api.get<ProbeResult>(`/api/reader/probe?url=${encodeURIComponent(full)}`, { signal: controller.signal }).then(
+      (result) => setProbe({ state: 'done', result }),
+      (err: unknown) => {
+        if (controller.signal.aborted) return;
+        if (err instanceof ApiError && (err.code === 'blocked_url' || err.status === 400)) setProbe({ state: 'refused', message: err.message });
+        else setProbe({ state: 'error', message: errorMessage(err) });
+      },
+    );
+    return () => controller.abort();
+  }, [full]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const address = normalizeUrl(url);
+    setError(null);
+    setUrlError(null);
+    if (!address) {
+      setUrlError('Paste or type the address of a page.');
+      return;
+    }
+    if (!looksLikeUrl(address)) {
+      setUrlError('That does not look like a web address. It should look like https://example.org/page.');
+      return;
+    }
+    if (collection === NEW_COLLECTION && !newCollection.trim()) {
+      setError('Give the new collection a name, or pick another one.');
+      return;
+    }
+    const body: CreateItemBody = { url: address, type };
+    if (title.trim()) body.title = title.trim();
+    if (collection === NEW_COLLECTION) body.collectionName = newCollection.trim();
+    else if (collection) body.collectionId = collection;
+    const tagList = parseTags(tags);
+    if (tagList.length) body.tags = tagList;
+    setBusy(true);
+    try {
+      const { item } = await api.post<{ item: ReaderItem }>('/api/reader', body);
+      onSaved(item);
+    } catch (err) {
+      const issues = err instanceof ApiError ? err.fieldIssues : {};
+      if (err instanceof ApiError && (err.code === 'blocked_url' || issues.url)) setUrlError(issues.url ?? err.message);
+      else setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  const result = probe.state === 'done' ? probe.result : null;
+  return (
+    <Dialog open title="Add a link" onClose={() => (busy ? undefined : onClose())} testId="add-link-dialog">
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <TextField
+          label="Address"
+          type="url"
+          inputMode="url"
+          autoComplete="url"
+          autoCapitalize="off"
+          spellCheck={false}
+          placeholder="https://…"
+          value={url}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            setUrlError(null);
+          }}
+          error={urlError ?? (probe.state === 'refused' ? probe.message : null)}
+          autoFocus
+          required
+        />
+        <div className="reader-probe" aria-live="polite" data-testid="probe">
+          {probe.state === 'checking' ? (
+            <p className="reader-probe__line muted">
+              <Spinner size={16} /> Checking the address…
+            </p>
+          ) : probe.state === 'error' ? (
+            <p className="reader-probe__line muted">
+              <Icon name="warn" size={16} /> Could not check it ({probe.message}). You can still save it.
+            </p>
+          ) : result ? (
+            <>
+              {result.reachable ? (
+                <p className="reader-probe__line reader-probe__line--ok">
+                  <Icon name="check" size={16} /> Hearth can reach it{result.title ? `: ${result.title}` : '.'}
+                </p>
+              ) : (
+                <p className="reader-probe__line reader-probe__line--warn">
+                  <Icon name="warn" size={16} /> Hearth could not reach this page right now. You can still save it; Hearth tries again when it saves a copy.
+                </p>
+              )}
+              {result.framesBlocked ? (
+                <p className="reader-probe__line muted">
+                  <Icon name="external" size={16} /> This site can&rsquo;t be shown inside Hearth; it will open in a new tab.
+                  {type === 'offline' ? ' The offline copy still reads inside Hearth.' : ''}
+                </p>
+              ) : result.reachable ? (
+                <p className="reader-probe__line muted">
+                  <Icon name="check" size={16} /> It can also be shown inside Hearth.
+                </p>
+              ) : null}
+            </>
+          ) : null}
+        </div>
+
+        <fieldset className="field">
+          <legend className="field__label">Keep it as</legend>
+          <div className="role-options">
+            <label className={`role-option${type === 'offline' ? ' is-selected' : ''}`}>
+              <input type="radio" name={typeName} value="offline" checked={type === 'offline'} onChange={() => setType('offline')} />
+              <span>
+                <span className="role-option__label">Save offline</span>
+                <span className="role-option__hint">Hearth keeps a copy of the article and its pictures, readable without internet.</span>
+              </span>
+            </label>
+            <label className={`role-option${type === 'live' ? ' is-selected' : ''}`}>
+              <input type="radio" name={typeName} value="live" checked={type === 'live'} onChange={() => setType('live')} />
+              <span>
+                <span className="role-option__label">Keep as live link</span>
+                <span className="role-option__hint">Just the link, for a site you visit often. It opens the page as it is now.</span>
+              </span>
+            </label>
+          </div>
+        </fieldset>
+
+        <TextField label="Title (optional)" hint="Hearth uses the page's own title if you leave this empty." value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />
+
+        <div className="field">
+          <label className="field__label" htmlFor={collectionId}>
+            Collection (optional)
+          </label>
+          <select id={collectionId} className="input" value={collection} onChange={(e) => setCollection(e.target.value)}>
+            <option value="">No collection</option>
+            {collections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+            <option value={NEW_COLLECTION}>New collection…</option>
+          </select>
+        </div>
+        {collection === NEW_COLLECTION ? (
+          <TextField label="New collection name" value={newCollection} onChange={(e) => setNewCollection(e.target.value)} maxLength={100} />
+        ) : null}
+        <TextField label="Tags (optional)" hint="Separate tags with commas, e.g. recipes, weekend" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
+
+        <FormError message={error} />
+        <div className="actions">
+          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? <Spinner size={20} /> : <Icon name="plus" size={20} />}
+            {type === 'offline' ? 'Save offline' : 'Save link'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

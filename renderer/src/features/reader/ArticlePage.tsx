@@ -1,0 +1,583 @@
+// One saved item at /reader/:id. Offline articles open in the reader view (the cleaned article,
+// sanitized on the server, its pictures served from Hearth); the live page is embedded only when the
+// site allows frames (or goes through Hearth's proxy); the archived full page opens sandboxed. Also:
+// status (opening an unread offline article makes it "reading" on the server), edit, delete,
+// re-archive, summary and questions through the local AI, and the change monitor with its history.
+import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, ApiError, errorMessage } from '../../api/client';
+import { useResource } from '../../api/useResource';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner } from '../../ui/icons';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { usePoll } from './hooks';
+import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
+import './reader.css';
+import {
+  hostOf,
+  INTERVALS,
+  isBusy,
+  itemApi,
+  itemTitle,
+  parseTags,
+  STATUS_TEXT,
+  type FullReaderItem,
+  type PatchItemBody,
+  type ProbeResult,
+  type ReaderChange,
+  type ReaderCollection,
+} from './types';
+
+type View = 'reader' | 'live' | 'archived';
+
+const AI_DOWN = 'The local AI model isn’t running, so Hearth can’t do this right now. An admin can start it from Features.';
+
+const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 503 ? AI_DOWN : errorMessage(err));
+
+export function ArticlePage(): ReactElement {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const item = useResource((signal) => api.get<{ item: FullReaderItem }>(itemApi(id), { signal }).then((r) => r.item), [id]);
+  const data = item.data?.id === id ? item.data : undefined;
+  usePageTitle(data ? itemTitle(data) : 'Reader');
+  usePoll(Boolean(data && isBusy(data)), item.reload);
+
+  if (!data) {
+    return (
+      <section className="page reader-article">
+        <BackLink />
+        {item.error ? (
+          item.error instanceof ApiError && item.error.status === 404 ? (
+            <EmptyState title="This item is not in your Reader" action={<Link className="btn btn--secondary" to="/reader">Back to Reader</Link>}>
+              It may have been deleted, or it belongs to someone else.
+            </EmptyState>
+          ) : (
+            <ErrorState title="This article did not load" error={item.error} onRetry={item.reload} />
+          )
+        ) : (
+          <LoadingState label="Opening…" />
+        )}
+      </section>
+    );
+  }
+  return <Article key={data.id} item={data} onChange={item.setData} onReload={item.reload} onDeleted={() => navigate('/reader', { replace: true })} />;
+}
+
+function BackLink(): ReactElement {
+  return (
+    <Link to="/reader" className="btn btn--ghost btn--compact reader-article__back">
+      <Icon name="back" size={20} />
+      Reader
+    </Link>
+  );
+}
+
+function Article({
+  item,
+  onChange,
+  onReload,
+  onDeleted,
+}: {
+  item: FullReaderItem;
+  onChange: (next: FullReaderItem) => void;
+  onReload: () => void;
+  onDeleted: () => void;
+}): ReactElement {
+  const [probe, setProbe] = useState<ProbeResult | null>(null);
+  const [view, setView] = useState<View | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
+
+  // whether the live page may be framed: the proxy always may; otherwise ask the probe once
+  useEffect(() => {
+    if (item.useProxy) return;
+    const controller = new AbortController();
+    api.get<ProbeResult>(`/api/reader/probe?url=${encodeURIComponent(item.url)}`, { signal: controller.signal }).then(setProbe, () => undefined);
+    return () => controller.abort();
+  }, [item.url, item.useProxy]);
+
+  const hasReader = Boolean(item.contentHtml);
+  const canEmbed = item.useProxy || Boolean(probe && probe.reachable && !probe.framesBlocked);
+  const views: View[] = [...(hasReader ? (['reader'] as const) : []), ...(canEmbed ? (['live'] as const) : []), ...(item.snapshotUrl ? (['archived'] as const) : [])];
+  const current: View | null = view && views.includes(view) ? view : (views[0] ?? null);
+
+  const act = async (key: string, run: () => Promise<string | null>) => {
+    setBusy(key);
+    setError(null);
+    setNotice(null);
+    try {
+      setNotice(await run());
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const patch = (key: string, body: PatchItemBody, message: string | null) =>
+    act(key, async () => {
+      const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
+      // PATCH answers a list row; keep the article text already shown
+      onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
+      return message;
+    });
+  const rearchive = () =>
+    act('rearchive', async () => {
+      const { item: next } = await api.post<{ item: FullReaderItem }>(`${itemApi(item.id)}/rearchive`);
+      onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
+      return 'Hearth is saving a fresh copy.';
+    });
+
+  const site = item.siteName?.trim() || hostOf(item.url);
+  const meta = [item.byline?.trim() ? `by ${item.byline.trim()}` : null, readingTime(item)].filter(Boolean).join(' · ');
+
+  return (
+    <article className="page reader-article" aria-labelledby="article-title">
+      <BackLink />
+      <header className="reader-article__head">
+        <p className="reader-item__site">
+          <Favicon src={item.faviconUrl} />
+          <span>{site}</span>
+        </p>
+        <h1 id="article-title" className="page__title reader-article__title">
+          {itemTitle(item)}
+        </h1>
+        {meta ? <p className="muted reader-article__meta">{meta}</p> : null}
+        <div className="reader-item__badges">
+          <span className={`badge reader-badge reader-badge--${item.status}`} data-testid="article-status">
+            {STATUS_TEXT[item.status]}
+          </span>
+          <span className="badge reader-badge">{item.type === 'offline' ? 'Offline' : 'Live link'}</span>
+          {item.isGlobal ? <span className="badge badge--accent reader-badge">Household</span> : null}
+          <ArchiveBadge item={item} onRetry={item.canEdit ? () => void rearchive() : undefined} retrying={busy === 'rearchive'} />
+        </div>
+        <TagChips tags={item.tags} />
+      </header>
+
+      <div className="reader-article__toolbar">
+        <a className="btn btn--primary btn--compact" href={item.url} target="_blank" rel="noopener noreferrer">
+          <Icon name="external" size={20} />
+          Open original
+        </a>
+        {item.canEdit ? (
+          <>
+            {item.status === 'unread' ? (
+              <button type="button" className="btn btn--secondary btn--compact" onClick={() => void patch('status', { status: 'reading' }, 'Marked as read.')} disabled={busy !== null}>
+                <Icon name="check" size={20} />
+                Mark read
+              </button>
+            ) : (
+              <button type="button" className="btn btn--secondary btn--compact" onClick={() => void patch('status', { status: 'unread' }, 'Marked as unread.')} disabled={busy !== null}>
+                <Icon name="bookmark" size={20} />
+                Mark unread
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn btn--secondary btn--compact"
+              onClick={() =>
+                void patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')
+              }
+              disabled={busy !== null}
+            >
+              <Icon name="archive" size={20} />
+              {item.status === 'archived' ? 'Unarchive' : 'Archive'}
+            </button>
+            <button type="button" className="btn btn--ghost btn--compact" onClick={() => setDialog('edit')} disabled={busy !== null}>
+              <Icon name="edit" size={20} />
+              Edit
+            </button>
+            <button type="button" className="btn btn--ghost btn--compact" onClick={() => void rearchive()} disabled={busy !== null || isBusy(item)}>
+              {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+              Re-archive
+            </button>
+            <button type="button" className="btn btn--danger-ghost btn--compact" onClick={() => setDialog('delete')} disabled={busy !== null}>
+              <Icon name="trash" size={20} />
+              Delete
+            </button>
+          </>
+        ) : null}
+      </div>
+
+      <p className="notice" role="status" aria-live="polite" data-testid="article-notice">
+        {notice ?? ''}
+      </p>
+      <FormError message={error} />
+
+      {isBusy(item) ? (
+        <p className="banner banner--info" role="status">
+          <Spinner size={20} />
+          <span>Hearth is saving a copy of this page. It appears here when it is ready.</span>
+        </p>
+      ) : null}
+
+      {views.length > 1 ? (
+        <div className="segmented reader-article__views" role="group" aria-label="How to show it">
+          {views.map((v) => (
+            <button key={v} type="button" className="segmented__btn" aria-pressed={current === v} onClick={() => setView(v)}>
+              {v === 'reader' ? 'Reader view' : v === 'live' ? 'Live page' : 'Archived full page'}
+            </button>
+          ))}
+        </div>
+      ) : null}
+
+      {current === 'reader' ? (
+        <div className="reader-content" data-testid="reader-content" dangerouslySetInnerHTML={{ __html: item.contentHtml ?? '' }} />
+      ) : current === 'live' ? (
+        <div className="reader-frame">
+          <iframe
+            title={`Live page: ${itemTitle(item)}`}
+            src={item.useProxy ? `/api/proxy/${encodeURIComponent(item.id)}` : item.url}
+            referrerPolicy="no-referrer"
+            loading="lazy"
+          />
+        </div>
+      ) : current === 'archived' && item.snapshotUrl ? (
+        <div className="reader-frame">
+          <iframe title={`Archived full page: ${itemTitle(item)}`} src={item.snapshotUrl} sandbox="" loading="lazy" />
+          <a className="btn btn--ghost btn--compact" href={item.snapshotUrl} target="_blank" rel="noopener noreferrer">
+            <Icon name="external" size={20} />
+            Open the archived page in a new tab
+          </a>
+        </div>
+      ) : isBusy(item) ? null : (
+        <EmptyState
+          title={item.type === 'live' ? 'This link opens in a new tab' : 'No offline copy yet'}
+          action={
+            <a className="btn btn--primary" href={item.url} target="_blank" rel="noopener noreferrer">
+              <Icon name="external" size={20} />
+              Open original
+            </a>
+          }
+        >
+          {item.type === 'live'
+            ? probe?.framesBlocked
+              ? 'This site can’t be shown inside Hearth; it opens in a new tab.'
+              : 'Hearth keeps this as a live link to the site.'
+            : item.archiveState === 'failed'
+              ? 'Hearth could not save a copy of this page. Try Re-archive, or open the original.'
+              : 'There is no readable copy of this page yet.'}
+        </EmptyState>
+      )}
+
+      <AiPanel item={item} onTags={(excerpt, tags) => onChange({ ...item, excerpt: excerpt ?? item.excerpt, tags })} />
+      {item.canEdit ? <MonitorPanel item={item} busy={busy} onPatch={patch} /> : null}
+
+      {dialog === 'edit' ? (
+        <EditDialog
+          item={item}
+          onClose={() => setDialog(null)}
+          onSaved={(next) => {
+            onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
+            setDialog(null);
+            setNotice('Saved your changes.');
+            onReload();
+          }}
+        />
+      ) : null}
+      <DeleteDialog item={dialog === 'delete' ? item : null} onClose={() => setDialog(null)} onDeleted={onDeleted} />
+    </article>
+  );
+}
+
+function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: string | null, tags: string[]) => void }): ReactElement {
+  const [summary, setSummary] = useState<{ summary: string; tags: string[] } | null>(null);
+  const [summarizing, setSummarizing] = useState(false);
+  const [summaryError, setSummaryError] = useState<string | null>(null);
+  const [question, setQuestion] = useState('');
+  const [asking, setAsking] = useState(false);
+  const [answer, setAnswer] = useState<{ q: string; a: string } | null>(null);
+  const [askError, setAskError] = useState<string | null>(null);
+  const questionId = useId();
+
+  const summarize = async () => {
+    setSummarizing(true);
+    setSummaryError(null);
+    try {
+      const r = await api.post<{ item: FullReaderItem; summary: string; tags: string[] }>(`${itemApi(item.id)}/summarize`);
+      setSummary({ summary: r.summary, tags: r.tags });
+      if (item.canEdit) onTags(r.item?.excerpt ?? null, r.item?.tags ?? item.tags);
+    } catch (err) {
+      setSummaryError(aiMessage(err));
+    } finally {
+      setSummarizing(false);
+    }
+  };
+
+  const ask = async (e: FormEvent) => {
+    e.preventDefault();
+    const q = question.trim();
+    if (!q) {
+      setAskError('Type a question about the article first.');
+      return;
+    }
+    setAsking(true);
+    setAskError(null);
+    try {
+      const r = await api.post<{ answer: string }>(`${itemApi(item.id)}/ask`, { question: q });
+      setAnswer({ q, a: r.answer });
+    } catch (err) {
+      setAskError(aiMessage(err));
+    } finally {
+      setAsking(false);
+    }
+  };
+
+  return (
+    <section className="card reader-panel" aria-labelledby="ai-title">
+      <h2 id="ai-title" className="feature-group__title">
+        Ask Hearth about it
+      </h2>
+      <p className="muted">Uses the AI model on this computer; the article never leaves the house.</p>
+      <button type="button" className="btn btn--secondary btn--compact" onClick={() => void summarize()} disabled={summarizing}>
+        {summarizing ? <Spinner size={20} /> : <Icon name="sparkles" size={20} />}
+        {summarizing ? 'Summarizing…' : 'Summarize'}
+      </button>
+      {summaryError ? (
+        <p className="banner banner--warn reader-panel__msg" role="alert">
+          <Icon name="warn" size={20} />
+          <span>{summaryError}</span>
+        </p>
+      ) : null}
+      {summary ? (
+        <div className="reader-summary" data-testid="summary">
+          <p>
+            <strong>TL;DR:</strong> {summary.summary}
+          </p>
+          {summary.tags.length ? (
+            <p className="muted">
+              Suggested tags: {summary.tags.map((t) => `#${t}`).join(' ')}
+              {item.canEdit ? ' (added to this item)' : ''}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <form className="reader-ask" onSubmit={(e) => void ask(e)} noValidate>
+        <label htmlFor={questionId} className="field__label">
+          Ask a question about the article
+        </label>
+        <div className="reader-ask__row">
+          <input id={questionId} className="input" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="e.g. What temperature does it say?" maxLength={500} />
+          <button type="submit" className="btn btn--primary btn--compact" disabled={asking}>
+            {asking ? <Spinner size={20} /> : <Icon name="forward" size={20} />}
+            Ask
+          </button>
+        </div>
+      </form>
+      {askError ? (
+        <p className="banner banner--warn reader-panel__msg" role="alert">
+          <Icon name="warn" size={20} />
+          <span>{askError}</span>
+        </p>
+      ) : null}
+      {answer ? (
+        <div className="reader-summary" data-testid="answer" aria-live="polite">
+          <p className="muted">{answer.q}</p>
+          <p>{answer.a}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function MonitorPanel({ item, busy, onPatch }: { item: FullReaderItem; busy: string | null; onPatch: (key: string, body: PatchItemBody, message: string | null) => Promise<void> }): ReactElement {
+  const intervalId = useId();
+  const changes = useResource((signal) => api.get<{ changes: ReaderChange[] }>(`${itemApi(item.id)}/changes`, { signal }).then((r) => r.changes), [item.id, item.lastCheckedAt]);
+  const interval = item.autoUpdateIntervalMins ?? 1440;
+  return (
+    <section className="card reader-panel" aria-labelledby="monitor-title" data-testid="monitor">
+      <h2 id="monitor-title" className="feature-group__title">
+        Watch for changes
+      </h2>
+      <p className="muted">Hearth re-reads the page on a schedule and keeps a history of when its text changed.</p>
+      <label className="switch">
+        <input
+          className="switch__input"
+          type="checkbox"
+          checked={item.autoUpdate}
+          disabled={busy !== null}
+          onChange={(e) => void onPatch('monitor', { autoUpdate: e.target.checked }, e.target.checked ? 'Hearth will check this page for changes.' : 'Stopped checking this page.')}
+        />
+        <span className="switch__track" aria-hidden="true" />
+        <span className="switch__text">Check this page for changes</span>
+      </label>
+      {item.autoUpdate ? (
+        <>
+          <div className="field reader-panel__field">
+            <label className="field__label" htmlFor={intervalId}>
+              How often
+            </label>
+            <select
+              id={intervalId}
+              className="input"
+              value={INTERVALS.some((i) => i.mins === interval) ? interval : ''}
+              disabled={busy !== null}
+              onChange={(e) => void onPatch('monitor', { autoUpdateIntervalMins: Number(e.target.value) }, 'Saved how often to check.')}
+            >
+              {INTERVALS.some((i) => i.mins === interval) ? null : <option value="">Every {interval} minutes</option>}
+              {INTERVALS.map((i) => (
+                <option key={i.mins} value={i.mins}>
+                  {i.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <label className="switch">
+            <input
+              className="switch__input"
+              type="checkbox"
+              checked={item.alertOnChange}
+              disabled={busy !== null}
+              onChange={(e) => void onPatch('monitor', { alertOnChange: e.target.checked }, e.target.checked ? 'You will get a notification when it changes.' : 'No notifications for changes.')}
+            />
+            <span className="switch__track" aria-hidden="true" />
+            <span className="switch__text">Notify me when it changes</span>
+          </label>
+        </>
+      ) : null}
+      <p className="muted reader-panel__facts">
+        {item.lastCheckedAt ? `Last checked ${new Date(item.lastCheckedAt).toLocaleString()}.` : 'Not checked yet.'}
+        {item.contentChangedAt ? ` Last changed ${new Date(item.contentChangedAt).toLocaleString()}.` : ''}
+      </p>
+      <h3 className="reader-manage__title">Change history</h3>
+      {!changes.data ? (
+        changes.error ? (
+          <p className="job__error">
+            The history did not load: {errorMessage(changes.error)}{' '}
+            <button type="button" className="link-btn" onClick={changes.reload}>
+              Try again
+            </button>
+          </p>
+        ) : (
+          <LoadingState label="Loading the history…" />
+        )
+      ) : changes.data.length === 0 ? (
+        <p className="muted">No checks yet.</p>
+      ) : (
+        <ol className="reader-changes" data-testid="changes">
+          {changes.data.map((c) => (
+            <li key={c.id} className="reader-changes__row">
+              <span className={`badge ${c.changed ? 'badge--warn' : ''}`}>{c.changed ? 'Changed' : 'No change'}</span>
+              <span>{new Date(c.checkedAt).toLocaleString()}</span>
+              {c.changed && c.wordCount !== null && c.previousWordCount !== null ? (
+                <span className="muted">
+                  {c.previousWordCount} → {c.wordCount} words
+                </span>
+              ) : null}
+              {c.excerpt ? <span className="reader-changes__excerpt muted">{c.excerpt}</span> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (item: FullReaderItem) => void }): ReactElement {
+  const collections = useResource((signal) => api.get<{ collections: ReaderCollection[] }>('/api/reader/collections', { signal }).then((r) => r.collections));
+  const [title, setTitle] = useState(item.title ?? '');
+  const [collection, setCollection] = useState(item.collectionId ?? '');
+  const [newName, setNewName] = useState('');
+  const [tags, setTags] = useState(item.tags.join(', '));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const selectId = useId();
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const body: PatchItemBody = { tags: parseTags(tags) };
+    if (title.trim() && title.trim() !== (item.title ?? '')) body.title = title.trim();
+    if (collection === '__new__') {
+      if (!newName.trim()) {
+        setError('Give the new collection a name.');
+        return;
+      }
+      body.collectionName = newName.trim();
+    } else body.collectionId = collection || null;
+    setBusy(true);
+    setError(null);
+    try {
+      const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
+      onSaved(next);
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open title="Edit" onClose={() => (busy ? undefined : onClose())} testId="edit-item">
+      <form onSubmit={(e) => void save(e)} noValidate>
+        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />
+        <div className="field">
+          <label className="field__label" htmlFor={selectId}>
+            Collection
+          </label>
+          <select id={selectId} className="input" value={collection} onChange={(e) => setCollection(e.target.value)} disabled={!collections.data && !collections.error}>
+            <option value="">No collection</option>
+            {(collections.data ?? []).map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+            <option value="__new__">New collection…</option>
+          </select>
+          {collections.error ? <span className="field__error">Collections did not load: {errorMessage(collections.error)}</span> : null}
+        </div>
+        {collection === '__new__' ? <TextField label="New collection name" value={newName} onChange={(e) => setNewName(e.target.value)} maxLength={100} /> : null}
+        <TextField label="Tags" hint="Separate tags with commas" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
+        <FormError message={error} />
+        <div className="actions">
+          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy}>
+            {busy ? <Spinner size={20} /> : <Icon name="check" size={20} />}
+            Save
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function DeleteDialog({ item, onClose, onDeleted }: { item: FullReaderItem | null; onClose: () => void; onDeleted: () => void }): ReactElement {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const remove = async () => {
+    if (!item) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await api.delete(itemApi(item.id));
+      onDeleted();
+    } catch (err) {
+      setError(errorMessage(err));
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog
+      open={item !== null}
+      role="alertdialog"
+      title="Delete this item?"
+      onClose={() => (busy ? undefined : onClose())}
+      testId="delete-item"
+      description={item ? `“${itemTitle(item)}” and its saved copy leave your Reader. This cannot be undone.` : undefined}
+    >
+      <FormError message={error} />
+      <div className="actions">
+        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
+          Keep it
+        </button>
+        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
+          Delete
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,205 @@
+// Collections and tags: create a collection (with an optional emoji and colour), rename or delete one
+// (its items stay, just without a collection), and the tags in use with how many items carry each.
+import { useState, type FormEvent, type ReactElement } from 'react';
+import { api, ApiError, errorMessage } from '../../api/client';
+import { Dialog } from '../../ui/Dialog';
+import { Icon, Spinner } from '../../ui/icons';
+import { FormError, LoadingState } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
+import { CollectionMark } from './parts';
+import type { ReaderCollection, ReaderTag } from './types';
+
+export const COLORS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '', label: 'No colour' },
+  { value: '#b54a22', label: 'Terracotta' },
+  { value: '#6b7a2f', label: 'Olive' },
+  { value: '#a0670c', label: 'Amber' },
+  { value: '#7b4a73', label: 'Plum' },
+  { value: '#2f7471', label: 'Teal' },
+  { value: '#3f5f9a', label: 'Blue' },
+];
+
+export function CollectionsDialog({
+  collections,
+  tags,
+  onChanged,
+  onClose,
+  onPickTag,
+}: {
+  collections: ReaderCollection[] | undefined;
+  tags: ReaderTag[] | undefined;
+  onChanged: () => void;
+  onClose: () => void;
+  onPickTag: (tag: string) => void;
+}): ReactElement {
+  const [name, setName] = useState('');
+  const [icon, setIcon] = useState('');
+  const [color, setColor] = useState('');
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
+  const [deleting, setDeleting] = useState<ReaderCollection | null>(null);
+
+  const run = async (key: string, work: () => Promise<string>) => {
+    setBusy(key);
+    setError(null);
+    setNotice(null);
+    try {
+      setNotice(await work());
+      onChanged();
+      return true;
+    } catch (err) {
+      setError(errorMessage(err));
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setNameError(null);
+    if (!name.trim()) {
+      setNameError('Give the collection a name.');
+      return;
+    }
+    const ok = await run('create', async () => {
+      try {
+        await api.post('/api/reader/collections', { name: name.trim(), ...(icon.trim() ? { icon: icon.trim() } : {}), ...(color ? { color } : {}) });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'collection_exists') throw new Error(`You already have a collection called “${name.trim()}”.`, { cause: err });
+        throw err;
+      }
+      return `Added “${name.trim()}”.`;
+    });
+    if (ok) {
+      setName('');
+      setIcon('');
+      setColor('');
+    }
+  };
+
+  const rename = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!editing || !editing.name.trim()) return;
+    const ok = await run(`rename:${editing.id}`, async () => {
+      await api.patch(`/api/reader/collections/${encodeURIComponent(editing.id)}`, { name: editing.name.trim() });
+      return `Renamed to “${editing.name.trim()}”.`;
+    });
+    if (ok) setEditing(null);
+  };
+
+  const remove = async (c: ReaderCollection) => {
+    const ok = await run(`delete:${c.id}`, async () => {
+      await api.delete(`/api/reader/collections/${encodeURIComponent(c.id)}`);
+      return `Deleted “${c.name}”. Its items are still in your Reader.`;
+    });
+    if (ok) setDeleting(null);
+  };
+
+  return (
+    <Dialog open title="Collections and tags" onClose={onClose} testId="manage-collections">
+      <p className="notice" role="status" aria-live="polite">
+        {notice ?? ''}
+      </p>
+      <FormError message={error} />
+      <h3 className="reader-manage__title">Collections</h3>
+      {!collections ? (
+        <LoadingState label="Loading collections…" />
+      ) : collections.length === 0 ? (
+        <p className="muted">No collections yet.</p>
+      ) : (
+        <ul className="reader-manage__list">
+          {collections.map((c) => (
+            <li key={c.id} className="reader-manage__row">
+              {editing?.id === c.id ? (
+                <form className="reader-manage__rename" onSubmit={(e) => void rename(e)}>
+                  <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
+                    New name for {c.name}
+                  </label>
+                  <input id={`rename-${c.id}`} className="input" value={editing.name} onChange={(e) => setEditing({ id: c.id, name: e.target.value })} maxLength={100} autoFocus />
+                  <button type="submit" className="btn btn--primary btn--compact" disabled={busy !== null}>
+                    Save
+                  </button>
+                  <button type="button" className="btn btn--ghost btn--compact" onClick={() => setEditing(null)}>
+                    Cancel
+                  </button>
+                </form>
+              ) : deleting?.id === c.id ? (
+                <div className="reader-manage__confirm" role="alert">
+                  <span>
+                    Delete “{c.name}”? Its {c.itemCount === 1 ? 'item stays' : `${c.itemCount} items stay`} in your Reader.
+                  </span>
+                  <button type="button" className="btn btn--danger btn--compact" onClick={() => void remove(c)} disabled={busy !== null}>
+                    {busy === `delete:${c.id}` ? <Spinner size={18} /> : <Icon name="trash" size={18} />}
+                    Delete
+                  </button>
+                  <button type="button" className="btn btn--ghost btn--compact" onClick={() => setDeleting(null)}>
+                    Keep it
+                  </button>
+                </div>
+              ) : (
+                <>
+                  <CollectionMark collection={c} />
+                  <span className="reader-manage__name">{c.name}</span>
+                  <span className="muted">{c.itemCount === 1 ? '1 item' : `${c.itemCount} items`}</span>
+                  <span className="reader-manage__actions">
+                    <button type="button" className="btn btn--icon btn--ghost" aria-label={`Rename ${c.name}`} onClick={() => setEditing({ id: c.id, name: c.name })}>
+                      <Icon name="edit" size={20} />
+                    </button>
+                    <button type="button" className="btn btn--icon btn--danger-ghost" aria-label={`Delete ${c.name}`} onClick={() => setDeleting(c)}>
+                      <Icon name="trash" size={20} />
+                    </button>
+                  </span>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <form className="reader-manage__new" onSubmit={(e) => void create(e)} noValidate>
+        <h3 className="reader-manage__title">New collection</h3>
+        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
+        <div className="reader-manage__extras">
+          <TextField label="Icon (optional)" hint="One emoji" value={icon} onChange={(e) => setIcon(Array.from(e.target.value).slice(0, 2).join(''))} />
+          <div className="field">
+            <label className="field__label" htmlFor="new-collection-color">
+              Colour (optional)
+            </label>
+            <select id="new-collection-color" className="input" value={color} onChange={(e) => setColor(e.target.value)}>
+              {COLORS.map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <button type="submit" className="btn btn--secondary" disabled={busy !== null}>
+          {busy === 'create' ? <Spinner size={20} /> : <Icon name="plus" size={20} />}
+          Add collection
+        </button>
+      </form>
+
+      <h3 className="reader-manage__title">Tags</h3>
+      {!tags ? (
+        <LoadingState label="Loading tags…" />
+      ) : tags.length === 0 ? (
+        <p className="muted">No tags yet. Add tags when you save a link or edit an article.</p>
+      ) : (
+        <ul className="reader-tags" aria-label="Your tags">
+          {tags.map((t) => (
+            <li key={t.id}>
+              <button type="button" className="reader-chip" onClick={() => onPickTag(t.name)} aria-label={`Show items tagged ${t.name} (${t.itemCount})`}>
+                #{t.name} <span className="reader-chip__count">{t.itemCount}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,46 @@
+// Small hooks for the Reader screens: a debounced value, a choice remembered on this device, and a
+// quiet refresh every few seconds while something is still being saved.
+import { useEffect, useRef, useState } from 'react';
+
+export function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return debounced;
+}
+
+/** A string choice kept in localStorage (per device), e.g. list or grid. */
+export function useStoredChoice<T extends string>(key: string, allowed: readonly T[], fallback: T): [T, (next: T) => void] {
+  const [value, setValue] = useState<T>(() => {
+    try {
+      const stored = window.localStorage.getItem(key);
+      return allowed.includes(stored as T) ? (stored as T) : fallback;
+    } catch {
+      return fallback;
+    }
+  });
+  const set = (next: T) => {
+    setValue(next);
+    try {
+      window.localStorage.setItem(key, next);
+    } catch {
+      // private mode: the choice lasts for this visit only
+    }
+  };
+  return [value, set];
+}
+
+/** Calls `tick` every `ms` while `active` (and the tab is visible); stops as soon as it is not. */
+export function usePoll(active: boolean, tick: () => void, ms = 2000): void {
+  const tickRef = useRef(tick);
+  tickRef.current = tick;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') tickRef.current();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [active, ms]);
+}
