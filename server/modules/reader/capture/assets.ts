@@ -1,0 +1,176 @@
+// Local copies of a page's assets under outDir/assets/<sha256-prefix>.<ext>. Bodies the browser
+// already received (through the route handler) are reused; anything else is fetched through the
+// guard. Stylesheets are rewritten so their url() and @import point at local copies too.
+import { createHash } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { SsrfGuard } from '../../../platform/ssrf.js';
+import { guardedGet, mimeOf } from './net.js';
+
+export interface SeenResponse {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface AssetStoreOptions {
+  guard: SsrfGuard;
+  outDir: string;
+  /** Bodies already received (by URL without fragment). */
+  seen?: Map<string, SeenResponse>;
+  signal?: AbortSignal;
+  maxAssetBytes?: number;
+  maxTotalBytes?: number;
+  /** Allow fetching what the browser did not already load (true for static/client-snapshot paths). */
+  fetchMissing?: boolean;
+  maxCssDepth?: number;
+}
+
+const EXT_BY_MIME: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/jpg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/svg+xml': 'svg',
+  'image/x-icon': 'ico',
+  'image/vnd.microsoft.icon': 'ico',
+  'image/bmp': 'bmp',
+  'text/css': 'css',
+  'font/woff': 'woff',
+  'font/woff2': 'woff2',
+  'application/font-woff': 'woff',
+  'application/font-woff2': 'woff2',
+  'font/ttf': 'ttf',
+  'font/otf': 'otf',
+  'application/x-font-ttf': 'ttf',
+  'application/vnd.ms-fontobject': 'eot',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'audio/mpeg': 'mp3',
+  'audio/ogg': 'ogg',
+  'text/vtt': 'vtt',
+};
+
+const KNOWN_EXT = new Set(['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'svg', 'ico', 'bmp', 'css', 'woff', 'woff2', 'ttf', 'otf', 'eot', 'mp4', 'webm', 'mp3', 'ogg', 'vtt']);
+
+function extFor(url: string, mime: string): string {
+  const byMime = EXT_BY_MIME[mime];
+  if (byMime) return byMime;
+  const m = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname);
+  const e = m?.[1]?.toLowerCase();
+  if (e && KNOWN_EXT.has(e)) return e === 'jpeg' ? 'jpg' : e;
+  return 'bin';
+}
+
+export function stripHash(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
+
+/** Absolute http(s) URL of `ref` against `base`, or null (data:, blob:, javascript:, invalid). */
+export function absoluteHttp(ref: string, base: string): string | null {
+  const t = ref.trim();
+  if (!t) return null;
+  try {
+    const u = new URL(t, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s][^)]*?))\s*\)/gi;
+const CSS_IMPORT = /@import\s+(?:"([^"]*)"|'([^']*)')/gi;
+
+/** Calls `map` for every url(...) and string @import in css; returns the rewritten text. */
+export async function rewriteCssUrls(css: string, map: (ref: string, isImport: boolean) => Promise<string | null | undefined>): Promise<string> {
+  const jobs: Array<{ start: number; end: number; ref: string; isImport: boolean; prefix: string; suffix: string }> = [];
+  for (const m of css.matchAll(CSS_URL)) {
+    const ref = m[1] ?? m[2] ?? m[3] ?? '';
+    const before = css.slice(Math.max(0, m.index - 12), m.index);
+    jobs.push({ start: m.index, end: m.index + m[0].length, ref, isImport: /@import\s*$/i.test(before), prefix: 'url("', suffix: '")' });
+  }
+  for (const m of css.matchAll(CSS_IMPORT)) {
+    jobs.push({ start: m.index, end: m.index + m[0].length, ref: m[1] ?? m[2] ?? '', isImport: true, prefix: '@import url("', suffix: '")' });
+  }
+  if (!jobs.length) return css;
+  jobs.sort((a, b) => a.start - b.start);
+  const replaced = await Promise.all(jobs.map((j) => (/^(data:|#)/i.test(j.ref.trim()) ? Promise.resolve(undefined) : map(j.ref, j.isImport))));
+  let out = '';
+  let pos = 0;
+  jobs.forEach((j, i) => {
+    if (j.start < pos) return;
+    out += css.slice(pos, j.start);
+    const r = replaced[i];
+    if (r === undefined) out += css.slice(j.start, j.end);
+    else out += j.prefix + (r ?? 'about:blank').replace(/["\\\n]/g, '') + j.suffix;
+    pos = j.end;
+  });
+  return out + css.slice(pos);
+}
+
+export class AssetStore {
+  private readonly byUrl = new Map<string, Promise<string | null>>();
+  private total = 0;
+  readonly written = new Set<string>();
+  private dirReady: Promise<unknown> | null = null;
+
+  constructor(private readonly opts: AssetStoreOptions) {}
+
+  /** Relative file name ('assets/<hash>.<ext>') for an absolute http(s) URL, or null if it could not be stored. */
+  localize(url: string, depth = 0): Promise<string | null> {
+    const key = stripHash(url);
+    let p = this.byUrl.get(key);
+    if (!p) {
+      p = this.load(key, depth).catch(() => null);
+      this.byUrl.set(key, p);
+    }
+    return p;
+  }
+
+  private async load(url: string, depth: number): Promise<string | null> {
+    if (this.opts.signal?.aborted) return null;
+    let got = this.opts.seen?.get(url);
+    if (!got || got.status < 200 || got.status >= 300) {
+      if (this.opts.fetchMissing === false) return null;
+      const res = await guardedGet(this.opts.guard, url, { signal: this.opts.signal, maxBytes: this.opts.maxAssetBytes ?? 25_000_000, timeoutMs: 20_000 });
+      if (res.status < 200 || res.status >= 300) return null;
+      got = { status: res.status, contentType: mimeOf(res.headers), body: res.body };
+    }
+    let body = got.body;
+    const ext = extFor(url, got.contentType);
+    if (ext === 'css' || got.contentType === 'text/css') {
+      const maxDepth = this.opts.maxCssDepth ?? 4;
+      const css = await rewriteCssUrls(body.toString('utf8'), async (ref) => {
+        const abs = absoluteHttp(ref, url);
+        if (!abs) return null;
+        if (depth >= maxDepth) return null;
+        const local = await this.localize(abs, depth + 1);
+        return local ? path.posix.basename(local) : null; // same folder as this stylesheet
+      });
+      body = Buffer.from(css, 'utf8');
+    }
+    if (this.total + body.length > (this.opts.maxTotalBytes ?? 200_000_000)) return null;
+    this.total += body.length;
+    const name = `assets/${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${ext === 'bin' && got.contentType === 'text/css' ? 'css' : ext}`;
+    if (!this.written.has(name)) {
+      this.written.add(name);
+      this.dirReady ??= mkdir(path.join(this.opts.outDir, 'assets'), { recursive: true });
+      await this.dirReady;
+      await writeFile(path.join(this.opts.outDir, name), body);
+    }
+    return name;
+  }
+
+  /** Rewrites CSS text found in the page itself (inline <style> / style=""); local refs get `prefix`. */
+  async rewriteInlineCss(css: string, base: string, prefix = ''): Promise<string> {
+    return rewriteCssUrls(css, async (ref) => {
+      const abs = absoluteHttp(ref, base);
+      if (!abs) return null;
+      const local = await this.localize(abs);
+      return local ? prefix + local : null;
+    });
+  }
+}

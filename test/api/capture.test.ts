@@ -1,0 +1,295 @@
+// The capture engine in the real Chromium (Debian's /usr/bin/chromium or CHROMIUM_PATH) against
+// local fixture pages; the SSRF guard lets through only the fixture site's exact origin.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { JSDOM } from 'jsdom';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSharedChromium, resolveChromiumPath, type SharedChromium } from '../../server/adapters/browser/chromium.js';
+import { createCaptureEngine } from '../../server/modules/reader/capture/engine.js';
+import { CaptureError, type CaptureEngine, type CaptureRequest } from '../../server/modules/reader/capture/types.js';
+import { createMemoryLogger } from '../../server/platform/logger.js';
+import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
+import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../fixtures/capture/server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const CHROMIUM = resolveChromiumPath(process.env.CHROMIUM_PATH);
+const haveChromium = existsSync(CHROMIUM);
+
+let site: FixtureSite;
+let canary: Canary;
+let guard: SsrfGuard;
+let browser: SharedChromium;
+let engine: CaptureEngine;
+const temp = makeTempDir('hearth-capture-');
+let n = 0;
+
+function req(p: string, extra: Partial<CaptureRequest> = {}): CaptureRequest {
+  return { url: site.origin + p, mode: 'archive', outDir: path.join(temp.dir, `c${++n}`), publicBase: `/api/reader/item${n}/archive/`, ...extra };
+}
+
+async function captureError(p: Promise<unknown>): Promise<CaptureError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(CaptureError);
+    return err as CaptureError;
+  }
+  throw new Error('expected the capture to fail');
+}
+
+/** http(s) URLs left in anything the saved page would load (a[href] links excepted). */
+function remoteRefs(html: string): string[] {
+  const doc = new JSDOM(html).window.document;
+  const out: string[] = [];
+  for (const el of Array.from(doc.querySelectorAll('*'))) {
+    for (const attr of Array.from(el.attributes)) {
+      if (attr.name === 'href' && (el.tagName === 'A' || el.tagName === 'AREA')) continue;
+      if (['src', 'href', 'srcset', 'poster', 'style', 'action', 'data', 'background', 'xlink:href', 'ping', 'formaction'].includes(attr.name) && /(https?:)?\/\/|url\(\s*['"]?https?:/i.test(attr.value)) out.push(`${el.tagName} ${attr.name}=${attr.value}`);
+    }
+  }
+  for (const st of Array.from(doc.querySelectorAll('style'))) for (const m of (st.textContent ?? '').matchAll(/url\(\s*['"]?((?:https?:)?\/\/[^'")]+)/gi)) out.push(`style url ${m[1]}`);
+  return out;
+}
+
+function chromiumPids(): number[] {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/))
+    .filter((f) => Number(f[1]) === process.pid && f.slice(2).join(' ').includes('hearth-no-network'))
+    .map((f) => Number(f[0]));
+}
+
+describe.skipIf(!haveChromium)('capture engine in Chromium', () => {
+  beforeAll(async () => {
+    canary = await startCanary();
+    site = await startFixtureSite(canary.port);
+    guard = createSsrfGuard({ allowOrigins: [site.origin] });
+    browser = createSharedChromium({ executablePath: CHROMIUM });
+    engine = createCaptureEngine({ guard, browser, logger: createMemoryLogger('warn'), navigationTimeoutMs: 15_000, idleTimeoutMs: 2_000 });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await browser?.close();
+    await guard?.close();
+    await site?.close();
+    await canary?.close();
+    temp.remove();
+  });
+
+  it('captures an article: snapshot with every asset local, reader view, screenshot, og:image', async () => {
+    const r = req('/article');
+    const res = await engine.capture(r);
+    expect(res.method).toBe('browser');
+    expect(res.finalUrl).toBe(site.origin + '/article');
+    expect(res.title).toBe('A quiet evening with the notebook');
+    expect(res.byline).toMatch(/Robin Baker/);
+    expect(res.siteName).toBe('Fixture Times');
+    expect(res.lang).toBe('en');
+    expect(res.publishedTime).toBe('2024-05-01T10:00:00Z');
+    expect(res.faviconUrl).toBe(site.origin + '/img/favicon.png');
+    expect(res.wordCount).toBeGreaterThan(200);
+    expect(res.readingMins).toBeGreaterThanOrEqual(1);
+    expect(res.contentText).toMatch(/shared notebook by the stove/);
+    expect(res.contentHtml).toContain(`src="${r.publicBase}assets/`);
+    expect(res.contentHtml).not.toMatch(/<script|on\w+=/i);
+    expect(res.snapshotPath).toBe('index.html');
+    expect(res.screenshotPath).toBe('screenshot.png');
+    expect(res.ogImagePath).toBe('og-image.png');
+    const html = readFileSync(path.join(r.outDir, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/\son\w+=/i);
+    expect(remoteRefs(html)).toEqual([]);
+    const assets = readdirSync(path.join(r.outDir, 'assets'));
+    // hero 1x/2x, inline bg, favicon, main.css, extra.css (imported), font, 2 css backgrounds
+    expect(assets.filter((a) => a.endsWith('.png')).length).toBeGreaterThanOrEqual(6);
+    expect(assets.filter((a) => a.endsWith('.css')).length).toBe(2);
+    expect(assets.some((a) => a.endsWith('.woff2'))).toBe(true);
+    const css = assets.filter((a) => a.endsWith('.css')).map((a) => readFileSync(path.join(r.outDir, 'assets', a), 'utf8')).join('\n');
+    expect(css).not.toMatch(/url\("?\/|url\("?http|@import "\//);
+    expect(css).toContain('url(#g)');
+    const shot = await sharp(path.join(r.outDir, 'screenshot.png')).metadata();
+    expect(shot.width).toBe(640);
+    expect(shot.height).toBe(400);
+  });
+
+  it('loads lazy images (loading=lazy and an IntersectionObserver data-src swap) by scrolling', async () => {
+    const r = req('/lazy');
+    const res = await engine.capture(r);
+    expect(site.hits).toContain('/img/lazy-native.png');
+    expect(site.hits).toContain('/img/lazy-io.png');
+    const doc = new JSDOM(readFileSync(path.join(r.outDir, 'index.html'), 'utf8')).window.document;
+    expect(doc.querySelector('#native')!.getAttribute('src')).toMatch(/^assets\/[0-9a-f]{32}\.png$/);
+    expect(doc.querySelector('#io')!.getAttribute('src')).toMatch(/^assets\/[0-9a-f]{32}\.png$/);
+    expect(res.contentHtml).toMatch(/assets\/[0-9a-f]{32}\.png/);
+  });
+
+  it('waits for JS-rendered content', async () => {
+    const r = req('/js');
+    const res = await engine.capture(r);
+    expect(res.contentText).toMatch(/Paragraph 11 written by script/);
+    expect(res.contentHtml).toContain(`${r.publicBase}assets/`);
+    expect(readFileSync(path.join(r.outDir, 'index.html'), 'utf8')).not.toContain('Loading…');
+  });
+
+  it('follows a redirect chain (301 -> 302 -> page)', async () => {
+    const res = await engine.capture(req('/r1'));
+    expect(res.finalUrl).toBe(site.origin + '/article?from=redirect');
+    expect(res.title).toBe('A quiet evening with the notebook');
+  });
+  it('keeps every request of a hostile page inside the guard: the loopback canary sees nothing', async () => {
+    const r = req('/ssrf');
+    const res = await engine.capture(r);
+    expect(res.title).toBe('Tricky page');
+    // give stray requests (beacons, retries) a moment to land, then check the canary
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(canary.requests).toEqual([]);
+    expect(canary.connections).toBe(0);
+    // the allowed origin's redirect to the canary was asked for, and went no further
+    expect(site.hits).toContain('/to-canary');
+    const html = readFileSync(path.join(r.outDir, 'index.html'), 'utf8');
+    expect(remoteRefs(html)).toEqual([]);
+    expect(html).not.toMatch(/<iframe|<script|\sping=|action=/i);
+    expect(html).toContain('hearth-frame-placeholder');
+  });
+
+  it('control: with the canary allowed too, the same page does reach it (so the test above means something)', async () => {
+    const open = createSsrfGuard({ allowOrigins: [site.origin, canary.origin] });
+    const logger = createMemoryLogger('info');
+    const e = createCaptureEngine({ guard: open, browser, logger, navigationTimeoutMs: 15_000, idleTimeoutMs: 2_000 });
+    try {
+      await e.capture(req('/ssrf'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const paths = canary.requests.map((l) => l.split(' ')[1]);
+      for (const p of ['/img-127', '/redirected', '/linked.css', '/css-url.png', '/inline-style.png', '/iframe', '/fetch', '/xhr', '/srcset.png']) expect(paths, p).toContain(p);
+      // the other encodings of loopback are still refused, the guard only exempts the exact origin
+      for (const p of ['/img-localhost', '/img-v6', '/img-mapped', '/fetch-localhost']) expect(paths, p).not.toContain(p);
+      const blocked = logger.lines.filter((l) => l.msg === 'capture: blocked a request').map((l) => String(l.url));
+      expect(blocked.some((u) => u.includes('169.254.169.254'))).toBe(true);
+      expect(blocked.some((u) => u.includes('localhost'))).toBe(true);
+    } finally {
+      canary.requests.length = 0;
+      await open.close();
+    }
+  });
+
+  it('refuses a blocked top URL and a redirect from the allowed origin to a blocked one', async () => {
+    const connectionsBefore = canary.connections;
+    for (const url of [`http://127.0.0.1:${canary.port}/top`, `http://localhost:${canary.port}/`, 'http://169.254.169.254/latest/meta-data/', `http://[::1]:${canary.port}/`, `http://0x7f000001:${canary.port}/`, 'file:///etc/passwd']) {
+      const e = await captureError(engine.capture({ ...req('/'), url }));
+      expect(e.code, url).toBe('blocked_url');
+    }
+    const e = await captureError(engine.capture(req('/to-canary')));
+    expect(e.code).toBe('blocked_url');
+    expect(canary.requests).toEqual([]);
+    expect(canary.connections).toBe(connectionsBefore);
+  });
+
+  it('fails a bot wall as a challenge with a clear message', async () => {
+    const e = await captureError(engine.capture(req('/botwall')));
+    expect(e.code).toBe('challenge');
+    expect(e.message).toMatch(/bot check/);
+  });
+
+  it('maps a 404 to http_error and a PDF to not_html', async () => {
+    const e1 = await captureError(engine.capture(req('/missing')));
+    expect(e1.code).toBe('http_error');
+    expect(e1.message).toContain('404');
+    const e2 = await captureError(engine.capture(req('/pdf')));
+    expect(e2.code).toBe('not_html');
+  });
+
+  it('removes consent overlays instead of failing', async () => {
+    const r = req('/consent');
+    const res = await engine.capture(r);
+    expect(res.title).toBe('Consent overlay article');
+    const html = readFileSync(path.join(r.outDir, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/onetrust|privacy-wall|Accept all cookies/i);
+    expect(res.contentText).not.toMatch(/cookies/i);
+    expect(res.contentText).toMatch(/shared notebook/);
+  });
+
+  it('thumbnail mode: metadata, screenshot and og:image only', async () => {
+    const r = req('/article', { mode: 'thumbnail' });
+    const res = await engine.capture(r);
+    expect(res).toMatchObject({ method: 'browser', title: 'A quiet evening with the notebook', siteName: 'Fixture Times', contentHtml: null, contentText: '', snapshotPath: null, screenshotPath: 'screenshot.png', ogImagePath: 'og-image.png' });
+    expect(res.faviconUrl).toBe(site.origin + '/img/favicon.png');
+    expect(existsSync(path.join(r.outDir, 'index.html'))).toBe(false);
+  });
+
+  it('cancels through the signal', async () => {
+    const ac = new AbortController();
+    const p = engine.capture(req('/slow', { signal: ac.signal }));
+    setTimeout(() => ac.abort(), 500);
+    const started = Date.now();
+    const e = await captureError(p);
+    expect(e.code).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('relaunches the shared browser after it dies', async () => {
+    await engine.capture(req('/article', { mode: 'thumbnail' }));
+    const before = browser.launches();
+    const pids = chromiumPids();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const res = await engine.capture(req('/article', { mode: 'thumbnail' }));
+    expect(res.method).toBe('browser');
+    expect(browser.launches()).toBe(before + 1);
+  });
+
+  it('falls back to the client snapshot when navigation fails', async () => {
+    site.routes.set('/reset', (q) => q.socket.destroy());
+    const client = `<!doctype html><html lang="en"><head><title>From the user's browser</title></head><body><article><h1>From the user's browser</h1>${'<p>The user saw this article in their own browser, with every paragraph already rendered for them.</p>'.repeat(10)}<img src="/img/hero.png"></article><script>alert(1)</script></body></html>`;
+    const r = req('/reset', { clientSnapshot: { html: client, url: site.origin + '/reset' } });
+    const res = await engine.capture(r);
+    expect(res.method).toBe('client-snapshot');
+    expect(res.title).toBe("From the user's browser");
+    expect(res.contentHtml).toContain(`${r.publicBase}assets/`);
+    const html = readFileSync(path.join(r.outDir, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/<script/i);
+    expect(remoteRefs(html)).toEqual([]);
+  });
+});
+
+describe('capture engine without a browser', () => {
+  let s: FixtureSite;
+  let g: SsrfGuard;
+  let e: CaptureEngine;
+  const t = makeTempDir('hearth-capture-static-');
+  beforeAll(async () => {
+    s = await startFixtureSite();
+    g = createSsrfGuard({ allowOrigins: [s.origin] });
+    e = createCaptureEngine({ guard: g, chromiumPath: path.join(t.dir, 'no-such-chromium'), logger: createMemoryLogger('warn') });
+  });
+  afterAll(async () => {
+    await e?.close();
+    await g?.close();
+    await s?.close();
+    t.remove();
+  });
+
+  it('falls back to a static fetch when the browser cannot launch', async () => {
+    const outDir = path.join(t.dir, 'a');
+    const res = await e.capture({ url: s.origin + '/r1', mode: 'archive', outDir, publicBase: '/x/' });
+    expect(res.method).toBe('static');
+    expect(res.finalUrl).toBe(s.origin + '/article?from=redirect');
+    expect(res.title).toBe('A quiet evening with the notebook');
+    expect(res.contentText).toMatch(/shared notebook/);
+    expect(res.screenshotPath).toBeNull();
+    expect(res.ogImagePath).toBe('og-image.png');
+    const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+    expect(html).not.toMatch(/<script/i);
+    expect(remoteRefs(html)).toEqual([]);
+  });
+
+  it('static fetch: challenge, http_error, not_html', async () => {
+    const run = (p: string) => captureError(e.capture({ url: s.origin + p, mode: 'archive', outDir: path.join(t.dir, p.slice(1)), publicBase: '/x/' }));
+    expect((await run('/botwall')).code).toBe('challenge');
+    expect((await run('/missing')).code).toBe('http_error');
+    expect((await run('/pdf')).code).toBe('not_html');
+  });
+});
