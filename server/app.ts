@@ -71,6 +71,15 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     await deps.runner.start();
     cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
     cleanups.push({ name: 'archive server', run: () => deps.archives.stop() });
+    await deps.readerQueue.start();
+    // parks a running capture (it resumes at the next start), then closes the shared browser
+    cleanups.push({
+      name: 'reader captures',
+      run: async () => {
+        await deps.readerQueue.stop();
+        await deps.captureEngine.close();
+      },
+    });
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -27,6 +27,10 @@ import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
 import { NotificationsStore } from './modules/notifications/store.js';
+import { CaptureError, type CaptureEngine } from './modules/reader/capture/types.js';
+import { ReaderCaptureQueue } from './modules/reader/jobs.js';
+import { ReaderService } from './modules/reader/service.js';
+import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
@@ -67,6 +71,9 @@ export interface Deps {
   catalog: Catalog;
   features: FeaturesService;
   archives: ArchivesService;
+  captureEngine: CaptureEngine;
+  readerQueue: ReaderCaptureQueue;
+  reader: ReaderService;
   tuning: Tuning;
 }
 
@@ -77,7 +84,13 @@ export interface Tuning {
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
-export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning'>>;
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
+
+/** Until the browser capture engine is wired in: every capture fails with a clear reason. */
+const unavailableCaptureEngine: CaptureEngine = {
+  capture: () => Promise.reject(new CaptureError('unreachable', 'Page capture is not available on this server yet.')),
+  close: () => Promise.resolve(),
+};
 
 const GiB = 1024 ** 3;
 
@@ -151,6 +164,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     kiwixToolsUrl: config.kiwixToolsUrl,
   });
 
+  const captureEngine = overrides.captureEngine ?? unavailableCaptureEngine;
+  const readerStore = new ReaderStore(db);
+  const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), dataDir: config.dataDir });
+  const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
+
   const steps: BootStepDefinition[] = [
     {
       key: 'db',
@@ -187,5 +205,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await auth.sweepExpiredSessions();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, tuning };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, tuning };
 }

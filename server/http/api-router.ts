@@ -6,6 +6,7 @@ import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/ro
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
 import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
+import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
 import { createAppStoreRoutes, createToolRoutes } from '../modules/tools/routes.js';
@@ -32,6 +33,12 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
     ['/archives', createArchiveRoutes(d.archives)],
     ['/admin/archives', createArchiveAdminRoutes(d.archives, d.sse)],
+    ['/reader', createReaderRoutes(d.reader, d.sse)],
+    ['/admin/reader', createReaderAdminRoutes(d.reader)],
+    // retired aliases, thin over the same service
+    ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
+    ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],
+    ['/proxy', createLegacyProxyRoutes(d.reader)],
   ];
 }
 

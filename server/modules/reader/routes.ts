@@ -1,0 +1,227 @@
+// /api/reader (members), /api/admin/reader (global items), and the retired aliases /api/bookmarks,
+// /api/admin/bookmarks and /api/proxy/:id, all thin over ReaderService.
+import type { Request, Response } from 'express';
+import { actorOf } from '../../http/auth.js';
+import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
+import type { SseRegistry } from '../../http/sse.js';
+import { parse } from '../../http/validate.js';
+import { PayloadTooLargeError } from '../../errors.js';
+import {
+  AdminCreateBody,
+  AdminPatchBody,
+  ARCHIVE_CSP,
+  CollectionIdParams,
+  CreateCollectionBody,
+  CreateItemBody,
+  ItemIdParams,
+  ListQuery,
+  MAX_SNAPSHOT_BYTES,
+  MAX_THUMBNAIL_BYTES,
+  PatchCollectionBody,
+  PatchItemBody,
+  ProbeQuery,
+  PROXY_MAX_BYTES,
+  SnapshotBody,
+} from './schema.js';
+import type { ReaderService } from './service.js';
+
+/** Reads a raw request body up to `max` bytes; over it is 413 (checked on Content-Length first). */
+export async function readRawBody(req: Request, max: number): Promise<Buffer> {
+  const declared = Number(req.get('content-length') ?? NaN);
+  const tooLarge = () => new PayloadTooLargeError(`The upload is larger than ${Math.round(max / 1024 / 1024)} MB.`);
+  if (Number.isFinite(declared) && declared > max) {
+    req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The still-encoded path after /:id/archive/ (express decodes params; the path guard wants one decoding). */
+function rawArchivePath(req: Request): string {
+  const url = req.originalUrl.split('?')[0]!;
+  const rest = url.slice(req.baseUrl.length);
+  const at = rest.indexOf('/archive/', 1);
+  return at < 0 ? '' : rest.slice(at + '/archive/'.length);
+}
+
+function sendFileStream(res: Response, file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number }): Promise<void> {
+  res.status(200).set({
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.size),
+    'Content-Security-Policy': ARCHIVE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  });
+  return new Promise((resolve) => {
+    file.stream.once('error', () => {
+      res.destroy();
+      resolve();
+    });
+    res.once('close', () => {
+      file.stream.destroy();
+      resolve();
+    });
+    file.stream.pipe(res);
+  });
+}
+
+/** PATCH and DELETE /:id on a member's own items (shared by /api/reader and /api/bookmarks). */
+function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
+  r.patch('/:id', 'user', async (req) => ({ item: await reader.update(actorOf(req), parse(ItemIdParams, req.params).id, parse(PatchItemBody, req.body)) }));
+  r.delete('/:id', 'user', async (req, res) => {
+    await reader.remove(actorOf(req), parse(ItemIdParams, req.params).id);
+    res.status(204).end();
+  });
+}
+
+export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry) {
+  return defineRoutes((r) => {
+    // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
+    r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
+
+    r.get('/collections', 'user', async (req) => ({ collections: await reader.listCollections(actorOf(req)) }));
+    r.post('/collections', 'user', async (req, res) => {
+      const collection = await reader.createCollection(actorOf(req), parse(CreateCollectionBody, req.body));
+      res.status(201);
+      return { collection };
+    });
+    r.patch('/collections/:id', 'user', async (req) => ({
+      collection: await reader.updateCollection(actorOf(req), parse(CollectionIdParams, req.params).id, parse(PatchCollectionBody, req.body)),
+    }));
+    r.delete('/collections/:id', 'user', async (req, res) => {
+      await reader.deleteCollection(actorOf(req), parse(CollectionIdParams, req.params).id);
+      res.status(204).end();
+    });
+
+    r.get('/tags', 'user', async (req) => ({ tags: await reader.listTags(actorOf(req)) }));
+
+    r.put('/hide/:id', 'user', (req) => reader.hide(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.delete('/hide/:id', 'user', (req) => reader.unhide(actorOf(req), parse(ItemIdParams, req.params).id));
+
+    r.get('/', 'user', (req) => reader.list(actorOf(req), parse(ListQuery, req.query)));
+    r.post('/', 'user', async (req, res) => {
+      const item = await reader.create(actorOf(req), parse(CreateItemBody, req.body));
+      res.status(201);
+      return { item };
+    });
+
+    r.get('/:id', 'user', async (req) => ({ item: await reader.get(actorOf(req), parse(ItemIdParams, req.params).id) }));
+    ownItemRoutes(r, reader);
+
+    r.post('/:id/rearchive', 'user', async (req, res) => {
+      const item = await reader.rearchive(actorOf(req), parse(ItemIdParams, req.params).id);
+      res.status(202);
+      return { item };
+    });
+    r.post('/:id/snapshot', { access: 'user', jsonLimit: MAX_SNAPSHOT_BYTES }, async (req, res) => {
+      const item = await reader.snapshot(actorOf(req), parse(ItemIdParams, req.params).id, parse(SnapshotBody, req.body));
+      res.status(202);
+      return { item };
+    });
+    r.post('/:id/thumbnail', { access: 'user', jsonLimit: false }, async (req) => {
+      const { id } = parse(ItemIdParams, req.params);
+      const actor = actorOf(req);
+      await reader.ownItem(actor, id);
+      return { item: await reader.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES)) };
+    });
+
+    r.get('/:id/archive/*rest', 'user', async (req, res) => {
+      const file = await reader.archiveFile(actorOf(req), parse(ItemIdParams, req.params).id, rawArchivePath(req));
+      await sendFileStream(res, file);
+    });
+
+    r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
+  });
+}
+
+/** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */
+export function createReaderAdminRoutes(reader: ReaderService) {
+  return defineRoutes((r) => {
+    r.get('/', 'admin', (req) => reader.adminList(actorOf(req)));
+    r.post('/', 'admin', async (req, res) => {
+      const item = await reader.adminCreate(actorOf(req), parse(AdminCreateBody, req.body));
+      res.status(201);
+      return { item };
+    });
+    r.patch('/:id', 'admin', async (req) => ({ item: await reader.adminUpdate(actorOf(req), parse(ItemIdParams, req.params).id, parse(AdminPatchBody, req.body)) }));
+    r.delete('/:id', 'admin', async (req, res) => {
+      await reader.adminRemove(actorOf(req), parse(ItemIdParams, req.params).id);
+      res.status(204).end();
+    });
+  });
+}
+
+/** Retired: /api/bookmarks lists and creates live links; PATCH/DELETE as /api/reader. */
+export function createLegacyBookmarkRoutes(reader: ReaderService) {
+  return defineRoutes((r) => {
+    r.get('/', 'user', (req) => reader.list(actorOf(req), parse(ListQuery, { ...req.query, type: 'live' })));
+    r.post('/', 'user', async (req, res) => {
+      const body = parse(CreateItemBody, req.body && typeof req.body === 'object' ? { ...(req.body as object), type: 'live' } : req.body);
+      const item = await reader.create(actorOf(req), body);
+      res.status(201);
+      return { item };
+    });
+    ownItemRoutes(r, reader);
+  });
+}
+
+const DROPPED_UPSTREAM_HEADERS = new Set(['set-cookie', 'set-cookie2', 'x-frame-options', 'content-security-policy', 'content-security-policy-report-only', 'connection', 'keep-alive', 'transfer-encoding', 'strict-transport-security', 'alt-svc', 'report-to', 'nel', 'clear-site-data', 'permissions-policy', 'cross-origin-opener-policy', 'cross-origin-embedder-policy', 'cross-origin-resource-policy', 'access-control-allow-origin', 'access-control-allow-credentials']);
+
+/** Retired: /api/proxy/:id streams a live item's page (SSRF-guarded, size-capped, sandboxed, no cookies). */
+export function createLegacyProxyRoutes(reader: ReaderService) {
+  return defineRoutes((r) => {
+    r.get('/:id', 'user', async (req, res) => {
+      const controller = new AbortController();
+      res.once('close', () => controller.abort());
+      const up = await reader.proxyUpstream(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
+      const declared = Number(up.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > PROXY_MAX_BYTES) {
+        up.body.destroy();
+        throw new PayloadTooLargeError('The page is too large to show here.');
+      }
+      for (const [name, value] of Object.entries(up.headers)) {
+        if (value === undefined || DROPPED_UPSTREAM_HEADERS.has(name.toLowerCase())) continue;
+        res.setHeader(name, value);
+      }
+      res.status(up.statusCode).set({ 'Content-Security-Policy': ARCHIVE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+      let size = 0;
+      await new Promise<void>((resolve) => {
+        up.body.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > PROXY_MAX_BYTES) {
+            up.body.destroy();
+            res.destroy();
+            resolve();
+            return;
+          }
+          if (!res.write(chunk)) {
+            up.body.pause();
+            res.once('drain', () => up.body.resume());
+          }
+        });
+        up.body.once('end', () => {
+          res.end();
+          resolve();
+        });
+        up.body.once('error', () => {
+          res.destroy();
+          resolve();
+        });
+        res.once('close', () => {
+          up.body.destroy();
+          resolve();
+        });
+      });
+    });
+  });
+}

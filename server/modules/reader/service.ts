@@ -1,0 +1,592 @@
+// Reader rules: who sees and edits what (own + global items; another user's item or collection is
+// 404; globals are edited only through the admin routes), decoration of rows (tags, isGlobal,
+// canEdit, isHidden, artifact URLs), tags created on first use, collections, hiding globals in the
+// `bookmarks.hidden` preference, capture requests (the queue in jobs.ts does the work), the probe
+// and the legacy embed proxy, both through the SSRF guard.
+import { randomUUID } from 'node:crypto';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
+import type { UserActor } from '../../actor.js';
+import type { UserPreferencesStore } from '../../db/kv.js';
+import { BadRequestError, ConflictError, NotFoundError, UpstreamError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
+import { BlockedUrlError, guardedRequest, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
+import { archivePublicBase, buildMatch, clientSnapshotFile, contentTypeOf, isPng, itemDir, readerRoot, resolveArchivePath } from './files.js';
+import type { ReaderCaptureQueue } from './jobs.js';
+import {
+  ADMIN_DEFAULT_CATEGORY,
+  HIDDEN_PREFERENCE,
+  PROBE_MAX_BYTES,
+  PROBE_TIMEOUT_MS,
+  type AdminCreateBody,
+  type CaptureOutcome,
+  type Collection,
+  type CreateCollectionBody,
+  type CreateItemBody,
+  type FullReaderItem,
+  type ItemChange,
+  type ItemRecord,
+  type ListQuery,
+  type PatchCollectionBody,
+  type PatchItemBody,
+  type ProbeResult,
+  type ReaderItem,
+  type SnapshotBody,
+  type Tag,
+} from './schema.js';
+import type { ReaderStore } from './store.js';
+
+export interface ReaderDeps {
+  store: ReaderStore;
+  queue: ReaderCaptureQueue;
+  preferences: UserPreferencesStore;
+  guard: SsrfGuard;
+  clock: Clock;
+  logger: Logger;
+  dataDir: string;
+}
+
+/** Who is looking: a member (own + global, edits own) or an admin on the admin routes (globals). */
+type Viewer = { kind: 'user'; actor: UserActor } | { kind: 'admin'; actor: UserActor };
+
+const notFound = () => new NotFoundError('That reader item does not exist.');
+const artifactUrl = (id: string, rel: string | null) => (rel ? `${archivePublicBase(id)}${rel.split('/').map(encodeURIComponent).join('/')}` : null);
+
+export class ReaderService {
+  constructor(private readonly deps: ReaderDeps) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  // ---- decoration ----
+
+  private async hiddenIds(userId: string): Promise<string[]> {
+    const v = await this.deps.preferences.get<unknown>(userId, HIDDEN_PREFERENCE);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  private decorate(r: ItemRecord, viewer: Viewer, hidden: Set<string>, tags: string[]): ReaderItem {
+    const isGlobal = r.ownerId === null;
+    return {
+      id: r.id,
+      ownerId: r.ownerId,
+      source: r.source,
+      sourceRef: r.sourceRef,
+      type: r.type,
+      url: r.url,
+      title: r.title,
+      byline: r.byline,
+      siteName: r.siteName,
+      faviconUrl: r.faviconUrl,
+      excerpt: r.excerpt,
+      wordCount: r.wordCount,
+      readingMins: r.readingMins,
+      status: r.status,
+      archiveState: r.archiveState,
+      archiveError: r.archiveError,
+      readAt: r.readAt,
+      useProxy: r.useProxy,
+      useEmbed: r.useEmbed,
+      category: r.category,
+      collectionId: r.collectionId,
+      sortOrder: r.sortOrder,
+      autoUpdate: r.autoUpdate,
+      autoUpdateIntervalMins: r.autoUpdateIntervalMins,
+      alertOnChange: r.alertOnChange,
+      lastCheckedAt: r.lastCheckedAt,
+      contentChangedAt: r.contentChangedAt,
+      isAdult: r.isAdult,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      tags,
+      isGlobal,
+      canEdit: viewer.kind === 'admin' ? isGlobal : r.ownerId === viewer.actor.id,
+      isHidden: isGlobal && hidden.has(r.id),
+      snapshotUrl: artifactUrl(r.id, r.snapshotPath),
+      thumbnailUrl: artifactUrl(r.id, r.thumbnailPath ?? r.screenshotPath ?? r.ogImagePath),
+    };
+  }
+
+  private async decorateMany(rows: ItemRecord[], viewer: Viewer): Promise<ReaderItem[]> {
+    const [tags, hidden] = await Promise.all([this.deps.store.tagsFor(rows.map((r) => r.id)), this.hiddenIds(viewer.actor.id)]);
+    const set = new Set(hidden);
+    return rows.map((r) => this.decorate(r, viewer, set, tags.get(r.id) ?? []));
+  }
+
+  private async full(r: ItemRecord, viewer: Viewer): Promise<FullReaderItem> {
+    const [item] = await this.decorateMany([r], viewer);
+    return { ...item!, contentHtml: r.contentHtml, contentText: r.contentText };
+  }
+
+  // ---- lookups with scoping ----
+
+  /** An item the user may see (own or global), else 404. For the AI seams as well. */
+  async visibleItem(actor: UserActor, id: string): Promise<ItemRecord> {
+    const r = await this.deps.store.findById(id);
+    if (!r || (r.ownerId !== null && r.ownerId !== actor.id)) throw notFound();
+    return r;
+  }
+
+  /** An item the user owns, else 404 (globals are edited on the admin routes). */
+  async ownItem(actor: UserActor, id: string): Promise<ItemRecord> {
+    const r = await this.deps.store.findById(id);
+    if (!r || r.ownerId !== actor.id) throw notFound();
+    return r;
+  }
+
+  private async globalItem(id: string): Promise<ItemRecord> {
+    const r = await this.deps.store.findById(id);
+    if (!r || r.ownerId !== null) throw notFound();
+    return r;
+  }
+
+  /** The user's collection id for collectionId / collectionName (created on first use). */
+  private async resolveCollection(actor: UserActor, collectionId: string | null | undefined, collectionName: string | undefined): Promise<string | null | undefined> {
+    if (collectionName !== undefined) {
+      const found = await this.deps.store.findCollectionByName(actor.id, collectionName);
+      if (found) return found.id;
+      const created = await this.deps.store.insertCollection({ ownerId: actor.id, name: collectionName, icon: null, color: null, sortOrder: 0 }, this.now());
+      return (created ?? (await this.deps.store.findCollectionByName(actor.id, collectionName)))!.id;
+    }
+    if (collectionId === undefined || collectionId === null) return collectionId;
+    if (!(await this.deps.store.findCollection(actor.id, collectionId))) throw new NotFoundError('That collection does not exist.');
+    return collectionId;
+  }
+
+  // ---- items ----
+
+  async list(actor: UserActor, q: ListQuery): Promise<{ items: ReaderItem[]; total: number }> {
+    let match: string | undefined;
+    if (q.q !== undefined && q.q.trim() !== '') {
+      const m = buildMatch(q.q);
+      if (m === null) return { items: [], total: 0 };
+      match = m;
+    }
+    const excludeIds = q.hidden === 'exclude' ? await this.hiddenIds(actor.id) : undefined;
+    const { rows, total } = await this.deps.store.list({
+      viewerId: actor.id,
+      status: q.status,
+      type: q.type,
+      collectionId: q.collectionId,
+      tag: q.tag?.trim() || undefined,
+      match,
+      excludeIds,
+      limit: q.limit,
+      offset: q.offset,
+    });
+    return { items: await this.decorateMany(rows, { kind: 'user', actor }), total };
+  }
+
+  private newRecord(base: Partial<ItemRecord> & Pick<ItemRecord, 'ownerId' | 'type' | 'url'>): Omit<ItemRecord, 'seq'> {
+    const now = this.now();
+    return {
+      id: randomUUID(),
+      source: base.type === 'offline' ? 'article' : 'bookmark',
+      sourceRef: null,
+      title: null,
+      byline: null,
+      siteName: null,
+      faviconUrl: null,
+      excerpt: null,
+      contentHtml: null,
+      contentText: null,
+      wordCount: null,
+      readingMins: null,
+      status: 'unread',
+      archiveState: base.type === 'offline' ? 'pending' : 'none',
+      archiveError: null,
+      readAt: null,
+      useProxy: false,
+      useEmbed: false,
+      category: 'Other',
+      collectionId: null,
+      sortOrder: 0,
+      autoUpdate: false,
+      autoUpdateIntervalMins: null,
+      alertOnChange: false,
+      contentHash: null,
+      lastCheckedAt: null,
+      contentChangedAt: null,
+      screenshotPath: null,
+      snapshotPath: null,
+      ogImagePath: null,
+      thumbnailPath: null,
+      thumbnailState: base.type === 'live' ? 'pending' : 'none',
+      isAdult: false,
+      createdAt: now,
+      updatedAt: now,
+      ...base,
+    };
+  }
+
+  async create(actor: UserActor, body: CreateItemBody): Promise<FullReaderItem> {
+    const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
+    const rec = await this.deps.store.insert(
+      this.newRecord({
+        ownerId: actor.id,
+        type: body.type,
+        url: body.url,
+        title: body.title || null,
+        category: body.category ?? 'Other',
+        collectionId: collectionId ?? null,
+        useProxy: body.useProxy ?? false,
+        useEmbed: body.useEmbed ?? false,
+        autoUpdate: body.autoUpdate ?? false,
+        autoUpdateIntervalMins: body.autoUpdateIntervalMins ?? null,
+        alertOnChange: body.alertOnChange ?? false,
+        isAdult: body.isAdult ?? false,
+        // a live link that is monitored needs its baseline capture too
+        archiveState: body.type === 'offline' || body.autoUpdate ? 'pending' : 'none',
+      }),
+      body.tags ?? [],
+    );
+    this.deps.queue.poke();
+    return this.full(rec, { kind: 'user', actor });
+  }
+
+  /** One item with its content. Opening an own offline item that is unread marks it reading. */
+  async get(actor: UserActor, id: string): Promise<FullReaderItem> {
+    let r = await this.visibleItem(actor, id);
+    if (r.ownerId === actor.id && r.type === 'offline' && r.status === 'unread') {
+      const now = this.now();
+      await this.deps.store.update(id, { status: 'reading', readAt: now, updatedAt: now });
+      r = { ...r, status: 'reading', readAt: now, updatedAt: now };
+    }
+    return this.full(r, { kind: 'user', actor });
+  }
+
+  private patchFields(r: ItemRecord, body: PatchItemBody): Partial<ItemRecord> {
+    const now = this.now();
+    const patch: Partial<ItemRecord> = { updatedAt: now };
+    if (body.url !== undefined) patch.url = body.url;
+    if (body.title !== undefined) patch.title = body.title || null;
+    if (body.status !== undefined && body.status !== r.status) {
+      patch.status = body.status;
+      if (body.status !== 'unread' && !r.readAt) patch.readAt = now;
+      if (body.status === 'unread') patch.readAt = null;
+    }
+    if (body.category !== undefined) patch.category = body.category;
+    if (body.useProxy !== undefined) patch.useProxy = body.useProxy;
+    if (body.useEmbed !== undefined) patch.useEmbed = body.useEmbed;
+    if (body.autoUpdateIntervalMins !== undefined) patch.autoUpdateIntervalMins = body.autoUpdateIntervalMins;
+    if (body.alertOnChange !== undefined) patch.alertOnChange = body.alertOnChange;
+    if (body.sortOrder !== undefined) patch.sortOrder = body.sortOrder;
+    if (body.isAdult !== undefined) patch.isAdult = body.isAdult;
+    if (body.autoUpdate !== undefined) {
+      patch.autoUpdate = body.autoUpdate;
+      // Enabling monitoring on an item never captured starts its baseline capture.
+      const neverCaptured = r.contentHash === null && r.lastCheckedAt === null && (r.archiveState === 'none' || r.archiveState === 'failed');
+      if (body.autoUpdate && !r.autoUpdate && neverCaptured) {
+        patch.archiveState = 'pending';
+        patch.archiveError = null;
+      }
+    }
+    return patch;
+  }
+
+  async update(actor: UserActor, id: string, body: PatchItemBody): Promise<FullReaderItem> {
+    const r = await this.ownItem(actor, id);
+    const patch = this.patchFields(r, body);
+    const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
+    if (collectionId !== undefined) patch.collectionId = collectionId;
+    if (!(await this.deps.store.update(id, patch, body.tags, this.now()))) throw notFound();
+    if (patch.archiveState === 'pending') this.deps.queue.poke();
+    return this.full((await this.deps.store.findById(id))!, { kind: 'user', actor });
+  }
+
+  private async removeFiles(id: string): Promise<void> {
+    this.deps.queue.cancel(id);
+    await rm(itemDir(this.deps.dataDir, id), { recursive: true, force: true });
+    await rm(clientSnapshotFile(this.deps.dataDir, id), { force: true });
+  }
+
+  async remove(actor: UserActor, id: string): Promise<void> {
+    await this.ownItem(actor, id);
+    if (!(await this.deps.store.delete(id))) throw notFound();
+    await this.removeFiles(id);
+  }
+
+  /** Re-capture from any state: offline and monitored items get a full archive, live links a new thumbnail. */
+  async rearchive(actor: UserActor, id: string): Promise<FullReaderItem> {
+    const r = await this.ownItem(actor, id);
+    const now = this.now();
+    const patch: Partial<ItemRecord> =
+      r.type === 'offline' || r.autoUpdate ? { archiveState: 'pending', archiveError: null, updatedAt: now } : { thumbnailState: 'pending', updatedAt: now };
+    await this.deps.store.update(id, patch);
+    this.deps.queue.poke();
+    return this.full((await this.deps.store.findById(id))!, { kind: 'user', actor });
+  }
+
+  /** The DOM the user's browser rendered becomes the capture's first source. */
+  async snapshot(actor: UserActor, id: string, body: SnapshotBody): Promise<FullReaderItem> {
+    await this.ownItem(actor, id);
+    await mkdir(readerRoot(this.deps.dataDir), { recursive: true });
+    await writeFile(clientSnapshotFile(this.deps.dataDir, id), JSON.stringify({ html: body.html, url: body.url }));
+    await this.deps.store.update(id, { archiveState: 'pending', archiveError: null, updatedAt: this.now() });
+    this.deps.queue.poke();
+    return this.full((await this.deps.store.findById(id))!, { kind: 'user', actor });
+  }
+
+  async setThumbnail(actor: UserActor, id: string, png: Buffer): Promise<FullReaderItem> {
+    await this.ownItem(actor, id);
+    if (!isPng(png)) throw new BadRequestError('The thumbnail must be a PNG image.', undefined, 'invalid_image');
+    const dir = itemDir(this.deps.dataDir, id);
+    await mkdir(dir, { recursive: true });
+    await writeFile(`${dir}/thumbnail.png`, png);
+    if (!(await this.deps.store.update(id, { thumbnailPath: 'thumbnail.png', updatedAt: this.now() }))) {
+      await rm(dir, { recursive: true, force: true });
+      throw notFound();
+    }
+    return this.full((await this.deps.store.findById(id))!, { kind: 'user', actor });
+  }
+
+  /** A file of the item's capture, resolved through the path guard; any miss is 404. */
+  async archiveFile(actor: UserActor, id: string, rawPath: string): Promise<{ stream: ReadStream; contentType: string; size: number }> {
+    await this.visibleItem(actor, id);
+    const file = resolveArchivePath(itemDir(this.deps.dataDir, id), rawPath);
+    if (!file) throw new NotFoundError('That file is not part of this capture.');
+    const st = await stat(file).catch(() => null);
+    if (!st?.isFile()) throw new NotFoundError('That file is not part of this capture.');
+    const head = Buffer.alloc(Math.min(1024, st.size));
+    const fh = await open(file, 'r');
+    try {
+      await fh.read(head, 0, head.length, 0);
+    } finally {
+      await fh.close();
+    }
+    return { stream: createReadStream(file), contentType: contentTypeOf(file, head), size: st.size };
+  }
+
+  async changes(actor: UserActor, id: string): Promise<ItemChange[]> {
+    await this.visibleItem(actor, id);
+    return this.deps.store.changes(id);
+  }
+
+  // ---- capture seams (archive job, change monitor) ----
+
+  /**
+   * Captures the item now (after the capture in progress, one at a time) and applies the result.
+   * Resolves {changed, previousHash, newHash}; `changed` is false for the first (baseline) capture.
+   * Rejects with CaptureError (e.g. code 'challenge') when the capture failed: the item is then
+   * failed with archiveError and its content and hash are untouched.
+   */
+  captureNow(itemId: string, reason: 'archive' | 'monitor'): Promise<CaptureOutcome> {
+    return this.deps.queue.captureNow(itemId, reason);
+  }
+
+  /** For the AI seam: persist a summary and tags on an own item. */
+  async applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem> {
+    await this.ownItem(actor, id);
+    await this.deps.store.update(id, { excerpt, updatedAt: this.now() }, tags, this.now());
+    return this.full((await this.deps.store.findById(id))!, { kind: 'user', actor });
+  }
+
+  // ---- hide / unhide ----
+
+  async hide(actor: UserActor, id: string): Promise<{ hidden: string[] }> {
+    await this.globalItem(id);
+    const hidden = await this.hiddenIds(actor.id);
+    if (!hidden.includes(id)) hidden.push(id);
+    await this.deps.preferences.set(actor.id, HIDDEN_PREFERENCE, hidden);
+    return { hidden };
+  }
+
+  async unhide(actor: UserActor, id: string): Promise<{ hidden: string[] }> {
+    const hidden = await this.hiddenIds(actor.id);
+    if (!hidden.includes(id)) await this.globalItem(id);
+    const next = hidden.filter((h) => h !== id);
+    await this.deps.preferences.set(actor.id, HIDDEN_PREFERENCE, next);
+    return { hidden: next };
+  }
+
+  // ---- collections and tags ----
+
+  listCollections(actor: UserActor): Promise<Collection[]> {
+    return this.deps.store.listCollections(actor.id);
+  }
+
+  async createCollection(actor: UserActor, body: CreateCollectionBody): Promise<Collection> {
+    const c = await this.deps.store.insertCollection({ ownerId: actor.id, name: body.name, icon: body.icon ?? null, color: body.color ?? null, sortOrder: 0 }, this.now());
+    if (!c) throw new ConflictError('collection_exists', `You already have a collection named "${body.name}".`);
+    return c;
+  }
+
+  async updateCollection(actor: UserActor, id: string, body: PatchCollectionBody): Promise<Collection> {
+    const c = await this.deps.store.updateCollection(actor.id, id, body, this.now());
+    if (c === 'missing') throw new NotFoundError('That collection does not exist.');
+    if (c === 'duplicate') throw new ConflictError('collection_exists', `You already have a collection named "${body.name}".`);
+    return c;
+  }
+
+  async deleteCollection(actor: UserActor, id: string): Promise<void> {
+    if (!(await this.deps.store.deleteCollection(actor.id, id))) throw new NotFoundError('That collection does not exist.');
+  }
+
+  listTags(actor: UserActor): Promise<Tag[]> {
+    return this.deps.store.listTags(actor.id);
+  }
+
+  // ---- admin: global items ----
+
+  async adminList(actor: UserActor): Promise<{ items: ReaderItem[] }> {
+    const { rows } = await this.deps.store.list({ viewerId: null, limit: 10_000, offset: 0 });
+    return { items: await this.decorateMany(rows, { kind: 'admin', actor }) };
+  }
+
+  async adminCreate(actor: UserActor, body: AdminCreateBody): Promise<FullReaderItem> {
+    const rec = await this.deps.store.insert(
+      this.newRecord({
+        ownerId: null,
+        type: 'live',
+        url: body.url,
+        title: body.title || null,
+        category: body.category ?? ADMIN_DEFAULT_CATEGORY,
+        useProxy: body.useProxy ?? false,
+        useEmbed: body.useEmbed ?? false,
+        autoUpdate: body.autoUpdate ?? false,
+        autoUpdateIntervalMins: body.autoUpdateIntervalMins ?? null,
+        alertOnChange: body.alertOnChange ?? false,
+        isAdult: body.isAdult ?? false,
+        archiveState: body.autoUpdate ? 'pending' : 'none',
+      }),
+      body.tags ?? [],
+    );
+    this.deps.queue.poke();
+    return this.full(rec, { kind: 'admin', actor });
+  }
+
+  async adminUpdate(actor: UserActor, id: string, body: PatchItemBody): Promise<FullReaderItem> {
+    const r = await this.globalItem(id);
+    const patch = this.patchFields(r, body);
+    if (!(await this.deps.store.update(id, patch, body.tags, this.now()))) throw notFound();
+    if (patch.archiveState === 'pending') this.deps.queue.poke();
+    return this.full((await this.deps.store.findById(id))!, { kind: 'admin', actor });
+  }
+
+  async adminRemove(_actor: UserActor, id: string): Promise<void> {
+    await this.globalItem(id);
+    if (!(await this.deps.store.delete(id))) throw notFound();
+    await this.removeFiles(id);
+  }
+
+  // ---- outbound: probe and the legacy embed proxy ----
+
+  async probe(url: string): Promise<ProbeResult> {
+    let target: URL;
+    try {
+      target = this.deps.guard.checkUrl(url);
+    } catch (err) {
+      throw new BadRequestError(err instanceof BlockedUrlError ? err.message : 'That is not a valid web address.', undefined, 'blocked_url');
+    }
+    let res: GuardedResponse;
+    try {
+      res = await guardedRequest(this.deps.guard, target.href, {
+        headers: { 'user-agent': 'Mozilla/5.0 (compatible; Hearth reader)', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' },
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+        headersTimeoutMs: PROBE_TIMEOUT_MS,
+        bodyTimeoutMs: PROBE_TIMEOUT_MS,
+      });
+    } catch (err) {
+      if (err instanceof BlockedUrlError) throw new BadRequestError(err.message, undefined, 'blocked_url');
+      return { reachable: false, framesBlocked: false, faviconUrl: null, title: null };
+    }
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v.join(', ') : (v ?? '');
+    };
+    const framesBlocked = framesBlockedBy(header('x-frame-options'), header('content-security-policy'));
+    let html = '';
+    if (/html|xml/i.test(header('content-type')) || header('content-type') === '') html = await readPrefix(res.body, PROBE_MAX_BYTES);
+    else res.body.destroy();
+    const base = new URL(res.url);
+    return {
+      reachable: res.statusCode < 400,
+      framesBlocked,
+      title: titleOf(html),
+      faviconUrl: iconOf(html, base) ?? new URL('/favicon.ico', base).href,
+    };
+  }
+
+  /** The legacy embed proxy's upstream response for a live item (SSRF-guarded, every redirect hop checked). */
+  async proxyUpstream(actor: UserActor, id: string, signal: AbortSignal): Promise<GuardedResponse> {
+    const r = await this.visibleItem(actor, id);
+    try {
+      return await guardedRequest(this.deps.guard, r.url, {
+        headers: { 'user-agent': 'Mozilla/5.0 (compatible; Hearth reader)', accept: 'text/html,*/*;q=0.8' },
+        signal,
+        headersTimeoutMs: 15_000,
+        bodyTimeoutMs: 30_000,
+      });
+    } catch (err) {
+      if (err instanceof BlockedUrlError) throw new BadRequestError(err.message, undefined, 'blocked_url');
+      throw new UpstreamError('upstream_unreachable', 'The site could not be reached.');
+    }
+  }
+}
+
+/** X-Frame-Options (any value) or a CSP frame-ancestors that does not allow every origin. */
+export function framesBlockedBy(xfo: string, csp: string): boolean {
+  if (xfo.trim() !== '') return true;
+  for (const policy of csp.split(',')) {
+    for (const directive of policy.split(';')) {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      if (name?.toLowerCase() !== 'frame-ancestors') continue;
+      if (!sources.includes('*')) return true;
+    }
+  }
+  return false;
+}
+
+async function readPrefix(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= max) break;
+    }
+  } catch {
+    // a broken body still gives what arrived
+  } finally {
+    body.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+function decodeEntities(s: string): string {
+  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    if (e[0] === '#') {
+      const n = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : m;
+    }
+    return ENTITIES[e.toLowerCase()] ?? m;
+  });
+}
+
+export function titleOf(html: string): string | null {
+  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
+  const t = m ? decodeEntities(m[1]!).replace(/\s+/g, ' ').trim() : '';
+  return t ? t.slice(0, 500) : null;
+}
+
+export function iconOf(html: string, base: URL): string | null {
+  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
+    const tag = m[0];
+    const rel = /\brel\s*=\s*["']?([^"'>]+)/i.exec(tag)?.[1]?.toLowerCase() ?? '';
+    if (!rel.split(/\s+/).includes('icon')) continue;
+    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    const value = href ? decodeEntities(href[1] ?? href[2] ?? href[3] ?? '').trim() : '';
+    if (!value) continue;
+    try {
+      const u = new URL(value, base);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return u.href;
+    } catch {
+      // try the next link
+    }
+  }
+  return null;
+}

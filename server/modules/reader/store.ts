@@ -1,0 +1,424 @@
+// reader_items, reader_collections, reader_tags, reader_item_tags, reader_item_changes and the
+// reader_fts index (kept in sync by the migration's triggers). Dumb queries: no authorization; the
+// caller passes the viewer for scoping. Multi-row writes run in one transaction.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Collection, ItemChange, ItemRecord, Tag } from './schema.js';
+
+type Row = Record<string, unknown>;
+
+/** camelCase field -> snake_case column, for every column of reader_items. */
+const COLUMNS: Record<keyof ItemRecord, string> = {
+  seq: 'seq',
+  id: 'id',
+  ownerId: 'owner_id',
+  source: 'source',
+  sourceRef: 'source_ref',
+  type: 'type',
+  url: 'url',
+  title: 'title',
+  byline: 'byline',
+  siteName: 'site_name',
+  faviconUrl: 'favicon_url',
+  excerpt: 'excerpt',
+  contentHtml: 'content_html',
+  contentText: 'content_text',
+  wordCount: 'word_count',
+  readingMins: 'reading_mins',
+  status: 'status',
+  archiveState: 'archive_state',
+  archiveError: 'archive_error',
+  readAt: 'read_at',
+  useProxy: 'use_proxy',
+  useEmbed: 'use_embed',
+  category: 'category',
+  collectionId: 'collection_id',
+  sortOrder: 'sort_order',
+  autoUpdate: 'auto_update',
+  autoUpdateIntervalMins: 'auto_update_interval_mins',
+  alertOnChange: 'alert_on_change',
+  contentHash: 'content_hash',
+  lastCheckedAt: 'last_checked_at',
+  contentChangedAt: 'content_changed_at',
+  screenshotPath: 'screenshot_path',
+  snapshotPath: 'snapshot_path',
+  ogImagePath: 'og_image_path',
+  thumbnailPath: 'thumbnail_path',
+  thumbnailState: 'thumbnail_state',
+  isAdult: 'is_adult',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+};
+const BOOLEAN_FIELDS = new Set<keyof ItemRecord>(['useProxy', 'useEmbed', 'autoUpdate', 'alertOnChange', 'isAdult']);
+const HEAVY_FIELDS = new Set<keyof ItemRecord>(['contentHtml', 'contentText']);
+const FIELDS = Object.keys(COLUMNS) as Array<keyof ItemRecord>;
+/** List rows leave out the heavy article body. */
+const LIST_COLUMNS = FIELDS.filter((f) => !HEAVY_FIELDS.has(f)).map((f) => `i.${COLUMNS[f]}`);
+
+function toRecord(r: Row): ItemRecord {
+  const out: Record<string, unknown> = {};
+  for (const f of FIELDS) {
+    const v = r[COLUMNS[f]];
+    out[f] = BOOLEAN_FIELDS.has(f) ? Boolean(v) : v === undefined ? null : v;
+  }
+  return out as unknown as ItemRecord;
+}
+
+function toRow(patch: Partial<ItemRecord>): Row {
+  const row: Row = {};
+  for (const [k, v] of Object.entries(patch)) {
+    const col = COLUMNS[k as keyof ItemRecord];
+    if (col && v !== undefined && k !== 'seq') row[col] = v;
+  }
+  return row;
+}
+
+export interface ListFilter {
+  /** Own items of this user plus global items. null = global items only (admin lists). */
+  viewerId: string | null;
+  status?: string;
+  type?: string;
+  collectionId?: string;
+  tag?: string;
+  /** An FTS5 MATCH expression already built from the user's words (see search.ts). */
+  match?: string;
+  excludeIds?: string[];
+  limit: number;
+  offset: number;
+}
+
+export type NewItem = Omit<ItemRecord, 'seq'>;
+
+export interface ChangeRecord {
+  itemId: string;
+  checkedAt: string;
+  changed: boolean;
+  wordCount: number | null;
+  previousWordCount: number | null;
+  excerpt: string | null;
+}
+
+/** title > excerpt > text > url */
+export const BM25_WEIGHTS = [10, 4, 1, 0.5] as const;
+
+export class ReaderStore {
+  constructor(private readonly db: Knex) {}
+
+  // ---- items ----
+
+  async findById(id: string): Promise<ItemRecord | null> {
+    const row = (await this.db('reader_items').where({ id }).first()) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Inserts the item and applies its tags (created on first use) in one transaction. */
+  async insert(item: NewItem, tags: string[] = [], now = item.createdAt): Promise<ItemRecord> {
+    await this.db.transaction(async (trx) => {
+      await trx('reader_items').insert(toRow(item));
+      if (tags.length) await this.setTagsIn(trx, item.id, item.ownerId, tags, now);
+    });
+    return (await this.findById(item.id))!;
+  }
+
+  /** Updates the given fields (and tags when given) in one transaction; false when the item is gone. */
+  async update(id: string, patch: Partial<ItemRecord>, tags?: string[], now?: string): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const current = (await trx('reader_items').where({ id }).first('owner_id')) as { owner_id: string | null } | undefined;
+      if (!current) return false;
+      const row = toRow(patch);
+      if (Object.keys(row).length) await trx('reader_items').where({ id }).update(row);
+      if (tags) await this.setTagsIn(trx, id, current.owner_id, tags, now ?? new Date().toISOString());
+      return true;
+    });
+  }
+
+  /** Updates only when the item is still in one of the given archive states (queue transitions). */
+  async updateIfState(id: string, states: string[], patch: Partial<ItemRecord>): Promise<boolean> {
+    return (await this.db('reader_items').where({ id }).whereIn('archive_state', states).update(toRow(patch))) > 0;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.db('reader_items').where({ id }).delete()) > 0;
+  }
+
+  async findBySourceRef(ownerId: string | null, sourceRef: string): Promise<ItemRecord | null> {
+    const q = this.db('reader_items').where({ source_ref: sourceRef });
+    const row = (await (ownerId === null ? q.whereNull('owner_id') : q.where({ owner_id: ownerId })).first()) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Existing URLs among `urls` for this owner (import duplicate detection). */
+  async existingUrls(ownerId: string | null, urls: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < urls.length; i += 500) {
+      const q = this.db('reader_items').whereIn('url', urls.slice(i, i + 500));
+      const rows = (await (ownerId === null ? q.whereNull('owner_id') : q.where({ owner_id: ownerId })).select('url')) as Array<{ url: string }>;
+      for (const r of rows) found.add(r.url);
+    }
+    return found;
+  }
+
+  private filterSql(f: ListFilter, alias = 'i'): { sql: string; bindings: Knex.Value[] } {
+    const parts: string[] = [];
+    const b: Knex.Value[] = [];
+    if (f.status) {
+      parts.push(`${alias}.status = ?`);
+      b.push(f.status);
+    }
+    if (f.type) {
+      parts.push(`${alias}.type = ?`);
+      b.push(f.type);
+    }
+    if (f.collectionId) {
+      parts.push(`${alias}.collection_id = ?`);
+      b.push(f.collectionId);
+    }
+    if (f.tag) {
+      parts.push(
+        `${alias}.id IN (SELECT it.item_id FROM reader_item_tags it JOIN reader_tags t ON t.id = it.tag_id WHERE lower(t.name) = lower(?) AND (t.owner_id = ? OR t.owner_id IS NULL))`,
+      );
+      b.push(f.tag, f.viewerId);
+    }
+    if (f.match) {
+      parts.push(`${alias}.seq IN (SELECT rowid FROM reader_fts WHERE reader_fts MATCH ?)`);
+      b.push(f.match);
+    }
+    if (f.excludeIds?.length) {
+      parts.push(`${alias}.id NOT IN (SELECT value FROM json_each(?))`);
+      b.push(JSON.stringify(f.excludeIds));
+    }
+    return { sql: parts.length ? ` AND ${parts.join(' AND ')}` : '', bindings: b };
+  }
+
+  /**
+   * Global + own rows (or global only), without the article body. With a match expression the rows
+   * are ranked by bm25 (title > excerpt > text > url); otherwise by sortOrder then newest first,
+   * read as two index-ordered scans (own, global) merged, so the default list never sorts the table.
+   */
+  async list(f: ListFilter): Promise<{ rows: ItemRecord[]; total: number }> {
+    const cols = LIST_COLUMNS.join(', ');
+    const filter = this.filterSql(f);
+    const scope = f.viewerId === null ? 'i.owner_id IS NULL' : '(i.owner_id = ? OR i.owner_id IS NULL)';
+    const scopeB = f.viewerId === null ? [] : [f.viewerId];
+    const totalRow = (await this.db.raw(`SELECT count(*) AS n FROM reader_items i WHERE ${scope}${filter.sql}`, [...scopeB, ...filter.bindings])) as Array<{ n: number }>;
+    const total = Number(totalRow[0]?.n ?? 0);
+    if (total === 0 || f.offset >= total) return { rows: [], total };
+
+    let rows: Row[];
+    if (f.match) {
+      const rankFilter = this.filterSql({ ...f, match: undefined });
+      rows = (await this.db.raw(
+        `SELECT ${cols} FROM (SELECT rowid AS seq, bm25(reader_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM reader_fts WHERE reader_fts MATCH ?) f
+         JOIN reader_items i ON i.seq = f.seq
+         WHERE ${scope}${rankFilter.sql}
+         ORDER BY f.rank, i.created_at DESC LIMIT ? OFFSET ?`,
+        [f.match, ...scopeB, ...rankFilter.bindings, f.limit, f.offset],
+      )) as Row[];
+    } else if (f.viewerId === null) {
+      rows = (await this.db.raw(`SELECT ${cols} FROM reader_items i WHERE i.owner_id IS NULL${filter.sql} ORDER BY i.sort_order, i.created_at DESC LIMIT ? OFFSET ?`, [
+        ...filter.bindings,
+        f.limit,
+        f.offset,
+      ])) as Row[];
+    } else {
+      const window = f.limit + f.offset;
+      const bare = LIST_COLUMNS.map((c) => c.slice(2)).join(', ');
+      rows = (await this.db.raw(
+        `SELECT ${bare} FROM (
+           SELECT * FROM (SELECT ${cols} FROM reader_items i WHERE i.owner_id = ?${filter.sql} ORDER BY i.sort_order, i.created_at DESC LIMIT ?)
+           UNION ALL
+           SELECT * FROM (SELECT ${cols} FROM reader_items i WHERE i.owner_id IS NULL${filter.sql} ORDER BY i.sort_order, i.created_at DESC LIMIT ?)
+         ) ORDER BY sort_order, created_at DESC LIMIT ? OFFSET ?`,
+        [f.viewerId, ...filter.bindings, window, ...filter.bindings, window, f.limit, f.offset],
+      )) as Row[];
+    }
+    return { rows: rows.map(toRecord), total };
+  }
+
+  /** The SQL plan of a ranked search, for tests that check the FTS index is used. */
+  async explainSearch(match: string, viewerId: string): Promise<string[]> {
+    const rows = (await this.db.raw(
+      `EXPLAIN QUERY PLAN SELECT i.id FROM (SELECT rowid AS seq, bm25(reader_fts, ${BM25_WEIGHTS.join(', ')}) AS rank FROM reader_fts WHERE reader_fts MATCH ?) f
+       JOIN reader_items i ON i.seq = f.seq WHERE (i.owner_id = ? OR i.owner_id IS NULL) ORDER BY f.rank LIMIT 50`,
+      [match, viewerId],
+    )) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail);
+  }
+
+  /** Every row of an owner (null = global), with content, for the full export. */
+  async allOf(ownerId: string | null): Promise<ItemRecord[]> {
+    const q = this.db('reader_items').select('*').orderBy([{ column: 'created_at', order: 'asc' }]);
+    return ((await (ownerId === null ? q.whereNull('owner_id') : q.where({ owner_id: ownerId }))) as Row[]).map(toRecord);
+  }
+
+  // ---- capture queue ----
+
+  async nextPendingArchive(): Promise<ItemRecord | null> {
+    const row = (await this.db('reader_items').where({ archive_state: 'pending' }).orderBy('updated_at').first()) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  async nextPendingThumbnail(): Promise<ItemRecord | null> {
+    const row = (await this.db('reader_items').where({ thumbnail_state: 'pending' }).orderBy('updated_at').first()) as Row | undefined;
+    return row ? toRecord(row) : null;
+  }
+
+  /** Startup: a capture cut by a crash or shutdown goes back to the queue. */
+  async requeueInterrupted(): Promise<number> {
+    return this.db('reader_items').where({ archive_state: 'fetching' }).update({ archive_state: 'pending' });
+  }
+
+  /** Applies a successful capture and records the check in the change history, atomically. */
+  async applyCapture(id: string, patch: Partial<ItemRecord>, change: ChangeRecord | null): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      const n = await trx('reader_items').where({ id }).update(toRow(patch));
+      if (n === 0) return false;
+      // ready only if nobody asked for another capture meanwhile (that one stays pending)
+      await trx('reader_items').where({ id, archive_state: 'fetching' }).update({ archive_state: 'ready' });
+      if (change)
+        await trx('reader_item_changes').insert({
+          item_id: change.itemId,
+          checked_at: change.checkedAt,
+          changed: change.changed,
+          word_count: change.wordCount,
+          previous_word_count: change.previousWordCount,
+          excerpt: change.excerpt,
+        });
+      return true;
+    });
+  }
+
+  async changes(itemId: string, limit = 200): Promise<ItemChange[]> {
+    const rows = (await this.db('reader_item_changes')
+      .where({ item_id: itemId })
+      .orderBy([
+        { column: 'checked_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)) as Row[];
+    return rows.map((r) => ({
+      id: Number(r.id),
+      checkedAt: String(r.checked_at),
+      changed: Boolean(r.changed),
+      wordCount: (r.word_count as number | null) ?? null,
+      previousWordCount: (r.previous_word_count as number | null) ?? null,
+      excerpt: (r.excerpt as string | null) ?? null,
+    }));
+  }
+
+  // ---- tags ----
+
+  private async setTagsIn(trx: Knex.Transaction, itemId: string, ownerId: string | null, names: string[], now: string): Promise<void> {
+    const unique = new Map<string, string>();
+    for (const n of names) if (!unique.has(n.toLowerCase())) unique.set(n.toLowerCase(), n);
+    const ids: string[] = [];
+    for (const name of unique.values()) {
+      const existing = (await trx('reader_tags')
+        .whereRaw("coalesce(owner_id, '') = ? AND lower(name) = lower(?)", [ownerId ?? '', name])
+        .first('id')) as { id: string } | undefined;
+      if (existing) ids.push(existing.id);
+      else {
+        const id = randomUUID();
+        await trx('reader_tags').insert({ id, owner_id: ownerId, name, created_at: now });
+        ids.push(id);
+      }
+    }
+    await trx('reader_item_tags').where({ item_id: itemId }).delete();
+    if (ids.length) await trx('reader_item_tags').insert(ids.map((tag_id) => ({ item_id: itemId, tag_id })));
+  }
+
+  /** Tag names per item id, sorted by name. */
+  async tagsFor(itemIds: string[]): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (itemIds.length === 0) return out;
+    const rows = (await this.db('reader_item_tags as it')
+      .join('reader_tags as t', 't.id', 'it.tag_id')
+      .whereIn('it.item_id', itemIds)
+      .orderByRaw('lower(t.name)')
+      .select('it.item_id', 't.name')) as Array<{ item_id: string; name: string }>;
+    for (const r of rows) {
+      const list = out.get(r.item_id) ?? [];
+      list.push(r.name);
+      out.set(r.item_id, list);
+    }
+    return out;
+  }
+
+  async listTags(ownerId: string): Promise<Tag[]> {
+    const rows = (await this.db.raw(
+      `SELECT t.id, t.name, (SELECT count(*) FROM reader_item_tags it WHERE it.tag_id = t.id) AS itemCount
+       FROM reader_tags t WHERE t.owner_id = ? ORDER BY lower(t.name)`,
+      [ownerId],
+    )) as Array<{ id: string; name: string; itemCount: number }>;
+    return rows.map((r) => ({ id: r.id, name: r.name, itemCount: Number(r.itemCount) }));
+  }
+
+  // ---- collections ----
+
+  private toCollection(r: Row): Collection {
+    return {
+      id: String(r.id),
+      name: String(r.name),
+      icon: (r.icon as string | null) ?? null,
+      color: (r.color as string | null) ?? null,
+      sortOrder: Number(r.sort_order),
+      itemCount: Number(r.item_count ?? 0),
+    };
+  }
+
+  async listCollections(ownerId: string): Promise<Collection[]> {
+    const rows = (await this.db.raw(
+      `SELECT c.*, (SELECT count(*) FROM reader_items i WHERE i.collection_id = c.id) AS item_count
+       FROM reader_collections c WHERE c.owner_id = ? ORDER BY c.sort_order, lower(c.name)`,
+      [ownerId],
+    )) as Row[];
+    return rows.map((r) => this.toCollection(r));
+  }
+
+  async findCollection(ownerId: string, id: string): Promise<Collection | null> {
+    const rows = (await this.db.raw(
+      `SELECT c.*, (SELECT count(*) FROM reader_items i WHERE i.collection_id = c.id) AS item_count FROM reader_collections c WHERE c.owner_id = ? AND c.id = ?`,
+      [ownerId, id],
+    )) as Row[];
+    return rows[0] ? this.toCollection(rows[0]) : null;
+  }
+
+  async findCollectionByName(ownerId: string, name: string): Promise<Collection | null> {
+    const row = (await this.db('reader_collections').where({ owner_id: ownerId }).whereRaw('lower(name) = lower(?)', [name]).first('id')) as { id: string } | undefined;
+    return row ? this.findCollection(ownerId, row.id) : null;
+  }
+
+  /** Inserts a collection; null when the owner already has one of that name (case-insensitive). */
+  async insertCollection(c: { ownerId: string; name: string; icon: string | null; color: string | null; sortOrder: number }, now: string): Promise<Collection | null> {
+    const id = randomUUID();
+    try {
+      await this.db('reader_collections').insert({ id, owner_id: c.ownerId, name: c.name, icon: c.icon, color: c.color, sort_order: c.sortOrder, created_at: now, updated_at: now });
+    } catch (err) {
+      if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) return null;
+      throw err;
+    }
+    return this.findCollection(c.ownerId, id);
+  }
+
+  /** 'missing' | 'duplicate' | the updated collection. */
+  async updateCollection(ownerId: string, id: string, patch: { name?: string; icon?: string | null; color?: string | null; sortOrder?: number }, now: string): Promise<Collection | 'missing' | 'duplicate'> {
+    const row: Row = { updated_at: now };
+    if (patch.name !== undefined) row.name = patch.name;
+    if (patch.icon !== undefined) row.icon = patch.icon;
+    if (patch.color !== undefined) row.color = patch.color;
+    if (patch.sortOrder !== undefined) row.sort_order = patch.sortOrder;
+    try {
+      const n = await this.db('reader_collections').where({ id, owner_id: ownerId }).update(row);
+      if (n === 0) return 'missing';
+    } catch (err) {
+      if (String((err as { code?: string }).code).startsWith('SQLITE_CONSTRAINT')) return 'duplicate';
+      throw err;
+    }
+    return (await this.findCollection(ownerId, id)) ?? 'missing';
+  }
+
+  /** Deletes the collection; its items stay with collection_id null (FK ON DELETE SET NULL). */
+  async deleteCollection(ownerId: string, id: string): Promise<boolean> {
+    return (await this.db('reader_collections').where({ id, owner_id: ownerId }).delete()) > 0;
+  }
+}
