@@ -28,7 +28,23 @@ const looksLikeUrl = (t: string) => {
   }
 };
 
-type Probe = { state: 'idle' } | { state: 'checking' } | { state: 'done'; result: ProbeResult } | { state: 'refused'; message: string } | { state: 'error'; message: string };
+type Probe =
+  | { state: 'idle' }
+  | { state: 'checking'; url: string }
+  | { state: 'done'; url: string; result: ProbeResult }
+  | { state: 'refused'; url: string; message: string }
+  | { state: 'error'; url: string; message: string };
+
+/** Asks the server about an address: reachable, framesBlocked, or refused (blocked_url) with its reason. */
+async function runProbe(url: string, signal: AbortSignal): Promise<Probe> {
+  try {
+    const result = await api.get<ProbeResult>(`/api/reader/probe?url=${encodeURIComponent(url)}`, { signal });
+    return { state: 'done', url, result };
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === 'blocked_url' || err.status === 400)) return { state: 'refused', url, message: err.message };
+    return { state: 'error', url, message: errorMessage(err) };
+  }
+}
 
 export function AddLinkDialog({
   collections,
@@ -59,15 +75,10 @@ export function AddLinkDialog({
       return;
     }
     const controller = new AbortController();
-    setProbe({ state: 'checking' });
-    api.get<ProbeResult>(`/api/reader/probe?url=${encodeURIComponent(full)}`, { signal: controller.signal }).then(
-      (result) => setProbe({ state: 'done', result }),
-      (err: unknown) => {
-        if (controller.signal.aborted) return;
-        if (err instanceof ApiError && (err.code === 'blocked_url' || err.status === 400)) setProbe({ state: 'refused', message: err.message });
-        else setProbe({ state: 'error', message: errorMessage(err) });
-      },
-    );
+    setProbe({ state: 'checking', url: full });
+    void runProbe(full, controller.signal).then((p) => {
+      if (!controller.signal.aborted) setProbe(p);
+    });
     return () => controller.abort();
   }, [full]);
 
@@ -88,13 +99,25 @@ export function AddLinkDialog({
       setError('Give the new collection a name, or pick another one.');
       return;
     }
+    setBusy(true);
+    // an address the server refuses (a device on the home network, a non-web address) is not saved:
+    // use the probe's answer for this address, or ask now (briefly) if it has not answered yet
+    let checked: Probe = probe;
+    if (!('url' in checked) || checked.url !== address || checked.state === 'checking') {
+      checked = await runProbe(address, AbortSignal.timeout(5000));
+      setProbe(checked);
+    }
+    if (checked.state === 'refused') {
+      setUrlError(checked.message);
+      setBusy(false);
+      return;
+    }
     const body: CreateItemBody = { url: address, type };
     if (title.trim()) body.title = title.trim();
     if (collection === NEW_COLLECTION) body.collectionName = newCollection.trim();
     else if (collection) body.collectionId = collection;
     const tagList = parseTags(tags);
     if (tagList.length) body.tags = tagList;
-    setBusy(true);
     try {
       const { item } = await api.post<{ item: ReaderItem }>('/api/reader', body);
       onSaved(item);
@@ -123,7 +146,7 @@ export function AddLinkDialog({
             setUrl(e.target.value);
             setUrlError(null);
           }}
-          error={urlError ?? (probe.state === 'refused' ? probe.message : null)}
+          error={urlError ?? (probe.state === 'refused' && probe.url === normalizeUrl(url) ? probe.message : null)}
           autoFocus
           required
         />

@@ -16,7 +16,7 @@ import { useDebounced, usePoll, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
-import { asStatus, asType, isBusy, itemApi, type ReaderCollection, type ReaderItem, type ReaderTag } from './types';
+import { asStatus, asType, isBusy, itemApi, itemTitle, type ReaderCollection, type ReaderItem, type ReaderTag } from './types';
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -325,8 +325,8 @@ export function ReaderListPage(): ReactElement {
             setSheet(null);
             setNotice(
               item.type === 'offline'
-                ? `Saved “${item.title ?? item.url}”. Hearth is keeping a copy to read offline.`
-                : `Saved the link to ${item.title ?? item.url}.`,
+                ? `Saved ${item.title ? `“${item.title}”` : `the page from ${itemTitle(item)}`}. Hearth is keeping a copy to read offline.`
+                : `Saved the link to ${itemTitle(item)}.`,
             );
             refreshAll();
           }}

@@ -74,7 +74,7 @@ export interface ProbeResult {
 }
 
 export interface ReaderChange {
-  id: string;
+  id: number | string;
   checkedAt: string;
   changed: boolean;
   wordCount: number | null;

@@ -1,0 +1,228 @@
+// The Reader in a real browser on a phone, against a real Hearth that captures a real page: a member
+// sees the empty state, is told clearly when an address is refused (a loopback port outside the
+// allow-list), saves a local article offline and watches it go from saving to ready, opens it in the
+// reader view (its text and its picture served by Hearth), finds it by a word from its body, and
+// archives it. The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach
+// only through FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
+/** A word that appears only in the article's body (not its title, excerpt or address). */
+const BODY_WORD = 'quinceberry';
+const BLOCKED = 'http://127.0.0.1:1/';
+
+const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
+const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
+
+const paragraphs = [
+  'Every autumn the household gathers the last apples from the old tree behind the shed. The fruit is small and sharp, and it keeps for months in a cool cellar if each one is wrapped in paper.',
+  'The trick with a slow jam is patience. Chop the fruit, leave the skins on, and let it sit with sugar overnight so the juice comes out on its own before any heat is applied.',
+  `Our grandmother added a handful of ${BODY_WORD} to every batch, which gives the jam its colour and a faint taste of honey. Nobody else on the street has ever heard of it.`,
+  'Simmer gently for forty minutes, stirring from the bottom. A spoonful on a cold saucer should wrinkle when pushed with a finger; that is how you know it will set.',
+  'Pour into warm jars, seal at once and label them with the date. They keep for a year on a dark shelf, though in our house they rarely last past the new year.',
+];
+
+const ARTICLE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>Autumn Apple Jam, the Slow Way</title>
+<meta name="author" content="Maria Hearthwood">
+<meta property="og:site_name" content="The Pantry Journal">
+<meta name="description" content="How our family makes apple jam from the old tree, slowly.">
+</head><body>
+<header><nav><a href="/">Home</a> · <a href="/recipes">Recipes</a></nav></header>
+<main><article>
+<h1>Autumn Apple Jam, the Slow Way</h1>
+<p class="byline">By Maria Hearthwood</p>
+${paragraphs.slice(0, 2).map((p) => `<p>${p}</p>`).join('\n')}
+<figure><img src="/images/jars.png" alt="Jars of apple jam on a shelf" width="320" height="200"><figcaption>Jars of apple jam on a shelf</figcaption></figure>
+${paragraphs.slice(2).map((p) => `<p>${p}</p>`).join('\n')}
+</article></main>
+<footer><p>© The Pantry Journal</p></footer>
+</body></html>`;
+
+describe('the Reader in the browser', () => {
+  let site: Server;
+  let siteUrl: string;
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+  let page: Page;
+
+  beforeAll(async () => {
+    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 181, g: 74, b: 34 } } })
+      .png()
+      .toBuffer();
+    site = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/articles/apple-jam') {
+        // a little slow, so the saving state is on screen for a moment
+        setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(ARTICLE), 600);
+      } else if (url.pathname === '/images/jars.png') {
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length }).end(png);
+      } else {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not here');
+      }
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+    server = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [siteUrl], chromiumPath: CHROMIUM } });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const ctx = await browser.newContext(PHONE);
+    contexts.push(ctx);
+    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    page = await ctx.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await new Promise((resolve) => site?.close(resolve));
+  });
+
+  it('shows a member the empty Reader with a way to add a first link', async () => {
+    await page.goto(`${server.url}/reader`);
+    await shown(page.getByRole('heading', { name: 'Reader', exact: true }));
+    await shown(page.getByText('Nothing saved yet'));
+    await shown(page.getByRole('button', { name: 'Add your first link' }));
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-empty.png' });
+  });
+
+  it('says clearly when an address is refused', async () => {
+    const refusal = await server.member.get(`/api/reader/probe?url=${encodeURIComponent(BLOCKED)}`);
+    expect(refusal.status).toBe(400);
+    expect(refusal.body.error.code).toBe('blocked_url');
+    const message: string = refusal.body.error.message;
+    expect(message.length).toBeGreaterThan(10);
+
+    await page.getByRole('button', { name: 'Add your first link' }).tap();
+    const sheet = page.getByTestId('add-link-dialog');
+    await shown(sheet);
+    await sheet.getByLabel('Address').fill(BLOCKED);
+    // the probe's refusal, under the address
+    await shown(sheet.getByText(message).first());
+    await sheet.getByRole('button', { name: 'Save offline' }).tap();
+    await shown(sheet.getByText(message).first());
+    expect((await server.member.get('/api/reader')).body.total).toBe(0);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-blocked.png' });
+    await sheet.getByRole('button', { name: 'Cancel' }).tap();
+    await gone(sheet);
+  });
+
+  it('saves an article offline, shows it saving, then ready', async () => {
+    const articleUrl = `${siteUrl}/articles/apple-jam`;
+    await page.getByRole('button', { name: 'Add link' }).tap();
+    const sheet = page.getByTestId('add-link-dialog');
+    await sheet.getByLabel('Address').fill(articleUrl);
+    await shown(sheet.getByText('Hearth can reach it'));
+    expect(await sheet.getByLabel('Save offline').isChecked()).toBe(true);
+    await sheet.getByLabel('Collection (optional)').selectOption({ label: 'New collection…' });
+    await sheet.getByLabel('New collection name').fill('Recipes');
+    await sheet.getByLabel('Tags (optional)').fill('jam, autumn');
+    await sheet.getByRole('button', { name: 'Save offline' }).tap();
+    await gone(sheet);
+    await shown(page.getByTestId('reader-notice').getByText('keeping a copy to read offline'));
+
+    const item = page.getByTestId('reader-item');
+    await shown(item);
+    // pending or fetching: a spinner badge while Hearth captures the page
+    const saving = item.locator('[data-testid="archive-state"][data-state="pending"], [data-testid="archive-state"][data-state="fetching"]');
+    await shown(saving, 5_000);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-saving.png' });
+    // the page polls until the capture is done: the badge goes and the real title arrives
+    await gone(saving, 45_000);
+    expect(await item.locator('[data-testid="archive-state"]').count()).toBe(0);
+    await shown(item.getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
+    await shown(item.getByText('#jam'));
+    // on a phone the collections are a sheet, with their counts
+    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
+    const collections = page.getByTestId('collections-sheet');
+    await shown(collections.getByRole('button', { name: /Recipes/ }));
+    expect(await collections.getByRole('button', { name: /Recipes/ }).textContent()).toContain('1');
+    await collections.getByRole('button', { name: 'Close' }).tap();
+    await gone(collections);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-list.png', fullPage: true });
+    const rows = (await server.member.get('/api/reader')).body.items;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ archiveState: 'ready', status: 'unread', type: 'offline' });
+    expect([...rows[0].tags].sort()).toEqual(['autumn', 'jam']);
+  }, 60_000);
+
+  it('opens it in the reader view with its text and local picture, and it becomes reading', async () => {
+    await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
+    await shown(page.getByRole('heading', { name: 'Autumn Apple Jam, the Slow Way', level: 1 }));
+    const content = page.getByTestId('reader-content');
+    await shown(content);
+    await shown(content.getByText(`a handful of ${BODY_WORD}`));
+    await shown(content.getByText('wrinkle when pushed with a finger'));
+    // the picture comes from Hearth, not from the site, and it loads
+    const img = content.locator('img').first();
+    await shown(img);
+    const src = await img.getAttribute('src');
+    expect(src).toMatch(/^\/api\/reader\/[^/]+\/archive\//);
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>('[data-testid="reader-content"] img');
+      return Boolean(el && el.complete && el.naturalWidth > 0);
+    }, undefined, { timeout: 10_000 });
+    await shown(page.getByTestId('article-status').getByText('Reading'));
+    const original = page.getByRole('link', { name: 'Open original' }).first();
+    expect(await original.getAttribute('target')).toBe('_blank');
+    expect(await original.getAttribute('rel')).toBe('noopener noreferrer');
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-article.png', fullPage: true });
+    expect((await server.member.get('/api/reader')).body.items[0].status).toBe('reading');
+  }, 30_000);
+
+  it('finds it by a word from its body, and archives it', async () => {
+    await page.getByRole('link', { name: 'Reader', exact: true }).first().tap();
+    const search = page.getByLabel('Search your Reader');
+    await shown(search);
+    await search.fill(BODY_WORD.slice(0, 7)); // prefix match on the last word
+    await shown(page.getByTestId('reader-filtering').getByText(`Matching “${BODY_WORD.slice(0, 7)}”`));
+    await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
+    await search.fill('zanzibarwombat');
+    await shown(page.getByText('Nothing matches'));
+    await search.fill(BODY_WORD);
+    await shown(page.getByTestId('reader-item'));
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-search.png' });
+
+    await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
+    await page.getByRole('button', { name: 'Archive', exact: true }).tap();
+    await shown(page.getByTestId('article-status').getByText('Archived'));
+    await shown(page.getByTestId('article-notice').getByText('Archived.'));
+    expect((await server.member.get('/api/reader')).body.items[0].status).toBe('archived');
+
+    await page.getByRole('link', { name: 'Reader', exact: true }).first().tap();
+    await page.getByLabel('Search your Reader').fill('');
+    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Archived' }).tap();
+    await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
+    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Unread' }).tap();
+    await shown(page.getByText('Nothing matches'));
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
+});
