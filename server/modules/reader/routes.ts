@@ -5,7 +5,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { PayloadTooLargeError } from '../../errors.js';
+import { NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -85,7 +85,7 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
 }
 
 export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry) {
-  return defineRoutes((r) => {
+  const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
     r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
 
@@ -142,6 +142,13 @@ export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry) {
 
     r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
   });
+  // The router refuses a path whose escapes do not decode (e.g. overlong "%c0%ae") with a 400
+  // before any handler runs; under /archive/ that is a traversal attempt and answers 404 like the others.
+  routes.router.use((err: unknown, req: Request, _res: Response, next: (err?: unknown) => void) => {
+    if ((err as { status?: number }).status === 400 && /^\/[^/]+\/archive\//.test(req.path)) return next(new NotFoundError('That file is not part of this capture.'));
+    next(err);
+  });
+  return routes;
 }
 
 /** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */
