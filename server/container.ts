@@ -27,9 +27,10 @@ import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
 import { NotificationsStore } from './modules/notifications/store.js';
-import { createCaptureEngine } from './modules/reader/capture/engine.js';
-import type { CaptureEngine } from './modules/reader/capture/types.js';
+import { ReaderAiService } from './modules/reader/ai.js';
+import { CaptureError, type CaptureEngine } from './modules/reader/capture/types.js';
 import { ReaderCaptureQueue } from './modules/reader/jobs.js';
+import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
 import { ReaderService } from './modules/reader/service.js';
 import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
@@ -75,6 +76,8 @@ export interface Deps {
   captureEngine: CaptureEngine;
   readerQueue: ReaderCaptureQueue;
   reader: ReaderService;
+  readerAi: ReaderAiService;
+  readerMonitor: ReaderMonitor;
   tuning: Tuning;
 }
 
@@ -82,10 +85,18 @@ export interface Deps {
 export interface Tuning {
   downloadStallTimeoutMs?: number;
   downloadBackoffBaseMs?: number;
+  /** How often the reader change monitor looks for due items (default 5 min). */
+  readerMonitorTickMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
 export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
+
+/** Until the browser capture engine is wired in: every capture fails with a clear reason. */
+const unavailableCaptureEngine: CaptureEngine = {
+  capture: () => Promise.reject(new CaptureError('unreachable', 'Page capture is not available on this server yet.')),
+  close: () => Promise.resolve(),
+};
 
 const GiB = 1024 ** 3;
 
@@ -159,11 +170,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     kiwixToolsUrl: config.kiwixToolsUrl,
   });
 
-  // The shared browser launches on the first capture, not here.
-  const captureEngine = overrides.captureEngine ?? createCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
+  const captureEngine = overrides.captureEngine ?? unavailableCaptureEngine;
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
+  const readerAi = new ReaderAiService({ reader, store: readerStore, settings, runtime: modelRuntime });
+  const readerMonitor = new ReaderMonitor({ db, store: readerStore, capture: reader, notifications, clock, logger: logger.child('reader-monitor') });
 
   const steps: BootStepDefinition[] = [
     {
@@ -200,6 +212,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
+  scheduler.every(MONITOR_TASK, tuning.readerMonitorTickMs ?? MONITOR_TICK_MS, async () => {
+    await readerMonitor.tick();
+  });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, tuning };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning };
 }

@@ -33,7 +33,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
     ['/archives', createArchiveRoutes(d.archives)],
     ['/admin/archives', createArchiveAdminRoutes(d.archives, d.sse)],
-    ['/reader', createReaderRoutes(d.reader, d.sse)],
+    ['/reader', createReaderRoutes(d.reader, d.sse, d.readerAi)],
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],

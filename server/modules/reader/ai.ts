@@ -5,9 +5,11 @@
 // The article is untrusted too: it goes in a delimited block the system prompt calls data.
 import { z } from 'zod';
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { UserActor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { AppError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { SETTING_CHOSEN_MODELS } from '../features/schema.js';
+import { MAX_TAGS_PER_ITEM, type FullReaderItem, type ItemRecord } from './schema.js';
 
 /** Characters of article text sent to the model: the start and the end when longer. */
 export const ARTICLE_BUDGET_CHARS = 12_000;
@@ -176,6 +178,56 @@ export function runtimeErrorToAppError(err: unknown, model: string): unknown {
       return new AppError(504, 'model_timeout', 'The local AI model took too long to answer. Try again, or with a shorter article.');
     default: // bad_response, cut_off, pull_failed
       return new UpstreamError('model_runtime_error', 'The local AI model stopped in the middle of its answer. Try again.');
+  }
+}
+
+export const AskBody = z.object({ question: z.string().trim().min(1).max(QUESTION_MAX_CHARS) });
+
+export interface ReaderAiServiceDeps {
+  reader: {
+    visibleItem(actor: UserActor, id: string): Promise<ItemRecord>;
+    get(actor: UserActor, id: string): Promise<FullReaderItem>;
+    applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
+  };
+  store: { tagsFor(itemIds: string[]): Promise<Map<string, string[]>> };
+  settings: AppSettingsStore;
+  runtime: ModelRuntimeClient;
+  timeoutMs?: number;
+}
+
+/** POST /api/reader/:id/summarize and /:id/ask: item access (own or global, else 404), then the model. */
+export class ReaderAiService {
+  constructor(private readonly deps: ReaderAiServiceDeps) {}
+
+  private async textOf(actor: UserActor, id: string): Promise<ItemRecord & { contentText: string }> {
+    const item = await this.deps.reader.visibleItem(actor, id);
+    if (!item.contentText?.trim()) {
+      throw new ConflictError('no_content', 'This item has no saved text yet. Save it for offline reading (or wait for its capture) first.');
+    }
+    return item as ItemRecord & { contentText: string };
+  }
+
+  /** Own items keep the summary as their excerpt and gain the tags; global items only answer. */
+  async summarize(actor: UserActor, id: string): Promise<{ item: FullReaderItem; summary: string; tags: string[] }> {
+    const rec = await this.textOf(actor, id);
+    const model = await chosenChatModel(this.deps.settings);
+    const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
+    if (rec.ownerId !== actor.id) return { item: await this.deps.reader.get(actor, id), summary, tags };
+    const existing = (await this.deps.store.tagsFor([id])).get(id) ?? [];
+    const merged = [...existing];
+    for (const t of tags) if (!merged.some((e) => e.toLowerCase() === t)) merged.push(t);
+    const item = await this.deps.reader.applySummary(actor, id, summary, merged.slice(0, Math.max(existing.length, MAX_TAGS_PER_ITEM)));
+    return { item, summary, tags };
+  }
+
+  async ask(actor: UserActor, id: string, question: string): Promise<{ answer: string }> {
+    const rec = await this.textOf(actor, id);
+    const model = await chosenChatModel(this.deps.settings);
+    return ask(rec.contentText, question, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
+  }
+
+  private timeout(): { timeoutMs?: number } {
+    return this.deps.timeoutMs !== undefined ? { timeoutMs: this.deps.timeoutMs } : {};
   }
 }
 

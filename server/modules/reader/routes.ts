@@ -5,7 +5,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { NotFoundError, PayloadTooLargeError } from '../../errors.js';
+import { PayloadTooLargeError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -23,6 +23,7 @@ import {
   PROXY_MAX_BYTES,
   SnapshotBody,
 } from './schema.js';
+import { AskBody, type ReaderAiService } from './ai.js';
 import type { ReaderService } from './service.js';
 
 /** Reads a raw request body up to `max` bytes; over it is 413 (checked on Content-Length first). */
@@ -84,8 +85,8 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
   });
 }
 
-export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry) {
-  const routes = defineRoutes((r) => {
+export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry, ai: ReaderAiService) {
+  return defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
     r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
 
@@ -141,14 +142,11 @@ export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry) {
     });
 
     r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
+
+    // AI (ai.ts): own or global items; summarize persists excerpt + tags on own items only.
+    r.post('/:id/summarize', 'user', (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.post('/:id/ask', 'user', (req) => ai.ask(actorOf(req), parse(ItemIdParams, req.params).id, parse(AskBody, req.body).question));
   });
-  // The router refuses a path whose escapes do not decode (e.g. overlong "%c0%ae") with a 400
-  // before any handler runs; under /archive/ that is a traversal attempt and answers 404 like the others.
-  routes.router.use((err: unknown, req: Request, _res: Response, next: (err?: unknown) => void) => {
-    if ((err as { status?: number }).status === 400 && /^\/[^/]+\/archive\//.test(req.path)) return next(new NotFoundError('That file is not part of this capture.'));
-    next(err);
-  });
-  return routes;
 }
 
 /** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */

@@ -1,0 +1,152 @@
+// POST /api/reader/:id/summarize and /:id/ask end to end: the real server, the fake capture engine
+// for the article text and the Ollama fake for the model, in each of its failure modes.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
+import { FakeCaptureEngine } from '../fakes/capture-engine.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import type { TestClient } from '../harness/client.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const ARTICLE = 'The city council voted on Tuesday to build a new library downtown. Construction starts in March and costs 12 million euros.';
+const SUMMARY = { summary: 'The council approved a downtown library that starts in March.', tags: ['Library', 'city council', 'budget'] };
+
+let server: TestServer;
+let fake: FakeModelRuntime;
+const engine = new FakeCaptureEngine();
+let n = 0;
+
+async function captured(client: TestClient, body: Record<string, unknown> = {}): Promise<string> {
+  const url = `https://city${++n}.example.org/library`;
+  engine.setPage(url, { title: 'New library', text: ARTICLE });
+  const r = await client.post('/api/reader', { url, type: 'offline', ...body });
+  expect(r.status, r.text).toBe(201);
+  const id = r.body.item.id as string;
+  const until = Date.now() + 5000;
+  while ((await client.get(`/api/reader/${id}`)).body.item.archiveState !== 'ready') {
+    if (Date.now() > until) throw new Error('capture did not finish');
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  return id;
+}
+
+describe('reader AI routes', () => {
+  beforeAll(async () => {
+    fake = await startFakeModelRuntime({ chunkDelayMs: 1 });
+    server = await startTestServer({
+      seed: 'household',
+      overrides: { captureEngine: engine, modelRuntime: createOllamaClient({ baseUrl: fake.url }) },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+  beforeEach(async () => {
+    await fake.setMode('ok');
+    fake.chatReply = JSON.stringify(SUMMARY);
+    fake.requests.length = 0;
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+  });
+
+  it('summarize on an own item persists the excerpt and merges the tags', async () => {
+    const id = await captured(server.member, { tags: ['Town'] });
+    const r = await server.member.post(`/api/reader/${id}/summarize`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.summary).toBe(SUMMARY.summary);
+    expect(r.body.tags).toEqual(['library', 'city council', 'budget']);
+    expect(r.body.item).toMatchObject({ id, excerpt: SUMMARY.summary });
+    expect([...r.body.item.tags].sort()).toEqual(['Town', 'budget', 'city council', 'library'].sort());
+    const again = (await server.member.get(`/api/reader/${id}`)).body.item;
+    expect(again.excerpt).toBe(SUMMARY.summary);
+    expect(again.tags).toHaveLength(4);
+    // the article went to the chosen model, with the JSON schema
+    const chat = fake.requests.find((q) => q.path === '/api/chat')!.body as FakeChatRequest & { format: unknown };
+    expect(chat.model).toBe(CHAT_MODEL.name);
+    expect(chat.format).toMatchObject({ required: ['summary', 'tags'] });
+    expect(String(chat.messages[1]!.content)).toContain(ARTICLE);
+  });
+
+  it('summarize on a global item answers without persisting anything', async () => {
+    const created = await server.admin.post('/api/admin/reader', { url: 'https://global.example.org/page', title: 'Household page' });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.item.id as string;
+    await server.handle.deps.db('reader_items').where({ id }).update({ content_text: ARTICLE });
+    const r = await server.member.post(`/api/reader/${id}/summarize`);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.summary).toBe(SUMMARY.summary);
+    expect(r.body.item).toMatchObject({ id, isGlobal: true, excerpt: null, tags: [] });
+    const row = await server.handle.deps.db('reader_items').where({ id }).first();
+    expect(row.excerpt).toBeNull();
+  });
+
+  it('ask answers from the article; the question is validated', async () => {
+    const id = await captured(server.member);
+    fake.chatReply = (req) => (String(req.messages.at(-1)!.content).endsWith('Question: How much does it cost?') ? '12 million euros.' : "The article doesn't say.");
+    const r = await server.member.post(`/api/reader/${id}/ask`, { question: 'How much does it cost?' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ answer: '12 million euros.' });
+    expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'Who is the mayor?' })).body).toEqual({ answer: "The article doesn't say." });
+
+    for (const body of [{}, { question: '' }, { question: '   ' }, { question: 'x'.repeat(2001) }, { question: 42 }]) {
+      const bad = await server.member.post(`/api/reader/${id}/ask`, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.error.code).toBe('invalid_request');
+    }
+    expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'x'.repeat(2000) })).status).toBe(200);
+  });
+
+  it("another member's item is 404 for both, and anonymous is 401", async () => {
+    const id = await captured(server.admin);
+    expect((await server.member.post(`/api/reader/${id}/summarize`)).status).toBe(404);
+    expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' })).status).toBe(404);
+    expect((await server.member.post('/api/reader/00000000-0000-4000-8000-000000000000/summarize')).status).toBe(404);
+    expect((await server.anon.post(`/api/reader/${id}/summarize`)).status).toBe(401);
+    expect(fake.requests.filter((q) => q.path === '/api/chat')).toEqual([]);
+  });
+
+  it('an item without saved text is 409 no_content', async () => {
+    const r = await server.member.post('/api/reader', { url: 'https://live.example.org/', type: 'live' });
+    const res = await server.member.post(`/api/reader/${r.body.item.id}/summarize`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('no_content');
+  });
+
+  it('runtime down or no chat model chosen: 503 model_runtime_unavailable', async () => {
+    const id = await captured(server.member);
+    await fake.setMode('down');
+    const down = await server.member.post(`/api/reader/${id}/summarize`);
+    expect(down.status).toBe(503);
+    expect(down.body.error).toMatchObject({ code: 'model_runtime_unavailable' });
+    expect(down.body.error.message).toMatch(/local AI model isn't running/);
+    expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' })).status).toBe(503);
+
+    await fake.setMode('ok');
+    await server.handle.deps.settings.delete('chat_model');
+    const none = await server.member.post(`/api/reader/${id}/summarize`);
+    expect(none.status).toBe(503);
+    expect(none.body.error.code).toBe('model_runtime_unavailable');
+  });
+
+  it('garbage from the model is 502 bad_model_output and nothing is saved', async () => {
+    const id = await captured(server.member);
+    fake.chatReply = 'Sure! Here is your summary: libraries are nice.';
+    const r = await server.member.post(`/api/reader/${id}/summarize`);
+    expect(r.status).toBe(502);
+    expect(r.body.error.code).toBe('bad_model_output');
+    const item = (await server.member.get(`/api/reader/${id}`)).body.item;
+    expect(item.excerpt).not.toBe('Sure! Here is your summary: libraries are nice.');
+    expect(item.tags).toEqual([]);
+  });
+
+  it('a stream cut mid-answer or garbage from the runtime is 502', async () => {
+    const id = await captured(server.member);
+    for (const mode of ['cut', 'garbage'] as const) {
+      await fake.setMode(mode);
+      const r = await server.member.post(`/api/reader/${id}/summarize`);
+      expect(r.status, mode).toBe(502);
+      expect(r.body.error.code).toBe('model_runtime_error');
+      const a = await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' });
+      expect(a.status, mode).toBe(502);
+    }
+  });
+});
