@@ -28,7 +28,8 @@ import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
 import { NotificationsStore } from './modules/notifications/store.js';
 import { ReaderAiService } from './modules/reader/ai.js';
-import { CaptureError, type CaptureEngine } from './modules/reader/capture/types.js';
+import { createCaptureEngine } from './modules/reader/capture/engine.js';
+import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { ReaderCaptureQueue } from './modules/reader/jobs.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
 import { ReaderService } from './modules/reader/service.js';
@@ -91,12 +92,6 @@ export interface Tuning {
 
 /** What tests and the CLI may replace; production passes nothing. */
 export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
-
-/** Until the browser capture engine is wired in: every capture fails with a clear reason. */
-const unavailableCaptureEngine: CaptureEngine = {
-  capture: () => Promise.reject(new CaptureError('unreachable', 'Page capture is not available on this server yet.')),
-  close: () => Promise.resolve(),
-};
 
 const GiB = 1024 ** 3;
 
@@ -170,7 +165,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     kiwixToolsUrl: config.kiwixToolsUrl,
   });
 
-  const captureEngine = overrides.captureEngine ?? unavailableCaptureEngine;
+  // The shared browser launches on the first capture, not here.
+  const captureEngine = overrides.captureEngine ?? createCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });

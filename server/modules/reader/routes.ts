@@ -5,7 +5,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { PayloadTooLargeError } from '../../errors.js';
+import { NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -86,7 +86,7 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
 }
 
 export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry, ai: ReaderAiService) {
-  return defineRoutes((r) => {
+  const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
     r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
 
@@ -147,6 +147,13 @@ export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry, ai:
     r.post('/:id/summarize', 'user', (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
     r.post('/:id/ask', 'user', (req) => ai.ask(actorOf(req), parse(ItemIdParams, req.params).id, parse(AskBody, req.body).question));
   });
+  // The router refuses a path whose escapes do not decode (e.g. overlong "%c0%ae") with a 400
+  // before any handler runs; under /archive/ that is a traversal attempt and answers 404 like the others.
+  routes.router.use((err: unknown, req: Request, _res: Response, next: (err?: unknown) => void) => {
+    if ((err as { status?: number }).status === 400 && /^\/[^/]+\/archive\//.test(req.path)) return next(new NotFoundError('That file is not part of this capture.'));
+    next(err);
+  });
+  return routes;
 }
 
 /** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */
