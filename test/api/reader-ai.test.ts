@@ -37,6 +37,7 @@ describe('Reader AI against the Ollama fake', () => {
     const req = sent();
     expect(req.model).toBe(CHAT_MODEL.name);
     expect(req.format.required).toEqual(['summary', 'tags']);
+    expect(req.options).toEqual({ temperature: 0.2, num_ctx: 8192 });
     expect(req.messages[0]!.role).toBe('system');
     expect(req.messages[0]!.content).toMatch(/1 to 3/);
     expect(req.messages[1]!.content).toContain('Title: New library');

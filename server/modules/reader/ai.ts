@@ -19,6 +19,8 @@ export const MAX_SUMMARY_CHARS = 1_000;
 export const MAX_ANSWER_CHARS = 4_000;
 export const QUESTION_MAX_CHARS = 2_000;
 const DEFAULT_TIMEOUT_MS = 120_000;
+/** Context window asked of the model: the article budget (~3k tokens) plus prompts and answer. */
+export const CONTEXT_TOKENS = 8192;
 
 export const NOT_IN_ARTICLE = "The article doesn't say.";
 
@@ -155,7 +157,8 @@ async function runChat(messages: ChatMessage[], opts: ReaderAiOptions, format?: 
       model: opts.model,
       messages,
       ...(format ? { format } : {}),
-      options: { temperature: 0.2 },
+      // Ollama's default context (2-4k tokens) would silently drop most of a 12k-character article.
+      options: { temperature: 0.2, num_ctx: CONTEXT_TOKENS },
       ...(opts.signal ? { signal: opts.signal } : {}),
       timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     });
