@@ -168,6 +168,17 @@ describe('the Reader in the browser', () => {
     await collections.getByRole('button', { name: 'Close' }).tap();
     await gone(collections);
     await page.screenshot({ path: '/tmp/hearth-phone-reader-list.png', fullPage: true });
+    // the narrowest phones: nothing sticks out sideways, in the list or the grid
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.getByRole('button', { name: 'Grid' }).tap();
+    await shown(page.locator('.reader-list--grid'));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-grid-360.png', fullPage: true });
+    await page.reload();
+    await shown(page.locator('.reader-list--grid')); // the layout is remembered on this device
+    await page.getByRole('button', { name: 'List' }).tap();
+    await page.setViewportSize(PHONE.viewport);
     const rows = (await server.member.get('/api/reader')).body.items;
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ archiveState: 'ready', status: 'unread', type: 'offline' });
@@ -194,7 +205,11 @@ describe('the Reader in the browser', () => {
     const original = page.getByRole('link', { name: 'Open original' }).first();
     expect(await original.getAttribute('target')).toBe('_blank');
     expect(await original.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: '/tmp/hearth-phone-reader-article.png', fullPage: true });
+    // the AI is not running in this test: a plain sentence, not an error code
+    await page.getByRole('button', { name: 'Summarize' }).tap();
+    await shown(page.getByText('The local AI model isn’t running'));
     expect((await server.member.get('/api/reader')).body.items[0].status).toBe('reading');
   }, 30_000);
 

@@ -85,7 +85,7 @@ function ShellFrame(): ReactElement {
           </span>
           <button type="button" className="btn btn--ghost btn--compact" onClick={handleSignOut} disabled={signingOut}>
             {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
-            <span>Sign out</span>
+            <span className="shell__signout-label">Sign out</span>
           </button>
         </div>
       </header>

@@ -107,8 +107,10 @@ export function AddLinkDialog({
       checked = await runProbe(address, AbortSignal.timeout(5000));
       setProbe(checked);
     }
-    if (checked.state === 'refused') {
-      setUrlError(checked.message);
+    // a live link is only a link (nothing is fetched to read it), so it may point anywhere the
+    // server's own rules allow; an offline copy of a refused address cannot be made
+    if (checked.state === 'refused' && type === 'offline') {
+      setUrlError(`${checked.message} Hearth can't save a copy of it; you can keep it as a live link instead.`);
       setBusy(false);
       return;
     }
@@ -146,12 +148,16 @@ export function AddLinkDialog({
             setUrl(e.target.value);
             setUrlError(null);
           }}
-          error={urlError ?? (probe.state === 'refused' && probe.url === normalizeUrl(url) ? probe.message : null)}
+          error={urlError ?? (probe.state === 'refused' && type === 'offline' && probe.url === normalizeUrl(url) ? probe.message : null)}
           autoFocus
           required
         />
         <div className="reader-probe" aria-live="polite" data-testid="probe">
-          {probe.state === 'checking' ? (
+          {probe.state === 'refused' && type === 'live' ? (
+            <p className="reader-probe__line reader-probe__line--warn">
+              <Icon name="warn" size={16} /> {probe.message} Hearth won&rsquo;t open it for you, but you can keep the link.
+            </p>
+          ) : probe.state === 'checking' ? (
             <p className="reader-probe__line muted">
               <Spinner size={16} /> Checking the address…
             </p>

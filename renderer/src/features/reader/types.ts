@@ -1,86 +1,20 @@
 // Shapes of the Reader API (/api/reader, /api/admin/reader) as the web app reads them: items (list
-// rows and the full article), collections, tags, the link probe, change history and the bookmarks
-// import stream. Written from the reader contract; JSON is camelCase and timestamps are ISO strings.
+// rows and the full article), collections, tags, the link probe, change history, the bookmarks
+// import stream and request bodies. JSON is camelCase and timestamps are ISO strings.
 
-export type ItemType = 'live' | 'offline';
-export type ItemStatus = 'unread' | 'reading' | 'archived';
-export type ArchiveState = 'none' | 'pending' | 'fetching' | 'ready' | 'failed';
-
-export interface ReaderItem {
-  id: string;
-  ownerId: string | null;
-  source: 'bookmark' | 'article' | 'feed';
-  sourceRef: string | null;
-  type: ItemType;
-  url: string;
-  title: string | null;
-  byline: string | null;
-  siteName: string | null;
-  faviconUrl: string | null;
-  excerpt: string | null;
-  wordCount: number | null;
-  readingMins: number | null;
-  status: ItemStatus;
-  archiveState: ArchiveState;
-  archiveError: string | null;
-  readAt: string | null;
-  useProxy: boolean;
-  useEmbed: boolean;
-  category: string;
-  collectionId: string | null;
-  sortOrder: number;
-  autoUpdate: boolean;
-  autoUpdateIntervalMins: number | null;
-  alertOnChange: boolean;
-  lastCheckedAt: string | null;
-  contentChangedAt: string | null;
-  isAdult: boolean;
-  createdAt: string;
-  updatedAt: string;
-  tags: string[];
-  isGlobal: boolean;
-  canEdit: boolean;
-  isHidden: boolean;
-  snapshotUrl: string | null;
-  thumbnailUrl: string | null;
-}
-
-/** GET /api/reader/:id adds the article itself. */
-export interface FullReaderItem extends ReaderItem {
-  contentHtml: string | null;
-  contentText: string | null;
-}
-
-export interface ReaderCollection {
-  id: string;
-  name: string;
-  icon: string | null;
-  color: string | null;
-  sortOrder: number;
-  itemCount: number;
-}
-
-export interface ReaderTag {
-  id: string;
-  name: string;
-  itemCount: number;
-}
-
-export interface ProbeResult {
-  reachable: boolean;
-  framesBlocked: boolean;
-  faviconUrl: string | null;
-  title: string | null;
-}
-
-export interface ReaderChange {
-  id: number | string;
-  checkedAt: string;
-  changed: boolean;
-  wordCount: number | null;
-  previousWordCount: number | null;
-  excerpt: string | null;
-}
+// The item, collection, tag, change and probe shapes come from the server's schema (type-only).
+export type {
+  ArchiveState,
+  Collection as ReaderCollection,
+  FullReaderItem,
+  ItemChange as ReaderChange,
+  ItemStatus,
+  ItemType,
+  ProbeResult,
+  ReaderItem,
+  Tag as ReaderTag,
+} from '../../../../server/modules/reader/schema.js';
+import type { ItemStatus, ItemType, ReaderItem } from '../../../../server/modules/reader/schema.js';
 
 export interface ImportProgress {
   processed: number;
