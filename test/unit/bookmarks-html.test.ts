@@ -374,6 +374,16 @@ describe('writeBookmarksHtml', () => {
     expect(got['https://d.example/']).toMatchObject({ folder: 'News', description: 'with a note & more' });
   });
 
+  it('a collection named like a browser root ("Favorites", "Bookmarks Toolbar") survives the round trip', () => {
+    const html = writeBookmarksHtml([
+      { title: 'a', url: 'https://a.example/', addDate: null, tags: [], collectionName: 'Favorites' },
+      { title: 'b', url: 'https://b.example/', addDate: null, tags: [], collectionName: 'Bookmarks Toolbar' },
+    ]);
+    expect(bookmarks(parseBookmarksHtml(html)).map((b) => b.folder)).toEqual(['Favorites', 'Bookmarks Toolbar']);
+    // the same folders in a browser's file are roots
+    expect(bookmarks(parseBookmarksHtml(html.replace(/<!-- Hearth[^>]*-->\n/, ''))).map((b) => b.folder)).toEqual([null, null]);
+  });
+
   it('round-trips every fixture file: same URLs, titles, folders, tags and dates (to the second)', () => {
     for (const name of [
       'shaarli-firefox_nested.htm',

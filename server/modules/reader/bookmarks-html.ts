@@ -13,7 +13,8 @@
 // Google's "Unlabeled", marked by PERSONAL_TOOLBAR_FOLDER/UNFILED_BOOKMARKS_FOLDER or by their
 // well-known names when they sit at the top level) are not collections: their direct bookmarks are
 // top-level (folder null), their sub-folders become collections as usual. Otherwise every
-// household member would get a "Bookmarks Toolbar" collection holding half their links.
+// household member would get a "Bookmarks Toolbar" collection holding half their links. Hearth's
+// own export carries a HEARTH_MARKER comment: there every folder is a collection, whatever its name.
 //
 // Only http(s) URLs become items; every other entry (no HREF, place:/javascript:/data:/file:,
 // unparseable, a URL seen earlier in the file) is a row error with its index, so the import can
@@ -67,6 +68,8 @@ export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 4000;
 export const MAX_TAG_LENGTH = 64;
 const MAX_REPORTED_URL = 200;
+/** A comment writeBookmarksHtml puts in its files: folder names are never taken for browser roots. */
+export const HEARTH_MARKER = 'Hearth bookmarks export: every folder is a collection';
 
 const ROOT_FOLDER_NAMES = new Set(
   [
@@ -121,6 +124,7 @@ export class BookmarksHtmlParser {
   private section: string | null = null; // Pocket: text of the last <h1>
   private sawNetscape = false;
   private sawPocket = false;
+  private hearthExport = false;
 
   constructor(private readonly onRow: (row: BookmarkRow) => void) {
     this.parser = new Parser(
@@ -128,6 +132,9 @@ export class BookmarksHtmlParser {
         onopentag: (name, attribs) => this.open(name, attribs),
         onclosetag: (name) => this.close(name),
         ontext: (text) => this.text(text),
+        oncomment: (data) => {
+          if (data.trim() === HEARTH_MARKER) this.hearthExport = true;
+        },
       },
       { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
     );
@@ -212,7 +219,7 @@ export class BookmarksHtmlParser {
           // Browser roots are recognised by name only at the top level, so a user's own
           // "Favorites" folder inside another folder stays a collection.
           const topLevel = this.levels.length <= 1 && this.levels.every((l) => l.folder === null);
-          const root = this.heading.root || (topLevel && ROOT_FOLDER_NAMES.has(text.toLowerCase()));
+          const root = this.heading.root || (topLevel && !this.hearthExport && ROOT_FOLDER_NAMES.has(text.toLowerCase()));
           this.nextFolder = { name: text || 'Untitled folder', root };
           this.heading = null;
         }
@@ -410,6 +417,7 @@ export function writeBookmarksHtml(items: readonly BookmarkExportItem[], opts: {
     '<!-- This is an automatically generated file.',
     '     It will be read and overwritten.',
     '     DO NOT EDIT! -->',
+    `<!-- ${HEARTH_MARKER} -->`,
     '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
     `<TITLE>${title}</TITLE>`,
     `<H1>${title}</H1>`,
