@@ -3,9 +3,9 @@
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
-import type { SseRegistry } from '../../http/sse.js';
+import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { NotFoundError, PayloadTooLargeError } from '../../errors.js';
+import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -13,8 +13,10 @@ import {
   CollectionIdParams,
   CreateCollectionBody,
   CreateItemBody,
+  ImportQuery,
   ItemIdParams,
   ListQuery,
+  MAX_IMPORT_BYTES,
   MAX_SNAPSHOT_BYTES,
   MAX_THUMBNAIL_BYTES,
   PatchCollectionBody,
@@ -85,7 +87,7 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
   });
 }
 
-export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry, ai: ReaderAiService) {
+export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: ReaderAiService) {
   const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
     r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
@@ -105,6 +107,31 @@ export function createReaderRoutes(reader: ReaderService, _sse: SseRegistry, ai:
     });
 
     r.get('/tags', 'user', async (req) => ({ tags: await reader.listTags(actorOf(req)) }));
+
+    r.post('/import/html', { access: 'user', jsonLimit: false }, async (req, res) => {
+      const { type } = parse(ImportQuery, req.query);
+      const body = await readRawBody(req, MAX_IMPORT_BYTES);
+      if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
+      const html = body.toString('utf8');
+      const actor = actorOf(req);
+      const stream = openSse(req, res, { registry: sse });
+      try {
+        const done = await reader.importHtml(actor, html, type, (p) => stream.send('progress', p), stream.signal);
+        stream.send('done', done);
+      } catch (err) {
+        reader.logImportError(err);
+        stream.send('error', { code: 'import_failed', message: 'The import stopped because of an error on the server. Items imported so far are kept.' });
+      }
+      stream.close();
+    });
+    r.get('/export/html', 'user', async (req, res) => {
+      const html = await reader.exportHtml(actorOf(req));
+      res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' }).send(html);
+    });
+    r.get('/export/json', 'user', async (req, res) => {
+      const data = await reader.exportJson(actorOf(req));
+      res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-reader.json"' }).send(JSON.stringify(data));
+    });
 
     r.put('/hide/:id', 'user', (req) => reader.hide(actorOf(req), parse(ItemIdParams, req.params).id));
     r.delete('/hide/:id', 'user', (req) => reader.unhide(actorOf(req), parse(ItemIdParams, req.params).id));

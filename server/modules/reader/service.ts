@@ -13,10 +13,14 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { BlockedUrlError, guardedRequest, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
 import { archivePublicBase, buildMatch, clientSnapshotFile, contentTypeOf, isPng, itemDir, readerRoot, resolveArchivePath } from './files.js';
+import { parseBookmarksHtml, writeBookmarksHtml } from './bookmarks-html.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import {
   ADMIN_DEFAULT_CATEGORY,
   HIDDEN_PREFERENCE,
+  MAX_TAG_CHARS,
+  MAX_TAGS_PER_ITEM,
+  MAX_TITLE_CHARS,
   PROBE_MAX_BYTES,
   PROBE_TIMEOUT_MS,
   type AdminCreateBody,
@@ -27,6 +31,7 @@ import {
   type FullReaderItem,
   type ItemChange,
   type ItemRecord,
+  type ItemType,
   type ListQuery,
   type PatchCollectionBody,
   type PatchItemBody,
@@ -35,7 +40,24 @@ import {
   type SnapshotBody,
   type Tag,
 } from './schema.js';
-import type { ReaderStore } from './store.js';
+import type { NewItem, ReaderStore } from './store.js';
+
+export interface ImportProgress {
+  processed: number;
+  total: number;
+  imported: number;
+  skipped: number;
+}
+
+export interface ImportSummary {
+  imported: number;
+  skipped: number;
+  duplicates: number;
+  collections: string[];
+  errors: Array<{ index: number; title: string | null; url: string | null; reason: string }>;
+}
+
+const IMPORT_BATCH = 200;
 
 export interface ReaderDeps {
   store: ReaderStore;
@@ -469,6 +491,117 @@ export class ReaderService {
     await this.globalItem(id);
     if (!(await this.deps.store.delete(id))) throw notFound();
     await this.removeFiles(id);
+  }
+
+  logImportError(err: unknown): void {
+    this.deps.logger.error({ err }, 'bookmarks import failed');
+  }
+
+  // ---- import / export ----
+
+  /**
+   * bookmarks.html import: every link becomes an own item (live unless type is offline, so an
+   * import does not start a capture storm), the nearest folder its collection (created or reused),
+   * TAGS its tags, ADD_DATE its createdAt. URLs already saved (or repeated in the file) count as
+   * duplicates; broken entries are reported per row. Each batch is one transaction.
+   */
+  async importHtml(actor: UserActor, html: string, type: ItemType, onProgress: (p: ImportProgress) => void, signal?: AbortSignal): Promise<ImportSummary> {
+    const parsed = parseBookmarksHtml(html);
+    const summary: ImportSummary = { imported: 0, skipped: 0, duplicates: 0, collections: [], errors: [] };
+    const existing = await this.deps.store.existingUrls(
+      actor.id,
+      parsed.rows.flatMap((r) => (r.kind === 'bookmark' ? [r.url] : [])),
+    );
+    const collectionIds = new Map<string, string>();
+    let processed = 0;
+    const now = this.now();
+    for (let i = 0; i < parsed.rows.length; i += IMPORT_BATCH) {
+      if (signal?.aborted) break;
+      const batch: Array<{ item: NewItem; tags: string[] }> = [];
+      for (const row of parsed.rows.slice(i, i + IMPORT_BATCH)) {
+        processed++;
+        if (row.kind === 'error') {
+          if (row.code === 'duplicate') summary.duplicates++;
+          else {
+            summary.skipped++;
+            summary.errors.push({ index: row.index, title: row.title, url: row.url, reason: row.reason });
+          }
+          continue;
+        }
+        if (existing.has(row.url)) {
+          summary.duplicates++;
+          continue;
+        }
+        existing.add(row.url);
+        let collectionId: string | null = null;
+        if (row.folder) {
+          const name = row.folder.slice(0, 100);
+          if (!collectionIds.has(name.toLowerCase())) {
+            collectionIds.set(name.toLowerCase(), (await this.resolveCollection(actor, undefined, name))!);
+            summary.collections.push(name);
+          }
+          collectionId = collectionIds.get(name.toLowerCase())!;
+        }
+        const created = row.addDate ? row.addDate.toISOString() : now;
+        batch.push({
+          item: {
+            ...this.newRecord({ ownerId: actor.id, type, url: row.url }),
+            title: row.title.trim().slice(0, MAX_TITLE_CHARS) || null,
+            excerpt: row.description,
+            collectionId,
+            status: row.archived ? 'archived' : 'unread',
+            // imported live links are not screenshotted one by one; offline ones are archived
+            thumbnailState: 'none',
+            createdAt: created,
+            updatedAt: now,
+          },
+          tags: [...new Set(row.tags.map((t) => t.replace(/\s+/g, ' ').trim().slice(0, MAX_TAG_CHARS)).filter(Boolean))].slice(0, MAX_TAGS_PER_ITEM),
+        });
+      }
+      if (batch.length) await this.deps.store.insertMany(batch, now);
+      summary.imported += batch.length;
+      onProgress({ processed, total: parsed.total, imported: summary.imported, skipped: summary.skipped + summary.duplicates });
+    }
+    if (type === 'offline' && summary.imported) this.deps.queue.poke();
+    return summary;
+  }
+
+  /** bookmarks.html of the user's live links (spec: live links only). */
+  async exportHtml(actor: UserActor): Promise<string> {
+    const [items, collections] = await Promise.all([this.deps.store.allOf(actor.id), this.deps.store.listCollections(actor.id)]);
+    const live = items.filter((i) => i.type === 'live');
+    const names = new Map(collections.map((c) => [c.id, c.name]));
+    const tags = await this.deps.store.tagsFor(live.map((i) => i.id));
+    return writeBookmarksHtml(
+      live.map((i) => ({
+        title: i.title,
+        url: i.url,
+        addDate: new Date(i.createdAt),
+        tags: tags.get(i.id) ?? [],
+        collectionName: i.collectionId ? (names.get(i.collectionId) ?? null) : null,
+        description: i.excerpt,
+      })),
+    );
+  }
+
+  /** Everything the user saved, offline content included, so nothing is lost when they leave. */
+  async exportJson(actor: UserActor): Promise<Record<string, unknown>> {
+    const [items, collections, tagList] = await Promise.all([this.deps.store.allOf(actor.id), this.deps.store.listCollections(actor.id), this.deps.store.listTags(actor.id)]);
+    const names = new Map(collections.map((c) => [c.id, c.name]));
+    const viewer: Viewer = { kind: 'user', actor };
+    const decorated = await this.decorateMany(items, viewer);
+    return {
+      version: 1,
+      exportedAt: this.now(),
+      collections,
+      tags: tagList,
+      items: decorated.map((d, n) => ({
+        ...d,
+        contentHtml: items[n]!.contentHtml,
+        contentText: items[n]!.contentText,
+        collectionName: d.collectionId ? (names.get(d.collectionId) ?? null) : null,
+      })),
+    };
   }
 
   // ---- outbound: probe and the legacy embed proxy ----

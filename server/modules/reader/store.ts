@@ -120,6 +120,16 @@ export class ReaderStore {
     return (await this.findById(item.id))!;
   }
 
+  /** Inserts many items with their tags in one transaction (imports). */
+  async insertMany(entries: Array<{ item: NewItem; tags: string[] }>, now: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      for (const e of entries) {
+        await trx('reader_items').insert(toRow(e.item));
+        if (e.tags.length) await this.setTagsIn(trx, e.item.id, e.item.ownerId, e.tags, now);
+      }
+    });
+  }
+
   /** Updates the given fields (and tags when given) in one transaction; false when the item is gone. */
   async update(id: string, patch: Partial<ItemRecord>, tags?: string[], now?: string): Promise<boolean> {
     return this.db.transaction(async (trx) => {
