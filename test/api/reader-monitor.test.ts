@@ -89,6 +89,20 @@ describe('reader change monitor', () => {
     expect(await monitor.dueItemIds()).toEqual([b.id, a.id]);
   });
 
+  it('an item whose baseline capture is still queued or running is left to the capture queue', async () => {
+    const url = `https://news${++n}.example.org/story`;
+    engine.setPage(url, { text: 'Slow page.' });
+    engine.hold();
+    const started = engine.nextStart();
+    const r = await server.member.post('/api/reader', { url, type: 'offline', autoUpdate: true, alertOnChange: true });
+    await started; // fetching now
+    const before = engine.calls.length;
+    expect(await monitor.tick()).toEqual({ checked: 0, changed: 0, notified: 0, failed: 0 });
+    engine.release();
+    await waitFor(async () => (await server.member.get(`/api/reader/${r.body.item.id}`)).body.item.archiveState === 'ready', 'baseline');
+    expect(engine.calls.length - before).toBe(0);
+  });
+
   it('changed text: exactly one system notification, to the owner only, naming the item and linking to it', async () => {
     const { id, url } = await monitored(server.member, { autoUpdateIntervalMins: 60 });
     engine.setPage(url, { title: `Story ${n}`, text: 'Second version: the council changed its mind.', siteName: `News ${n}` });

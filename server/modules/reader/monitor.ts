@@ -87,6 +87,8 @@ export class ReaderMonitor {
     for (const id of ids) {
       const before = await this.deps.store.findById(id);
       if (!before?.autoUpdate) continue; // deleted or switched off since the list was read
+      // Its (baseline) capture is queued or running: the queue records that check.
+      if (before.archiveState === 'pending' || before.archiveState === 'fetching') continue;
       result.checked++;
       let outcome: CaptureOutcome;
       try {
