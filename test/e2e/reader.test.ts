@@ -4,7 +4,7 @@
 // reader view (its text and its picture served by Hearth), finds it by a word from its body, and
 // archives it. The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach
 // only through FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
 
 const CHROMIUM_ARGS = [
   '--headless=new',
@@ -25,6 +26,7 @@ const CHROMIUM_ARGS = [
 ];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+const DESKTOP = { viewport: { width: 1280, height: 800 } };
 const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 /** A word that appears only in the article's body (not its title, excerpt or address). */
 const BODY_WORD = 'quinceberry';
@@ -59,7 +61,21 @@ ${paragraphs.slice(2).map((p) => `<p>${p}</p>`).join('\n')}
 <footer><p>© The Pantry Journal</p></footer>
 </body></html>`;
 
+const BOOKMARKS = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks</H1>
+<DL><p>
+  <DT><H3>Kitchen</H3>
+  <DL><p>
+    <DT><A HREF="https://bread.example/basics" ADD_DATE="1700000000" TAGS="baking">Bread basics</A>
+    <DT><A HREF="https://soup.example/stock">Making stock</A>
+    <DT><A HREF="javascript:alert(1)">Not a page</A>
+  </DL><p>
+</DL><p>`;
+
 describe('the Reader in the browser', () => {
+  const temp = makeTempDir();
   let site: Server;
   let siteUrl: string;
   let server: TestServer;
@@ -104,6 +120,7 @@ describe('the Reader in the browser', () => {
     await browser?.close();
     await server?.close();
     await new Promise((resolve) => site?.close(resolve));
+    temp.remove();
   });
 
   it('shows a member the empty Reader with a way to add a first link', async () => {
@@ -240,4 +257,70 @@ describe('the Reader in the browser', () => {
     await shown(page.getByText('Nothing matches'));
     expect(pageErrors).toEqual([]);
   }, 30_000);
+
+  it('imports a bookmarks file with progress, a summary and the entries it could not read; exports them again', async () => {
+    const file = path.join(temp.dir, 'bookmarks.html');
+    writeFileSync(file, BOOKMARKS);
+    await page.goto(`${server.url}/reader`);
+    await page.getByRole('button', { name: 'Import / export' }).tap();
+    const sheet = page.getByTestId('import-export');
+    await shown(sheet);
+    await sheet.getByLabel('Bookmarks file').setInputFiles(file);
+    await sheet.getByRole('button', { name: 'Import', exact: true }).tap();
+    const result = sheet.getByTestId('import-result');
+    await shown(result, 20_000);
+    expect(await result.textContent()).toContain('Imported 2 links');
+    await shown(result.getByText('Collections: Kitchen'));
+    await result.getByText('1 entry could not be read').tap();
+    await shown(result.getByText('Not a page'));
+    await shown(sheet.getByRole('progressbar', { name: 'Import progress' }));
+    expect(await sheet.getByRole('progressbar', { name: 'Import progress' }).getAttribute('aria-valuenow')).toBe('100');
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-import.png', fullPage: true });
+
+    const exportLink = sheet.getByRole('link', { name: 'Bookmarks file (live links)' });
+    expect(await exportLink.getAttribute('download')).not.toBeNull();
+    const exported = await page.request.get(`${server.url}${await exportLink.getAttribute('href')}`);
+    expect(exported.status()).toBe(200);
+    expect(await exported.text()).toContain('Bread basics');
+    expect(await sheet.getByRole('link', { name: 'Everything (JSON)' }).getAttribute('href')).toBe('/api/reader/export/json');
+    await sheet.getByRole('button', { name: 'Close' }).tap();
+    await gone(sheet);
+    await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Bread basics' }));
+  }, 40_000);
+
+  it('lets an admin add a household link that members see and can hide for themselves', async () => {
+    const ctx = await browser.newContext(DESKTOP);
+    contexts.push(ctx);
+    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+    const admin = await ctx.newPage();
+    admin.on('pageerror', (err) => pageErrors.push(`admin: ${err.message}`));
+    await admin.goto(`${server.url}/reader`);
+    await admin.getByRole('link', { name: 'Household links' }).click();
+    await shown(admin.getByRole('heading', { name: 'Household links', exact: true }));
+    await shown(admin.getByText('No household links yet'));
+    await admin.getByRole('button', { name: 'Add household link' }).first().click();
+    const dialog = admin.getByTestId('global-link-dialog');
+    await dialog.getByLabel('Address').fill('https://school.example/portal');
+    await dialog.getByLabel('Name (optional)').fill('School portal');
+    expect(await dialog.getByLabel('Category').inputValue()).toBe('Services');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await gone(dialog);
+    await shown(admin.getByRole('region', { name: 'Services' }).getByText('School portal'));
+    await admin.screenshot({ path: '/tmp/hearth-desktop-reader-admin.png', fullPage: true });
+
+    await page.goto(`${server.url}/reader`);
+    const row = page.getByTestId('reader-item').filter({ hasText: 'School portal' });
+    await shown(row);
+    await shown(row.getByText('Household'));
+    await row.getByRole('button', { name: 'Hide School portal' }).tap();
+    await gone(row);
+    const showHidden = page.getByRole('checkbox', { name: /Show hidden household links/ });
+    await showHidden.check();
+    await shown(row.getByText('Hidden'));
+    await row.getByRole('button', { name: 'Show School portal' }).tap();
+    await shown(page.getByTestId('reader-notice').getByText('Shown in your Reader again.'));
+    await showHidden.uncheck();
+    await shown(row);
+    expect(pageErrors).toEqual([]);
+  }, 40_000);
 });
