@@ -295,6 +295,9 @@ describe('the Reader in the browser', () => {
     const admin = await ctx.newPage();
     admin.on('pageerror', (err) => pageErrors.push(`admin: ${err.message}`));
     await admin.goto(`${server.url}/reader`);
+    // on a wide screen the collections are a sidebar, not a sheet
+    await shown(admin.getByRole('complementary', { name: 'Collections' }));
+    expect(await admin.getByRole('button', { name: 'Collections', exact: true }).isVisible()).toBe(false);
     await admin.getByRole('link', { name: 'Household links' }).click();
     await shown(admin.getByRole('heading', { name: 'Household links', exact: true }));
     await shown(admin.getByText('No household links yet'));
@@ -321,6 +324,9 @@ describe('the Reader in the browser', () => {
     await shown(page.getByTestId('reader-notice').getByText('Shown in your Reader again.'));
     await showHidden.uncheck();
     await shown(row);
+    await admin.goto(`${server.url}/reader`);
+    await shown(admin.getByTestId('reader-item').filter({ hasText: 'School portal' }));
+    await admin.screenshot({ path: '/tmp/hearth-desktop-reader.png' });
     expect(pageErrors).toEqual([]);
   }, 40_000);
 });

@@ -20,6 +20,8 @@ import { asStatus, asType, isBusy, itemApi, itemTitle, type ReaderCollection, ty
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
+/** The most the list asks for at once (the server's cap). */
+const MAX_LIMIT = 200;
 const VIEWS = ['list', 'grid'] as const;
 
 export function ReaderListPage(): ReactElement {
@@ -109,7 +111,7 @@ export function ReaderListPage(): ReactElement {
       collections={collections.data}
       error={collections.error}
       onRetry={collections.reload}
-      total={collectionId ? undefined : items.data?.total}
+      total={filtering ? undefined : items.data?.total}
       active={collectionId}
       onPick={(id) => {
         setParam('collection', id);
@@ -303,10 +305,13 @@ export function ReaderListPage(): ReactElement {
                 <div className="actions reader__more">
                   <p className="muted">
                     Showing {all.length} of {items.data.total}
+                    {limit >= MAX_LIMIT ? '. Search or filter to find older ones.' : ''}
                   </p>
-                  <button type="button" className="btn btn--secondary" onClick={() => setLimit((n) => n + PAGE)}>
-                    Show more
-                  </button>
+                  {limit < MAX_LIMIT ? (
+                    <button type="button" className="btn btn--secondary" onClick={() => setLimit((n) => Math.min(MAX_LIMIT, n + PAGE))}>
+                      Show more
+                    </button>
+                  ) : null}
                 </div>
               ) : null}
             </>
