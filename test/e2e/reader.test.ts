@@ -224,6 +224,16 @@ describe('the Reader in the browser', () => {
     expect(await original.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: '/tmp/hearth-phone-reader-article.png', fullPage: true });
+    // the site allows frames, so the live page is offered too; the archived page is sandboxed
+    const views = page.getByRole('group', { name: 'How to show it' });
+    await shown(views.getByRole('button', { name: 'Live page' }), 10_000);
+    await views.getByRole('button', { name: 'Archived full page' }).tap();
+    const archived = page.locator('iframe[title^="Archived full page"]');
+    await shown(archived);
+    expect(await archived.getAttribute('sandbox')).toBe('');
+    expect(await archived.getAttribute('src')).toMatch(/^\/api\/reader\/[^/]+\/archive\/index\.html$/);
+    await views.getByRole('button', { name: 'Reader view' }).tap();
+    await shown(content);
     // the AI is not running in this test: a plain sentence, not an error code
     await page.getByRole('button', { name: 'Summarize' }).tap();
     await shown(page.getByText('The local AI model isn’t running'));
@@ -257,6 +267,33 @@ describe('the Reader in the browser', () => {
     await shown(page.getByText('Nothing matches'));
     expect(pageErrors).toEqual([]);
   }, 30_000);
+
+  it('shows why a page could not be saved, with Retry', async () => {
+    await page.goto(`${server.url}/reader`);
+    await page.getByRole('button', { name: 'Add link' }).tap();
+    const sheet = page.getByTestId('add-link-dialog');
+    await sheet.getByLabel('Address').fill(`${siteUrl}/articles/gone`);
+    await sheet.getByRole('button', { name: 'Save offline' }).tap();
+    await gone(sheet);
+    const item = page.getByTestId('reader-item').filter({ hasText: '127.0.0.1' });
+    const failed = item.locator('[data-testid="archive-state"][data-state="failed"]');
+    await shown(failed, 30_000);
+    await shown(failed.getByText('Could not save'));
+    const reason = (await failed.locator('.reader-failed__why').textContent()) ?? '';
+    expect(reason.length).toBeGreaterThan(5);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-failed.png' });
+    await failed.getByRole('button', { name: /^Retry saving/ }).tap();
+    await shown(page.getByTestId('reader-notice').getByText('Trying to save it again.'));
+    await shown(item.locator('[data-testid="archive-state"][data-state="failed"]'), 30_000);
+    // it is no use to anyone: delete it from the article view
+    await item.getByRole('link').first().tap();
+    await page.getByRole('button', { name: 'Delete', exact: true }).tap();
+    const confirm = page.getByTestId('delete-item');
+    await shown(confirm);
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).tap();
+    await shown(page.getByRole('heading', { name: 'Reader', exact: true }));
+    await gone(item);
+  }, 45_000);
 
   it('imports a bookmarks file with progress, a summary and the entries it could not read; exports them again', async () => {
     const file = path.join(temp.dir, 'bookmarks.html');

@@ -632,7 +632,12 @@ export class ReaderService {
     const framesBlocked = framesBlockedBy(header('x-frame-options'), header('content-security-policy'));
     let html = '';
     if (/html|xml/i.test(header('content-type')) || header('content-type') === '') html = await readPrefix(res.body, PROBE_MAX_BYTES);
-    else res.body.destroy();
+    else {
+      // undici answers an unread body's destroy() with an 'error' (AbortError); without a listener
+      // it would be an uncaught exception (a PDF or a 404 page took the server down)
+      res.body.on('error', () => undefined);
+      res.body.destroy();
+    }
     const base = new URL(res.url);
     return {
       reachable: res.statusCode < 400,

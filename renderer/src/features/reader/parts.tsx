@@ -100,7 +100,7 @@ export function ItemCard({ item, view, activeTag, onTag, onRetry, onHide, busy }
         </h3>
         {item.excerpt ? <p className="reader-item__excerpt">{item.excerpt}</p> : null}
         <div className="reader-item__badges">
-          <span className={`badge reader-badge reader-badge--${item.status}`}>{STATUS_TEXT[item.status]}</span>
+          {item.isGlobal ? null : <span className={`badge reader-badge reader-badge--${item.status}`}>{STATUS_TEXT[item.status]}</span>}
           <span className="badge reader-badge">{item.type === 'offline' ? 'Offline' : 'Live link'}</span>
           {item.isGlobal ? <span className="badge badge--accent reader-badge">Household</span> : null}
           {item.isHidden ? <span className="badge reader-badge">Hidden</span> : null}
