@@ -225,6 +225,7 @@ export function createLegacyProxyRoutes(reader: ReaderService) {
       const up = await reader.proxyUpstream(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
       const declared = Number(up.headers['content-length'] ?? NaN);
       if (Number.isFinite(declared) && declared > PROXY_MAX_BYTES) {
+        up.body.on('error', () => undefined); // destroying an unread undici body emits AbortError
         up.body.destroy();
         throw new PayloadTooLargeError('The page is too large to show here.');
       }
