@@ -202,8 +202,11 @@ describe('the Reader in the browser', () => {
     expect([...rows[0].tags].sort()).toEqual(['autumn', 'jam']);
   }, 60_000);
 
-  it('opens it in the reader view with its text and local picture, and it becomes reading', async () => {
-    await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
+  it('opens it from the Home widget in the reader view with its text and local picture, and it becomes reading', async () => {
+    await page.goto(`${server.url}/`);
+    const widget = page.getByTestId('widget-reader');
+    await shown(widget.getByText('1 unread item.'));
+    await widget.getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
     await shown(page.getByRole('heading', { name: 'Autumn Apple Jam, the Slow Way', level: 1 }));
     const content = page.getByTestId('reader-content');
     await shown(content);

@@ -2,8 +2,11 @@
 // is switched off, or whose tool id has no widget here, renders nothing (spec: widgets of disabled
 // tools do not render); a row left with nothing to show is skipped. The header items are
 // placeholders until Hearth has weather, jokes and scores to show (no outbound fetch exists yet).
-import { useId, type ReactElement } from 'react';
+import { useId, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { api } from '../../api/client';
+import { useResource } from '../../api/useResource';
+import { itemTitle, readerItemHref, type ReaderItem } from '../reader/types';
 import { ToolIcon } from '../apps/ToolIcon';
 import { useTools, type Tool } from '../apps/tools';
 import { Icon, type IconName } from '../../ui/icons';
@@ -22,7 +25,19 @@ export interface WidgetDef {
   Component: (props: WidgetProps) => ReactElement;
 }
 
-function ToolCard({ tool, def, text, link }: { tool: Tool | undefined; def: Pick<WidgetDef, 'name' | 'icon' | 'toolId'>; text: string; link?: { to: string; label: string } | null }): ReactElement {
+function ToolCard({
+  tool,
+  def,
+  text,
+  link,
+  children,
+}: {
+  tool: Tool | undefined;
+  def: Pick<WidgetDef, 'name' | 'icon' | 'toolId'>;
+  text: string;
+  link?: { to: string; label: string } | null;
+  children?: ReactNode;
+}): ReactElement {
   const titleId = useId();
   const name = tool?.name ?? def.name;
   return (
@@ -36,6 +51,7 @@ function ToolCard({ tool, def, text, link }: { tool: Tool | undefined; def: Pick
         </h2>
       </div>
       <p className="widget__text">{text}</p>
+      {children}
       {link ? (
         <Link className="widget__link" to={link.to}>
           {link.label}
@@ -45,15 +61,32 @@ function ToolCard({ tool, def, text, link }: { tool: Tool | undefined; def: Pick
   );
 }
 
+/** The newest unread items in the member's Reader (up to three), linking to each. */
 function ReaderWidget({ tool }: WidgetProps): ReactElement {
   const def = WIDGETS.reader!;
+  const unread = useResource((signal) => api.get<{ items: ReaderItem[]; total: number }>('/api/reader?status=unread&hidden=exclude&limit=3', { signal }));
+  const data = unread.data;
+  const text = !data
+    ? unread.error
+      ? 'Articles you save to read later, even offline.'
+      : 'Looking for unread articles…'
+    : data.total === 0
+      ? 'Nothing unread. Save articles here to read later, even offline.'
+      : data.total === 1
+        ? '1 unread item.'
+        : `${data.total} unread items.`;
   return (
-    <ToolCard
-      tool={tool}
-      def={def}
-      text="Articles you save to read later will show up here. Reading arrives in a later update."
-      link={{ to: tool?.route ?? '/reader', label: `Open ${tool?.name ?? def.name}` }}
-    />
+    <ToolCard tool={tool} def={def} text={text} link={{ to: tool?.route ?? '/reader', label: `Open ${tool?.name ?? def.name}` }}>
+      {data && data.items.length ? (
+        <ul className="widget__items">
+          {data.items.map((i) => (
+            <li key={i.id}>
+              <Link to={readerItemHref(i.id)}>{itemTitle(i)}</Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </ToolCard>
   );
 }
 
