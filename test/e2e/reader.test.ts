@@ -298,6 +298,35 @@ describe('the Reader in the browser', () => {
     await gone(item);
   }, 45_000);
 
+  it('keeps a live link that opens inside Hearth, and edits it', async () => {
+    await page.goto(`${server.url}/reader`);
+    await page.getByRole('button', { name: 'Add link' }).tap();
+    const sheet = page.getByTestId('add-link-dialog');
+    await sheet.getByLabel('Address').fill(`${siteUrl}/articles/apple-jam?live=1`);
+    await sheet.getByText('Keep as live link').tap();
+    await shown(sheet.getByText('It can also be shown inside Hearth.'));
+    await sheet.getByRole('button', { name: 'Save link' }).tap();
+    await gone(sheet);
+    const item = page.getByTestId('reader-item').filter({ has: page.getByText('Live link', { exact: true }) });
+    await shown(item);
+    expect(await item.locator('[data-testid="archive-state"]').count()).toBe(0);
+    await item.getByRole('link').first().tap();
+    // no offline copy: the live page is shown inside Hearth, since the site allows frames
+    const frame = page.locator('iframe[title^="Live page"]');
+    await shown(frame);
+    expect(await frame.getAttribute('src')).toBe(`${siteUrl}/articles/apple-jam?live=1`);
+    await shown(page.getByRole('button', { name: 'Refresh preview' }));
+    await page.getByRole('button', { name: 'Edit', exact: true }).tap();
+    const edit = page.getByTestId('edit-item');
+    await edit.getByLabel('Title').fill('Jam, live');
+    await edit.getByLabel('Tags').fill('jam, pantry');
+    await edit.getByRole('button', { name: 'Save' }).tap();
+    await gone(edit);
+    await shown(page.getByRole('heading', { name: 'Jam, live', level: 1 }));
+    await shown(page.getByText('#pantry'));
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-live.png', fullPage: true });
+  }, 30_000);
+
   it('imports a bookmarks file with progress, a summary and the entries it could not read; exports them again', async () => {
     const file = path.join(temp.dir, 'bookmarks.html');
     writeFileSync(file, BOOKMARKS);

@@ -128,7 +128,7 @@ function Article({
     act('rearchive', async () => {
       const { item: next } = await api.post<{ item: FullReaderItem }>(`${itemApi(item.id)}/rearchive`);
       onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
-      return 'Hearth is saving a fresh copy.';
+      return item.type === 'offline' || item.autoUpdate ? 'Hearth is saving a fresh copy.' : 'Hearth is refreshing the preview picture.';
     });
 
   const site = item.siteName?.trim() || hostOf(item.url);
@@ -192,7 +192,7 @@ function Article({
             </button>
             <button type="button" className="btn btn--ghost btn--compact" onClick={() => void rearchive()} disabled={busy !== null || isBusy(item)}>
               {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
-              Re-archive
+              {item.type === 'offline' || item.autoUpdate ? 'Re-archive' : 'Refresh preview'}
             </button>
             <button type="button" className="btn btn--danger-ghost btn--compact" onClick={() => setDialog('delete')} disabled={busy !== null}>
               <Icon name="trash" size={20} />
