@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SsrfGuard } from '../../../platform/ssrf.js';
-import { guardedGet, mimeOf } from './net.js';
+import { guardedGet, isHostFailure, mimeOf } from './net.js';
 
 export interface SeenResponse {
   status: number;
@@ -24,6 +24,8 @@ export interface AssetStoreOptions {
   /** Allow fetching what the browser did not already load (true for static/client-snapshot paths). */
   fetchMissing?: boolean;
   maxCssDepth?: number;
+  /** Hosts already known to fail at the network level in this capture (shared with the browser's router). */
+  deadHosts?: Set<string>;
 }
 
 const EXT_BY_MIME: Record<string, string> = {
@@ -111,13 +113,34 @@ export async function rewriteCssUrls(css: string, map: (ref: string, isImport: b
   return out + css.slice(pos);
 }
 
+/** At most `n` of the returned function's tasks run at once. */
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const queue: Array<() => void> = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= n) await new Promise<void>((r) => queue.push(r));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      queue.shift()?.();
+    }
+  };
+}
+
 export class AssetStore {
   private readonly byUrl = new Map<string, Promise<string | null>>();
+  /** Hosts that failed at the network level (DNS, refused, blocked): not tried again in this capture. */
+  private readonly deadHosts: Set<string>;
+  private readonly limit = limiter(6);
   private total = 0;
   readonly written = new Set<string>();
   private dirReady: Promise<unknown> | null = null;
 
-  constructor(private readonly opts: AssetStoreOptions) {}
+  constructor(private readonly opts: AssetStoreOptions) {
+    this.deadHosts = opts.deadHosts ?? new Set();
+  }
 
   /** Relative file name ('assets/<hash>.<ext>') for an absolute http(s) URL, or null if it could not be stored. */
   localize(url: string, depth = 0): Promise<string | null> {
@@ -135,8 +158,18 @@ export class AssetStore {
     let got = this.opts.seen?.get(url);
     if (!got || got.status < 200 || got.status >= 300) {
       if (this.opts.fetchMissing === false) return null;
-      const res = await guardedGet(this.opts.guard, url, { signal: this.opts.signal, maxBytes: this.opts.maxAssetBytes ?? 25_000_000, timeoutMs: 20_000 });
-      if (res.status < 200 || res.status >= 300) return null;
+      const host = new URL(url).host;
+      if (this.deadHosts.has(host)) return null;
+      const res = await this.limit(async () => {
+        if (this.deadHosts.has(host) || this.opts.signal?.aborted) return null;
+        try {
+          return await guardedGet(this.opts.guard, url, { signal: this.opts.signal, maxBytes: this.opts.maxAssetBytes ?? 25_000_000, timeoutMs: 20_000 });
+        } catch (err) {
+          if (isHostFailure(err)) this.deadHosts.add(host);
+          return null;
+        }
+      });
+      if (!res || res.status < 200 || res.status >= 300) return null;
       got = { status: res.status, contentType: mimeOf(res.headers), body: res.body };
     }
     let body = got.body;

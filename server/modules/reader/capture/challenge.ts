@@ -7,19 +7,19 @@ export const CHALLENGE_MESSAGE =
   'The site showed a bot check instead of the article, so nothing was saved. Open the original in your browser, or try again later.';
 
 const CHALLENGE_TITLES = [
-  /^just a moment\b/i,
-  /^un instant\b/i, // Cloudflare's French
-  /^einen moment\b/i,
-  /^checking your browser\b/i,
-  /^attention required!?\s*\|\s*cloudflare/i,
+  /^just a moment(?:\.\.\.|…)?$/i,
+  /^un instant(?:\.\.\.|…)?$/i, // Cloudflare's French
+  /^einen moment(?:\.\.\.|…)?$/i,
+  /^checking your browser(?: before accessing.*)?(?:\.\.\.|…)?$/i,
+  /^attention required!?\s*\|\s*cloudflare$/i,
   /^access denied\s*\|.*cloudflare/i,
-  /^please verify you are a human/i,
-  /^are you a (robot|human)\??$/i,
+  /^please verify you are a human$/i,
+  /^are you a (?:robot|human)\??$/i,
   /^human verification$/i,
-  /^security check$/i,
-  /^pardon our interruption/i,
+  /^pardon our interruption(?:\.\.\.|…)?$/i,
   /^ddos-guard$/i,
-  /^verifying you are human/i,
+  /^verifying you are human.*$/i,
+  /^captcha$/i,
 ];
 
 const CHALLENGE_MARKERS = [
@@ -58,7 +58,7 @@ export function detectChallenge(input: ChallengeInput): string | null {
   const words = text ? text.split(' ').length : 0;
   const small = words < 250;
 
-  for (const re of CHALLENGE_TITLES) if (re.test(title)) return `challenge title "${title}"`;
+  if (small) for (const re of CHALLENGE_TITLES) if (re.test(title)) return `challenge title "${title}"`;
   for (const re of CHALLENGE_MARKERS) if (re.test(html) && (small || (input.status ?? 200) >= 400)) return `challenge marker ${re.source.slice(0, 40)}`;
   if (small) {
     for (const re of CHALLENGE_PHRASES) if (re.test(text)) return `challenge text "${re.source.slice(0, 40)}"`;
@@ -129,12 +129,10 @@ const SCROLL_LOCK_CLASSES = ['didomi-popup-open', 'qc-cmp-ui-showing', 'sp-messa
  */
 export function removeConsentOverlays(doc: Document, isOverlay?: (el: Element) => boolean): number {
   let removed = 0;
-  for (const sel of CONSENT_SELECTORS) {
-    for (const el of Array.from(doc.querySelectorAll(sel))) {
-      if (el === doc.body || el === doc.documentElement) continue;
-      el.remove();
-      removed++;
-    }
+  for (const el of Array.from(doc.querySelectorAll(CONSENT_SELECTORS.join(',')))) {
+    if (el === doc.body || el === doc.documentElement || !el.isConnected) continue;
+    el.remove();
+    removed++;
   }
   const overlay =
     isOverlay ??
@@ -146,11 +144,14 @@ export function removeConsentOverlays(doc: Document, isOverlay?: (el: Element) =
   for (const el of candidates) {
     if (!el.isConnected) continue;
     const id = `${el.id} ${el.getAttribute('class') ?? ''} ${el.getAttribute('role') ?? ''} ${el.getAttribute('aria-label') ?? ''}`.toLowerCase();
-    const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (text.length > 3000) continue;
     const namedLikeConsent = /cookie|consent|gdpr|cmp\b|privacy-banner/.test(id);
+    if (!namedLikeConsent && !overlay(el)) continue; // cheap checks first: textContent of every div is quadratic
+    const raw = el.textContent ?? '';
+    if (raw.length > 6000) continue;
+    const text = raw.replace(/\s+/g, ' ').trim();
+    if (text.length > 3000) continue;
     const talksConsent = /\b(cookies?|consent|gdpr)\b/i.test(text) && /\b(accept|agree|allow|reject|manage|settings|preferences|ok)\b/i.test(text);
-    if ((namedLikeConsent && talksConsent) || (talksConsent && overlay(el))) {
+    if (talksConsent) {
       el.remove();
       removed++;
     }

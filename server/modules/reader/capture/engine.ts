@@ -12,7 +12,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
 import { AssetStore, stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE, detectChallenge } from './challenge.js';
-import { guardedGet, guardedHop, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
+import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
 import { buildReaderView, countWords, headMetadata, parseHtml, readingMinutes, type PageMetadata, type ReaderView } from './readability.js';
 import { buildSnapshot } from './snapshot.js';
 import { CaptureError, type CaptureEngine, type CaptureRequest, type CaptureResult } from './types.js';
@@ -22,6 +22,8 @@ export interface CaptureEngineDeps {
   /** config.chromiumPath; unset = Playwright's own Chromium, else the system one. */
   chromiumPath?: string;
   logger?: Logger;
+  /** false: no browser at all (client snapshot, then static fetch). Default true. */
+  browserEnabled?: boolean;
   /** A shared browser to use instead of creating one (tests, bench). */
   browser?: SharedChromium;
   navigationTimeoutMs?: number;
@@ -51,6 +53,8 @@ interface Rendered {
   html: string;
   screenshot: Buffer | null;
   seen: Map<string, SeenResponse>;
+  /** Hosts that failed at the network level while rendering: the asset pass does not retry them. */
+  deadHosts?: Set<string>;
   rendered: boolean;
   method: CaptureResult['method'];
 }
@@ -154,10 +158,14 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       throw new CaptureError('unreachable', `The capture browser could not start: ${(err as Error).message.split('\n')[0]}`);
     }
     const seen = new Map<string, SeenResponse>();
+    const deadHosts = new Set<string>();
     let total = 0;
     let topBlocked: BlockedUrlError | null = null;
     let topNotHtml: string | null = null;
     let page: Page | null = null;
+    const t0 = Date.now();
+    const phases: Record<string, number> = {};
+    const mark = (name: string) => (phases[name] = Date.now() - t0);
     const onAbort = () => void ctx.close().catch(() => undefined);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -175,6 +183,8 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         const url = r.url();
         if (!/^https?:/i.test(url)) return route.abort('blockedbyclient').catch(() => undefined);
         const top = isTop(r);
+        const host = new URL(url).host;
+        if (!top && deadHosts.has(host)) return route.abort('failed').catch(() => undefined);
         try {
           const res = await guardedHop(deps.guard, url, { method: r.method(), headers: await r.allHeaders(), body: r.postDataBuffer(), signal, maxBytes: maxResource });
           total += res.body.length;
@@ -189,6 +199,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
           for (const [k, v] of Object.entries(res.headers)) if (!DROP_RESPONSE_HEADERS.has(k)) headers[k] = v;
           await route.fulfill({ status: res.status, headers, body: res.body });
         } catch (err) {
+          if (isHostFailure(err)) deadHosts.add(host);
           if (err instanceof BlockedUrlError) {
             log?.info({ url, top }, 'capture: blocked a request');
             if (top) topBlocked = err;
@@ -202,6 +213,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       try {
         const resp = await page.goto(topUrl, { waitUntil: 'domcontentloaded', timeout: navTimeout });
         status = resp?.status() ?? 0;
+        mark('domcontentloaded');
       } catch (err) {
         if (signal?.aborted) throw cancelled();
         if (topBlocked) throw blocked(topBlocked);
@@ -210,6 +222,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         throw new CaptureError('unreachable', `The page could not be loaded: ${(err as Error).message.split('\n')[0]}`);
       }
       await page.waitForLoadState('networkidle', { timeout: idleTimeout }).catch(() => undefined);
+      mark('idle');
       if (signal?.aborted) throw cancelled();
       if (status >= 400) {
         const html = await page.content().catch(() => '');
@@ -229,7 +242,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
             const step = Math.max(200, Math.floor(window.innerHeight * 0.8));
             for (let y = 0; Date.now() < end; y += step) {
               window.scrollTo(0, y);
-              await new Promise((r) => setTimeout(r, 120));
+              await new Promise((r) => setTimeout(r, 80));
               const h = Math.max(document.body?.scrollHeight ?? 0, document.documentElement.scrollHeight);
               if (y + window.innerHeight >= h) break;
             }
@@ -237,6 +250,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
           .catch(() => undefined);
         await page.waitForLoadState('networkidle', { timeout: Math.min(idleTimeout, 3_000) }).catch(() => undefined);
         await page.evaluate(() => window.scrollTo(0, 0)).catch(() => undefined);
+        mark('scrolled');
       }
       if (signal?.aborted) throw cancelled();
       await page.evaluate(IN_PAGE_CONSENT).catch(() => undefined);
@@ -248,7 +262,9 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         log?.warn({ url: req.url, err: (err as Error).message }, 'capture: screenshot failed');
       }
       const html = await page.content();
-      return { finalUrl: page.url(), html, screenshot, seen, rendered: true, method: 'browser' };
+      mark('serialized');
+      log?.debug({ url: req.url, phases, requests: seen.size, deadHosts: deadHosts.size }, 'capture: browser phases (ms)');
+      return { finalUrl: page.url(), html, screenshot, seen, deadHosts, rendered: true, method: 'browser' };
     } catch (err) {
       if (signal?.aborted) throw cancelled();
       if (err instanceof CaptureError) throw err;
@@ -324,7 +340,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       const { ogImageUrl: _og, ...rest } = meta;
       return { ...base, ...rest, contentHtml: null, contentText: '', wordCount: 0, readingMins: 0, snapshotPath: null, screenshotPath, ogImagePath };
     }
-    const assets = new AssetStore({ guard: deps.guard, outDir: req.outDir, seen: r.seen, signal: req.signal, maxAssetBytes: maxResource, maxTotalBytes: maxTotal });
+    const assets = new AssetStore({ guard: deps.guard, outDir: req.outDir, seen: r.seen, deadHosts: r.deadHosts, signal: req.signal, maxAssetBytes: maxResource, maxTotalBytes: maxTotal });
     const snapshot = await buildSnapshot(r.html, r.finalUrl, assets, { rendered: r.rendered, removeConsent: true });
     await writeFile(path.join(req.outDir, 'index.html'), snapshot);
     const reader = await buildReaderView(r.html, r.finalUrl, async (abs) => {
@@ -346,16 +362,18 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         throw toCaptureError(err);
       }
       const started = Date.now();
-      let firstError: CaptureError;
-      try {
-        const result = await finish(req, await renderInBrowser(req));
-        log?.info({ url: req.url, method: 'browser', ms: Date.now() - started }, 'capture done');
-        return result;
-      } catch (err) {
-        const e = toCaptureError(err, req.signal);
-        if (PASS_THROUGH_ERRORS.has(e.code)) throw e;
-        firstError = e;
-        log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: browser failed, falling back');
+      let firstError: CaptureError | null = null;
+      if (deps.browserEnabled !== false) {
+        try {
+          const result = await finish(req, await renderInBrowser(req));
+          log?.info({ url: req.url, method: 'browser', ms: Date.now() - started }, 'capture done');
+          return result;
+        } catch (err) {
+          const e = toCaptureError(err, req.signal);
+          if (PASS_THROUGH_ERRORS.has(e.code)) throw e;
+          firstError = e;
+          log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: browser failed, falling back');
+        }
       }
       if (req.clientSnapshot?.html) {
         try {
@@ -375,7 +393,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         return result;
       } catch (err) {
         const e = toCaptureError(err, req.signal);
-        if (e.code === 'unreachable' && firstError.code === 'timeout') throw firstError;
+        if (e.code === 'unreachable' && firstError?.code === 'timeout') throw firstError;
         throw e;
       }
     },

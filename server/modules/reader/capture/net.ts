@@ -107,3 +107,10 @@ export function mimeOf(headers: Record<string, string>): string {
 export function isHtmlType(mime: string): boolean {
   return mime === '' || mime === 'text/html' || mime === 'application/xhtml+xml';
 }
+
+/** A failure that will repeat for every URL on the same host (no such name, refused, blocked address). */
+export function isHostFailure(err: unknown): boolean {
+  if (err instanceof BlockedUrlError) return true;
+  const code = (err as NodeJS.ErrnoException).code ?? (err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '';
+  return ['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ESSRFBLOCKED', 'UND_ERR_CONNECT_TIMEOUT'].includes(code);
+}

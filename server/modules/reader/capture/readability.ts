@@ -2,7 +2,7 @@
 // its output (same jsdom window), og/meta fallbacks for the metadata Readability leaves empty.
 import { Readability } from '@mozilla/readability';
 import createDOMPurify from 'dompurify';
-import { JSDOM } from 'jsdom';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import { removeConsentOverlays } from './challenge.js';
 
 export interface PageMetadata {
@@ -91,7 +91,8 @@ export function headMetadata(doc: Document, url: string): PageMetadata {
 
 export function parseHtml(html: string, url: string): JSDOM {
   // no scripts, no subresources: jsdom only parses
-  return new JSDOM(html, { url, contentType: 'text/html' });
+  // a silent console: jsdom reports every stylesheet it cannot parse
+  return new JSDOM(html, { url, contentType: 'text/html', virtualConsole: new VirtualConsole() });
 }
 
 /**
@@ -104,7 +105,7 @@ export async function buildReaderView(html: string, url: string, rewriteImage: (
     const doc = dom.window.document;
     const head = headMetadata(doc, url);
     removeConsentOverlays(doc);
-    const article = new Readability(doc, { charThreshold: 300 }).parse();
+    const article = new Readability(doc).parse();
     let contentHtml: string | null = null;
     let contentText = '';
     if (article?.content) {

@@ -18,17 +18,32 @@ export interface SnapshotOptions {
   removeConsent?: boolean;
 }
 
+/** The HTML spec's srcset parsing, simplified: URLs may contain commas, descriptors end at a comma. */
 export function parseSrcset(srcset: string): Array<{ url: string; descriptor: string }> {
   const out: Array<{ url: string; descriptor: string }> = [];
-  const re = /\s*([^\s,][^\s]*?)(?:\s+([^,]*?))?\s*(?:,|$)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(srcset)) && m[0] !== '') {
-    let url = m[1]!;
-    let descriptor = (m[2] ?? '').trim();
-    if (url.endsWith(',') && !descriptor) url = url.slice(0, -1);
-    if (url.startsWith('data:') && !descriptor && url.includes(',')) descriptor = '';
-    out.push({ url, descriptor });
-    if (re.lastIndex >= srcset.length) break;
+  let i = 0;
+  const s = srcset;
+  while (i < s.length) {
+    while (i < s.length && /[\s,]/.test(s[i]!)) i++;
+    if (i >= s.length) break;
+    let j = i;
+    while (j < s.length && !/\s/.test(s[j]!)) j++;
+    let url = s.slice(i, j);
+    i = j;
+    let descriptor = '';
+    if (/,+$/.test(url)) url = url.replace(/,+$/, '');
+    else {
+      let depth = 0;
+      let k = i;
+      while (k < s.length && !(s[k] === ',' && depth === 0)) {
+        if (s[k] === '(') depth++;
+        else if (s[k] === ')') depth = Math.max(0, depth - 1);
+        k++;
+      }
+      descriptor = s.slice(i, k).trim();
+      i = k + 1;
+    }
+    if (url) out.push({ url, descriptor });
   }
   return out;
 }
