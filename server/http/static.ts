@@ -11,7 +11,8 @@ const APP_CSP = [
   "style-src 'self' 'unsafe-inline'",
   "script-src 'self'",
   "connect-src 'self'",
-  "frame-src 'self'",
+  // the Reader's embedded view frames a saved live page from its own site (only when that site allows it)
+  "frame-src 'self' https: http:",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",

@@ -315,6 +315,7 @@ describe('the Reader in the browser', () => {
     const frame = page.locator('iframe[title^="Live page"]');
     await shown(frame);
     expect(await frame.getAttribute('src')).toBe(`${siteUrl}/articles/apple-jam?live=1`);
+    await shown(page.frameLocator('iframe[title^="Live page"]').getByText(`a handful of ${BODY_WORD}`));
     await shown(page.getByRole('button', { name: 'Refresh preview' }));
     await page.getByRole('button', { name: 'Edit', exact: true }).tap();
     const edit = page.getByTestId('edit-item');

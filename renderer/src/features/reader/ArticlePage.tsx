@@ -228,9 +228,12 @@ function Article({
         <div className="reader-content" data-testid="reader-content" dangerouslySetInnerHTML={{ __html: item.contentHtml ?? '' }} />
       ) : current === 'live' ? (
         <div className="reader-frame">
+          {/* the site runs in its own origin and may not navigate Hearth; the proxied page (same
+              origin) gets no same-origin rights at all */}
           <iframe
             title={`Live page: ${itemTitle(item)}`}
             src={item.useProxy ? `/api/proxy/${encodeURIComponent(item.id)}` : item.url}
+            sandbox={item.useProxy ? 'allow-scripts allow-forms allow-popups' : 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox'}
             referrerPolicy="no-referrer"
             loading="lazy"
           />
