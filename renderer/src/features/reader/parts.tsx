@@ -5,9 +5,13 @@ import { Link } from 'react-router';
 import { Icon, Spinner } from '../../ui/icons';
 import { hostOf, isBusy, itemTitle, readerItemHref, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
 
+/**
+ * The site's icon when Hearth serves it itself; the web app's CSP allows only its own images (the
+ * phone does not call every saved site), so an icon on the site's own server shows the bookmark mark.
+ */
 export function Favicon({ src, size = 16 }: { src: string | null; size?: number }): ReactElement {
   const [failed, setFailed] = useState(false);
-  if (!src || failed) return <Icon name="bookmark" size={size} className="reader-favicon reader-favicon--fallback" />;
+  if (!src || !src.startsWith('/') || src.startsWith('//') || failed) return <Icon name="bookmark" size={size} className="reader-favicon reader-favicon--fallback" />;
   return <img className="reader-favicon" src={src} alt="" width={size} height={size} loading="lazy" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
 }
 
