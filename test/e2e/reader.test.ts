@@ -1,9 +1,14 @@
-// The Reader in a real browser on a phone, against a real Hearth that captures a real page: a member
-// sees the empty state, is told clearly when an address is refused (a loopback port outside the
-// allow-list), saves a local article offline and watches it go from saving to ready, opens it in the
-// reader view (its text and its picture served by Hearth), finds it by a word from its body, and
-// archives it. The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach
-// only through FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
+// The Reader in a real browser on a phone, against a real Hearth that captures a real page in
+// Chromium: a member sees the empty state, is told clearly when an address is refused (a loopback
+// port outside the allow-list), saves a local article offline and watches it go from saving to
+// ready, opens it from Home in the reader view (its text and its picture served by Hearth; the live
+// page and the sandboxed archived page offered), it turns "reading", the local AI (an Ollama fake)
+// first is not there, then summarizes and answers; finds it by a word from its body (list and grid
+// fit 360 px), archives it; a page that cannot be saved says why, with Retry, and is deleted; a live
+// link shows its page inside Hearth and is edited; a bookmarks file imports with progress and
+// per-row errors and exports again; an admin's household link reaches the member, who hides it.
+// The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach only through
+// FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +16,8 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -79,6 +86,7 @@ describe('the Reader in the browser', () => {
   let site: Server;
   let siteUrl: string;
   let server: TestServer;
+  let ollama: FakeModelRuntime;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
@@ -103,7 +111,15 @@ describe('the Reader in the browser', () => {
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
-    server = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [siteUrl], chromiumPath: CHROMIUM } });
+    // the local AI: no chat model chosen at first (so Hearth says it is not running), then one
+    ollama = await startFakeModelRuntime({ chunkDelayMs: 1 });
+    ollama.chatReply = (req) =>
+      req.format ? JSON.stringify({ summary: 'A slow apple jam recipe from the family tree.', tags: ['Preserves', 'apples'] }) : 'Simmer it gently for forty minutes.';
+    server = await startTestServer({
+      seed: 'household',
+      config: { fetchAllowOrigins: [siteUrl], chromiumPath: CHROMIUM },
+      overrides: { modelRuntime: createOllamaClient({ baseUrl: ollama.url }) },
+    });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
 
@@ -119,6 +135,7 @@ describe('the Reader in the browser', () => {
     for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await server?.close();
+    await ollama?.close();
     await new Promise((resolve) => site?.close(resolve));
     temp.remove();
   });
@@ -202,7 +219,7 @@ describe('the Reader in the browser', () => {
     expect([...rows[0].tags].sort()).toEqual(['autumn', 'jam']);
   }, 60_000);
 
-  it('opens it from the Home widget in the reader view with its text and local picture, and it becomes reading', async () => {
+  it('opens it from Home in the reader view with its text and local picture, it becomes reading, and the local AI summarizes it and answers', async () => {
     await page.goto(`${server.url}/`);
     const widget = page.getByTestId('widget-reader');
     await shown(widget.getByText('1 unread item.'));
@@ -240,6 +257,17 @@ describe('the Reader in the browser', () => {
     // the AI is not running in this test: a plain sentence, not an error code
     await page.getByRole('button', { name: 'Summarize' }).tap();
     await shown(page.getByText('The local AI model isn’t running'));
+    // with a chat model: the TL;DR, the suggested tags (added to the item), and an answer
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    await page.getByRole('button', { name: 'Summarize' }).tap();
+    const summary = page.getByTestId('summary');
+    await shown(summary.getByText('A slow apple jam recipe from the family tree.'));
+    await shown(summary.getByText(/#preserves/));
+    await shown(page.getByRole('list', { name: 'Tags' }).getByText('#preserves'));
+    await page.getByLabel('Ask a question about the article').fill('How long does it simmer?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).tap();
+    await shown(page.getByTestId('answer').getByText('Simmer it gently for forty minutes.'));
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-ai.png', fullPage: true });
     expect((await server.member.get('/api/reader')).body.items[0].status).toBe('reading');
   }, 30_000);
 
