@@ -356,6 +356,50 @@ describe('the Reader in the browser', () => {
     await page.screenshot({ path: '/tmp/hearth-phone-reader-live.png', fullPage: true });
   }, 30_000);
 
+  it('manages collections and tags, and watches a page for changes', async () => {
+    await page.goto(`${server.url}/reader`);
+    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
+    await page.getByTestId('collections-sheet').getByRole('button', { name: 'Collections and tags' }).tap();
+    const manage = page.getByTestId('manage-collections');
+    await shown(manage.getByText('Recipes'));
+    await shown(manage.getByRole('button', { name: /Show items tagged jam/ }));
+    await manage.getByLabel('Name', { exact: true }).fill('Weekend');
+    await manage.getByLabel('Icon (optional)').fill('🌤');
+    await manage.getByLabel('Colour (optional)').selectOption({ label: 'Teal' });
+    await manage.getByRole('button', { name: 'Add collection' }).tap();
+    await shown(manage.getByText('Added “Weekend”.'));
+    await manage.getByLabel('Name', { exact: true }).fill('Weekend');
+    await manage.getByRole('button', { name: 'Add collection' }).tap();
+    await shown(manage.getByText('You already have a collection called “Weekend”.'));
+    await manage.getByRole('button', { name: 'Rename Weekend' }).tap();
+    await manage.getByLabel('New name for Weekend').fill('Sundays');
+    await manage.getByRole('button', { name: 'Save', exact: true }).tap();
+    await shown(manage.getByText('Renamed to “Sundays”.'));
+    await manage.getByRole('button', { name: 'Delete Sundays' }).tap();
+    await manage.getByRole('alert').getByRole('button', { name: 'Delete', exact: true }).tap();
+    await shown(manage.getByText('Deleted “Sundays”.'));
+    const names = (await server.member.get('/api/reader/collections')).body.collections.map((c: any) => c.name);
+    expect(names).toEqual(['Recipes']);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-collections.png', fullPage: true });
+    await manage.getByRole('button', { name: 'Close' }).tap();
+    await gone(manage);
+
+    // the change monitor on the saved article
+    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
+    await page.getByTestId('collections-sheet').getByRole('button', { name: /Recipes/ }).tap();
+    await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
+    const monitor = page.getByTestId('monitor');
+    await monitor.getByRole('checkbox', { name: 'Check this page for changes' }).check();
+    await shown(monitor.getByLabel('How often'));
+    await monitor.getByLabel('How often').selectOption({ label: 'Every 6 hours' });
+    await shown(page.getByTestId('article-notice').getByText('Saved how often to check.'));
+    await monitor.getByRole('checkbox', { name: 'Notify me when it changes' }).check();
+    await shown(page.getByTestId('article-notice').getByText('You will get a notification when it changes.'));
+    const saved = (await server.member.get('/api/reader')).body.items.find((i: any) => i.title === 'Autumn Apple Jam, the Slow Way');
+    expect(saved).toMatchObject({ autoUpdate: true, autoUpdateIntervalMins: 360, alertOnChange: true });
+    await shown(monitor.getByRole('heading', { name: 'Change history' }));
+  }, 30_000);
+
   it('imports a bookmarks file with progress, a summary and the entries it could not read; exports them again', async () => {
     const file = path.join(temp.dir, 'bookmarks.html');
     writeFileSync(file, BOOKMARKS);

@@ -119,9 +119,18 @@ function Article({
   };
   const patch = (key: string, body: PatchItemBody, message: string | null) =>
     act(key, async () => {
-      const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
-      // PATCH answers a list row; keep the article text already shown
-      onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
+      // switches and selects move at once; they go back if Hearth refuses
+      const before = item;
+      const { collectionName: _name, ...fields } = body;
+      onChange({ ...item, ...fields });
+      try {
+        const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
+        // keep the article text already shown if the answer is a list row
+        onChange({ ...before, ...next, contentHtml: next.contentHtml ?? before.contentHtml, contentText: next.contentText ?? before.contentText });
+      } catch (err) {
+        onChange(before);
+        throw err;
+      }
       return message;
     });
   const rearchive = () =>
