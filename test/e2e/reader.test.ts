@@ -283,6 +283,13 @@ describe('the Reader in the browser', () => {
     await search.fill(BODY_WORD);
     await shown(page.getByTestId('reader-item'));
     await page.screenshot({ path: '/tmp/hearth-phone-reader-search.png' });
+    // Back from the article returns to the same search
+    await page.waitForURL(/[?&]q=quinceberry/);
+    await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
+    await shown(page.getByTestId('reader-content'));
+    await page.goBack();
+    expect(await page.getByLabel('Search your Reader').inputValue()).toBe(BODY_WORD);
+    await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
 
     await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
     await page.getByRole('button', { name: 'Archive', exact: true }).tap();

@@ -2,7 +2,7 @@
 // list or a grid (remembered on this device), filtered by status, type, collection and tag, searched
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
 // spinner and the page polls every 2 s until none is; a failed save shows why, with Retry.
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
@@ -48,6 +48,15 @@ export function ReaderListPage(): ReactElement {
     setParams(next, { replace: true });
     setLimit(PAGE);
   };
+
+  // the search is kept in the address too, so Back from an article comes back to it
+  useEffect(() => {
+    if ((params.get('q') ?? '') === q) return;
+    const next = new URLSearchParams(params);
+    if (q) next.set('q', q);
+    else next.delete('q');
+    setParams(next, { replace: true });
+  }, [q]); // only when the debounced search changes
 
   const listUrl = (() => {
     const s = new URLSearchParams();
