@@ -4,6 +4,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import createDOMPurify from 'dompurify';
+import { JSDOM, VirtualConsole } from 'jsdom';
 import type { SsrfGuard } from '../../../platform/ssrf.js';
 import { guardedGet, isHostFailure, mimeOf } from './net.js';
 
@@ -66,6 +68,23 @@ function extFor(url: string, mime: string): string {
   return 'bin';
 }
 
+/** The extension a body's first bytes say it has, for responses with no useful type. */
+export function sniffExt(body: Buffer): string | null {
+  const head = body.subarray(0, 16);
+  if (head.length >= 8 && head.readUInt32BE(0) === 0x89504e47) return 'png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'jpg';
+  const ascii = head.toString('latin1');
+  if (ascii.startsWith('GIF8')) return 'gif';
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp';
+  if (ascii.slice(4, 12) === 'ftypavif') return 'avif';
+  if (ascii.startsWith('wOF2')) return 'woff2';
+  if (ascii.startsWith('wOFF')) return 'woff';
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x00000100) return 'ico';
+  const text = body.subarray(0, 512).toString('utf8').trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(text)) return 'svg';
+  return null;
+}
+
 export function stripHash(url: string): string {
   const i = url.indexOf('#');
   return i < 0 ? url : url.slice(0, i);
@@ -111,6 +130,17 @@ export async function rewriteCssUrls(css: string, map: (ref: string, isImport: b
     pos = j.end;
   });
   return out + css.slice(pos);
+}
+
+function sanitizeSvg(body: Buffer): Buffer {
+  const dom = new JSDOM('<!doctype html><html><body></body></html>', { virtualConsole: new VirtualConsole() });
+  try {
+    const purify = createDOMPurify(dom.window as unknown as Parameters<typeof createDOMPurify>[0]);
+    const clean = purify.sanitize(body.toString('utf8'), { USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['foreignObject', 'script'] });
+    return Buffer.from(clean.includes('xmlns=') ? clean : clean.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"'), 'utf8');
+  } finally {
+    dom.window.close();
+  }
 }
 
 /** At most `n` of the returned function's tasks run at once. */
@@ -173,7 +203,8 @@ export class AssetStore {
       got = { status: res.status, contentType: mimeOf(res.headers), body: res.body };
     }
     let body = got.body;
-    const ext = extFor(url, got.contentType);
+    let ext = extFor(url, got.contentType);
+    if (ext === 'bin') ext = sniffExt(body) ?? 'bin';
     if (ext === 'css' || got.contentType === 'text/css') {
       const maxDepth = this.opts.maxCssDepth ?? 4;
       const css = await rewriteCssUrls(body.toString('utf8'), async (ref) => {
@@ -185,9 +216,10 @@ export class AssetStore {
       });
       body = Buffer.from(css, 'utf8');
     }
+    if (ext === 'svg') body = sanitizeSvg(body); // served from Hearth's origin: no scripts, handlers or foreign objects
     if (this.total + body.length > (this.opts.maxTotalBytes ?? 200_000_000)) return null;
     this.total += body.length;
-    const name = `assets/${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${ext === 'bin' && got.contentType === 'text/css' ? 'css' : ext}`;
+    const name = `assets/${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${ext}`;
     if (!this.written.has(name)) {
       this.written.add(name);
       this.dirReady ??= mkdir(path.join(this.opts.outDir, 'assets'), { recursive: true });

@@ -113,6 +113,11 @@ export async function buildSnapshot(html: string, url: string, assets: AssetStor
       }
     }
 
+    // SVG animations that would set a link to javascript:
+    for (const el of Array.from(doc.querySelectorAll('animate, set, animateMotion, animateTransform'))) {
+      if (/javascript:/i.test(`${el.getAttribute('to') ?? ''} ${el.getAttribute('values') ?? ''} ${el.getAttribute('from') ?? ''}`)) el.remove();
+    }
+
     const jobs: Array<Promise<unknown>> = [];
     const localizeAttr = (el: Element, attr: string) => {
       const src = abs(el.getAttribute(attr));
