@@ -4,6 +4,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'unread-count': () => import('./unread-count.js'),
   download: () => import('./download.js'),
   archives: () => import('./archives.js'),
+  'reader-search': () => import('./reader-search.js'),
   capture: () => import('./capture.js'),
   'bookmarks-import': () => import('./bookmarks-import.js'),
 };
