@@ -44,7 +44,7 @@ const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', time
 
 const paragraphs = [
   'Every autumn the household gathers the last apples from the old tree behind the shed. The fruit is small and sharp, and it keeps for months in a cool cellar if each one is wrapped in paper.',
-  'The trick with a slow jam is patience. Chop the fruit, leave the skins on, and let it sit with sugar overnight so the juice comes out on its own before any heat is applied.',
+  'The trick with a slow jam is patience. Chop the fruit, leave the skins on, and let it sit with sugar overnight so the juice comes out on its own before any heat is applied. Our <a href="/recipes/pectin">pectin guide</a> explains why.',
   `Our grandmother added a handful of ${BODY_WORD} to every batch, which gives the jam its colour and a faint taste of honey. Nobody else on the street has ever heard of it.`,
   'Simmer gently for forty minutes, stirring from the bottom. A spoonful on a cold saucer should wrinkle when pushed with a finger; that is how you know it will set.',
   'Pour into warm jars, seal at once and label them with the date. They keep for a year on a dark shelf, though in our house they rarely last past the new year.',
@@ -229,6 +229,10 @@ describe('the Reader in the browser', () => {
     await shown(content);
     await shown(content.getByText(`a handful of ${BODY_WORD}`));
     await shown(content.getByText('wrinkle when pushed with a finger'));
+    // links inside the article open in a new tab, not over Hearth
+    const inner = content.getByRole('link', { name: 'pectin guide' });
+    expect(await inner.getAttribute('target')).toBe('_blank');
+    expect(await inner.getAttribute('rel')).toBe('noopener noreferrer');
     // the picture comes from Hearth, not from the site, and it loads
     const img = content.locator('img').first();
     await shown(img);

@@ -3,7 +3,7 @@
 // site allows frames (or goes through Hearth's proxy); the archived full page opens sandboxed. Also:
 // status (opening an unread offline article makes it "reading" on the server), edit, delete,
 // re-archive, summary and questions through the local AI, and the change monitor with its history.
-import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
@@ -103,7 +103,9 @@ function Article({
   const hasReader = Boolean(item.contentHtml);
   const canEmbed = item.useProxy || Boolean(probe && probe.reachable && !probe.framesBlocked);
   const views: View[] = [...(hasReader ? (['reader'] as const) : []), ...(canEmbed ? (['live'] as const) : []), ...(item.snapshotUrl ? (['archived'] as const) : [])];
-  const current: View | null = view && views.includes(view) ? view : (views[0] ?? null);
+  // useEmbed: the owner prefers the live page inside Hearth when the site allows it
+  const preferred: View | undefined = item.useEmbed && canEmbed ? 'live' : views[0];
+  const current: View | null = view && views.includes(view) ? view : (preferred ?? null);
 
   const act = async (key: string, run: () => Promise<string | null>) => {
     setBusy(key);
@@ -234,7 +236,7 @@ function Article({
       ) : null}
 
       {current === 'reader' ? (
-        <div className="reader-content" data-testid="reader-content" dangerouslySetInnerHTML={{ __html: item.contentHtml ?? '' }} />
+        <ReaderContent html={item.contentHtml ?? ''} />
       ) : current === 'live' ? (
         <div className="reader-frame">
           {/* the site runs in its own origin and may not navigate Hearth; the proxied page (same
@@ -293,6 +295,19 @@ function Article({
       <DeleteDialog item={dialog === 'delete' ? item : null} onClose={() => setDialog(null)} onDeleted={onDeleted} />
     </article>
   );
+}
+
+/** The article (sanitized on the server); its links open in a new tab instead of leaving Hearth. */
+function ReaderContent({ html }: { html: string }): ReactElement {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    for (const a of ref.current?.querySelectorAll<HTMLAnchorElement>('a[href]') ?? []) {
+      if (a.getAttribute('href')?.startsWith('#')) continue;
+      a.target = '_blank';
+      a.rel = 'noopener noreferrer';
+    }
+  }, [html]);
+  return <div ref={ref} className="reader-content" data-testid="reader-content" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: string | null, tags: string[]) => void }): ReactElement {
