@@ -15,6 +15,7 @@ import { createCaptureEngine } from '../../server/modules/reader/capture/engine.
 import type { CaptureEngine, CaptureResult } from '../../server/modules/reader/capture/types.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
+import { remoteRefs } from '../fixtures/capture/remote-refs.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/fixtures/readability-pages');
@@ -56,6 +57,8 @@ interface Row {
   byline: boolean;
   sim: number;
   method: string;
+  /** http(s) references left in the saved index.html (should be none). */
+  remote: number;
   error?: string;
 }
 
@@ -68,10 +71,12 @@ async function runCorpus(engine: CaptureEngine, origin: string, outRoot: string,
     try {
       res = await engine.capture({ url: `${origin}/${page}/page.html`, mode: 'archive', outDir: path.join(outRoot, page), publicBase: `/r/${page}/` });
     } catch (err) {
-      rows.push({ page, title: false, byline: false, sim: 0, method: '-', error: (err as Error).message });
+      rows.push({ page, title: false, byline: false, sim: 0, method: '-', remote: 0, error: (err as Error).message });
       continue;
     }
-    rows.push({ page, title: norm(res.title) === norm(meta.title), byline: norm(res.byline) === norm(meta.byline), sim: textSimilarity(res.contentText, expectedText), method: res.method });
+    const left = remoteRefs(readFileSync(path.join(outRoot, page, 'index.html'), 'utf8'));
+    if (left.length) console.log(`${page}: remote references left in the snapshot:\n  ${left.slice(0, 10).join('\n  ')}`);
+    rows.push({ page, title: norm(res.title) === norm(meta.title), byline: norm(res.byline) === norm(meta.byline), sim: textSimilarity(res.contentText, expectedText), method: res.method, remote: left.length });
   }
   return rows;
 }
@@ -79,7 +84,7 @@ async function runCorpus(engine: CaptureEngine, origin: string, outRoot: string,
 function report(label: string, rows: Row[]): { rate: number; titles: number; bylines: number; meanSim: number } {
   const ok = rows.filter((r) => r.title && r.sim >= 0.9);
   const summary = { rate: ok.length / rows.length, titles: rows.filter((r) => r.title).length / rows.length, bylines: rows.filter((r) => r.byline).length / rows.length, meanSim: rows.reduce((a, r) => a + r.sim, 0) / rows.length };
-  const lines = rows.map((r) => `  ${r.page.padEnd(26)} ${r.method.padEnd(7)} title ${r.title ? 'ok ' : 'NO '} byline ${r.byline ? 'ok ' : 'NO '} text ${r.sim.toFixed(3)}${r.error ? `  error: ${r.error}` : ''}`);
+  const lines = rows.map((r) => `  ${r.page.padEnd(26)} ${r.method.padEnd(7)} title ${r.title ? 'ok ' : 'NO '} byline ${r.byline ? 'ok ' : 'NO '} text ${r.sim.toFixed(3)}${r.remote ? `  remote refs ${r.remote}` : ''}${r.error ? `  error: ${r.error}` : ''}`);
   console.log(
     `readability conformance (${label}): ${ok.length}/${rows.length} pages match (title equal and text similarity >= 0.9) = ${(summary.rate * 100).toFixed(0)}%; titles ${(summary.titles * 100).toFixed(0)}%, bylines ${(summary.bylines * 100).toFixed(0)}%, mean text similarity ${summary.meanSim.toFixed(3)}\n${lines.join('\n')}`,
   );
@@ -120,6 +125,7 @@ describe.skipIf(PAGES.length === 0)('readability corpus conformance', () => {
     const rows = await runCorpus(engine, origin, path.join(temp.dir, 'static'), PAGES);
     const s = report('static', rows);
     expect(rows.every((r) => r.method === 'static')).toBe(true);
+    expect(rows.filter((r) => r.remote > 0).map((r) => r.page)).toEqual([]);
     expect(s.rate).toBeGreaterThanOrEqual(0.9);
     expect(s.titles).toBeGreaterThanOrEqual(0.9);
   }, 240_000);
@@ -138,6 +144,7 @@ describe.skipIf(PAGES.length === 0)('readability corpus conformance', () => {
       const rows = await runCorpus(engine, origin, path.join(temp.dir, 'browser'), BROWSER_PAGES);
       const s = report('browser', rows);
       expect(rows.every((r) => r.method === 'browser')).toBe(true);
+      expect(rows.filter((r) => r.remote > 0).map((r) => r.page)).toEqual([]);
       expect(s.rate).toBeGreaterThanOrEqual(0.8);
     }, 240_000);
   });

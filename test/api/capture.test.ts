@@ -11,6 +11,7 @@ import { createCaptureEngine } from '../../server/modules/reader/capture/engine.
 import { CaptureError, type CaptureEngine, type CaptureRequest } from '../../server/modules/reader/capture/types.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
+import { remoteRefs } from '../fixtures/capture/remote-refs.js';
 import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../fixtures/capture/server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -37,20 +38,6 @@ async function captureError(p: Promise<unknown>): Promise<CaptureError> {
     return err as CaptureError;
   }
   throw new Error('expected the capture to fail');
-}
-
-/** http(s) URLs left in anything the saved page would load (a[href] links excepted). */
-function remoteRefs(html: string): string[] {
-  const doc = new JSDOM(html).window.document;
-  const out: string[] = [];
-  for (const el of Array.from(doc.querySelectorAll('*'))) {
-    for (const attr of Array.from(el.attributes)) {
-      if (attr.name === 'href' && (el.tagName === 'A' || el.tagName === 'AREA')) continue;
-      if (['src', 'href', 'srcset', 'poster', 'style', 'action', 'data', 'background', 'xlink:href', 'ping', 'formaction'].includes(attr.name) && /(https?:)?\/\/|url\(\s*['"]?https?:/i.test(attr.value)) out.push(`${el.tagName} ${attr.name}=${attr.value}`);
-    }
-  }
-  for (const st of Array.from(doc.querySelectorAll('style'))) for (const m of (st.textContent ?? '').matchAll(/url\(\s*['"]?((?:https?:)?\/\/[^'")]+)/gi)) out.push(`style url ${m[1]}`);
-  return out;
 }
 
 function chromiumPids(): number[] {
@@ -239,6 +226,11 @@ describe.skipIf(!haveChromium)('capture engine in Chromium', () => {
     const res = await engine.capture(req('/article', { mode: 'thumbnail' }));
     expect(res.method).toBe('browser');
     expect(browser.launches()).toBe(before + 1);
+    // close() is not final: the next capture opens the browser again
+    await browser.close();
+    expect(chromiumPids()).toEqual([]);
+    expect((await engine.capture(req('/article', { mode: 'thumbnail' }))).method).toBe('browser');
+    expect(browser.launches()).toBe(before + 2);
   });
 
   it('falls back to the client snapshot when navigation fails', async () => {
