@@ -6,7 +6,8 @@
 // first is not there, then summarizes and answers; finds it by a word from its body (list and grid
 // fit 360 px), archives it; a page that cannot be saved says why, with Retry, and is deleted; a live
 // link shows its page inside Hearth and is edited; a bookmarks file imports with progress and
-// per-row errors and exports again; an admin's household link reaches the member, who hides it.
+// per-row errors and exports again; an admin's household link reaches the member, who hides it;
+// the admin recategorizes and deletes it.
 // The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach only through
 // FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
 import { existsSync, writeFileSync } from 'node:fs';
@@ -441,7 +442,7 @@ describe('the Reader in the browser', () => {
     await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Bread basics' }));
   }, 40_000);
 
-  it('lets an admin add a household link that members see and can hide for themselves', async () => {
+  it('lets an admin add a household link that members see and can hide for themselves; the admin recategorizes and deletes it', async () => {
     const ctx = await browser.newContext(DESKTOP);
     contexts.push(ctx);
     await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
@@ -480,6 +481,20 @@ describe('the Reader in the browser', () => {
     await admin.goto(`${server.url}/reader`);
     await shown(admin.getByTestId('reader-item').filter({ hasText: 'School portal' }));
     await admin.screenshot({ path: '/tmp/hearth-desktop-reader.png' });
+
+    // the admin moves it to another category, then deletes it for everyone
+    await admin.goto(`${server.url}/admin/reader`);
+    await admin.getByRole('button', { name: 'Edit School portal' }).click();
+    await dialog.getByLabel('Category').fill('School');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await gone(dialog);
+    await shown(admin.getByRole('region', { name: 'School' }).getByText('School portal'));
+    await admin.getByRole('button', { name: 'Delete School portal' }).click();
+    await admin.getByTestId('delete-global-link').getByRole('button', { name: 'Delete', exact: true }).click();
+    await shown(admin.getByText('No household links yet'));
+    await page.reload();
+    await shown(page.getByTestId('reader-list').or(page.getByText('Nothing saved yet')));
+    expect(await page.getByTestId('reader-item').filter({ hasText: 'School portal' }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 40_000);
 });
