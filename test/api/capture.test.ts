@@ -206,6 +206,19 @@ describe.skipIf(!haveChromium)('capture engine in Chromium', () => {
     expect(existsSync(path.join(r.outDir, 'index.html'))).toBe(false);
   });
 
+  it('keeps a page whose third-party script never answers (navigation timeout with content rendered)', async () => {
+    site.routes.set('/stuck-script', (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><html><head><title>Stuck script</title></head><body><article><h1>Stuck script</h1>${'<p>The page is all here, but a script at the end of it never arrives, so DOMContentLoaded never fires.</p>'.repeat(8)}</article><script src="/never.js"></script></body></html>`);
+    });
+    site.routes.set('/never.js', () => undefined); // never answers
+    const e = createCaptureEngine({ guard, browser, navigationTimeoutMs: 1_500, idleTimeoutMs: 500 });
+    const res = await e.capture(req('/stuck-script'));
+    expect(res.method).toBe('browser');
+    expect(res.title).toBe('Stuck script');
+    expect(res.contentText).toMatch(/never arrives/);
+  });
+
   it('cancels through the signal', async () => {
     const ac = new AbortController();
     const p = engine.capture(req('/slow', { signal: ac.signal }));

@@ -27,6 +27,8 @@ export interface CaptureEngineDeps {
   /** A shared browser to use instead of creating one (tests, bench). */
   browser?: SharedChromium;
   navigationTimeoutMs?: number;
+  /** Per subresource request the page makes (default 15 s; the page itself gets navigationTimeoutMs). */
+  subresourceTimeoutMs?: number;
   /** Upper bound of each "wait for network idle". */
   idleTimeoutMs?: number;
   /** Upper bound of the lazy-load scroll. */
@@ -134,6 +136,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
   const browser = deps.browser ?? createSharedChromium({ executablePath: deps.chromiumPath, logger: log, launchTimeoutMs: deps.launchTimeoutMs });
   const navTimeout = deps.navigationTimeoutMs ?? 30_000;
   const idleTimeout = deps.idleTimeoutMs ?? 5_000;
+  const subresourceTimeout = deps.subresourceTimeoutMs ?? 15_000;
   const scrollTimeout = deps.scrollTimeoutMs ?? 8_000;
   const maxResource = deps.maxResourceBytes ?? 25_000_000;
   const maxTotal = deps.maxTotalBytes ?? 150_000_000;
@@ -166,7 +169,12 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     const t0 = Date.now();
     const phases: Record<string, number> = {};
     const mark = (name: string) => (phases[name] = Date.now() - t0);
-    const onAbort = () => void ctx.close().catch(() => undefined);
+    // requests still in flight when the capture ends (or is cancelled) are dropped
+    const inflight = new AbortController();
+    const onAbort = () => {
+      inflight.abort();
+      void ctx.close().catch(() => undefined);
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       await ctx.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'Hearth captures do not open connections' }));
@@ -186,7 +194,14 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         const host = new URL(url).host;
         if (!top && deadHosts.has(host)) return route.abort('failed').catch(() => undefined);
         try {
-          const res = await guardedHop(deps.guard, url, { method: r.method(), headers: await r.allHeaders(), body: r.postDataBuffer(), signal, maxBytes: maxResource });
+          const res = await guardedHop(deps.guard, url, {
+            method: r.method(),
+            headers: await r.allHeaders(),
+            body: r.postDataBuffer(),
+            signal: inflight.signal,
+            maxBytes: maxResource,
+            timeoutMs: top ? navTimeout : subresourceTimeout,
+          });
           total += res.body.length;
           if (total > maxTotal) throw new TooLargeError(maxTotal);
           const mime = mimeOf(res.headers);
@@ -218,8 +233,16 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         if (signal?.aborted) throw cancelled();
         if (topBlocked) throw blocked(topBlocked);
         if (topNotHtml !== null) throw new CaptureError('not_html', `That address is not a web page (${topNotHtml || 'unknown type'}).`);
-        if ((err as Error).name === 'TimeoutError') throw new CaptureError('timeout', 'The page took too long to load.');
-        throw new CaptureError('unreachable', `The page could not be loaded: ${(err as Error).message.split('\n')[0]}`);
+        if ((err as Error).name === 'TimeoutError') {
+          // slow third-party scripts can hold DOMContentLoaded back: keep what has rendered if it is a page
+          const chars = await page.evaluate(() => document.body?.innerText.length ?? 0).catch(() => 0);
+          if (chars < 200) throw new CaptureError('timeout', 'The page took too long to load.');
+          log?.info({ url: req.url, chars }, 'capture: navigation timed out, keeping what rendered');
+          status = 200;
+        } else throw new CaptureError('unreachable', `The page could not be loaded: ${(err as Error).message.split('\n')[0]}`);
+      }
+      if (status === 0 && !page.url().startsWith('http')) {
+        throw new CaptureError('unreachable', 'The page could not be loaded.');
       }
       await page.waitForLoadState('networkidle', { timeout: idleTimeout }).catch(() => undefined);
       mark('idle');
@@ -271,6 +294,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       throw new CaptureError('unreachable', `The capture browser failed: ${(err as Error).message.split('\n')[0]}`);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      inflight.abort();
       await ctx.close().catch(() => undefined);
     }
   }
