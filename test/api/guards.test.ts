@@ -65,6 +65,9 @@ describe('guards and HTTP conventions', () => {
           // archive view: static archive content, unauthenticated by design (spec, Authentication 4)
           'GET /api/archives/view/:sourceId',
           'GET /api/archives/view/:sourceId/*rest',
+          // a reader snapshot's files on a signed, expiring token path: the snapshot is served with
+          // CSP sandbox (opaque origin), so its asset requests carry no session cookie
+          'GET /api/reader/:id/archive-t/:token/*rest',
         ].sort(),
       );
     });

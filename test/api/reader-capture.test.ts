@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -91,7 +92,8 @@ describe('reader capture jobs and archive files', () => {
     const after = await s.handle.deps.db('reader_items').where({ id: item.id }).first();
     for (const col of ['content_text', 'content_html', 'content_hash', 'word_count', 'title', 'content_changed_at', 'snapshot_path']) expect(after[col], col).toEqual(before[col]);
     // the old snapshot is still served and no change was recorded
-    expect((await s.member.get(`/api/reader/${item.id}/archive/index.html`)).status).toBe(200);
+    expect((await s.member.get(`/api/reader/${item.id}/archive/index.html`)).status).toBe(302);
+    expect((await s.member.get(`/api/reader/${item.id}/archive/assets/img1`)).status).toBe(200);
     expect((await s.member.get(`/api/reader/${item.id}/changes`)).body.changes).toHaveLength(1);
     // captureNow reports the failure to the monitor as a CaptureError
     await expect(s.handle.deps.reader.captureNow(item.id, 'monitor')).rejects.toBeInstanceOf(CaptureError);
@@ -185,9 +187,18 @@ describe('reader capture jobs and archive files', () => {
       writeFileSync(path.join(s.dataDir, 'reader', 'other-item', 'index.html'), 'other');
     });
 
-    it('serves index.html with the sandbox CSP, nosniff and no scripts allowed', async () => {
-      const r = await s.member.get(`/api/reader/${id}/archive/index.html`);
+    it('opens index.html on a token path (its sandboxed page sends no cookie), served with the sandbox CSP, nosniff and no scripts', async () => {
+      const redirect = await s.member.get(`/api/reader/${id}/archive/index.html`);
+      expect(redirect.status).toBe(302);
+      const location = String(redirect.headers.location);
+      expect(location).toMatch(new RegExp(`^/api/reader/${id}/archive-t/[^/]+/index\\.html$`));
+      // no cookie needed on the token path, for the page and for its relative assets
+      const r = await s.anon.get(location);
       expect(r.status).toBe(200);
+      const asset = await s.anon.get(location.replace(/index\.html$/, 'assets/img1'));
+      expect(asset.status).toBe(200);
+      expect(asset.headers['content-type']).toBe('image/png');
+      expect(asset.headers['content-security-policy']).toBe(ARCHIVE_CSP);
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(r.headers['content-security-policy']).toBe(ARCHIVE_CSP);
       expect(r.headers['content-security-policy']).not.toMatch(/script-src/);
@@ -242,12 +253,46 @@ describe('reader capture jobs and archive files', () => {
       expect((await s.member.get('/api/reader/nope/archive/index.html')).status).toBe(404);
     });
 
+    it('token paths are refused when tampered, expired, for another item or after the item is gone', async () => {
+      const location = String((await s.member.get(`/api/reader/${id}/archive/index.html`)).headers.location);
+      const token = location.split('/')[5]!;
+      const [exp, user, sig] = token.split('.');
+      const bad = [
+        `${exp}.${user}.${sig!.slice(0, -2)}xx`,
+        `${Number(exp) + 1}.${user}.${sig}`,
+        `${exp}.${s.users.admin.id}.${sig}`,
+        'garbage',
+        '..',
+      ];
+      for (const t of bad) expect((await s.anon.get(`/api/reader/${id}/archive-t/${t}/index.html`)).status, t).toBe(404);
+      // signed properly but expired
+      const key = (s.handle.deps.reader as any).archiveKey as Buffer;
+      const past = Math.floor(Date.now() / 1000) - 10;
+      const expired = `${past}.${user}.${createHmac('sha256', key).update(`${id}|${user}|${past}`).digest('base64url').slice(0, 32)}`;
+      expect((await s.anon.get(`/api/reader/${id}/archive-t/${expired}/index.html`)).status).toBe(404);
+      // another item's files are not reachable with this item's token
+      const other = (await waitState(s.member, (await create({ url: 'https://files2.example.com/' })).id, ['ready'])).id;
+      expect((await s.anon.get(`/api/reader/${other}/archive-t/${token}/index.html`)).status).toBe(404);
+      // traversal on the token path is refused too
+      for (const a of ['../secret.txt', '..%2fsecret.txt', '%2e%2e/%2e%2e/secret.txt', '%c0%ae%c0%ae/secret.txt']) {
+        const r = await rawRequest(s.url, { path: `/api/reader/${id}/archive-t/${token}/${a}` });
+        expect(r.status, a).toBe(404);
+      }
+      // a deleted item's token stops working
+      const loc2 = String((await s.member.get(`/api/reader/${other}/archive/index.html`)).headers.location);
+      expect((await s.anon.get(loc2)).status).toBe(200);
+      await s.member.delete(`/api/reader/${other}`);
+      expect((await s.anon.get(loc2)).status).toBe(404);
+    });
+
     it('global items are readable by every member; own items only by their owner', async () => {
       const g = (await s.admin.post('/api/admin/reader', { url: 'https://global.example.com/', autoUpdate: true })).body.item;
       await waitState(s.member, g.id, ['ready']);
-      expect((await s.member.get(`/api/reader/${g.id}/archive/index.html`)).status).toBe(200);
-      expect((await s.admin.get(`/api/reader/${g.id}/archive/index.html`)).status).toBe(200);
+      expect((await s.member.get(`/api/reader/${g.id}/archive/index.html`)).status).toBe(302);
+      expect((await s.admin.get(`/api/reader/${g.id}/archive/index.html`)).status).toBe(302);
+      expect((await s.admin.get(`/api/reader/${g.id}/archive/screenshot.png`)).status).toBe(200);
       expect((await s.admin.get(`/api/reader/${id}/archive/index.html`)).status).toBe(404);
+      expect((await s.admin.get(`/api/reader/${id}/archive/assets/img1`)).status).toBe(404);
     });
   });
 

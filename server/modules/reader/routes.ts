@@ -49,12 +49,12 @@ export async function readRawBody(req: Request, max: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The still-encoded path after /:id/archive/ (express decodes params; the path guard wants one decoding). */
-function rawArchivePath(req: Request): string {
+/** The still-encoded path after /:id<marker> (express decodes params; the path guard wants one decoding). */
+function rawArchivePath(req: Request, marker: string): string {
   const url = req.originalUrl.split('?')[0]!;
   const rest = url.slice(req.baseUrl.length);
-  const at = rest.indexOf('/archive/', 1);
-  return at < 0 ? '' : rest.slice(at + '/archive/'.length);
+  const at = rest.indexOf(marker, 1);
+  return at < 0 ? '' : rest.slice(at + marker.length);
 }
 
 function sendFileStream(res: Response, file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number }): Promise<void> {
@@ -164,7 +164,26 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
     });
 
     r.get('/:id/archive/*rest', 'user', async (req, res) => {
-      const file = await reader.archiveFile(actorOf(req), parse(ItemIdParams, req.params).id, rawArchivePath(req));
+      const { id } = parse(ItemIdParams, req.params);
+      const rawPath = rawArchivePath(req, '/archive/');
+      const file = await reader.archiveFile(actorOf(req), id, rawPath);
+      if (file.contentType.startsWith('text/html')) {
+        // The sandboxed page cannot send the session cookie with its assets: it is opened from a
+        // token path, so its relative asset URLs carry the token.
+        file.stream.destroy();
+        const token = await reader.archiveToken(actorOf(req), id);
+        res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${token}/${rawPath}`);
+        return;
+      }
+      await sendFileStream(res, file);
+    });
+    // Capability URLs for a snapshot and its assets (see archiveToken): no session, the signed
+    // token names the user and expires; the item must still be visible to that user.
+    r.get('/:id/archive-t/:token/*rest', 'none', async (req, res) => {
+      const { id } = parse(ItemIdParams, req.params);
+      const token = String(req.params.token ?? '');
+      const file = await reader.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
+      res.set('Cache-Control', 'private, max-age=3600');
       await sendFileStream(res, file);
     });
 
@@ -177,7 +196,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
   // The router refuses a path whose escapes do not decode (e.g. overlong "%c0%ae") with a 400
   // before any handler runs; under /archive/ that is a traversal attempt and answers 404 like the others.
   routes.router.use((err: unknown, req: Request, _res: Response, next: (err?: unknown) => void) => {
-    if ((err as { status?: number }).status === 400 && /^\/[^/]+\/archive\//.test(req.path)) return next(new NotFoundError('That file is not part of this capture.'));
+    if ((err as { status?: number }).status === 400 && /^\/[^/]+\/archive(-t\/[^/]+)?\//.test(req.path)) return next(new NotFoundError('That file is not part of this capture.'));
     next(err);
   });
   return routes;

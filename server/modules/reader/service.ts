@@ -3,7 +3,7 @@
 // canEdit, isHidden, artifact URLs), tags created on first use, collections, hiding globals in the
 // `bookmarks.hidden` preference, capture requests (the queue in jobs.ts does the work), the probe
 // and the legacy embed proxy, both through the SSRF guard.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import type { UserActor } from '../../actor.js';
@@ -75,7 +75,17 @@ type Viewer = { kind: 'user'; actor: UserActor } | { kind: 'admin'; actor: UserA
 const notFound = () => new NotFoundError('That reader item does not exist.');
 const artifactUrl = (id: string, rel: string | null) => (rel ? `${archivePublicBase(id)}${rel.split('/').map(encodeURIComponent).join('/')}` : null);
 
+/** How long a snapshot's asset URLs stay valid (the page is re-opened through a fresh redirect after). */
+export const ARCHIVE_TOKEN_TTL_S = 6 * 60 * 60;
+
 export class ReaderService {
+  /**
+   * Signs capability tokens for a snapshot's assets. A snapshot is served with CSP `sandbox`, so
+   * its document has an opaque origin and browsers send no SameSite cookie with its image, CSS and
+   * font requests; those go to a token path instead (per process: a restart just re-issues them).
+   */
+  private readonly archiveKey = randomBytes(32);
+
   constructor(private readonly deps: ReaderDeps) {}
 
   private now(): string {
@@ -367,6 +377,10 @@ export class ReaderService {
   /** A file of the item's capture, resolved through the path guard; any miss is 404. */
   async archiveFile(actor: UserActor, id: string, rawPath: string): Promise<{ stream: ReadStream; contentType: string; size: number }> {
     await this.visibleItem(actor, id);
+    return this.readArchiveFile(id, rawPath);
+  }
+
+  private async readArchiveFile(id: string, rawPath: string): Promise<{ stream: ReadStream; contentType: string; size: number }> {
     const file = resolveArchivePath(itemDir(this.deps.dataDir, id), rawPath);
     if (!file) throw new NotFoundError('That file is not part of this capture.');
     const st = await stat(file).catch(() => null);
@@ -379,6 +393,31 @@ export class ReaderService {
       await fh.close();
     }
     return { stream: createReadStream(file), contentType: contentTypeOf(file, head), size: st.size };
+  }
+
+  private signArchive(id: string, userId: string, exp: number): string {
+    return createHmac('sha256', this.archiveKey).update(`${id}|${userId}|${exp}`).digest('base64url').slice(0, 32);
+  }
+
+  /** A path segment that grants this user's access to the item's capture files for a while. */
+  async archiveToken(actor: UserActor, id: string): Promise<string> {
+    await this.visibleItem(actor, id);
+    const exp = Math.floor(this.deps.clock.now().getTime() / 1000) + ARCHIVE_TOKEN_TTL_S;
+    return `${exp}.${actor.id}.${this.signArchive(id, actor.id, exp)}`;
+  }
+
+  /** A file of the capture through a token from archiveToken(); a bad, expired or revoked token is 404. */
+  async archiveFileByToken(id: string, token: string, rawPath: string): Promise<{ stream: ReadStream; contentType: string; size: number }> {
+    const denied = () => new NotFoundError('That file is not part of this capture.');
+    const [expRaw, userId, sig] = token.split('.');
+    const exp = Number(expRaw);
+    if (!userId || !sig || !Number.isInteger(exp) || exp * 1000 < this.deps.clock.now().getTime()) throw denied();
+    const expected = Buffer.from(this.signArchive(id, userId, exp));
+    const given = Buffer.from(sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw denied();
+    const r = await this.deps.store.findById(id);
+    if (!r || (r.ownerId !== null && r.ownerId !== userId)) throw denied();
+    return this.readArchiveFile(id, rawPath);
   }
 
   async changes(actor: UserActor, id: string): Promise<ItemChange[]> {
