@@ -3,6 +3,7 @@
 // script-free snapshot with local assets, a Readability reader view, a screenshot and the og:image.
 // Fallbacks when the browser cannot produce the page: the DOM the user's browser sent, then a
 // static fetch (no JavaScript).
+import { setMaxListeners } from 'node:events';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
@@ -171,6 +172,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     const mark = (name: string) => (phases[name] = Date.now() - t0);
     // requests still in flight when the capture ends (or is cancelled) are dropped
     const inflight = new AbortController();
+    setMaxListeners(0, inflight.signal); // one listener per request in flight
     const onAbort = () => {
       inflight.abort();
       void ctx.close().catch(() => undefined);
