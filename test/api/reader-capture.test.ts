@@ -199,6 +199,9 @@ describe('reader capture jobs and archive files', () => {
       expect(asset.status).toBe(200);
       expect(asset.headers['content-type']).toBe('image/png');
       expect(asset.headers['content-security-policy']).toBe(ARCHIVE_CSP);
+      // the sandboxed page is cross-origin to its own assets: no same-origin CORP on the token path
+      expect(asset.headers['cross-origin-resource-policy']).toBeUndefined();
+      expect((await s.member.get(`/api/reader/${id}/archive/screenshot.png`)).headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(r.headers['content-security-policy']).toBe(ARCHIVE_CSP);
       expect(r.headers['content-security-policy']).not.toMatch(/script-src/);

@@ -57,14 +57,20 @@ function rawArchivePath(req: Request, marker: string): string {
   return at < 0 ? '' : rest.slice(at + marker.length);
 }
 
-function sendFileStream(res: Response, file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number }): Promise<void> {
+function sendFileStream(
+  res: Response,
+  file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number },
+  opts: { sameOriginOnly: boolean },
+): Promise<void> {
   res.status(200).set({
     'Content-Type': file.contentType,
     'Content-Length': String(file.size),
     'Content-Security-Policy': ARCHIVE_CSP,
     'X-Content-Type-Options': 'nosniff',
-    'Cross-Origin-Resource-Policy': 'same-origin',
   });
+  // The snapshot page itself has an opaque origin (CSP sandbox): a same-origin CORP would block
+  // its own assets on the token path. Files on the session path stay same-origin only.
+  if (opts.sameOriginOnly) res.set('Cross-Origin-Resource-Policy', 'same-origin');
   return new Promise((resolve) => {
     file.stream.once('error', () => {
       res.destroy();
@@ -175,7 +181,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
         res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${token}/${rawPath}`);
         return;
       }
-      await sendFileStream(res, file);
+      await sendFileStream(res, file, { sameOriginOnly: true });
     });
     // Capability URLs for a snapshot and its assets (see archiveToken): no session, the signed
     // token names the user and expires; the item must still be visible to that user.
@@ -184,7 +190,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
       const token = String(req.params.token ?? '');
       const file = await reader.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
       res.set('Cache-Control', 'private, max-age=3600');
-      await sendFileStream(res, file);
+      await sendFileStream(res, file, { sameOriginOnly: false });
     });
 
     r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
