@@ -3,10 +3,13 @@
 // fetch (jsdom, no JavaScript). Pages: the capture fixture pages and a few real articles of the
 // readability corpus, served on 127.0.0.1 and let through the SSRF guard by exact origin.
 // Needs Chromium (CHROMIUM_PATH, Playwright's, or /usr/bin/chromium). Run: npm run bench -- capture
-// BENCH_ROUNDS (default 2) repeats the page list.
+// BENCH_ROUNDS (default 2) repeats the page list. Each row also reports the main thread's
+// event-loop delay while it ran (perf_hooks.monitorEventLoopDelay: max and p99), i.e. how long
+// any other request to the server would have waited behind the capture's own work.
 import type dns from 'node:dns';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { createSharedChromium, resolveChromiumPath } from '../server/adapters/browser/chromium.js';
 import { createCaptureEngine, type CaptureEngineDeps } from '../server/modules/reader/capture/engine.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
@@ -15,7 +18,7 @@ import { startFixtureSite } from '../test/fixtures/capture/server.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const CORPUS = path.resolve(import.meta.dirname, '../../shared/fixtures/readability-pages');
+const CORPUS = path.resolve(import.meta.dirname, '../test/fixtures/readability-pages');
 const CORPUS_PAGES = ['nytimes-1', 'medium-1', 'guardian-1', 'theverge', 'wapo-1', 'wikipedia'].filter((p) => existsSync(path.join(CORPUS, p, 'source.html')));
 
 const pct = (xs: number[], p: number) => {
@@ -50,7 +53,12 @@ export async function run(): Promise<void> {
     const res = await engine.capture({ url: site.origin + p, mode: 'archive', outDir: path.join(temp.dir, String(++n)), publicBase: '/r/' });
     return { ms: performance.now() - t, method: res.method };
   };
-  const rows: Array<[string, number[]]> = [];
+  const rows: Array<[string, number[], IntervalHistogram]> = [];
+  const eld = () => {
+    const h = monitorEventLoopDelay({ resolution: 10 });
+    h.enable();
+    return h;
+  };
   try {
     // shared browser (launched once, before timing)
     const shared = createSharedChromium({ executablePath: exe });
@@ -59,12 +67,15 @@ export async function run(): Promise<void> {
     await once(engine, '/article');
     const firstMs = performance.now() - t;
     const sharedMs: number[] = [];
+    const sharedEld = eld();
     for (let r = 0; r < ROUNDS; r++) for (const p of pages) sharedMs.push((await once(engine, p)).ms);
+    sharedEld.disable();
     await shared.close();
-    rows.push(['shared browser', sharedMs]);
+    rows.push(['shared browser', sharedMs, sharedEld]);
 
     // a fresh browser for every capture
     const freshMs: number[] = [];
+    const freshEld = eld();
     for (let r = 0; r < ROUNDS; r++)
       for (const p of pages) {
         t = performance.now();
@@ -73,19 +84,27 @@ export async function run(): Promise<void> {
         await b.close();
         freshMs.push(performance.now() - t);
       }
-    rows.push(['fresh browser per capture', freshMs]);
+    freshEld.disable();
+    rows.push(['fresh browser per capture', freshMs, freshEld]);
 
     // static fetch, no browser
     const st = createCaptureEngine({ ...base, browserEnabled: false });
     const staticMs: number[] = [];
+    const staticEld = eld();
     for (let r = 0; r < ROUNDS; r++) for (const p of pages) staticMs.push((await once(st, p)).ms);
-    rows.push(['static fetch (no JS)', staticMs]);
+    staticEld.disable();
+    await st.close();
+    rows.push(['static fetch (no JS)', staticMs, staticEld]);
 
     console.log(`capture (archive mode: snapshot + assets + reader view + screenshot + og:image; ${pages.length} pages x ${ROUNDS} rounds; Chromium ${exe})`);
     console.log(`  first capture incl. browser launch: ${firstMs.toFixed(0)} ms`);
-    for (const [label, xs] of rows) {
+    for (const [label, xs, h] of rows) {
       const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-      console.log(`  ${label.padEnd(28)} p50 ${pct(xs, 50).toFixed(0).padStart(5)} ms  p95 ${pct(xs, 95).toFixed(0).padStart(5)} ms  mean ${mean.toFixed(0).padStart(5)} ms  (n=${xs.length})`);
+      const ms = (ns: number) => (ns / 1e6).toFixed(0).padStart(5);
+      console.log(
+        `  ${label.padEnd(28)} p50 ${pct(xs, 50).toFixed(0).padStart(5)} ms  p95 ${pct(xs, 95).toFixed(0).padStart(5)} ms  mean ${mean.toFixed(0).padStart(5)} ms  (n=${xs.length})` +
+          `  event-loop delay: max ${ms(h.max)} ms  p99 ${ms(h.percentile(99))} ms`,
+      );
     }
   } finally {
     await guard.close();

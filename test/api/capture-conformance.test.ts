@@ -1,4 +1,4 @@
-// Conformance over the readability corpus (../shared/fixtures/readability-pages, 25 real articles):
+// Conformance over the readability corpus (test/fixtures/readability-pages, copied from ../shared with its SOURCE.md; 25 real articles):
 // each source.html is served locally at /<name>/page.html and captured in archive mode, once with
 // the static pipeline (jsdom, no JavaScript) for every page and once in the real Chromium for
 // every page; title, byline and text are compared with expected-metadata.json and expected.html.
@@ -18,7 +18,7 @@ import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
 import { remoteRefs } from '../fixtures/capture/remote-refs.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/fixtures/readability-pages');
+const CORPUS = path.resolve(import.meta.dirname, '../fixtures/readability-pages');
 const PAGES = existsSync(CORPUS) ? readdirSync(CORPUS).filter((d) => existsSync(path.join(CORPUS, d, 'source.html'))) : [];
 const CHROMIUM = resolveChromiumPath(process.env.CHROMIUM_PATH);
 /** Pages captured in Chromium too (all of them with CAPTURE_CONFORMANCE_ALL=1; ~2 s a page on 2 cores). */
