@@ -307,4 +307,39 @@ describe('apps, notifications and the home screen in the browser', () => {
     await shown(member.getByText('The shelves are empty'));
     expect(pageErrors).toEqual([]);
   });
+
+  it('on a phone an admin gets four tabs and More, whose menu opens the other pages', async () => {
+    const phone = await open('admin', { ...PHONE, viewport: { width: 360, height: 740 } });
+    await visit(phone, '/');
+    const bar = nav(phone);
+    const more = bar.getByRole('button', { name: 'More' });
+    await shown(more);
+    // the bar fits the screen: no sideways scrolling, four page tabs plus More
+    const fits = await bar.locator('.shell__nav-list').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+    expect(fits).toBe(true);
+    const tabs = await bar.locator('.shell__nav-list > li:visible').count();
+    expect(tabs).toBe(5);
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
+
+    // open: the pages that did not fit; Escape closes it again
+    await more.click();
+    const menuLink = bar.getByRole('link', { name: 'Features' });
+    await shown(menuLink);
+    await phone.screenshot({ path: '/tmp/hearth-phone-more.png' });
+    await phone.keyboard.press('Escape');
+    await gone(menuLink);
+
+    // choose one: the page opens, the menu closes, and More shows as the current tab
+    await more.click();
+    await bar.getByRole('link', { name: 'Archives' }).click();
+    await phone.waitForURL(`${server.url}/admin/archives`);
+    await gone(bar.getByRole('link', { name: 'Archives' }));
+    await expect.poll(() => more.getAttribute('class')).toContain('nav-more__button--current');
+    // a tap outside closes an open menu
+    await more.click();
+    await shown(menuLink);
+    await phone.mouse.click(180, 200);
+    await gone(menuLink);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -1,14 +1,15 @@
 // The signed-in frame: header (Hearth, navigation, the user, sign out) and the page below.
 // On wide screens the navigation sits in the header; on phones the same <nav> becomes a bottom
-// tab bar (CSS only, so there is one navigation landmark either way). Pages of tools that are
+// tab bar (CSS only, so there is one navigation landmark either way); when an admin's pages do not
+// fit, the last tab is More, a menu of the rest. Pages of tools that are
 // switched off are left out of the navigation (the enabled set is shared through ToolsProvider).
-import { useEffect, useRef, useState, type ReactElement } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
-import { HEADER_ITEMS, navItemsFor, pageHref } from './pages';
+import { HEADER_ITEMS, navItemsFor, pageHref, type ShellPage } from './pages';
 import { useSession, useUser } from './session';
 
 export function Shell(): ReactElement {
@@ -51,6 +52,8 @@ function ShellFrame(): ReactElement {
   };
 
   const items = navItemsFor(user.role, isVisible);
+  // phones show TAB_SLOTS tabs and a More tab for the rest (CSS hides the overflow tabs there)
+  const overflowing = items.length > TAB_SLOTS + 1;
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
 
   return (
@@ -65,14 +68,15 @@ function ShellFrame(): ReactElement {
         </Link>
         <nav aria-label="Main" className="shell__nav">
           <ul className="shell__nav-list">
-            {items.map((p) => (
-              <li key={p.id}>
+            {items.map((p, i) => (
+              <li key={p.id} className={overflowing && i >= TAB_SLOTS ? 'nav-item--overflow' : undefined}>
                 <NavLink to={pageHref(p)} end={p.path === ''} className="nav-link">
                   <Icon name={p.icon} />
                   <span className="nav-link__label">{p.label}</span>
                 </NavLink>
               </li>
             ))}
+            {overflowing ? <MoreMenu pages={items.slice(TAB_SLOTS)} /> : null}
           </ul>
         </nav>
         <div className="shell__actions">
@@ -100,5 +104,63 @@ function ShellFrame(): ReactElement {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** Tabs a phone's bottom bar shows before the rest go under More. */
+const TAB_SLOTS = 4;
+
+/**
+ * The More tab of the phone tab bar: a menu of the pages that do not fit. Hidden on wide screens,
+ * where every page is in the header. Closes on navigation, Escape and a tap outside; shows as the
+ * current tab while one of its pages is open.
+ */
+function MoreMenu({ pages }: { pages: readonly ShellPage[] }): ReactElement {
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const box = useRef<HTMLLIElement>(null);
+  const menuId = useId();
+  const current = pages.some((p) => matchPath({ path: pageHref(p), end: false }, location.pathname));
+
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    const onDown = (e: PointerEvent) => {
+      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onDown);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onDown);
+    };
+  }, [open]);
+
+  return (
+    <li className="nav-more" ref={box}>
+      <button
+        type="button"
+        className={current ? 'nav-link nav-more__button nav-more__button--current' : 'nav-link nav-more__button'}
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <Icon name="more" />
+        <span className="nav-link__label">More</span>
+      </button>
+      <ul id={menuId} className="nav-more__menu" hidden={!open}>
+        {pages.map((p) => (
+          <li key={p.id}>
+            <NavLink to={pageHref(p)} className="nav-more__link">
+              <Icon name={p.icon} />
+              <span>{p.label}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </li>
   );
 }
