@@ -12,6 +12,7 @@ import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
 import type { TestClient } from '../harness/client.js';
+import { openFromNav } from '../harness/nav.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -285,7 +286,7 @@ describe('setup plan, downloads and features in the browser', () => {
 
   it('shows a running download with progress on the Downloads page, and the admin pauses the queue and cancels it', async () => {
     expect((await admin.post('/api/admin/install', { items: ['maps-base'] })).status).toBe(202);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Downloads' }).tap();
+    await openFromNav(page, 'Downloads');
     await shown(page.getByRole('heading', { name: 'Downloads', exact: true }));
 
     const running = page.getByTestId('jobs-running');
@@ -373,7 +374,7 @@ describe('setup plan, downloads and features in the browser', () => {
   });
 
   it('installs an item from the Features page and links to its download', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Features' }).tap();
+    await openFromNav(page, 'Features');
     await shown(page.getByRole('heading', { name: 'Features', exact: true }));
     const engine = page.getByTestId('feature-images-base');
     await shown(engine.getByText('Not installed'));

@@ -111,13 +111,33 @@ describe('the offline library in the browser', () => {
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archives' }).count()).toBe(0);
   });
 
+  it('shows the server\'s own reason when it refuses a download', async () => {
+    const page = await open('admin');
+    // the refusal as the server words it (offline mode; the API tests cover the server side)
+    await page.route('**/api/admin/archives/download/fixturebooks*', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'offline_mode', message: 'Hearth is in offline mode, so it will not download archives.' } }),
+      }),
+    );
+    await page.goto(`${server.url}/admin/archives`);
+    const books = page.getByTestId('archive-fixturebooks');
+    await books.getByRole('button', { name: 'Download Fixture books' }).tap();
+    await shown(books.getByText('Hearth is in offline mode, so it will not download archives.'));
+    await shown(books.getByRole('button', { name: 'Download Fixture books' }));
+    await page.unroute('**/api/admin/archives/download/fixturebooks*');
+    expect((await server.member.get('/api/archives/installed')).body.archives).toEqual([]);
+  });
+
   it('lets the admin download archives with live progress, then verify them', async () => {
     const page = await open('admin');
     await page.goto(`${server.url}/library`);
     await shown(page.getByText('The shelves are empty'));
     await page.getByRole('link', { name: 'Add archives' }).tap();
     await shown(page.getByRole('heading', { name: 'Archives', exact: true }));
-    await shown(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Archives' }));
+    // on a phone an admin's Archives page is under More, which shows as the current tab
+    await shown(page.getByRole('navigation', { name: 'Main' }).locator('.nav-more__button--current'));
     expect(await page.getByTestId('archives-summary').textContent()).toContain('free on this computer');
     await shown(page.getByTestId('runtime-state').getByText('archives installed'));
 

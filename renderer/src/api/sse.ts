@@ -93,6 +93,24 @@ export function openPostStream<M extends object>(
   handlers: StreamHandlers<M>,
   opts: Pick<StreamOptions<M>, 'closeOn'> = {},
 ): PostStreamHandle {
+  return openFetchStream(url, { method: 'POST', body }, handlers, opts);
+}
+
+/**
+ * Reads a GET event stream over fetch instead of EventSource, for one-shot streams whose refusal
+ * matters (e.g. an archive download the server turns down: EventSource cannot read the JSON
+ * reason, fetch can). No automatic reconnect: a drop rejects `done` with `stream_lost`.
+ */
+export function openGetStream<M extends object>(url: string, handlers: StreamHandlers<M>, opts: Pick<StreamOptions<M>, 'closeOn'> = {}): PostStreamHandle {
+  return openFetchStream(url, { method: 'GET' }, handlers, opts);
+}
+
+function openFetchStream<M extends object>(
+  url: string,
+  request: { method: 'GET' } | { method: 'POST'; body: unknown },
+  handlers: StreamHandlers<M>,
+  opts: Pick<StreamOptions<M>, 'closeOn'> = {},
+): PostStreamHandle {
   const controller = new AbortController();
   let closed = false;
   const close = () => {
@@ -119,12 +137,13 @@ export function openPostStream<M extends object>(
   };
   const done = (async () => {
     try {
-      const res = await apiFetch(url, {
-        method: 'POST',
-        headers: { Accept: 'text/event-stream', 'Content-Type': body instanceof RawBody ? body.contentType : 'application/json' },
-        body: body instanceof RawBody ? body.data : JSON.stringify(body),
-        signal: controller.signal,
-      });
+      const init: RequestInit = { method: request.method, headers: { Accept: 'text/event-stream' }, signal: controller.signal };
+      if (request.method === 'POST') {
+        const { body } = request;
+        init.headers = { Accept: 'text/event-stream', 'Content-Type': body instanceof RawBody ? body.contentType : 'application/json' };
+        init.body = body instanceof RawBody ? body.data : JSON.stringify(body);
+      }
+      const res = await apiFetch(url, init);
       if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) throw await refusal(res);
       if (!res.body) throw new ApiError(0, 'stream_lost', LOST_MESSAGE);
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

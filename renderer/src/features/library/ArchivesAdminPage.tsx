@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import { openEventStream, openPostStream, type StreamHandle } from '../../api/sse';
+import { openGetStream, openPostStream, type StreamHandle } from '../../api/sse';
 import { useResource } from '../../api/useResource';
 import { Dialog } from '../../ui/Dialog';
 import { formatBytes } from '../../ui/format';
@@ -84,12 +84,10 @@ export function ArchivesAdminPage(): ReactElement {
     setErrors(({ [src.id]: _old, ...rest }) => rest);
     setLive((l) => ({ ...l, [src.id]: { phase: 'starting', progress: null } }));
     let heard = false;
-    const lost = () =>
-      heard
-        ? 'Lost touch with Hearth during the download. Download again to continue where it stopped.'
-        : 'Hearth did not start this download. It may be in offline mode, or this archive is already downloading.';
     const url = `/api/admin/archives/download/${encodeURIComponent(src.id)}${variantKey ? `?variantKey=${encodeURIComponent(variantKey)}` : ''}`;
-    const handle = openEventStream<DownloadEvents>(
+    // read over fetch, not EventSource: a refusal (offline mode, already downloading, no room)
+    // comes back as the server's own sentence, and a drop is not silently retried
+    const handle = openGetStream<DownloadEvents>(
       url,
       {
         status: (d) => {
@@ -106,12 +104,26 @@ export function ArchivesAdminPage(): ReactElement {
         },
         done: () => finish(src.id, `${src.label} is installed and in the Library.`, null),
         cancelled: () => finish(src.id, `${src.label} was cancelled.`, null),
-        // the server's `error` event carries a message; EventSource's own connection error (a
-        // refusal before the stream, whose JSON it cannot read, or a dropped connection, which
-        // stops the download on the server) arrives under the same name without one
-        error: (d) => finish(src.id, null, d?.message ?? lost()),
+        error: (d) => finish(src.id, null, d?.message ?? 'The download failed.'),
       },
-      { closeOn: ['done', 'cancelled', 'error'], onDisconnect: () => finish(src.id, null, lost()) },
+      { closeOn: ['done', 'cancelled', 'error'] },
+    );
+    // only this download's own stream may finish it (not a later one for the same archive)
+    const mine = () => streams.current.get(src.id) === handle;
+    handle.done.then(
+      // the server ended the stream without a final event
+      () => {
+        if (mine()) finish(src.id, null, heard ? 'Lost touch with Hearth during the download. Download again to continue where it stopped.' : 'The download did not start.');
+      },
+      (err: unknown) => {
+        if (!mine()) return;
+        const refused = err instanceof ApiError && err.code !== 'stream_lost';
+        finish(
+          src.id,
+          null,
+          refused ? err.message : heard ? 'Lost touch with Hearth during the download. Download again to continue where it stopped.' : errorMessage(err),
+        );
+      },
     );
     streams.current.set(src.id, handle);
   };
