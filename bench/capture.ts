@@ -70,6 +70,7 @@ export async function run(): Promise<void> {
     const sharedEld = eld();
     for (let r = 0; r < ROUNDS; r++) for (const p of pages) sharedMs.push((await once(engine, p)).ms);
     sharedEld.disable();
+    await engine.close();
     await shared.close();
     rows.push(['shared browser', sharedMs, sharedEld]);
 
@@ -80,7 +81,9 @@ export async function run(): Promise<void> {
       for (const p of pages) {
         t = performance.now();
         const b = createSharedChromium({ executablePath: exe });
-        await once(createCaptureEngine({ ...base, browser: b }), p);
+        const fresh = createCaptureEngine({ ...base, browser: b });
+        await once(fresh, p);
+        await fresh.close();
         await b.close();
         freshMs.push(performance.now() - t);
       }

@@ -28,6 +28,8 @@ export interface AssetStoreOptions {
   maxCssDepth?: number;
   /** Hosts already known to fail at the network level in this capture (shared with the browser's router). */
   deadHosts?: Set<string>;
+  /** Sanitizes an SVG's text (default: sanitizeSvgText here; the engine runs it in the parse worker). */
+  sanitizeSvg?: (svg: string) => Promise<string>;
 }
 
 const EXT_BY_MIME: Record<string, string> = {
@@ -105,9 +107,18 @@ export function absoluteHttp(ref: string, base: string): string | null {
 const CSS_URL = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s][^)]*?))\s*\)/gi;
 const CSS_IMPORT = /@import\s+(?:"([^"]*)"|'([^']*)')/gi;
 
-/** Calls `map` for every url(...) and string @import in css; returns the rewritten text. */
-export async function rewriteCssUrls(css: string, map: (ref: string, isImport: boolean) => Promise<string | null | undefined>): Promise<string> {
-  const jobs: Array<{ start: number; end: number; ref: string; isImport: boolean; prefix: string; suffix: string }> = [];
+interface CssJob {
+  start: number;
+  end: number;
+  ref: string;
+  isImport: boolean;
+  prefix: string;
+  suffix: string;
+}
+
+/** Every url(...) and string @import in css, in source order. */
+function cssJobs(css: string): CssJob[] {
+  const jobs: CssJob[] = [];
   for (const m of css.matchAll(CSS_URL)) {
     const ref = m[1] ?? m[2] ?? m[3] ?? '';
     const before = css.slice(Math.max(0, m.index - 12), m.index);
@@ -116,9 +127,24 @@ export async function rewriteCssUrls(css: string, map: (ref: string, isImport: b
   for (const m of css.matchAll(CSS_IMPORT)) {
     jobs.push({ start: m.index, end: m.index + m[0].length, ref: m[1] ?? m[2] ?? '', isImport: true, prefix: '@import url("', suffix: '")' });
   }
-  if (!jobs.length) return css;
   jobs.sort((a, b) => a.start - b.start);
-  const replaced = await Promise.all(jobs.map((j) => (/^(data:|#)/i.test(j.ref.trim()) ? Promise.resolve(undefined) : map(j.ref, j.isImport))));
+  return jobs;
+}
+
+const skipRef = (ref: string) => /^(data:|#)/i.test(ref.trim());
+
+/** The references rewriteCssUrls would hand to its `map`, in the order it would (data: and #fragment skipped). */
+export function cssRefs(css: string): string[] {
+  return cssJobs(css)
+    .filter((j) => !skipRef(j.ref))
+    .map((j) => j.ref);
+}
+
+/** Calls `map` for every url(...) and string @import in css; returns the rewritten text. */
+export async function rewriteCssUrls(css: string, map: (ref: string, isImport: boolean) => Promise<string | null | undefined>): Promise<string> {
+  const jobs = cssJobs(css);
+  if (!jobs.length) return css;
+  const replaced = await Promise.all(jobs.map((j) => (skipRef(j.ref) ? Promise.resolve(undefined) : map(j.ref, j.isImport))));
   let out = '';
   let pos = 0;
   jobs.forEach((j, i) => {
@@ -132,12 +158,13 @@ export async function rewriteCssUrls(css: string, map: (ref: string, isImport: b
   return out + css.slice(pos);
 }
 
-function sanitizeSvg(body: Buffer): Buffer {
+/** DOMPurify's SVG profile over an SVG document's text (no scripts, handlers or foreign objects). */
+export function sanitizeSvgText(svg: string): string {
   const dom = new JSDOM('<!doctype html><html><body></body></html>', { virtualConsole: new VirtualConsole() });
   try {
     const purify = createDOMPurify(dom.window as unknown as Parameters<typeof createDOMPurify>[0]);
-    const clean = purify.sanitize(body.toString('utf8'), { USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['foreignObject', 'script'] });
-    return Buffer.from(clean.includes('xmlns=') ? clean : clean.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"'), 'utf8');
+    const clean = purify.sanitize(svg, { USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['foreignObject', 'script'] });
+    return clean.includes('xmlns=') ? clean : clean.replace(/^<svg/, '<svg xmlns="http://www.w3.org/2000/svg"');
   } finally {
     dom.window.close();
   }
@@ -216,7 +243,7 @@ export class AssetStore {
       });
       body = Buffer.from(css, 'utf8');
     }
-    if (ext === 'svg') body = sanitizeSvg(body); // served from Hearth's origin: no scripts, handlers or foreign objects
+    if (ext === 'svg') body = Buffer.from(this.opts.sanitizeSvg ? await this.opts.sanitizeSvg(body.toString('utf8')) : sanitizeSvgText(body.toString('utf8')), 'utf8'); // served from Hearth's origin: no scripts, handlers or foreign objects
     if (this.total + body.length > (this.opts.maxTotalBytes ?? 200_000_000)) return null;
     this.total += body.length;
     const name = `assets/${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${ext}`;

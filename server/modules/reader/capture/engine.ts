@@ -2,7 +2,9 @@
 // request is performed in Node through the SSRF guard and handed back with route.fulfill; then a
 // script-free snapshot with local assets, a Readability reader view, a screenshot and the og:image.
 // Fallbacks when the browser cannot produce the page: the DOM the user's browser sent, then a
-// static fetch (no JavaScript).
+// static fetch (no JavaScript). All DOM work (jsdom, Readability, DOMPurify, challenge detection)
+// runs in the parse worker (dom-tasks.ts), never on the server's event loop; this thread does the
+// network and file I/O between its phases.
 import { setMaxListeners } from 'node:events';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,11 +13,12 @@ import sharp from 'sharp';
 import { createSharedChromium, type SharedChromium } from '../../../adapters/browser/chromium.js';
 import type { Logger } from '../../../platform/logger.js';
 import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
+import { ParseWorker, WorkerCrashedError, WorkerTimeoutError } from '../../../platform/workers/parse-worker.js';
 import { AssetStore, stripHash, type SeenResponse } from './assets.js';
-import { CHALLENGE_MESSAGE, detectChallenge } from './challenge.js';
+import { CHALLENGE_MESSAGE } from './challenge.js';
+import { DOM_TASKS_MODULE, DomTasks } from './dom-tasks.js';
 import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
-import { buildReaderView, countWords, headMetadata, parseHtml, readingMinutes, type PageMetadata, type ReaderView } from './readability.js';
-import { buildSnapshot } from './snapshot.js';
+import { countWords, readingMinutes, type PageMetadata, type ReaderView } from './readability.js';
 import { CaptureError, type CaptureEngine, type CaptureRequest, type CaptureResult } from './types.js';
 
 export interface CaptureEngineDeps {
@@ -45,6 +48,12 @@ export interface CaptureEngineDeps {
   maxImageBytes?: number;
   /** Width the first-screen screenshot is resized to (default 640; 0 keeps 1280). */
   screenshotWidth?: number;
+  /** The worker the DOM work runs in (default: one of the engine's own, closed by close()). */
+  parseWorker?: ParseWorker;
+  /** Budget of one DOM task in the engine's own worker (default 30 s). */
+  parseTaskTimeoutMs?: number;
+  /** Heap limit of the engine's own worker (default 512 MB). */
+  parseWorkerMaxOldGenerationSizeMb?: number;
 }
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -63,6 +72,20 @@ interface Rendered {
 }
 
 const cancelled = () => new CaptureError('cancelled', 'The capture was cancelled.');
+
+/** The page processor (parse worker) gave up on this page: the capture fails, no fallback retries it. */
+class ProcessingError extends CaptureError {}
+
+/** Runs one DOM task; a worker timeout or death becomes a ProcessingError, a handler error stays a plain Error. */
+async function inWorker<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (err) {
+    if (err instanceof WorkerTimeoutError) throw new ProcessingError('timeout', `The page took too long to process (over ${Math.round(err.budgetMs / 1000)} s), so nothing was saved.`);
+    if (err instanceof WorkerCrashedError) throw new ProcessingError('timeout', 'The page was too large or complex to process, so nothing was saved.');
+    throw err;
+  }
+}
 
 function httpError(status: number): CaptureError {
   return new CaptureError('http_error', `The site answered with an error (HTTP ${status}).`);
@@ -144,6 +167,12 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
   const maxHtml = deps.maxHtmlBytes ?? 10_000_000;
   const maxImage = deps.maxImageBytes ?? 10_000_000;
   const shotWidth = deps.screenshotWidth ?? 640;
+  const ownWorker = !deps.parseWorker;
+  const worker =
+    deps.parseWorker ??
+    new ParseWorker({ handlers: DOM_TASKS_MODULE, taskTimeoutMs: deps.parseTaskTimeoutMs ?? 30_000, maxOldGenerationSizeMb: deps.parseWorkerMaxOldGenerationSizeMb ?? 512, logger: log });
+  const dom = new DomTasks(worker);
+  const isChallenge = (input: { html: string; text?: string; status?: number }, signal?: AbortSignal) => inWorker(() => dom.challenge(input, { signal }));
 
   async function renderInBrowser(req: CaptureRequest): Promise<Rendered> {
     const signal = req.signal;
@@ -251,13 +280,13 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       if (signal?.aborted) throw cancelled();
       if (status >= 400) {
         const html = await page.content().catch(() => '');
-        if (detectChallenge({ html, status })) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
+        if (await isChallenge({ html, status }, signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
         throw httpError(status);
       }
       {
         const html = await page.content();
         const text = await page.evaluate(() => document.body?.innerText ?? '').catch(() => '');
-        if (detectChallenge({ html, text, status })) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
+        if (await isChallenge({ html, text, status }, signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
       }
       if (req.mode === 'archive') {
         // scroll in steps so loading=lazy and IntersectionObserver images load
@@ -311,7 +340,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     const mime = mimeOf(res.headers);
     const html = isHtmlType(mime) ? decodeHtml(res.body, res.headers['content-type']) : '';
     if (res.status >= 400) {
-      if (detectChallenge({ html, status: res.status })) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
+      if (await isChallenge({ html, status: res.status }, req.signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
       throw httpError(res.status);
     }
     if (!isHtmlType(mime)) throw new CaptureError('not_html', `That address is not a web page (${mime}).`);
@@ -354,27 +383,45 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
 
   /** Everything after the HTML is in hand: challenge check, snapshot, reader view, images. */
   async function finish(req: CaptureRequest, r: Rendered): Promise<CaptureResult> {
-    if (req.signal?.aborted) throw cancelled();
-    if (r.method !== 'browser' && detectChallenge({ html: r.html })) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
+    const signal = req.signal;
+    if (signal?.aborted) throw cancelled();
+    if (r.method !== 'browser' && (await isChallenge({ html: r.html }, signal))) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
     await emptyDir(req.outDir);
     const base: Omit<CaptureResult, keyof ReaderView | 'snapshotPath' | 'screenshotPath' | 'ogImagePath'> = { finalUrl: r.finalUrl, method: r.method };
     if (req.mode === 'thumbnail') {
-      const dom = parseHtml(r.html, r.finalUrl);
-      const meta = headMetadata(dom.window.document, r.finalUrl);
-      dom.window.close();
-      const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(meta, r.seen, req.outDir, req.signal)]);
+      const meta = await inWorker(() => dom.meta(r.html, r.finalUrl, { signal }));
+      const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(meta, r.seen, req.outDir, signal)]);
       const { ogImageUrl: _og, ...rest } = meta;
       return { ...base, ...rest, contentHtml: null, contentText: '', wordCount: 0, readingMins: 0, snapshotPath: null, screenshotPath, ogImagePath };
     }
-    const assets = new AssetStore({ guard: deps.guard, outDir: req.outDir, seen: r.seen, deadHosts: r.deadHosts, signal: req.signal, maxAssetBytes: maxResource, maxTotalBytes: maxTotal });
-    const snapshot = await buildSnapshot(r.html, r.finalUrl, assets, { rendered: r.rendered, removeConsent: true });
-    await writeFile(path.join(req.outDir, 'index.html'), snapshot);
-    const reader = await buildReaderView(r.html, r.finalUrl, async (abs) => {
-      const local = await assets.localize(abs);
-      return local ? req.publicBase + local : null;
-    });
-    if (req.signal?.aborted) throw cancelled();
-    const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(reader, r.seen, req.outDir, req.signal)]);
+    // phase 1 (worker): parse, neutralize, Readability + DOMPurify; the asset URLs both documents need
+    const page = await inWorker(() => dom.prepare({ html: r.html, url: r.finalUrl, rendered: r.rendered, removeConsent: true }, { signal }));
+    let reader: ReaderView;
+    let consumed = false;
+    try {
+      // phase 2 (here): the assets, through the guard (the snapshot's first, then the reader view's, as before)
+      let failed: CaptureError | null = null;
+      const sanitizeSvg = (svg: string) =>
+        inWorker(() => dom.sanitizeSvg(svg, { signal })).catch((err: unknown) => {
+          if (err instanceof ProcessingError) failed ??= err;
+          throw err;
+        });
+      const assets = new AssetStore({ guard: deps.guard, outDir: req.outDir, seen: r.seen, deadHosts: r.deadHosts, signal, maxAssetBytes: maxResource, maxTotalBytes: maxTotal, sanitizeSvg });
+      const found = new Map<string, string | null>();
+      await Promise.all(page.snapshotUrls.map(async (u) => found.set(u, await assets.localize(u))));
+      await Promise.all(page.readerImages.map(async (u) => found.set(u, await assets.localize(u))));
+      if (failed) throw failed;
+      if (signal?.aborted) throw cancelled();
+      // phase 3 (worker): both documents pointed at the local copies and serialized
+      consumed = true;
+      const out = await inWorker(() => dom.render({ session: page.session, assets: Object.fromEntries(found), publicBase: req.publicBase }, { signal }));
+      await writeFile(path.join(req.outDir, 'index.html'), out.snapshot);
+      reader = { ...page.view, contentHtml: out.contentHtml };
+    } finally {
+      if (!consumed) dom.release(page.session);
+    }
+    if (signal?.aborted) throw cancelled();
+    const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(reader, r.seen, req.outDir, signal)]);
     const { ogImageUrl: _og, ...view } = reader;
     return { ...base, ...view, snapshotPath: 'index.html', screenshotPath, ogImagePath };
   }
@@ -396,7 +443,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
           return result;
         } catch (err) {
           const e = toCaptureError(err, req.signal);
-          if (PASS_THROUGH_ERRORS.has(e.code)) throw e;
+          if (PASS_THROUGH_ERRORS.has(e.code) || e instanceof ProcessingError) throw e;
           firstError = e;
           log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: browser failed, falling back');
         }
@@ -409,7 +456,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
           return result;
         } catch (err) {
           const e = toCaptureError(err, req.signal);
-          if (e.code === 'cancelled' || e.code === 'challenge') throw e;
+          if (e.code === 'cancelled' || e.code === 'challenge' || e instanceof ProcessingError) throw e;
           log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: client snapshot failed, falling back');
         }
       }
@@ -425,6 +472,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     },
     async close() {
       if (ownBrowser) await browser.close();
+      if (ownWorker) await worker.close();
     },
   };
 }

@@ -96,53 +96,53 @@ export function parseHtml(html: string, url: string): JSDOM {
 }
 
 /**
- * Runs Readability on `html` as if served at `url`. `rewriteImage` maps an absolute image URL to
- * the reader view's local copy (or null to drop the image).
+ * The reader view of a parsed page, waiting for its images: everything but contentHtml is known;
+ * `images` are the absolute URLs of its images (one per element, in document order); `render`
+ * points them at their local copies (or drops them) and serializes the sanitized content.
  */
-export async function buildReaderView(html: string, url: string, rewriteImage: (absUrl: string) => Promise<string | null>): Promise<ReaderView> {
+export interface ReaderPlan {
+  view: ReaderView;
+  images: string[];
+  /** contentHtml given a lookup from image URL to its local URL (null drops it). */
+  render(lookup: (absUrl: string) => string | null): string | null;
+  dispose(): void;
+}
+
+/** Runs Readability and DOMPurify on `html` as if served at `url` (no network). */
+export function planReaderView(html: string, url: string): ReaderPlan {
   const dom = parseHtml(html, url);
+  let open = true;
+  const dispose = () => {
+    if (open) dom.window.close();
+    open = false;
+  };
   try {
     const doc = dom.window.document;
     const head = headMetadata(doc, url);
     removeConsentOverlays(doc);
     const article = new Readability(doc).parse();
-    let contentHtml: string | null = null;
+    let clean: DocumentFragment | null = null;
     let contentText = '';
+    const images: string[] = [];
+    const targets: Array<{ el: Element; attr: string; src: string | null }> = [];
     if (article?.content) {
       const purify = createDOMPurify(dom.window as unknown as Parameters<typeof createDOMPurify>[0]);
-      const clean = purify.sanitize(article.content, {
+      clean = purify.sanitize(article.content, {
         FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'frame', 'object', 'embed'],
         FORBID_ATTR: ['style', 'srcset', 'sizes'],
         ALLOW_DATA_ATTR: false,
         RETURN_DOM_FRAGMENT: true,
       }) as unknown as DocumentFragment;
-      const imgs = Array.from(clean.querySelectorAll('img, source, video[poster]'));
-      await Promise.all(
-        imgs.map(async (el) => {
-          const attr = el.tagName === 'VIDEO' ? 'poster' : 'src';
-          const src = absolute(el.getAttribute(attr), url);
-          const local = src ? await rewriteImage(src) : null;
-          if (local) el.setAttribute(attr, local);
-          else if (el.tagName === 'IMG') el.remove();
-          else el.removeAttribute(attr);
-          el.removeAttribute('srcset');
-        }),
-      );
-      for (const a of Array.from(clean.querySelectorAll('a[href]'))) {
-        const href = absolute(a.getAttribute('href'), url);
-        if (href) {
-          a.setAttribute('href', href);
-          a.setAttribute('rel', 'noopener noreferrer');
-          a.setAttribute('target', '_blank');
-        } else if (!(a.getAttribute('href') ?? '').startsWith('#')) a.removeAttribute('href');
+      for (const el of Array.from(clean.querySelectorAll('img, source, video[poster]'))) {
+        const attr = el.tagName === 'VIDEO' ? 'poster' : 'src';
+        const src = absolute(el.getAttribute(attr), url);
+        if (src) images.push(src);
+        targets.push({ el, attr, src });
       }
-      const box = doc.createElement('div');
-      box.appendChild(clean);
-      contentHtml = box.innerHTML;
       contentText = normalizeText(article.textContent);
     }
     const wordCount = countWords(contentText);
-    return {
+    const view: ReaderView = {
       title: nonEmpty(article?.title) ?? head.title,
       byline: nonEmpty(article?.byline) ?? head.byline,
       siteName: nonEmpty(article?.siteName) ?? head.siteName,
@@ -151,12 +151,55 @@ export async function buildReaderView(html: string, url: string, rewriteImage: (
       publishedTime: nonEmpty(article?.publishedTime) ?? head.publishedTime,
       faviconUrl: head.faviconUrl,
       ogImageUrl: head.ogImageUrl,
-      contentHtml,
+      contentHtml: null,
       contentText,
       wordCount,
       readingMins: readingMinutes(wordCount),
     };
+    const render = (lookup: (absUrl: string) => string | null): string | null => {
+      if (!open) throw new Error('the reader view was already rendered or disposed');
+      try {
+        if (!clean) return null;
+        for (const { el, attr, src } of targets) {
+          const local = src ? lookup(src) : null;
+          if (local) el.setAttribute(attr, local);
+          else if (el.tagName === 'IMG') el.remove();
+          else el.removeAttribute(attr);
+          el.removeAttribute('srcset');
+        }
+        for (const a of Array.from(clean.querySelectorAll('a[href]'))) {
+          const href = absolute(a.getAttribute('href'), url);
+          if (href) {
+            a.setAttribute('href', href);
+            a.setAttribute('rel', 'noopener noreferrer');
+            a.setAttribute('target', '_blank');
+          } else if (!(a.getAttribute('href') ?? '').startsWith('#')) a.removeAttribute('href');
+        }
+        const box = doc.createElement('div');
+        box.appendChild(clean);
+        return box.innerHTML;
+      } finally {
+        dispose();
+      }
+    };
+    return { view, images, render, dispose };
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+}
+
+/**
+ * Runs Readability on `html` as if served at `url`. `rewriteImage` maps an absolute image URL to
+ * the reader view's local copy (or null to drop the image).
+ */
+export async function buildReaderView(html: string, url: string, rewriteImage: (absUrl: string) => Promise<string | null>): Promise<ReaderView> {
+  const plan = planReaderView(html, url);
+  try {
+    const found = new Map<string, string | null>();
+    await Promise.all(plan.images.map(async (src) => found.set(src, await rewriteImage(src))));
+    return { ...plan.view, contentHtml: plan.render((src) => found.get(src) ?? null) };
   } finally {
-    dom.window.close();
+    plan.dispose();
   }
 }

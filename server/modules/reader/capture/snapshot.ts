@@ -2,7 +2,7 @@
 // frames, <base>, meta refresh) with every asset it shows copied under assets/ and referenced
 // relatively. Nothing in the saved file points at the network except plain <a href> links.
 import type { AssetStore } from './assets.js';
-import { absoluteHttp } from './assets.js';
+import { absoluteHttp, cssRefs, rewriteCssUrls } from './assets.js';
 import { removeConsentOverlays } from './challenge.js';
 import { parseHtml } from './readability.js';
 
@@ -52,11 +52,33 @@ function looksPlaceholder(src: string | null): boolean {
   return !src || src.startsWith('data:') || /(?:blank|spacer|placeholder|transparent|pixel|lazy)[^/]*\.(?:gif|png|svg)/i.test(src);
 }
 
-export async function buildSnapshot(html: string, url: string, assets: AssetStore, opts: SnapshotOptions): Promise<string> {
+/** Local file ('assets/<hash>.<ext>') of an absolute asset URL, or null when it was not stored. */
+export type AssetLookup = (absUrl: string) => string | null;
+
+/**
+ * A parsed, inert snapshot document waiting for its assets. `urls` are the absolute asset URLs it
+ * shows, in the order a capture asks for them; `render` points them at their local copies (or drops
+ * them) and serializes. `dispose` frees the document without rendering.
+ */
+export interface SnapshotPlan {
+  urls: string[];
+  render(lookup: AssetLookup): Promise<string>;
+  dispose(): void;
+}
+
+/** Parses and neutralizes the page (no network); the asset URLs are fetched by the caller. */
+export function planSnapshot(html: string, url: string, opts: SnapshotOptions): SnapshotPlan {
   const dom = parseHtml(html, url);
+  let open = true;
+  const dispose = () => {
+    if (open) dom.window.close();
+    open = false;
+  };
+  const doc = dom.window.document;
+  const base = doc.baseURI || url; // a <base href> resolves relative URLs before it is removed
+  // absolutize against the document base before <base> goes away
+  const abs = (ref: string | null) => (ref == null ? null : absoluteHttp(ref, base));
   try {
-    const doc = dom.window.document;
-    const base = doc.baseURI || url; // a <base href> resolves relative URLs before it is removed
     if (opts.removeConsent) removeConsentOverlays(doc);
 
     // <noscript>: the rendered DOM already has what scripts produced; a static page shows its fallbacks
@@ -88,9 +110,6 @@ export async function buildSnapshot(html: string, url: string, assets: AssetStor
       }
     }
 
-    // absolutize against the document base before <base> goes away
-    const abs = (ref: string | null) => (ref == null ? null : absoluteHttp(ref, base));
-
     // frames: replaced by a link to what they showed
     for (const f of Array.from(doc.querySelectorAll('iframe, frame'))) {
       const src = abs(f.getAttribute('src'));
@@ -118,35 +137,48 @@ export async function buildSnapshot(html: string, url: string, assets: AssetStor
       if (/javascript:/i.test(`${el.getAttribute('to') ?? ''} ${el.getAttribute('values') ?? ''} ${el.getAttribute('from') ?? ''}`)) el.remove();
     }
 
-    const jobs: Array<Promise<unknown>> = [];
+    const urls: string[] = [];
+    const edits: Array<(lookup: AssetLookup) => void | Promise<void>> = [];
     const localizeAttr = (el: Element, attr: string) => {
       const src = abs(el.getAttribute(attr));
       if (!src) return;
-      jobs.push(
-        assets.localize(src).then((local) => {
-          if (local) el.setAttribute(attr, local);
-          else el.removeAttribute(attr);
-        }),
-      );
+      urls.push(src);
+      edits.push((lookup) => {
+        const local = lookup(src);
+        if (local) el.setAttribute(attr, local);
+        else el.removeAttribute(attr);
+      });
     };
     const localizeSrcset = (el: Element, attr: string) => {
       const v = el.getAttribute(attr);
       if (!v) return;
-      const parts = parseSrcset(v);
-      jobs.push(
-        Promise.all(
-          parts.map(async (p) => {
+      const parts = parseSrcset(v).map((p) => ({ ...p, src: p.url.startsWith('data:') ? null : abs(p.url) }));
+      for (const p of parts) if (p.src) urls.push(p.src);
+      edits.push((lookup) => {
+        const kept = parts
+          .map((p) => {
             if (p.url.startsWith('data:')) return `${p.url}${p.descriptor ? ' ' + p.descriptor : ''}`;
-            const src = abs(p.url);
-            const local = src ? await assets.localize(src) : null;
+            const local = p.src ? lookup(p.src) : null;
             return local ? `${local}${p.descriptor ? ' ' + p.descriptor : ''}` : null;
+          })
+          .filter((x): x is string => !!x);
+        if (kept.length) el.setAttribute(attr, kept.join(', '));
+        else el.removeAttribute(attr);
+      });
+    };
+    const localizeCss = (css: string, write: (out: string) => void) => {
+      for (const ref of cssRefs(css)) {
+        const src = absoluteHttp(ref, base);
+        if (src) urls.push(src);
+      }
+      edits.push(async (lookup) => {
+        write(
+          await rewriteCssUrls(css, async (ref) => {
+            const src = absoluteHttp(ref, base);
+            return src ? lookup(src) : null;
           }),
-        ).then((list) => {
-          const kept = list.filter((x): x is string => !!x);
-          if (kept.length) el.setAttribute(attr, kept.join(', '));
-          else el.removeAttribute(attr);
-        }),
-      );
+        );
+      });
     };
 
     for (const el of Array.from(doc.querySelectorAll('img, input[type="image" i]'))) {
@@ -174,15 +206,29 @@ export async function buildSnapshot(html: string, url: string, assets: AssetStor
       } else link.remove(); // canonical, alternate, … : metadata only, and they point at the network
     }
     for (const style of Array.from(doc.querySelectorAll('style'))) {
-      const css = style.textContent ?? '';
-      jobs.push(assets.rewriteInlineCss(css, base).then((out) => (style.textContent = out)));
+      localizeCss(style.textContent ?? '', (out) => (style.textContent = out));
     }
     for (const el of Array.from(doc.querySelectorAll('[style]'))) {
       const css = el.getAttribute('style') ?? '';
-      if (/url\(/i.test(css)) jobs.push(assets.rewriteInlineCss(css, base).then((out) => el.setAttribute('style', out)));
+      if (/url\(/i.test(css)) localizeCss(css, (out) => el.setAttribute('style', out));
     }
-    await Promise.all(jobs);
+    return { urls, render: (lookup) => render(lookup), dispose };
 
+    async function render(lookup: AssetLookup): Promise<string> {
+      if (!open) throw new Error('the snapshot document was already rendered or disposed');
+      try {
+        await Promise.all(edits.map((edit) => edit(lookup)));
+        return finalize();
+      } finally {
+        dispose();
+      }
+    }
+  } catch (err) {
+    dispose();
+    throw err;
+  }
+
+  function finalize(): string {
     // Anything still pointing at the network goes, except the links a reader clicks.
     for (const el of Array.from(doc.querySelectorAll('*'))) {
       const tag = el.tagName.toLowerCase();
@@ -206,7 +252,17 @@ export async function buildSnapshot(html: string, url: string, assets: AssetStor
     const note = doc.createComment(` Saved by Hearth from ${url} `);
     doc.documentElement.prepend(note);
     return '<!DOCTYPE html>\n' + doc.documentElement.outerHTML;
+  }
+}
+
+/** planSnapshot, then every asset through `assets` (fetched or reused), then render. */
+export async function buildSnapshot(html: string, url: string, assets: AssetStore, opts: SnapshotOptions): Promise<string> {
+  const plan = planSnapshot(html, url, opts);
+  try {
+    const found = new Map<string, string | null>();
+    await Promise.all(plan.urls.map(async (u) => found.set(u, await assets.localize(u))));
+    return await plan.render((u) => found.get(u) ?? null);
   } finally {
-    dom.window.close();
+    plan.dispose();
   }
 }
