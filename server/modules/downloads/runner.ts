@@ -60,6 +60,7 @@ interface Running {
 }
 
 const SPEED_WINDOW_MS = 5_000;
+const SAMPLE_EVERY_MS = 100;
 
 export class DownloadRunner {
   private readonly running = new Map<string, Running>();
@@ -164,7 +165,10 @@ export class DownloadRunner {
 
   private onProgress(job: DownloadJob, entry: Running, bytesDone: number, bytesTotal: number | null): void {
     const t = Date.now();
-    entry.samples.push({ t, bytes: bytesDone });
+    // Called for every chunk (tens of thousands a second on a fast link): keep one speed sample per
+    // SAMPLE_EVERY_MS, so the window stays a few dozen entries instead of hundreds of thousands.
+    const last = entry.samples[entry.samples.length - 1];
+    if (!last || t - last.t >= SAMPLE_EVERY_MS) entry.samples.push({ t, bytes: bytesDone });
     while (entry.samples.length > 2 && t - entry.samples[0]!.t > SPEED_WINDOW_MS) entry.samples.shift();
     const first = entry.samples[0]!;
     const speedBps = t > first.t ? Math.round(((bytesDone - first.bytes) * 1000) / (t - first.t)) : 0;
