@@ -28,7 +28,7 @@ import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
 import { NotificationsStore } from './modules/notifications/store.js';
 import { ReaderAiService } from './modules/reader/ai.js';
-import { createCaptureEngine } from './modules/reader/capture/engine.js';
+import { createLazyCaptureEngine } from './modules/reader/capture/lazy.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { ReaderCaptureQueue } from './modules/reader/jobs.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
@@ -166,7 +166,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // The shared browser launches on the first capture, not here.
-  const captureEngine = overrides.captureEngine ?? createCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
+  const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
