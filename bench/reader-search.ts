@@ -4,14 +4,11 @@
 // through ReaderStore into the real SQLite of a real server. Then ~200 varied queries (one word,
 // two words with a prefix, a domain word, a pasted URL) and the default / tag / collection lists
 // go through ReaderService.list, against a primary-key lookup and `select 1` in the same process.
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { UserActor } from '../server/actor.js';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import type { ItemRecord } from '../server/modules/reader/schema.js';
-import type { NewItem } from '../server/modules/reader/store.js';
-import { ReaderStore } from '../server/modules/reader/store.js';
+import { newItemRecord, ReaderStore, type NewItem } from '../server/modules/reader/store.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { FakeCaptureEngine } from '../test/fakes/capture-engine.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
@@ -136,49 +133,26 @@ export async function run(): Promise<void> {
         const created = new Date(start + j * 60_000).toISOString();
         const offline = rand() < 0.7;
         if (offline) words += n;
-        const item: ItemRecord = {
-          seq: 0,
-          id: randomUUID(),
-          ownerId,
-          source: offline ? 'article' : 'bookmark',
-          sourceRef: null,
-          type: offline ? 'offline' : 'live',
-          url: `https://${domain}/${created.slice(0, 10).replace(/-/g, '/')}/${title.split(' ').slice(0, 4).join('-')}.html`,
-          title: title[0]!.toUpperCase() + title.slice(1),
-          byline: null,
-          siteName: domain,
-          faviconUrl: null,
-          excerpt: text.slice(0, 200),
-          contentHtml: offline ? `<p>${text}</p>` : null,
-          contentText: offline ? text : null,
-          wordCount: n,
-          readingMins: Math.round(n / 230),
-          status: pick(['unread', 'unread', 'reading', 'archived'] as const),
-          archiveState: offline ? 'ready' : 'none',
-          archiveError: null,
-          readAt: null,
-          useProxy: false,
-          useEmbed: false,
-          category: 'Other',
-          collectionId: ownerId === actor.id && rand() < 0.5 ? pick(collections) : null,
-          sortOrder: 0,
-          autoUpdate: false,
-          autoUpdateIntervalMins: null,
-          alertOnChange: false,
-          contentHash: null,
-          lastCheckedAt: null,
-          contentChangedAt: null,
-          screenshotPath: null,
-          snapshotPath: null,
-          ogImagePath: null,
-          thumbnailPath: null,
-          thumbnailState: 'none',
-          isAdult: false,
-          createdAt: created,
-          updatedAt: created,
-        };
-        const { seq: _seq, ...rest } = item;
-        batch.push({ item: rest, tags: ownerId === actor.id ? Array.from({ length: between(0, 3) }, () => pick(tagNames)) : [] });
+        const item = newItemRecord(
+          {
+            ownerId,
+            type: offline ? 'offline' : 'live',
+            url: `https://${domain}/${created.slice(0, 10).replace(/-/g, '/')}/${title.split(' ').slice(0, 4).join('-')}.html`,
+            title: title[0]!.toUpperCase() + title.slice(1),
+            siteName: domain,
+            excerpt: text.slice(0, 200),
+            contentHtml: offline ? `<p>${text}</p>` : null,
+            contentText: offline ? text : null,
+            wordCount: n,
+            readingMins: Math.round(n / 230),
+            status: pick(['unread', 'unread', 'reading', 'archived'] as const),
+            archiveState: offline ? 'ready' : 'none',
+            collectionId: ownerId === actor.id && rand() < 0.5 ? pick(collections) : null,
+            thumbnailState: 'none',
+          },
+          created,
+        );
+        batch.push({ item, tags: ownerId === actor.id ? Array.from({ length: between(0, 3) }, () => pick(tagNames)) : [] });
       }
       await store.insertMany(batch, new Date().toISOString());
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection, FullReaderItem, ItemListResponse, Tag } from '../../server/modules/reader/schema.js';
+import { newItemRecord } from '../../server/modules/reader/store.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import type { TestClient } from '../harness/client.js';
@@ -364,13 +365,18 @@ describe('reader items, collections, tags, search', () => {
       const base = Date.parse('2026-01-01T00:00:00Z');
       const now = new Date().toISOString();
       const rows = Array.from({ length: 2100 }, (_, n) => ({
-        item: {
-          ...(s.handle.deps.reader as any).newRecord({ ownerId: s.users.member.id, type: 'live', url: `https://bulk.example.com/${n}` }),
-          title: `Bulk ${n}`,
-          contentText: `a page that mentions the wombat once, number ${n}`,
-          thumbnailState: 'none',
-          createdAt: new Date(base + n * 1000).toISOString(),
-        },
+        item: newItemRecord(
+          {
+            ownerId: s.users.member.id,
+            type: 'live',
+            url: `https://bulk.example.com/${n}`,
+            title: `Bulk ${n}`,
+            contentText: `a page that mentions the wombat once, number ${n}`,
+            thumbnailState: 'none',
+            createdAt: new Date(base + n * 1000).toISOString(),
+          },
+          now,
+        ),
         tags: n % 2 === 0 ? ['even'] : [],
       }));
       await store.insertMany(rows, now);

@@ -3,7 +3,7 @@
 // canEdit, isHidden, artifact URLs), tags created on first use, collections, hiding globals in the
 // `bookmarks.hidden` preference, capture requests (the queue in jobs.ts does the work), the probe
 // and the legacy embed proxy, both through the SSRF guard.
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import type { UserActor } from '../../actor.js';
@@ -40,7 +40,7 @@ import {
   type SnapshotBody,
   type Tag,
 } from './schema.js';
-import type { NewItem, ReaderStore } from './store.js';
+import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
 
 export interface ImportProgress {
   processed: number;
@@ -211,52 +211,10 @@ export class ReaderService {
     return { items: await this.decorateMany(rows, { kind: 'user', actor }), total };
   }
 
-  private newRecord(base: Partial<ItemRecord> & Pick<ItemRecord, 'ownerId' | 'type' | 'url'>): Omit<ItemRecord, 'seq'> {
-    const now = this.now();
-    return {
-      id: randomUUID(),
-      source: base.type === 'offline' ? 'article' : 'bookmark',
-      sourceRef: null,
-      title: null,
-      byline: null,
-      siteName: null,
-      faviconUrl: null,
-      excerpt: null,
-      contentHtml: null,
-      contentText: null,
-      wordCount: null,
-      readingMins: null,
-      status: 'unread',
-      archiveState: base.type === 'offline' ? 'pending' : 'none',
-      archiveError: null,
-      readAt: null,
-      useProxy: false,
-      useEmbed: false,
-      category: 'Other',
-      collectionId: null,
-      sortOrder: 0,
-      autoUpdate: false,
-      autoUpdateIntervalMins: null,
-      alertOnChange: false,
-      contentHash: null,
-      lastCheckedAt: null,
-      contentChangedAt: null,
-      screenshotPath: null,
-      snapshotPath: null,
-      ogImagePath: null,
-      thumbnailPath: null,
-      thumbnailState: base.type === 'live' ? 'pending' : 'none',
-      isAdult: false,
-      createdAt: now,
-      updatedAt: now,
-      ...base,
-    };
-  }
-
   async create(actor: UserActor, body: CreateItemBody): Promise<FullReaderItem> {
     const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
     const rec = await this.deps.store.insert(
-      this.newRecord({
+      newItemRecord({
         ownerId: actor.id,
         type: body.type,
         url: body.url,
@@ -271,7 +229,7 @@ export class ReaderService {
         isAdult: body.isAdult ?? false,
         // a live link that is monitored needs its baseline capture too
         archiveState: body.type === 'offline' || body.autoUpdate ? 'pending' : 'none',
-      }),
+      }, this.now()),
       body.tags ?? [],
     );
     this.deps.queue.poke();
@@ -498,7 +456,7 @@ export class ReaderService {
 
   async adminCreate(actor: UserActor, body: AdminCreateBody): Promise<FullReaderItem> {
     const rec = await this.deps.store.insert(
-      this.newRecord({
+      newItemRecord({
         ownerId: null,
         type: 'live',
         url: body.url,
@@ -511,7 +469,7 @@ export class ReaderService {
         alertOnChange: body.alertOnChange ?? false,
         isAdult: body.isAdult ?? false,
         archiveState: body.autoUpdate ? 'pending' : 'none',
-      }),
+      }, this.now()),
       body.tags ?? [],
     );
     this.deps.queue.poke();
@@ -584,7 +542,7 @@ export class ReaderService {
         const created = row.addDate ? row.addDate.toISOString() : now;
         batch.push({
           item: {
-            ...this.newRecord({ ownerId: actor.id, type, url: row.url }),
+            ...newItemRecord({ ownerId: actor.id, type, url: row.url }, now),
             title: row.title.trim().slice(0, MAX_TITLE_CHARS) || null,
             excerpt: row.description,
             collectionId,

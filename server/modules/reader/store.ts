@@ -502,3 +502,45 @@ export class ReaderStore {
     return (await this.db('reader_collections').where({ id, owner_id: ownerId }).delete()) > 0;
   }
 }
+
+/** A new item row with every column at its default, `base` on top (the one place the defaults live). */
+export function newItemRecord(base: Partial<ItemRecord> & Pick<ItemRecord, 'ownerId' | 'type' | 'url'>, now: string): NewItem {
+  return {
+    id: randomUUID(),
+    source: base.type === 'offline' ? 'article' : 'bookmark',
+    sourceRef: null,
+    title: null,
+    byline: null,
+    siteName: null,
+    faviconUrl: null,
+    excerpt: null,
+    contentHtml: null,
+    contentText: null,
+    wordCount: null,
+    readingMins: null,
+    status: 'unread',
+    archiveState: base.type === 'offline' ? 'pending' : 'none',
+    archiveError: null,
+    readAt: null,
+    useProxy: false,
+    useEmbed: false,
+    category: 'Other',
+    collectionId: null,
+    sortOrder: 0,
+    autoUpdate: false,
+    autoUpdateIntervalMins: null,
+    alertOnChange: false,
+    contentHash: null,
+    lastCheckedAt: null,
+    contentChangedAt: null,
+    screenshotPath: null,
+    snapshotPath: null,
+    ogImagePath: null,
+    thumbnailPath: null,
+    thumbnailState: base.type === 'live' ? 'pending' : 'none',
+    isAdult: false,
+    createdAt: now,
+    updatedAt: now,
+    ...base,
+  };
+}
