@@ -4,10 +4,11 @@
 // admin cancels, waiting jobs the admin reorders while the queue is paused, a failed one (404) that
 // the admin retries; the Features page installs an item, and a member sees the queue read-only.
 // Needs the built web app (`npm run build:web`).
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
@@ -16,19 +17,6 @@ import { openFromNav } from '../harness/nav.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
-const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 
 const GB = 1024 ** 3;
 const ADMIN = { name: 'Robin', pin: '2468' };
@@ -54,8 +42,6 @@ const pullable = (name: string, total: number): PullableModel => ({
   layers: [{ digest: `sha256:${sha256(Buffer.from(name))}`, total }],
 });
 
-const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
-const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
 
 /** The feature catalog the server loads: three essentials from the fake runtime, extras from the file server. */
 function writeCatalog(dir: string, files: FakeFileServer, content: { tools: Buffer; maps: Buffer; engine: Buffer }): string {
@@ -154,7 +140,7 @@ describe('setup plan, downloads and features in the browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    requireBuiltWebApp();
     files = await new FakeFileServer().start();
     // ~2 s per model pull, so the install is visibly in progress
     runtime = await startFakeModelRuntime({
@@ -168,7 +154,7 @@ describe('setup plan, downloads and features in the browser', () => {
       config: { featureCatalogPath: catalog, fetchAllowOrigins: [files.url], modelRuntimeUrl: runtime.url },
       overrides: { hardware: async () => HARDWARE, tuning: { downloadBackoffBaseMs: 20 } },
     });
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     phone = await browser.newContext(PHONE);
     page = await phone.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));

@@ -3,27 +3,13 @@
 // (desktop), wrong-PIN and lockout messages, the admin adds a member who then appears on the
 // picker, and a session that ends on the server sends the browser back to the picker.
 // Needs the built web app (`npm run build:web`).
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { createOllamaClient, type ModelRuntimeClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 // the desktop runs in dark mode, so both colour schemes get looked at
-const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
-const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 
 const ADMIN = { name: 'Alex', pin: '2468' };
 const MEMBER = { name: 'Sam', pin: '5678' };
@@ -47,8 +33,6 @@ function gatedRuntime(): { client: ModelRuntimeClient; open: () => void } {
   return { client, open };
 }
 
-const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
-const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
 
 async function tapPin(page: Page, pin: string): Promise<void> {
   const pad = page.getByTestId('pin-pad');
@@ -65,10 +49,10 @@ describe('first run in the browser', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    requireBuiltWebApp();
     runtime = gatedRuntime();
     server = await startTestServer({ seed: 'empty', waitForBoot: false, overrides: { modelRuntime: runtime.client } });
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     phone = await browser.newContext(PHONE);
     page = await phone.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));

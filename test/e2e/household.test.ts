@@ -4,28 +4,12 @@
 // home canvas and it survives a reload; the admin locks it and the member's Edit button goes; an app
 // the admin removes leaves the member's navigation and canvas, and Get shows where an app reaches.
 // Needs the built web app (`npm run build:web`).
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
-const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 
-const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
-const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
 
 describe('apps, notifications and the home screen in the browser', () => {
   let server: TestServer;
@@ -62,12 +46,12 @@ describe('apps, notifications and the home screen in the browser', () => {
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
   beforeAll(async () => {
-    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    requireBuiltWebApp();
     server = await startTestServer({ seed: 'household' });
     // the admin has been through the welcome wizard; Reader starts switched off
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: false })).status).toBe(200);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     admin = await open('admin', DESKTOP);
     member = await open('member', PHONE);
   });

@@ -4,31 +4,18 @@
 // article in the reader, follows a link inside it, searches the archive and shuffles; dark mode
 // reaches the archive pages; an archive that is not installed shows an empty state.
 // Needs the built web app (`npm run build:web`) and Debian's kiwix-tools and zim-tools.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { freePort } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-const DESKTOP = { viewport: { width: 1280, height: 800 }, colorScheme: 'dark' as const };
-const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 
-const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
 
 describe('the offline library in the browser', () => {
   const temp = makeTempDir();
@@ -50,7 +37,7 @@ describe('the offline library in the browser', () => {
   }
 
   beforeAll(async () => {
-    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    requireBuiltWebApp();
     zims = buildTestZims();
     files = await new FakeFileServer().start();
     const variant = (name: string, file: string, extra: object = {}) => {
@@ -89,7 +76,7 @@ describe('the offline library in the browser', () => {
     });
     // the admin has been through the welcome wizard
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -2,20 +2,19 @@
 // is served with CSP `sandbox` (opaque origin): its asset requests carry no session cookie and
 // count as cross-origin, so they must work on the snapshot's token path without either.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FullReaderItem } from '../../server/modules/reader/schema.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
+import { CHROMIUM_PATH, launchChromium } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-describe.skipIf(!existsSync(CHROMIUM))('reader snapshot in the browser', () => {
+describe.skipIf(!existsSync(CHROMIUM_PATH))('reader snapshot in the browser', () => {
   let s: TestServer;
   let browser: Browser;
   beforeAll(async () => {
     s = await startTestServer({ seed: 'household', overrides: { captureEngine: new FakeCaptureEngine() } });
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

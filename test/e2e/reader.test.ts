@@ -10,38 +10,24 @@
 // the admin recategorizes and deletes it.
 // The article is served by a node:http server on 127.0.0.1:0 that Hearth may reach only through
 // FETCH_ALLOW_ORIGINS. Needs the built web app (`npm run build:web`) and Chromium.
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
-const WEB_INDEX = path.resolve(import.meta.dirname, '../../dist/web/index.html');
 /** A word that appears only in the article's body (not its title, excerpt or address). */
 const BODY_WORD = 'quinceberry';
 const BLOCKED = 'http://127.0.0.1:1/';
 
-const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
-const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
 
 const paragraphs = [
   'Every autumn the household gathers the last apples from the old tree behind the shed. The fruit is small and sharp, and it keeps for months in a cool cellar if each one is wrapped in paper.',
@@ -94,7 +80,7 @@ describe('the Reader in the browser', () => {
   let page: Page;
 
   beforeAll(async () => {
-    if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
+    requireBuiltWebApp();
     const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 181, g: 74, b: 34 } } })
       .png()
       .toBuffer();
@@ -118,13 +104,13 @@ describe('the Reader in the browser', () => {
       req.format ? JSON.stringify({ summary: 'A slow apple jam recipe from the family tree.', tags: ['Preserves', 'apples'] }) : 'Simmer it gently for forty minutes.';
     server = await startTestServer({
       seed: 'household',
-      config: { fetchAllowOrigins: [siteUrl], chromiumPath: CHROMIUM },
+      config: { fetchAllowOrigins: [siteUrl], chromiumPath: CHROMIUM_PATH },
       overrides: { modelRuntime: createOllamaClient({ baseUrl: ollama.url }) },
     });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const ctx = await browser.newContext(PHONE);
     contexts.push(ctx);
     await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
