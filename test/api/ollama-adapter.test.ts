@@ -155,3 +155,28 @@ describe('createOllamaClient chat', () => {
     await expect(ask(client(), { signal: ac.signal, timeoutMs: 5000 })).rejects.toThrow('user went away');
   });
 });
+
+describe('createOllamaClient streaming', () => {
+  it('decodes a character split between two network chunks (no replacement characters)', async () => {
+    const { createServer } = await import('node:http');
+    const line = Buffer.from(`${JSON.stringify({ message: { role: 'assistant', content: 'Un café, s’il vous plaît' }, done: false })}\n`, 'utf8');
+    const cut = line.indexOf(Buffer.from('é', 'utf8')) + 1; // between the two bytes of é
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      res.write(line.subarray(0, cut));
+      setTimeout(() => {
+        res.write(line.subarray(cut));
+        res.end(`${JSON.stringify({ done: true, done_reason: 'stop' })}\n`);
+      }, 30);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const c = createOllamaClient({ baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+      const r = await c.chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'Hi' }] });
+      expect(r.content).toBe('Un café, s’il vous plaît');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});

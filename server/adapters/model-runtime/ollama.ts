@@ -111,6 +111,25 @@ const PullLine = z.object({
   error: z.string().optional(),
 });
 
+/**
+ * Calls `onLine` for each line of a streamed NDJSON body, the last one even without a newline (and
+ * with '' when there is none left). UTF-8 is decoded across chunk boundaries: a character split
+ * between two network chunks arrives whole, not as two replacement characters.
+ */
+async function forEachLine(body: AsyncIterable<unknown>, onLine: (line: string) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for await (const chunk of body) {
+    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      onLine(buffered.slice(0, nl));
+      buffered = buffered.slice(nl + 1);
+    }
+  }
+  onLine(buffered + decoder.decode());
+}
+
 export interface OllamaClientOptions {
   baseUrl: string;
   fetch?: FetchLike;
@@ -220,7 +239,6 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         throw new ModelRuntimeError('http_error', `The model runtime answered ${res.statusCode}${detail ? `: ${detail}` : ''}.`, res.statusCode);
       }
       let content = '';
-      let buffered = '';
       let final: z.infer<typeof ChatLine> | null = null;
       const handle = (line: string) => {
         if (!line.trim() || final) return;
@@ -239,15 +257,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         if (parsed.done) final = parsed;
       };
       try {
-        for await (const chunk of res.body) {
-          buffered += (chunk as Buffer).toString('utf8');
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            handle(buffered.slice(0, nl));
-            buffered = buffered.slice(nl + 1);
-          }
-        }
-        handle(buffered);
+        await forEachLine(res.body, handle);
       } catch (err) {
         if (err instanceof ModelRuntimeError) throw err;
         if (callerAborted()) throw callerSignal!.reason ?? err;
@@ -284,7 +294,6 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         throw new ModelRuntimeError('http_error', `The model runtime answered ${res.statusCode}${detail ? `: ${detail}` : ''}.`, res.statusCode);
       }
       const layers = new Map<string, { total: number; completed: number }>();
-      let buffered = '';
       let succeeded = false;
       const handle = (line: string) => {
         if (!line.trim()) return;
@@ -306,15 +315,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         onProgress?.({ status: parsed.status ?? '', total, completed });
       };
       try {
-        for await (const chunk of res.body) {
-          buffered += (chunk as Buffer).toString('utf8');
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            handle(buffered.slice(0, nl));
-            buffered = buffered.slice(nl + 1);
-          }
-        }
-        handle(buffered);
+        await forEachLine(res.body, handle);
       } catch (err) {
         if (err instanceof ModelRuntimeError) throw err;
         if (signal?.aborted) throw signal.reason ?? err;
