@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { openGetStream, openPostStream, type StreamHandle } from '../../api/sse';
 import { useResource } from '../../api/useResource';
-import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -470,45 +470,19 @@ function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | u
 }
 
 function DeleteDialog({ src, onClose, onDeleted }: { src: CatalogEntry | null; onClose: () => void; onDeleted: (s: CatalogEntry) => void }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-  const remove = async () => {
-    if (!src) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.delete(`/api/admin/archives/${encodeURIComponent(src.id)}`);
-      setBusy(false);
-      onDeleted(src);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       open={src !== null}
-      role="alertdialog"
       title={src ? `Delete ${src.label}?` : 'Delete'}
-      onClose={close}
+      onClose={onClose}
       testId="delete-archive-dialog"
       description={src?.installed ? `It leaves the Library for everyone and frees ${formatBytes(src.installed.fileSizeBytes)}. You can download it again later.` : undefined}
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
-          Keep it
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Delete
-        </button>
-      </div>
-    </Dialog>
+      confirmLabel="Delete"
+      onConfirm={async () => {
+        if (!src) return;
+        await api.delete(`/api/admin/archives/${encodeURIComponent(src.id)}`);
+        onDeleted(src);
+      }}
+    />
   );
 }

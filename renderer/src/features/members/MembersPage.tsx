@@ -3,14 +3,15 @@
 // (and the household default) is looked after from here too.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, errorMessage } from '../../api/client';
+import { api } from '../../api/client';
 import type { PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
-import { Icon, Spinner } from '../../ui/icons';
-import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { Icon } from '../../ui/icons';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { MemberForm } from './MemberForm';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
@@ -161,35 +162,11 @@ function RemoveDialog({
   onClose: () => void;
   onRemoved: (u: PublicUser) => void;
 }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-
-  const remove = async () => {
-    if (!member) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.delete(`/api/admin/users/${encodeURIComponent(member.id)}`);
-      setBusy(false);
-      onRemoved(member);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ConfirmDialog
       open={member !== null}
-      role="alertdialog"
       title={member ? `Remove ${member.name}?` : 'Remove'}
-      onClose={close}
+      onClose={onClose}
       testId="remove-dialog"
       description={
         <>
@@ -197,17 +174,13 @@ function RemoveDialog({
           {isSelf ? ' This is you: you will be signed out.' : ''}
         </>
       }
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Remove
-        </button>
-      </div>
-    </Dialog>
+      cancelLabel="Cancel"
+      confirmLabel="Remove"
+      onConfirm={async () => {
+        if (!member) return;
+        await api.delete(`/api/admin/users/${encodeURIComponent(member.id)}`);
+        onRemoved(member);
+      }}
+    />
   );
 }

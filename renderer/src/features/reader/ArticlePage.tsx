@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement }
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -572,39 +573,19 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
 }
 
 function DeleteDialog({ item, onClose, onDeleted }: { item: FullReaderItem | null; onClose: () => void; onDeleted: () => void }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async () => {
-    if (!item) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.delete(itemApi(item.id));
-      onDeleted();
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       open={item !== null}
-      role="alertdialog"
       title="Delete this item?"
-      onClose={() => (busy ? undefined : onClose())}
+      onClose={onClose}
       testId="delete-item"
       description={item ? `“${itemTitle(item)}” and its saved copy leave your Reader. This cannot be undone.` : undefined}
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-          Keep it
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Delete
-        </button>
-      </div>
-    </Dialog>
+      confirmLabel="Delete"
+      onConfirm={async () => {
+        if (!item) return;
+        await api.delete(itemApi(item.id));
+        onDeleted();
+      }}
+    />
   );
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -184,40 +185,19 @@ function GlobalLinkDialog({ item, categories, onClose, onSaved }: { item: Reader
 }
 
 function DeleteGlobalDialog({ item, onClose, onDeleted }: { item: ReaderItem | null; onClose: () => void; onDeleted: (i: ReaderItem) => void }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const remove = async () => {
-    if (!item) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.delete(adminItemApi(item.id));
-      setBusy(false);
-      onDeleted(item);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <ConfirmDialog
       open={item !== null}
-      role="alertdialog"
       title={item ? `Delete ${itemTitle(item)}?` : 'Delete'}
-      onClose={() => (busy ? undefined : onClose())}
+      onClose={onClose}
       description="It leaves everyone's Reader."
       testId="delete-global-link"
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-          Keep it
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void remove()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Delete
-        </button>
-      </div>
-    </Dialog>
+      confirmLabel="Delete"
+      onConfirm={async () => {
+        if (!item) return;
+        await api.delete(adminItemApi(item.id));
+        onDeleted(item);
+      }}
+    />
   );
 }
