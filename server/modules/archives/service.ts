@@ -49,6 +49,23 @@ export interface DownloadEvents {
   signal: AbortSignal;
 }
 
+/**
+ * The `progress` events of a download stream: at most one per 250 ms (the last one always), with the
+ * average speed since the download started and the time left at that speed.
+ */
+function progressEvents(out: DownloadEvents): (p: { bytesDone: number; bytesTotal: number | null }) => void {
+  const started = Date.now();
+  let last = 0;
+  return ({ bytesDone, bytesTotal }) => {
+    const t = Date.now();
+    if (t - last < 250 && bytesDone !== bytesTotal) return;
+    last = t;
+    const seconds = (t - started) / 1000;
+    const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
+    out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
+  };
+}
+
 const FORWARD_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
 const header = (h: RawResponse['headers'], n: string) => {
   const v = h[n];
@@ -365,11 +382,9 @@ export class ArchivesService {
     const signal = AbortSignal.any([controller.signal, out.signal]);
     const fileName = (decodeURIComponent(new URL(variant.url).pathname.split('/').pop() ?? '') || `${sourceId}.zim`).replace(/[^A-Za-z0-9._-]/g, '_');
     const dest = resolveInside(this.sourceDir(sourceId), fileName.endsWith('.zim') ? fileName : `${fileName}.zim`)!;
-    const started = Date.now();
     try {
       await mkdir(path.dirname(dest), { recursive: true });
       out.send('status', { state: 'downloading', sourceId, variantKey: variant.key, bytesTotal: variant.sizeBytes });
-      let last = 0;
       const result = await downloadToFile({
         guard: this.deps.guard,
         url: variant.url,
@@ -378,14 +393,7 @@ export class ArchivesService {
         sha256: variant.sha256 ?? null,
         signal,
         stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
-        onProgress: ({ bytesDone, bytesTotal }) => {
-          const t = Date.now();
-          if (t - last < 250 && bytesDone !== bytesTotal) return;
-          last = t;
-          const seconds = (t - started) / 1000;
-          const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
-          out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
-        },
+        onProgress: progressEvents(out),
       });
       out.send('status', { state: 'verifying' });
       const check = await checkStructure(dest);
@@ -443,12 +451,10 @@ export class ArchivesService {
   async installRuntime(actor: Actor, out: DownloadEvents): Promise<void> {
     const source = this.prepareInstallRuntime(actor);
     this.installingRuntime = true;
-    const started = Date.now();
     try {
       let binary: string | null = null;
       if (source.kind === 'bundle') {
         out.send('status', { state: 'downloading', url: source.url });
-        let last = 0;
         const result = await installKiwixTools({
           guard: this.deps.guard,
           url: source.url,
@@ -456,14 +462,7 @@ export class ArchivesService {
           platform: this.deps.platform ?? process.platform,
           signal: out.signal,
           stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
-          onProgress: ({ bytesDone, bytesTotal }) => {
-            const t = Date.now();
-            if (t - last < 250 && bytesDone !== bytesTotal) return;
-            last = t;
-            const seconds = (t - started) / 1000;
-            const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
-            out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
-          },
+          onProgress: progressEvents(out),
           onStep: (state) => out.send('status', { state }),
           release: () => this.deps.supervisor.stop(),
         });
