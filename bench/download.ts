@@ -1,7 +1,13 @@
-// Download throughput: Hearth's queue (guarded request, streaming sha256, .part file, rename)
-// against curl fetching the same file from the same local server in the same run, plus Hearth's
-// resident memory sampled during the transfer, for two file sizes (memory must not grow with size).
-// Run: npm run build && npm run bench -- download   (BENCH_DOWNLOAD_MB=1024 by default)
+// Download throughput: Hearth's queue (guarded request, streaming sha256, .part file, verify size
+// and sha256, rename) against curl fetching the same file from the same local server in the same
+// run, plus Hearth's resident memory during the transfers, for two file sizes (memory must not grow
+// with size). Fairness: every timed transfer starts after `sync` (no other transfer's dirty pages
+// being written back during it), the rounds alternate which of the two goes first, and the result
+// is the median of each side. Hearth's time is from the enqueue request to the job seen completed
+// (polled every 20 ms); the job's own startedAt..finishedAt is printed beside it. Each round also
+// prints the CPU time per GB of curl, of the whole Hearth process and of the file server ("source").
+// Run: npm run build && npm run bench -- download
+//   BENCH_DOWNLOAD_MB=1024 (largest size; the other is a quarter), BENCH_DOWNLOAD_ROUNDS=3
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
@@ -12,6 +18,7 @@ import { freePort, until } from '../test/harness/net.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MB = 1024 * 1024;
+const TICKS = 100; // /proc/<pid>/stat clock ticks per second on Linux
 
 function makeFile(file: string, mb: number): string {
   const block = randomBytes(MB);
@@ -27,6 +34,17 @@ function makeFile(file: string, mb: number): string {
 }
 
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+/** User and system CPU seconds a process (all its threads) has used so far. */
+function cpu(pid: number): { user: number; sys: number } {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(f[11]) / TICKS, sys: Number(f[12]) / TICKS };
+}
+const sync = () => spawnSync('sync');
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 async function startFileServer(file: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench/file-server-child.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -34,71 +52,123 @@ async function startFileServer(file: string): Promise<{ url: string; child: Chil
   return { url, child };
 }
 
-async function hearthDownload(url: string, sha: string, bytes: number): Promise<{ seconds: number; peakRssMB: number; idleRssMB: number }> {
+interface HearthRun {
+  seconds: number;
+  /** The job's own startedAt..finishedAt (ms resolution). */
+  jobSeconds: number;
+  cpuUser: number;
+  cpuSys: number;
+}
+
+/** One Hearth server for all rounds of one size; peak RSS is sampled across all of them. */
+async function startHearth(sourceOrigin: string) {
   const temp = makeTempDir('hearth-bench-');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(root, 'dist/server/cli.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9', FETCH_ALLOW_ORIGINS: new URL(url).origin },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9', FETCH_ALLOW_ORIGINS: sourceOrigin },
     stdio: 'ignore',
   });
-  try {
-    await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'Hearth to start', 20_000);
-    const setup = await fetch(`${base}/api/setup/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', pin: '1234' }) });
-    const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
-    const idleRssMB = rss(child.pid!);
-    let peak = idleRssMB;
-    const sampler = setInterval(() => (peak = Math.max(peak, rss(child.pid!))), 100);
+  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'Hearth to start', 20_000);
+  const setup = await fetch(`${base}/api/setup/admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench', pin: '1234' }) });
+  const cookie = setup.headers.get('set-cookie')!.split(';')[0]!;
+  const pid = child.pid!;
+  const idleRssMB = rss(pid);
+  let peakRssMB = idleRssMB;
+  const sampler = setInterval(() => (peakRssMB = Math.max(peakRssMB, rss(pid))), 50);
+  let n = 0;
+
+  const download = async (url: string, sha: string, bytes: number): Promise<HearthRun> => {
+    const destination = `archives/bench-${n++}.bin`;
+    sync();
+    const c0 = cpu(pid);
     const t0 = performance.now();
     const enq = await fetch(`${base}/api/admin/queue/jobs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ jobs: [{ kind: 'archive', hostClass: 'archive', label: 'bench', target: url, destination: 'archives/bench.bin', expectedBytes: bytes, sha256: sha }] }),
+      body: JSON.stringify({ jobs: [{ kind: 'archive', hostClass: 'archive', label: 'bench', target: url, destination, expectedBytes: bytes, sha256: sha }] }),
     });
     const id = ((await enq.json()) as { jobs: Array<{ id: string }> }).jobs[0]!.id;
-    const finished = await until(async () => {
-      const s = (await (await fetch(`${base}/api/jobs/status`, { headers: { cookie } })).json()) as { jobs: Array<{ id: string; state: string; lastError: string | null }> };
-      const j = s.jobs.find((x) => x.id === id)!;
-      return j.state === 'completed' || j.state === 'failed' ? j : null;
-    }, 'the download', 600_000, 100);
-    if (finished.state === 'failed') throw new Error(`download failed: ${finished.lastError}`);
+    type Job = { id: string; state: string; lastError: string | null; startedAt: string | null; finishedAt: string | null };
+    const finished = await until(
+      async () => {
+        const s = (await (await fetch(`${base}/api/jobs/status`, { headers: { cookie } })).json()) as { jobs: Job[] };
+        const j = s.jobs.find((x) => x.id === id)!;
+        return j.state === 'completed' || j.state === 'failed' ? j : null;
+      },
+      'the download',
+      600_000,
+      20,
+    );
     const seconds = (performance.now() - t0) / 1000;
+    const c1 = cpu(pid);
+    if (finished.state === 'failed') throw new Error(`download failed: ${finished.lastError}`);
+    rmSync(path.join(temp.dir, destination), { force: true });
+    const jobSeconds = (Date.parse(finished.finishedAt!) - Date.parse(finished.startedAt!)) / 1000;
+    return { seconds, jobSeconds, cpuUser: c1.user - c0.user, cpuSys: c1.sys - c0.sys };
+  };
+
+  const stop = async () => {
     clearInterval(sampler);
-    return { seconds, peakRssMB: peak, idleRssMB };
-  } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     temp.remove();
-  }
+  };
+  return { download, stop, idleRssMB, peakRssMB: () => peakRssMB };
 }
 
-function curlDownload(url: string, out: string): number {
+function curlDownload(url: string, out: string): { seconds: number; cpuUser: number; cpuSys: number } {
+  sync();
   const t0 = performance.now();
-  const r = spawnSync('curl', ['-sf', '-o', out, url]);
-  if (r.status !== 0) throw new Error(`curl failed (${r.status})`);
+  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', 'curl', '-sf', '-o', out, url]);
   const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`curl failed (${r.status}): ${r.stderr.toString()}`);
+  const [user, sys] = r.stderr.toString().trim().split('\n').at(-1)!.split(' ').map(Number);
   rmSync(out, { force: true });
-  return seconds;
+  return { seconds, cpuUser: user!, cpuSys: sys! };
 }
 
 export async function run(): Promise<void> {
   const bigMB = Number(process.env.BENCH_DOWNLOAD_MB ?? 1024);
+  const rounds = Number(process.env.BENCH_DOWNLOAD_ROUNDS ?? 3);
   const sizes = [Math.max(64, Math.round(bigMB / 4)), bigMB];
   const temp = makeTempDir('hearth-bench-files-');
+  const cpuNote = (c: { cpuUser: number; cpuSys: number }, mb: number) => `${(((c.cpuUser + c.cpuSys) * 1024) / mb).toFixed(2)} CPU-s/GB (sys ${((c.cpuSys * 1024) / mb).toFixed(2)})`;
   try {
-    console.log(`download (loopback, file served by a separate process; curl and Hearth in the same run)`);
+    console.log(`download (loopback, file served by a separate process; curl and Hearth in the same run, ${rounds} rounds alternating order, sync before each, medians)`);
     for (const mb of sizes) {
       const file = path.join(temp.dir, `src-${mb}.bin`);
       const sha = makeFile(file, mb);
       const server = await startFileServer(file);
+      const hearth = await startHearth(new URL(server.url).origin);
       try {
-        curlDownload(server.url, path.join(temp.dir, 'warm.bin')); // warm the page cache
-        const curlS = curlDownload(server.url, path.join(temp.dir, 'curl.bin'));
-        const h = await hearthDownload(server.url, sha, mb * MB);
-        const curlMBs = mb / curlS;
-        const hearthMBs = mb / h.seconds;
-        console.log(`  ${mb} MB: curl ${curlMBs.toFixed(0)} MB/s, hearth ${hearthMBs.toFixed(0)} MB/s (with sha256 + verify) = ${(hearthMBs / curlMBs).toFixed(2)}x curl; hearth RSS idle ${h.idleRssMB.toFixed(0)} MB, peak ${h.peakRssMB.toFixed(0)} MB`);
+        spawnSync('curl', ['-sf', '-o', '/dev/null', server.url]); // warm the page cache and the file server
+        const curlRuns: ReturnType<typeof curlDownload>[] = [];
+        const hearthRuns: HearthRun[] = [];
+        for (let i = 0; i < rounds; i++) {
+          const order = i % 2 === 0 ? ['curl', 'hearth'] : ['hearth', 'curl'];
+          const sourceCpu: Record<string, number> = {};
+          for (const who of order) {
+            const s0 = cpu(server.child.pid!);
+            if (who === 'curl') curlRuns.push(curlDownload(server.url, path.join(temp.dir, 'curl.bin')));
+            else hearthRuns.push(await hearth.download(server.url, sha, mb * MB));
+            const s1 = cpu(server.child.pid!);
+            sourceCpu[who] = s1.user + s1.sys - s0.user - s0.sys;
+          }
+          const c = curlRuns.at(-1)!;
+          const h = hearthRuns.at(-1)!;
+          console.log(
+            `    ${mb} MB round ${i + 1} (${order[0]} first): curl ${(mb / c.seconds).toFixed(0)} MB/s [${cpuNote(c, mb)}; source ${((sourceCpu.curl! * 1024) / mb).toFixed(2)}], hearth ${(mb / h.seconds).toFixed(0)} MB/s (job ${(mb / h.jobSeconds).toFixed(0)} MB/s) [${cpuNote(h, mb)}; source ${((sourceCpu.hearth! * 1024) / mb).toFixed(2)}]`,
+          );
+        }
+        const curlMBs = mb / median(curlRuns.map((r) => r.seconds));
+        const hearthMBs = mb / median(hearthRuns.map((r) => r.seconds));
+        const jobMBs = mb / median(hearthRuns.map((r) => r.jobSeconds));
+        console.log(
+          `  ${mb} MB: curl ${curlMBs.toFixed(0)} MB/s, hearth ${hearthMBs.toFixed(0)} MB/s (job's own time ${jobMBs.toFixed(0)} MB/s; with sha256 + verify) = ${(hearthMBs / curlMBs).toFixed(2)}x curl (median of ${rounds}); hearth RSS idle ${hearth.idleRssMB.toFixed(0)} MB, peak ${hearth.peakRssMB().toFixed(0)} MB`,
+        );
       } finally {
+        await hearth.stop();
         server.child.kill('SIGTERM');
         rmSync(file, { force: true });
       }
