@@ -1,7 +1,9 @@
 // Reference archives: the content proxy against kiwix-serve directly, in the same run, for the
 // 20 KB article (A/Water_heater) and the 200 KB image (I/noise_200k.png) of the fixture archives,
 // 8 connections for BENCH_SECONDS each (the proxy requests carry a session cookie, as the reader's
-// iframe does) (targets: proxy at least 0.8x and 0.95x of direct), then
+// iframe does) (targets: proxy at least 0.8x and 0.95x of direct), twice: with the proxy's entry
+// cache (the default: repeat visits, and the style sheets and images every page shares) and with
+// the cache off (every request goes to kiwix-serve, as a first visit does), then
 // companion-search latency through zimSearch (full-text, and the suggest fallback of a book with no
 // index). Hearth runs in this process (createServer); the load generator (bench/http-load.ts, the
 // same client for both sides) runs in a worker thread so it does not share Hearth's event loop.
@@ -32,6 +34,15 @@ const pct = (xs: number[], p: number) => {
 
 export async function run(): Promise<void> {
   const zims = buildTestZims({ withNoIndex: true });
+  try {
+    await measure(zims, { cache: false, search: false });
+    await measure(zims, { cache: true, search: true });
+  } finally {
+    zims.remove();
+  }
+}
+
+async function measure(zims: ReturnType<typeof buildTestZims>, opts: { cache: boolean; search: boolean }): Promise<void> {
   const temp = makeTempDir('hearth-bench-');
   const archivePort = await freePort();
   const sources = [
@@ -51,7 +62,7 @@ export async function run(): Promise<void> {
     host: '127.0.0.1',
     port: 0,
   };
-  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  const server = await createServer(config, { logger: createMemoryLogger('warn'), tuning: opts.cache ? {} : { archiveCacheBytes: 0 } });
   try {
     const { url } = await server.listen(0, '127.0.0.1');
     await server.deps.boot.start();
@@ -74,7 +85,8 @@ export async function run(): Promise<void> {
     const browser = { cookie: `session=${admin.token}; ld-theme=light` };
     const proxy = `${url}/api/archives/view/fixturepedia`;
 
-    console.log(`archives (kiwix-serve -n, ${CONNECTIONS} connections, ${DURATION_S} s each, closed-loop node:http client in a worker thread)`);
+    console.log(`archives, proxy cache ${opts.cache ? 'ON (default; repeat requests are answered from memory)' : 'OFF (every request read from kiwix-serve)'}`);
+    console.log(`  (kiwix-serve -n, ${CONNECTIONS} connections, ${DURATION_S} s each, closed-loop node:http client in a worker thread)`);
     const rows: Array<[string, string, number]> = [
       ['20 KB article A/Water_heater', 'A/Water_heater', 0.8],
       ['200 KB image I/noise_200k.png', 'I/noise_200k.png', 0.95],
@@ -91,6 +103,8 @@ export async function run(): Promise<void> {
       console.log(`    Hearth proxy:       ${p.rps.toFixed(0)} req/s (${p.mbps.toFixed(0)} MB/s), p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms`);
       console.log(`    ratio proxy/direct: ${ratio.toFixed(2)}x (target ${target}x) ${ratio >= target ? 'met' : 'MISSED'}`);
     }
+    if (opts.cache) console.log(`  proxy cache: ${JSON.stringify(server.deps.archives.cacheStats())}`);
+    if (!opts.search) return;
 
     const terms = ['heater', 'pump', 'solar', 'valve', 'insulation', 'battery', 'water', 'radiator', 'filter', 'timber', 'paint', 'lock'];
     const bookTerms = ['garden', 'kitchen', 'power', 'small', 'tidy', 'chapter'];
@@ -111,6 +125,5 @@ export async function run(): Promise<void> {
   } finally {
     await server.close();
     temp.remove();
-    zims.remove();
   }
 }

@@ -11,6 +11,7 @@ import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
+import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
@@ -88,6 +89,8 @@ export interface Tuning {
   downloadBackoffBaseMs?: number;
   /** How often the reader change monitor looks for due items (default 5 min). */
   readerMonitorTickMs?: number;
+  /** Bytes of archive entries kept in memory by the content proxy (default 32 MB; 0 turns the cache off). */
+  archiveCacheBytes?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -163,6 +166,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
     kiwixToolsUrl: config.kiwixToolsUrl,
+    cache: new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes }),
   });
 
   // The shared browser launches on the first capture, not here.

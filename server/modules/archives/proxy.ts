@@ -81,11 +81,14 @@ function patternsFor(bookHref: string) {
   return p;
 }
 
+/** What a page's rewrite depends on apart from the theme and nonce (fixed for one cached entry). */
+export type PageOptions = Pick<RewriteOptions, 'bookHref' | 'viewBase' | 'finalPath'>;
+
 /**
- * Each rewrite runs only when a cheap substring test finds something to rewrite: ZIM content links
- * are relative, so on most pages only the base tag and style are added.
+ * Everything but the injection. Each rewrite runs only when a cheap substring test finds something
+ * to rewrite: ZIM content links are relative, so on most pages nothing changes here.
  */
-export function rewriteHtml(html: string, o: RewriteOptions): string {
+function rewriteLinks(html: string, o: PageOptions): string {
   let out = html;
   // kiwix's own root marker (with -n the only thing it injects; exactly this string on 3.3)
   const marker = out.indexOf(ROOT_MARKER);
@@ -101,15 +104,23 @@ export function rewriteHtml(html: string, o: RewriteOptions): string {
   // kiwix's search page pager and its random link
   if (out.includes('/search?')) out = out.replace(/(\s(?:href|action)\s*=\s*["'])\/search\?/gi, `$1${o.viewBase}search?`);
   if (out.includes('/random?')) out = out.replace(/(\s(?:href|action)\s*=\s*["'])\/random\?content=[^"']*/gi, `$1${o.viewBase}random`);
-  const inject = injection(o);
-  const head = /<head(\s[^>]*)?>/i.exec(out);
-  if (head) out = out.slice(0, head.index + head[0].length) + inject + out.slice(head.index + head[0].length);
-  else out = inject + out;
   return out;
 }
 
+/** Where the injection goes in rewritten text: right after <head ...>, else at the very start. */
+function injectionPoint(html: string): number {
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  return head ? head.index + head[0].length : 0;
+}
+
+export function rewriteHtml(html: string, o: RewriteOptions): string {
+  const out = rewriteLinks(html, o);
+  const at = injectionPoint(out);
+  return out.slice(0, at) + injection(o) + out.slice(at);
+}
+
 /** What goes first in <head>: the base tag for the final entry, the bar hidden, the dark payload. */
-function injection(o: RewriteOptions): string {
+export function injection(o: RewriteOptions): string {
   return (
     `<base href="${escapeAttr(o.viewBase + o.finalPath)}">` +
     `<style>${HIDE_BAR_CSS}</style>` +
@@ -119,7 +130,7 @@ function injection(o: RewriteOptions): string {
 
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0x0c;
 
-/** Where the content of <head ...> starts (after its '>'), or -1: the rule of the regex in rewriteHtml. */
+/** Where the content of <head ...> starts (after its '>'), or -1: the rule of the regex in injectionPoint. */
 function headEnd(page: Buffer): number {
   for (let at = page.indexOf(0x3c); at >= 0 && at + 5 < page.length; at = page.indexOf(0x3c, at + 1)) {
     // "<head" in any letter case (| 0x20 lower-cases ASCII letters), then ">" or a space: not <header>
@@ -134,15 +145,22 @@ function headEnd(page: Buffer): number {
   return -1;
 }
 
+/** A page rewritten once: the response is `before`, then the per-request injection, then `after`. */
+export interface PreparedPage {
+  before: Buffer;
+  after: Buffer;
+}
+
 /**
- * The same rewrite on the page's bytes, for archive content. kiwix-serve leaves content as the
- * scraper wrote it (relative links; an archive cannot know the URL segment kiwix derives from the
- * file name), and with -n it adds only its root marker before </head>. So a content page is only
- * searched for the book's absolute prefix, gets the marker removed and the injection added, with
- * no decoding and re-encoding of the whole page. Anything unexpected goes through rewriteHtml, and
- * so must kiwix's own pages (search results with their pager): the caller knows which those are.
+ * The rewrite of a page's bytes up to the injection, done once per entry (the proxy's cache keeps
+ * it), so a page view only builds the small injection with its nonce and theme. kiwix-serve leaves
+ * content as the scraper wrote it (relative links; an archive cannot know the URL segment kiwix
+ * derives from the file name), and with -n it adds only its root marker before </head>. So a
+ * content page is only searched for the book's absolute prefix and gets the marker removed, with
+ * no decoding and re-encoding of the whole page. Anything unexpected goes through the text rewrite,
+ * and so must kiwix's own pages (search results with their pager): the caller knows which those are.
  */
-export function rewriteHtmlBytes(page: Buffer, o: RewriteOptions): Buffer {
+export function preparePage(page: Buffer, o: PageOptions): PreparedPage {
   const headClose = page.indexOf('</head>');
   const headPart = headClose < 0 ? page : page.subarray(0, headClose);
   let body = page;
@@ -150,10 +168,19 @@ export function rewriteHtmlBytes(page: Buffer, o: RewriteOptions): Buffer {
   if (marker >= 0) body = Buffer.concat([page.subarray(0, marker), page.subarray(marker + ROOT_MARKER.length)]);
   const headText = headPart.toString('latin1');
   const otherMarker = /type=["']?root/i.test(marker >= 0 ? headText.replace(ROOT_MARKER, '') : headText);
-  if (otherMarker || body.includes(`${o.bookHref}/`)) return Buffer.from(rewriteHtml(body.toString('utf8'), o));
-  const inject = Buffer.from(injection(o));
-  const at = headEnd(body);
-  return at < 0 ? Buffer.concat([inject, body]) : Buffer.concat([body.subarray(0, at), inject, body.subarray(at)]);
+  if (otherMarker || body.includes(`${o.bookHref}/`)) {
+    const text = rewriteLinks(body.toString('utf8'), o);
+    const at = injectionPoint(text);
+    return { before: Buffer.from(text.slice(0, at)), after: Buffer.from(text.slice(at)) };
+  }
+  const at = Math.max(0, headEnd(body));
+  return { before: body.subarray(0, at), after: body.subarray(at) };
+}
+
+/** The whole rewritten page in one buffer (preparePage + injection). */
+export function rewriteHtmlBytes(page: Buffer, o: RewriteOptions): Buffer {
+  const p = preparePage(page, o);
+  return Buffer.concat([p.before, Buffer.from(injection(o)), p.after]);
 }
 
 export function friendlyPage(opts: { title: string; message: string; retrySeconds?: number; dark?: boolean }): string {

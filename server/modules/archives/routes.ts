@@ -80,8 +80,17 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
         await streamTo(out.body, res);
         return;
       }
-      if (out.kind === 'html') {
-        res.status(out.status).set(out.headers).end(out.body);
+      if (out.kind === 'body') {
+        res.status(out.status).set(out.headers);
+        if (!Array.isArray(out.body)) {
+          res.end(out.body);
+          return;
+        }
+        // the parts leave in one write (writev), without being copied into one buffer first
+        res.cork();
+        for (const part of out.body) res.write(part);
+        res.end();
+        res.uncork();
         return;
       }
       res.status(out.status).set({ 'Cache-Control': 'no-store', ...out.headers }).type('html').send(out.html);

@@ -14,7 +14,8 @@ import { resolveInside } from '../../platform/path-guard.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { decodeSegments, encodeSegments, friendlyPage, pathFromLocation, rewriteHtml, rewriteHtmlBytes } from './proxy.js';
+import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
+import { decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
@@ -34,6 +35,8 @@ export interface ArchivesDeps {
   stallTimeoutMs?: number;
   /** KIWIX_TOOLS_URL: where install-kiwix downloads the tools bundle (default: Kiwix's bundle for this OS). */
   kiwixToolsUrl?: string;
+  /** The content proxy's memory cache of entries (emptied whenever the served archives change). */
+  cache: ArchiveEntryCache;
   /** This machine (tests may pretend to be another). */
   platform?: NodeJS.Platform;
   arch?: string;
@@ -41,7 +44,8 @@ export interface ArchivesDeps {
 
 export type ViewResult =
   | { kind: 'page'; status: number; html: string; headers?: Record<string, string> }
-  | { kind: 'html'; status: number; body: Buffer; headers: Record<string, string> }
+  /** A body read whole; a page is sent as its parts (the cached rewrite around this request's injection). */
+  | { kind: 'body'; status: number; body: Buffer | Buffer[]; headers: Record<string, string> }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
 
 export interface DownloadEvents {
@@ -71,6 +75,20 @@ const header = (h: RawResponse['headers'], n: string) => {
   const v = h[n];
   return Array.isArray(v) ? v[0] : v;
 };
+
+/** The headers of a rewritten archive page. */
+function htmlHeaders(length: number, cacheControl: string | undefined, nonce: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Length': String(length),
+    'Cache-Control': cacheControl ?? 'no-cache',
+    // Archive pages are other people's HTML served on Hearth's origin: their scripts may run
+    // (some archives need them) but may not open connections, so they cannot call /api with
+    // the household's session cookie; forms may only target the archive's own pages.
+    'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'self'; form-action 'self'; base-uri 'self'; object-src 'none'`,
+    Vary: 'Cookie',
+  };
+}
 
 export class ArchivesService {
   /** sourceId -> the book as the running server lists it. */
@@ -117,6 +135,7 @@ export class ArchivesService {
       }
       this.books.clear();
       this.favicons.clear();
+      this.deps.cache.clear();
       if (healthy.length === 0) {
         await this.deps.supervisor.stop();
         return;
@@ -223,6 +242,13 @@ export class ArchivesService {
       upstream = rawPath === '' ? `${book.href}/` : `${book.href}/${encodeSegments(segments)}`;
     }
 
+    // Book content is answered from the cache when it was read before; kiwix's search and random
+    // pages are dynamic, and a range request goes to the archive server as it is.
+    const cacheKey = rawPath === 'search' || rawPath === 'random' || opts.range ? null : upstream;
+    const cached = cacheKey ? this.deps.cache.get(cacheKey) : undefined;
+    if (cached) return this.entryResult(cached, book, viewBase, dark);
+    const generation = this.deps.cache.generation;
+
     let finalPath = rawPath === '' || rawPath === 'search' || rawPath === 'random' ? '' : encodeSegments(decodeSegments(rawPath)!);
     let res: RawResponse | null = null;
     for (let hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
@@ -250,38 +276,46 @@ export class ArchivesService {
       return { kind: 'page', status: 502, html: friendlyPage({ title: 'This page cannot be shown', message: 'The archive could not read this page; it may be damaged. An admin can verify the archives.', dark }) };
     }
     const type = header(res.headers, 'content-type') ?? 'application/octet-stream';
-    if (/^text\/html/i.test(type)) {
-      if (opts.range && res.status === 206) {
-        // a range of HTML refers to undecorated bytes: serve the whole page instead
-        await res.body.dump();
-        return this.view(sourceId, rawPath, query, { dark });
-      }
-      const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
-      const rewrite = { bookHref: book.href, viewBase, finalPath, dark, nonce };
-      // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
-      const body = rawPath === 'search' ? Buffer.from(rewriteHtml(await res.body.text(), rewrite)) : rewriteHtmlBytes(await res.body.bytes(), rewrite);
-      return {
-        kind: 'html',
-        status: res.status,
-        body,
-        headers: {
-          'Content-Type': 'text/html; charset=utf-8',
-          'Content-Length': String(body.length),
-          'Cache-Control': header(res.headers, 'cache-control') ?? 'no-cache',
-          // Archive pages are other people's HTML served on Hearth's origin: their scripts may run
-          // (some archives need them) but may not open connections, so they cannot call /api with
-          // the household's session cookie; forms may only target the archive's own pages.
-          'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'self'; form-action 'self'; base-uri 'self'; object-src 'none'`,
-          Vary: 'Cookie',
-        },
-      };
+    const html = /^text\/html/i.test(type);
+    if (html && opts.range && res.status === 206) {
+      // a range of HTML refers to undecorated bytes: serve the whole page instead
+      await res.body.dump();
+      return this.view(sourceId, rawPath, query, { dark });
     }
     const headers: Record<string, string> = {};
     for (const h of FORWARD_HEADERS) {
       const v = header(res.headers, h);
       if (v) headers[h] = v;
     }
+    if (html && rawPath === 'search') {
+      // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
+      const nonce = randomUUID().replace(/-/g, '');
+      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, dark, nonce }));
+      return { kind: 'body', status: res.status, body, headers: htmlHeaders(body.length, headers['cache-control'], nonce) };
+    }
+    const length = Number(headers['content-length']);
+    // pages are read whole anyway (they are rewritten); other entries when they are small enough to keep
+    if (html || (cacheKey && res.status === 200 && Number.isFinite(length) && length <= this.deps.cache.maxEntryBytes)) {
+      const entry: CachedEntry = { status: res.status, finalPath, type, headers, body: await res.body.bytes() };
+      if (cacheKey && res.status === 200) this.deps.cache.set(cacheKey, entry, generation);
+      return this.entryResult(entry, book, viewBase, dark);
+    }
     return { kind: 'stream', status: res.status, headers, body: res.body };
+  }
+
+  /** An entry read whole (just now or from the cache): a page gets its per-request rewrite. */
+  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, dark: boolean): ViewResult {
+    if (!/^text\/html/i.test(entry.type)) return { kind: 'body', status: entry.status, body: entry.body, headers: { ...entry.headers, 'content-length': String(entry.body.length) } };
+    const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
+    const page = (entry.page ??= preparePage(entry.body, { bookHref: book.href, viewBase, finalPath: entry.finalPath }));
+    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, dark, nonce }));
+    const length = page.before.length + inject.length + page.after.length;
+    return { kind: 'body', status: entry.status, body: [page.before, inject, page.after], headers: htmlHeaders(length, entry.headers['cache-control'], nonce) };
+  }
+
+  /** How the content proxy's cache is doing (entries, bytes, hits, misses). */
+  cacheStats() {
+    return this.deps.cache.stats();
   }
 
   /** The archive's 48x48 illustration (its favicon), cached in memory per source. */
