@@ -45,7 +45,17 @@ export interface SsrfGuard {
   checkUrl(raw: string | URL): URL;
   /** An undici dispatcher whose every connection is checked at DNS-lookup time. */
   dispatcher: Dispatcher;
+  /**
+   * What another thread needs to build the same guard with createSsrfGuard() (a download worker
+   * does); null when the guard was made with a custom lookup, which cannot cross a thread.
+   */
+  workerOptions: SsrfGuardOptions | null;
   close(): Promise<void>;
+}
+
+/** The part of a guard's settings that can be sent to a worker thread. */
+export interface SsrfGuardOptions {
+  allowOrigins: string[];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -88,7 +98,7 @@ export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup
   };
 
   const dispatcher = new Agent({ connect: { lookup: guardedLookup as unknown as typeof dns.lookup }, maxRedirections: 0 } as Agent.Options);
-  return { checkUrl, dispatcher, close: () => dispatcher.close() };
+  return { checkUrl, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...allow] }, close: () => dispatcher.close() };
 }
 
 export interface GuardedResponse {

@@ -1,10 +1,16 @@
 // The executor the runner calls: model-runtime pulls for runtime models, resumable HTTP downloads
-// (through the SSRF guard) for everything else.
+// (through the SSRF guard) for everything else. A download runs in a worker thread of its own
+// unless it is known to be small: starting the thread costs ~0.2 s (measured from dist/), more
+// than such a transfer takes, and its byte loop is too short to hold up the event loop.
 import { downloadToFile } from '../../adapters/web/download.js';
+import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { JobExecutor } from './runner.js';
 import { STALL_TIMEOUT_MS } from './schema.js';
+
+/** Downloads of a known size below this run on the calling thread. */
+export const IN_THREAD_MAX_BYTES = 8 * 1024 * 1024;
 
 export function createDownloadExecutor(deps: {
   guard: SsrfGuard;
@@ -23,7 +29,8 @@ export function createDownloadExecutor(deps: {
       return;
     }
     if (!job.destination) throw Object.assign(new Error(`${job.label} has no destination.`), { retryable: false });
-    await downloadToFile({
+    const transfer = job.expectedBytes != null && job.expectedBytes < IN_THREAD_MAX_BYTES ? downloadToFile : downloadInWorker;
+    await transfer({
       guard: deps.guard,
       url: job.target,
       dest: deps.destinationPath(job.destination),

@@ -96,8 +96,8 @@ interface Live {
   ready: Promise<void>;
 }
 
-/** Worker options to load `entry`: TypeScript source goes through tsx's loader, registered in the worker. */
-function workerEntry(entry: URL): URL {
+/** The URL a Worker loads to run `entry`: TypeScript source goes through tsx's loader, registered in the worker. */
+export function workerEntry(entry: URL): URL {
   if (!entry.pathname.endsWith('.ts')) return entry;
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const code = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry.href)});`;
