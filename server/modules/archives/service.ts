@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '../../actor.js';
-import { downloadToFile, removePartial } from '../../adapters/web/download.js';
+import { removePartial } from '../../adapters/web/download.js';
+import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
 import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -419,7 +420,8 @@ export class ArchivesService {
     try {
       await mkdir(path.dirname(dest), { recursive: true });
       out.send('status', { state: 'downloading', sourceId, variantKey: variant.key, bytesTotal: variant.sizeBytes });
-      const result = await downloadToFile({
+      // archives run to gigabytes: the byte loop runs in a thread of its own, off the server's event loop
+      const result = await downloadInWorker({
         guard: this.deps.guard,
         url: variant.url,
         dest,
