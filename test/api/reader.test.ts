@@ -113,6 +113,40 @@ describe('reader items, collections, tags, search', () => {
       expect(await s.handle.deps.db('reader_items').count({ n: '*' }).first()).toEqual({ n: 0 });
     });
 
+    it('refuses with 400 blocked_url an address Hearth may not fetch when it would fetch it; a plain link may point anywhere', async () => {
+      for (const body of [
+        { url: 'http://192.168.1.1/status' }, // saved offline (the default type)
+        { url: 'http://127.0.0.1:9/x', type: 'offline' },
+        { url: 'http://localhost/x', type: 'live', autoUpdate: true },
+        { url: 'http://[::1]/x', type: 'live', useProxy: true },
+      ]) {
+        const r = await s.member.post('/api/reader', body);
+        expect(r.status, JSON.stringify(body)).toBe(400);
+        expect(r.body.error.code).toBe('blocked_url');
+        expect(r.body.error.message).toMatch(/private or local network|this computer/);
+      }
+      expect(await s.handle.deps.db('reader_items').count({ n: '*' }).first()).toEqual({ n: 0 });
+      // the router's page as a plain link: fine, only browsers at home open it
+      const router = await create(s.member, { url: 'http://192.168.1.1/status', type: 'live' });
+      // ...but Hearth cannot watch it or show it through its proxy: refused, and nothing changes
+      for (const patch of [{ autoUpdate: true }, { useProxy: true }]) {
+        const r = await s.member.patch(`/api/reader/${router.id}`, patch);
+        expect(r.status, JSON.stringify(patch)).toBe(400);
+        expect(r.body.error.code).toBe('blocked_url');
+      }
+      const row = await s.handle.deps.db('reader_items').where({ id: router.id }).first();
+      expect(row).toMatchObject({ auto_update: 0, use_proxy: 0, archive_state: 'none' });
+      // a watched public page cannot be moved onto a local address either
+      const watched = await create(s.member, { url: 'https://example.com/news', type: 'live', autoUpdate: true });
+      expect((await s.member.patch(`/api/reader/${watched.id}`, { url: 'http://10.0.0.2/news' })).status).toBe(400);
+      expect((await s.member.patch(`/api/reader/${watched.id}`, { title: 'News' })).status).toBe(200);
+      // household links (admin) follow the same rule
+      const admin = await s.admin.post('/api/admin/reader', { url: 'http://192.168.1.20/cam', useProxy: true });
+      expect(admin.status).toBe(400);
+      expect(admin.body.error.code).toBe('blocked_url');
+      expect((await s.admin.post('/api/admin/reader', { url: 'http://192.168.1.20/cam' })).status).toBe(201);
+    });
+
     it("refuses another user's collection (404) without creating the item", async () => {
       const col = (await other.post('/api/reader/collections', { name: 'Private' })).body.collection;
       const r = await s.member.post('/api/reader', { url: 'https://example.com/x', collectionId: col.id });

@@ -398,6 +398,23 @@ describe('the Reader in the browser', () => {
     await shown(monitor.getByRole('heading', { name: 'Change history' }));
   }, 30_000);
 
+  it('keeps the router page as a plain link, and says beside the switch why Hearth cannot watch it', async () => {
+    const { item } = (await server.member.post('/api/reader', { url: 'http://192.168.1.1/status', type: 'live', title: 'Router status' })).body;
+    await page.goto(`${server.url}/reader/${item.id}`);
+    await shown(page.getByRole('heading', { name: 'Router status' }));
+    const monitor = page.getByTestId('monitor');
+    const watch = monitor.getByRole('checkbox', { name: 'Check this page for changes' });
+    await watch.scrollIntoViewIfNeeded();
+    await watch.tap();
+    const why = monitor.getByRole('alert');
+    await shown(why.getByText(/private or local network/));
+    expect(await why.textContent()).toContain('cannot save a copy of it, watch it for changes');
+    expect(await why.isVisible()).toBe(true);
+    expect(await watch.isChecked()).toBe(false); // the switch went back
+    expect((await server.member.get(`/api/reader/${item.id}`)).body.item.autoUpdate).toBe(false);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-refused-watch.png', fullPage: true });
+  });
+
   it('imports a bookmarks file with progress, a summary and the entries it could not read; exports them again', async () => {
     const file = path.join(temp.dir, 'bookmarks.html');
     writeFileSync(file, BOOKMARKS);

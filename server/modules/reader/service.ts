@@ -212,6 +212,7 @@ export class ReaderService {
   }
 
   async create(actor: UserActor, body: CreateItemBody): Promise<FullReaderItem> {
+    this.checkFetchable(body.url, { type: body.type, autoUpdate: body.autoUpdate ?? false, useProxy: body.useProxy ?? false });
     const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
     const rec = await this.deps.store.insert(
       newItemRecord({
@@ -247,6 +248,28 @@ export class ReaderService {
     return this.full(r, { kind: 'user', actor });
   }
 
+  /**
+   * An item Hearth fetches itself (saved offline, watched for changes, or shown through its proxy)
+   * needs an address the SSRF guard allows, or every capture would fail: refused up front with
+   * the guard's reason. A plain link may point anywhere, the router's page on the home network
+   * included: only the household's browsers open it (its thumbnail is simply not made).
+   */
+  private checkFetchable(url: string, item: { type: ItemRecord['type']; autoUpdate: boolean; useProxy: boolean }): void {
+    if (item.type !== 'offline' && !item.autoUpdate && !item.useProxy) return;
+    try {
+      this.deps.guard.checkUrl(url);
+    } catch (err) {
+      const why = err instanceof BlockedUrlError ? err.message : 'That is not a valid web address.';
+      throw new BadRequestError(`${why} Hearth can keep it as a plain link, but cannot save a copy of it, watch it for changes or show it through Hearth.`, undefined, 'blocked_url');
+    }
+  }
+
+  /** The same for a change: checked when the address or what Hearth does with it changes. */
+  private checkPatchFetchable(r: ItemRecord, body: PatchItemBody): void {
+    if (body.url === undefined && !body.autoUpdate && !body.useProxy) return;
+    this.checkFetchable(body.url ?? r.url, { type: r.type, autoUpdate: body.autoUpdate ?? r.autoUpdate, useProxy: body.useProxy ?? r.useProxy });
+  }
+
   private patchFields(r: ItemRecord, body: PatchItemBody): Partial<ItemRecord> {
     const now = this.now();
     const patch: Partial<ItemRecord> = { updatedAt: now };
@@ -278,6 +301,7 @@ export class ReaderService {
 
   async update(actor: UserActor, id: string, body: PatchItemBody): Promise<FullReaderItem> {
     const r = await this.ownItem(actor, id);
+    this.checkPatchFetchable(r, body);
     const patch = this.patchFields(r, body);
     const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
     if (collectionId !== undefined) patch.collectionId = collectionId;
@@ -455,6 +479,7 @@ export class ReaderService {
   }
 
   async adminCreate(actor: UserActor, body: AdminCreateBody): Promise<FullReaderItem> {
+    this.checkFetchable(body.url, { type: 'live', autoUpdate: body.autoUpdate ?? false, useProxy: body.useProxy ?? false });
     const rec = await this.deps.store.insert(
       newItemRecord({
         ownerId: null,
@@ -478,6 +503,7 @@ export class ReaderService {
 
   async adminUpdate(actor: UserActor, id: string, body: PatchItemBody): Promise<FullReaderItem> {
     const r = await this.globalItem(id);
+    this.checkPatchFetchable(r, body);
     const patch = this.patchFields(r, body);
     if (!(await this.deps.store.update(id, patch, body.tags, this.now()))) throw notFound();
     if (patch.archiveState === 'pending') this.deps.queue.poke();

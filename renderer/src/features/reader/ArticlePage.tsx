@@ -90,7 +90,8 @@ function Article({
   const [view, setView] = useState<View | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // what failed, and which part of the page asked (its message shows beside that part)
+  const [error, setError] = useState<{ key: string; message: string } | null>(null);
   const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
 
   // whether the live page may be framed: the proxy always may; otherwise ask the probe once
@@ -115,7 +116,7 @@ function Article({
     try {
       setNotice(await run());
     } catch (err) {
-      setError(errorMessage(err));
+      setError({ key, message: errorMessage(err) });
     } finally {
       setBusy(null);
     }
@@ -217,7 +218,7 @@ function Article({
       <p className="notice" role="status" aria-live="polite" data-testid="article-notice">
         {notice ?? ''}
       </p>
-      <FormError message={error} />
+      <FormError message={error && error.key !== 'monitor' ? error.message : null} />
 
       {isBusy(item) ? (
         <p className="banner banner--info" role="status">
@@ -279,7 +280,7 @@ function Article({
       )}
 
       <AiPanel item={item} onTags={(excerpt, tags) => onChange({ ...item, excerpt: excerpt ?? item.excerpt, tags })} />
-      {item.canEdit ? <MonitorPanel item={item} busy={busy} onPatch={patch} /> : null}
+      {item.canEdit ? <MonitorPanel item={item} busy={busy} error={error?.key === 'monitor' ? error.message : null} onPatch={patch} /> : null}
 
       {dialog === 'edit' ? (
         <EditDialog
@@ -411,7 +412,18 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
   );
 }
 
-function MonitorPanel({ item, busy, onPatch }: { item: FullReaderItem; busy: string | null; onPatch: (key: string, body: PatchItemBody, message: string | null) => Promise<void> }): ReactElement {
+function MonitorPanel({
+  item,
+  busy,
+  error,
+  onPatch,
+}: {
+  item: FullReaderItem;
+  busy: string | null;
+  /** Why the last change here was refused, shown in the panel (on a phone the page's top is out of sight). */
+  error: string | null;
+  onPatch: (key: string, body: PatchItemBody, message: string | null) => Promise<void>;
+}): ReactElement {
   const intervalId = useId();
   const changes = useResource((signal) => api.get<{ changes: ReaderChange[] }>(`${itemApi(item.id)}/changes`, { signal }).then((r) => r.changes), [item.id, item.lastCheckedAt]);
   const interval = item.autoUpdateIntervalMins ?? 1440;
@@ -432,6 +444,7 @@ function MonitorPanel({ item, busy, onPatch }: { item: FullReaderItem; busy: str
         <span className="switch__track" aria-hidden="true" />
         <span className="switch__text">Check this page for changes</span>
       </label>
+      <FormError message={error} />
       {item.autoUpdate ? (
         <>
           <div className="field reader-panel__field">
