@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { downloadToFile } from '../../adapters/web/download.js';
+import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import { kiwixToolsBinDir } from '../../platform/sidecars/archive-server.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { unpackBundle } from '../../platform/unpack.js';
@@ -77,7 +77,7 @@ export async function installKiwixTools(o: InstallToolsOptions): Promise<{ binar
   const root = path.dirname(bin);
   const fileName = (decodeURIComponent(new URL(o.url).pathname.split('/').pop() ?? '') || 'kiwix-tools-bundle').replace(/[^A-Za-z0-9._-]/g, '_');
   const bundle = path.join(root, 'downloads', fileName);
-  const result = await downloadToFile({ guard: o.guard, url: o.url, dest: bundle, signal: o.signal, stallTimeoutMs: o.stallTimeoutMs, onProgress: o.onProgress });
+  const result = await downloadInWorker({ guard: o.guard, url: o.url, dest: bundle, signal: o.signal, stallTimeoutMs: o.stallTimeoutMs, onProgress: o.onProgress });
 
   const tag = randomBytes(4).toString('hex');
   const staging = path.join(root, `.unpack-${tag}`);
