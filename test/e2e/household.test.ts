@@ -231,6 +231,15 @@ describe('apps, notifications and the home screen in the browser', () => {
     await shown(admin.getByText('The home screen was saved.'));
     expect((await server.admin.get(`/api/home-layout/users/${server.users.member.id}`)).body).toMatchObject({ locked: true, custom: true });
     expect((await server.member.get('/api/home-layout')).body.layout.canvas).toHaveLength(2);
+    // ...and can put it back: the household default replaces it, the lock stays
+    await admin.getByRole('button', { name: 'Back to the default' }).click();
+    const reset = admin.getByRole('alertdialog', { name: 'Back to the default?' });
+    await shown(reset.getByText('The lock stays as it is.'));
+    await reset.getByRole('button', { name: 'Use the default' }).click();
+    await gone(reset);
+    await shown(admin.getByText('The home screen is back to the household default.'));
+    expect((await server.admin.get(`/api/home-layout/users/${server.users.member.id}`)).body).toMatchObject({ locked: true, custom: false });
+    expect((await server.member.get('/api/home-layout')).body.layout.canvas).toEqual((await server.admin.get('/api/home-layout/default')).body.layout.canvas);
 
     await admin.getByRole('link', { name: 'Members' }).first().click();
     await admin.getByRole('link', { name: 'Default home screen' }).click();

@@ -1,10 +1,10 @@
-// "Are you sure?" for a destructive action: a title naming what goes, a line on what it means, a
-// safe button and a danger button. The action runs here with a spinner; its error stays in the
+// "Are you sure?" for an action that cannot simply be undone: a title naming what goes, a line on
+// what it means, a safe button and the action's button (danger by default). The action runs here with a spinner; its error stays in the
 // dialog (the caller closes it on success). Closing is refused while the action runs.
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { Dialog } from './Dialog';
-import { Icon, Spinner } from './icons';
+import { Icon, Spinner, type IconName } from './icons';
 import { FormError } from './StateViews';
 
 export interface ConfirmDialogProps {
@@ -12,8 +12,12 @@ export interface ConfirmDialogProps {
   title: string;
   description?: ReactNode;
   testId?: string;
-  /** The danger button, e.g. "Delete" or "Remove". */
+  /** The action's button, e.g. "Delete" or "Remove". */
   confirmLabel: string;
+  /** Its icon (default a bin; null for none). */
+  confirmIcon?: IconName | null;
+  /** 'primary' for an action that loses nothing for good (default 'danger'). */
+  tone?: 'danger' | 'primary';
   /** The safe button. */
   cancelLabel?: string;
   /** Runs the action; a thrown error is shown in the dialog. */
@@ -21,7 +25,7 @@ export interface ConfirmDialogProps {
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, description, testId, confirmLabel, cancelLabel = 'Keep it', onConfirm, onClose }: ConfirmDialogProps): ReactElement {
+export function ConfirmDialog({ open, title, description, testId, confirmLabel, confirmIcon = 'trash', tone = 'danger', cancelLabel = 'Keep it', onConfirm, onClose }: ConfirmDialogProps): ReactElement {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const close = () => {
@@ -47,8 +51,8 @@ export function ConfirmDialog({ open, title, description, testId, confirmLabel, 
         <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
           {cancelLabel}
         </button>
-        <button type="button" className="btn btn--danger" onClick={() => void confirm()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
+        <button type="button" className={`btn btn--${tone}`} onClick={() => void confirm()} disabled={busy}>
+          {busy ? <Spinner size={20} /> : confirmIcon ? <Icon name={confirmIcon} size={20} /> : null}
           {confirmLabel}
         </button>
       </div>

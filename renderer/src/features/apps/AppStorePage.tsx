@@ -9,6 +9,7 @@ import { api, ApiError, errorMessage } from '../../api/client';
 import { canOpen, SHELL_PAGES } from '../../app/pages';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
@@ -281,27 +282,20 @@ function GetDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void;
 }
 
 function RemoveDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void; onDone: (t: Tool) => void }): ReactElement {
-  const { busy, error, run } = useSetEnabled(tool, false, onDone);
   return (
-    <Dialog
+    <ConfirmDialog
       open
-      role="alertdialog"
       title={`Remove ${tool.name}?`}
-      onClose={() => !busy && onClose()}
       testId="remove-tool-dialog"
       description={`${tool.name} disappears from everyone's navigation and home screen. Nothing saved in it is deleted, and you can get it again later.`}
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void run()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Remove
-        </button>
-      </div>
-    </Dialog>
+      cancelLabel="Cancel"
+      confirmLabel="Remove"
+      onClose={onClose}
+      onConfirm={async () => {
+        const r = await api.put<{ tool: Tool }>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled: false });
+        onDone(r.tool);
+      }}
+    />
   );
 }
 

@@ -5,7 +5,7 @@ import { useState, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes, formatDuration } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -347,48 +347,21 @@ function CancelButton({ job, disabled, onClick }: { job: Job; disabled: boolean;
 }
 
 function CancelDialog({ job, onClose, onCancelled }: { job: Job | null; onClose: () => void; onCancelled: (j: Job) => void }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-
-  const cancel = async () => {
-    if (!job) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post(`/api/jobs/${encodeURIComponent(job.id)}/cancel`);
-      setBusy(false);
-      onCancelled(job);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ConfirmDialog
       open={job !== null}
-      role="alertdialog"
       title={job ? `Cancel ${job.label}?` : 'Cancel'}
-      onClose={close}
       testId="cancel-dialog"
       description="What was downloaded so far is deleted. You can start it again later with Retry."
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
-          Keep downloading
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void cancel()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="close" size={20} />}
-          Cancel download
-        </button>
-      </div>
-    </Dialog>
+      cancelLabel="Keep downloading"
+      confirmLabel="Cancel download"
+      confirmIcon="close"
+      onClose={onClose}
+      onConfirm={async () => {
+        if (!job) return;
+        await api.post(`/api/jobs/${encodeURIComponent(job.id)}/cancel`);
+        onCancelled(job);
+      }}
+    />
   );
 }

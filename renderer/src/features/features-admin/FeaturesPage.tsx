@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
 import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -368,35 +369,10 @@ function UninstallDialog({
   onClose: () => void;
   onUninstalled: (item: CatalogItem) => void;
 }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const close = () => {
-    if (busy) return;
-    setError(null);
-    onClose();
-  };
-
-  const uninstall = async () => {
-    if (!item) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post('/api/admin/uninstall', { items: [item.id] });
-      setBusy(false);
-      onUninstalled(item);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ConfirmDialog
       open={item !== null}
-      role="alertdialog"
       title={item ? `Uninstall ${item.name}?` : 'Uninstall'}
-      onClose={close}
       testId="uninstall-dialog"
       description={
         <>
@@ -404,17 +380,13 @@ function UninstallDialog({
           {essential ? ' Hearth counts it as essential: if it is missing when Hearth next starts, Hearth downloads it again.' : ''}
         </>
       }
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
-          Keep it
-        </button>
-        <button type="button" className="btn btn--danger" onClick={() => void uninstall()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : <Icon name="trash" size={20} />}
-          Uninstall
-        </button>
-      </div>
-    </Dialog>
+      confirmLabel="Uninstall"
+      onClose={onClose}
+      onConfirm={async () => {
+        if (!item) return;
+        await api.post('/api/admin/uninstall', { items: [item.id] });
+        onUninstalled(item);
+      }}
+    />
   );
 }

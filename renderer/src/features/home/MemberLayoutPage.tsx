@@ -6,7 +6,7 @@ import { api, ApiError, errorMessage } from '../../api/client';
 import type { PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
-import { Dialog } from '../../ui/Dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
@@ -170,40 +170,17 @@ export function MemberLayoutPage(): ReactElement {
 }
 
 function ResetDialog({ who, onClose, onReset }: { who: string; onClose: () => void; onReset: () => Promise<void> }): ReactElement {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   return (
-    <Dialog
+    <ConfirmDialog
       open
-      role="alertdialog"
       title="Back to the default?"
-      onClose={() => !busy && onClose()}
       description={`The home screen arranged for ${who} is replaced by the household default. The lock stays as it is.`}
-    >
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn btn--primary"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            setError(null);
-            try {
-              await onReset();
-            } catch (err) {
-              setError(errorMessage(err));
-              setBusy(false);
-            }
-          }}
-        >
-          {busy ? <Spinner size={20} /> : null}
-          Use the default
-        </button>
-      </div>
-    </Dialog>
+      cancelLabel="Cancel"
+      confirmLabel="Use the default"
+      confirmIcon={null}
+      tone="primary"
+      onClose={onClose}
+      onConfirm={onReset}
+    />
   );
 }
