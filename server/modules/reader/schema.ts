@@ -19,6 +19,11 @@ export const PROBE_MAX_BYTES = 256 * 1024;
 export const PROBE_TIMEOUT_MS = 10_000;
 /** The legacy embed proxy refuses bodies above this size. */
 export const PROXY_MAX_BYTES = 20 * 1024 * 1024;
+/** The local copy of a site's icon: larger answers are refused, slower ones given up on. */
+export const FAVICON_MAX_BYTES = 256 * 1024;
+export const FAVICON_TIMEOUT_MS = 5_000;
+/** Icons sharp can read are stored as a PNG of this size (ICO is kept as it came). */
+export const FAVICON_SIZE_PX = 64;
 export const ADMIN_DEFAULT_CATEGORY = 'Services';
 export const HIDDEN_PREFERENCE = 'bookmarks.hidden';
 
@@ -74,6 +79,8 @@ export interface ItemRecord {
   ogImagePath: string | null;
   thumbnailPath: string | null;
   thumbnailState: ThumbnailState;
+  /** The local copy of the site's icon in the item's folder (favicon.png or favicon.ico), or null. */
+  faviconPath: string | null;
   isAdult: boolean;
   createdAt: string;
   updatedAt: string;
@@ -89,6 +96,7 @@ export const ReaderItem = z.object({
   title: z.string().nullable(),
   byline: z.string().nullable(),
   siteName: z.string().nullable(),
+  /** Hearth's own copy of the site's icon (/api/reader/:id/favicon), or null when it has none. */
   faviconUrl: z.string().nullable(),
   excerpt: z.string().nullable(),
   wordCount: z.number().int().nullable(),
