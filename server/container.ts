@@ -172,7 +172,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // The shared browser launches on the first capture, not here.
   const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
   const readerStore = new ReaderStore(db);
-  const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), dataDir: config.dataDir });
+  const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
   const readerAi = new ReaderAiService({ reader, store: readerStore, settings, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ db, store: readerStore, capture: reader, notifications, clock, logger: logger.child('reader-monitor') });

@@ -126,13 +126,13 @@ describe('reader capture jobs and archive files', () => {
 
   it('a live link gets its thumbnail job: screenshot, title and icon, archiveState stays none', async () => {
     const url = 'https://live.example.com/';
-    engine.setPage(url, { title: 'Live Site' });
+    engine.setPage(url, { title: 'Live Site', siteName: 'Live' });
     const item = await create({ url, type: 'live' });
     const done = await waitFor(async () => {
       const row = await s.handle.deps.db('reader_items').where({ id: item.id }).first();
       return row.thumbnail_state === 'ready' ? row : null;
     });
-    expect(done).toMatchObject({ archive_state: 'none', title: 'Live Site', screenshot_path: 'screenshot.png', favicon_url: 'https://live.example.com/favicon.ico' });
+    expect(done).toMatchObject({ archive_state: 'none', title: 'Live Site', screenshot_path: 'screenshot.png', site_name: 'Live' });
     expect(engine.calls.filter((c) => c.url === url).map((c) => c.mode)).toEqual(['thumbnail']);
     const got = await itemOf(s.member, item.id);
     expect(got.thumbnailUrl).toBe(`/api/reader/${item.id}/archive/screenshot.png`);

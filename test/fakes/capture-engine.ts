@@ -2,6 +2,8 @@
 // artifacts a real capture writes (index.html, an extensionless asset, screenshot.png, og-image)
 // into outDir and answers a plausible CaptureResult. Tests set per-URL pages, make a URL fail with
 // any CaptureError code (e.g. 'challenge'), or hold captures at a gate to delete or stop mid-capture.
+// A page has no icon unless the test gives it one (faviconUrl): Hearth fetches the icon for real,
+// so the default must not send it to a name on the internet.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CaptureError, type CaptureEngine, type CaptureErrorCode, type CaptureRequest, type CaptureResult } from '../../server/modules/reader/capture/types.js';
@@ -17,6 +19,8 @@ export interface FakePage {
   byline?: string | null;
   siteName?: string | null;
   excerpt?: string | null;
+  /** What the engine reports as the page's icon (a real engine: the declared one, else /favicon.ico). */
+  faviconUrl?: string | null;
 }
 
 export class FakeCaptureEngine implements CaptureEngine {
@@ -96,7 +100,7 @@ export class FakeCaptureEngine implements CaptureEngine {
       byline: page.byline ?? null,
       siteName: page.siteName ?? host,
       excerpt: page.excerpt ?? null,
-      faviconUrl: `https://${host}/favicon.ico`,
+      faviconUrl: page.faviconUrl ?? null,
       lang: 'en',
       publishedTime: null,
       contentHtml: req.mode === 'archive' ? `<p>${text}</p><img src="${req.publicBase}assets/img1">` : null,

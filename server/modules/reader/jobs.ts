@@ -3,14 +3,17 @@
 // crash: at start, fetching goes back to pending and the loop picks rows up again. One capture at a
 // time (2-core machines; the browser is the heavy part), each into a fresh temp folder that is
 // swapped into DATA_DIR/reader/<id>/ only on success. Deleting an item aborts its capture; a
-// capture that finishes for a deleted item removes what it wrote.
+// capture that finishes for a deleted item removes what it wrote. Each capture also keeps a local
+// copy of the site's icon in the same folder (favicon.ts); a missing icon never fails a capture.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, copyFileSync, rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { SsrfGuard } from '../../platform/ssrf.js';
 import { CaptureError, type CaptureEngine, type CaptureMode, type CaptureResult } from './capture/types.js';
+import { FAVICON_ICO, FAVICON_PNG, saveFavicon } from './favicon.js';
 import { archivePublicBase, clientSnapshotFile, contentHash, itemDir, readerRoot } from './files.js';
 import type { CaptureOutcome, ItemRecord } from './schema.js';
 import type { ReaderStore } from './store.js';
@@ -20,13 +23,15 @@ export interface ReaderJobsDeps {
   engine: CaptureEngine;
   clock: Clock;
   logger: Logger;
+  /** The one SSRF guard: the site's icon is fetched through it. */
+  guard: SsrfGuard;
   dataDir: string;
   /** Pause after an unexpected queue error before looking again. */
   errorBackoffMs?: number;
 }
 
 type RunOutcome =
-  | { kind: 'ok'; result: CaptureResult }
+  | { kind: 'ok'; result: CaptureResult; faviconPath: string | null }
   | { kind: 'failed'; error: CaptureError }
   | { kind: 'gone' } // deleted while capturing
   | { kind: 'parked' }; // shutdown: resumes at next start
@@ -178,6 +183,7 @@ export class ReaderCaptureQueue {
         snapshotPath: r.snapshotPath,
         screenshotPath: r.screenshotPath,
         ogImagePath: r.ogImagePath,
+        faviconPath: out.faviconPath,
         updatedAt: now,
       },
       { itemId, checkedAt: now, changed, wordCount: r.wordCount, previousWordCount: latest.wordCount, excerpt: excerptOf(r) },
@@ -210,6 +216,7 @@ export class ReaderCaptureQueue {
       excerpt: latest.excerpt ?? r.excerpt,
       screenshotPath: r.screenshotPath ?? latest.screenshotPath,
       ogImagePath: r.ogImagePath ?? latest.ogImagePath,
+      faviconPath: out.faviconPath,
       updatedAt: this.now(),
     });
     if (!ok) await rm(itemDir(this.deps.dataDir, itemId), { recursive: true, force: true });
@@ -224,8 +231,11 @@ export class ReaderCaptureQueue {
     this.current = { itemId: item.id, controller };
     const parkedOrGone = (): RunOutcome => ((controller.signal.reason as Error | undefined)?.message === 'deleted' ? { kind: 'gone' } : { kind: 'parked' });
     let result: CaptureResult;
+    let faviconPath: string | null;
     try {
       result = await this.deps.engine.capture({ url: item.url, mode, outDir: tmp, publicBase: archivePublicBase(item.id), clientSnapshot, signal: controller.signal });
+      // the engine reports the declared icon, else /favicon.ico on the page's origin
+      faviconPath = await saveFavicon({ guard: this.deps.guard, logger: this.deps.logger }, result.faviconUrl, tmp, controller.signal);
     } catch (err) {
       await rm(tmp, { recursive: true, force: true });
       if (controller.signal.aborted) return parkedOrGone();
@@ -241,10 +251,16 @@ export class ReaderCaptureQueue {
     }
     // From here to the end of the swap nothing awaits, so a delete cannot interleave with it.
     const final = itemDir(this.deps.dataDir, item.id);
+    // An icon that could not be fetched this time keeps the one saved before, if any.
+    const previousIcon = item.faviconPath === FAVICON_PNG || item.faviconPath === FAVICON_ICO ? item.faviconPath : null;
     let old: string | null = null;
     try {
       if (mode === 'archive') {
         if (existsSync(path.join(final, THUMBNAIL_FILE)) && !existsSync(path.join(tmp, THUMBNAIL_FILE))) copyFileSync(path.join(final, THUMBNAIL_FILE), path.join(tmp, THUMBNAIL_FILE));
+        if (!faviconPath && previousIcon && existsSync(path.join(final, previousIcon))) {
+          copyFileSync(path.join(final, previousIcon), path.join(tmp, previousIcon));
+          faviconPath = previousIcon;
+        }
         if (existsSync(final)) {
           old = `${final}.old-${randomBytes(6).toString('hex')}`;
           renameSync(final, old);
@@ -254,6 +270,8 @@ export class ReaderCaptureQueue {
         // A thumbnail capture adds its images beside an existing archive instead of replacing it.
         mkdirSync(final, { recursive: true });
         for (const name of readdirSync(tmp)) renameSync(path.join(tmp, name), path.join(final, name));
+        if (faviconPath && previousIcon && previousIcon !== faviconPath) rmSync(path.join(final, previousIcon), { force: true });
+        if (!faviconPath && previousIcon && existsSync(path.join(final, previousIcon))) faviconPath = previousIcon;
       }
     } catch (err) {
       this.deps.logger.error({ err, itemId: item.id }, 'could not move a capture into place');
@@ -263,7 +281,7 @@ export class ReaderCaptureQueue {
     }
     if (old) await rm(old, { recursive: true, force: true });
     await rm(tmp, { recursive: true, force: true });
-    return { kind: 'ok', result };
+    return { kind: 'ok', result, faviconPath };
   }
 
   /** Temp and replaced folders left by a crash. */

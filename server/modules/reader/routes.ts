@@ -193,6 +193,20 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
       await sendFileStream(res, file, { sameOriginOnly: false });
     });
 
+    r.get('/:id/favicon', 'user', async (req, res) => {
+      const icon = await reader.favicon(actorOf(req), parse(ItemIdParams, req.params).id);
+      res
+        .status(200)
+        .set({
+          'Content-Type': icon.contentType,
+          'Cache-Control': 'private, max-age=86400',
+          'X-Content-Type-Options': 'nosniff',
+          'Content-Security-Policy': ARCHIVE_CSP,
+          'Cross-Origin-Resource-Policy': 'same-origin',
+        })
+        .send(icon.body);
+    });
+
     r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
 
     // AI (ai.ts): own or global items; summarize persists excerpt + tags on own items only.

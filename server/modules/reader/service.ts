@@ -5,15 +5,17 @@
 // and the legacy embed proxy, both through the SSRF guard.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
-import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
 import { BadRequestError, ConflictError, NotFoundError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import { resolveInside } from '../../platform/path-guard.js';
 import { BlockedUrlError, guardedRequest, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
 import { archivePublicBase, buildMatch, clientSnapshotFile, contentTypeOf, isPng, itemDir, readerRoot, resolveArchivePath } from './files.js';
 import { parseBookmarksHtml, writeBookmarksHtml } from './bookmarks-html.js';
+import { FAVICON_ICO, FAVICON_PNG } from './favicon.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import {
   ADMIN_DEFAULT_CATEGORY,
@@ -74,6 +76,9 @@ type Viewer = { kind: 'user'; actor: UserActor } | { kind: 'admin'; actor: UserA
 
 const notFound = () => new NotFoundError('That reader item does not exist.');
 const artifactUrl = (id: string, rel: string | null) => (rel ? `${archivePublicBase(id)}${rel.split('/').map(encodeURIComponent).join('/')}` : null);
+/** The local copy of the site's icon (the site's own address stays server-side, for the exports). */
+const faviconRoute = (r: ItemRecord) => (r.faviconPath ? `/api/reader/${encodeURIComponent(r.id)}/favicon` : null);
+const FAVICON_TYPES: Record<string, string> = { [FAVICON_PNG]: 'image/png', [FAVICON_ICO]: 'image/x-icon' };
 
 /** How long a snapshot's asset URLs stay valid (the page is re-opened through a fresh redirect after). */
 export const ARCHIVE_TOKEN_TTL_S = 6 * 60 * 60;
@@ -111,7 +116,7 @@ export class ReaderService {
       title: r.title,
       byline: r.byline,
       siteName: r.siteName,
-      faviconUrl: r.faviconUrl,
+      faviconUrl: faviconRoute(r),
       excerpt: r.excerpt,
       wordCount: r.wordCount,
       readingMins: r.readingMins,
@@ -377,6 +382,18 @@ export class ReaderService {
     return { stream: createReadStream(file), contentType: contentTypeOf(file, head), size: st.size };
   }
 
+  /** The saved copy of the site's icon for an item the user may see; 404 when there is none. */
+  async favicon(actor: UserActor, id: string): Promise<{ body: Buffer; contentType: string }> {
+    const r = await this.visibleItem(actor, id);
+    const none = () => new NotFoundError('This item has no saved site icon.');
+    const contentType = r.faviconPath ? FAVICON_TYPES[r.faviconPath] : undefined;
+    const file = contentType ? resolveInside(itemDir(this.deps.dataDir, id), r.faviconPath!) : null;
+    if (!contentType || !file) throw none();
+    const body = await readFile(file).catch(() => null);
+    if (!body) throw none();
+    return { body, contentType };
+  }
+
   private signArchive(id: string, userId: string, exp: number): string {
     return createHmac('sha256', this.archiveKey).update(`${id}|${userId}|${exp}`).digest('base64url').slice(0, 32);
   }
@@ -620,6 +637,8 @@ export class ReaderService {
       tags: tagList,
       items: decorated.map((d, n) => ({
         ...d,
+        // the site's own icon address: Hearth's copy means nothing outside Hearth
+        faviconUrl: items[n]!.faviconUrl,
         contentHtml: items[n]!.contentHtml,
         contentText: items[n]!.contentText,
         collectionName: d.collectionId ? (names.get(d.collectionId) ?? null) : null,

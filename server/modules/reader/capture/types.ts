@@ -32,7 +32,7 @@ export interface CaptureResult {
   byline: string | null;
   siteName: string | null;
   excerpt: string | null;
-  /** Absolute http(s) URL of the page's icon, or null. */
+  /** Absolute http(s) URL of the page's declared icon, else /favicon.ico on its origin; null for a non-http page. */
   faviconUrl: string | null;
   lang: string | null;
   publishedTime: string | null;
