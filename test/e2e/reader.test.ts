@@ -43,6 +43,7 @@ const ARTICLE = `<!doctype html>
 <meta name="author" content="Maria Hearthwood">
 <meta property="og:site_name" content="The Pantry Journal">
 <meta name="description" content="How our family makes apple jam from the old tree, slowly.">
+<link rel="icon" type="image/png" href="/pantry-icon.png">
 </head><body>
 <header><nav><a href="/">Home</a> · <a href="/recipes">Recipes</a></nav></header>
 <main><article>
@@ -84,11 +85,16 @@ describe('the Reader in the browser', () => {
     const png = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 181, g: 74, b: 34 } } })
       .png()
       .toBuffer();
+    const icon = await sharp({ create: { width: 48, height: 48, channels: 4, background: { r: 40, g: 120, b: 60, alpha: 1 } } })
+      .png()
+      .toBuffer();
     site = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/articles/apple-jam') {
         // a little slow, so the saving state is on screen for a moment
         setTimeout(() => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(ARTICLE), 600);
+      } else if (url.pathname === '/pantry-icon.png') {
+        res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': icon.length }).end(icon);
       } else if (url.pathname === '/images/jars.png') {
         res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length }).end(png);
       } else {
@@ -181,6 +187,11 @@ describe('the Reader in the browser', () => {
     expect(await item.locator('[data-testid="archive-state"]').count()).toBe(0);
     await shown(item.getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
     await shown(item.getByText('#jam'));
+    // the site's icon, from Hearth's own copy (the page's CSP allows no other), and it loads
+    const icon = item.locator('.reader-item__site img.reader-favicon');
+    await shown(icon);
+    expect(await icon.getAttribute('src')).toBe(`/api/reader/${await item.getAttribute('data-id')}/favicon`);
+    await expect.poll(() => icon.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
     // on a phone the collections are a sheet, with their counts
     await page.getByRole('button', { name: 'Collections', exact: true }).tap();
     const collections = page.getByTestId('collections-sheet');
@@ -202,8 +213,14 @@ describe('the Reader in the browser', () => {
     await page.setViewportSize(PHONE.viewport);
     const rows = (await server.member.get('/api/reader')).body.items;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ archiveState: 'ready', status: 'unread', type: 'offline' });
+    expect(rows[0]).toMatchObject({ archiveState: 'ready', status: 'unread', type: 'offline', faviconUrl: `/api/reader/${rows[0].id}/favicon` });
     expect([...rows[0].tags].sort()).toEqual(['autumn', 'jam']);
+    // an icon that does not load shows the bookmark mark instead
+    await page.route('**/api/reader/*/favicon', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":{"code":"not_found","message":"none"}}' }));
+    await page.reload();
+    await shown(item.locator('.reader-item__site .reader-favicon--fallback'));
+    expect(await icon.count()).toBe(0);
+    await page.unroute('**/api/reader/*/favicon');
   }, 60_000);
 
   it('opens it from Home in the reader view with its text and local picture, it becomes reading, and the local AI summarizes it and answers', async () => {
@@ -212,6 +229,11 @@ describe('the Reader in the browser', () => {
     await shown(widget.getByText('1 unread item.'));
     await widget.getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
     await shown(page.getByRole('heading', { name: 'Autumn Apple Jam, the Slow Way', level: 1 }));
+    // the site's icon beside its name, from Hearth
+    const siteIcon = page.locator('.reader-article__head img.reader-favicon');
+    await shown(siteIcon);
+    expect(await siteIcon.getAttribute('src')).toMatch(/^\/api\/reader\/[^/]+\/favicon$/);
+    await expect.poll(() => siteIcon.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
     const content = page.getByTestId('reader-content');
     await shown(content);
     await shown(content.getByText(`a handful of ${BODY_WORD}`));

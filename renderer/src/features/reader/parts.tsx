@@ -6,13 +6,15 @@ import { Icon, Spinner } from '../../ui/icons';
 import { hostOf, isBusy, itemTitle, readerItemHref, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
 
 /**
- * The site's icon when Hearth serves it itself; the web app's CSP allows only its own images (the
- * phone does not call every saved site), so an icon on the site's own server shows the bookmark mark.
+ * The site's icon from Hearth's own copy (/api/reader/:id/favicon, kept at each capture); the web
+ * app's CSP allows only its own images (the phone does not call every saved site), so an item
+ * without a copy, or one that does not load, shows the bookmark mark.
  */
 export function Favicon({ src, size = 16 }: { src: string | null; size?: number }): ReactElement {
-  const [failed, setFailed] = useState(false);
-  if (!src || !src.startsWith('/') || src.startsWith('//') || failed) return <Icon name="bookmark" size={size} className="reader-favicon reader-favicon--fallback" />;
-  return <img className="reader-favicon" src={src} alt="" width={size} height={size} loading="lazy" referrerPolicy="no-referrer" onError={() => setFailed(true)} />;
+  // remembers which address failed, so an icon that arrives later (after a capture) is tried
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  if (!src || !src.startsWith('/') || src.startsWith('//') || failedSrc === src) return <Icon name="bookmark" size={size} className="reader-favicon reader-favicon--fallback" />;
+  return <img className="reader-favicon" src={src} alt="" width={size} height={size} loading="lazy" referrerPolicy="no-referrer" onError={() => setFailedSrc(src)} />;
 }
 
 /** pending / fetching: a spinner; failed: the reason, with Retry when the item is the user's. */
