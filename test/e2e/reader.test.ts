@@ -494,15 +494,20 @@ describe('the Reader in the browser', () => {
     const row = page.getByTestId('reader-item').filter({ hasText: 'School portal' });
     await shown(row);
     await shown(row.getByText('Household'));
+    // nothing hidden yet: no switch about hidden links
+    const showHidden = page.getByRole('checkbox', { name: /Show hidden household links/ });
+    expect(await showHidden.count()).toBe(0);
     await row.getByRole('button', { name: 'Hide School portal' }).tap();
     await gone(row);
-    const showHidden = page.getByRole('checkbox', { name: /Show hidden household links/ });
+    await shown(page.getByText('Show hidden household links (1)'));
     await showHidden.check();
     await shown(row.getByText('Hidden'));
     await row.getByRole('button', { name: 'Show School portal' }).tap();
     await shown(page.getByTestId('reader-notice').getByText('Shown in your Reader again.'));
-    await showHidden.uncheck();
+    // turning it off when nothing is hidden any more also takes the switch away
+    await showHidden.click(); // (not uncheck(): the switch is gone before its state can be read back)
     await shown(row);
+    await gone(showHidden);
     await admin.goto(`${server.url}/reader`);
     await shown(admin.getByTestId('reader-item').filter({ hasText: 'School portal' }));
     await admin.screenshot({ path: '/tmp/hearth-desktop-reader.png' });

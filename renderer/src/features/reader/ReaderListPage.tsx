@@ -234,16 +234,19 @@ export function ReaderListPage(): ReactElement {
                 ))}
               </ul>
             ) : null}
-            <label className="switch reader__hidden-toggle">
-              <input
-                className="switch__input"
-                type="checkbox"
-                checked={showHidden === 'show'}
-                onChange={(e) => setShowHidden(e.target.checked ? 'show' : 'hide')}
-              />
-              <span className="switch__track" aria-hidden="true" />
-              <span className="switch__text">Show hidden household links{hiddenCount ? ` (${hiddenCount})` : ''}</span>
-            </label>
+            {/* only when there is something hidden to show (or it is on): otherwise it is noise on a phone */}
+            {hiddenCount > 0 || showHidden === 'show' ? (
+              <label className="switch reader__hidden-toggle">
+                <input
+                  className="switch__input"
+                  type="checkbox"
+                  checked={showHidden === 'show'}
+                  onChange={(e) => setShowHidden(e.target.checked ? 'show' : 'hide')}
+                />
+                <span className="switch__track" aria-hidden="true" />
+                <span className="switch__text">Show hidden household links{hiddenCount ? ` (${hiddenCount})` : ''}</span>
+              </label>
+            ) : null}
           </div>
 
           {filtering ? (
