@@ -1,5 +1,6 @@
 // Cross-site request guard and request logging for /api.
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { RequestHandler } from 'express';
 import { ForbiddenError } from '../errors.js';
 import type { Logger } from '../platform/logger.js';
@@ -26,6 +27,21 @@ export function originGuard(allowedOrigins: readonly string[] = []): RequestHand
     }
     next();
   };
+}
+
+// Names that only resolve inside a home network: a single label (the computer's name), mDNS and
+// the suffixes routers and RFC 8375 use for the home. A public name (attacker.example) can be made
+// to resolve to a LAN address (DNS rebinding), so a page on it would pass the Origin check above
+// against its own Host; it can never be one of these.
+const HOME_SUFFIXES = ['.local', '.lan', '.home', '.home.arpa', '.internal', '.localdomain', '.localhost'];
+
+/** Whether a request's host name (no port) is an IP address, localhost or a home-network-only name. */
+export function isHomeHostName(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  if (!host) return false;
+  if (isIP(host)) return true;
+  if (host === 'localhost' || !host.includes('.')) return true;
+  return HOME_SUFFIXES.some((suffix) => host.endsWith(suffix));
 }
 
 /** Logs method, path, status and duration with a request id (also sent as x-request-id). */

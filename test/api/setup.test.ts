@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelRuntime, FAKE_VERSION, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { TestClient } from '../harness/client.js';
+import { rawRequest } from '../harness/raw-http.js';
 import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -29,6 +30,37 @@ describe('first-run setup', () => {
     expect(r.body.error.code).toBe('invalid_request');
     expect(r.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(['name', 'pin']);
     expect((await s.anon.get('/api/setup/status')).body.needsAdmin).toBe(true);
+  });
+
+  it('POST /api/setup/admin is refused (403 bad_host) through a public name that resolves here (DNS rebinding), before anything is made', async () => {
+    const port = new URL(s.url).port;
+    const body = JSON.stringify({ name: 'Mallory', pin: '1234' });
+    // the attacker's page is same-origin with its own name, so Origin matches Host and the origin check passes
+    for (const host of ['attacker.example', 'rebind.attacker.example', 'hearth.example.com']) {
+      const r = await rawRequest(s.url, {
+        method: 'POST',
+        path: '/api/setup/admin',
+        headers: { host: `${host}:${port}`, origin: `http://${host}:${port}`, 'content-type': 'application/json' },
+        body,
+      });
+      expect(r.status, host).toBe(403);
+      expect(r.json().error.code).toBe('bad_host');
+      expect(r.json().error.message).toContain('Hearth’s own address');
+      expect(r.headers['set-cookie']).toBeUndefined();
+    }
+    expect((await s.anon.get('/api/setup/status')).body.needsAdmin).toBe(true);
+    expect(await s.handle.deps.db('users').count({ n: '*' }).first()).toEqual({ n: 0 });
+    // the home network's own names still reach it (a bad PIN shows the request got past the host check)
+    for (const host of ['localhost', 'my-computer', 'my-computer.local', 'hearth.lan', 'hearth.home.arpa', '192.168.1.20', '[::1]']) {
+      const r = await rawRequest(s.url, {
+        method: 'POST',
+        path: '/api/setup/admin',
+        headers: { host: `${host}:${port}`, origin: `http://${host}:${port}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Pat', pin: '1' }),
+      });
+      expect(r.status, host).toBe(400);
+      expect(r.json().error.code).toBe('invalid_request');
+    }
   });
 
   it('POST /api/setup/admin creates the admin (201) and signs them in', async () => {

@@ -27,8 +27,9 @@ export function requireBuiltWebApp(): void {
   if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+/** Debian's Chromium with the shared switches, plus any a test needs (e.g. --host-resolver-rules). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 export const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });

@@ -1,4 +1,6 @@
+import { ForbiddenError } from '../../errors.js';
 import { actorOf, setSessionCookie } from '../../http/auth.js';
+import { isHomeHostName } from '../../http/guards.js';
 import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { SetupDownloadBody } from '../features/schema.js';
@@ -11,6 +13,15 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry) {
     r.get('/status', 'none', () => setup.status());
 
     r.post('/admin', 'none', async (req, res) => {
+      // The one route where whoever asks first owns the household: a page on a public name that was
+      // made to resolve to this computer (DNS rebinding) passes the Origin check, so the first admin
+      // is only made through an address of this computer or the home network.
+      if (!isHomeHostName(req.hostname)) {
+        throw new ForbiddenError(
+          'Create the first admin from Hearth’s own address: the Hearth window on this computer, or the address it shows for other devices (for example http://192.168.1.20:8787 or http://my-computer.local:8787).',
+          'bad_host',
+        );
+      }
       const body = parse(CreateAdminBody, req.body);
       const signIn = await setup.createAdmin(body.name, body.pin, req.get('user-agent'));
       setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
