@@ -217,29 +217,38 @@ export class ReaderService {
   }
 
   async create(actor: UserActor, body: CreateItemBody): Promise<FullReaderItem> {
-    this.checkFetchable(body.url, { type: body.type, autoUpdate: body.autoUpdate ?? false, useProxy: body.useProxy ?? false });
+    this.checkFetchable(body.url, body);
     const collectionId = await this.resolveCollection(actor, body.collectionId, body.collectionName);
-    const rec = await this.deps.store.insert(
-      newItemRecord({
-        ownerId: actor.id,
-        type: body.type,
+    const rec = await this.deps.store.insert(this.recordFromBody(body, { ownerId: actor.id, type: body.type, category: 'Other', collectionId: collectionId ?? null }), body.tags ?? []);
+    this.deps.queue.poke();
+    return this.full(rec, { kind: 'user', actor });
+  }
+
+  /**
+   * A new item's row from a create body, for a member's item or a household link: the body's
+   * options with their defaults, and a baseline capture for an item Hearth keeps offline or
+   * watches (a live link that is monitored needs its baseline capture too).
+   */
+  private recordFromBody(body: AdminCreateBody, o: { ownerId: string | null; type: ItemRecord['type']; category: string; collectionId: string | null }): NewItem {
+    const autoUpdate = body.autoUpdate ?? false;
+    return newItemRecord(
+      {
+        ownerId: o.ownerId,
+        type: o.type,
         url: body.url,
         title: body.title || null,
-        category: body.category ?? 'Other',
-        collectionId: collectionId ?? null,
+        category: body.category ?? o.category,
+        collectionId: o.collectionId,
         useProxy: body.useProxy ?? false,
         useEmbed: body.useEmbed ?? false,
-        autoUpdate: body.autoUpdate ?? false,
+        autoUpdate,
         autoUpdateIntervalMins: body.autoUpdateIntervalMins ?? null,
         alertOnChange: body.alertOnChange ?? false,
         isAdult: body.isAdult ?? false,
-        // a live link that is monitored needs its baseline capture too
-        archiveState: body.type === 'offline' || body.autoUpdate ? 'pending' : 'none',
-      }, this.now()),
-      body.tags ?? [],
+        archiveState: o.type === 'offline' || autoUpdate ? 'pending' : 'none',
+      },
+      this.now(),
     );
-    this.deps.queue.poke();
-    return this.full(rec, { kind: 'user', actor });
   }
 
   /** One item with its content. Opening an own offline item that is unread marks it reading. */
@@ -259,7 +268,7 @@ export class ReaderService {
    * the guard's reason. A plain link may point anywhere, the router's page on the home network
    * included: only the household's browsers open it (its thumbnail is simply not made).
    */
-  private checkFetchable(url: string, item: { type: ItemRecord['type']; autoUpdate: boolean; useProxy: boolean }): void {
+  private checkFetchable(url: string, item: { type: ItemRecord['type']; autoUpdate?: boolean; useProxy?: boolean }): void {
     if (item.type !== 'offline' && !item.autoUpdate && !item.useProxy) return;
     try {
       this.deps.guard.checkUrl(url);
@@ -496,24 +505,8 @@ export class ReaderService {
   }
 
   async adminCreate(actor: UserActor, body: AdminCreateBody): Promise<FullReaderItem> {
-    this.checkFetchable(body.url, { type: 'live', autoUpdate: body.autoUpdate ?? false, useProxy: body.useProxy ?? false });
-    const rec = await this.deps.store.insert(
-      newItemRecord({
-        ownerId: null,
-        type: 'live',
-        url: body.url,
-        title: body.title || null,
-        category: body.category ?? ADMIN_DEFAULT_CATEGORY,
-        useProxy: body.useProxy ?? false,
-        useEmbed: body.useEmbed ?? false,
-        autoUpdate: body.autoUpdate ?? false,
-        autoUpdateIntervalMins: body.autoUpdateIntervalMins ?? null,
-        alertOnChange: body.alertOnChange ?? false,
-        isAdult: body.isAdult ?? false,
-        archiveState: body.autoUpdate ? 'pending' : 'none',
-      }, this.now()),
-      body.tags ?? [],
-    );
+    this.checkFetchable(body.url, { ...body, type: 'live' });
+    const rec = await this.deps.store.insert(this.recordFromBody(body, { ownerId: null, type: 'live', category: ADMIN_DEFAULT_CATEGORY, collectionId: null }), body.tags ?? []);
     this.deps.queue.poke();
     return this.full(rec, { kind: 'admin', actor });
   }
