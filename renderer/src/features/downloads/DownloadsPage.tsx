@@ -4,6 +4,7 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
+import { useAction } from '../../api/useAction';
 import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes, formatDuration } from '../../ui/format';
@@ -31,9 +32,8 @@ export function DownloadsPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
   const status = useJobsStatus();
-  const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
+  // admin actions: one busy key, a notice on success and the server's message on failure; the status is read again after each
+  const { busy, notice, setNotice, error: actionError, act } = useAction(() => status.refresh());
   const [cancelling, setCancelling] = useState<Job | null>(null);
   const [showAllDone, setShowAllDone] = useState(false);
 
@@ -45,20 +45,6 @@ export function DownloadsPage(): ReactElement {
   const done = jobs.filter((j) => j.state === 'completed').sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
   const failedCount = data?.counts.failed ?? 0;
 
-  /** Runs an admin action with one busy key, a notice on success and the server's message on failure. */
-  const act = async (key: string, run: () => Promise<string | null>) => {
-    setBusy(key);
-    setNotice(null);
-    setActionError(null);
-    try {
-      setNotice(await run());
-    } catch (err) {
-      setActionError(errorMessage(err));
-    } finally {
-      setBusy(null);
-      status.refresh();
-    }
-  };
 
   const setPaused = (paused: boolean) =>
     act('pause', async () => {
@@ -117,7 +103,7 @@ export function DownloadsPage(): ReactElement {
       <p className="notice" role="status" aria-live="polite">
         {notice ?? ''}
       </p>
-      <FormError message={actionError} />
+      <FormError message={actionError?.message} />
 
       {data?.offline ? (
         <p className="banner banner--warn" data-testid="offline-banner">

@@ -3,7 +3,8 @@
 // install requests here: Approve switches the tool on and marks the request read; Dismiss only
 // marks it read (spec: neither sends the member a notification).
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
-import { api, errorMessage } from '../../api/client';
+import { api } from '../../api/client';
+import { useAction } from '../../api/useAction';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
@@ -121,9 +122,7 @@ function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount
   const { replaceTool } = useTools();
   const [data, setData] = useState<NotificationsAnswer | null>(null);
   const [loadError, setLoadError] = useState<unknown>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { busy, notice, error, act: run } = useAction();
 
   const load = useCallback(async () => {
     try {
@@ -140,19 +139,13 @@ function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount
     void load();
   }, [load]);
 
-  const act = async (key: string, work: () => Promise<string | null>) => {
-    setBusy(key);
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await work());
+  // after a change succeeds the panel is read again, before the busy mark goes
+  const act = (key: string, work: () => Promise<string | null>) =>
+    run(key, async () => {
+      const message = await work();
       await load();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(null);
-    }
-  };
+      return message;
+    });
   const markRead = (n: Notification) => api.patch(`/api/notifications/${encodeURIComponent(n.id)}/read`, {});
   const approve = (n: Notification) =>
     act(n.id, async () => {
@@ -188,7 +181,7 @@ function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount
       <p className="notice" role="status" aria-live="polite">
         {notice ?? ''}
       </p>
-      <FormError message={error} />
+      <FormError message={error?.message} />
       {!data && !loadError ? <LoadingState label="Loading notifications…" /> : null}
       {!data && loadError ? <ErrorState title="Notifications did not load" error={loadError} onRetry={() => void load()} /> : null}
       {data && list.length === 0 ? <EmptyState title="Nothing here yet">Install requests and messages from Hearth appear here.</EmptyState> : null}

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
+import { useAction } from '../../api/useAction';
 import { useResource } from '../../api/useResource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
@@ -88,10 +89,8 @@ function Article({
 }): ReactElement {
   const [probe, setProbe] = useState<ProbeResult | null>(null);
   const [view, setView] = useState<View | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  // what failed, and which part of the page asked (its message shows beside that part)
-  const [error, setError] = useState<{ key: string; message: string } | null>(null);
+  // what failed carries the key of the part of the page that asked (its message shows beside that part)
+  const { busy, notice, setNotice, error, act } = useAction();
   const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
 
   // whether the live page may be framed: the proxy always may; otherwise ask the probe once
@@ -109,18 +108,6 @@ function Article({
   const preferred: View | undefined = item.useEmbed && canEmbed ? 'live' : views[0];
   const current: View | null = view && views.includes(view) ? view : (preferred ?? null);
 
-  const act = async (key: string, run: () => Promise<string | null>) => {
-    setBusy(key);
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await run());
-    } catch (err) {
-      setError({ key, message: errorMessage(err) });
-    } finally {
-      setBusy(null);
-    }
-  };
   const patch = (key: string, body: PatchItemBody, message: string | null) =>
     act(key, async () => {
       // switches and selects move at once; they go back if Hearth refuses

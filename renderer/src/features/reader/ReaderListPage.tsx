@@ -5,6 +5,7 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, errorMessage } from '../../api/client';
+import { useAction } from '../../api/useAction';
 import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
@@ -37,9 +38,7 @@ export function ReaderListPage(): ReactElement {
   const [showHidden, setShowHidden] = useStoredChoice('hearth.reader.hidden', ['show', 'hide'] as const, 'hide');
   const [limit, setLimit] = useState(PAGE);
   const [sheet, setSheet] = useState<null | 'add' | 'collections' | 'manage' | 'import'>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [busyId, setBusyId] = useState<string | null>(null);
+  const { busy: busyId, notice, setNotice, error: actionError, act } = useAction(() => items.reload());
 
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -83,18 +82,6 @@ export function ReaderListPage(): ReactElement {
     tags.reload();
   };
 
-  const act = async (id: string, run: () => Promise<string | null>) => {
-    setBusyId(id);
-    setActionError(null);
-    try {
-      setNotice(await run());
-    } catch (err) {
-      setActionError(errorMessage(err));
-    } finally {
-      setBusyId(null);
-      items.reload();
-    }
-  };
   const retry = (item: ReaderItem) =>
     act(item.id, async () => {
       await api.post(`${itemApi(item.id)}/rearchive`);
@@ -160,7 +147,7 @@ export function ReaderListPage(): ReactElement {
       <p className="notice" role="status" aria-live="polite" data-testid="reader-notice">
         {notice ?? ''}
       </p>
-      <FormError message={actionError} />
+      <FormError message={actionError?.message} />
 
       <div className="reader__layout">
         <aside className="reader__aside" aria-label="Collections">
