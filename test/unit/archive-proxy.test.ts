@@ -1,7 +1,7 @@
 // The content proxy's HTML rewrite: absolute archive-server paths (attributes and CSS url()) onto
 // the view base, kiwix's search pager and random link, the base tag, and nothing else touched.
 import { describe, expect, it } from 'vitest';
-import { decodeSegments, encodeSegments, pathFromLocation, rewriteHtml, rewriteHtmlBytes } from '../../server/modules/archives/proxy.js';
+import { decodeSegments, encodeSegments, injection, pathFromLocation, preparePage, rewriteHtml } from '../../server/modules/archives/proxy.js';
 
 const o = { bookHref: '/fixturepedia_en_all_maxi_2024-05', viewBase: '/api/archives/view/pedia/', finalPath: 'A/Water_heater', dark: false };
 
@@ -46,7 +46,7 @@ describe('rewriteHtml', () => {
   });
 });
 
-describe('rewriteHtmlBytes', () => {
+describe('preparePage (the rewrite of a page\'s bytes, around the per-request injection)', () => {
   const pages = [
     '<!DOCTYPE html><html><head><meta charset="utf-8"><title>Café crème</title><link type="root" href=""></head><body>ü <a href="../A/x">x</a></body></html>',
     '<html><HEAD lang="en"><title>t</title></HEAD><body><header>h</header></body></html>',
@@ -59,7 +59,9 @@ describe('rewriteHtmlBytes', () => {
     for (const page of pages) {
       for (const dark of [false, true]) {
         const opts = { ...o, dark, nonce: 'n1' };
-        expect(rewriteHtmlBytes(Buffer.from(page), opts).toString('utf8'), page).toBe(rewriteHtml(page, opts));
+        const prepared = preparePage(Buffer.from(page), opts);
+        const sent = Buffer.concat([prepared.before, Buffer.from(injection(opts)), prepared.after]);
+        expect(sent.toString('utf8'), page).toBe(rewriteHtml(page, opts));
       }
     }
   });

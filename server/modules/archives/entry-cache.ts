@@ -33,8 +33,8 @@ export class ArchiveEntryCache {
   private readonly lru: LRUCache<string, CachedEntry>;
   readonly maxEntryBytes: number;
   private gen = 0;
-  hits = 0;
-  misses = 0;
+  private hits = 0;
+  private misses = 0;
 
   constructor(opts: EntryCacheOptions = {}) {
     const maxBytes = opts.maxBytes ?? 32 * 1024 * 1024;

@@ -177,12 +177,6 @@ export function preparePage(page: Buffer, o: PageOptions): PreparedPage {
   return { before: body.subarray(0, at), after: body.subarray(at) };
 }
 
-/** The whole rewritten page in one buffer (preparePage + injection). */
-export function rewriteHtmlBytes(page: Buffer, o: RewriteOptions): Buffer {
-  const p = preparePage(page, o);
-  return Buffer.concat([p.before, Buffer.from(injection(o)), p.after]);
-}
-
 export function friendlyPage(opts: { title: string; message: string; retrySeconds?: number; dark?: boolean }): string {
   const refresh = opts.retrySeconds ? `<meta http-equiv="refresh" content="${opts.retrySeconds}">` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh}
