@@ -197,10 +197,8 @@ export const ListQuery = z.object({
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
-export const CreateItemBody = z.object({
-  url: HttpUrl,
-  type: ItemType.default('offline'),
-  title: Title.optional(),
+/** What a new item and a change to one may both set. */
+const ItemOptions = {
   collectionId: Id.nullable().optional(),
   collectionName: CollectionName.optional(),
   tags: TagList.optional(),
@@ -211,6 +209,13 @@ export const CreateItemBody = z.object({
   autoUpdateIntervalMins: IntervalMins.nullable().optional(),
   alertOnChange: z.boolean().optional(),
   isAdult: z.boolean().optional(),
+};
+
+export const CreateItemBody = z.object({
+  url: HttpUrl,
+  type: ItemType.default('offline'),
+  title: Title.optional(),
+  ...ItemOptions,
 });
 export type CreateItemBody = z.infer<typeof CreateItemBody>;
 
@@ -219,17 +224,8 @@ export const PatchItemBody = z
     url: HttpUrl.optional(),
     title: Title.nullable().optional(),
     status: ItemStatus.optional(),
-    collectionId: Id.nullable().optional(),
-    collectionName: CollectionName.optional(),
-    tags: TagList.optional(),
-    category: Category.optional(),
-    useProxy: z.boolean().optional(),
-    useEmbed: z.boolean().optional(),
-    autoUpdate: z.boolean().optional(),
-    autoUpdateIntervalMins: IntervalMins.nullable().optional(),
-    alertOnChange: z.boolean().optional(),
     sortOrder: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    isAdult: z.boolean().optional(),
+    ...ItemOptions,
   })
   .strict();
 export type PatchItemBody = z.infer<typeof PatchItemBody>;
