@@ -4,8 +4,8 @@
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { Dialog } from './Dialog';
-import { Icon, Spinner, type IconName } from './icons';
-import { FormError } from './StateViews';
+import type { IconName } from './icons';
+import { DialogActions } from './DialogActions';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -46,16 +46,7 @@ export function ConfirmDialog({ open, title, description, testId, confirmLabel, 
   };
   return (
     <Dialog open={open} role="alertdialog" title={title} onClose={close} testId={testId} description={description}>
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={close} disabled={busy}>
-          {cancelLabel}
-        </button>
-        <button type="button" className={`btn btn--${tone}`} onClick={() => void confirm()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : confirmIcon ? <Icon name={confirmIcon} size={20} /> : null}
-          {confirmLabel}
-        </button>
-      </div>
+      <DialogActions busy={busy} error={error} onCancel={close} cancelLabel={cancelLabel} label={confirmLabel} icon={confirmIcon} tone={tone} onConfirm={() => void confirm()} />
     </Dialog>
   );
 }

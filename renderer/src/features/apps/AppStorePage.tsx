@@ -10,8 +10,9 @@ import { canOpen, SHELL_PAGES } from '../../app/pages';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Icon, Spinner } from '../../ui/icons';
-import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { Icon } from '../../ui/icons';
+import { ErrorState, LoadingState } from '../../ui/StateViews';
+import { DialogActions } from '../../ui/DialogActions';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
 import { ToolIcon } from './ToolIcon';
 import { useTools, type Tool } from './tools';
@@ -267,16 +268,7 @@ function GetDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void;
   return (
     <Dialog open title={`Get ${tool.name}`} onClose={() => !busy && onClose()} testId="get-dialog" description={tool.description}>
       <DataSources tool={tool} />
-      <FormError message={error} />
-      <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn--primary" onClick={() => void run()} disabled={busy}>
-          {busy ? <Spinner size={20} /> : null}
-          Install for everyone
-        </button>
-      </div>
+      <DialogActions busy={busy} error={error} onCancel={onClose} label="Install for everyone" onConfirm={() => void run()} />
     </Dialog>
   );
 }
@@ -356,16 +348,7 @@ function RequestDialog({
             onChange={(e) => setMessage(e.target.value)}
           />
         </div>
-        <FormError message={error} />
-        <div className="actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? <Spinner size={20} /> : null}
-            Send request
-          </button>
-        </div>
+        <DialogActions busy={busy} error={error} onCancel={onClose} label="Send request" />
       </form>
     </Dialog>
   );

@@ -5,7 +5,7 @@ import { useEffect, useId, useState, type FormEvent, type ReactElement } from 'r
 import { api, ApiError, errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
-import { FormError } from '../../ui/StateViews';
+import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { useDebounced } from './hooks';
 import { parseTags, type CreateItemBody, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
@@ -231,16 +231,7 @@ export function AddLinkDialog({
         ) : null}
         <TextField label="Tags (optional)" hint="Separate tags with commas, e.g. recipes, weekend" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
 
-        <FormError message={error} />
-        <div className="actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? <Spinner size={20} /> : <Icon name="plus" size={20} />}
-            {type === 'offline' ? 'Save offline' : 'Save link'}
-          </button>
-        </div>
+        <DialogActions busy={busy} error={error} onCancel={onClose} label={type === 'offline' ? 'Save offline' : 'Save link'} icon="plus" />
       </form>
     </Dialog>
   );

@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { usePoll } from './hooks';
@@ -557,16 +558,7 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
         </div>
         {collection === '__new__' ? <TextField label="New collection name" value={newName} onChange={(e) => setNewName(e.target.value)} maxLength={100} /> : null}
         <TextField label="Tags" hint="Separate tags with commas" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
-        <FormError message={error} />
-        <div className="actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? <Spinner size={20} /> : <Icon name="check" size={20} />}
-            Save
-          </button>
-        </div>
+        <DialogActions busy={busy} error={error} onCancel={onClose} label="Save" icon="check" />
       </form>
     </Dialog>
   );

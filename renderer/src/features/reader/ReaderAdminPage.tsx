@@ -7,8 +7,9 @@ import { api, ApiError, errorMessage } from '../../api/client';
 import { useResource } from '../../api/useResource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
-import { Icon, Spinner } from '../../ui/icons';
-import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { Icon } from '../../ui/icons';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
+import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { normalizeUrl } from './AddLinkDialog';
 import { Favicon } from './parts';
@@ -169,16 +170,7 @@ function GlobalLinkDialog({ item, categories, onClose, onSaved }: { item: Reader
             <option key={c} value={c} />
           ))}
         </datalist>
-        <FormError message={error} />
-        <div className="actions">
-          <button type="button" className="btn btn--secondary" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy}>
-            {busy ? <Spinner size={20} /> : <Icon name="check" size={20} />}
-            {item ? 'Save' : 'Add'}
-          </button>
-        </div>
+        <DialogActions busy={busy} error={error} onCancel={onClose} label={item ? 'Save' : 'Add'} icon="check" />
       </form>
     </Dialog>
   );
