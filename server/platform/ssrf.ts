@@ -46,6 +46,12 @@ export interface SsrfGuard {
   /** An undici dispatcher whose every connection is checked at DNS-lookup time. */
   dispatcher: Dispatcher;
   /**
+   * The checked DNS lookup behind that dispatcher, for a socket opened directly (net.connect's
+   * `lookup` option): it fails with code ESSRFBLOCKED when a name resolves only to non-public
+   * addresses. Names only; a literal address is checked by checkUrl().
+   */
+  lookup: typeof dns.lookup;
+  /**
    * What another thread needs to build the same guard with createSsrfGuard() (a download worker
    * does); null when the guard was made with a custom lookup, which cannot cross a thread.
    */
@@ -97,8 +103,9 @@ export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup
     });
   };
 
-  const dispatcher = new Agent({ connect: { lookup: guardedLookup as unknown as typeof dns.lookup }, maxRedirections: 0 } as Agent.Options);
-  return { checkUrl, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...allow] }, close: () => dispatcher.close() };
+  const lookup = guardedLookup as unknown as typeof dns.lookup;
+  const dispatcher = new Agent({ connect: { lookup }, maxRedirections: 0 } as Agent.Options);
+  return { checkUrl, dispatcher, lookup, workerOptions: opts.lookup ? null : { allowOrigins: [...allow] }, close: () => dispatcher.close() };
 }
 
 export interface GuardedResponse {
