@@ -1,14 +1,12 @@
 // downloadToFile() in a worker thread of its own, so a fast transfer's byte loop (socket reads,
-// sha256, writes) neither takes turns with the HTTP server on the main event loop nor pays for the
-// main heap's garbage collections (every received chunk is a new buffer). The worker builds its
-// own SSRF guard from the main guard's settings and runs the same downloadToFile (resume, If-Range,
-// the size and sha256 checks, the stall timeout and the retryable flags are all that function's;
-// its batched async writes measured faster here than a synchronous write per chunk: 1 GB at
-// 413-491 MB/s and 2.4-2.7 CPU-s vs 326-388 MB/s and 2.8-3.4 CPU-s). Progress comes back at most
-// every PROGRESS_EVERY_MS; an abort is passed on and answered only once the worker has stopped
-// writing (cancel removes the .part right after); a worker that dies fails the attempt retryably,
-// keeping the .part for the next one. This file is both the host (downloadInWorker) and the
-// worker's entry point, started the way the parse worker is (TypeScript under tsx, .js when built).
+// sha256, copies into the write buffers) never takes turns with the HTTP server on the main event
+// loop. The worker builds its own SSRF guard from the main guard's settings and runs the same
+// downloadToFile (resume, If-Range, the size and sha256 checks, the stall timeout and the
+// retryable flags are all that function's). Progress comes back at most every PROGRESS_EVERY_MS;
+// an abort is passed on and answered only once the worker has stopped writing (cancel removes the
+// .part right after); a worker that dies fails the attempt retryably, keeping the .part for the
+// next one. This file is both the host (downloadInWorker) and the worker's entry point, started
+// the way the parse worker is (TypeScript under tsx, .js when built).
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 import { createSsrfGuard } from '../../platform/ssrf.js';

@@ -1,12 +1,15 @@
 // Resumable HTTP download to disk through the SSRF guard. Writes <dest>.part, resumes with Range
 // (and If-Range, so a file that changed upstream restarts instead of mixing two versions), falls
 // back to a full restart when the server ignores Range, hashes while streaming, verifies size and
-// sha256, then renames into place. Memory stays flat: the body is streamed with backpressure.
+// sha256, then renames into place. Memory stays flat: the body is read into one reused buffer
+// (guardedGet), hashed, copied into a small ring of write buffers and written in order; reading
+// pauses while the ring is full.
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
+import { guardedGet } from './http-get.js';
 
 export class DownloadError extends Error {
   constructor(
@@ -45,6 +48,68 @@ interface PartMeta {
 }
 
 const WRITE_BATCH_BYTES = 1024 * 1024;
+const WRITE_BUFFERS = 4;
+
+/**
+ * Copies body bytes into WRITE_BUFFERS buffers of WRITE_BATCH_BYTES and writes each full one at its
+ * place in the file, one write at a time on libuv's pool and in order (so the file is always a
+ * prefix of the body, and a failed write stops the ones after it). add() says false once every
+ * buffer but the one being filled is waiting to be written, and throws once a write has failed;
+ * onRoom is called each time a write has finished.
+ */
+class BatchWriter {
+  private readonly buffers = Array.from({ length: WRITE_BUFFERS }, () => Buffer.allocUnsafe(WRITE_BATCH_BYTES));
+  private current = 0;
+  private fill = 0;
+  private queued = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private error: unknown = null;
+
+  constructor(
+    private readonly file: FileHandle,
+    private position: number,
+    private readonly onRoom: () => void,
+  ) {}
+
+  add(chunk: Buffer): boolean {
+    if (this.error) throw this.error;
+    for (let at = 0; at < chunk.length; ) {
+      const n = chunk.copy(this.buffers[this.current]!, this.fill, at);
+      this.fill += n;
+      at += n;
+      if (this.fill === WRITE_BATCH_BYTES) this.submit();
+    }
+    return this.queued < WRITE_BUFFERS - 1;
+  }
+
+  private submit(): void {
+    if (!this.fill) return;
+    const bytes = this.buffers[this.current]!.subarray(0, this.fill);
+    const at = this.position;
+    this.position += this.fill;
+    this.current = (this.current + 1) % WRITE_BUFFERS;
+    this.fill = 0;
+    this.queued++;
+    this.chain = this.chain.then(async () => {
+      try {
+        if (this.error) return;
+        for (let done = 0; done < bytes.length; ) done += (await this.file.write(bytes, done, bytes.length - done, at + done)).bytesWritten;
+      } catch (err) {
+        this.error = err;
+      } finally {
+        this.queued--;
+        this.onRoom();
+      }
+    });
+  }
+
+  /** Writes what is left and waits for every write; throws the first write error. */
+  async finish(): Promise<void> {
+    this.submit();
+    await this.chain;
+    if (this.error) throw this.error;
+  }
+}
 
 export const partPath = (dest: string) => `${dest}.part`;
 const metaPath = (dest: string) => `${dest}.part.json`;
@@ -111,16 +176,16 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     armStall();
     let res;
     try {
-      res = await guardedRequest(opts.guard, opts.url, { headers, signal, headersTimeoutMs: opts.stallTimeoutMs, bodyTimeoutMs: opts.stallTimeoutMs });
+      res = await guardedGet(opts.guard, opts.url, { headers, signal, headersTimeoutMs: opts.stallTimeoutMs, bodyTimeoutMs: opts.stallTimeoutMs });
     } catch (err) {
       if (signal.aborted) throw signal.reason ?? err;
-      if ((err as Error).name === 'BlockedUrlError') throw new DownloadError((err as Error).message, false);
+      if (err instanceof BlockedUrlError) throw new DownloadError(err.message, false);
       throw new DownloadError(`Could not connect: ${(err as Error).message}`, true);
     }
     const { statusCode } = res;
     let total: number | null = null;
     if (statusCode === 416 && existing > 0) {
-      res.body.resume();
+      res.discard();
       const m = /\*\/(\d+)/.exec(header(res.headers, 'content-range') ?? '');
       if (m && Number(m[1]) === existing) {
         await hashFile(part, hash);
@@ -130,7 +195,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       throw new DownloadError('The server refused to resume; starting again.', true);
     }
     if (statusCode !== 200 && statusCode !== 206) {
-      res.body.resume();
+      res.discard();
       const retryable = statusCode >= 500 || statusCode === 408 || statusCode === 429;
       throw new DownloadError(`The server answered ${statusCode}.`, retryable);
     }
@@ -138,7 +203,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     if (statusCode === 206) {
       const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(header(res.headers, 'content-range') ?? '');
       if (!m || Number(m[1]) !== existing) {
-        res.body.resume();
+        res.discard();
         await truncate(part, 0);
         throw new DownloadError('The server sent the wrong part of the file; starting again.', true);
       }
@@ -152,7 +217,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       total = len ? Number(len) : null;
     }
     if (opts.expectedBytes != null && total != null && total !== opts.expectedBytes) {
-      res.body.resume();
+      res.discard();
       throw new DownloadError(`The file is ${total} bytes, not the ${opts.expectedBytes} expected.`, false);
     }
     await writeFile(metaPath(opts.dest), JSON.stringify({ url: opts.url, etag: header(res.headers, 'etag'), lastModified: header(res.headers, 'last-modified') } satisfies PartMeta));
@@ -160,55 +225,24 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     let done = start;
     const bytesTotal = total ?? opts.expectedBytes ?? null;
     opts.onProgress?.({ bytesDone: done, bytesTotal });
-    // Bytes are hashed as they arrive and written in batches of up to WRITE_BATCH_BYTES. Whatever
-    // arrived before a drop or an abort is still written out, so the next attempt resumes after it.
-    const file = await open(part, start > 0 ? 'a' : 'w');
-    let batch: Buffer[] = [];
-    let batchBytes = 0;
-    // One write in flight while the next batch is read: the socket keeps flowing during disk I/O.
-    let inFlight: Promise<void> = Promise.resolve();
-    let writeError: unknown = null;
-    const settleWrite = async () => {
-      await inFlight;
-      if (writeError) throw writeError;
-    };
-    const flush = async () => {
-      await settleWrite();
-      if (!batchBytes) return;
-      const chunks = batch;
-      batch = [];
-      batchBytes = 0;
-      // writev: the received chunks go to disk as they are, without copying them into one buffer
-      inFlight = file.writev(chunks).then(
-        () => undefined,
-        (err: unknown) => {
-          writeError = err;
-        },
-      );
-    };
+    // Bytes are hashed as they arrive and written in batches (BatchWriter). Whatever arrived before
+    // a drop or an abort is still written out, so the next attempt resumes after it.
+    const file = await open(part, start > 0 ? 'r+' : 'w');
+    const writer = new BatchWriter(file, start, () => res.resume());
     let failure: unknown = null;
-    // stop reading as soon as we are cancelled, stalled or the caller goes away
-    const stopBody = () => res.body.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    signal.addEventListener('abort', stopBody, { once: true });
     try {
-      for await (const chunk of res.body) {
-        if (signal.aborted) throw signal.reason;
-        const c = chunk as Buffer;
+      await res.readBody((chunk) => {
         armStall();
-        hash.update(c);
-        batch.push(c);
-        batchBytes += c.length;
-        done += c.length;
-        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+        hash.update(chunk);
+        done += chunk.length;
         opts.onProgress?.({ bytesDone: done, bytesTotal });
-      }
+        return writer.add(chunk);
+      });
     } catch (err) {
       failure = err;
     } finally {
-      signal.removeEventListener('abort', stopBody);
       try {
-        await flush();
-        await settleWrite();
+        await writer.finish();
       } finally {
         await file.close();
       }
