@@ -22,6 +22,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { guardedGet } from '../server/adapters/web/http-get.js';
+import { createSsrfGuard, guardedRequest } from '../server/platform/ssrf.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 import { freePort, until } from '../test/harness/net.js';
 
@@ -153,6 +155,49 @@ function curlDownload(url: string, out: string, bytes: number): { seconds: numbe
   return { seconds, cpuUser: user!, cpuSys: sys! };
 }
 
+/**
+ * The read path alone, in this process, for the largest file: the socket read + sha256 loop of
+ * guardedGet (one reused read buffer) against the same loop over undici's body stream
+ * (guardedRequest), alternating, no disk writes. This is why downloads do not read through undici.
+ */
+async function readPathComparison(url: string, mb: number, rounds: number): Promise<void> {
+  const guard = createSsrfGuard({ allowOrigins: [new URL(url).origin] });
+  const sides = {
+    undici: async () => {
+      const hash = createHash('sha256');
+      const res = await guardedRequest(guard, url);
+      for await (const chunk of res.body) hash.update(chunk as Buffer);
+      return hash.digest('hex');
+    },
+    guardedGet: async () => {
+      const hash = createHash('sha256');
+      const res = await guardedGet(guard, url);
+      await res.readBody((chunk) => void hash.update(chunk));
+      return hash.digest('hex');
+    },
+  };
+  const results: Record<string, Array<{ seconds: number; cpu: number }>> = { undici: [], guardedGet: [] };
+  try {
+    for (let i = 0; i < rounds; i++) {
+      for (const name of i % 2 === 0 ? (['undici', 'guardedGet'] as const) : (['guardedGet', 'undici'] as const)) {
+        const c0 = process.cpuUsage();
+        const t0 = performance.now();
+        await sides[name]();
+        const c = process.cpuUsage(c0);
+        results[name]!.push({ seconds: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 });
+      }
+    }
+  } finally {
+    await guard.close();
+  }
+  const line = (name: string) => {
+    const r = results[name]!;
+    return `${name} ${(mb / median(r.map((x) => x.seconds))).toFixed(0)} MB/s, ${((median(r.map((x) => x.cpu)) * 1024) / mb).toFixed(2)} CPU-s/GB`;
+  };
+  const cpuRatio = median(results.guardedGet!.map((x) => x.cpu)) / median(results.undici!.map((x) => x.cpu));
+  console.log(`  read path only (${mb} MB, socket reads + sha256, no disk, medians of ${rounds}): ${line('guardedGet')}; ${line('undici')}; guardedGet uses ${cpuRatio.toFixed(2)}x undici's CPU`);
+}
+
 export async function run(): Promise<void> {
   const bigMB = Number(process.env.BENCH_DOWNLOAD_MB ?? 1024);
   // even, so that each side goes first as often as the other (whichever goes first is often faster here)
@@ -193,6 +238,7 @@ export async function run(): Promise<void> {
         const jobMBs = mb / median(hearthRuns.map((r) => r.jobSeconds));
         // each round's own ratio: the two transfers of a round ran under the most similar conditions
         const pairRatios = hearthRuns.map((h, i) => curlRuns[i]!.seconds / h.seconds);
+        if (mb === bigMB) await readPathComparison(server.url, mb, rounds);
         console.log(
           `  ${mb} MB: curl ${curlMBs.toFixed(0)} MB/s, hearth ${hearthMBs.toFixed(0)} MB/s (job's own time ${jobMBs.toFixed(0)} MB/s; with sha256 + verify) = ${(hearthMBs / curlMBs).toFixed(2)}x curl (medians of ${rounds}; the rounds' own ratios ${pairRatios.map((r) => r.toFixed(2)).join(', ')}, median ${median(pairRatios).toFixed(2)}x); hearth RSS idle ${hearth.idleRssMB.toFixed(0)} MB, peak ${hearth.peakRssMB().toFixed(0)} MB`,
         );
