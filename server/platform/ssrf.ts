@@ -7,53 +7,20 @@
 //    no window between "checked" and "connected" for DNS rebinding;
 //  - follows redirects itself and checks every hop.
 // Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins).
-import dns from 'node:dns';
-import type { LookupAddress } from 'node:dns';
-import net from 'node:net';
-import ipaddr from 'ipaddr.js';
+// The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
+// the undici dispatcher and guardedRequest.
+import type dns from 'node:dns';
 import { Agent, request, type Dispatcher } from 'undici';
+import { BlockedUrlError, createAddressGuard, MAX_REDIRECTS, type AddressGuard } from './ssrf-address.js';
 
-export class BlockedUrlError extends Error {
-  constructor(
-    message: string,
-    readonly url: string,
-  ) {
-    super(message);
-    this.name = 'BlockedUrlError';
-  }
-}
+export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, type AddressGuard } from './ssrf-address.js';
 
-export const MAX_REDIRECTS = 10;
-
-/** True only for globally routable unicast addresses. */
-export function isPublicAddress(address: string): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  } catch {
-    return false;
-  }
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
-  }
-  return parsed.range() === 'unicast';
-}
-
-export interface SsrfGuard {
-  /** Parses and checks a URL (scheme, credentials, literal addresses); throws BlockedUrlError. */
-  checkUrl(raw: string | URL): URL;
-  /** An undici dispatcher whose every connection is checked at DNS-lookup time. */
+export interface SsrfGuard extends AddressGuard {
+  /** An undici dispatcher whose every connection is checked at DNS-lookup time (with `lookup`). */
   dispatcher: Dispatcher;
   /**
-   * The checked DNS lookup behind that dispatcher, for a socket opened directly (net.connect's
-   * `lookup` option): it fails with code ESSRFBLOCKED when a name resolves only to non-public
-   * addresses. Names only; a literal address is checked by checkUrl().
-   */
-  lookup: typeof dns.lookup;
-  /**
-   * What another thread needs to build the same guard with createSsrfGuard() (a download worker
-   * does); null when the guard was made with a custom lookup, which cannot cross a thread.
+   * What another thread needs to build the same checks with createAddressGuard() (a download
+   * worker does); null when the guard was made with a custom lookup, which cannot cross a thread.
    */
   workerOptions: SsrfGuardOptions | null;
   close(): Promise<void>;
@@ -64,48 +31,11 @@ export interface SsrfGuardOptions {
   allowOrigins: string[];
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
 export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup } = {}): SsrfGuard {
-  const allow = new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin));
-  const baseLookup = opts.lookup ?? dns.lookup;
-
-  const checkUrl = (raw: string | URL): URL => {
-    let url: URL;
-    try {
-      url = new URL(String(raw));
-    } catch {
-      throw new BlockedUrlError('That is not a valid web address.', String(raw));
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only http and https addresses can be fetched.', url.href);
-    if (url.username || url.password) throw new BlockedUrlError('Addresses with a user name or password cannot be fetched.', url.href);
-    if (allow.has(url.origin)) return url;
-    // WHATWG URL parsing has already normalized IPv4 written in hex, octal or as one number.
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host) && !isPublicAddress(host)) throw new BlockedUrlError('That address is on a private or local network.', url.href);
-    if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedUrlError('That address is on this computer.', url.href);
-    return url;
-  };
-
-  // Called by the socket for every connection to a name: the addresses it connects to are the
-  // ones checked here.
-  const guardedLookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
-    baseLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = (addresses as unknown as LookupAddress[]).filter((a) => isPublicAddress(a.address));
-      if (list.length === 0) {
-        const e = new BlockedUrlError(`${hostname} points to a private or local network address.`, hostname) as unknown as NodeJS.ErrnoException;
-        e.code = 'ESSRFBLOCKED';
-        return callback(e, '', 0);
-      }
-      if (options.all) return callback(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
-
-  const lookup = guardedLookup as unknown as typeof dns.lookup;
+  const { checkUrl, lookup } = createAddressGuard(opts);
   const dispatcher = new Agent({ connect: { lookup }, maxRedirections: 0 } as Agent.Options);
-  return { checkUrl, dispatcher, lookup, workerOptions: opts.lookup ? null : { allowOrigins: [...allow] }, close: () => dispatcher.close() };
+  const allowOrigins = [...new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin))];
+  return { checkUrl, dispatcher, lookup, workerOptions: opts.lookup ? null : { allowOrigins }, close: () => dispatcher.close() };
 }
 
 export interface GuardedResponse {

@@ -9,7 +9,8 @@
 // the way the parse worker is (TypeScript under tsx, .js when built).
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { createSsrfGuard } from '../../platform/ssrf.js';
+import { createAddressGuard } from '../../platform/ssrf-address.js';
+import type { SsrfGuard } from '../../platform/ssrf.js';
 import { workerEntry } from '../../platform/workers/parse-worker.js';
 import { DownloadError, downloadToFile, type DownloadOptions, type DownloadResult } from './download.js';
 
@@ -45,7 +46,7 @@ export interface DownloadWorkerHooks {
  * downloadToFile() run in a worker thread. Falls back to the calling thread when the guard cannot
  * be rebuilt in another one (a guard made with a custom DNS lookup).
  */
-export async function downloadInWorker(opts: DownloadOptions, hooks: DownloadWorkerHooks = {}): Promise<DownloadResult> {
+export async function downloadInWorker(opts: DownloadOptions & { guard: SsrfGuard }, hooks: DownloadWorkerHooks = {}): Promise<DownloadResult> {
   const guardOptions = opts.guard.workerOptions;
   if (!guardOptions) return downloadToFile(opts);
   if (opts.signal.aborted) throw opts.signal.reason;
@@ -104,7 +105,7 @@ async function serve(): Promise<void> {
   port.on('message', (raw: unknown) => {
     if ((raw as { type?: unknown } | null)?.type === 'abort') controller.abort(new Error('aborted'));
   });
-  const guard = createSsrfGuard({ allowOrigins: init.guard.allowOrigins });
+  const guard = createAddressGuard({ allowOrigins: init.guard.allowOrigins });
   let lastProgress = 0;
   try {
     const result = await downloadToFile({
@@ -136,7 +137,6 @@ async function serve(): Promise<void> {
       code: typeof code === 'string' ? code : undefined,
     } satisfies WorkerMessage);
   } finally {
-    await guard.close().catch(() => undefined);
     port.close(); // nothing else keeps the thread alive: it exits
   }
 }

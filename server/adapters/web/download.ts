@@ -8,7 +8,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, type AddressGuard } from '../../platform/ssrf-address.js';
 import { guardedGet } from './http-get.js';
 
 export class DownloadError extends Error {
@@ -23,7 +23,7 @@ export class DownloadError extends Error {
 }
 
 export interface DownloadOptions {
-  guard: SsrfGuard;
+  guard: AddressGuard;
   url: string;
   /** Absolute destination path. */
   dest: string;

@@ -9,7 +9,7 @@
 // chunked transfer coding, or by the end of the connection, and anything malformed is an error.
 import net from 'node:net';
 import tls from 'node:tls';
-import { BlockedUrlError, MAX_REDIRECTS, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, MAX_REDIRECTS, type AddressGuard } from '../../platform/ssrf-address.js';
 
 const READ_BUFFER_BYTES = 256 * 1024;
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -117,7 +117,7 @@ class Exchange {
   readonly headPromise: Promise<{ statusCode: number; headers: Record<string, string | string[]> }>;
 
   constructor(
-    private readonly guard: SsrfGuard,
+    guard: AddressGuard,
     private readonly url: URL,
     private readonly opts: GetOptions,
   ) {
@@ -347,7 +347,7 @@ class Exchange {
  * GET through the guard, following up to maxRedirects redirects (each hop checked). Resolves with
  * the final response's status and headers; its body is read with readBody().
  */
-export async function guardedGet(guard: SsrfGuard, raw: string, opts: GetOptions = {}): Promise<GetResponse> {
+export async function guardedGet(guard: AddressGuard, raw: string, opts: GetOptions = {}): Promise<GetResponse> {
   let url = guard.checkUrl(raw);
   const redirects: string[] = [];
   opts.signal?.throwIfAborted();

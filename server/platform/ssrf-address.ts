@@ -1,0 +1,87 @@
+// The address half of the one SSRF guard (ssrf.ts): the URL check and the checked DNS lookup,
+// without undici, so a thread that only opens sockets itself (the download worker, through
+// guardedGet) does not load it. ssrf.ts builds the full guard on these and re-exports them.
+import dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export class BlockedUrlError extends Error {
+  constructor(
+    message: string,
+    readonly url: string,
+  ) {
+    super(message);
+    this.name = 'BlockedUrlError';
+  }
+}
+
+export const MAX_REDIRECTS = 10;
+
+/** True only for globally routable unicast addresses. */
+export function isPublicAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
+  }
+  return parsed.range() === 'unicast';
+}
+
+export interface AddressGuard {
+  /** Parses and checks a URL (scheme, credentials, literal addresses); throws BlockedUrlError. */
+  checkUrl(raw: string | URL): URL;
+  /**
+   * The checked DNS lookup, for a socket's `lookup` option: it fails with code ESSRFBLOCKED when a
+   * name resolves only to non-public addresses, and otherwise gives only the public ones, so the
+   * address checked is the address connected to. Names only; checkUrl() checks a literal address.
+   */
+  lookup: typeof dns.lookup;
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+export function createAddressGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup } = {}): AddressGuard {
+  const allow = new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin));
+  const baseLookup = opts.lookup ?? dns.lookup;
+
+  const checkUrl = (raw: string | URL): URL => {
+    let url: URL;
+    try {
+      url = new URL(String(raw));
+    } catch {
+      throw new BlockedUrlError('That is not a valid web address.', String(raw));
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only http and https addresses can be fetched.', url.href);
+    if (url.username || url.password) throw new BlockedUrlError('Addresses with a user name or password cannot be fetched.', url.href);
+    if (allow.has(url.origin)) return url;
+    // WHATWG URL parsing has already normalized IPv4 written in hex, octal or as one number.
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host) && !isPublicAddress(host)) throw new BlockedUrlError('That address is on a private or local network.', url.href);
+    if (host === 'localhost' || host.endsWith('.localhost')) throw new BlockedUrlError('That address is on this computer.', url.href);
+    return url;
+  };
+
+  // Called by the socket for every connection to a name: the addresses it connects to are the
+  // ones checked here.
+  const guardedLookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    baseLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const list = (addresses as unknown as LookupAddress[]).filter((a) => isPublicAddress(a.address));
+      if (list.length === 0) {
+        const e = new BlockedUrlError(`${hostname} points to a private or local network address.`, hostname) as unknown as NodeJS.ErrnoException;
+        e.code = 'ESSRFBLOCKED';
+        return callback(e, '', 0);
+      }
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+
+  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup };
+}
