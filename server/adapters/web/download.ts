@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, truncate, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { BlockedUrlError, type AddressGuard } from '../../platform/ssrf-address.js';
-import { guardedGet } from './http-get.js';
+import { guardedGet, type GetResponse } from './http-get.js';
 
 export class DownloadError extends Error {
   constructor(
@@ -166,6 +166,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   };
 
   const hash = createHash('sha256');
+  let res: GetResponse | undefined;
   try {
     const headers: Record<string, string> = { 'accept-encoding': 'identity' };
     if (existing > 0) {
@@ -174,7 +175,6 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       if (validator) headers['if-range'] = validator;
     }
     armStall();
-    let res;
     try {
       res = await guardedGet(opts.guard, opts.url, { headers, signal, headersTimeoutMs: opts.stallTimeoutMs, bodyTimeoutMs: opts.stallTimeoutMs });
     } catch (err) {
@@ -183,6 +183,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       throw new DownloadError(`Could not connect: ${(err as Error).message}`, true);
     }
     const { statusCode } = res;
+    const response = res;
     let total: number | null = null;
     if (statusCode === 416 && existing > 0) {
       res.discard();
@@ -228,7 +229,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     // Bytes are hashed as they arrive and written in batches (BatchWriter). Whatever arrived before
     // a drop or an abort is still written out, so the next attempt resumes after it.
     const file = await open(part, start > 0 ? 'r+' : 'w');
-    const writer = new BatchWriter(file, start, () => res.resume());
+    const writer = new BatchWriter(file, start, () => response.resume());
     let failure: unknown = null;
     try {
       await res.readBody((chunk) => {
@@ -255,6 +256,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     return await finish(opts, done, hash.digest('hex'), resumedFrom);
   } finally {
     clearTimeout(stallTimer);
+    res?.discard(); // a response left unread (a step above failed) must not hold its connection open
   }
 }
 
