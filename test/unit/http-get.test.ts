@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 /** A TCP server that runs `answer` for every connection once the request's head has arrived. */
-async function rawServer(answer: (socket: net.Socket, requestHead: string) => void | Promise<void>): Promise<{ origin: string; heads: string[] }> {
+async function rawServer(answer: (socket: net.Socket, requestHead: string) => unknown): Promise<{ origin: string; heads: string[] }> {
   const heads: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
