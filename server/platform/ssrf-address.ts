@@ -42,6 +42,8 @@ export interface AddressGuard {
    * address checked is the address connected to. Names only; checkUrl() checks a literal address.
    */
   lookup: typeof dns.lookup;
+  /** The exact origins let through although local (tests' fixture servers), normalized. */
+  allowOrigins: readonly string[];
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -83,5 +85,5 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     });
   };
 
-  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup };
+  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow] };
 }

@@ -32,10 +32,9 @@ export interface SsrfGuardOptions {
 }
 
 export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup } = {}): SsrfGuard {
-  const { checkUrl, lookup } = createAddressGuard(opts);
-  const dispatcher = new Agent({ connect: { lookup }, maxRedirections: 0 } as Agent.Options);
-  const allowOrigins = [...new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin))];
-  return { checkUrl, dispatcher, lookup, workerOptions: opts.lookup ? null : { allowOrigins }, close: () => dispatcher.close() };
+  const address = createAddressGuard(opts);
+  const dispatcher = new Agent({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options);
+  return { ...address, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins] }, close: () => dispatcher.close() };
 }
 
 export interface GuardedResponse {
