@@ -11,16 +11,9 @@ import { downloadInWorker } from '../../server/adapters/web/download-worker.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { waitFor } from '../harness/net.js';
 
 const KB = 1024;
-
-async function waitFor(fn: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!fn()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const sizeOf = (file: string) => (existsSync(file) ? statSync(file).size : 0);
 
@@ -69,7 +62,7 @@ describe('download worker', () => {
     const opts = base('crash.bin', url, data);
     let worker: Worker | null = null;
     const attempt = downloadInWorker(opts, { onWorker: (w) => (worker = w) });
-    await waitFor(() => sizeOf(partPath(opts.dest)) >= 1024 * KB, 'some bytes on disk'); // written in 1 MB batches
+    await waitFor(() => sizeOf(partPath(opts.dest)) >= 1024 * KB, 'some bytes on disk', 20_000); // written in 1 MB batches
     await worker!.terminate();
     const err = await attempt.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DownloadError);
@@ -94,7 +87,7 @@ describe('download worker', () => {
     const opts = { ...base('cancel.bin', url, data), signal: controller.signal };
     let exited = false;
     const attempt = downloadInWorker(opts, { onWorker: (w) => w.once('exit', () => (exited = true)) });
-    await waitFor(() => existsSync(partPath(opts.dest)), 'the transfer to start');
+    await waitFor(() => existsSync(partPath(opts.dest)), 'the transfer to start', 20_000);
     const reason = new Error('cancelled by the test');
     controller.abort(reason);
     await expect(attempt).rejects.toBe(reason);

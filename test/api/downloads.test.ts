@@ -4,18 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JobsStatus } from '../../server/modules/downloads/schema.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { waitFor } from '../harness/net.js';
 
 const KB = 1024;
-
-async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('download queue', () => {
   let files: FakeFileServer;
@@ -45,7 +36,7 @@ describe('download queue', () => {
   const settled = (id: string) => waitFor(async () => {
     const j = await getJob(id);
     return j && ['completed', 'failed', 'cancelled'].includes(j.state) ? j : null;
-  }, `job ${id} to settle`);
+  }, `job ${id} to settle`, 20_000);
   const dest = (name: string) => path.join(s.dataDir, 'archives', name);
 
   it('downloads, verifies the checksum and moves the file into place', async () => {
@@ -96,7 +87,7 @@ describe('download queue', () => {
     const v2 = makeContent(500 * KB, 18);
     const url = files.addBuffer('changed.zim', v1, { dropAfterBytes: 100 * KB, dropTimes: 1 });
     const r = await enqueue([job({ target: url, destination: 'archives/changed.zim', expectedBytes: v2.length })]);
-    await waitFor(async () => files.requests.some((q) => q.path === 'changed.zim'), 'first request');
+    await waitFor(async () => files.requests.some((q) => q.path === 'changed.zim'), 'first request', 20_000);
     files.replace('changed.zim', v2);
     const done = await settled(r.body.jobs[0].id);
     expect(done.state).toBe('completed');
@@ -149,7 +140,7 @@ describe('download queue', () => {
     const data = makeContent(300 * KB, 31);
     const url = files.addBuffer('stall.zim', data, { stallAfterBytes: 128 * KB });
     const r = await enqueue([job({ target: url, destination: 'archives/stall.zim', sha256: sha256(data) })]);
-    await waitFor(async () => files.requests.filter((q) => q.path === 'stall.zim').length >= 1, 'first request');
+    await waitFor(async () => files.requests.filter((q) => q.path === 'stall.zim').length >= 1, 'first request', 20_000);
     await new Promise((res) => setTimeout(res, 100));
     files.behave('stall.zim', {});
     const done = await settled(r.body.jobs[0].id);
@@ -163,7 +154,7 @@ describe('download queue', () => {
     const url = files.addBuffer('slow.zim', data, { throttleBps: 512 * KB });
     const r = await enqueue([job({ target: url, destination: 'archives/slow.zim' })]);
     const id = r.body.jobs[0].id;
-    await waitFor(async () => (await getJob(id))?.state === 'running' && existsSync(`${dest('slow.zim')}.part`), 'the download to start');
+    await waitFor(async () => (await getJob(id))?.state === 'running' && existsSync(`${dest('slow.zim')}.part`), 'the download to start', 20_000);
     const c = await s.admin.post(`/api/jobs/${id}/cancel`);
     expect(c.status).toBe(200);
     expect(c.body.job.state).toBe('cancelled');
@@ -207,7 +198,7 @@ describe('download queue', () => {
     const archive = files.addBuffer('needs-tools.zim', makeContent(20 * KB, 44));
     const a = (await enqueue([job({ kind: 'component', hostClass: 'code_host', target: slowTools, destination: 'components/tools.bin', label: 'Archive tools' })])).body.jobs[0];
     const b = (await enqueue([job({ target: archive, destination: 'archives/needs-tools.zim', requires: [a.id] })])).body.jobs[0];
-    await waitFor(async () => (await getJob(a.id)).state === 'running', 'prerequisite to run');
+    await waitFor(async () => (await getJob(a.id)).state === 'running', 'prerequisite to run', 20_000);
     expect((await getJob(b.id)).state).toBe('pending');
     await settled(a.id);
     const done = await settled(b.id);

@@ -9,23 +9,14 @@ import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import type { TestClient } from '../harness/client.js';
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { waitFor } from '../harness/net.js';
 
 const itemOf = async (c: TestClient, id: string) => FullReaderItem.parse((await c.get(`/api/reader/${id}`)).body.item);
 const waitState = (c: TestClient, id: string, states: string[]) =>
   waitFor(async () => {
     const it = await itemOf(c, id);
     return states.includes(it.archiveState) ? it : null;
-  });
+  }, `item ${id} to be ${states.join(' or ')}`, 5000);
 
 describe('reader capture jobs and archive files', () => {
   let s: TestServer;
@@ -131,7 +122,7 @@ describe('reader capture jobs and archive files', () => {
     const done = await waitFor(async () => {
       const row = await s.handle.deps.db('reader_items').where({ id: item.id }).first();
       return row.thumbnail_state === 'ready' ? row : null;
-    });
+    }, 'the thumbnail', 5000);
     expect(done).toMatchObject({ archive_state: 'none', title: 'Live Site', screenshot_path: 'screenshot.png', site_name: 'Live' });
     expect(engine.calls.filter((c) => c.url === url).map((c) => c.mode)).toEqual(['thumbnail']);
     const got = await itemOf(s.member, item.id);
@@ -166,7 +157,7 @@ describe('reader capture jobs and archive files', () => {
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json().item.thumbnailUrl).toBe(`/api/reader/${item.id}/archive/thumbnail.png`);
     await s.member.post(`/api/reader/${item.id}/rearchive`);
-    await waitFor(async () => engine.calls.filter((c) => c.url === 'https://thumb.example.com/').length === 2 && (await itemOf(s.member, item.id)).archiveState === 'ready');
+    await waitFor(async () => engine.calls.filter((c) => c.url === 'https://thumb.example.com/').length === 2 && (await itemOf(s.member, item.id)).archiveState === 'ready', 'the second capture', 5000);
     const file = await s.member.get(`/api/reader/${item.id}/archive/thumbnail.png`);
     expect(file.status).toBe(200);
     expect(file.headers['content-type']).toBe('image/png');
@@ -307,7 +298,7 @@ describe('reader capture jobs and archive files', () => {
     expect((await itemOf(s.member, item.id)).archiveState).toBe('fetching');
     expect((await s.member.delete(`/api/reader/${item.id}`)).status).toBe(204);
     engine.release();
-    await waitFor(async () => !existsSync(req.outDir));
+    await waitFor(async () => !existsSync(req.outDir), 'the capture folder to go', 5000);
     await new Promise((r) => setTimeout(r, 100));
     expect(await s.handle.deps.db('reader_items').where({ id: item.id }).first()).toBeUndefined();
     expect(readdirSync(path.join(s.dataDir, 'reader')).filter((n) => n.startsWith(item.id))).toEqual([]);

@@ -11,7 +11,7 @@ import { FAVICON_MAX_BYTES, FullReaderItem, ItemListResponse } from '../../serve
 import { FakeCaptureEngine, PNG_1PX } from '../fakes/capture-engine.js';
 import { icoOf, SVG_ICON } from '../fixtures/icons.js';
 import type { TestClient } from '../harness/client.js';
-import { freePort } from '../harness/net.js';
+import { freePort, waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 type Served = { status?: number; headers?: Record<string, string>; body: Buffer | string; chunked?: boolean };
@@ -39,16 +39,6 @@ function startIconServer(files: Record<string, Served>): Promise<{ url: string; 
       resolve({ url: `http://127.0.0.1:${port}`, hits, close: () => new Promise((r) => server.close(() => r())) });
     }),
   );
-}
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** GET with the client's session, the body as bytes. */
@@ -110,7 +100,7 @@ describe('reader site icons (GET /api/reader/:id/favicon)', () => {
       const row = await s.handle.deps.db('reader_items').where({ id }).first();
       const done = opts.type === 'live' ? row.thumbnail_state === 'ready' : row.archive_state === 'ready';
       return done ? FullReaderItem.parse((await (opts.c ?? s.member).get(`/api/reader/${id}`)).body.item) : null;
-    });
+    }, 'the capture', 10_000);
   };
 
   it('keeps a PNG icon as a 64x64 PNG served from Hearth; the site address stays for the export', async () => {
@@ -205,7 +195,7 @@ describe('reader site icons (GET /api/reader/:id/favicon)', () => {
     const again = await waitFor(async () => {
       const it = FullReaderItem.parse((await s.member.get(`/api/reader/${item.id}`)).body.item);
       return it.archiveState === 'ready' && it.contentText === 'The second capture.' ? it : null;
-    });
+    }, 'the second capture', 10_000);
     expect(again.faviconUrl).toBe(`/api/reader/${item.id}/favicon`);
     expect((await getBytes(s.member, again.faviconUrl!)).headers['content-type']).toBe('image/x-icon');
     engine.setPage(url, { text: 'The third capture.', faviconUrl: `${icons.url}/icon.png` });
@@ -213,7 +203,7 @@ describe('reader site icons (GET /api/reader/:id/favicon)', () => {
     await waitFor(async () => {
       const row = await s.handle.deps.db('reader_items').where({ id: item.id }).first();
       return (row.archive_state === 'ready' && row.content_text === 'The third capture.') || null;
-    });
+    }, 'the third capture', 10_000);
     const third = await getBytes(s.member, `/api/reader/${item.id}/favicon`);
     expect(third.headers['content-type']).toBe('image/png');
     expect((await s.handle.deps.db('reader_items').where({ id: item.id }).first()).favicon_path).toBe('favicon.png');
@@ -237,7 +227,7 @@ describe('reader site icons (GET /api/reader/:id/favicon)', () => {
     const created = await s.admin.post('/api/admin/reader', { url, title: 'Household' });
     expect(created.status, created.text).toBe(201);
     const id = created.body.item.id as string;
-    await waitFor(async () => (await s.handle.deps.db('reader_items').where({ id }).first()).thumbnail_state === 'ready' || null);
+    await waitFor(async () => (await s.handle.deps.db('reader_items').where({ id }).first()).thumbnail_state === 'ready' || null, 'the thumbnail', 10_000);
     const admin = (await s.admin.get('/api/admin/reader')).body.items.find((i: { id: string }) => i.id === id);
     expect(admin.faviconUrl).toBe(`/api/reader/${id}/favicon`);
     for (const c of [s.member, other, s.admin]) expect((await getBytes(c, `/api/reader/${id}/favicon`)).status).toBe(200);

@@ -7,6 +7,7 @@ import { MONITOR_TASK, type ReaderMonitor } from '../../server/modules/reader/mo
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import type { TestClient } from '../harness/client.js';
+import { waitFor } from '../harness/net.js';
 
 const MIN = 60_000;
 const clock = createManualClock(new Date('2026-03-02T08:00:00Z'));
@@ -14,16 +15,6 @@ const engine = new FakeCaptureEngine();
 let server: TestServer;
 let monitor: ReaderMonitor;
 let n = 0;
-
-async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, what: string, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A monitored item whose baseline capture has finished. */
 async function monitored(client: TestClient, body: Record<string, unknown> = {}, text = 'First version of the page.') {
@@ -35,7 +26,7 @@ async function monitored(client: TestClient, body: Record<string, unknown> = {},
   await waitFor(async () => {
     const g = await client.get(`/api/reader/${id}`);
     return g.body.item?.archiveState === 'ready' && g.body.item;
-  }, 'baseline capture');
+  }, 'baseline capture', 5000);
   return { id, url };
 }
 
@@ -99,7 +90,7 @@ describe('reader change monitor', () => {
     const before = engine.calls.length;
     expect(await monitor.tick()).toEqual({ checked: 0, changed: 0, notified: 0, failed: 0 });
     engine.release();
-    await waitFor(async () => (await server.member.get(`/api/reader/${r.body.item.id}`)).body.item.archiveState === 'ready', 'baseline');
+    await waitFor(async () => (await server.member.get(`/api/reader/${r.body.item.id}`)).body.item.archiveState === 'ready', 'baseline', 5000);
     expect(engine.calls.length - before).toBe(0);
   });
 

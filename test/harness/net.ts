@@ -12,17 +12,26 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `fn` until it returns something truthy (errors count as "not yet"); throws after `ms`. */
-export async function until<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000, everyMs = 25): Promise<T> {
+async function poll<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms: number, everyMs: number, errorsMeanNotYet: boolean): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     try {
       const v = await fn();
       if (v) return v;
-    } catch {
-      // not yet
+    } catch (err) {
+      if (!errorsMeanNotYet) throw err;
     }
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** Polls `fn` until it returns something truthy (errors count as "not yet"); throws after `ms`. */
+export function until<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000, everyMs = 25): Promise<T> {
+  return poll(fn, what, ms, everyMs, true);
+}
+
+/** Polls `fn` until it returns something truthy; an error from `fn` fails at once. Throws after `ms`. */
+export function waitFor<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms: number, everyMs = 20): Promise<T> {
+  return poll(fn, what, ms, everyMs, false);
 }
