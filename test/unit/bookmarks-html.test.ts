@@ -7,6 +7,7 @@ import {
   BookmarksHtmlParser,
   parseAddDate,
   parseBookmarksHtml,
+  parseBookmarksHtmlInSlices,
   parseTags,
   writeBookmarksHtml,
   type BookmarkRow,
@@ -313,6 +314,14 @@ describe('parseBookmarksHtml edge cases', () => {
     for (let i = 0; i < raw.length; i += 37) parser.write(raw.slice(i, i + 37));
     parser.end();
     expect(rows).toEqual(parseBookmarksHtml(raw).rows);
+  });
+
+  it('parses the same in slices with turns of the event loop between them (large imports)', async () => {
+    for (const name of ['shaarli-firefox_nested.htm', 'shaarli-chromium_nested.htm', 'wallabag-pocket-ril_export.html']) {
+      const raw = readFileSync(join(dir, name), 'utf8');
+      // a tiny slice budget makes every slice as small as the parser allows
+      expect(await parseBookmarksHtmlInSlices(raw.repeat(20), 0.0001), name).toEqual(parseBookmarksHtml(raw.repeat(20)));
+    }
   });
 });
 

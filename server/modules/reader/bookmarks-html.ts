@@ -319,6 +319,31 @@ export function parseBookmarksHtml(input: string): ParsedBookmarksFile {
   const parser = new BookmarksHtmlParser((row) => rows.push(row));
   parser.write(input);
   parser.end();
+  return summarize(parser, rows);
+}
+
+/**
+ * The same, fed to the streaming parser a slice at a time with a turn of the event loop between
+ * slices (each about `sliceMs` of work), so a large file does not hold up other requests.
+ */
+export async function parseBookmarksHtmlInSlices(input: string, sliceMs: number): Promise<ParsedBookmarksFile> {
+  const rows: BookmarkRow[] = [];
+  const parser = new BookmarksHtmlParser((row) => rows.push(row));
+  let size = 64 * 1024;
+  for (let at = 0; at < input.length; ) {
+    const started = performance.now();
+    parser.write(input.slice(at, at + size));
+    at += size;
+    const ms = performance.now() - started;
+    if (ms < sliceMs / 2) size *= 2;
+    else if (ms > sliceMs) size = Math.max(4096, Math.floor(size / 2));
+    if (at < input.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  parser.end();
+  return summarize(parser, rows);
+}
+
+function summarize(parser: BookmarksHtmlParser, rows: BookmarkRow[]): ParsedBookmarksFile {
   const folders: string[] = [];
   const seen = new Set<string>();
   let bookmarks = 0;
@@ -399,7 +424,6 @@ export function escapeHtml(s: string): string {
  * ADD_DATE in seconds; TAGS comma separated (a comma inside a tag becomes a space).
  */
 export function writeBookmarksHtml(items: readonly BookmarkExportItem[], opts: { title?: string } = {}): string {
-  const title = escapeHtml(opts.title ?? 'Bookmarks');
   const folders = new Map<string, BookmarkExportItem[]>();
   const loose: BookmarkExportItem[] = [];
   for (const item of items) {
@@ -412,27 +436,51 @@ export function writeBookmarksHtml(items: readonly BookmarkExportItem[], opts: {
     if (list) list.push(item);
     else folders.set(name, [item]);
   }
-  const lines = [
+  const lines = [bookmarksHtmlHead(opts.title)];
+  for (const [name, list] of folders) {
+    const dates = list.map((i) => i.addDate?.getTime()).filter((t): t is number => t !== undefined);
+    lines.push(bookmarksHtmlFolderOpen(name, dates.length ? new Date(Math.min(...dates)) : null));
+    for (const item of list) lines.push(bookmarksHtmlEntry(item, true));
+    lines.push(BOOKMARKS_HTML_FOLDER_CLOSE);
+  }
+  for (const item of loose) lines.push(bookmarksHtmlEntry(item, false));
+  lines.push(BOOKMARKS_HTML_END);
+  return lines.join('');
+}
+
+// The pieces of writeBookmarksHtml, for writing a large export a part at a time: the head, then
+// per folder its opening, entries and close, then the loose entries and the end. Each piece ends
+// with a newline.
+
+export function bookmarksHtmlHead(title = 'Bookmarks'): string {
+  const t = escapeHtml(title);
+  return [
     '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
     '<!-- This is an automatically generated file.',
     '     It will be read and overwritten.',
     '     DO NOT EDIT! -->',
     `<!-- ${HEARTH_MARKER} -->`,
     '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
-    `<TITLE>${title}</TITLE>`,
-    `<H1>${title}</H1>`,
+    `<TITLE>${t}</TITLE>`,
+    `<H1>${t}</H1>`,
     '<DL><p>',
-  ];
-  for (const [name, list] of folders) {
-    const dates = list.map((i) => i.addDate?.getTime()).filter((t): t is number => t !== undefined);
-    const folderDate = dates.length ? ` ADD_DATE="${Math.floor(Math.min(...dates) / 1000)}"` : '';
-    lines.push(`    <DT><H3${folderDate}>${escapeHtml(name)}</H3>`, '    <DL><p>');
-    for (const item of list) lines.push(...entry(item, '        '));
-    lines.push('    </DL><p>');
-  }
-  for (const item of loose) lines.push(...entry(item, '    '));
-  lines.push('</DL><p>', '');
-  return lines.join('\n');
+    '',
+  ].join('\n');
+}
+
+/** A folder's heading; `firstAdded` is the earliest ADD_DATE of its entries. */
+export function bookmarksHtmlFolderOpen(name: string, firstAdded: Date | null): string {
+  const folderDate = firstAdded ? ` ADD_DATE="${Math.floor(firstAdded.getTime() / 1000)}"` : '';
+  return `    <DT><H3${folderDate}>${escapeHtml(name)}</H3>\n    <DL><p>\n`;
+}
+
+export const BOOKMARKS_HTML_FOLDER_CLOSE = '    </DL><p>\n';
+export const BOOKMARKS_HTML_END = '</DL><p>\n';
+
+export function bookmarksHtmlEntry(item: BookmarkExportItem, inFolder: boolean): string {
+  return entry(item, inFolder ? '        ' : '    ')
+    .map((line) => `${line}\n`)
+    .join('');
 }
 
 function entry(item: BookmarkExportItem, indent: string): string[] {

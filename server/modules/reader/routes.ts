@@ -1,5 +1,6 @@
 // /api/reader (members), /api/admin/reader (global items), and the retired aliases /api/bookmarks,
 // /api/admin/bookmarks and /api/proxy/:id, all thin over ReaderService.
+import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
@@ -47,6 +48,25 @@ export async function readRawBody(req: Request, max: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Writes a generated body piece by piece, waiting for the client to drain what it was sent. The
+ * first piece is read before anything is sent, so an error there is still an ordinary JSON error;
+ * a later one ends the response cut short (the error handler destroys it), never as a whole file.
+ */
+async function sendPieces(res: Response, pieces: AsyncGenerator<string>): Promise<void> {
+  const closed = new AbortController();
+  res.once('close', () => closed.abort());
+  try {
+    for await (const piece of pieces) {
+      if (closed.signal.aborted) return;
+      if (!res.write(piece)) await once(res, 'drain', { signal: closed.signal }).catch(() => undefined);
+    }
+    res.end();
+  } finally {
+    await pieces.return(undefined);
+  }
 }
 
 /** The still-encoded path after /:id<marker> (express decodes params; the path guard wants one decoding). */
@@ -121,22 +141,37 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
       const html = body.toString('utf8');
       const actor = actorOf(req);
       const stream = openSse(req, res, { registry: sse });
+      let imported = 0;
       try {
-        const done = await reader.importHtml(actor, html, type, (p) => stream.send('progress', p), stream.signal);
+        const done = await reader.importHtml(
+          actor,
+          html,
+          type,
+          (p) => {
+            imported = p.imported;
+            stream.send('progress', p);
+          },
+          stream.signal,
+        );
         stream.send('done', done);
       } catch (err) {
         reader.logImportError(err);
-        stream.send('error', { code: 'import_failed', message: 'The import stopped because of an error on the server. Items imported so far are kept.' });
+        // every progress event counts links already committed, so this count is exact
+        stream.send('error', {
+          code: 'import_failed',
+          imported,
+          message: `The import stopped because of an error on the server after ${imported} ${imported === 1 ? 'link was' : 'links were'} saved. Import the same file again to add the rest: links already saved are skipped.`,
+        });
       }
       stream.close();
     });
     r.get('/export/html', 'user', async (req, res) => {
-      const html = await reader.exportHtml(actorOf(req));
-      res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' }).send(html);
+      res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' });
+      await sendPieces(res, reader.exportHtml(actorOf(req)));
     });
     r.get('/export/json', 'user', async (req, res) => {
-      const data = await reader.exportJson(actorOf(req));
-      res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-reader.json"' }).send(JSON.stringify(data));
+      res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-reader.json"' });
+      await sendPieces(res, reader.exportJson(actorOf(req)));
     });
 
     r.put('/hide/:id', 'user', (req) => reader.hide(actorOf(req), parse(ItemIdParams, req.params).id));

@@ -6,6 +6,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, type ReadStream } from 'node:fs';
 import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
 import { BadRequestError, ConflictError, NotFoundError, UpstreamError } from '../../errors.js';
@@ -14,7 +15,14 @@ import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { BlockedUrlError, guardedRequest, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
 import { archivePublicBase, buildMatch, clientSnapshotFile, contentTypeOf, isPng, itemDir, readerRoot, resolveArchivePath } from './files.js';
-import { parseBookmarksHtml, writeBookmarksHtml } from './bookmarks-html.js';
+import {
+  BOOKMARKS_HTML_END,
+  BOOKMARKS_HTML_FOLDER_CLOSE,
+  bookmarksHtmlEntry,
+  bookmarksHtmlFolderOpen,
+  bookmarksHtmlHead,
+  parseBookmarksHtmlInSlices,
+} from './bookmarks-html.js';
 import { FAVICON_ICO, FAVICON_PNG } from './favicon.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import {
@@ -59,7 +67,14 @@ export interface ImportSummary {
   errors: Array<{ index: number; title: string | null; url: string | null; reason: string }>;
 }
 
-const IMPORT_BATCH = 200;
+/** About how long one import chunk may hold the event loop before other requests get their turn. */
+export const IMPORT_SLICE_MS = 12;
+const IMPORT_FIRST_BATCH = 50;
+const IMPORT_MIN_BATCH = 10;
+const IMPORT_MAX_BATCH = 1000;
+const URL_CHECK_BATCH = 500;
+/** Items read and written per page of an export. */
+const EXPORT_PAGE = 100;
 
 export interface ReaderDeps {
   store: ReaderStore;
@@ -536,22 +551,36 @@ export class ReaderService {
    * bookmarks.html import: every link becomes an own item (live unless type is offline, so an
    * import does not start a capture storm), the nearest folder its collection (created or reused),
    * TAGS its tags, ADD_DATE its createdAt. URLs already saved (or repeated in the file) count as
-   * duplicates; broken entries are reported per row. Each batch is one transaction.
+   * duplicates; broken entries are reported per row.
+   *
+   * better-sqlite3 answers synchronously, so a loop of awaited queries never lets the event loop
+   * reach I/O: the file is parsed, checked and written in chunks of about IMPORT_SLICE_MS, with a
+   * turn of the event loop (setImmediate) between chunks, so every other request keeps being
+   * served while a large file imports. Each written chunk is its own transaction (an item and its
+   * tags together, never half), followed by a progress event counting what is saved; if the import
+   * stops (an error, the client gone, a crash), the chunks already reported stay saved and
+   * importing the same file again adds only the rest (saved links count as duplicates).
    */
   async importHtml(actor: UserActor, html: string, type: ItemType, onProgress: (p: ImportProgress) => void, signal?: AbortSignal): Promise<ImportSummary> {
-    const parsed = parseBookmarksHtml(html);
+    const parsed = await parseBookmarksHtmlInSlices(html, IMPORT_SLICE_MS);
     const summary: ImportSummary = { imported: 0, skipped: 0, duplicates: 0, collections: [], errors: [] };
-    const existing = await this.deps.store.existingUrls(
-      actor.id,
-      parsed.rows.flatMap((r) => (r.kind === 'bookmark' ? [r.url] : [])),
-    );
+    const urls = parsed.rows.flatMap((r) => (r.kind === 'bookmark' ? [r.url] : []));
+    const existing = new Set<string>();
+    for (let i = 0; i < urls.length; i += URL_CHECK_BATCH) {
+      if (signal?.aborted) return summary;
+      for (const u of await this.deps.store.existingUrls(actor.id, urls.slice(i, i + URL_CHECK_BATCH))) existing.add(u);
+      await nextTurn();
+    }
     const collectionIds = new Map<string, string>();
-    let processed = 0;
     const now = this.now();
-    for (let i = 0; i < parsed.rows.length; i += IMPORT_BATCH) {
+    let batchSize = IMPORT_FIRST_BATCH;
+    let processed = 0;
+    for (let i = 0; i < parsed.rows.length; ) {
       if (signal?.aborted) break;
+      const started = performance.now();
       const batch: Array<{ item: NewItem; tags: string[] }> = [];
-      for (const row of parsed.rows.slice(i, i + IMPORT_BATCH)) {
+      for (; i < parsed.rows.length && batch.length < batchSize; i++) {
+        const row = parsed.rows[i]!;
         processed++;
         if (row.kind === 'error') {
           if (row.code === 'duplicate') summary.duplicates++;
@@ -594,49 +623,92 @@ export class ReaderService {
       if (batch.length) await this.deps.store.insertMany(batch, now);
       summary.imported += batch.length;
       onProgress({ processed, total: parsed.total, imported: summary.imported, skipped: summary.skipped + summary.duplicates });
+      // the next chunk is sized so that writing it takes about IMPORT_SLICE_MS on this machine
+      const ms = performance.now() - started;
+      if (ms < IMPORT_SLICE_MS / 2) batchSize = Math.min(IMPORT_MAX_BATCH, batchSize * 2);
+      else if (ms > IMPORT_SLICE_MS) batchSize = Math.max(IMPORT_MIN_BATCH, Math.floor(batchSize / 2));
+      await nextTurn();
     }
     if (type === 'offline' && summary.imported) this.deps.queue.poke();
     return summary;
   }
 
-  /** bookmarks.html of the user's live links (spec: live links only). */
-  async exportHtml(actor: UserActor): Promise<string> {
-    const [items, collections] = await Promise.all([this.deps.store.allOf(actor.id), this.deps.store.listCollections(actor.id)]);
-    const live = items.filter((i) => i.type === 'live');
-    const names = new Map(collections.map((c) => [c.id, c.name]));
-    const tags = await this.deps.store.tagsFor(live.map((i) => i.id));
-    return writeBookmarksHtml(
-      live.map((i) => ({
-        title: i.title,
-        url: i.url,
-        addDate: new Date(i.createdAt),
-        tags: tags.get(i.id) ?? [],
-        collectionName: i.collectionId ? (names.get(i.collectionId) ?? null) : null,
-        description: i.excerpt,
-      })),
-    );
+  /**
+   * bookmarks.html of the user's live links (spec: live links only), as text pieces: folders in
+   * the order their first link was saved, then the links without a collection. Rows are read
+   * EXPORT_PAGE at a time with a turn of the event loop between pages, so a large library does
+   * not hold up other requests while it is written out.
+   */
+  async *exportHtml(actor: UserActor): AsyncGenerator<string> {
+    const [order, collections] = await Promise.all([this.deps.store.exportOrder(actor.id, 'live'), this.deps.store.listCollections(actor.id)]);
+    const names = new Map(collections.map((c) => [c.id, c.name.trim()]));
+    const folders = new Map<string, { firstAdded: Date; seqs: number[] }>();
+    const loose: number[] = [];
+    for (const row of order) {
+      const name = row.collectionId ? names.get(row.collectionId) : undefined;
+      if (!name) loose.push(row.seq);
+      else if (folders.has(name)) folders.get(name)!.seqs.push(row.seq);
+      else folders.set(name, { firstAdded: new Date(row.createdAt), seqs: [row.seq] });
+    }
+    const entries = async function* (this: ReaderService, seqs: number[], inFolder: boolean): AsyncGenerator<string> {
+      for (let i = 0; i < seqs.length; i += EXPORT_PAGE) {
+        const items = await this.deps.store.fullBySeqs(seqs.slice(i, i + EXPORT_PAGE));
+        const tags = await this.deps.store.tagsFor(items.map((it) => it.id));
+        yield items
+          .map((it) =>
+            bookmarksHtmlEntry(
+              { title: it.title, url: it.url, addDate: new Date(it.createdAt), tags: tags.get(it.id) ?? [], collectionName: null, description: it.excerpt },
+              inFolder,
+            ),
+          )
+          .join('');
+        await nextTurn();
+      }
+    }.bind(this);
+    yield bookmarksHtmlHead();
+    for (const [name, folder] of folders) {
+      yield bookmarksHtmlFolderOpen(name, Number.isNaN(folder.firstAdded.getTime()) ? null : folder.firstAdded);
+      yield* entries(folder.seqs, true);
+      yield BOOKMARKS_HTML_FOLDER_CLOSE;
+    }
+    yield* entries(loose, false);
+    yield BOOKMARKS_HTML_END;
   }
 
-  /** Everything the user saved, offline content included, so nothing is lost when they leave. */
-  async exportJson(actor: UserActor): Promise<Record<string, unknown>> {
-    const [items, collections, tagList] = await Promise.all([this.deps.store.allOf(actor.id), this.deps.store.listCollections(actor.id), this.deps.store.listTags(actor.id)]);
+  /**
+   * Everything the user saved, offline content included, so nothing is lost when they leave: one
+   * JSON document written as text pieces, the items EXPORT_PAGE at a time with a turn of the event
+   * loop between pages (see exportHtml).
+   */
+  async *exportJson(actor: UserActor): AsyncGenerator<string> {
+    const [order, collections, tagList, hidden] = await Promise.all([
+      this.deps.store.exportOrder(actor.id),
+      this.deps.store.listCollections(actor.id),
+      this.deps.store.listTags(actor.id),
+      this.hiddenIds(actor.id),
+    ]);
     const names = new Map(collections.map((c) => [c.id, c.name]));
     const viewer: Viewer = { kind: 'user', actor };
-    const decorated = await this.decorateMany(items, viewer);
-    return {
-      version: 1,
-      exportedAt: this.now(),
-      collections,
-      tags: tagList,
-      items: decorated.map((d, n) => ({
-        ...d,
-        // the site's own icon address: Hearth's copy means nothing outside Hearth
-        faviconUrl: items[n]!.faviconUrl,
-        contentHtml: items[n]!.contentHtml,
-        contentText: items[n]!.contentText,
-        collectionName: d.collectionId ? (names.get(d.collectionId) ?? null) : null,
-      })),
-    };
+    const hiddenSet = new Set(hidden);
+    const head = JSON.stringify({ version: 1, exportedAt: this.now(), collections, tags: tagList });
+    yield `${head.slice(0, -1)},"items":[`;
+    for (let i = 0; i < order.length; i += EXPORT_PAGE) {
+      const items = await this.deps.store.fullBySeqs(order.slice(i, i + EXPORT_PAGE).map((r) => r.seq));
+      const tags = await this.deps.store.tagsFor(items.map((it) => it.id));
+      const page = items.map((it) =>
+        JSON.stringify({
+          ...this.decorate(it, viewer, hiddenSet, tags.get(it.id) ?? []),
+          // the site's own icon address: Hearth's copy means nothing outside Hearth
+          faviconUrl: it.faviconUrl,
+          contentHtml: it.contentHtml,
+          contentText: it.contentText,
+          collectionName: it.collectionId ? (names.get(it.collectionId) ?? null) : null,
+        }),
+      );
+      yield `${i === 0 ? '' : ','}${page.join(',')}`;
+      await nextTurn();
+    }
+    yield ']}';
   }
 
   // ---- outbound: probe and the legacy embed proxy ----

@@ -101,6 +101,10 @@ export interface ChangeRecord {
 
 /** title > excerpt > text > url (> scope, which only restricts) */
 export const BM25_WEIGHTS = [10, 4, 1, 0.5, 0] as const;
+/** Rows per multi-row INSERT: 40 columns each stays far below SQLite's 32,766 bound parameters. */
+const ITEMS_PER_INSERT = 100;
+const LINKS_PER_INSERT = 500;
+
 /** Searches with more matches than this are ordered by tiers instead of scoring every match. */
 export const RANK_ALL_MAX = 1000;
 
@@ -123,13 +127,33 @@ export class ReaderStore {
     return (await this.findById(item.id))!;
   }
 
-  /** Inserts many items with their tags in one transaction (imports). */
+  /**
+   * Inserts many items with their tags in one transaction (an import writes one bounded chunk per
+   * call, see ReaderService.importHtml). Rows go in as multi-row INSERTs and each distinct tag name
+   * is looked up once, so a chunk costs about one statement per ITEMS_PER_INSERT items rather than
+   * one per item and tag.
+   */
   async insertMany(entries: Array<{ item: NewItem; tags: string[] }>, now: string): Promise<void> {
+    if (entries.length === 0) return;
     await this.db.transaction(async (trx) => {
+      for (let i = 0; i < entries.length; i += ITEMS_PER_INSERT) await trx('reader_items').insert(entries.slice(i, i + ITEMS_PER_INSERT).map((e) => toRow(e.item)));
+      const tagIds = new Map<string, string>();
+      const links: Array<{ item_id: string; tag_id: string }> = [];
       for (const e of entries) {
-        await trx('reader_items').insert(toRow(e.item));
-        if (e.tags.length) await this.setTagsIn(trx, e.item.id, e.item.ownerId, e.tags, now);
+        const seen = new Set<string>();
+        for (const name of e.tags) {
+          const key = `${e.item.ownerId ?? ''}\u0000${name.toLowerCase()}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          let id = tagIds.get(key);
+          if (id === undefined) {
+            id = await this.tagIdIn(trx, e.item.ownerId, name, now);
+            tagIds.set(key, id);
+          }
+          links.push({ item_id: e.item.id, tag_id: id });
+        }
       }
+      for (let i = 0; i < links.length; i += LINKS_PER_INSERT) await trx('reader_item_tags').insert(links.slice(i, i + LINKS_PER_INSERT));
     });
   }
 
@@ -160,7 +184,7 @@ export class ReaderStore {
     return row ? toRecord(row) : null;
   }
 
-  /** Existing URLs among `urls` for this owner (import duplicate detection). */
+  /** Existing URLs among `urls` for this owner (import duplicate detection, on the (owner_id, url) index). */
   async existingUrls(ownerId: string | null, urls: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < urls.length; i += 500) {
@@ -326,10 +350,26 @@ export class ReaderStore {
     ];
   }
 
-  /** Every row of an owner (null = global), with content, for the full export. */
-  async allOf(ownerId: string | null): Promise<ItemRecord[]> {
-    const q = this.db('reader_items').select('*').orderBy([{ column: 'created_at', order: 'asc' }]);
-    return ((await (ownerId === null ? q.whereNull('owner_id') : q.where({ owner_id: ownerId }))) as Row[]).map(toRecord);
+  /**
+   * An owner's rows (null = global) in export order, oldest first, as just their seq, collection
+   * and date: the exports then read the full rows a page at a time (fullBySeqs).
+   */
+  async exportOrder(ownerId: string | null, type?: ItemRecord['type']): Promise<Array<{ seq: number; collectionId: string | null; createdAt: string }>> {
+    const q = this.db('reader_items').select('seq', 'collection_id', 'created_at').orderBy([
+      { column: 'created_at', order: 'asc' },
+      { column: 'seq', order: 'asc' },
+    ]);
+    if (type) q.where({ type });
+    const rows = (await (ownerId === null ? q.whereNull('owner_id') : q.where({ owner_id: ownerId }))) as Array<{ seq: number; collection_id: string | null; created_at: string }>;
+    return rows.map((r) => ({ seq: Number(r.seq), collectionId: r.collection_id, createdAt: r.created_at }));
+  }
+
+  /** Full rows, article body included, in the order of `seqs` (missing ones left out). */
+  async fullBySeqs(seqs: number[]): Promise<ItemRecord[]> {
+    if (seqs.length === 0) return [];
+    const rows = (await this.db.raw('SELECT * FROM reader_items WHERE seq IN (SELECT value FROM json_each(?))', [JSON.stringify(seqs)])) as Row[];
+    const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+    return seqs.flatMap((s) => (bySeq.has(s) ? [toRecord(bySeq.get(s)!)] : []));
   }
 
   // ---- capture queue ----
@@ -389,21 +429,22 @@ export class ReaderStore {
 
   // ---- tags ----
 
+  /** The id of the owner's tag of that name (case-insensitive), created on first use. */
+  private async tagIdIn(trx: Knex.Transaction, ownerId: string | null, name: string, now: string): Promise<string> {
+    const existing = (await trx('reader_tags')
+      .whereRaw("coalesce(owner_id, '') = ? AND lower(name) = lower(?)", [ownerId ?? '', name])
+      .first('id')) as { id: string } | undefined;
+    if (existing) return existing.id;
+    const id = randomUUID();
+    await trx('reader_tags').insert({ id, owner_id: ownerId, name, created_at: now });
+    return id;
+  }
+
   private async setTagsIn(trx: Knex.Transaction, itemId: string, ownerId: string | null, names: string[], now: string): Promise<void> {
     const unique = new Map<string, string>();
     for (const n of names) if (!unique.has(n.toLowerCase())) unique.set(n.toLowerCase(), n);
     const ids: string[] = [];
-    for (const name of unique.values()) {
-      const existing = (await trx('reader_tags')
-        .whereRaw("coalesce(owner_id, '') = ? AND lower(name) = lower(?)", [ownerId ?? '', name])
-        .first('id')) as { id: string } | undefined;
-      if (existing) ids.push(existing.id);
-      else {
-        const id = randomUUID();
-        await trx('reader_tags').insert({ id, owner_id: ownerId, name, created_at: now });
-        ids.push(id);
-      }
-    }
+    for (const name of unique.values()) ids.push(await this.tagIdIn(trx, ownerId, name, now));
     await trx('reader_item_tags').where({ item_id: itemId }).delete();
     if (ids.length) await trx('reader_item_tags').insert(ids.map((tag_id) => ({ item_id: itemId, tag_id })));
   }
