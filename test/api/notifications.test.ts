@@ -117,17 +117,52 @@ describe('notifications', () => {
     expect(r.body.unreadCount).toBe(60);
   });
 
-  it('counts unread with one statement on the partial unread index', async () => {
+  it('counts unread with one statement of primary-key lookups that never reads the notifications', async () => {
     const store = (s.handle.deps.notifications as any).deps.store;
     for (const isAdmin of [true, false]) {
       const { sql, bindings } = store.countUnreadSql({ userId: s.users.admin.id, isAdmin });
       const plan = (await s.handle.deps.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as Array<{ detail: string }>;
       const details = plan.map((p) => p.detail);
-      const reads = details.filter((d) => /notifications/.test(d));
-      // one index search per audience part (own rows; admin-targeted rows for admins), no table scan
+      // the cost does not grow with the notifications: one counter row per audience part
+      expect(details.filter((d) => /\bnotifications\b/.test(d))).toEqual([]);
+      const reads = details.filter((d) => /notification_unread_counts/.test(d));
       expect(reads).toHaveLength(isAdmin ? 2 : 1);
-      for (const d of reads) expect(d).toMatch(/^SEARCH notifications USING (COVERING )?INDEX notifications_unread/);
+      for (const d of reads) expect(d).toMatch(/^SEARCH notification_unread_counts USING PRIMARY KEY \(audience=\?\)/);
     }
+  });
+
+  it('keeps the unread count exact through creating, reading, re-targeting and deleting rows', async () => {
+    const other = (await s.admin.post('/api/admin/users', { name: 'Robin', pin: '1357', role: 'member' })).body.user;
+    const count = async () => ({
+      admin: (await s.admin.get('/api/notifications/unread-count')).body.unreadCount,
+      member: (await s.member.get('/api/notifications/unread-count')).body.unreadCount,
+    });
+    // what the count must be, from the rows themselves
+    const truth = async () => {
+      const unread = (userId: string | null) => s.handle.deps.db('notifications').whereNull('read_at').where((w) => (userId ? w.where({ user_id: userId }) : w.whereNull('user_id')));
+      const n = async (q: ReturnType<typeof unread>) => Number(((await q.count({ n: '*' }).first()) as { n: number }).n);
+      return { admin: (await n(unread(s.users.admin.id))) + (await n(unread(null))), member: await n(unread(s.users.member.id)) };
+    };
+    const ids: string[] = [];
+    for (const userId of [null, null, s.users.member.id, s.users.member.id, s.users.admin.id, other.id]) ids.push((await post({ type: 'system', userId })).body.notification.id);
+    expect(await count()).toEqual({ admin: 3, member: 2 });
+    expect(await count()).toEqual(await truth());
+    expect((await s.member.patch(`/api/notifications/${ids[2]}/read`)).status).toBe(200);
+    expect((await s.member.patch(`/api/notifications/${ids[2]}/read`)).status).toBe(200); // twice: counted once
+    expect(await count()).toEqual({ admin: 3, member: 1 });
+    expect((await s.admin.post('/api/notifications/read-all')).body.marked).toBe(3);
+    expect(await count()).toEqual({ admin: 0, member: 1 });
+    // rows changed behind the API (re-targeted, marked unread again, deleted) stay counted right
+    await s.handle.deps.db('notifications').where({ id: ids[0] }).update({ read_at: null, user_id: s.users.member.id });
+    expect(await count()).toEqual({ admin: 0, member: 2 });
+    await s.handle.deps.db('notifications').where({ id: ids[3] }).delete();
+    expect(await count()).toEqual({ admin: 0, member: 1 });
+    expect(await count()).toEqual(await truth());
+    // a user's cascade delete takes their unread rows out of the counters too
+    await s.admin.post('/api/notifications', { type: 'system', userId: other.id });
+    expect((await s.admin.delete(`/api/admin/users/${other.id}`)).status).toBe(200);
+    const left = await s.handle.deps.db('notification_unread_counts').where({ audience: other.id }).first();
+    expect(left?.n ?? 0).toBe(0);
   });
 
   it("deleting a user deletes their notifications", async () => {

@@ -1,5 +1,6 @@
-// notifications. Visibility (own rows; admins also the rows with user_id null) is expressed as a
-// where-clause so that every read and write is scoped by it in the same single query.
+// notifications (and notification_unread_counts, which its triggers keep). Visibility (own rows;
+// admins also the rows with user_id null) is expressed as a where-clause so that every read and
+// write is scoped by it in the same single query.
 import type { Knex } from 'knex';
 import type { Notification, NotificationType } from './schema.js';
 
@@ -60,13 +61,13 @@ export class NotificationsStore {
   }
 
   /**
-   * One statement over the partial unread index. For admins it is the sum of two index counts
-   * rather than an OR, which SQLite would run as a slower multi-index union.
+   * One statement reading the per-audience counters that triggers keep (see the
+   * notification_unread_counts migration): one primary-key lookup for a member, two for an admin
+   * (their own rows and the admin-targeted ones), however many notifications there are.
    */
   private unreadQuery(a: Audience): Knex.Raw {
-    const own = 'SELECT count(*) FROM notifications WHERE user_id = ? AND read_at IS NULL';
-    const admins = 'SELECT count(*) FROM notifications WHERE user_id IS NULL AND read_at IS NULL';
-    return a.isAdmin ? this.db.raw(`SELECT (${own}) + (${admins}) AS n`, [a.userId]) : this.db.raw(`SELECT (${own}) AS n`, [a.userId]);
+    const part = (key: string) => `coalesce((SELECT n FROM notification_unread_counts WHERE audience = ${key}), 0)`;
+    return this.db.raw(`SELECT ${part('?')}${a.isAdmin ? ` + ${part("''")}` : ''} AS n`, [a.userId]);
   }
 
   async countUnread(a: Audience): Promise<number> {
