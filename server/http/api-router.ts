@@ -1,6 +1,7 @@
 // Mounts every feature router under /api, in one typed list, and exposes the full route table.
 import express, { type Router } from 'express';
 import type { Deps } from '../container.js';
+import { tableWrites } from '../db/connection.js';
 import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.js';
 import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
@@ -62,7 +63,7 @@ export function createApiRouter(d: Deps): { router: Router; table: RouteInfo[] }
   router.use(requestLog(d.logger.child('http')));
   mount(publicContentRoutes(d));
   router.use(originGuard());
-  router.use(sessionMiddleware(d.auth));
+  router.use(sessionMiddleware(d.auth, { changes: tableWrites(d.db, ['sessions', 'users']), now: () => d.clock.now().getTime() }));
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

@@ -39,15 +39,44 @@ export function readSessionToken(req: Request): string | undefined {
   return token && token.length <= 200 ? token : undefined;
 }
 
-export function sessionMiddleware(resolver: SessionResolver): RequestHandler {
+/** How long a resolved session may answer from memory while nothing wrote the session tables. */
+export const SESSION_CACHE_MS = 1000;
+const SESSION_CACHE_MAX = 1000;
+
+export interface SessionCacheOptions {
+  /** Moves whenever the sessions or users tables may have changed (db/connection.ts tableWrites). */
+  changes: () => number;
+  /** The clock the resolver decides expiry and refresh by, in ms. */
+  now: () => number;
+}
+
+/**
+ * With `cache`, a session resolved in the last SESSION_CACHE_MS is answered from memory
+ * while the counter has not moved: a busy device's requests skip the database lookup, and a
+ * sign-out, a deleted or demoted member or a refreshed expiry is seen by the very next request.
+ * (Only the expiry itself can pass unseen, for at most SESSION_CACHE_MS.)
+ */
+export function sessionMiddleware(resolver: SessionResolver, cache?: SessionCacheOptions): RequestHandler {
+  const known = new Map<string, { actor: UserActor; version: number; until: number }>();
   return async (req, res, next) => {
     const token = readSessionToken(req);
     if (token) {
+      const hit = cache ? known.get(token) : undefined;
+      if (hit && hit.version === cache!.changes() && hit.until > cache!.now()) {
+        req.actor = hit.actor;
+        return next();
+      }
+      const version = cache?.changes();
+      const now = cache?.now() ?? 0;
       const found = await resolver.resolveSession(token, req.get('user-agent'));
       if (found) {
         req.actor = found.actor;
         if (found.refreshedMaxAgeMs) setSessionCookie(req, res, token, found.refreshedMaxAgeMs);
-      }
+        if (version !== undefined) {
+          if (known.size >= SESSION_CACHE_MAX) known.clear();
+          known.set(token, { actor: Object.freeze({ ...found.actor }), version, until: now + SESSION_CACHE_MS });
+        }
+      } else known.delete(token);
     }
     next();
   };
