@@ -1,7 +1,8 @@
 // What a signed-in request costs the database (issue 13: the unread count answered at 0.46x of a
 // route with no database work). Prepared statements are kept per SQL text; a device's repeated
-// requests reuse its resolved session while nothing wrote the sessions or users tables, and any
-// such write (sign-out, deleted or demoted member) is seen by the very next request.
+// requests reuse its resolved session and unread count while nothing wrote the tables they come
+// from, and any such write (sign-out, deleted or demoted member, new notification) is seen by the
+// very next request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db/connection.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -26,11 +27,15 @@ describe('the database work of a request', () => {
     return seen;
   }
 
-  it("a device's repeated unread-count polls run one statement each: the counter, not the session lookup", async () => {
+  it("a device's repeated unread-count polls run no statement until something changes, then one", async () => {
     expect((await s.member.get('/api/notifications/unread-count')).status).toBe(200);
-    const again = await statementsOf(() => s.member.get('/api/notifications/unread-count'));
-    expect(again).toHaveLength(1);
-    expect(again[0]).toMatch(/notification_unread_counts/);
+    let count = 0;
+    // neither the session nor the count is looked up again while nothing wrote them
+    expect(await statementsOf(async () => (count = (await s.member.get('/api/notifications/unread-count')).body.unreadCount))).toEqual([]);
+    expect((await s.admin.post('/api/notifications', { type: 'system', userId: s.users.member.id })).status).toBe(201);
+    const after = await statementsOf(async () => expect((await s.member.get('/api/notifications/unread-count')).body.unreadCount).toBe(count + 1));
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatch(/notification_unread_counts/);
   });
 
   it('sees a sign-out, a demotion and a deleted member on the very next request', async () => {

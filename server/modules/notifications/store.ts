@@ -2,6 +2,7 @@
 // admins also the rows with user_id null) is expressed as a where-clause so that every read and
 // write is scoped by it in the same single query.
 import type { Knex } from 'knex';
+import { tableWrites } from '../../db/connection.js';
 import type { Notification, NotificationType } from './schema.js';
 
 export interface Audience {
@@ -44,7 +45,14 @@ function visibleTo(q: Knex.QueryBuilder, a: Audience): Knex.QueryBuilder {
 }
 
 export class NotificationsStore {
-  constructor(private readonly db: Knex) {}
+  /** Moves on any write to notifications (or users, whose delete cascades into them). */
+  private readonly changes: () => number;
+  /** The last count per audience and the write version it was read at. */
+  private readonly counted = new Map<string, { n: number; version: number }>();
+
+  constructor(private readonly db: Knex) {
+    this.changes = tableWrites(db, ['notifications', 'users']);
+  }
 
   async insert(n: { id: string; userId: string | null; type: NotificationType; payload: Record<string, unknown>; createdAt: string }): Promise<void> {
     await this.db('notifications').insert({ id: n.id, user_id: n.userId, type: n.type, payload: JSON.stringify(n.payload), read_at: null, created_at: n.createdAt });
@@ -70,9 +78,20 @@ export class NotificationsStore {
     return this.db.raw(`SELECT ${part('?')}${a.isAdmin ? ` + ${part("''")}` : ''} AS n`, [a.userId]);
   }
 
+  /**
+   * Every open device polls this: while nothing has written the notifications since the last
+   * count for this audience, that count is still exact and is answered without a query.
+   */
   async countUnread(a: Audience): Promise<number> {
+    const key = `${a.isAdmin ? 'admin' : 'member'}:${a.userId}`;
+    const version = this.changes();
+    const known = this.counted.get(key);
+    if (known && known.version === version) return known.n;
     const rows = (await this.unreadQuery(a)) as Array<{ n: number }>;
-    return Number(rows[0]?.n ?? 0);
+    const n = Number(rows[0]?.n ?? 0);
+    if (this.counted.size >= 10_000) this.counted.clear();
+    this.counted.set(key, { n, version });
+    return n;
   }
 
   /** The SQL of countUnread, for checking its query plan. */
