@@ -9,7 +9,7 @@ import { BookmarksHtmlParser, parseBookmarksHtml } from '../server/modules/reade
 const COUNT = Number(process.env.BENCH_BOOKMARKS ?? 50_000);
 const ICON = `data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA'.repeat(12)}`;
 
-function synthetic(count: number): string {
+export function synthetic(count: number): string {
   const out = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">', '<TITLE>Bookmarks</TITLE>', '<H1>Bookmarks</H1>', '<DL><p>'];
   const perFolder = Math.ceil(count / 250);
   let n = 0;

@@ -25,15 +25,15 @@ function rand(): number {
   seed ^= seed << 5;
   return (seed >>> 0) / 0x100000000;
 }
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
-const between = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+export const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)]!;
+export const between = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 
-const COMMON = `the of and to a in is it you that he was for on are with as his they be at one have this from or had by not word but what some we can out other were all there when up use your how said an each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find any new work part take get place made live where after back little only round man year came show every good me give our under name very through just form sentence great think say help low line differ turn cause much mean before move right boy old too same tell does set three want air well also play small end put home read hand port large spell add even land here must big high such follow act why ask men change went light kind off need house picture try us again animal point mother world near build self earth father head stand own page should country found answer school grow study still learn plant cover food sun four between state keep eye never last let thought city tree cross farm hard start might story saw far sea draw left late run while press close night real life few north open seem together next white children begin got walk example ease paper group always music those both mark often letter until mile river car feet care second book carry took science eat room friend began idea fish mountain stop once base hear horse cut sure watch color face wood main enough plain girl usual young ready above ever red list though feel talk bird soon body dog family direct pose leave song measure door product black short numeral class wind question happen complete ship area half rock order fire south problem piece told knew pass since top whole king space heard best hour better true during hundred five remember step early hold west ground interest reach fast verb sing listen six table travel less morning ten simple several vowel toward war lay against pattern slow center love person money serve appear road map rain rule govern pull cold notice voice unit power town fine certain fly fall lead cry dark machine note wait plan figure star box noun field rest correct able pound done beauty drive stood contain front teach week final gave green quick develop ocean warm free minute strong special mind behind clear tail produce fact street inch multiply nothing course stay wheel full force blue object decide surface deep moon island foot system busy test record boat common gold possible plane stead dry wonder laugh thousand ago ran check game shape equate hot miss brought heat snow tire bring yes distant fill east paint language among café résumé naïve über façade jalapeño crème brûlée`.split(
+export const COMMON = `the of and to a in is it you that he was for on are with as his they be at one have this from or had by not word but what some we can out other were all there when up use your how said an each she which do their time if will way about many then them write would like so these her long make thing see him two has look more day could go come did number sound no most people my over know water than call first who may down side been now find any new work part take get place made live where after back little only round man year came show every good me give our under name very through just form sentence great think say help low line differ turn cause much mean before move right boy old too same tell does set three want air well also play small end put home read hand port large spell add even land here must big high such follow act why ask men change went light kind off need house picture try us again animal point mother world near build self earth father head stand own page should country found answer school grow study still learn plant cover food sun four between state keep eye never last let thought city tree cross farm hard start might story saw far sea draw left late run while press close night real life few north open seem together next white children begin got walk example ease paper group always music those both mark often letter until mile river car feet care second book carry took science eat room friend began idea fish mountain stop once base hear horse cut sure watch color face wood main enough plain girl usual young ready above ever red list though feel talk bird soon body dog family direct pose leave song measure door product black short numeral class wind question happen complete ship area half rock order fire south problem piece told knew pass since top whole king space heard best hour better true during hundred five remember step early hold west ground interest reach fast verb sing listen six table travel less morning ten simple several vowel toward war lay against pattern slow center love person money serve appear road map rain rule govern pull cold notice voice unit power town fine certain fly fall lead cry dark machine note wait plan figure star box noun field rest correct able pound done beauty drive stood contain front teach week final gave green quick develop ocean warm free minute strong special mind behind clear tail produce fact street inch multiply nothing course stay wheel full force blue object decide surface deep moon island foot system busy test record boat common gold possible plane stead dry wonder laugh thousand ago ran check game shape equate hot miss brought heat snow tire bring yes distant fill east paint language among café résumé naïve über façade jalapeño crème brûlée`.split(
   /\s+/,
 );
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vin', 'sa', 'ber', 'qui', 'dal', 'nor', 'pe', 'zu', 'gra', 'fel', 'ost', 'mar', 'ith', 'ul', 'cre', 'ban', 'sol', 'tri', 'wen'];
 const RARE = Array.from({ length: 6000 }, () => Array.from({ length: between(2, 4) }, () => pick(SYLLABLES)).join(''));
-const VOCAB = [...new Set([...COMMON, ...RARE])];
+export const VOCAB = [...new Set([...COMMON, ...RARE])];
 // Zipf weights (s = 1.07) over the vocabulary in this order: common words first.
 const CUMULATIVE = (() => {
   const out: number[] = [];
@@ -41,7 +41,7 @@ const CUMULATIVE = (() => {
   for (let i = 0; i < VOCAB.length; i++) out.push((sum += 1 / Math.pow(i + 1, 1.07)));
   return out.map((c) => c / sum);
 })();
-function word(): string {
+export function word(): string {
   const r = rand();
   let lo = 0;
   let hi = CUMULATIVE.length - 1;
@@ -58,7 +58,7 @@ function sentence(): string {
   w[0] = w[0]![0]!.toUpperCase() + w[0]!.slice(1);
   return `${w.join(' ')}${pick(['.', '.', '.', '?', '!'])}`;
 }
-function article(words: number): string {
+export function article(words: number): string {
   const parts: string[] = [];
   let count = 0;
   while (count < words) {
@@ -69,7 +69,7 @@ function article(words: number): string {
   return parts.join(' ');
 }
 const TLDS = ['com', 'org', 'net', 'co.uk', 'de', 'io', 'news', 'blog'];
-const DOMAINS = Array.from({ length: 300 }, (_, i) => `${pick(['www.', '', 'blog.', 'news.'])}${pick(RARE)}${pick(COMMON.slice(100, 300))}${i}.${pick(TLDS)}`);
+export const DOMAINS = Array.from({ length: 300 }, (_, i) => `${pick(['www.', '', 'blog.', 'news.'])}${pick(RARE)}${pick(COMMON.slice(100, 300))}${i}.${pick(TLDS)}`);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
