@@ -426,6 +426,27 @@ describe('reader items, collections, tags, search', () => {
       expect(tagged.items.map((i) => i.title)).toEqual(['Bulk 2098', 'Bulk 2096']);
       expect(titled.id).toBe(first.items[0]!.id);
     });
+
+    it('a word in more titles than are scored lists those newest first, without scoring them all, and pages without gaps', async () => {
+      const store = s.handle.deps.reader['deps'].store;
+      const now = new Date().toISOString();
+      // titles of different lengths, so scoring (shorter titles first) and newest-first disagree
+      const rows = Array.from({ length: 1200 }, (_, n) => ({
+        item: newItemRecord(
+          { ownerId: s.users.member.id, type: 'live', url: `https://imported.example.com/${n}`, title: `Numbat ${n}${n % 2 ? ' from a long imported bookmarks file' : ''}`, thumbnailState: 'none' },
+          now,
+        ),
+        tags: [],
+      }));
+      await store.insertMany(rows, now);
+      const seen: string[] = [];
+      for (let offset = 0; offset < 150; offset += 50) {
+        const page = await list(s.member, `?q=numbat&limit=50&offset=${offset}`);
+        expect(page.total).toBe(1200);
+        seen.push(...page.items.map((i) => i.title));
+      }
+      expect(seen).toEqual(Array.from({ length: 150 }, (_, k) => rows[1199 - k]!.item.title));
+    });
   });
 
   describe('legacy aliases', () => {

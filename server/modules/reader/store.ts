@@ -296,7 +296,8 @@ export class ReaderStore {
    * paging never touch reader_items. Up to RANK_ALL_MAX matches are ranked by bm25 (title >
    * excerpt > text > url). Beyond that (a very common word in a big library) scoring every match
    * would cost tens of milliseconds, so the order is tiered instead: matches in the title first
-   * (bm25 when few), then the rest newest first, which FTS5 reads straight from its index.
+   * (bm25 when up to RANK_ALL_MAX, else newest first), then the rest newest first, which FTS5
+   * reads straight from its index.
    * Filters (status, type, collection, tag, hidden) join reader_items.
    */
   private async search(f: ListFilter): Promise<{ rows: ItemRecord[]; total: number }> {
@@ -309,7 +310,10 @@ export class ReaderStore {
       if (total === 0 || f.offset >= total) return { rows: [], total };
       if (total <= RANK_ALL_MAX) return { rows: await this.bySeqs(await this.ftsSeqs(all, 'rank', f.limit, f.offset)), total };
       const inTitle = `{title}: (${terms}) AND ${scope}`;
-      const seqs = await this.ftsSeqs(inTitle, 'rank', f.limit, f.offset);
+      // a word in most titles (an imported file's "Article number ..."): the title tier is itself
+      // too big to score, so it too is newest first
+      const titleOrder = (await this.ftsSeqs(inTitle, 'recent', 1, RANK_ALL_MAX)).length > 0 ? 'recent' : 'rank';
+      const seqs = await this.ftsSeqs(inTitle, titleOrder, f.limit, f.offset);
       if (seqs.length < f.limit) {
         // the title tier ends on this page: how many of it came before decides where the rest starts
         const t = seqs.length > 0 || f.offset === 0 ? f.offset + seqs.length : await this.ftsCount(inTitle);
