@@ -1,19 +1,19 @@
 // Large Reader imports and exports share the server with everyone else: the event loop must keep
 // reaching I/O while 20,000 bookmarks are written or read (issue 13), a failed import must leave
 // only whole, counted chunks behind, and a streamed export must still be the whole library.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseBookmarksHtml } from '../../server/modules/reader/bookmarks-html.js';
 import { newItemRecord, ReaderStore, type NewItem } from '../../server/modules/reader/store.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-/** A Chrome-like bookmarks file: `count` links in folders of 500, two tags each. */
+/** A Chrome-like bookmarks file: `count` links in folders of 500, two tags and a note each. */
 function bookmarksFile(count: number, url = (n: number) => `https://site${n}.example.com/articles/${n}`): string {
   const out = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>', '<DL><p>'];
   for (let n = 0; n < count; n++) {
     if (n % 500 === 0) out.push(`${n ? '</DL><p>\n' : ''}<DT><H3>Folder ${n / 500}</H3>`, '<DL><p>');
     out.push(`<DT><A HREF="${url(n)}" ADD_DATE="${1466011598 + n}" TAGS="tag${n % 50},shared">Article number ${n}</A>`);
+    out.push(`<DD>A note written when article ${n} was saved, long enough to look like the ones people keep with their links.`);
   }
   out.push('</DL><p>', '</DL><p>');
   return out.join('\n');
@@ -51,9 +51,18 @@ describe('reader imports and exports under load', () => {
   const postImport = (body: string) =>
     rawRequest(s.url, { method: 'POST', path: '/api/reader/import/html', body, headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': 'text/html' } });
 
-  /** Runs `work` while measuring this process's event-loop delay and answering cheap requests in a loop. */
+  /**
+   * Runs `work` while a 5 ms timer measures the longest stretch this process (server and test
+   * alike) did not get back to its event loop, and cheap requests are answered in a loop.
+   */
   async function whileServing<T>(work: () => Promise<T>): Promise<{ result: T; maxLagMs: number; answeredDuring: number }> {
-    const lag = monitorEventLoopDelay({ resolution: 10 });
+    let maxLagMs = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      maxLagMs = Math.max(maxLagMs, now - last - 5);
+      last = now;
+    }, 5);
     let finished = false;
     let answeredDuring = 0;
     const others = (async () => {
@@ -63,13 +72,12 @@ describe('reader imports and exports under load', () => {
         if (!finished) answeredDuring++;
       }
     })();
-    lag.enable();
     try {
       const result = await work();
-      return { result, maxLagMs: lag.max / 1e6, answeredDuring };
+      return { result, maxLagMs, answeredDuring };
     } finally {
       finished = true;
-      lag.disable();
+      clearInterval(timer);
       await others;
     }
   }
@@ -79,18 +87,23 @@ describe('reader imports and exports under load', () => {
     const imp = await whileServing(() => postImport(file));
     const done = sseEvents(imp.result.text).find((e) => e.event === 'done')!.data;
     expect(done).toMatchObject({ imported: 20_000, duplicates: 0, skipped: 0 });
-    // Before the fix the whole import ran without the event loop reaching I/O: ~10 s with no other
+    // Before the fix the whole import ran without the event loop reaching I/O: 4-10 s with no other
     // answer. The bound is generous (a slice of work is ~12 ms); the point is "seconds" vs "not".
     expect(imp.maxLagMs).toBeLessThan(500);
     expect(imp.answeredDuring).toBeGreaterThan(20);
 
-    const json = await whileServing(() => s.member.get('/api/reader/export/json'));
+    // read raw, parsed after the measurement: parsing 20 MB here would block this same process
+    const exportOf = (kind: string) => rawRequest(s.url, { path: `/api/reader/export/${kind}`, headers: { cookie: s.member.cookie! } });
+    const json = await whileServing(() => exportOf('json'));
     expect(json.result.status).toBe(200);
-    expect(json.result.body.items).toHaveLength(20_000);
-    expect(json.maxLagMs).toBeLessThan(500);
-    const html = await whileServing(() => s.member.get('/api/reader/export/html'));
+    expect(json.result.json().items).toHaveLength(20_000);
+    // all rows read, decorated and stringified at once held the loop ~0.5 s here (1.1-1.4 s with
+    // offline articles); a page of 100 is a few ms
+    expect(json.maxLagMs).toBeLessThan(250);
+    expect(json.answeredDuring).toBeGreaterThan(5);
+    const html = await whileServing(() => exportOf('html'));
     expect(parseBookmarksHtml(html.result.text).bookmarks).toBe(20_000);
-    expect(html.maxLagMs).toBeLessThan(500);
+    expect(html.maxLagMs).toBeLessThan(250);
   }, 120_000);
 
   it('a failed import keeps only whole chunks, says how many links it saved, and a second run adds the rest', async () => {
