@@ -439,7 +439,7 @@ describe('reader items, collections, tags, search', () => {
         tags: [],
       }));
       await store.insertMany(rows, now);
-      const seen: string[] = [];
+      const seen: Array<string | null> = [];
       for (let offset = 0; offset < 150; offset += 50) {
         const page = await list(s.member, `?q=numbat&limit=50&offset=${offset}`);
         expect(page.total).toBe(1200);
