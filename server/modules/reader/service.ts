@@ -650,29 +650,31 @@ export class ReaderService {
       else if (folders.has(name)) folders.get(name)!.seqs.push(row.seq);
       else folders.set(name, { firstAdded: new Date(row.createdAt), seqs: [row.seq] });
     }
-    const entries = async function* (this: ReaderService, seqs: number[], inFolder: boolean): AsyncGenerator<string> {
-      for (let i = 0; i < seqs.length; i += EXPORT_PAGE) {
-        const items = await this.deps.store.fullBySeqs(seqs.slice(i, i + EXPORT_PAGE));
-        const tags = await this.deps.store.tagsFor(items.map((it) => it.id));
-        yield items
-          .map((it) =>
-            bookmarksHtmlEntry(
-              { title: it.title, url: it.url, addDate: new Date(it.createdAt), tags: tags.get(it.id) ?? [], collectionName: null, description: it.excerpt },
-              inFolder,
-            ),
-          )
-          .join('');
-        await nextTurn();
-      }
-    }.bind(this);
     yield bookmarksHtmlHead();
     for (const [name, folder] of folders) {
       yield bookmarksHtmlFolderOpen(name, Number.isNaN(folder.firstAdded.getTime()) ? null : folder.firstAdded);
-      yield* entries(folder.seqs, true);
+      yield* this.htmlEntries(folder.seqs, true);
       yield BOOKMARKS_HTML_FOLDER_CLOSE;
     }
-    yield* entries(loose, false);
+    yield* this.htmlEntries(loose, false);
     yield BOOKMARKS_HTML_END;
+  }
+
+  /** The bookmarks.html entries of these rows, EXPORT_PAGE at a time. */
+  private async *htmlEntries(seqs: number[], inFolder: boolean): AsyncGenerator<string> {
+    for (let i = 0; i < seqs.length; i += EXPORT_PAGE) {
+      const items = await this.deps.store.fullBySeqs(seqs.slice(i, i + EXPORT_PAGE));
+      const tags = await this.deps.store.tagsFor(items.map((it) => it.id));
+      yield items
+        .map((it) =>
+          bookmarksHtmlEntry(
+            { title: it.title, url: it.url, addDate: new Date(it.createdAt), tags: tags.get(it.id) ?? [], collectionName: null, description: it.excerpt },
+            inFolder,
+          ),
+        )
+        .join('');
+      await nextTurn();
+    }
   }
 
   /**
