@@ -67,11 +67,22 @@ export class DownloadsService {
   }
 
   /**
-   * Adds jobs. A target that already has a live job is not added twice. Refuses, before anything
+   * Adds jobs, one per target: a target that already has a live (waiting or running) job, or
+   * appears twice in `input`, gets the existing job back instead of a second one. Refuses, before anything
    * is written: outbound jobs in offline mode (503), destinations outside the data folder (400),
    * and a set that cannot fit on the disk (507).
    */
-  async enqueue(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
+  enqueue(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
+    // one at a time: two callers (boot's reconcile, the setup stream, the completion listener)
+    // checking "is this target queued?" at once would both answer no and queue it twice
+    const run = this.enqueueing.catch(() => undefined).then(() => this.enqueueNow(actor, input));
+    this.enqueueing = run;
+    return run;
+  }
+
+  private enqueueing: Promise<unknown> = Promise.resolve();
+
+  private async enqueueNow(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
     this.assertAdmin(actor);
     const parsed = input.map((j) => NewJob.parse(j));
     if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
@@ -84,7 +95,10 @@ export class DownloadsService {
     }
     const fresh: typeof parsed = [];
     const existing: DownloadJob[] = [];
+    const seen = new Set<string>();
     for (const j of parsed) {
+      if (seen.has(j.target)) continue;
+      seen.add(j.target);
       const live = await this.deps.store.findActiveByTarget(j.target);
       if (live) existing.push(live);
       else fresh.push(j);

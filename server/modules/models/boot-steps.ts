@@ -1,7 +1,8 @@
 // Boot steps for the model runtime and the three essential models (chat, embeddings, router).
 // A runtime that is down is a warning, not a failure: Hearth works without it, minus chat.
 // A chosen essential the runtime no longer has is repaired (pulled) while boot waits, with byte
-// progress as `repair` events; components that went missing are handed back to the queue.
+// progress as `repair` events; components that went missing (checked after those repairs) are
+// handed back to the queue.
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { FeaturesService } from '../features/service.js';
@@ -70,7 +71,10 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
     label: 'Installed components',
     async run() {
       try {
-        const requeued = await deps.features.reconcile(models ? models.map((x) => x.name) : null);
+        // Read the list again: the essential steps above may have just repaired models, and a
+        // stale list would hand those to the queue to be downloaded a second time.
+        const current = models ? await deps.runtime.listModels().catch(() => null) : null;
+        const requeued = await deps.features.reconcile(current ? current.map((x) => x.name) : null);
         if (!requeued.length) return { status: 'ok', detail: 'Everything installed is present.' };
         return { status: 'warn', detail: `${requeued.length} missing component${requeued.length === 1 ? ' was' : 's were'} handed to the download queue: ${requeued.join(', ')}.` };
       } catch (err) {
