@@ -117,7 +117,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
-  const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins });
+  const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
   const tuning = overrides.tuning ?? {};
   const disk = overrides.diskFree ?? diskFree;
   const jobsStore = new DownloadJobsStore(db);

@@ -9,6 +9,7 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
 import { resolveInside } from '../../platform/path-guard.js';
+import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
 import {
@@ -86,7 +87,7 @@ export class DownloadsService {
     this.assertAdmin(actor);
     const parsed = input.map((j) => NewJob.parse(j));
     if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
-      throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything. Turn offline mode off to continue.');
+      throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
     }
     for (const j of parsed) {
       if (j.kind === 'runtime_model') continue;
@@ -178,7 +179,7 @@ export class DownloadsService {
     this.assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'failed' && job.state !== 'cancelled') throw new ConflictError('not_failed', 'Only a failed or cancelled download can be retried.');
-    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything.');
+    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
     await this.deps.store.transition(id, ['failed', 'cancelled'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
     void this.deps.runner.poke();
     return this.get(id);

@@ -6,6 +6,7 @@
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { FeaturesService } from '../features/service.js';
+import { SETTING_WELCOME_COMPLETE } from '../setup/schema.js';
 import type { BootStepDefinition } from '../system/boot.js';
 
 export const ESSENTIAL_MODELS = [
@@ -44,7 +45,14 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
       label: m.label,
       async run(ctx) {
         const chosen = await deps.settings.get<string>(m.setting);
-        if (!chosen) return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
+        if (!chosen) {
+          // after setup this is a choice the household made (setup without the model runtime), not a
+          // step left to do: say so once in the boot list instead of warning on every start
+          if ((await deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE)) === true) {
+            return { status: 'ok', detail: 'None installed: models need the model runtime (Ollama). Once it runs, add them in Features.' };
+          }
+          return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
+        }
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
         if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
         // An essential is missing: repair it now, while boot waits.
