@@ -150,7 +150,13 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const kiwixBinary = () =>
     findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
   const archiveServer = new ProcessSupervisor<ArchiveServerConfig>(
-    archiveServerDefinition({ binary: kiwixBinary, port: config.archiveServerPort, probe: (signal) => kiwix.probe(signal), readinessTimeoutMs: ARCHIVE_READY_TIMEOUT_MS }),
+    archiveServerDefinition({
+      binary: kiwixBinary,
+      port: config.archiveServerPort,
+      probe: (signal) => kiwix.probe(signal),
+      readinessTimeoutMs: ARCHIVE_READY_TIMEOUT_MS,
+      pidFile: path.join(config.dataDir, 'run', 'archive-server.pid'),
+    }),
     logger.child('archive-server'),
   );
   const archives = new ArchivesService({
