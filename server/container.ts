@@ -144,7 +144,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   const catalog = Catalog.load(config.featureCatalogPath);
   const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
-  const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath, features, downloads, catalog, hardware });
+  const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
   const kiwixBinary = () =>
