@@ -10,6 +10,7 @@ import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
+import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchivesService } from './modules/archives/service.js';
@@ -176,7 +177,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // The shared browser launches on the first capture, not here.
-  const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
+  // a capture browser profile left in the temp folder by a Hearth that was killed goes now
+  const browserFiles = captureBrowserFiles(path.join(config.dataDir, 'run'), logger);
+  const swept = browserFiles.sweep();
+  if (swept.length) logger.info({ removed: swept.length }, 'removed capture browser profiles left by an earlier run');
+  const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger, browserFiles });
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
