@@ -5,7 +5,8 @@ import type dns from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { BlockedUrlError, createSsrfGuard, guardedRequest, OfflineModeError } from '../../server/platform/ssrf.js';
-import { FakeFileServer } from '../fakes/file-server.js';
+import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { startFakeModelRuntime } from '../fakes/model-runtime.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -139,6 +140,32 @@ describe('the essential-model boot steps after setup', () => {
         await again.handle.close();
       }
     } finally {
+      temp.remove();
+    }
+  });
+});
+
+describe('the essential-model repair in offline mode', () => {
+  it('does not ask the model runtime to download a missing essential, and says why', async () => {
+    const runtime = await startFakeModelRuntime({
+      models: [],
+      pullable: [{ name: 'lost:3b', family: 'test', parameterSize: '1B', quantization: 'Q4', sizeBytes: 100, capabilities: ['completion'], layers: [{ digest: `sha256:${sha256(Buffer.from('lost'))}`, total: 100 }] }],
+    });
+    const temp = makeTempDir();
+    try {
+      const first = await startTestServer({ dataDir: temp.dir, config: { modelRuntimeUrl: runtime.url } });
+      await first.handle.deps.settings.set('chat_model', 'lost:3b');
+      await first.handle.close();
+      const s = await startTestServer({ dataDir: temp.dir, config: { modelRuntimeUrl: runtime.url, offline: true } });
+      try {
+        const step = s.handle.deps.boot.steps().find((x) => x.key === 'chat-model')!;
+        expect(step).toMatchObject({ status: 'warn', detail: expect.stringContaining('OFFLINE_MODE') });
+        expect(runtime.requests.filter((r) => r.path === '/api/pull')).toEqual([]);
+      } finally {
+        await s.handle.close();
+      }
+    } finally {
+      await runtime.close();
       temp.remove();
     }
   });

@@ -6,6 +6,7 @@
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { FeaturesService } from '../features/service.js';
+import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import { SETTING_WELCOME_COMPLETE } from '../setup/schema.js';
 import type { BootStepDefinition } from '../system/boot.js';
 
@@ -21,7 +22,7 @@ export const sameModel = (a: string, b: string) => {
   return norm(a) === norm(b);
 };
 
-export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService }): BootStepDefinition[] {
+export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService; offline?: boolean }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -55,6 +56,8 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
         }
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
         if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
+        // the runtime pulls from the internet, which offline mode rules out
+        if (deps.offline) return { status: 'warn', detail: `${chosen} is missing. ${OFFLINE_MODE_MESSAGE}` };
         // An essential is missing: repair it now, while boot waits.
         const started = Date.now();
         try {
