@@ -90,5 +90,11 @@ describe('setup with the model runtime down', () => {
     expect(note?.payload.body).toContain('Home inventory');
     expect(note?.payload.body).toContain('ollama.com');
     expect((await s.member.get('/api/notifications')).body.notifications.some((n: any) => n.payload.kind === 'setup_models_missing')).toBe(false);
+
+    // Check again while Ollama is still down: the same answer, no second notification, no second job
+    const again = await postSse(`${s.url}/api/setup/download`, s.admin.cookie!, { extras: ['library-base', 'home-inventory-base'] });
+    expect(again.find((e) => e.event === 'done')!.data).toMatchObject({ notInstalled: done.data.notInstalled });
+    expect(((await s.admin.get('/api/notifications')).body.notifications as Array<{ payload: Record<string, string> }>).filter((n) => n.payload.kind === 'setup_models_missing')).toHaveLength(1);
+    expect((await s.admin.get('/api/jobs/status')).body.jobs.map((j: { label: string }) => j.label)).toEqual(['Library tools']);
   });
 });

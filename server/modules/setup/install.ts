@@ -29,6 +29,9 @@ type InstallDeps = {
   notifications: NotificationsService;
 };
 
+/** The models the admins were last told setup left out. */
+const SETTING_MODELS_MISSING_NOTICE = 'setup.models_missing_notice';
+
 /** Said in the wizard and in the admins' notification when the models could not be installed. */
 export const RUNTIME_MISSING_NEXT_STEP = 'Install Ollama from ollama.com and start it, then add them under Features.';
 
@@ -45,11 +48,15 @@ async function installWithoutRuntime(deps: InstallDeps, actor: Actor, body: Setu
   const jobs = now.length ? await features.enqueueItems(actor, now) : [];
   const notInstalled = later.map((id) => catalog.item(id)!.name);
   const reason = `These are AI models, and Hearth installs models into Ollama, the model runtime, which is not running on this computer. ${RUNTIME_MISSING_NEXT_STEP}`;
-  await deps.notifications.notify({
-    userId: null,
-    type: 'system',
-    payload: { kind: 'setup_models_missing', title: 'Setup finished without the AI models', body: `Not installed: ${notInstalled.join(', ')}. ${reason}`, link: '/features' },
-  });
+  // once per list: Check again (or a reload) while Ollama is still down does not repeat it
+  if (JSON.stringify(await deps.settings.get<string[]>(SETTING_MODELS_MISSING_NOTICE)) !== JSON.stringify(notInstalled)) {
+    await deps.notifications.notify({
+      userId: null,
+      type: 'system',
+      payload: { kind: 'setup_models_missing', title: 'Setup finished without the AI models', body: `Not installed: ${notInstalled.join(', ')}. ${reason}`, link: '/features' },
+    });
+    await deps.settings.set(SETTING_MODELS_MISSING_NOTICE, notInstalled);
+  }
   const out = open();
   out.send('plan', { essentials: [], jobs: jobs.map((j) => ({ id: j.id, label: j.label })) });
   out.send('done', { queued: jobs.length, notInstalled, reason });
