@@ -187,6 +187,8 @@ export class ProcessSupervisor<C> {
     this.applied = config;
     if (child.pid) this.writePidFile({ pid: child.pid, argv: [launch.command, ...launch.args] });
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    // an exit before ready is this start failing (startChild tries again), not a crash to restart
+    let wasReady = false;
     const spawnError = new Promise<string>((resolve) => child.once('error', (e) => resolve(e.message)));
     const pipe = (stream: NodeJS.ReadableStream | null, level: 'info' | 'warn') => {
       let buf = '';
@@ -209,7 +211,7 @@ export class ProcessSupervisor<C> {
       this.removePidFile(child.pid);
       if (this.child === child) this.child = null;
       this.stopHealth();
-      if (this.stopping || child !== this.lastSpawned) return;
+      if (this.stopping || child !== this.lastSpawned || !wasReady) return;
       void this.onUnexpectedExit(config, code, signal);
     });
     this.lastSpawned = child;
@@ -230,10 +232,11 @@ export class ProcessSupervisor<C> {
         return exited ? `${this.def.name} exited during start-up (${describeExit(exited)}).` : `${this.def.name} did not become ready within ${Math.round(this.def.readinessTimeoutMs / 1000)} s.`;
       })(),
     ]);
-    if (failure) {
+    if (failure || exited) {
       if (!exited) await this.kill(child);
-      return failure;
+      return failure ?? `${this.def.name} exited during start-up (${describeExit(exited!)}).`;
     }
+    wasReady = true;
     this.set('ready');
     this.startHealth(child);
     return null;
