@@ -10,6 +10,7 @@ import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
+import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchivesService } from './modules/archives/service.js';
@@ -117,7 +118,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
-  const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins });
+  const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
   const tuning = overrides.tuning ?? {};
   const disk = overrides.diskFree ?? diskFree;
   const jobsStore = new DownloadJobsStore(db);
@@ -144,13 +145,19 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   const catalog = Catalog.load(config.featureCatalogPath);
   const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
-  const setup = new SetupService({ auth, settings, runtime: modelRuntime, searchPath: config.searchPath, features, downloads, catalog, hardware });
+  const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
   const kiwixBinary = () =>
     findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
   const archiveServer = new ProcessSupervisor<ArchiveServerConfig>(
-    archiveServerDefinition({ binary: kiwixBinary, port: config.archiveServerPort, probe: (signal) => kiwix.probe(signal), readinessTimeoutMs: ARCHIVE_READY_TIMEOUT_MS }),
+    archiveServerDefinition({
+      binary: kiwixBinary,
+      port: config.archiveServerPort,
+      probe: (signal) => kiwix.probe(signal),
+      readinessTimeoutMs: ARCHIVE_READY_TIMEOUT_MS,
+      pidFile: path.join(config.dataDir, 'run', 'archive-server.pid'),
+    }),
     logger.child('archive-server'),
   );
   const archives = new ArchivesService({
@@ -170,7 +177,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // The shared browser launches on the first capture, not here.
-  const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger });
+  // a capture browser profile left in the temp folder by a Hearth that was killed goes now
+  const browserFiles = captureBrowserFiles(path.join(config.dataDir, 'run'), logger);
+  const swept = browserFiles.sweep();
+  if (swept.length) logger.info({ removed: swept.length }, 'removed capture browser profiles left by an earlier run');
+  const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger, browserFiles });
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
   const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
@@ -194,7 +205,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
         return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
       },
     },
-    ...modelBootSteps({ runtime: modelRuntime, settings, features }),
+    ...modelBootSteps({ runtime: modelRuntime, settings, features, offline: config.offline }),
     {
       key: 'library',
       label: 'Offline library',

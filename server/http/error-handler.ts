@@ -1,6 +1,7 @@
 // The only place errors become responses: {error: {code, message, details?}}.
-// Known errors keep their status; body-parser and router 4xx errors are mapped; anything else is
-// logged with the request id and answered as a 500 without internals.
+// Known errors keep their status (an AppError of 500 or more is logged as one warn line, it is a
+// refusal by design); body-parser and router 4xx errors are mapped; anything else is logged with
+// its stack and the request id and answered as a 500 without internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
@@ -55,7 +56,16 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const { status, body, headers } = renderError(err);
-    if (status >= 500) logger.error({ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'request failed');
+    if (err instanceof AppError) {
+      // a refusal by design (offline mode, a program not running, no room on the disk): one line,
+      // no stack; 4xx answers are already in the request log
+      if (status >= 500) {
+        res.locals.refusal = true;
+        logger.warn({ code: err.code, message: err.message, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'request refused');
+      }
+    } else if (status >= 500) {
+      logger.error({ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'request failed');
+    }
     if (headers) res.set(headers);
     res.status(status).json(body);
   };

@@ -53,7 +53,8 @@ export function requestLog(logger: Logger): RequestHandler {
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 };
-      if (res.statusCode >= 500) logger.error(line, 'request');
+      // a 5xx refusal by design (res.locals.refusal, set by the error handler) is not an error
+      if (res.statusCode >= 500 && !res.locals.refusal) logger.error(line, 'request');
       else logger.debug(line, 'request');
     });
     next();

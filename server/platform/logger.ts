@@ -42,6 +42,22 @@ function wrap(p: pino.Logger): Logger {
   };
 }
 
+/**
+ * `err` fields: a refusal by design (an AppError below 500, or an error marked `expected`, such
+ * as a URL the SSRF guard refused or offline mode) is logged as its name, code and message; a
+ * stack is kept for the unexpected, where it helps.
+ */
+export function serializeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const e = err as Error & { status?: unknown; code?: unknown; expected?: unknown };
+  if (e.expected === true || (typeof e.status === 'number' && e.status < 500)) {
+    return { type: e.name, ...(typeof e.code === 'string' ? { code: e.code } : {}), message: e.message };
+  }
+  return pino.stdSerializers.err(err);
+}
+
+const SERIALIZERS = { err: serializeError };
+
 /** Renders a JSON log line as `12:00:01 info [scope] message key=value`. */
 export function formatConsoleLine(line: string): string {
   try {
@@ -74,7 +90,7 @@ export function createLogger(opts: { level: LogLevel; dir?: string; console?: bo
       }),
     });
   }
-  const p = pino({ level: opts.level, base: undefined, redact: ['token', 'pin', 'cookie', '*.token', '*.pin'] }, pino.multistream(streams));
+  const p = pino({ level: opts.level, base: undefined, serializers: SERIALIZERS, redact: ['token', 'pin', 'cookie', '*.token', '*.pin'] }, pino.multistream(streams));
   return wrap(p);
 }
 
@@ -91,6 +107,6 @@ export function createMemoryLogger(level: LogLevel = 'debug'): MemoryLogger {
       cb();
     },
   });
-  const logger = wrap(pino({ level, base: undefined }, stream));
+  const logger = wrap(pino({ level, base: undefined, serializers: SERIALIZERS }, stream));
   return Object.assign(logger, { lines });
 }

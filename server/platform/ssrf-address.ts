@@ -14,6 +14,22 @@ export class BlockedUrlError extends Error {
     super(message);
     this.name = 'BlockedUrlError';
   }
+
+  /** A refusal by design, logged as its message without a stack (platform/logger.ts). */
+  readonly expected = true;
+}
+
+/**
+ * Offline mode (OFFLINE_MODE=1) refuses every outbound fetch here, before any DNS lookup. It is
+ * an environment variable read at start, so the way to change it is a restart.
+ */
+export const OFFLINE_MODE_MESSAGE = 'Hearth was started in offline mode (OFFLINE_MODE=1), so it does not reach the internet. To go online, restart Hearth without OFFLINE_MODE.';
+
+export class OfflineModeError extends BlockedUrlError {
+  constructor(url: string) {
+    super(OFFLINE_MODE_MESSAGE, url);
+    this.name = 'OfflineModeError';
+  }
 }
 
 export const MAX_REDIRECTS = 10;
@@ -44,13 +60,16 @@ export interface AddressGuard {
   lookup: typeof dns.lookup;
   /** The exact origins let through although local (tests' fixture servers), normalized. */
   allowOrigins: readonly string[];
+  /** Offline mode: every URL and every lookup is refused with OfflineModeError. */
+  offline: boolean;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-export function createAddressGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup } = {}): AddressGuard {
+export function createAddressGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup; offline?: boolean } = {}): AddressGuard {
   const allow = new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin));
   const baseLookup = opts.lookup ?? dns.lookup;
+  const offline = opts.offline === true;
 
   const checkUrl = (raw: string | URL): URL => {
     let url: URL;
@@ -61,6 +80,8 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only http and https addresses can be fetched.', url.href);
     if (url.username || url.password) throw new BlockedUrlError('Addresses with a user name or password cannot be fetched.', url.href);
+    // offline means nothing goes out, the test fixtures that stand in for the internet included
+    if (offline) throw new OfflineModeError(url.href);
     if (allow.has(url.origin)) return url;
     // WHATWG URL parsing has already normalized IPv4 written in hex, octal or as one number.
     const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -72,6 +93,11 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
   // Called by the socket for every connection to a name: the addresses it connects to are the
   // ones checked here.
   const guardedLookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    if (offline) {
+      const e = new OfflineModeError(hostname) as unknown as NodeJS.ErrnoException;
+      e.code = 'ESSRFBLOCKED';
+      return process.nextTick(() => callback(e, '', 0));
+    }
     baseLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = (addresses as unknown as LookupAddress[]).filter((a) => isPublicAddress(a.address));
@@ -85,5 +111,5 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     });
   };
 
-  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow] };
+  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow], offline };
 }

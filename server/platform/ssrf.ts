@@ -5,7 +5,8 @@
 //    reserved, ULA and IPv4-mapped/embedded addresses — only global unicast passes;
 //  - pins the checked address: the check runs inside the connection's own DNS lookup, so there is
 //    no window between "checked" and "connected" for DNS rebinding;
-//  - follows redirects itself and checks every hop.
+//  - follows redirects itself and checks every hop;
+//  - in offline mode (OFFLINE_MODE=1) refuses every URL and lookup with OfflineModeError.
 // Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins).
 // The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
 // the undici dispatcher and guardedRequest.
@@ -13,7 +14,7 @@ import type dns from 'node:dns';
 import { Agent, request, type Dispatcher } from 'undici';
 import { BlockedUrlError, createAddressGuard, MAX_REDIRECTS, type AddressGuard } from './ssrf-address.js';
 
-export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, type AddressGuard } from './ssrf-address.js';
+export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard } from './ssrf-address.js';
 
 export interface SsrfGuard extends AddressGuard {
   /** An undici dispatcher whose every connection is checked at DNS-lookup time (with `lookup`). */
@@ -29,12 +30,13 @@ export interface SsrfGuard extends AddressGuard {
 /** The part of a guard's settings that can be sent to a worker thread. */
 export interface SsrfGuardOptions {
   allowOrigins: string[];
+  offline: boolean;
 }
 
-export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup } = {}): SsrfGuard {
+export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup; offline?: boolean } = {}): SsrfGuard {
   const address = createAddressGuard(opts);
   const dispatcher = new Agent({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options);
-  return { ...address, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins] }, close: () => dispatcher.close() };
+  return { ...address, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins], offline: address.offline }, close: () => dispatcher.close() };
 }
 
 export interface GuardedResponse {

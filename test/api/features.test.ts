@@ -156,13 +156,12 @@ describe('features, setup plan and essentials install', () => {
     expect((await s.member.get('/api/app-features')).body.features).toMatchObject({ 'images-base': true, 'images-ckpt': true });
   });
 
-  it('refuses to start the essentials while the model runtime is down (503, nothing queued)', async () => {
+  it('queues no model while the model runtime is down, and says which were left out', async () => {
     const before = (await s.admin.get('/api/jobs/status')).body.jobs.length;
     await runtime.setMode('down');
     try {
-      const r = await s.admin.post('/api/setup/download', { extras: [] });
-      expect(r.status).toBe(503);
-      expect(r.body.error.code).toBe('model_runtime_unavailable');
+      const events = await postSse(`${s.url}/api/setup/download`, s.admin.cookie!, { extras: [] });
+      expect(events.at(-1)).toMatchObject({ event: 'done', data: { queued: 0, notInstalled: ['Medium', 'Embeddings', 'Router'] } });
       expect((await s.admin.get('/api/jobs/status')).body.jobs.length).toBe(before);
     } finally {
       await runtime.setMode('ok');

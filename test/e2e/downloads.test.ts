@@ -222,11 +222,12 @@ describe('setup plan, downloads and features in the browser', () => {
     expect(await page.getByRole('checkbox', { name: 'Offline library' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'Voice' }).isChecked()).toBe(false);
 
-    // without the model runtime the essentials cannot install: say so, offer to skip
+    // without the model runtime the essentials cannot install: say so, offer to go on without them
     await runtime.setMode('down');
     await page.getByRole('button', { name: 'Install' }).tap();
     await shown(page.getByRole('heading', { name: 'Models need Ollama' }));
-    await shown(page.getByRole('button', { name: 'Skip for now' }));
+    await shown(page.getByTestId('install-not-installed'));
+    await shown(page.getByRole('button', { name: 'Continue without the models' }));
     expect(await page.getByTestId('install-no-runtime').textContent()).toContain('install the essentials later from Features');
     await page.screenshot({ path: '/tmp/hearth-phone-setup-no-runtime.png' });
     await runtime.setMode('ok');

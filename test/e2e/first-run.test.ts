@@ -102,13 +102,18 @@ describe('first run in the browser', () => {
     expect((await rechecked).status()).toBe(200);
     await page.getByRole('button', { name: 'Continue' }).tap();
 
-    // this computer and the plan; with no model runtime the install step offers to skip
+    // this computer and the plan; with no model runtime the plan says so, and the install step
+    // installs no model and lets the admin go on (nothing picked here: the real catalog's extras
+    // would download from the internet; test/e2e/setup-no-runtime.test.ts covers that)
     await shown(page.getByRole('heading', { name: 'Your computer' }));
     await page.getByRole('button', { name: 'Continue' }).tap();
     await shown(page.getByRole('heading', { name: 'Your plan' }));
+    await shown(page.getByTestId('plan-no-runtime'));
+    for (let box = page.getByRole('checkbox', { checked: true, disabled: false }).first(); await box.count(); ) await box.tap();
     await page.getByRole('button', { name: 'Install' }).tap();
     await shown(page.getByRole('heading', { name: 'Models need Ollama' }));
-    await page.getByRole('button', { name: 'Skip for now' }).tap();
+    await shown(page.getByTestId('install-not-installed'));
+    await page.getByRole('button', { name: 'Continue without the models' }).tap();
 
     // finish
     await shown(page.getByRole('heading', { name: `You’re all set, ${ADMIN.name}` }));

@@ -5,8 +5,9 @@
 // Network is closed at the browser level as a second wall behind the caller's request routing:
 // every connection Chromium would make itself (anything a route handler does not fulfill, DNS
 // prefetch, preconnect) goes to a proxy name that cannot resolve, loopback included.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { CaptureBrowserFiles } from './profiles.js';
 
 export interface ChromiumLogger {
   info(msg: string | Record<string, unknown>, m?: string): void;
@@ -31,6 +32,8 @@ export interface SharedChromiumOptions {
   args?: string[];
   /** Leave the browser's own network open (only for tools that do not route requests). Default false. */
   openNetwork?: boolean;
+  /** Where Playwright's files go and how a launched profile is noted, so a crash leaves nothing behind (profiles.ts). */
+  files?: CaptureBrowserFiles;
 }
 
 const SYSTEM_CANDIDATES: Record<string, string[]> = {
@@ -85,14 +88,20 @@ export function createSharedChromium(opts: SharedChromiumOptions = {}): SharedCh
   const exe = () => (resolved ??= resolveChromiumPath(opts.executablePath));
 
   const launch = async (): Promise<Browser> => {
+    const files = opts.files;
+    if (files) mkdirSync(files.artifactsDir, { recursive: true });
     const b = await chromium.launch({
       executablePath: exe(),
       headless: true,
       timeout: opts.launchTimeoutMs ?? 30_000,
       args: [...(opts.openNetwork ? [] : CLOSED_NETWORK_ARGS), '--disable-dev-shm-usage', '--mute-audio', ...(opts.args ?? [])],
+      ...(files ? { artifactsDir: files.artifactsDir } : {}),
     });
     launchCount++;
+    files?.noteLaunched();
     b.on('disconnected', () => {
+      // Playwright removes the profile once the browser is gone, closed or crashed
+      files?.forgetClosed();
       if (browser === b) browser = null;
       if (!closed) opts.logger?.warn({ executablePath: exe() }, 'capture browser disconnected; the next capture relaunches it');
     });

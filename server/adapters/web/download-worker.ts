@@ -21,7 +21,7 @@ const ABORT_GRACE_MS = 5_000;
 
 const WorkerInit = z.object({
   mark: z.literal(WORKER_MARK),
-  guard: z.object({ allowOrigins: z.array(z.string()) }),
+  guard: z.object({ allowOrigins: z.array(z.string()), offline: z.boolean() }),
   url: z.string(),
   dest: z.string(),
   expectedBytes: z.number().nullable(),
@@ -105,7 +105,7 @@ async function serve(): Promise<void> {
   port.on('message', (raw: unknown) => {
     if ((raw as { type?: unknown } | null)?.type === 'abort') controller.abort(new Error('aborted'));
   });
-  const guard = createAddressGuard({ allowOrigins: init.guard.allowOrigins });
+  const guard = createAddressGuard({ allowOrigins: init.guard.allowOrigins, offline: init.guard.offline });
   let lastProgress = 0;
   try {
     const result = await downloadToFile({

@@ -6,6 +6,7 @@ import { downloadToFile } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
+import { sameModel } from '../models/boot-steps.js';
 import type { JobExecutor } from './runner.js';
 import { STALL_TIMEOUT_MS } from './schema.js';
 
@@ -21,6 +22,10 @@ export function createDownloadExecutor(deps: {
   const stallTimeoutMs = deps.stallTimeoutMs ?? STALL_TIMEOUT_MS;
   return async (job, ctx) => {
     if (job.kind === 'runtime_model') {
+      // A job can outlive its reason: boot may have repaired the model meanwhile, or the job was
+      // left over from before a restart. A model the runtime already has is not pulled again.
+      const have = await deps.runtime.listModels().catch(() => null);
+      if (have?.some((m) => sameModel(m.name, job.target))) return;
       await deps.runtime.pull(job.target, {
         signal: ctx.signal,
         stallTimeoutMs,

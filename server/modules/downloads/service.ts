@@ -9,6 +9,7 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
 import { resolveInside } from '../../platform/path-guard.js';
+import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
 import {
@@ -67,15 +68,26 @@ export class DownloadsService {
   }
 
   /**
-   * Adds jobs. A target that already has a live job is not added twice. Refuses, before anything
+   * Adds jobs, one per target: a target that already has a live (waiting or running) job, or
+   * appears twice in `input`, gets the existing job back instead of a second one. Refuses, before anything
    * is written: outbound jobs in offline mode (503), destinations outside the data folder (400),
    * and a set that cannot fit on the disk (507).
    */
-  async enqueue(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
+  enqueue(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
+    // one at a time: two callers (boot's reconcile, the setup stream, the completion listener)
+    // checking "is this target queued?" at once would both answer no and queue it twice
+    const run = this.enqueueing.catch(() => undefined).then(() => this.enqueueNow(actor, input));
+    this.enqueueing = run;
+    return run;
+  }
+
+  private enqueueing: Promise<unknown> = Promise.resolve();
+
+  private async enqueueNow(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
     this.assertAdmin(actor);
     const parsed = input.map((j) => NewJob.parse(j));
     if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
-      throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything. Turn offline mode off to continue.');
+      throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
     }
     for (const j of parsed) {
       if (j.kind === 'runtime_model') continue;
@@ -84,7 +96,10 @@ export class DownloadsService {
     }
     const fresh: typeof parsed = [];
     const existing: DownloadJob[] = [];
+    const seen = new Set<string>();
     for (const j of parsed) {
+      if (seen.has(j.target)) continue;
+      seen.add(j.target);
       const live = await this.deps.store.findActiveByTarget(j.target);
       if (live) existing.push(live);
       else fresh.push(j);
@@ -164,7 +179,7 @@ export class DownloadsService {
     this.assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'failed' && job.state !== 'cancelled') throw new ConflictError('not_failed', 'Only a failed or cancelled download can be retried.');
-    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download anything.');
+    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
     await this.deps.store.transition(id, ['failed', 'cancelled'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
     void this.deps.runner.poke();
     return this.get(id);

@@ -87,6 +87,13 @@ export class FeaturesService {
     };
   }
 
+  /** Whether installing the item (with what it requires) pulls a model into the model runtime. */
+  needsRuntime(itemId: string): boolean {
+    const { catalog } = this.deps;
+    const artifacts = catalog.artifactsWithRequirements(catalog.withRequirements([itemId]).flatMap((id) => catalog.item(id)?.installs.map((a) => a.id) ?? []));
+    return artifacts.some((id) => catalog.artifact(id)?.kind === 'runtime_model');
+  }
+
   /** The fitted chat item for this machine (largest chat model that fits the memory budget). */
   fitChat(hw: HardwareProfile): { item: FeatureItem; fits: boolean } {
     const pick = pickLargestFitting(this.deps.catalog.chatModels(), modelBudget(hw).bytes);

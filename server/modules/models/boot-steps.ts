@@ -1,10 +1,13 @@
 // Boot steps for the model runtime and the three essential models (chat, embeddings, router).
 // A runtime that is down is a warning, not a failure: Hearth works without it, minus chat.
 // A chosen essential the runtime no longer has is repaired (pulled) while boot waits, with byte
-// progress as `repair` events; components that went missing are handed back to the queue.
+// progress as `repair` events; components that went missing (checked after those repairs) are
+// handed back to the queue.
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { FeaturesService } from '../features/service.js';
+import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
+import { SETTING_WELCOME_COMPLETE } from '../setup/schema.js';
 import type { BootStepDefinition } from '../system/boot.js';
 
 export const ESSENTIAL_MODELS = [
@@ -19,7 +22,7 @@ export const sameModel = (a: string, b: string) => {
   return norm(a) === norm(b);
 };
 
-export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService }): BootStepDefinition[] {
+export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService; offline?: boolean }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -43,9 +46,18 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
       label: m.label,
       async run(ctx) {
         const chosen = await deps.settings.get<string>(m.setting);
-        if (!chosen) return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
+        if (!chosen) {
+          // after setup this is a choice the household made (setup without the model runtime), not a
+          // step left to do: say so once in the boot list instead of warning on every start
+          if ((await deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE)) === true) {
+            return { status: 'ok', detail: 'None installed: models need the model runtime (Ollama). Once it runs, add them in Features.' };
+          }
+          return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
+        }
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
         if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
+        // the runtime pulls from the internet, which offline mode rules out
+        if (deps.offline) return { status: 'warn', detail: `${chosen} is missing. ${OFFLINE_MODE_MESSAGE}` };
         // An essential is missing: repair it now, while boot waits.
         const started = Date.now();
         try {
@@ -70,7 +82,10 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
     label: 'Installed components',
     async run() {
       try {
-        const requeued = await deps.features.reconcile(models ? models.map((x) => x.name) : null);
+        // Read the list again: the essential steps above may have just repaired models, and a
+        // stale list would hand those to the queue to be downloaded a second time.
+        const current = models ? await deps.runtime.listModels().catch(() => null) : null;
+        const requeued = await deps.features.reconcile(current ? current.map((x) => x.name) : null);
         if (!requeued.length) return { status: 'ok', detail: 'Everything installed is present.' };
         return { status: 'warn', detail: `${requeued.length} missing component${requeued.length === 1 ? ' was' : 's were'} handed to the download queue: ${requeued.join(', ')}.` };
       } catch (err) {

@@ -9,11 +9,11 @@ import { mkdir, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
-import { BadRequestError, ConflictError, NotFoundError, UpstreamError } from '../../errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
-import { BlockedUrlError, guardedRequest, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
 import { archivePublicBase, buildMatch, clientSnapshotFile, contentTypeOf, isPng, itemDir, readerRoot, resolveArchivePath } from './files.js';
 import {
   BOOKMARKS_HTML_END,
@@ -51,6 +51,11 @@ import {
   type Tag,
 } from './schema.js';
 import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
+
+/** A URL the SSRF guard refused: 503 offline_mode in offline mode, otherwise 400 blocked_url. */
+function refusal(err: BlockedUrlError): BadRequestError | ServiceUnavailableError {
+  return err instanceof OfflineModeError ? new ServiceUnavailableError('offline_mode', err.message) : new BadRequestError(err.message, undefined, 'blocked_url');
+}
 
 export interface ImportProgress {
   processed: number;
@@ -288,6 +293,7 @@ export class ReaderService {
     try {
       this.deps.guard.checkUrl(url);
     } catch (err) {
+      if (err instanceof OfflineModeError) throw refusal(err);
       const why = err instanceof BlockedUrlError ? err.message : 'That is not a valid web address.';
       throw new BadRequestError(`${why} Hearth can keep it as a plain link, but cannot save a copy of it, watch it for changes or show it through Hearth.`, undefined, 'blocked_url');
     }
@@ -720,7 +726,7 @@ export class ReaderService {
     try {
       target = this.deps.guard.checkUrl(url);
     } catch (err) {
-      throw new BadRequestError(err instanceof BlockedUrlError ? err.message : 'That is not a valid web address.', undefined, 'blocked_url');
+      throw err instanceof BlockedUrlError ? refusal(err) : new BadRequestError('That is not a valid web address.', undefined, 'blocked_url');
     }
     let res: GuardedResponse;
     try {
@@ -731,7 +737,7 @@ export class ReaderService {
         bodyTimeoutMs: PROBE_TIMEOUT_MS,
       });
     } catch (err) {
-      if (err instanceof BlockedUrlError) throw new BadRequestError(err.message, undefined, 'blocked_url');
+      if (err instanceof BlockedUrlError) throw refusal(err);
       return { reachable: false, framesBlocked: false, faviconUrl: null, title: null };
     }
     const header = (name: string) => {
@@ -767,7 +773,7 @@ export class ReaderService {
         bodyTimeoutMs: 30_000,
       });
     } catch (err) {
-      if (err instanceof BlockedUrlError) throw new BadRequestError(err.message, undefined, 'blocked_url');
+      if (err instanceof BlockedUrlError) throw refusal(err);
       throw new UpstreamError('upstream_unreachable', 'The site could not be reached.');
     }
   }

@@ -3,13 +3,14 @@
 // the queue's own, so a closed tab or a restart loses nothing; reopening the stream re-attaches.
 import type { Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
-import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
+import { BadRequestError } from '../../errors.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import { SETTING_CHOSEN_MODELS, type SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
+import type { NotificationsService } from '../notifications/service.js';
 
 export interface InstallEvents {
   send(event: 'plan' | 'progress' | 'done' | 'error', data: unknown): void;
@@ -18,8 +19,51 @@ export interface InstallEvents {
 
 const POLL_MS = 500;
 
+type InstallDeps = {
+  features: FeaturesService;
+  downloads: DownloadsService;
+  catalog: Catalog;
+  settings: AppSettingsStore;
+  hardware: HardwareProbe;
+  runtime: ModelRuntimeClient;
+  notifications: NotificationsService;
+};
+
+/** The models the admins were last told setup left out. */
+const SETTING_MODELS_MISSING_NOTICE = 'setup.models_missing_notice';
+
+/** Said in the wizard and in the admins' notification when the models could not be installed. */
+export const RUNTIME_MISSING_NEXT_STEP = 'Install Ollama from ollama.com and start it, then add them under Features.';
+
+/**
+ * Setup without the model runtime: the extras that install no model are queued now; the
+ * essentials and the model extras are not, and the wizard and a notification to the admins say
+ * which and why. The `done` event carries `notInstalled` (names) and `reason`.
+ */
+async function installWithoutRuntime(deps: InstallDeps, actor: Actor, body: SetupDownloadBody, essentials: string[], open: () => InstallEvents): Promise<void> {
+  const { catalog, features } = deps;
+  const now = body.extras.filter((id) => !features.needsRuntime(id));
+  const later = [...essentials, ...body.extras.filter((id) => features.needsRuntime(id) && !essentials.includes(id))];
+  // refusals (offline mode, no room on the disk) are plain HTTP errors: nothing is opened yet
+  const jobs = now.length ? await features.enqueueItems(actor, now) : [];
+  const notInstalled = later.map((id) => catalog.item(id)!.name);
+  const reason = `These are AI models, and Hearth installs models into Ollama, the model runtime, which is not running on this computer. ${RUNTIME_MISSING_NEXT_STEP}`;
+  // once per list: Check again (or a reload) while Ollama is still down does not repeat it
+  if (JSON.stringify(await deps.settings.get<string[]>(SETTING_MODELS_MISSING_NOTICE)) !== JSON.stringify(notInstalled)) {
+    await deps.notifications.notify({
+      userId: null,
+      type: 'system',
+      payload: { kind: 'setup_models_missing', title: 'Setup finished without the AI models', body: `Not installed: ${notInstalled.join(', ')}. ${reason}`, link: '/features' },
+    });
+    await deps.settings.set(SETTING_MODELS_MISSING_NOTICE, notInstalled);
+  }
+  const out = open();
+  out.send('plan', { essentials: [], jobs: jobs.map((j) => ({ id: j.id, label: j.label })) });
+  out.send('done', { queued: jobs.length, notInstalled, reason });
+}
+
 export async function installEssentials(
-  deps: { features: FeaturesService; downloads: DownloadsService; catalog: Catalog; settings: AppSettingsStore; hardware: HardwareProbe; runtime: ModelRuntimeClient },
+  deps: InstallDeps,
   actor: Actor,
   body: SetupDownloadBody,
   /** Opens the event stream; called once the jobs are queued, so refusals are plain HTTP errors. */
@@ -29,11 +73,12 @@ export async function installEssentials(
   for (const id of body.extras) if (!catalog.item(id)) throw new BadRequestError(`There is no feature called ${id}.`);
   const chatItem = body.chatItem ? catalog.chatModels().find((i) => i.id === body.chatItem) : deps.features.fitChat(await deps.hardware()).item;
   if (!chatItem) throw new BadRequestError(`${body.chatItem} is not a chat model.`);
-  // the essentials are model-runtime models: without the runtime they could only fail
+  // the essentials are model-runtime models: without the runtime they could only fail, so what
+  // needs no runtime is installed now and the rest is named (and left to Features)
   try {
     await deps.runtime.version();
-  } catch (err) {
-    throw new ServiceUnavailableError('model_runtime_unavailable', `The model runtime (Ollama) is not running, so the models cannot be installed yet: ${(err as Error).message}`);
+  } catch {
+    return installWithoutRuntime(deps, actor, body, [chatItem.id, catalog.data.essentials.embeddings, catalog.data.essentials.router], open);
   }
 
   const roles = [

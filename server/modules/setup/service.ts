@@ -11,6 +11,7 @@ import type { AuthService, SignIn } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { SetupDownloadBody } from '../features/schema.js';
+import type { NotificationsService } from '../notifications/service.js';
 import type { FeaturesService, SetupPlan } from '../features/service.js';
 import { installEssentials, type InstallEvents } from './install.js';
 import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupState, type SetupStatus } from './schema.js';
@@ -23,6 +24,7 @@ export interface SetupDeps {
   hardware: HardwareProbe;
   settings: AppSettingsStore;
   runtime: ModelRuntimeClient;
+  notifications: NotificationsService;
   searchPath: string[];
   platform?: NodeJS.Platform;
 }
@@ -62,9 +64,17 @@ export class SetupService {
     return state;
   }
 
-  async catalog(actor: Actor): Promise<SetupPlan> {
+  /**
+   * The wizard's plan, checked against the model runtime first: without it, nothing that installs
+   * a model is suggested (it could only wait), and `needsRuntime` names those items.
+   */
+  async catalog(actor: Actor): Promise<SetupPlan & { runtime: { running: boolean; installed: boolean }; needsRuntime: string[] }> {
     this.assertAdmin(actor);
-    return this.deps.features.plan();
+    const [plan, runtime] = await Promise.all([this.deps.features.plan(), this.modelRuntimeStatus()]);
+    const ids = [plan.essentials.chat, plan.essentials.embeddings, plan.essentials.router, ...plan.groups.flatMap((g) => [g.base, ...g.items, ...g.categories.flatMap((c) => c.items)])].map((i) => i.id);
+    const needsRuntime = [...new Set(ids)].filter((id) => this.deps.features.needsRuntime(id));
+    const recommended = runtime.running ? plan.recommended : plan.recommended.filter((id) => !needsRuntime.includes(id));
+    return { ...plan, recommended, runtime: { running: runtime.running, installed: runtime.installed }, needsRuntime };
   }
 
   async download(actor: Actor, body: SetupDownloadBody, open: () => InstallEvents): Promise<void> {

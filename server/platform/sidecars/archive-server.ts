@@ -39,6 +39,8 @@ export function archiveServerDefinition(opts: {
   port: number;
   probe: (signal: AbortSignal) => Promise<boolean>;
   readinessTimeoutMs: number;
+  /** DATA_DIR/run/archive-server.pid: how the next start knows a kiwix-serve left by a killed Hearth. */
+  pidFile?: string;
 }): SidecarDefinition<ArchiveServerConfig> {
   return {
     name: 'archive-server',
@@ -56,5 +58,10 @@ export function archiveServerDefinition(opts: {
     // 139 = SIGSEGV (concurrent /suggest), 135 = SIGBUS (a file truncated under it)
     restartOn: [139, 135],
     maxRestarts: 5,
+    // a kiwix-serve orphaned by kill -9 of Hearth lives on for about a second (-a checks once a
+    // second) and holds the port: the start waits for it (or stops it, see pidFile) and tries again
+    port: opts.port,
+    pidFile: opts.pidFile,
+    startRetries: 4,
   };
 }

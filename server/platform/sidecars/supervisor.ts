@@ -3,8 +3,13 @@
 // machine (idle -> starting -> ready | failed), stdout/stderr into the logger with the program's
 // name, health checks while running (a hang is killed: SIGTERM, a short grace, then SIGKILL of the
 // whole tree), restart with backoff after a crash, and serialized reconfiguration where the last
-// request wins.
-import { spawn, type ChildProcess } from 'node:child_process';
+// request wins. Before a start the program's port must be free: one orphaned by a crash of Hearth
+// (kill -9) is recognized by the pid file and stopped, anything else is waited for, never killed,
+// and a failed start is tried again with backoff.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import treeKill from 'tree-kill';
 import { childProcessEnv } from '../../config.js';
 import type { Logger } from '../logger.js';
@@ -33,6 +38,21 @@ export interface SidecarDefinition<C> {
   /** Exit codes after which the program is started again (e.g. 139 SIGSEGV, 135 SIGBUS); 'any' = every unexpected exit. */
   restartOn?: number[] | 'any';
   maxRestarts?: number;
+  /** The 127.0.0.1 port the program listens on: it must be free before a start (else a probe could be answered by another process). */
+  port?: number;
+  /** Where the running program's pid and command line are kept, to recognize it as Hearth's after a crash of Hearth. */
+  pidFile?: string;
+  /** Further attempts after a failed start (port still taken, exit during start-up), with backoff. */
+  startRetries?: number;
+}
+
+/** How long one start attempt waits for the port to become free. */
+export const PORT_FREE_WAIT_MS = 3000;
+const START_RETRY_BASE_MS = 500;
+
+interface PidRecord {
+  pid: number;
+  argv: string[];
 }
 
 export interface SidecarStatus {
@@ -68,6 +88,8 @@ export class ProcessSupervisor<C> {
   private healthTimer: NodeJS.Timeout | null = null;
   private readonly listeners = new Set<Listener>();
   private lifetime = new AbortController();
+  /** Aborted by stop(): ends waits between start attempts. */
+  private halt = new AbortController();
 
   constructor(
     private readonly def: SidecarDefinition<C>,
@@ -100,6 +122,7 @@ export class ProcessSupervisor<C> {
   apply(config: C): Promise<void> {
     this.desired = config;
     this.stopping = false;
+    if (this.halt.signal.aborted) this.halt = new AbortController();
     if (this.pendingApply) return this.work;
     this.pendingApply = true;
     this.work = this.work.then(async () => {
@@ -118,26 +141,54 @@ export class ProcessSupervisor<C> {
     return this.applied;
   }
 
+  /** Starts the program, trying again with backoff (def.startRetries) after a failed start. */
   private async startChild(config: C): Promise<void> {
+    const retries = this.def.startRetries ?? 0;
+    for (let attempt = 0; ; attempt++) {
+      const failure = await this.startOnce(config);
+      if (failure === null) return;
+      if (attempt >= retries || this.stopping || this.desired !== config) {
+        this.set('failed', failure);
+        return;
+      }
+      const delayMs = START_RETRY_BASE_MS * 2 ** attempt;
+      this.logger.warn({ attempt: attempt + 1, delayMs, error: failure }, 'start failed; trying again');
+      this.set('starting', `${failure} Trying again.`);
+      await sleep(delayMs, this.halt.signal);
+      if (this.stopping || this.desired !== config) return;
+    }
+  }
+
+  /** One start: null when ready (or when it cannot be started at all), else why it failed. */
+  private async startOnce(config: C): Promise<string | null> {
     const launch = this.def.launch(config);
     if ('error' in launch) {
       this.applied = config;
       this.set('failed', launch.error);
-      return;
+      return null;
     }
-    this.set('starting');
+    this.set('starting', this.state === 'starting' ? this.error : null);
+    if (this.def.port !== undefined) {
+      await this.reclaimOrphan();
+      if (!(await waitForFreePort(this.def.port, PORT_FREE_WAIT_MS, this.halt.signal))) {
+        return `${this.def.name} cannot start: port ${this.def.port} on 127.0.0.1 is in use by another program. Stop that program or give ${this.def.name} another port.`;
+      }
+    }
+    if (this.stopping) return null;
     this.lifetime = new AbortController();
     const lifetime = this.lifetime;
     let child: ChildProcess;
     try {
       child = spawn(launch.command, launch.args, { env: childProcessEnv(launch.env), cwd: launch.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
-      this.set('failed', `Could not start ${this.def.name}: ${(err as Error).message}`);
-      return;
+      return `Could not start ${this.def.name}: ${(err as Error).message}`;
     }
     this.child = child;
     this.applied = config;
+    if (child.pid) this.writePidFile({ pid: child.pid, argv: [launch.command, ...launch.args] });
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    // an exit before ready is this start failing (startChild tries again), not a crash to restart
+    let wasReady = false;
     const spawnError = new Promise<string>((resolve) => child.once('error', (e) => resolve(e.message)));
     const pipe = (stream: NodeJS.ReadableStream | null, level: 'info' | 'warn') => {
       let buf = '';
@@ -157,9 +208,10 @@ export class ProcessSupervisor<C> {
     child.once('exit', (code, signal) => {
       exited = { code, signal };
       lifetime.abort();
+      this.removePidFile(child.pid);
       if (this.child === child) this.child = null;
       this.stopHealth();
-      if (this.stopping || child !== this.lastSpawned) return;
+      if (this.stopping || child !== this.lastSpawned || !wasReady) return;
       void this.onUnexpectedExit(config, code, signal);
     });
     this.lastSpawned = child;
@@ -172,19 +224,61 @@ export class ProcessSupervisor<C> {
         while (Date.now() < deadline) {
           if (exited) return `${this.def.name} exited during start-up (${describeExit(exited)}).`;
           const ok = await this.def.probe(AbortSignal.any([lifetime.signal, AbortSignal.timeout(2000)])).catch(() => false);
-          if (ok) return null;
+          // an answer counts only while the program started here still runs: whatever else answers
+          // on the port is not it
+          if (ok && !exited) return null;
           await sleep(this.def.pollIntervalMs ?? 100, lifetime.signal);
         }
         return exited ? `${this.def.name} exited during start-up (${describeExit(exited)}).` : `${this.def.name} did not become ready within ${Math.round(this.def.readinessTimeoutMs / 1000)} s.`;
       })(),
     ]);
-    if (failure) {
+    if (failure || exited) {
       if (!exited) await this.kill(child);
-      this.set('failed', failure);
-      return;
+      return failure ?? `${this.def.name} exited during start-up (${describeExit(exited!)}).`;
     }
+    wasReady = true;
     this.set('ready');
     this.startHealth(child);
+    return null;
+  }
+
+  private readPidFile(): PidRecord | null {
+    if (!this.def.pidFile) return null;
+    try {
+      const rec = JSON.parse(readFileSync(this.def.pidFile, 'utf8')) as PidRecord;
+      return Number.isInteger(rec.pid) && rec.pid > 0 && Array.isArray(rec.argv) ? rec : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private writePidFile(rec: PidRecord): void {
+    if (!this.def.pidFile) return;
+    try {
+      mkdirSync(path.dirname(this.def.pidFile), { recursive: true });
+      writeFileSync(this.def.pidFile, JSON.stringify(rec));
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'could not write the pid file');
+    }
+  }
+
+  private removePidFile(pid: number | undefined): void {
+    if (!this.def.pidFile || (pid !== undefined && this.readPidFile()?.pid !== pid)) return;
+    rmSync(this.def.pidFile, { force: true });
+  }
+
+  /**
+   * A program left running by a Hearth that was killed (kill -9) holds the port: stop it, but only
+   * when the pid file names it and that pid still runs the very command line Hearth started.
+   */
+  private async reclaimOrphan(): Promise<void> {
+    const rec = this.readPidFile();
+    if (!rec || rec.pid === this.child?.pid) return;
+    if (isAlive(rec.pid) && sameCommandLine(commandLineOf(rec.pid), rec.argv)) {
+      this.logger.warn({ pid: rec.pid }, 'stopping the copy left running by an earlier Hearth');
+      await killPid(rec.pid, this.def.stopGraceMs ?? 2000);
+    }
+    this.removePidFile(undefined);
   }
 
   private lastSpawned: ChildProcess | null = null;
@@ -264,6 +358,7 @@ export class ProcessSupervisor<C> {
     this.stopping = true;
     this.desired = null;
     this.lifetime.abort();
+    this.halt.abort();
     await this.work.catch(() => undefined);
     await this.stopChild();
     this.applied = null;
@@ -274,6 +369,61 @@ export class ProcessSupervisor<C> {
   settled(): Promise<void> {
     return this.work;
   }
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** A process's command line as its argv (Linux /proc, else ps); null when it cannot be read. */
+function commandLineOf(pid: number): string[] | string | null {
+  try {
+    if (process.platform === 'linux') return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    if (process.platform === 'win32') return null;
+    return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+function sameCommandLine(actual: string[] | string | null, argv: string[]): boolean {
+  if (actual === null || !argv.length) return false;
+  return Array.isArray(actual) ? actual.length === argv.length && actual.every((a, i) => a === argv[i]) : actual === argv.join(' ');
+}
+
+async function killPid(pid: number, graceMs: number): Promise<void> {
+  const gone = async (ms: number) => {
+    const end = Date.now() + ms;
+    while (isAlive(pid) && Date.now() < end) await sleep(25);
+    return !isAlive(pid);
+  };
+  treeKill(pid, 'SIGTERM');
+  if (await gone(graceMs)) return;
+  treeKill(pid, 'SIGKILL');
+  await gone(2000);
+}
+
+/** Waits until 127.0.0.1:port can be bound (nothing listens there); false after `ms`. */
+export async function waitForFreePort(port: number, ms: number, signal?: AbortSignal): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await isPortFree(port)) return true;
+    if (Date.now() >= end || signal?.aborted) return false;
+    await sleep(100, signal);
+  }
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
 }
 
 function describeExit(e: { code: number | null; signal: NodeJS.Signals | null }): string {

@@ -108,7 +108,7 @@ export function DownloadsPage(): ReactElement {
       {data?.offline ? (
         <p className="banner banner--warn" data-testid="offline-banner">
           <Icon name="warn" size={22} />
-          <span>Hearth is in offline mode, so nothing downloads from the internet. Downloads wait until offline mode is turned off.</span>
+          <span>Hearth was started in offline mode (OFFLINE_MODE=1), so nothing downloads from the internet. Downloads wait here until Hearth is restarted without OFFLINE_MODE.</span>
         </p>
       ) : null}
       {data?.paused ? (
@@ -268,7 +268,7 @@ function summaryOf(s: JobsStatus): string {
 
 function waitingReason(job: Job, index: number, s: JobsStatus, blockers: Job[]): string {
   if (blockers.length) return `Starts after ${blockers.map((b) => b.label).join(' and ')}.`;
-  if (s.offline && job.hostClass !== 'local') return 'Waits until offline mode is off.';
+  if (s.offline && job.hostClass !== 'local') return 'Waits until Hearth runs without offline mode.';
   if (job.nextAttemptAt && job.lastError) {
     const seconds = (new Date(job.nextAttemptAt).getTime() - Date.now()) / 1000;
     return seconds > 1 ? `Tries again in ${formatDuration(seconds)} (attempt ${job.attempts + 1} of ${MAX_ATTEMPTS}).` : 'Trying again…';

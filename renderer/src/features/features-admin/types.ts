@@ -45,6 +45,10 @@ export interface FeaturePlan {
   recommended: string[];
   groups: CatalogGroup[];
   disk: { freeBytes: number | null; essentialsBytes: number; recommendedBytes: number; fits: boolean };
+  /** The model runtime as setup found it (setup's plan only). */
+  runtime?: { running: boolean; installed: boolean };
+  /** Items that install a model into the model runtime (setup's plan only). */
+  needsRuntime?: string[];
 }
 
 /** Every item of the plan, in catalog order, with the group (and category) it sits in. */

@@ -1,6 +1,7 @@
-// Wizard step: installing the essentials. Checks the model runtime first (the essentials are
-// models, so without Ollama there is nothing to install them into: the admin may skip and install
-// them later from Features), then follows POST /api/setup/download with a progress bar per job.
+// Wizard step: installing the essentials. Checks the model runtime first: the essentials are
+// models, so without Ollama the server installs only the extras that need no model and this step
+// says what was not installed and why (Check again installs the rest once Ollama runs). With the
+// runtime it follows POST /api/setup/download with a progress bar per job.
 // The jobs live in the server's durable queue, so a reload simply opens the stream again and
 // re-attaches; an error shows the server's message with Try again (which re-queues what failed).
 import { useEffect, useRef, useState, type ReactElement, type Ref } from 'react';
@@ -23,13 +24,14 @@ export interface InstallStreamEvents {
     etaSeconds: number | null;
     error: string | null;
   };
-  done: { queued: number };
+  /** `notInstalled` and `reason` when the model runtime was not running (the models were left out). */
+  done: { queued: number; notInstalled?: string[]; reason?: string };
   error: { message: string };
 }
 
 type Phase =
   | { kind: 'checking' }
-  | { kind: 'no-runtime'; installed: boolean }
+  | { kind: 'no-runtime'; installed: boolean; result: { queued: number; notInstalled: string[]; reason: string } | null }
   | { kind: 'installing' }
   | { kind: 'done'; queued: number }
   | { kind: 'failed'; message: string; refused: boolean };
@@ -77,11 +79,9 @@ export function InstallStep({
         return;
       }
       if (stopped) return;
-      if (!runtime.running) {
-        setPhase({ kind: 'no-runtime', installed: runtime.installed });
-        return;
-      }
-      setPhase({ kind: 'installing' });
+      const withRuntime = runtime.running;
+      if (!withRuntime) setPhase({ kind: 'no-runtime', installed: runtime.installed, result: null });
+      else setPhase({ kind: 'installing' });
       setJobs(null);
       setProgress({});
       let ended = false;
@@ -96,6 +96,11 @@ export function InstallStep({
           progress: (p) => setProgress((prev) => ({ ...prev, [p.jobId]: p })),
           done: (d) => {
             ended = true;
+            if (d.notInstalled) {
+              // the runtime-free extras are queued; the models wait for Ollama
+              setPhase({ kind: 'no-runtime', installed: runtime.installed, result: { queued: d.queued, notInstalled: d.notInstalled, reason: d.reason ?? '' } });
+              return;
+            }
             setPhase({ kind: 'done', queued: d.queued });
             onInstalledRef.current(d.queued);
           },
@@ -144,14 +149,34 @@ export function InstallStep({
             The essentials are AI models, and Hearth installs them into Ollama, the model runtime.{' '}
             {phase.installed ? 'Ollama is installed but not running: start it, then check again.' : 'Ollama was not found on this computer: install it from ollama.com, start it, then check again.'}
           </p>
-          <p className="muted">Or finish setting up now and install the essentials later from Features; chat waits until then.</p>
+          {phase.result === null ? (
+            <div className="runtime__row" role="status">
+              <Spinner size={24} />
+              <span>Installing what needs no model…</span>
+            </div>
+          ) : (
+            <>
+              <p role="status" data-testid="install-partial-queued">
+                {phase.result.queued === 0
+                  ? 'Nothing else you picked needed installing now.'
+                  : `${phase.result.queued === 1 ? 'One download' : `${phase.result.queued} downloads`} for the extras that need no model ${phase.result.queued === 1 ? 'continues' : 'continue'} in the background; follow them under Downloads.`}
+              </p>
+              <div className="banner banner--warn" data-testid="install-not-installed">
+                <Icon name="warn" size={22} />
+                <span>
+                  Not installed: {phase.result.notInstalled.join(', ')}. {phase.result.reason}
+                </span>
+              </div>
+              <p className="muted">Or finish setting up now and install the essentials later from Features; chat waits until then. The admins also get a notification about this.</p>
+            </>
+          )}
           <div className="actions">
             <button type="button" className="btn btn--secondary" onClick={retry}>
               <Icon name="refresh" size={20} />
               Check again
             </button>
-            <button type="button" className="btn btn--primary btn--wide" onClick={onFinish}>
-              Skip for now
+            <button type="button" className="btn btn--primary btn--wide" onClick={onFinish} disabled={phase.result === null}>
+              Continue without the models
             </button>
           </div>
         </div>

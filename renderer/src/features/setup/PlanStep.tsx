@@ -1,7 +1,9 @@
 // Wizard step: the plan. The three essentials (the chat model fitted to this computer, search
 // memory and the router) are always installed; extras are grouped as in the catalog with their
 // download size and memory need, the suggested ones pre-checked. Checking an item checks what it
-// needs; the running total of disk needed is held against the free space.
+// needs; the running total of disk needed is held against the free space. Without the model
+// runtime the plan says so first: the essentials and the model extras wait (none is pre-checked,
+// none can be checked), the rest installs now.
 import { useMemo, useState, type ReactElement, type Ref } from 'react';
 import { api } from '../../api/client';
 import { useResource } from '../../api/useResource';
@@ -39,7 +41,11 @@ export function PlanStep({
       <h1 id="wizard-step-title" ref={headingRef} tabIndex={-1} className="wizard__title">
         Your plan
       </h1>
-      <p className="muted">Hearth always installs three essentials. Pick any extras you want now; you can add or remove them later under Features.</p>
+      <p className="muted">
+        {data?.runtime?.running === false
+          ? 'Pick the extras to install now; you can add or remove them later under Features.'
+          : 'Hearth always installs three essentials. Pick any extras you want now; you can add or remove them later under Features.'}
+      </p>
       {plan.status === 'loading' && !data ? (
         <LoadingState label="Working out the plan…" />
       ) : plan.status === 'error' && !data ? (
@@ -79,9 +85,12 @@ function PlanChoices({
   const essentialIds = new Set(ESSENTIALS.map((k) => plan.essentials[k].id));
   // extras: everything with something to download that is not an essential
   const isExtra = (i: CatalogItem) => !essentialIds.has(i.id) && i.installs.length > 0;
+  // without the model runtime, items that install a model can only wait: not offered now
+  const noRuntime = plan.runtime?.running === false;
+  const waits = (id: string) => noRuntime && (plan.needsRuntime ?? []).includes(id);
   const [selected, setSelected] = useState<Set<string>>(() => {
     const start = savedExtras ?? plan.recommended;
-    return new Set(start.filter((id) => byId.has(id) && isExtra(byId.get(id)!) && !byId.get(id)!.installed));
+    return new Set(start.filter((id) => byId.has(id) && isExtra(byId.get(id)!) && !byId.get(id)!.installed && !waits(id)));
   });
 
   const update = (next: Set<string>) => {
@@ -95,7 +104,7 @@ function PlanChoices({
       // what it needs comes along (the server would install it anyway; this keeps the total honest)
       for (const id of withRequirements([item.id], byId)) {
         const needed = byId.get(id);
-        if (needed && !needed.installed && isExtra(needed)) next.add(id);
+        if (needed && !needed.installed && isExtra(needed) && !waits(id)) next.add(id);
       }
     } else {
       next.delete(item.id);
@@ -105,7 +114,7 @@ function PlanChoices({
     update(next);
   };
 
-  const essentialsBytes = ESSENTIALS.map((k) => plan.essentials[k]).reduce((n, i) => n + (i.installed ? 0 : i.diskBytes), 0);
+  const essentialsBytes = noRuntime ? 0 : ESSENTIALS.map((k) => plan.essentials[k]).reduce((n, i) => n + (i.installed ? 0 : i.diskBytes), 0);
   const extrasBytes = [...withRequirements(selected, byId)].reduce((n, id) => {
     const i = byId.get(id);
     return n + (i && !i.installed && !essentialIds.has(id) ? i.diskBytes : 0);
@@ -118,20 +127,31 @@ function PlanChoices({
   return (
     <>
       <h2 className="plan__heading">Essentials</h2>
+      {noRuntime ? (
+        <div className="banner banner--warn" role="status" data-testid="plan-no-runtime">
+          <Icon name="warn" size={22} />
+          <span>
+            The essentials are AI models, and Hearth installs models into Ollama, the model runtime.{' '}
+            {plan.runtime?.installed ? 'Ollama is installed but not running' : 'Ollama was not found on this computer'}, so the models
+            (these three and the extras marked “Needs Ollama”) cannot be installed now. {plan.runtime?.installed ? 'Start Ollama' : 'Install Ollama from ollama.com and start it'}, then
+            add them under Features. Everything else you pick installs now.
+          </span>
+        </div>
+      ) : null}
       <ul className="plan-list" aria-label="Essentials" data-testid="plan-essentials">
         {ESSENTIALS.map((key) => {
           const item = plan.essentials[key];
           const slow = key === 'chat' ? !plan.essentials.chat.fitsBudget : !item.fits;
           return (
-            <li key={key} className="plan-item plan-item--essential">
+            <li key={key} className={noRuntime ? 'plan-item plan-item--essential is-waiting' : 'plan-item plan-item--essential'}>
               <span className="plan-item__mark" aria-hidden="true">
-                <Icon name="check" size={20} />
+                <Icon name={noRuntime ? 'warn' : 'check'} size={20} />
               </span>
               <div className="plan-item__text">
                 <span className="plan-item__name">
                   {item.name}
                   {key === 'chat' ? <span className="badge badge--accent">Picked for this computer</span> : null}
-                  {item.installed ? <span className="badge badge--ok">Installed</span> : null}
+                  {item.installed ? <span className="badge badge--ok">Installed</span> : noRuntime ? <span className="badge badge--warn">Needs Ollama</span> : null}
                 </span>
                 <span className="plan-item__desc">{item.description}</span>
                 <span className="plan-item__size">{itemSizeText(item)}</span>
@@ -153,7 +173,7 @@ function PlanChoices({
             {flat.length ? (
               <ul className="plan-list">
                 {flat.map((i) => (
-                  <ExtraRow key={i.id} item={i} checked={selected.has(i.id)} byId={byId} onToggle={toggle} />
+                  <ExtraRow key={i.id} item={i} checked={selected.has(i.id)} waits={waits(i.id)} byId={byId} onToggle={toggle} />
                 ))}
               </ul>
             ) : null}
@@ -162,7 +182,7 @@ function PlanChoices({
                 <h3 className="plan-category__title">{c.name}</h3>
                 <ul className="plan-list">
                   {c.items.map((i) => (
-                    <ExtraRow key={i.id} item={i} checked={selected.has(i.id)} byId={byId} onToggle={toggle} />
+                    <ExtraRow key={i.id} item={i} checked={selected.has(i.id)} waits={waits(i.id)} byId={byId} onToggle={toggle} />
                   ))}
                 </ul>
               </div>
@@ -218,11 +238,14 @@ function SlowNote(): ReactElement {
 function ExtraRow({
   item,
   checked,
+  waits,
   byId,
   onToggle,
 }: {
   item: PlanItem;
   checked: boolean;
+  /** Installs a model while the model runtime is not running: shown, not offered. */
+  waits: boolean;
   byId: ReadonlyMap<string, PlanItem>;
   onToggle: (item: CatalogItem, on: boolean) => void;
 }): ReactElement {
@@ -235,14 +258,14 @@ function ExtraRow({
         type="checkbox"
         className="plan-item__check"
         checked={checked || item.installed}
-        disabled={item.installed}
+        disabled={item.installed || waits}
         aria-describedby={`${id}-facts`}
         onChange={(e) => onToggle(item, e.target.checked)}
       />
       <div className="plan-item__text">
         <label htmlFor={id} className="plan-item__name">
           {item.name}
-          {item.installed ? <span className="badge badge--ok">Installed</span> : null}
+          {item.installed ? <span className="badge badge--ok">Installed</span> : waits ? <span className="badge badge--warn">Needs Ollama</span> : null}
         </label>
         <span id={`${id}-facts`} className="plan-item__facts">
           <span className="plan-item__desc">{item.description}</span>

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { createSharedChromium, type SharedChromium } from '../../../adapters/browser/chromium.js';
+import type { CaptureBrowserFiles } from '../../../adapters/browser/profiles.js';
 import type { Logger } from '../../../platform/logger.js';
 import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
 import { ParseWorker, WorkerCrashedError, WorkerTimeoutError } from '../../../platform/workers/parse-worker.js';
@@ -30,6 +31,8 @@ export interface CaptureEngineDeps {
   browserEnabled?: boolean;
   /** A shared browser to use instead of creating one (tests, bench). */
   browser?: SharedChromium;
+  /** Where the browser's profile is noted and its files go, so a crash of Hearth leaves nothing behind. */
+  browserFiles?: CaptureBrowserFiles;
   navigationTimeoutMs?: number;
   /** Per subresource request the page makes (default 15 s; the page itself gets navigationTimeoutMs). */
   subresourceTimeoutMs?: number;
@@ -157,7 +160,7 @@ const NO_PEER_CONNECTIONS = `(() => {
 export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
   const log = deps.logger?.child('capture');
   const ownBrowser = !deps.browser;
-  const browser = deps.browser ?? createSharedChromium({ executablePath: deps.chromiumPath, logger: log, launchTimeoutMs: deps.launchTimeoutMs });
+  const browser = deps.browser ?? createSharedChromium({ executablePath: deps.chromiumPath, logger: log, launchTimeoutMs: deps.launchTimeoutMs, files: deps.browserFiles });
   const navTimeout = deps.navigationTimeoutMs ?? 30_000;
   const idleTimeout = deps.idleTimeoutMs ?? 5_000;
   const subresourceTimeout = deps.subresourceTimeoutMs ?? 15_000;
