@@ -3,6 +3,7 @@
 // known (tests walk it to prove anonymous 401 and member 403 everywhere).
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { requireAccess, type Access } from './auth.js';
+import { checkJsonBody } from './validate.js';
 
 export const DEFAULT_JSON_LIMIT = '1mb';
 
@@ -48,7 +49,7 @@ export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
     (path, opts, handler) => {
       const o: RouteOptions = typeof opts === 'string' ? { access: opts } : opts;
       const chain: RequestHandler[] = [requireAccess(o.access)];
-      if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }));
+      if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }), checkJsonBody);
       router[method](path, ...chain, wrap(handler));
       table.push({ method, path, access: o.access });
     };
