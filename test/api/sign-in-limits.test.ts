@@ -70,6 +70,10 @@ describe('PIN locks are per device', () => {
     expect(fifth.body.error.message).toMatch(/^Too many wrong PINs for this profile on this device\. Try again in 5 minutes/);
     // the right PIN there is refused too (DESIGN.md §4)...
     expect((await verify('127.0.0.2', s.users.admin.id, ADMIN.pin)).status).toBe(429);
+    // the PIN screen can say so before anyone types: select answers how long this device waits
+    const selected = await device(s.url, '127.0.0.2')('POST', '/api/auth/select', { userId: s.users.admin.id });
+    expect(selected.body).toEqual({ userId: s.users.admin.id, name: ADMIN.name, lockedForSeconds: 300 });
+    expect((await device(s.url, '127.0.0.3')('POST', '/api/auth/select', { userId: s.users.admin.id })).body).toEqual({ userId: s.users.admin.id, name: ADMIN.name });
     // ...but the admin still signs in from their own device
     const elsewhere = await verify('127.0.0.3', s.users.admin.id, ADMIN.pin);
     expect(elsewhere.status).toBe(200);

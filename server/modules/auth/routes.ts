@@ -10,7 +10,7 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
   return defineRoutes((r) => {
     r.get('/profiles', 'none', async () => ({ profiles: await auth.listProfiles() }));
 
-    r.post('/select', { access: 'none', limit: limits.signIn }, (req) => auth.select(parse(SelectBody, req.body).userId));
+    r.post('/select', { access: 'none', limit: limits.signIn }, (req) => auth.select(parse(SelectBody, req.body).userId, clientOf(req)));
 
     r.post('/verify-pin', { access: 'none', limit: limits.signIn }, async (req, res) => {
       const body = parse(VerifyPinBody, req.body);

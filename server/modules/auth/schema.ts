@@ -35,6 +35,9 @@ export const PublicUser = z.object({
 export type PublicUser = z.infer<typeof PublicUser>;
 
 export const SelectBody = z.object({ userId: UserId });
+/** lockedForSeconds: only when this device may not try a PIN for the profile now. */
+export const SelectResponse = z.object({ userId: z.string(), name: z.string(), lockedForSeconds: z.number().int().positive().optional() });
+export type SelectResponse = z.infer<typeof SelectResponse>;
 export const VerifyPinBody = z.object({ userId: UserId, pin: z.string().max(64) });
 
 export const CreateUserBody = z.object({ name: UserName, pin: Pin, role: Role.default('member'), avatar: Avatar });

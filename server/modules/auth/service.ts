@@ -19,6 +19,7 @@ import {
   type AdminUser,
   type CreateUserBody,
   type PublicUser,
+  type SelectResponse,
   type UpdateUserBody,
 } from './schema.js';
 import type { AuthStore, UserRecord } from './store.js';
@@ -78,10 +79,12 @@ export class AuthService {
     return (await this.deps.store.countAdmins()) > 0;
   }
 
-  async select(userId: string): Promise<{ userId: string; name: string }> {
+  /** The profile, and when this device is locked out of it, for how long (so the PIN screen can say so upfront). */
+  async select(userId: string, client: string): Promise<SelectResponse> {
     const u = await this.deps.store.findUser(userId);
     if (!u) throw new NotFoundError('That profile does not exist.');
-    return { userId: u.id, name: u.name };
+    const block = this.deps.throttle.blocked(u.id, client);
+    return block ? { userId: u.id, name: u.name, lockedForSeconds: Math.ceil(block.retryAfterMs / 1000) } : { userId: u.id, name: u.name };
   }
 
   /**
