@@ -6,9 +6,10 @@
 //   doubling the same way; a right PIN does not reset it (a member cannot buy more guesses at the
 //   admin's PIN by signing in as themselves).
 // - one profile, all devices: after 10 wrong PINs with no right one, its PIN checks are spaced out
-//   (1 s, doubling every 5 more wrong PINs, at most 60 s); and the whole household, after 30 wrong
-//   PINs in a day (1 s, doubling every 10 more, at most 5 min). This slows guessing from many
+//   (1 s, doubling every 5 more wrong PINs, at most 60 s); and the whole household, after 50 wrong
+//   PINs in a day (1 s, doubling every 10 more, at most 15 s). This slows guessing from many
 //   addresses without locking anyone out: a check waits only when another one ran just before.
+//   The household's spacing stays short on purpose: whoever floods it slows everyone's sign-in.
 // A device is the request's address (see http/rate-limit.ts). Counts live in memory, bounded, and
 // are forgotten 24 h after the last wrong PIN or lock (a restart forgets them too).
 import { LRUCache } from 'lru-cache';
@@ -40,8 +41,9 @@ export const DEFAULT_PIN_THROTTLE: PinThrottleRules = {
   paceAfterFailures: 10,
   paceBaseMs: 1000,
   paceMaxMs: 60_000,
-  householdPaceAfterFailures: 30,
-  householdPaceMaxMs: 5 * MINUTE,
+  householdPaceAfterFailures: 50,
+  // kept short: this spacing also slows the household's own sign-ins while someone guesses
+  householdPaceMaxMs: 15_000,
 };
 
 /** Devices (and device × profile pairs) remembered at once; the oldest are dropped first. */
@@ -220,7 +222,7 @@ export class PinThrottle {
 
   /**
    * An admin lets a member in again: every lock on the profile goes, with the device-wide locks of
-   * the devices that had tried it, and PIN checks are no longer spaced.
+   * the devices that had tried it, and PIN checks are no longer spaced (the household's either).
    */
   unlock(userId: string): void {
     const prefix = `p|${userId}|`;
@@ -230,6 +232,7 @@ export class PinThrottle {
       this.strikes.delete(deviceKey(key.slice(prefix.length)));
     }
     this.pace.delete(userId);
+    this.pace.delete(HOUSEHOLD);
   }
 
   /** When the last lock on this profile ends (on any device), or null when it is not locked anywhere. */
