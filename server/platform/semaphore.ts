@@ -11,8 +11,9 @@ export class Semaphore {
     return this.active + this.waiting.length;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Runs `task` when a slot is free; `first` puts it at the head of the queue (work that must not wait behind a flood). */
+  async run<T>(task: () => Promise<T>, first = false): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => (first ? this.waiting.unshift(resolve) : this.waiting.push(resolve)));
     else this.active++;
     try {
       return await task();

@@ -158,6 +158,41 @@ describe('PIN checks for a profile guessed at from many devices are slowed, not 
   });
 });
 
+describe('a browser where the member signed in before is not slowed by guesses from elsewhere', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ seed: 'household', overrides: { tuning: { pinThrottle: { paceAfterFailures: 2, paceBaseMs: 2000 } } } });
+  });
+  afterAll(() => s.close());
+
+  it('signs in at once with its device cookie while strangers’ checks wait their turn', async () => {
+    const phone = device(s.url, '127.0.1.50');
+    const first = await phone('POST', '/api/auth/verify-pin', { userId: s.users.member.id, pin: MEMBER.pin });
+    expect(first.status).toBe(200);
+    const cookie = (first.headers['set-cookie'] ?? []).find((c) => c.startsWith('device='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/Path=\/api\/auth/);
+    const deviceCookie = cookie.split(';')[0]!;
+
+    const verify = pinOf(s);
+    for (let i = 0; i < 2; i++) expect((await verify(`127.0.1.${60 + i}`, s.users.member.id, '0000')).status).toBe(401);
+    // the profile is now paced: a stranger's next check waits 2 s for its turn...
+    const started = performance.now();
+    const stranger = verify('127.0.1.62', s.users.member.id, '0000');
+    const own = await phone('POST', '/api/auth/verify-pin', { userId: s.users.member.id, pin: MEMBER.pin }, deviceCookie);
+    // ...the member's own phone does not
+    expect(own.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect((await stranger).status).toBe(401);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1900);
+    // the member signing in does not end the pace for others, and a made-up device cookie is a stranger's
+    const again = performance.now();
+    const forged = await device(s.url, '127.0.1.66')('POST', '/api/auth/verify-pin', { userId: s.users.member.id, pin: '0000' }, 'device=made-up');
+    expect(forged.status).toBe(401);
+    expect(performance.now() - again).toBeGreaterThanOrEqual(1900);
+  });
+});
+
 describe('requests per client', () => {
   let s: TestServer;
   beforeAll(async () => {

@@ -128,10 +128,12 @@ describe('PinThrottle', () => {
     for (let i = 0; i < 5; i++) throttle.failed('alex', `other${i}`);
     expect(throttle.spacingMs(15)).toBe(2000);
     expect(throttle.spacingMs(10_000)).toBe(DEFAULT_PIN_THROTTLE.paceMaxMs);
-    // a fresh device is not locked, only slowed
+    // a fresh device is not locked, only slowed; the member signing in does not end the pace
     expect(throttle.blocked('alex', 'new-phone')).toBeNull();
     throttle.succeeded('alex', 'new-phone');
-    expect(throttle.takeTurn('alex')).toBe(0);
+    expect(throttle.takeTurn('alex')).toBeGreaterThan(0);
+    advance(DAY + 60_000);
+    expect(throttle.takeTurn('alex')).toBe(0); // a day after the last wrong PIN it is gone
   });
 
   it('spaces out every PIN check after 50 wrong PINs household-wide; a right PIN does not reset that', () => {
@@ -192,5 +194,16 @@ describe('Semaphore', () => {
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
     expect(order.slice(0, 2).sort()).toEqual([0, 1]);
     expect(slots.pending).toBe(0);
+  });
+
+  it('puts a task run with first=true at the head of the queue', async () => {
+    const slots = new Semaphore(1);
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      await new Promise((r) => setTimeout(r, 2));
+      order.push(name);
+    };
+    await Promise.all([slots.run(task('a')), slots.run(task('b')), slots.run(task('c')), slots.run(task('urgent'), true)]);
+    expect(order).toEqual(['a', 'urgent', 'b', 'c']);
   });
 });

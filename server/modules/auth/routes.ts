@@ -1,4 +1,4 @@
-import { actorOf, clearSessionCookie, setSessionCookie } from '../../http/auth.js';
+import { actorOf, clearSessionCookie, readDeviceToken, setDeviceCookie, setSessionCookie } from '../../http/auth.js';
 import { clientOf, type RequestLimit } from '../../http/rate-limit.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
@@ -14,8 +14,9 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
 
     r.post('/verify-pin', { access: 'none', limit: limits.signIn }, async (req, res) => {
       const body = parse(VerifyPinBody, req.body);
-      const signIn = await auth.verifyPin(body.userId, body.pin, clientOf(req), req.get('user-agent'));
+      const signIn = await auth.verifyPin(body.userId, body.pin, clientOf(req), { device: readDeviceToken(req), userAgent: req.get('user-agent') });
       setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
+      if (signIn.device) setDeviceCookie(req, res, signIn.device);
       return { user: signIn.user };
     });
 

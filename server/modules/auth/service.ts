@@ -3,6 +3,7 @@
 // PIN hashing is the one expensive step (scrypt, ~32 MB and a thread-pool thread each): every
 // check that can refuse a request runs before it, and at most a few hashes run at once.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor, UserActor } from '../../actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
@@ -40,7 +41,12 @@ export interface SignIn {
   user: PublicUser;
   token: string;
   maxAgeMs: number;
+  /** The device token to set as a cookie after a PIN sign-in (new, or the one the browser sent). */
+  device?: string;
 }
+
+/** Browsers remembered as "a member signed in here before"; the oldest are forgotten first. */
+const MAX_TRUSTED_DEVICES = 10_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Profile names are unique ignoring case and Unicode form ("Émile" and "émile" are one name). */
@@ -59,6 +65,13 @@ export class AuthService {
   private readonly pinQueues = new Map<string, Promise<unknown>>();
   /** PIN checks waiting in each profile's queue. */
   private readonly pinWaiting = new Map<string, number>();
+  /**
+   * Device token hash -> the profiles that signed in with the right PIN on that browser. Such a
+   * browser skips the pace and the queue that slow guessing (its own wrong PINs still lock it): a
+   * flood of guesses from many addresses cannot keep a member out of their own phone. An attacker
+   * cannot get one without the PIN. Kept in memory, so a restart forgets it.
+   */
+  private readonly trustedDevices = new LRUCache<string, Set<string>>({ max: MAX_TRUSTED_DEVICES });
 
   constructor(private readonly deps: AuthDeps) {}
 
@@ -92,10 +105,13 @@ export class AuthService {
    * first: unknown profile, a lock on this device, a queue of checks for this profile too long to
    * wait in; only then is the PIN hashed.
    */
-  async verifyPin(userId: string, pin: string, client: string, userAgent?: string): Promise<SignIn> {
+  async verifyPin(userId: string, pin: string, client: string, opts: { device?: string; userAgent?: string } = {}): Promise<SignIn> {
     // (no await before the queue is joined: checks keep the order they arrived in)
     const block = this.deps.throttle.blocked(userId, client);
     if (block) throw this.lockedError(block);
+    if (opts.device && this.trustedDevices.get(hashToken(opts.device))?.has(userId)) {
+      return this.verifyPinNow(userId, pin, client, opts, true);
+    }
     const waiting = this.pinWaiting.get(userId) ?? 0;
     let waitingAll = 0;
     for (const n of this.pinWaiting.values()) waitingAll += n;
@@ -108,7 +124,7 @@ export class AuthService {
     const previous = this.pinQueues.get(userId) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => {
       this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 1) - 1);
-      return this.verifyPinNow(userId, pin, client, userAgent);
+      return this.verifyPinNow(userId, pin, client, opts, false);
     });
     this.pinQueues.set(userId, run);
     void run.finally(() => {
@@ -130,20 +146,20 @@ export class AuthService {
     );
   }
 
-  private async verifyPinNow(userId: string, pin: string, client: string, userAgent?: string): Promise<SignIn> {
+  private async verifyPinNow(userId: string, pin: string, client: string, opts: { device?: string; userAgent?: string }, trusted: boolean): Promise<SignIn> {
     const { store, throttle } = this.deps;
     const user = await store.findUser(userId);
     if (!user) throw new NotFoundError('That profile does not exist.');
     let block = throttle.blocked(user.id, client);
     if (block) throw this.lockedError(block);
-    const wait = throttle.takeTurn(user.id);
+    const wait = trusted ? 0 : throttle.takeTurn(user.id);
     if (wait > 0) {
       await sleep(wait, undefined, { ref: false });
       // another profile's wrong PINs from this device may have locked it meanwhile
       block = throttle.blocked(user.id, client);
       if (block) throw this.lockedError(block);
     }
-    const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash)));
+    const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash), trusted));
     if (!ok) {
       const failure = throttle.failed(user.id, client);
       if (failure.locked) {
@@ -157,7 +173,10 @@ export class AuthService {
       );
     }
     throttle.succeeded(user.id, client);
-    return this.startSession(user, userAgent);
+    const device = opts.device ?? randomBytes(32).toString('base64url');
+    const key = hashToken(device);
+    this.trustedDevices.set(key, new Set(this.trustedDevices.get(key)).add(user.id));
+    return { ...(await this.startSession(user, opts.userAgent)), device };
   }
 
   private async startSession(user: UserRecord, userAgent?: string): Promise<SignIn> {

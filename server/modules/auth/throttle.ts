@@ -5,7 +5,7 @@
 // - one device, all profiles: 20 wrong PINs lock the device out of every profile for 15 minutes,
 //   doubling the same way; a right PIN does not reset it (a member cannot buy more guesses at the
 //   admin's PIN by signing in as themselves).
-// - one profile, all devices: after 10 wrong PINs with no right one, its PIN checks are spaced out
+// - one profile, all devices: after 10 wrong PINs in a day, its PIN checks are spaced out
 //   (1 s, doubling every 5 more wrong PINs, at most 60 s); and the whole household, after 50 wrong
 //   PINs in a day (1 s, doubling every 10 more, at most 15 s). This slows guessing from many
 //   addresses without locking anyone out: a check waits only when another one ran just before.
@@ -212,12 +212,12 @@ export class PinThrottle {
   }
 
   /**
-   * The right PIN: this device starts over for this profile, and the profile's checks are no longer
-   * spaced. The household's count stays: a member must not clear it by signing in as themselves.
+   * The right PIN: this device starts over for this profile. The paces stay (they fade a day after
+   * the last wrong PIN, or an admin unlocks): the member signing in says nothing about whoever is
+   * guessing from elsewhere, and a member must not clear them by signing in as themselves.
    */
   succeeded(userId: string, client: string): void {
     this.strikes.delete(profileKey(userId, client));
-    this.pace.delete(userId);
   }
 
   /**
