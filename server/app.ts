@@ -51,6 +51,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
 
     const deps = buildContainer({ config, logger, db, migrations }, overrides);
     cleanups.push({ name: 'event bus', run: () => deps.bus.clear() });
+    cleanups.push({ name: 'rate limits', run: () => Object.values(deps.limits).forEach((l) => l.close()) });
 
     const app = express();
     app.disable('x-powered-by');

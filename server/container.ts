@@ -6,9 +6,11 @@ import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
 import type { Config } from './config.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
+import { createRequestLimit, type RequestLimit } from './http/rate-limit.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
 import { AuthStore } from './modules/auth/store.js';
+import { PinThrottle, type PinThrottleRules } from './modules/auth/throttle.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
@@ -50,6 +52,7 @@ import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
+import { Semaphore } from './platform/semaphore.js';
 
 export interface Deps {
   config: Config;
@@ -82,6 +85,8 @@ export interface Deps {
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
   tuning: Tuning;
+  /** Requests per client on the anonymous routes that cost work; app.ts closes them. */
+  limits: { signIn: RequestLimit; setup: RequestLimit };
 }
 
 /** Timing knobs tests shorten; production uses the defaults. */
@@ -92,6 +97,12 @@ export interface Tuning {
   readerMonitorTickMs?: number;
   /** Bytes of archive entries kept in memory by the content proxy (default 32 MB; 0 turns the cache off). */
   archiveCacheBytes?: number;
+  /** Requests per minute one client may send to select + verify-pin (default 30). */
+  signInRequestsPerMinute?: number;
+  /** Requests per minute one client may send to the anonymous setup routes (default 60). */
+  setupRequestsPerMinute?: number;
+  /** PIN lock and pacing rules (defaults in modules/auth/throttle.ts). */
+  pinThrottle?: Partial<PinThrottleRules>;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -110,7 +121,20 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const hardware = overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir));
   const modelRuntime = overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 });
 
-  const auth = new AuthService({ store: new AuthStore(db), clock, bus, logger: logger.child('auth') });
+  const tuning = overrides.tuning ?? {};
+  const auth = new AuthService({
+    store: new AuthStore(db),
+    clock,
+    bus,
+    logger: logger.child('auth'),
+    throttle: new PinThrottle(clock, tuning.pinThrottle),
+    // two of libuv's four threads at most: file and DNS work keep the others
+    pinSlots: new Semaphore(2),
+  });
+  const limits = {
+    signIn: createRequestLimit({ perMinute: tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' }),
+    setup: createRequestLimit({ perMinute: tuning.setupRequestsPerMinute ?? 60, message: 'Too many setup requests from this device.' }),
+  };
   const notifications = new NotificationsService({ store: new NotificationsStore(db), clock, auth });
   // Each feature module contributes its own tool definitions.
   const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
@@ -119,7 +143,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
   const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
-  const tuning = overrides.tuning ?? {};
   const disk = overrides.diskFree ?? diskFree;
   const jobsStore = new DownloadJobsStore(db);
   // The runner and the service need each other (the service pokes the runner; the runner asks
@@ -227,5 +250,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
 }

@@ -19,9 +19,9 @@ import type { FeatureRoutes, RouteInfo } from './routes.js';
 
 export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRoutes]> {
   return [
-    ['/auth', createAuthRoutes(d.auth)],
+    ['/auth', createAuthRoutes(d.auth, d.limits)],
     ['/admin/users', createUserAdminRoutes(d.auth)],
-    ['/setup', createSetupRoutes(d.setup, d.sse)],
+    ['/setup', createSetupRoutes(d.setup, d.sse, d.limits)],
     ['/system', createSystemRoutes(d.boot, d.sse)],
     ['/tools', createToolRoutes(d.tools)],
     ['/app-store', createAppStoreRoutes(d.tools)],

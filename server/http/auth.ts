@@ -5,6 +5,9 @@ import type { UserActor } from '../actor.js';
 import { ForbiddenError, UnauthorizedError } from '../errors.js';
 
 export const SESSION_COOKIE = 'session';
+/** Marks a browser where a member has signed in before (see AuthService.verifyPin); only the sign-in routes read it. */
+export const DEVICE_COOKIE = 'device';
+const DEVICE_COOKIE_MAX_AGE_MS = 400 * 24 * 60 * 60 * 1000;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -30,6 +33,17 @@ export function setSessionCookie(req: Request, res: Response, token: string, max
 
 export function clearSessionCookie(req: Request, res: Response): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
+}
+
+export function readDeviceToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  const token = parseCookie(header)[DEVICE_COOKIE];
+  return token && token.length <= 100 ? token : undefined;
+}
+
+export function setDeviceCookie(req: Request, res: Response, token: string): void {
+  res.cookie(DEVICE_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/api/auth', secure: req.secure, maxAge: DEVICE_COOKIE_MAX_AGE_MS });
 }
 
 export function readSessionToken(req: Request): string | undefined {

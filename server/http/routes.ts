@@ -3,6 +3,8 @@
 // known (tests walk it to prove anonymous 401 and member 403 everywhere).
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { requireAccess, type Access } from './auth.js';
+import type { RequestLimit } from './rate-limit.js';
+import { checkJsonBody } from './validate.js';
 
 export const DEFAULT_JSON_LIMIT = '1mb';
 
@@ -10,6 +12,8 @@ export interface RouteOptions {
   access: Access;
   /** JSON body limit for this route (default 1 MB); false when the route reads the body itself. */
   jsonLimit?: string | number | false;
+  /** Requests per client (http/rate-limit.ts), counted before the body is read. */
+  limit?: RequestLimit;
 }
 
 export type Handler = (req: Request, res: Response) => unknown;
@@ -48,7 +52,8 @@ export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
     (path, opts, handler) => {
       const o: RouteOptions = typeof opts === 'string' ? { access: opts } : opts;
       const chain: RequestHandler[] = [requireAccess(o.access)];
-      if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }));
+      if (o.limit) chain.push(o.limit.handler);
+      if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }), checkJsonBody);
       router[method](path, ...chain, wrap(handler));
       table.push({ method, path, access: o.access });
     };

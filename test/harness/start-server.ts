@@ -5,7 +5,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { createServer, type ServerHandle } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
-import type { Overrides } from '../../server/container.js';
+import type { Overrides, Tuning } from '../../server/container.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { createMemoryLogger, type MemoryLogger } from '../../server/platform/logger.js';
 import { TestClient } from './client.js';
@@ -27,6 +27,12 @@ export const TEST_HARDWARE: HardwareProfile = {
   appleSiliconGeneration: null,
   diskFreeBytes: 200 * 1024 ** 3,
 };
+
+/**
+ * Every test connects from 127.0.0.1, so the per-client request limits would count a whole test
+ * file as one device; tests of the limits themselves pass their own numbers.
+ */
+export const TEST_TUNING: Tuning = { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000 };
 
 /** A loopback port nothing listens on: adapters pointed here see "connection refused". */
 export const CLOSED_URL = 'http://127.0.0.1:9';
@@ -75,7 +81,12 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   if (!existsSync(dbFile)) copyFileSync(inject('templateDb'), dbFile);
   const config = testConfig(dataDir, opts.config);
   const logger = createMemoryLogger();
-  const handle = await createServer(config, { logger, hardware: async () => TEST_HARDWARE, ...opts.overrides });
+  const handle = await createServer(config, {
+    logger,
+    hardware: async () => TEST_HARDWARE,
+    ...opts.overrides,
+    tuning: { ...TEST_TUNING, ...opts.overrides?.tuning },
+  });
   const { url } = await handle.listen(0, '127.0.0.1');
   if (opts.waitForBoot !== false) await handle.deps.boot.start();
 

@@ -1,6 +1,6 @@
 // API shapes the web app uses. Types come from the server's schemas (type-only, nothing from the
 // server ends up in the bundle); the boot stream has no schema module, so it is spelled here.
-export type { PublicUser, Role } from '../../../server/modules/auth/schema.js';
+export type { AdminUser, PublicUser, Role, SelectResponse } from '../../../server/modules/auth/schema.js';
 export type { ModelRuntimeStatus, SetupState, SetupStatus } from '../../../server/modules/setup/schema.js';
 
 export type BootStatus = 'running' | 'ok' | 'warn' | 'error';

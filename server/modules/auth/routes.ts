@@ -1,19 +1,22 @@
-import { actorOf, clearSessionCookie, setSessionCookie } from '../../http/auth.js';
+import { actorOf, clearSessionCookie, readDeviceToken, setDeviceCookie, setSessionCookie } from '../../http/auth.js';
+import { clientOf, type RequestLimit } from '../../http/rate-limit.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import { CreateUserBody, SelectBody, UpdateUserBody, UserIdParams, VerifyPinBody } from './schema.js';
 import type { AuthService } from './service.js';
 
-export function createAuthRoutes(auth: AuthService) {
+/** `signIn` limits requests per client to select and verify-pin together. */
+export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLimit }) {
   return defineRoutes((r) => {
     r.get('/profiles', 'none', async () => ({ profiles: await auth.listProfiles() }));
 
-    r.post('/select', 'none', (req) => auth.select(parse(SelectBody, req.body).userId));
+    r.post('/select', { access: 'none', limit: limits.signIn }, (req) => auth.select(parse(SelectBody, req.body).userId, clientOf(req)));
 
-    r.post('/verify-pin', 'none', async (req, res) => {
+    r.post('/verify-pin', { access: 'none', limit: limits.signIn }, async (req, res) => {
       const body = parse(VerifyPinBody, req.body);
-      const signIn = await auth.verifyPin(body.userId, body.pin, req.get('user-agent'));
+      const signIn = await auth.verifyPin(body.userId, body.pin, clientOf(req), { device: readDeviceToken(req), userAgent: req.get('user-agent') });
       setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
+      if (signIn.device) setDeviceCookie(req, res, signIn.device);
       return { user: signIn.user };
     });
 
@@ -41,6 +44,8 @@ export function createUserAdminRoutes(auth: AuthService) {
       const { id } = parse(UserIdParams, req.params);
       return { user: await auth.updateUser(actorOf(req), id, parse(UpdateUserBody, req.body)) };
     });
+
+    r.post('/:id/unlock', 'admin', async (req) => ({ user: await auth.unlockUser(actorOf(req), parse(UserIdParams, req.params).id) }));
 
     r.delete('/:id', 'admin', async (req) => {
       await auth.deleteUser(actorOf(req), parse(UserIdParams, req.params).id);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 export const PIN_PATTERN = /^\d{4,8}$/;
-export const MAX_FAILED_PINS = 5;
-export const LOCKOUT_MS = 5 * 60 * 1000;
+/** A PIN check waits at most this long in its profile's queue (the profile is being guessed at); beyond, 429. */
+export const MAX_PIN_WAIT_MS = 2 * 60 * 1000;
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** The sliding expiry is pushed forward at most this often, to keep reads read-only. */
 export const SESSION_REFRESH_AFTER_MS = 60 * 60 * 1000;
@@ -35,6 +35,9 @@ export const PublicUser = z.object({
 export type PublicUser = z.infer<typeof PublicUser>;
 
 export const SelectBody = z.object({ userId: UserId });
+/** lockedForSeconds: only when this device may not try a PIN for the profile now. */
+export const SelectResponse = z.object({ userId: z.string(), name: z.string(), lockedForSeconds: z.number().int().positive().optional() });
+export type SelectResponse = z.infer<typeof SelectResponse>;
 export const VerifyPinBody = z.object({ userId: UserId, pin: z.string().max(64) });
 
 export const CreateUserBody = z.object({ name: UserName, pin: Pin, role: Role.default('member'), avatar: Avatar });
@@ -49,4 +52,9 @@ export const UserIdParams = z.object({ id: UserId });
 
 export const ProfilesResponse = z.object({ profiles: z.array(PublicUser) });
 export const UserResponse = z.object({ user: PublicUser });
-export const UsersResponse = z.object({ users: z.array(PublicUser) });
+/** A member as admins see them: with when a PIN lock on their profile ends (null: not locked). */
+export const AdminUser = PublicUser.extend({ lockedUntil: z.string().nullable() });
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const UsersResponse = z.object({ users: z.array(AdminUser) });
+export const AdminUserResponse = z.object({ user: AdminUser });

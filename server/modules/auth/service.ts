@@ -1,45 +1,77 @@
 // Profiles, PIN sign-in with lockout, sessions (opaque tokens stored hashed, 30-day sliding
 // expiry) and household member management with the last-admin rule.
+// PIN hashing is the one expensive step (scrypt, ~32 MB and a thread-pool thread each): every
+// check that can refuse a request runs before it, and at most a few hashes run at once.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Actor, UserActor } from '../../actor.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
+import type { Semaphore } from '../../platform/semaphore.js';
 import { hashPin, verifyPinHash } from './pin.js';
 import {
-  LOCKOUT_MS,
-  MAX_FAILED_PINS,
+  MAX_PIN_WAIT_MS,
   PIN_PATTERN,
   SESSION_REFRESH_AFTER_MS,
   SESSION_TTL_MS,
+  type AdminUser,
   type CreateUserBody,
   type PublicUser,
+  type SelectResponse,
   type UpdateUserBody,
 } from './schema.js';
 import type { AuthStore, UserRecord } from './store.js';
+import type { PinBlock, PinThrottle } from './throttle.js';
 
 export interface AuthDeps {
   store: AuthStore;
   clock: Clock;
   bus: EventBus;
   logger: Logger;
+  /** Who may try a PIN when (per device, per profile). */
+  throttle: PinThrottle;
+  /** Bounds the PIN hashes running at once, so sign-ins cannot fill the thread pool. */
+  pinSlots: Semaphore;
 }
 
 export interface SignIn {
   user: PublicUser;
   token: string;
   maxAgeMs: number;
+  /** The device token to set as a cookie after a PIN sign-in (new, or the one the browser sent). */
+  device?: string;
 }
+
+/** Browsers remembered as "a member signed in here before"; the oldest are forgotten first. */
+const MAX_TRUSTED_DEVICES = 10_000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Profile names are unique ignoring case and Unicode form ("Émile" and "émile" are one name). */
 const nameKey = (name: string) => name.normalize('NFKC').toLowerCase();
 export const toPublicUser = (u: UserRecord): PublicUser => ({ id: u.id, name: u.name, role: u.role, avatar: u.avatar });
 
+/** "5 minutes", "2 hours" (or "5-minute" as an adjective): how long a lock lasts, for a person. */
+export function formatWait(ms: number, adjective = false): string {
+  const minutes = Math.max(1, Math.ceil(ms / 60_000));
+  const [n, unit] = minutes <= 90 ? [minutes, 'minute'] : [Math.ceil(minutes / 60), 'hour'];
+  return adjective ? `${n}-${unit}` : `${n} ${unit}${n === 1 ? '' : 's'}`;
+}
+
 export class AuthService {
   /** PIN checks for one profile run one at a time, so parallel guesses cannot outrun the lockout. */
   private readonly pinQueues = new Map<string, Promise<unknown>>();
+  /** PIN checks waiting in each profile's queue. */
+  private readonly pinWaiting = new Map<string, number>();
+  /**
+   * Device token hash -> the profiles that signed in with the right PIN on that browser. Such a
+   * browser skips the pace and the queue that slow guessing (its own wrong PINs still lock it): a
+   * flood of guesses from many addresses cannot keep a member out of their own phone. An attacker
+   * cannot get one without the PIN. Kept in memory, so a restart forgets it.
+   */
+  private readonly trustedDevices = new LRUCache<string, Set<string>>({ max: MAX_TRUSTED_DEVICES });
 
   constructor(private readonly deps: AuthDeps) {}
 
@@ -60,49 +92,91 @@ export class AuthService {
     return (await this.deps.store.countAdmins()) > 0;
   }
 
-  async select(userId: string): Promise<{ userId: string; name: string }> {
+  /** The profile, and when this device is locked out of it, for how long (so the PIN screen can say so upfront). */
+  async select(userId: string, client: string): Promise<SelectResponse> {
     const u = await this.deps.store.findUser(userId);
     if (!u) throw new NotFoundError('That profile does not exist.');
-    return { userId: u.id, name: u.name };
+    const block = this.deps.throttle.blocked(u.id, client);
+    return block ? { userId: u.id, name: u.name, lockedForSeconds: Math.ceil(block.retryAfterMs / 1000) } : { userId: u.id, name: u.name };
   }
 
-  verifyPin(userId: string, pin: string, userAgent?: string): Promise<SignIn> {
+  /**
+   * Signs in with a PIN from `client` (the device's address). Refusals that cost nothing come
+   * first: unknown profile, a lock on this device, a queue of checks for this profile too long to
+   * wait in; only then is the PIN hashed.
+   */
+  async verifyPin(userId: string, pin: string, client: string, opts: { device?: string; userAgent?: string } = {}): Promise<SignIn> {
+    // (no await before the queue is joined: checks keep the order they arrived in)
+    const block = this.deps.throttle.blocked(userId, client);
+    if (block) throw this.lockedError(block);
+    if (opts.device && this.trustedDevices.get(hashToken(opts.device))?.has(userId)) {
+      return this.verifyPinNow(userId, pin, client, opts, true);
+    }
+    const waiting = this.pinWaiting.get(userId) ?? 0;
+    let waitingAll = 0;
+    for (const n of this.pinWaiting.values()) waitingAll += n;
+    const wait = this.deps.throttle.projectedWaitMs(userId, waiting, waitingAll);
+    if (wait > MAX_PIN_WAIT_MS) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new TooManyRequestsError('rate_limited', `Many wrong PINs were tried lately, so PIN checks are slowed down. Try again in ${seconds} seconds.`, seconds);
+    }
+    this.pinWaiting.set(userId, waiting + 1);
     const previous = this.pinQueues.get(userId) ?? Promise.resolve();
-    const run = previous.catch(() => undefined).then(() => this.verifyPinNow(userId, pin, userAgent));
+    const run = previous.catch(() => undefined).then(() => {
+      this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 1) - 1);
+      return this.verifyPinNow(userId, pin, client, opts, false);
+    });
     this.pinQueues.set(userId, run);
     void run.finally(() => {
-      if (this.pinQueues.get(userId) === run) this.pinQueues.delete(userId);
+      if (this.pinQueues.get(userId) === run) {
+        this.pinQueues.delete(userId);
+        this.pinWaiting.delete(userId);
+      }
     }).catch(() => undefined);
     return run;
   }
 
-  private lockedError(lockedUntil: Date): TooManyRequestsError {
-    const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - this.now().getTime()) / 1000));
-    const minutes = Math.ceil(seconds / 60);
-    return new TooManyRequestsError('locked_out', `Too many wrong PINs. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, seconds);
+  private lockedError(block: PinBlock): TooManyRequestsError {
+    const seconds = Math.max(1, Math.ceil(block.retryAfterMs / 1000));
+    const what = block.scope === 'profile' ? 'for this profile on this device' : 'from this device';
+    return new TooManyRequestsError(
+      'locked_out',
+      `Too many wrong PINs ${what}. Try again in ${formatWait(block.retryAfterMs)}, or ask an admin to unlock the profile in Members.`,
+      seconds,
+    );
   }
 
-  private async verifyPinNow(userId: string, pin: string, userAgent?: string): Promise<SignIn> {
-    const { store } = this.deps;
+  private async verifyPinNow(userId: string, pin: string, client: string, opts: { device?: string; userAgent?: string }, trusted: boolean): Promise<SignIn> {
+    const { store, throttle } = this.deps;
     const user = await store.findUser(userId);
     if (!user) throw new NotFoundError('That profile does not exist.');
-    const now = this.now();
-    if (user.lockedUntil && new Date(user.lockedUntil) > now) throw this.lockedError(new Date(user.lockedUntil));
-    const ok = PIN_PATTERN.test(pin) && (await verifyPinHash(pin, user.pinHash));
-    if (!ok) {
-      const failed = user.failedPinCount + 1;
-      if (failed >= MAX_FAILED_PINS) {
-        const until = new Date(this.now().getTime() + LOCKOUT_MS);
-        await store.updateUser(user.id, { failedPinCount: 0, lockedUntil: until.toISOString() });
-        this.deps.logger.warn({ userId: user.id }, 'profile locked after repeated wrong PINs');
-        throw this.lockedError(until);
-      }
-      await store.updateUser(user.id, { failedPinCount: failed, lockedUntil: null });
-      const left = MAX_FAILED_PINS - failed;
-      throw new UnauthorizedError(`That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before a 5-minute lock.`, 'invalid_pin');
+    let block = throttle.blocked(user.id, client);
+    if (block) throw this.lockedError(block);
+    const wait = trusted ? 0 : throttle.takeTurn(user.id);
+    if (wait > 0) {
+      await sleep(wait, undefined, { ref: false });
+      // another profile's wrong PINs from this device may have locked it meanwhile
+      block = throttle.blocked(user.id, client);
+      if (block) throw this.lockedError(block);
     }
-    if (user.failedPinCount !== 0 || user.lockedUntil) await store.updateUser(user.id, { failedPinCount: 0, lockedUntil: null });
-    return this.startSession(user, userAgent);
+    const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash), trusted));
+    if (!ok) {
+      const failure = throttle.failed(user.id, client);
+      if (failure.locked) {
+        this.deps.logger.warn({ userId: user.id, client, scope: failure.locked.scope }, 'PIN sign-in locked after repeated wrong PINs');
+        throw this.lockedError(failure.locked);
+      }
+      const left = failure.triesLeft;
+      throw new UnauthorizedError(
+        `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left on this device before a ${formatWait(failure.nextLockMs, true)} lock.`,
+        'invalid_pin',
+      );
+    }
+    throttle.succeeded(user.id, client);
+    const device = opts.device ?? randomBytes(32).toString('base64url');
+    const key = hashToken(device);
+    this.trustedDevices.set(key, new Set(this.trustedDevices.get(key)).add(user.id));
+    return { ...(await this.startSession(user, opts.userAgent)), device };
   }
 
   private async startSession(user: UserRecord, userAgent?: string): Promise<SignIn> {
@@ -153,13 +227,24 @@ export class AuthService {
 
   /** Creates the first admin and signs them in; 409 admin_exists once any admin exists. */
   async createFirstAdmin(name: string, pin: string, userAgent?: string): Promise<SignIn> {
-    const pinHash = await hashPin(pin);
+    // checked before hashing, so the route costs nothing once setup is done (and again below, in
+    // the transaction, for two requests racing to be first)
+    if (await this.hasAdmin()) throw this.adminExists();
+    const pinHash = await this.hash(pin);
     const user = await this.deps.store.transaction(async (tx) => {
-      if ((await tx.countAdmins()) > 0) throw new ConflictError('admin_exists', 'This household already has an admin. Sign in from the profile picker.');
+      if ((await tx.countAdmins()) > 0) throw this.adminExists();
       return this.insertUser(tx, { name, role: 'admin', avatar: null }, pinHash);
     });
     this.deps.logger.info({ userId: user.id }, 'first admin created');
     return this.startSession(user, userAgent);
+  }
+
+  private adminExists(): ConflictError {
+    return new ConflictError('admin_exists', 'This household already has an admin. Sign in from the profile picker.');
+  }
+
+  private hash(pin: string): Promise<string> {
+    return this.deps.pinSlots.run(() => hashPin(pin));
   }
 
   /** The user going by this name, ignoring case: SQLite's NOCASE index only folds ASCII letters. */
@@ -168,8 +253,13 @@ export class AuthService {
     return (await store.listUsers()).find((u) => nameKey(u.name) === key) ?? null;
   }
 
+  private async assertNameFree(store: AuthStore, name: string, exceptId?: string): Promise<void> {
+    const holder = await this.findByName(store, name);
+    if (holder && holder.id !== exceptId) throw new ConflictError('name_taken', `Someone in the household is already called ${name}.`);
+  }
+
   private async insertUser(store: AuthStore, u: { name: string; role: UserRecord['role']; avatar: string | null | undefined }, pinHash: string): Promise<UserRecord> {
-    if (await this.findByName(store, u.name)) throw new ConflictError('name_taken', `Someone in the household is already called ${u.name}.`);
+    await this.assertNameFree(store, u.name);
     const now = this.now().toISOString();
     const record = { id: randomUUID(), name: u.name, role: u.role, avatar: u.avatar ?? null, pinHash, createdAt: now, updatedAt: now };
     await store.insertUser(record);
@@ -180,43 +270,57 @@ export class AuthService {
     if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
   }
 
-  async listUsers(actor: Actor): Promise<PublicUser[]> {
+  /** The members with, for admins, when a lock on their profile ends (null when there is none). */
+  async listUsers(actor: Actor): Promise<AdminUser[]> {
     this.assertAdmin(actor);
-    return this.listProfiles();
+    return (await this.listProfiles()).map((u) => ({ ...u, lockedUntil: this.deps.throttle.lockedUntil(u.id)?.toISOString() ?? null }));
+  }
+
+  /** Lifts every PIN lock on a member's profile, on every device. */
+  async unlockUser(actor: Actor, id: string): Promise<AdminUser> {
+    this.assertAdmin(actor);
+    const user = await this.deps.store.findUser(id);
+    if (!user) throw new NotFoundError('That household member does not exist.');
+    this.deps.throttle.unlock(id);
+    this.deps.logger.info({ userId: id }, 'PIN locks lifted by an admin');
+    return { ...toPublicUser(user), lockedUntil: null };
   }
 
   async createUser(actor: Actor, body: CreateUserBody): Promise<PublicUser> {
     this.assertAdmin(actor);
-    const pinHash = await hashPin(body.pin);
+    await this.assertNameFree(this.deps.store, body.name);
+    const pinHash = await this.hash(body.pin);
     const user = await this.deps.store.transaction((tx) => this.insertUser(tx, { name: body.name, role: body.role, avatar: body.avatar }, pinHash));
     return toPublicUser(user);
   }
 
+  /** The refusals an update can meet; run before hashing a new PIN and again in the transaction. */
+  private async assertUpdatable(store: AuthStore, id: string, body: UpdateUserBody): Promise<UserRecord> {
+    const user = await store.findUser(id);
+    if (!user) throw new NotFoundError('That household member does not exist.');
+    if (body.name !== undefined) await this.assertNameFree(store, body.name, id);
+    if (body.role === 'member' && user.role === 'admin' && (await store.countAdmins()) <= 1) {
+      throw new ConflictError('last_admin', 'The household needs at least one admin. Make someone else an admin first.');
+    }
+    return user;
+  }
+
   async updateUser(actor: Actor, id: string, body: UpdateUserBody): Promise<PublicUser> {
     this.assertAdmin(actor);
-    const pinHash = body.pin !== undefined ? await hashPin(body.pin) : undefined;
+    let pinHash: string | undefined;
+    if (body.pin !== undefined) {
+      await this.assertUpdatable(this.deps.store, id, body);
+      pinHash = await this.hash(body.pin);
+    }
     const updated = await this.deps.store.transaction(async (tx) => {
-      const user = await tx.findUser(id);
-      if (!user) throw new NotFoundError('That household member does not exist.');
-      if (body.name !== undefined) {
-        const holder = await this.findByName(tx, body.name);
-        if (holder && holder.id !== id) throw new ConflictError('name_taken', `Someone in the household is already called ${body.name}.`);
-      }
-      if (body.role === 'member' && user.role === 'admin' && (await tx.countAdmins()) <= 1) {
-        throw new ConflictError('last_admin', 'The household needs at least one admin. Make someone else an admin first.');
-      }
-      await tx.updateUser(id, {
-        name: body.name,
-        role: body.role,
-        avatar: body.avatar,
-        pinHash,
-        // A new PIN clears any lockout and signs the member out on their other devices.
-        ...(pinHash ? { failedPinCount: 0, lockedUntil: null } : {}),
-        updatedAt: this.now().toISOString(),
-      });
+      await this.assertUpdatable(tx, id, body);
+      await tx.updateUser(id, { name: body.name, role: body.role, avatar: body.avatar, pinHash, updatedAt: this.now().toISOString() });
+      // A new PIN signs the member out on their other devices.
       if (pinHash) await tx.deleteSessionsOfUser(id, actor.kind === 'user' ? actor.sessionId : undefined);
       return (await tx.findUser(id))!;
     });
+    // ...and lifts any lock: the guesses were at the old PIN
+    if (pinHash) this.deps.throttle.unlock(id);
     return toPublicUser(updated);
   }
 
@@ -231,6 +335,7 @@ export class AuthService {
       // sessions, preferences and every per-user row go with the user (ON DELETE CASCADE)
       await tx.deleteUser(id);
     });
+    this.deps.throttle.unlock(id);
     this.deps.bus.emit('user.deleted', { userId: id });
   }
 }

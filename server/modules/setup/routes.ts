@@ -1,6 +1,7 @@
 import { ForbiddenError } from '../../errors.js';
 import { actorOf, setSessionCookie } from '../../http/auth.js';
 import { isHomeHostName } from '../../http/guards.js';
+import type { RequestLimit } from '../../http/rate-limit.js';
 import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { SetupDownloadBody } from '../features/schema.js';
@@ -8,11 +9,13 @@ import { parse } from '../../http/validate.js';
 import { CreateAdminBody, MAX_SETUP_STATE_BYTES, SetupState } from './schema.js';
 import type { SetupService } from './service.js';
 
-export function createSetupRoutes(setup: SetupService, sse: SseRegistry) {
+/** `limits.setup` bounds requests per client to the routes anyone may call. */
+export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits: { setup: RequestLimit }) {
+  const open = { access: 'none', limit: limits.setup } as const;
   return defineRoutes((r) => {
-    r.get('/status', 'none', () => setup.status());
+    r.get('/status', open, () => setup.status());
 
-    r.post('/admin', 'none', async (req, res) => {
+    r.post('/admin', open, async (req, res) => {
       // The one route where whoever asks first owns the household: a page on a public name that was
       // made to resolve to this computer (DNS rebinding) passes the Origin check, so the first admin
       // is only made through an address of this computer or the home network.
@@ -29,7 +32,7 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry) {
       return { user: signIn.user };
     });
 
-    r.get('/ollama-status', 'none', () => setup.modelRuntimeStatus());
+    r.get('/ollama-status', open, () => setup.modelRuntimeStatus());
 
     r.get('/catalog', 'admin', (req) => setup.catalog(actorOf(req)));
 

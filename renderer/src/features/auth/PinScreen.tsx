@@ -1,9 +1,10 @@
 // The PIN step of signing in: the chosen profile, the PIN pad, wrong-PIN messages and, after too
-// many wrong PINs, a countdown from the server's Retry-After until the pad unlocks.
+// many wrong PINs, a countdown from the server's Retry-After until the pad unlocks. A lock is per
+// device: when this device is already locked out, the screen says so (and for how long) upfront.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser } from '../../api/types';
+import type { PublicUser, SelectResponse } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
@@ -22,7 +23,7 @@ export function PinScreen(): ReactElement {
   const { signIn } = useSession();
   // POST /select confirms the profile still exists (and gives its name on a direct visit).
   const profile = useResource(
-    (signal) => api.post<{ userId: string; name: string }>('/api/auth/select', { userId }, { signal }),
+    (signal) => api.post<SelectResponse>('/api/auth/select', { userId }, { signal }),
     [userId],
   );
   const reloadProfile = profile.reload;
@@ -33,6 +34,14 @@ export function PinScreen(): ReactElement {
   const [lockedUntil, setLockedUntil] = useState<number | null>(null);
   const secondsLeft = useCountdown(lockedUntil);
   const locked = lockedUntil !== null && secondsLeft > 0;
+
+  const lockedForSeconds = profile.data?.lockedForSeconds;
+  useEffect(() => {
+    if (lockedForSeconds) {
+      setLockedUntil(Date.now() + lockedForSeconds * 1000);
+      setError('Too many wrong PINs were tried for this profile on this device. An admin can unlock it in Members.');
+    }
+  }, [lockedForSeconds]);
 
   useEffect(() => {
     if (lockedUntil !== null && secondsLeft <= 0) {
@@ -50,7 +59,7 @@ export function PinScreen(): ReactElement {
         const { user } = await api.post<{ user: PublicUser }>('/api/auth/verify-pin', { userId, pin });
         signIn(user); // the route guard takes it from here
       } catch (err) {
-        if (err instanceof ApiError && err.code === 'locked_out') {
+        if (err instanceof ApiError && (err.code === 'locked_out' || err.code === 'rate_limited')) {
           setLockedUntil(Date.now() + (err.retryAfterSeconds ?? 300) * 1000);
         } else if (err instanceof ApiError && err.status === 404) {
           reloadProfile();

@@ -1,10 +1,11 @@
 // Admin: the household's members. Add, edit (rename, new PIN, role) and remove, with the server's
-// own messages (name_taken, last_admin…) shown where the action happened. Each member's home screen
-// (and the household default) is looked after from here too.
+// own messages (name_taken, last_admin…) shown where the action happened. A member locked out by
+// wrong PINs shows it, with an Unlock button. Each member's home screen (and the household default)
+// is looked after from here too.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import type { PublicUser } from '../../api/types';
+import { api, errorMessage } from '../../api/client';
+import type { AdminUser, PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
@@ -19,19 +20,35 @@ type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
 export function MembersPage(): ReactElement {
   const me = useUser();
   const { updateUser, forget } = useSession();
-  const users = useResource((signal) => api.get<{ users: PublicUser[] }>('/api/admin/users', { signal }).then((r) => r.users));
+  const users = useResource((signal) => api.get<{ users: AdminUser[] }>('/api/admin/users', { signal }).then((r) => r.users));
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<PublicUser | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [unlocking, setUnlocking] = useState<string | null>(null);
 
   const list = users.data ?? [];
 
   const saved = (user: PublicUser, mode: 'add' | 'edit') => {
-    const next = mode === 'add' ? [...list, user] : list.map((u) => (u.id === user.id ? user : u));
+    const next = mode === 'add' ? [...list, { ...user, lockedUntil: null }] : list.map((u) => (u.id === user.id ? { ...u, ...user } : u));
     users.setData(next);
     setEditing(null);
     setNotice(mode === 'add' ? `${user.name} was added.` : `${user.name} was updated.`);
     if (user.id === me.id) updateUser(user); // e.g. renamed yourself or gave up admin
+    if (mode === 'edit') users.reload(); // a new PIN lifts a lock
+  };
+
+  const unlock = async (user: AdminUser) => {
+    setNotice(null);
+    setUnlocking(user.id);
+    try {
+      const { user: unlocked } = await api.post<{ user: AdminUser }>(`/api/admin/users/${encodeURIComponent(user.id)}/unlock`);
+      users.setData(list.map((u) => (u.id === unlocked.id ? unlocked : u)));
+      setNotice(`${user.name} can sign in again on every device.`);
+    } catch (err) {
+      setNotice(`${user.name} was not unlocked: ${errorMessage(err)}`);
+    } finally {
+      setUnlocking(null);
+    }
   };
 
   const removed = (user: PublicUser) => {
@@ -124,6 +141,23 @@ export function MembersPage(): ReactElement {
                   <span className="btn__label">Remove</span>
                 </button>
               </div>
+              {isLocked(u) ? (
+                <div className="member__lock" data-testid="member-locked">
+                  <span className="badge badge--warn">
+                    <Icon name="lock" size={16} />
+                    Locked until {formatTime(u.lockedUntil!)}
+                  </span>
+                  <button
+                    type="button"
+                    className="btn btn--secondary btn--compact"
+                    aria-label={`Unlock ${u.name}`}
+                    disabled={unlocking === u.id}
+                    onClick={() => void unlock(u)}
+                  >
+                    Unlock
+                  </button>
+                </div>
+              ) : null}
             </li>
           ))}
         </ul>
@@ -149,6 +183,16 @@ export function MembersPage(): ReactElement {
       <RemoveDialog member={removing} isSelf={removing?.id === me.id} onClose={() => setRemoving(null)} onRemoved={removed} />
     </section>
   );
+}
+
+/** Locked out by wrong PINs on some device, as of now. */
+function isLocked(u: AdminUser): boolean {
+  return u.lockedUntil !== null && new Date(u.lockedUntil).getTime() > Date.now();
+}
+
+/** "14:35", in the viewer's own clock. */
+function formatTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
 function RemoveDialog({
