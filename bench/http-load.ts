@@ -174,7 +174,7 @@ export async function run(): Promise<void> {
     const admin = await server.deps.auth.createFirstAdmin('Alex', '1234');
     const memberIds: string[] = [];
     for (let i = 0; i < 20; i++) memberIds.push((await server.deps.auth.createUser({ kind: 'system' }, { name: `Member ${i}`, pin: '5678', role: 'member' })).id);
-    const member = await server.deps.auth.verifyPin(memberIds[0]!, '5678');
+    const member = await server.deps.auth.verifyPin(memberIds[0]!, '5678', '127.0.0.1');
     const notifications = Array.from({ length: 20_000 }, (_, i) => ({
       id: randomUUID(),
       user_id: i % 10 === 0 ? null : memberIds[i % memberIds.length],
