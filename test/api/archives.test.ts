@@ -158,6 +158,20 @@ describe('content proxy', () => {
     expect(csp).toContain("connect-src 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'self'");
+    // ... and sandboxed into an opaque origin with no frames of its own: a script inside cannot
+    // reach the app's origin through an iframe onto one of Hearth's own pages
+    expect(csp).toMatch(/^sandbox allow-scripts allow-forms;/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect(csp).not.toContain('allow-top-navigation');
+    expect(csp).not.toContain('allow-popups');
+    for (const d of ["frame-src 'none'", "child-src 'none'", "worker-src 'none'"]) expect(csp).toContain(d);
+    expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // every other answer of the view carries the sandbox too: images, the friendly pages, search, random
+    for (const p of ['I/Water_heater.png', 'A/No_such_page', 'search?pattern=heater', 'random', '%c0%ae']) {
+      const other = await view(p);
+      expect(String(other.headers['content-security-policy']), p).toMatch(/^sandbox allow-scripts allow-forms;/);
+      expect(String(other.headers['content-security-policy']), p).toContain("frame-src 'none'");
+    }
   });
 
   it('follows redirects server-side (chain, odd characters) so the browser sees one answer', async () => {
@@ -227,9 +241,12 @@ describe('content proxy', () => {
       expect(r.status, p).toBe(404);
       expect(r.text).not.toContain('<feed');
     }
-    // a malformed escape is refused before it reaches the proxy
-    const bad = await view('%E0%A4%A');
-    expect(bad.status).toBe(400);
+    // a malformed escape is refused before it reaches the proxy, as a traversal: 404
+    for (const p of ['%E0%A4%A', '%c0%ae%c0%ae/%c0%ae%c0%ae/catalog/v2/entries', 'A/%c0%ae']) {
+      const bad = await view(p);
+      expect(bad.status, p).toBe(404);
+      expect(bad.headers['content-type'], p).toContain('text/html');
+    }
   });
 
   it('answers a repeat visit from memory: the same page with a fresh nonce each time, dark or light, and images byte for byte', async () => {

@@ -39,6 +39,38 @@ export function pathFromLocation(location: string, bookHref: string): string[] |
   return decodeSegments(loc.slice(prefix.length));
 }
 
+/**
+ * The policy of every archive-content response. Archive pages are other people's HTML served on
+ * Hearth's origin, so they run sandboxed in an opaque origin (no allow-same-origin): their
+ * scripts may run (some archives need them) but are not Hearth's origin, so nothing they do
+ * carries the household's session or reads the app. Frames and workers are closed too (a frame
+ * onto one of the app's own pages was how a script reached /api), as are popups and navigating
+ * the app; forms may only target the archive's own pages. Only Hearth's own pages may frame it.
+ */
+export function archiveContentCsp(nonce?: string): string {
+  return [
+    'sandbox allow-scripts allow-forms',
+    "default-src 'self' data: blob:",
+    `script-src 'self' 'unsafe-inline'${nonce ? ` 'nonce-${nonce}'` : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'self'",
+    "form-action 'self'",
+    "base-uri 'self'",
+  ].join('; ');
+}
+
+/** The headers every archive-content response carries (a page's CSP adds its nonce). */
+export const ARCHIVE_CONTENT_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': archiveContentCsp(),
+  'X-Frame-Options': 'SAMEORIGIN',
+};
+
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

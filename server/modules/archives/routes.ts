@@ -1,10 +1,10 @@
 import { parse as parseCookie } from 'cookie';
-import type { Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { friendlyPage } from './proxy.js';
+import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadQuery, SearchQuery, SourceParams } from './schema.js';
 import type { ArchivesService } from './service.js';
 
@@ -62,10 +62,11 @@ export function createArchiveRoutes(archives: ArchivesService) {
  * is not resolved for every page and image.
  */
 export function createArchiveContentRoutes(archives: ArchivesService) {
-  return defineRoutes((r) => {
+  const routes = defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
     const view = async (req: Request, res: Response) => {
+      res.set(ARCHIVE_CONTENT_HEADERS);
       const params = SourceParams.safeParse(req.params);
       const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
       if (!params.success) {
@@ -98,6 +99,16 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
     r.get('/:sourceId', 'none', view);
     r.get('/:sourceId/*rest', 'none', view);
   });
+  // A path the router cannot decode (a bad escape such as %c0%ae) is a traversal attempt like any
+  // other: the friendly 404 page, not the router's 400 (DESIGN: path traversal anywhere is 404).
+  const onBadPath: ErrorRequestHandler = (err, req, res, next) => {
+    if (!(err instanceof URIError) || res.headersSent) return next(err);
+    res.set(ARCHIVE_CONTENT_HEADERS);
+    const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
+    res.status(404).set('Cache-Control', 'no-store').type('html').send(friendlyPage({ title: 'Page not found', message: 'That address is not valid.', dark }));
+  };
+  routes.router.use(onBadPath);
+  return routes;
 }
 
 export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegistry) {

@@ -16,7 +16,7 @@ import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
-import { decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
+import { archiveContentCsp, decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
@@ -83,10 +83,9 @@ function htmlHeaders(length: number, cacheControl: string | undefined, nonce: st
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(length),
     'Cache-Control': cacheControl ?? 'no-cache',
-    // Archive pages are other people's HTML served on Hearth's origin: their scripts may run
-    // (some archives need them) but may not open connections, so they cannot call /api with
-    // the household's session cookie; forms may only target the archive's own pages.
-    'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'self'; form-action 'self'; base-uri 'self'; object-src 'none'`,
+    // sandboxed in an opaque origin: see archiveContentCsp
+    'Content-Security-Policy': archiveContentCsp(nonce),
+    'X-Frame-Options': 'SAMEORIGIN',
     Vary: 'Cookie',
   };
 }
