@@ -21,7 +21,7 @@ let s: TestServer;
 const temp = makeTempDir();
 
 async function install(sourceId: string, variantKey?: string) {
-  const conn = await connectSse(s.url, `/api/admin/archives/download/${sourceId}${variantKey ? `?variantKey=${variantKey}` : ''}`, { cookie: s.admin.cookie! });
+  const conn = await connectSse(s.url, `/api/admin/archives/download/${sourceId}`, { cookie: s.admin.cookie! }, { body: variantKey ? { variantKey } : {} });
   await conn.ended;
   return conn;
 }
@@ -114,9 +114,9 @@ describe('download failures', () => {
   });
 
   it('one download per source; cancel stops it and removes the partial file', async () => {
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress');
-    const second = await s.admin.get('/api/admin/archives/download/slow');
+    const second = await s.admin.post('/api/admin/archives/download/slow', {});
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('download_in_progress');
     expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(200);
@@ -127,8 +127,40 @@ describe('download failures', () => {
     expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(404);
   });
 
+  it('a GET never starts a download: it only watches one that runs (404 when none does)', async () => {
+    // what a cross-site link followed with the admin's Lax cookie would send
+    const r = await s.admin.get('/api/admin/archives/download/fixturebooks', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe('not_found');
+    expect(r.body.error.message).toMatch(/not downloading/);
+    const withVariant = await s.admin.get('/api/admin/archives/download/slow?variantKey=all');
+    expect(withVariant.status).toBe(404);
+    const catalog = (await s.admin.get('/api/admin/archives/catalog')).body.sources;
+    expect(catalog.filter((x: any) => x.downloading)).toEqual([]);
+    expect(existsSync(path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part'))).toBe(false);
+    expect((await s.member.get('/api/admin/archives/download/slow')).status).toBe(403);
+
+    // a running one: the watcher gets its last status and progress, then live events to the end
+    files.behave('slow.zim', { throttleBps: 32 * 1024 });
+    const starter = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
+    await starter.waitFor((e) => e.event === 'progress');
+    const watcher = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    expect(watcher.status).toBe(200);
+    await watcher.waitFor((e) => e.event === 'status' && e.data.state === 'downloading');
+    await watcher.waitFor((e) => e.event === 'progress');
+    // a watcher that leaves does not stop it
+    const early = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    early.close();
+    const seen = starter.events.length;
+    await starter.waitFor((e) => e.event === 'progress' && starter.events.indexOf(e) >= seen);
+    expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(200);
+    await Promise.all([starter.ended, watcher.ended]);
+    expect(watcher.events.at(-1)!.event).toBe('cancelled');
+    expect(starter.events.at(-1)!.event).toBe('cancelled');
+  });
+
   it('a client that disconnects aborts the download but keeps the partial file for a resume', async () => {
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress' && e.data.bytesDone > 0);
     conn.close();
     const part = path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part');
@@ -352,7 +384,7 @@ describe('friendly pages for each not-ready cause', () => {
 
   it('an archive still downloading: 503 that retries by itself', async () => {
     files.behave('slow.zim', { throttleBps: 32 * 1024 });
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress');
     const r = await s.anon.get('/api/archives/view/slow/A/Water_heater');
     expect(r.status).toBe(503);
@@ -573,7 +605,7 @@ describe('admin', () => {
   it('downloads are refused in offline mode with 503', async () => {
     const off = await startTestServer({ seed: 'household', config: { offline: true, archiveCatalogPath: path.join(temp.dir, 'archives.json'), archiveServerPort: await freePort() } });
     try {
-      const r = await off.admin.get('/api/admin/archives/download/fixturepedia');
+      const r = await off.admin.post('/api/admin/archives/download/fixturepedia', {});
       expect(r.status).toBe(503);
       expect(r.body.error.code).toBe('offline_mode');
     } finally {

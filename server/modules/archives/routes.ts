@@ -5,7 +5,7 @@ import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
-import { DownloadQuery, SearchQuery, SourceParams } from './schema.js';
+import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
 import type { ArchivesService } from './service.js';
 
 /**
@@ -115,12 +115,25 @@ export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegi
   return defineRoutes((r) => {
     r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
 
-    r.get('/download/:sourceId', 'admin', async (req, res) => {
+    // A download starts only on a POST (a GET must change nothing: a cross-site link followed with
+    // the admin's Lax cookie would start a 100 GB download). The stream is the starter's: when it
+    // goes away the download stops, and its partial file stays for a resume.
+    r.post('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
-      const { variantKey } = parse(DownloadQuery, req.query);
+      const { variantKey } = parse(DownloadBody, req.body ?? {});
       archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
       const stream = openSse(req, res, { registry: sse });
       await archives.download(actorOf(req), sourceId, variantKey, stream);
+      stream.close();
+    });
+
+    // The spec's GET stream only watches a running download: its last status and progress, then
+    // the live events until it ends. Nothing runs that was not started.
+    r.get('/download/:sourceId', 'admin', async (req, res) => {
+      const { sourceId } = parse(SourceParams, req.params);
+      archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+      const stream = openSse(req, res, { registry: sse });
+      await archives.watchDownload(actorOf(req), sourceId, stream);
       stream.close();
     });
 

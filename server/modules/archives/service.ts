@@ -49,6 +49,13 @@ export type ViewResult =
   | { kind: 'body'; status: number; body: Buffer | Buffer[]; headers: Record<string, string> }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
 
+type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
+interface DownloadWatch {
+  latest: Map<string, WatchEvent>;
+  /** Called with each event, then with null when the download is over. */
+  listeners: Set<(e: WatchEvent | null) => void>;
+}
+
 export interface DownloadEvents {
   send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
   signal: AbortSignal;
@@ -94,6 +101,8 @@ export class ArchivesService {
   /** sourceId -> the book as the running server lists it. */
   private books = new Map<string, CatalogBook>();
   private readonly downloads = new Map<string, AbortController>();
+  /** sourceId -> who follows its running download (GET /download/:sourceId). */
+  private readonly watches = new Map<string, DownloadWatch>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
   private installingRuntime = false;
   private serving: Promise<void> = Promise.resolve();
@@ -409,10 +418,45 @@ export class ArchivesService {
     return { source, variant };
   }
 
-  async download(actor: Actor, sourceId: string, variantKey: string | undefined, out: DownloadEvents): Promise<void> {
+  /** Checks there is a running download to watch; throws the HTTP error before any stream is opened. */
+  prepareWatch(actor: Actor, sourceId: string) {
+    this.assertAdmin(actor);
+    const watch = this.watches.get(sourceId);
+    if (!watch) throw new NotFoundError(`${this.source(sourceId)?.label ?? 'This archive'} is not downloading. Start the download from the Archives page.`);
+    return watch;
+  }
+
+  /** Follows a running download: its last status and progress, then live events until it ends or the watcher leaves. */
+  async watchDownload(actor: Actor, sourceId: string, out: DownloadEvents): Promise<void> {
+    const watch = this.prepareWatch(actor, sourceId);
+    for (const e of watch.latest.values()) out.send(e.event, e.data);
+    let listener: ((e: WatchEvent | null) => void) | undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        listener = (e) => (e ? out.send(e.event, e.data) : resolve());
+        watch.listeners.add(listener);
+        out.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      if (listener) watch.listeners.delete(listener);
+    }
+  }
+
+  async download(actor: Actor, sourceId: string, variantKey: string | undefined, starter: DownloadEvents): Promise<void> {
     const { variant } = this.prepareDownload(actor, sourceId, variantKey);
     const controller = new AbortController();
     this.downloads.set(sourceId, controller);
+    // what the starter is sent, watchers get too (the last status and progress replayed to a late one)
+    const watch: DownloadWatch = { latest: new Map(), listeners: new Set() };
+    this.watches.set(sourceId, watch);
+    const out: DownloadEvents = {
+      signal: starter.signal,
+      send: (event, data) => {
+        starter.send(event, data);
+        if (event === 'status' || event === 'progress') watch.latest.set(event, { event, data });
+        for (const l of watch.listeners) l({ event, data });
+      },
+    };
     const signal = AbortSignal.any([controller.signal, out.signal]);
     const fileName = (decodeURIComponent(new URL(variant.url).pathname.split('/').pop() ?? '') || `${sourceId}.zim`).replace(/[^A-Za-z0-9._-]/g, '_');
     const dest = resolveInside(this.sourceDir(sourceId), fileName.endsWith('.zim') ? fileName : `${fileName}.zim`)!;
@@ -457,6 +501,8 @@ export class ArchivesService {
       }
     } finally {
       this.downloads.delete(sourceId);
+      this.watches.delete(sourceId);
+      for (const l of watch.listeners) l(null);
     }
   }
 
