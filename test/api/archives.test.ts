@@ -248,16 +248,21 @@ describe('content proxy', () => {
   it('is the same for everyone: no session is looked up, a stale one is ignored, nothing is refreshed', async () => {
     const stale = await view('A/Water_heater', { cookie: 'session=not-a-session; ld-theme=light' });
     expect(stale.status).toBe(200);
-    const signedIn = await view('A/Water_heater', { cookie: s.member.cookie! });
+    const signedIn = await view('A/Water_heater', { cookie: `${s.member.cookie!}; ld-theme=light` });
     expect(signedIn.status).toBe(200);
     expect(signedIn.headers['set-cookie']).toBeUndefined();
     expect(signedIn.text).toBe(stale.text);
   });
 
-  it('injects the dark-mode payload for the ld-theme=dark cookie', async () => {
+  it('injects the dark-mode payload for the ld-theme=dark cookie, none for light, and the device\'s scheme without a cookie', async () => {
     const r = await view('A/Water_heater', { cookie: 'ld-theme=dark' });
-    expect(r.text).toContain('color-scheme:dark');
-    expect((await view('A/Water_heater')).text).not.toContain('color-scheme:dark');
+    expect(r.text).toContain('<style>html{color-scheme:dark}');
+    expect((await view('A/Water_heater', { cookie: 'ld-theme=light' })).text).not.toContain('color-scheme:dark');
+    // an archive page's own links carry no cookies (it runs sandboxed in an opaque origin): the
+    // page then follows the device's colour scheme, as the app does
+    const none = await view('A/Water_heater');
+    expect(none.text).toContain('<style>@media (prefers-color-scheme:dark){html{color-scheme:dark}');
+    expect(none.text).toContain(`<script nonce="${/'nonce-([0-9a-f]+)'/.exec(String(none.headers['content-security-policy']))?.[1]}">if(matchMedia(`);
   });
 
   it('answers friendly HTML pages: unknown archive, missing page, traversal attempts', async () => {
@@ -284,9 +289,10 @@ describe('content proxy', () => {
   it('answers a repeat visit from memory: the same page with a fresh nonce each time, dark or light, and images byte for byte', async () => {
     const stats = () => s.handle.deps.archives.cacheStats();
     const nonceOf = (r: { headers: Record<string, unknown> }) => /'nonce-([0-9a-f]+)'/.exec(String(r.headers['content-security-policy']))?.[1];
-    const a = await view('A/Heat_pump');
+    const light = { cookie: 'ld-theme=light' };
+    const a = await view('A/Heat_pump', light);
     const hits = stats().hits;
-    const b = await view('A/Heat_pump');
+    const b = await view('A/Heat_pump', light);
     expect(stats().hits).toBe(hits + 1);
     expect(b.status).toBe(200);
     expect(b.text).toBe(a.text);

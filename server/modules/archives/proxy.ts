@@ -81,8 +81,8 @@ export const DARK_CSS =
   'a{color:#f0a27a!important}img,video,svg{filter:brightness(.88)}table,th,td,div,section,aside{background-color:transparent!important;border-color:#4a4038!important}' +
   'pre,code{background:#2a241e!important;color:#e8e2da!important}';
 
-// Keeps links that open new windows inside the frame and tells the parent page the article title.
 const DARK_SCRIPT = "document.documentElement.dataset.theme='dark';";
+const DEVICE_DARK_SCRIPT = "if(matchMedia('(prefers-color-scheme: dark)').matches)document.documentElement.dataset.theme='dark';";
 
 export interface RewriteOptions {
   /** The book's content base on the archive server, e.g. "/fixturepedia_en_all_maxi_2024-05". */
@@ -92,6 +92,12 @@ export interface RewriteOptions {
   /** The final entry's encoded path inside the book (after redirects). */
   finalPath: string;
   dark: boolean;
+  /**
+   * No theme cookie came with the request: dark follows the device's colour scheme, as the app's
+   * own dark mode does. Links followed inside an archive page carry no cookies at all (it runs in
+   * an opaque origin, so its navigations are cross-site), and must stay in the reader's theme.
+   */
+  followDevice?: boolean;
   /** Nonce for the injected inline script (the page's CSP allows it). */
   nonce?: string;
 }
@@ -156,7 +162,11 @@ export function injection(o: RewriteOptions): string {
   return (
     `<base href="${escapeAttr(o.viewBase + o.finalPath)}">` +
     `<style>${HIDE_BAR_CSS}</style>` +
-    (o.dark ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>` : '')
+    (o.dark
+      ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>`
+      : o.followDevice
+        ? `<style>@media (prefers-color-scheme:dark){${DARK_CSS}}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DEVICE_DARK_SCRIPT}</script>`
+        : '')
   );
 }
 

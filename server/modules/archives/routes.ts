@@ -68,14 +68,15 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
     const view = async (req: Request, res: Response) => {
       res.set(ARCHIVE_CONTENT_HEADERS);
       const params = SourceParams.safeParse(req.params);
-      const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
+      const theme = parseCookie(req.headers.cookie ?? '')['ld-theme'];
+      const dark = theme === 'dark';
       if (!params.success) {
         res.status(404).set('Cache-Control', 'no-store').type('html').send(friendlyPage({ title: 'This archive is not installed', message: 'Check the address.', dark }));
         return;
       }
       const sourceId = params.data.sourceId;
       const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, range: req.get('range') });
+      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
       if (out.kind === 'stream') {
         res.status(out.status).set(out.headers);
         await streamTo(out.body, res);

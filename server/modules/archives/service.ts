@@ -224,8 +224,9 @@ export class ArchivesService {
    * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
    * after the source id. Only this book's content (and its search and random) is ever reached.
    */
-  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; range?: string }): Promise<ViewResult> {
+  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; followDevice?: boolean; range?: string }): Promise<ViewResult> {
     const dark = opts.dark;
+    const theme = { dark, followDevice: opts.followDevice };
     // Fast path: a book the running server lists was read from a healthy row by serve(), which
     // every change to the rows (download, delete, verify) goes through; no database read per page.
     const book = this.books.get(sourceId);
@@ -255,7 +256,7 @@ export class ArchivesService {
     // pages are dynamic, and a range request goes to the archive server as it is.
     const cacheKey = rawPath === 'search' || rawPath === 'random' || opts.range ? null : upstream;
     const cached = cacheKey ? this.deps.cache.get(cacheKey) : undefined;
-    if (cached) return this.entryResult(cached, book, viewBase, dark);
+    if (cached) return this.entryResult(cached, book, viewBase, theme);
     const generation = this.deps.cache.generation;
 
     let finalPath = rawPath === '' || rawPath === 'search' || rawPath === 'random' ? '' : encodeSegments(decodeSegments(rawPath)!);
@@ -289,7 +290,7 @@ export class ArchivesService {
     if (html && opts.range && res.status === 206) {
       // a range of HTML refers to undecorated bytes: serve the whole page instead
       await res.body.dump();
-      return this.view(sourceId, rawPath, query, { dark });
+      return this.view(sourceId, rawPath, query, theme);
     }
     const headers: Record<string, string> = {};
     for (const h of FORWARD_HEADERS) {
@@ -299,7 +300,7 @@ export class ArchivesService {
     if (html && rawPath === 'search') {
       // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
       const nonce = randomUUID().replace(/-/g, '');
-      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, dark, nonce }));
+      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, ...theme, nonce }));
       return { kind: 'body', status: res.status, body, headers: htmlHeaders(body.length, headers['cache-control'], nonce) };
     }
     const length = Number(headers['content-length']);
@@ -307,17 +308,17 @@ export class ArchivesService {
     if (html || (cacheKey && res.status === 200 && Number.isFinite(length) && length <= this.deps.cache.maxEntryBytes)) {
       const entry: CachedEntry = { status: res.status, finalPath, type, headers, body: await res.body.bytes() };
       if (cacheKey && res.status === 200) this.deps.cache.set(cacheKey, entry, generation);
-      return this.entryResult(entry, book, viewBase, dark);
+      return this.entryResult(entry, book, viewBase, theme);
     }
     return { kind: 'stream', status: res.status, headers, body: res.body };
   }
 
   /** An entry read whole (just now or from the cache): a page gets its per-request rewrite. */
-  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, dark: boolean): ViewResult {
+  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, theme: { dark: boolean; followDevice?: boolean }): ViewResult {
     if (!/^text\/html/i.test(entry.type)) return { kind: 'body', status: entry.status, body: entry.body, headers: { ...entry.headers, 'content-length': String(entry.body.length) } };
     const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
     const page = (entry.page ??= preparePage(entry.body, { bookHref: book.href, viewBase, finalPath: entry.finalPath }));
-    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, dark, nonce }));
+    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, ...theme, nonce }));
     const length = page.before.length + inject.length + page.after.length;
     return { kind: 'body', status: entry.status, body: [page.before, inject, page.after], headers: htmlHeaders(length, entry.headers['cache-control'], nonce) };
   }
