@@ -11,6 +11,7 @@ import { createDb } from './db/connection.js';
 import { runMigrations } from './db/migrate.js';
 import { createApiRouter } from './http/api-router.js';
 import { createErrorHandler } from './http/error-handler.js';
+import { homeHostGuard } from './http/guards.js';
 import type { RouteInfo } from './http/routes.js';
 import { docsRouter, webAppRouter } from './http/static.js';
 import { createLogger } from './platform/logger.js';
@@ -61,6 +62,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       res.setHeader('Referrer-Policy', 'same-origin');
       next();
     });
+    app.use(homeHostGuard({ host: config.host }));
     const api = createApiRouter(deps);
     app.use('/api', api.router);
     app.use('/docs', docsRouter(config.docsDir));

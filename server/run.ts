@@ -1,22 +1,14 @@
 // Shared by entry.ts (Electron utilityProcess) and cli.ts (headless): load config, start, listen,
 // say where to connect, report ready to a parent process, and shut down cleanly on signals.
-import os from 'node:os';
 import { createServer } from './app.js';
 import { loadConfig } from './config.js';
+import { lanUrls } from './http/guards.js';
+
+export { lanUrls };
 
 interface ParentPort {
   postMessage(message: unknown): void;
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
-}
-
-/** The addresses other devices on the LAN can use. */
-export function lanUrls(host: string, port: number, interfaces = os.networkInterfaces()): string[] {
-  if (host !== '0.0.0.0' && host !== '::') return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
-  const urls: string[] = [];
-  for (const list of Object.values(interfaces)) {
-    for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) urls.push(`http://${i.address}:${port}`);
-  }
-  return urls.length ? urls : [`http://127.0.0.1:${port}`];
 }
 
 export async function runServer(argv: string[] = process.argv.slice(2)): Promise<void> {

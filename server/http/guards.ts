@@ -1,9 +1,12 @@
-// Cross-site request guard and request logging for /api.
+// Cross-site request guards (Origin, and the home host name against DNS rebinding) and request
+// logging for /api.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
+import os from 'node:os';
 import type { RequestHandler } from 'express';
 import { ForbiddenError } from '../errors.js';
 import type { Logger } from '../platform/logger.js';
+import { sendWrongHostPage } from './static.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -42,6 +45,38 @@ export function isHomeHostName(hostname: string): boolean {
   if (isIP(host)) return true;
   if (host === 'localhost' || !host.includes('.')) return true;
   return HOME_SUFFIXES.some((suffix) => host.endsWith(suffix));
+}
+
+/** The addresses other devices on the LAN can use. */
+export function lanUrls(host: string, port: number, interfaces = os.networkInterfaces()): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
+  const urls: string[] = [];
+  for (const list of Object.values(interfaces)) {
+    for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) urls.push(`http://${i.address}:${port}`);
+  }
+  return urls.length ? urls : [`http://127.0.0.1:${port}`];
+}
+
+/**
+ * Everything Hearth serves answers only to a home host name (DESIGN §4): a page on a public name
+ * made to resolve to this computer (DNS rebinding) is same-origin with itself, so the Origin check
+ * and SameSite cookies let it list profiles, guess PINs and act with the session it gets. /api
+ * (the archive view included) answers 403 bad_host; the web app and the docs answer a page that
+ * says which address to open instead. A request without a Host header is no browser's and passes.
+ */
+export function homeHostGuard(opts: { host: string }): RequestHandler {
+  return (req, res, next) => {
+    const raw = req.get('host');
+    if (raw === undefined || isHomeHostName(req.hostname ?? '')) return next();
+    const addresses = lanUrls(opts.host, req.socket.localPort ?? 0);
+    if (req.path === '/api' || req.path.startsWith('/api/')) {
+      throw new ForbiddenError(
+        `This is not Hearth’s own address, so Hearth will not answer here. Open it at ${addresses.join(' or ')}, or from the Hearth window on this computer.`,
+        'bad_host',
+      );
+    }
+    sendWrongHostPage(res, addresses);
+  };
 }
 
 /** Logs method, path, status and duration with a request id (also sent as x-request-id). */

@@ -24,7 +24,7 @@ export class SseRegistry {
   }
 }
 
-export function openSse(req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
+export function openSse(_req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
   const controller = new AbortController();
   res.status(200);
   res.set({
@@ -47,7 +47,8 @@ export function openSse(req: Request, res: Response, opts: { heartbeatMs?: numbe
     if (!res.writableEnded) res.end();
     controller.abort();
   };
-  req.on('close', close);
+  // the response's close is the connection's (a client that goes away, or the end): the request's
+  // fires as soon as a POST body has been read, which would end a POST stream at once
   res.on('close', close);
   const stream: SseStream = {
     send(event, data) {

@@ -1,7 +1,10 @@
-// Serves the built web app (with index.html for client routes) and the user docs at /docs.
+// Serves the built web app (with index.html for client routes) and the user docs at /docs, and
+// the HTML pages of this layer (not built yet, not found, wrong host). Every HTML response gets a
+// CSP and frame protection: nothing frames the app or the docs (the app frames only the archive
+// view and reader pages, which send their own headers).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Response, type Router } from 'express';
 import { marked } from 'marked';
 import { resolveInside } from '../platform/path-guard.js';
 
@@ -16,12 +19,68 @@ const APP_CSP = [
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
-  "frame-ancestors 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
+
+/** Pages made here: their own inline style, nothing else. */
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The CSP and frame protection every HTML response of the app and the docs carries. */
+function setHtmlHeaders(res: Response, csp: string): void {
+  res.setHeader('Content-Security-Policy', csp);
+  res.setHeader('X-Frame-Options', 'DENY');
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function plainPage(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style>body{font:17px/1.5 system-ui,sans-serif;display:grid;place-items:center;min-height:90vh;margin:0;padding:1rem;text-align:center;background:#fbf7f1;color:#2b2118}main{max-width:28rem}h1{font-size:1.3rem}a{color:#b4461a;overflow-wrap:anywhere}
+@media (prefers-color-scheme:dark){body{background:#17130f;color:#e8e2da}a{color:#f08a5d}}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+function sendPage(res: Response, status: number, title: string, body: string): void {
+  setHtmlHeaders(res, PAGE_CSP);
+  res.status(status).set('Cache-Control', 'no-store').type('html').send(plainPage(title, body));
+}
+
+/** The page for the web app and the docs asked for under a name that is not a home address. */
+export function sendWrongHostPage(res: Response, addresses: string[]): void {
+  const links = addresses.map((a) => `<a href="${escapeHtml(a)}/">${escapeHtml(a)}</a>`).join(' or ');
+  sendPage(
+    res,
+    403,
+    'Open Hearth at its own address',
+    `<p>This address is not Hearth’s, so Hearth will not answer here: another website may be trying to reach it through your browser.</p><p>Open Hearth at ${links}, or from the Hearth window on the computer it runs on.</p>`,
+  );
+}
+
+/** A path that cannot be decoded or tries to climb (../, NUL, backslash) is a 404 everywhere. */
+function isBadPath(rawPath: string): boolean {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return true;
+  }
+  return decoded.includes('\0') || decoded.split(/[\\/]/).some((s) => s === '..' || s === '.');
+}
 
 export function webAppRouter(webDir: string): Router {
   const router = express.Router();
   const indexFile = path.join(webDir, 'index.html');
+  router.use((req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendPage(res, 404, 'Page not found', '<p>There is nothing to send here. <a href="/">Go to Hearth’s home page</a>.</p>');
+      return;
+    }
+    if (isBadPath(req.path)) {
+      sendPage(res, 404, 'Page not found', '<p>That address is not valid. <a href="/">Go to Hearth’s home page</a>.</p>');
+      return;
+    }
+    next();
+  });
   router.use(
     express.static(webDir, {
       index: false,
@@ -30,19 +89,17 @@ export function webAppRouter(webDir: string): Router {
       setHeaders: (res, file) => {
         // hashed assets cache forever; anything else revalidates
         if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
+        // /index.html asked for by name is the same page as every client route
+        if (file.endsWith('.html')) setHtmlHeaders(res, APP_CSP);
       },
     }),
   );
-  const sendIndex: RequestHandler = (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+  const sendIndex: RequestHandler = (_req, res) => {
     if (!existsSync(indexFile)) {
-      res
-        .status(503)
-        .type('html')
-        .send('<!doctype html><meta charset="utf-8"><title>Hearth</title><p>The web app has not been built yet. Run <code>npm run build</code>, then reload.</p>');
+      sendPage(res, 503, 'Hearth', '<p>The web app has not been built yet. Run <code>npm run build</code>, then reload.</p>');
       return;
     }
-    res.setHeader('Content-Security-Policy', APP_CSP);
+    setHtmlHeaders(res, APP_CSP);
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);
   };
@@ -60,11 +117,15 @@ nav{margin-bottom:1rem;font-size:.9rem}@media (prefers-color-scheme:dark){body{b
 </head><body><nav><a href="/docs/">Hearth docs</a> · <a href="/">Back to Hearth</a></nav><main>${body}</main></body></html>`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const DOCS_CSP = "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'self'; form-action 'none'; frame-ancestors 'none'";
 
 /** /docs/* — Markdown pages rendered to HTML; other files (images) served as they are. */
 export function docsRouter(docsDir: string): Router {
   const router = express.Router();
+  router.use((_req, res, next) => {
+    setHtmlHeaders(res, DOCS_CSP);
+    next();
+  });
   router.get(/.*/, (req, res) => {
     let rel: string;
     try {
@@ -83,7 +144,6 @@ export function docsRouter(docsDir: string): Router {
         // Markdown links between docs point at .md files; serve them at the same paths.
         const html = (marked.parse(md, { async: false }) as string).replace(/href="(?!https?:|\/|#)([^"]+?)\.md(#[^"]*)?"/g, 'href="$1$2"');
         const title = /^#\s+(.+)$/m.exec(md)?.[1] ?? 'Hearth';
-        res.setHeader('Content-Security-Policy', "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:");
         res.type('html').send(docPage(escapeHtml(title), html));
         return;
       }

@@ -21,3 +21,20 @@ export function resolveInside(root: string, relative: string): string | null {
   }
   return target;
 }
+
+/**
+ * resolveInside for a path that must lie in one of the named folders under the root (for
+ * example the download folders of DATA_DIR): its first segment names the folder, and the rest
+ * must be a file inside that folder, so neither the root's own files (the database) nor a folder
+ * itself is ever a target. Null when it is not.
+ */
+export function resolveInsideFolders(root: string, folders: readonly string[], relative: string): string | null {
+  const cleaned = relative.replace(/\\/g, '/');
+  const at = cleaned.indexOf('/');
+  const folder = at < 0 ? '' : cleaned.slice(0, at);
+  if (!folders.includes(folder)) return null;
+  const folderRoot = resolveInside(root, folder);
+  if (!folderRoot) return null;
+  const target = resolveInside(folderRoot, cleaned.slice(at + 1));
+  return target && target !== folderRoot ? target : null;
+}

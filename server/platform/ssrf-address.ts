@@ -34,17 +34,29 @@ export class OfflineModeError extends BlockedUrlError {
 
 export const MAX_REDIRECTS = 10;
 
-/** True only for globally routable unicast addresses. */
+/**
+ * True only for globally routable unicast addresses. IPv6 forms that carry an IPv4 address are
+ * judged by what a socket would reach: IPv4-mapped (::ffff:a.b.c.d) is the IPv4 address itself;
+ * IPv4-compatible (::a.b.c.d, deprecated, e.g. ::7f00:1) is refused whole, since ipaddr.js calls
+ * it unicast although stacks may route it to the embedded address; NAT64 (64:ff9b::/96 and
+ * 64:ff9b:1::/48), SIIT (::ffff:0:a.b.c.d), 6to4 (2002::/16) and Teredo (2001::/32) are
+ * translation ranges that can lead to any IPv4 address, local ones included, so none is public.
+ */
 export function isPublicAddress(address: string): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  let text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  // ipaddr.js reads the dotted tail of "::127.0.0.1" as IPv4-mapped; the WHATWG URL parser writes
+  // every IPv6 spelling in one canonical hex form first (::7f00:1), as sockets understand it
+  if (net.isIPv6(text)) text = new URL(`http://[${text}]/`).hostname.slice(1, -1);
   try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+    parsed = ipaddr.parse(text);
   } catch {
     return false;
   }
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6;
     if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
+    if (v6.parts.slice(0, 6).every((p) => p === 0)) return false;
   }
   return parsed.range() === 'unicast';
 }

@@ -82,7 +82,7 @@ it('a download cut by SIGKILL of Hearth resumes from its .part file with the rig
   const admin = new TestClient(base);
   expect((await admin.post('/api/setup/admin', ADMIN)).status).toBe(201);
 
-  const first = await connectSse(base, '/api/admin/archives/download/big', { cookie: admin.cookie! });
+  const first = await connectSse(base, '/api/admin/archives/download/big', { cookie: admin.cookie! }, { body: {} });
   await first.waitFor((e) => e.event === 'progress');
   const part = path.join(dataDir, 'archives', 'big', 'bigarchive_en_all_2024-05.zim.part');
   await until(() => existsSync(part) && statSync(part).size >= 2 * MB, 'two megabytes on disk');
@@ -98,7 +98,7 @@ it('a download cut by SIGKILL of Hearth resumes from its .part file with the rig
   child = startHearth(port);
   await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'second start');
   // the session survives the crash; the download is asked for again
-  const second = await connectSse(base, '/api/admin/archives/download/big', { cookie: admin.cookie! });
+  const second = await connectSse(base, '/api/admin/archives/download/big', { cookie: admin.cookie! }, { body: {} });
   await second.ended;
   const done = second.events.at(-1)!;
   expect(done).toMatchObject({ event: 'done', data: { sourceId: 'big', bytes: zim.bytes.length, sha256: sha256(zim.bytes), served: true } });

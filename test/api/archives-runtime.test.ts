@@ -83,7 +83,7 @@ afterAll(async () => {
 describe('install-kiwix', () => {
   it('starts with no archive server: archives install but are not served, the reader gets a friendly page', async () => {
     expect((await s.member.get('/api/archives/status')).body).toMatchObject({ kiwixInstalled: false, installedCount: 0 });
-    const conn = await connectSse(s.url, '/api/admin/archives/download/fixturepedia', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/fixturepedia', { cookie: s.admin.cookie! }, { body: {} });
     await conn.ended;
     expect(conn.events.at(-1)).toMatchObject({ event: 'done', data: { sourceId: 'fixturepedia', served: false } });
     const status = (await s.member.get('/api/archives/status')).body;

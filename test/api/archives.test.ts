@@ -21,7 +21,7 @@ let s: TestServer;
 const temp = makeTempDir();
 
 async function install(sourceId: string, variantKey?: string) {
-  const conn = await connectSse(s.url, `/api/admin/archives/download/${sourceId}${variantKey ? `?variantKey=${variantKey}` : ''}`, { cookie: s.admin.cookie! });
+  const conn = await connectSse(s.url, `/api/admin/archives/download/${sourceId}`, { cookie: s.admin.cookie! }, { body: variantKey ? { variantKey } : {} });
   await conn.ended;
   return conn;
 }
@@ -114,9 +114,9 @@ describe('download failures', () => {
   });
 
   it('one download per source; cancel stops it and removes the partial file', async () => {
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress');
-    const second = await s.admin.get('/api/admin/archives/download/slow');
+    const second = await s.admin.post('/api/admin/archives/download/slow', {});
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('download_in_progress');
     expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(200);
@@ -127,8 +127,40 @@ describe('download failures', () => {
     expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(404);
   });
 
+  it('a GET never starts a download: it only watches one that runs (404 when none does)', async () => {
+    // what a cross-site link followed with the admin's Lax cookie would send
+    const r = await s.admin.get('/api/admin/archives/download/fixturebooks', { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe('not_found');
+    expect(r.body.error.message).toMatch(/not downloading/);
+    const withVariant = await s.admin.get('/api/admin/archives/download/slow?variantKey=all');
+    expect(withVariant.status).toBe(404);
+    const catalog = (await s.admin.get('/api/admin/archives/catalog')).body.sources;
+    expect(catalog.filter((x: any) => x.downloading)).toEqual([]);
+    expect(existsSync(path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part'))).toBe(false);
+    expect((await s.member.get('/api/admin/archives/download/slow')).status).toBe(403);
+
+    // a running one: the watcher gets its last status and progress, then live events to the end
+    files.behave('slow.zim', { throttleBps: 32 * 1024 });
+    const starter = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
+    await starter.waitFor((e) => e.event === 'progress');
+    const watcher = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    expect(watcher.status).toBe(200);
+    await watcher.waitFor((e) => e.event === 'status' && e.data.state === 'downloading');
+    await watcher.waitFor((e) => e.event === 'progress');
+    // a watcher that leaves does not stop it
+    const early = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    early.close();
+    const seen = starter.events.length;
+    await starter.waitFor((e) => e.event === 'progress' && starter.events.indexOf(e) >= seen);
+    expect((await s.admin.post('/api/admin/archives/cancel/slow')).status).toBe(200);
+    await Promise.all([starter.ended, watcher.ended]);
+    expect(watcher.events.at(-1)!.event).toBe('cancelled');
+    expect(starter.events.at(-1)!.event).toBe('cancelled');
+  });
+
   it('a client that disconnects aborts the download but keeps the partial file for a resume', async () => {
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress' && e.data.bytesDone > 0);
     conn.close();
     const part = path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part');
@@ -158,6 +190,20 @@ describe('content proxy', () => {
     expect(csp).toContain("connect-src 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'self'");
+    // ... and sandboxed into an opaque origin with no frames of its own: a script inside cannot
+    // reach the app's origin through an iframe onto one of Hearth's own pages
+    expect(csp).toMatch(/^sandbox allow-scripts allow-forms;/);
+    expect(csp).not.toContain('allow-same-origin');
+    expect(csp).not.toContain('allow-top-navigation');
+    expect(csp).not.toContain('allow-popups');
+    for (const d of ["frame-src 'none'", "child-src 'none'", "worker-src 'none'"]) expect(csp).toContain(d);
+    expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // every other answer of the view carries the sandbox too: images, the friendly pages, search, random
+    for (const p of ['I/Water_heater.png', 'A/No_such_page', 'search?pattern=heater', 'random', '%c0%ae']) {
+      const other = await view(p);
+      expect(String(other.headers['content-security-policy']), p).toMatch(/^sandbox allow-scripts allow-forms;/);
+      expect(String(other.headers['content-security-policy']), p).toContain("frame-src 'none'");
+    }
   });
 
   it('follows redirects server-side (chain, odd characters) so the browser sees one answer', async () => {
@@ -202,16 +248,21 @@ describe('content proxy', () => {
   it('is the same for everyone: no session is looked up, a stale one is ignored, nothing is refreshed', async () => {
     const stale = await view('A/Water_heater', { cookie: 'session=not-a-session; ld-theme=light' });
     expect(stale.status).toBe(200);
-    const signedIn = await view('A/Water_heater', { cookie: s.member.cookie! });
+    const signedIn = await view('A/Water_heater', { cookie: `${s.member.cookie!}; ld-theme=light` });
     expect(signedIn.status).toBe(200);
     expect(signedIn.headers['set-cookie']).toBeUndefined();
     expect(signedIn.text).toBe(stale.text);
   });
 
-  it('injects the dark-mode payload for the ld-theme=dark cookie', async () => {
+  it('injects the dark-mode payload for the ld-theme=dark cookie, none for light, and the device\'s scheme without a cookie', async () => {
     const r = await view('A/Water_heater', { cookie: 'ld-theme=dark' });
-    expect(r.text).toContain('color-scheme:dark');
-    expect((await view('A/Water_heater')).text).not.toContain('color-scheme:dark');
+    expect(r.text).toContain('<style>html{color-scheme:dark}');
+    expect((await view('A/Water_heater', { cookie: 'ld-theme=light' })).text).not.toContain('color-scheme:dark');
+    // an archive page's own links carry no cookies (it runs sandboxed in an opaque origin): the
+    // page then follows the device's colour scheme, as the app does
+    const none = await view('A/Water_heater');
+    expect(none.text).toContain('<style>@media (prefers-color-scheme:dark){html{color-scheme:dark}');
+    expect(none.text).toContain(`<script nonce="${/'nonce-([0-9a-f]+)'/.exec(String(none.headers['content-security-policy']))?.[1]}">if(matchMedia(`);
   });
 
   it('answers friendly HTML pages: unknown archive, missing page, traversal attempts', async () => {
@@ -227,17 +278,21 @@ describe('content proxy', () => {
       expect(r.status, p).toBe(404);
       expect(r.text).not.toContain('<feed');
     }
-    // a malformed escape is refused before it reaches the proxy
-    const bad = await view('%E0%A4%A');
-    expect(bad.status).toBe(400);
+    // a malformed escape is refused before it reaches the proxy, as a traversal: 404
+    for (const p of ['%E0%A4%A', '%c0%ae%c0%ae/%c0%ae%c0%ae/catalog/v2/entries', 'A/%c0%ae']) {
+      const bad = await view(p);
+      expect(bad.status, p).toBe(404);
+      expect(bad.headers['content-type'], p).toContain('text/html');
+    }
   });
 
   it('answers a repeat visit from memory: the same page with a fresh nonce each time, dark or light, and images byte for byte', async () => {
     const stats = () => s.handle.deps.archives.cacheStats();
     const nonceOf = (r: { headers: Record<string, unknown> }) => /'nonce-([0-9a-f]+)'/.exec(String(r.headers['content-security-policy']))?.[1];
-    const a = await view('A/Heat_pump');
+    const light = { cookie: 'ld-theme=light' };
+    const a = await view('A/Heat_pump', light);
     const hits = stats().hits;
-    const b = await view('A/Heat_pump');
+    const b = await view('A/Heat_pump', light);
     expect(stats().hits).toBe(hits + 1);
     expect(b.status).toBe(200);
     expect(b.text).toBe(a.text);
@@ -335,7 +390,7 @@ describe('friendly pages for each not-ready cause', () => {
 
   it('an archive still downloading: 503 that retries by itself', async () => {
     files.behave('slow.zim', { throttleBps: 32 * 1024 });
-    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! });
+    const conn = await connectSse(s.url, '/api/admin/archives/download/slow', { cookie: s.admin.cookie! }, { body: {} });
     await conn.waitFor((e) => e.event === 'progress');
     const r = await s.anon.get('/api/archives/view/slow/A/Water_heater');
     expect(r.status).toBe(503);
@@ -556,7 +611,7 @@ describe('admin', () => {
   it('downloads are refused in offline mode with 503', async () => {
     const off = await startTestServer({ seed: 'household', config: { offline: true, archiveCatalogPath: path.join(temp.dir, 'archives.json'), archiveServerPort: await freePort() } });
     try {
-      const r = await off.admin.get('/api/admin/archives/download/fixturepedia');
+      const r = await off.admin.post('/api/admin/archives/download/fixturepedia', {});
       expect(r.status).toBe(503);
       expect(r.body.error.code).toBe('offline_mode');
     } finally {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JobsStatus } from '../../server/modules/downloads/schema.js';
@@ -177,6 +177,36 @@ describe('download queue', () => {
     for (const destination of ['../escape.zim', '/etc/passwd', 'archives/../../x']) {
       const r = await enqueue([job({ target: `${files.url}/x`, destination })]);
       expect(r.status).toBe(400);
+    }
+  });
+
+  it('refuses any destination outside the download folders: the database, other files and folders of the data folder, climbs, absolute paths, symlinks out', async () => {
+    const dataDir = s.dataDir;
+    mkdirSync(path.join(dataDir, 'archives'), { recursive: true });
+    symlinkSync(dataDir, path.join(dataDir, 'archives', 'up'));
+    symlinkSync(path.join(dataDir, 'hearth.db'), path.join(dataDir, 'archives', 'db.zim'));
+    const db = readFileSync(path.join(dataDir, 'hearth.db'));
+    const before = (await s.admin.get('/api/admin/queue')).body.jobs.length;
+    for (const destination of [
+      'hearth.db', './hearth.db', 'hearth.db-wal', 'logs/hearth.log', 'x.zim', 'archives', 'archives/', 'models/', 'archives/.', 'archives/..', 'archives/../hearth.db',
+      'models/../hearth.db', 'archives\\..\\hearth.db', '../hearth.db', `${dataDir}/hearth.db`, `${dataDir}/archives/x.zim`, '/archives/x.zim', 'C:\\hearth.db',
+      'archives/up/hearth.db', 'archives/db.zim', 'files/x.bin', 'archives/x.zim\u0000',
+    ]) {
+      const r = await enqueue([job({ target: `${files.url}/x`, destination })]);
+      expect(r.status, destination).toBe(400);
+      expect(r.body.error.code, destination).toBe('invalid_request');
+      expect(r.body.error.message, destination).toMatch(/archives, maps, models, components folder/);
+    }
+    expect((await s.admin.get('/api/admin/queue')).body.jobs.length).toBe(before);
+    expect(readFileSync(path.join(dataDir, 'hearth.db')).equals(db)).toBe(true);
+    // each download folder still takes a file, also in a sub-folder
+    const data = makeContent(8 * KB, 77);
+    const url = files.addBuffer('folders.bin', data);
+    for (const destination of ['archives/sub/ok.zim', 'maps/ok.map', 'models/ok.bin', 'components/ok.tgz']) {
+      const r = await enqueue([job({ target: `${url}?${destination}`, destination, expectedBytes: data.length })]);
+      expect(r.status, destination).toBe(201);
+      expect((await settled(r.body.jobs[0].id)).state, destination).toBe('completed');
+      expect(readFileSync(path.join(dataDir, destination)).equals(data), destination).toBe(true);
     }
   });
 

@@ -152,6 +152,119 @@ describe('guards and HTTP conventions', () => {
     });
   });
 
+  describe('DNS rebinding: a public name that resolves to this computer', () => {
+    // The attacker's page is same-origin with its own name: Origin matches Host, SameSite cookies flow.
+    const rebound = (host: string) => {
+      const port = new URL(s.url).port;
+      return { host: `${host}:${port}`, origin: `http://${host}:${port}` };
+    };
+    const send = (host: string, method: string, p: string, opts: { body?: unknown; cookie?: string } = {}) =>
+      rawRequest(s.url, {
+        method,
+        path: p,
+        headers: { ...rebound(host), ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.cookie ? { cookie: opts.cookie } : {}) },
+        body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
+      });
+
+    it.each(['attacker.example', 'hearth.attacker.example', '192.168.1.20.nip.io'])('every /api route answers 403 bad_host through %s, and nothing happens', async (host) => {
+      const before = await s.member.get('/api/notifications/unread-count');
+      const checks: Array<[string, string, { body?: unknown; cookie?: string }]> = [
+        ['GET', '/api/auth/profiles', {}],
+        ['POST', '/api/auth/select', { body: { userId: s.users.member.id } }],
+        ['POST', '/api/auth/verify-pin', { body: { userId: s.users.member.id, pin: MEMBER.pin } }],
+        ['GET', '/api/auth/me', { cookie: s.member.cookie! }],
+        ['POST', '/api/notifications', { body: { title: 'rebound', body: 'x', type: 'system' }, cookie: s.admin.cookie! }],
+        ['PUT', '/api/setup/state', { body: { step: 'rebound' }, cookie: s.admin.cookie! }],
+        ['GET', '/api/reader/export/json', { cookie: s.member.cookie! }],
+        ['GET', '/api/system/ready', {}],
+        ['GET', '/api/archives/view/wikipedia/A/Main_Page', {}],
+        ['GET', '/api/no-such-route', {}],
+      ];
+      for (const [method, p, opts] of checks) {
+        const r = await send(host, method, p, opts);
+        expect(r.status, `${method} ${p}`).toBe(403);
+        expect(r.json().error.code, `${method} ${p}`).toBe('bad_host');
+        expect(r.json().error.message, `${method} ${p}`).toMatch(/Open it at http:\/\/\S+/);
+        expect(r.headers['set-cookie'], `${method} ${p}`).toBeUndefined();
+      }
+      expect((await s.member.get('/api/notifications/unread-count')).body).toEqual(before.body);
+    });
+
+    it('the web app and the docs answer a page saying which address to open', async () => {
+      for (const p of ['/', '/index.html', '/settings/users', '/docs/', '/docs/guide', '/assets/x.js']) {
+        const r = await send('attacker.example', 'GET', p);
+        expect(r.status, p).toBe(403);
+        expect(String(r.headers['content-type']), p).toContain('text/html');
+        expect(r.text, p).toContain('Open Hearth at its own address');
+        expect(r.text, p).toMatch(/<a href="http:\/\/[^"]+:\d+\/">/);
+        expect(r.text, p).not.toContain('WEBAPP-INDEX');
+        expect(r.text, p).not.toContain('Welcome to Hearth');
+      }
+    });
+
+    it('home names still reach everything', async () => {
+      for (const host of ['127.0.0.1', 'localhost', 'my-computer', 'my-computer.local', 'hearth.lan', 'hearth.home.arpa', '192.168.1.20', '[::1]']) {
+        const profiles = await send(host, 'GET', '/api/auth/profiles');
+        expect(profiles.status, host).toBe(200);
+        const pin = await send(host, 'POST', '/api/auth/verify-pin', { body: { userId: s.users.member.id, pin: MEMBER.pin } });
+        expect(pin.status, host).toBe(200);
+        expect((await send(host, 'GET', '/')).text, host).toContain('WEBAPP-INDEX');
+      }
+    });
+  });
+
+  describe('HTML responses', () => {
+    /** CSP with a frame-ancestors that lets no other site frame it, and X-Frame-Options to match. */
+    const expectFrameProtected = (r: RawResponse, where: string) => {
+      expect(String(r.headers['content-type']), where).toContain('text/html');
+      const csp = String(r.headers['content-security-policy'] ?? '');
+      expect(csp, where).toMatch(/default-src /);
+      expect(csp, where).toMatch(/frame-ancestors '(none|self)'/);
+      expect(String(r.headers['x-frame-options'] ?? ''), where).toMatch(/^(DENY|SAMEORIGIN)$/);
+      expect(r.headers['x-content-type-options'], where).toBe('nosniff');
+    };
+
+    it('every HTML page of the app, the docs and their error pages carries a CSP and frame protection', async () => {
+      const port = new URL(s.url).port;
+      const pages: Array<[string, { method?: string; host?: string }?]> = [
+        ['/'],
+        ['/index.html'],
+        ['/settings/users'],
+        ['/read/wikipedia'],
+        ['/docs/'],
+        ['/docs/guide'],
+        ['/docs/missing-page'],
+        ['/docs/%E0%A4%A'],
+        ['/%c0%ae'],
+        ['/', { method: 'POST' }],
+        ['/docs/guide', { method: 'DELETE' }],
+        ['/', { host: 'attacker.example' }],
+        ['/docs/', { host: 'attacker.example' }],
+        ['/api/archives/view/nothing-here/A/x'],
+        ['/api/archives/view/wikipedia/%c0%ae'],
+      ];
+      for (const [p, o = {}] of pages) {
+        const r = await rawRequest(s.url, { method: o.method, path: p, headers: o.host ? { host: `${o.host}:${port}` } : undefined });
+        const where = `${o.method ?? 'GET'} ${p}${o.host ? ` as ${o.host}` : ''} (${r.status})`;
+        expectFrameProtected(r, where);
+        // nothing but the archive view may be framed, even by Hearth itself
+        if (!p.startsWith('/api/archives/view/')) {
+          expect(String(r.headers['content-security-policy']), where).toContain("frame-ancestors 'none'");
+          expect(r.headers['x-frame-options'], where).toBe('DENY');
+        }
+      }
+    });
+
+    it('the web app page is the same page, with the same policy, by any of its names', async () => {
+      const root = await rawRequest(s.url, { path: '/' });
+      const named = await rawRequest(s.url, { path: '/index.html' });
+      expect(named.status).toBe(200);
+      expect(named.text).toBe(root.text);
+      expect(named.headers['content-security-policy']).toBe(root.headers['content-security-policy']);
+      expect(String(root.headers['content-security-policy'])).toContain("script-src 'self'");
+    });
+  });
+
   describe('unknown API paths', () => {
     it.each(['GET', 'POST', 'PUT', 'DELETE'] as const)('%s answers 404 no_route as JSON', async (method) => {
       for (const p of ['/api/nope', '/api/auth/nope/deeper', '/api', '/api/']) {
@@ -353,5 +466,26 @@ describe('guards and HTTP conventions', () => {
       expect(r.text).not.toContain('TOP SECRET');
       expect(r.text).not.toContain('root:');
     });
+
+    it.each(['/%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd', '/%c0%ae', '/settings/%E0%A4%A', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2fsecret.md', '/a/%00'])(
+      'answers a bad escape or traversal on the web app %s with a 404 page, not index.html',
+      async (p) => {
+        const r = await rawRequest(s.url, { path: p });
+        expect(r.status).toBe(404);
+        expect(String(r.headers['content-type'])).toContain('text/html');
+        expect(r.text).not.toContain('WEBAPP-INDEX');
+        expect(r.text).not.toContain('TOP SECRET');
+      },
+    );
+
+    it.each(['/api/archives/view/wikipedia/%c0%ae%c0%ae/%c0%ae%c0%ae/catalog/v2/entries', '/api/archives/view/%c0%ae', '/api/archives/view/wikipedia/A/%E0%A4%A'])(
+      'answers a bad escape on the archive view %s with its 404 page',
+      async (p) => {
+        const r = await rawRequest(s.url, { path: p });
+        expect(r.status).toBe(404);
+        expect(String(r.headers['content-type'])).toContain('text/html');
+        expect(r.text).toContain('Page not found');
+      },
+    );
   });
 });

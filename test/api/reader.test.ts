@@ -227,15 +227,20 @@ describe('reader items, collections, tags, search', () => {
   });
 
   describe('GET and PATCH /api/reader/:id', () => {
-    it('opening an own unread offline item marks it reading; live links stay unread', async () => {
+    it('reading an item changes nothing (no GET changes state); the PATCH the web app sends on opening marks it reading', async () => {
       const off = await create(s.member, { url: 'https://example.com/article' });
       const live = await create(s.member, { url: 'https://example.com/link', type: 'live' });
-      const r = await s.member.get(`/api/reader/${off.id}`);
+      // what a link on another site, followed with the member's Lax cookie, would do
+      const r = await s.member.get(`/api/reader/${off.id}`, { headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
       expect(r.status).toBe(200);
       const full = FullReaderItem.parse(r.body.item);
-      expect(full.status).toBe('reading');
-      expect(full.readAt).not.toBeNull();
+      expect(full.status).toBe('unread');
+      expect(full.readAt).toBeNull();
       expect(full).toHaveProperty('contentHtml');
+      expect((await s.member.get(`/api/reader/${off.id}`)).body.item.status).toBe('unread');
+      const opened = await s.member.patch(`/api/reader/${off.id}`, { status: 'reading' });
+      expect(opened.body.item.status).toBe('reading');
+      expect(opened.body.item.readAt).not.toBeNull();
       expect((await s.member.get(`/api/reader/${live.id}`)).body.item.status).toBe('unread');
       // lists leave the heavy fields out
       const row = (await list(s.member)).items[0]!;

@@ -19,9 +19,12 @@ export interface SseConnection {
   close(): void;
 }
 
-export function connectSse(baseUrl: string, path: string, headers: Record<string, string> = {}): Promise<SseConnection> {
+/** Opens a GET event stream, or a POST one when `post` gives the JSON body (e.g. an archive download). */
+export function connectSse(baseUrl: string, path: string, headers: Record<string, string> = {}, post?: { body: unknown }): Promise<SseConnection> {
   return new Promise((resolve, reject) => {
-    const req = http.get(`${baseUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
+    const body = post ? JSON.stringify(post.body) : undefined;
+    const options = { method: post ? 'POST' : 'GET', headers: { accept: 'text/event-stream', ...(post ? { 'content-type': 'application/json' } : {}), ...headers } };
+    const req = http.request(`${baseUrl}${path}`, options, (res) => {
       const events: SseEvent[] = [];
       const waiters = new Set<() => void>();
       let buffer = '';
@@ -96,5 +99,6 @@ export function connectSse(baseUrl: string, path: string, headers: Record<string
       });
     });
     req.on('error', reject);
+    req.end(body);
   });
 }

@@ -43,6 +43,9 @@ describe('rewriteHtml', () => {
   it('the dark payload only when asked, with the nonce', () => {
     expect(rewriteHtml('<head></head>', o)).not.toContain('color-scheme:dark');
     expect(rewriteHtml('<head></head>', { ...o, dark: true, nonce: 'abc' })).toContain('<script nonce="abc">');
+    const device = rewriteHtml('<head></head>', { ...o, followDevice: true, nonce: 'abc' });
+    expect(device).toContain('@media (prefers-color-scheme:dark){html{color-scheme:dark}');
+    expect(device).toContain('<script nonce="abc">if(matchMedia(');
   });
 });
 

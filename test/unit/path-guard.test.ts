@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveInside } from '../../server/platform/path-guard.js';
+import { resolveInside, resolveInsideFolders } from '../../server/platform/path-guard.js';
 
 describe('resolveInside', () => {
   let tmp: string;
@@ -66,5 +66,31 @@ describe('resolveInside', () => {
 
   it('allows symlinks that stay inside', () => {
     expect(resolveInside(root, 'link-in/page.md')).toBe(path.join(root, 'link-in', 'page.md'));
+  });
+});
+
+describe('resolveInsideFolders', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(path.join(os.tmpdir(), 'hearth-folders-'));
+    mkdirSync(path.join(root, 'archives'));
+    writeFileSync(path.join(root, 'hearth.db'), 'db');
+    symlinkSync(root, path.join(root, 'archives', 'up'));
+    symlinkSync(path.join(root, 'hearth.db'), path.join(root, 'archives', 'db.zim'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const FOLDERS = ['archives', 'models'];
+
+  it('resolves a file inside one of the folders', () => {
+    expect(resolveInsideFolders(root, FOLDERS, 'archives/a.zim')).toBe(path.join(root, 'archives', 'a.zim'));
+    expect(resolveInsideFolders(root, FOLDERS, 'models/sub/m.bin')).toBe(path.join(root, 'models', 'sub', 'm.bin'));
+    expect(resolveInsideFolders(root, FOLDERS, 'archives\\b.zim')).toBe(path.join(root, 'archives', 'b.zim'));
+  });
+
+  it('refuses the root\'s own files, other folders, the folders themselves, climbs, absolute paths and symlinks out', () => {
+    for (const p of [
+      'hearth.db', 'logs/x', 'maps/x.map', 'archives', 'archives/', 'archives/.', 'archives/..', 'archives/../hearth.db', 'archives/../models/x',
+      '../archives/x', '/archives/x', `${root}/archives/x`, 'C:\\archives\\x', 'archives/up/hearth.db', 'archives/db.zim', 'archives/x\0',
+    ]) expect(resolveInsideFolders(root, FOLDERS, p), p).toBeNull();
   });
 });

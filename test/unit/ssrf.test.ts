@@ -11,6 +11,42 @@ describe('isPublicAddress', () => {
       '::1', '::', 'fc00::1', 'fd12:3456::1', 'fe80::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '2002:7f00:1::', 'ff02::1', 'not-an-ip',
     ]) expect(isPublicAddress(bad), bad).toBe(false);
   });
+
+  // each IPv6 form that carries an IPv4 address, with a loopback, private, link-local and public one inside
+  const embeddings: Array<[form: string, embed: (v4: string) => string]> = [
+    ['IPv4-compatible (::/96)', (v4) => `::${v4}`],
+    ['IPv4-compatible in hex', (v4) => `::${hex(v4)}`],
+    ['IPv4-compatible written out', (v4) => `0:0:0:0:0:0:${hex(v4)}`],
+    ['IPv4-mapped (::ffff:0:0/96)', (v4) => `::ffff:${v4}`],
+    ['IPv4-mapped in hex', (v4) => `::ffff:${hex(v4)}`],
+    ['SIIT (::ffff:0:0:0/96)', (v4) => `::ffff:0:${hex(v4)}`],
+    ['NAT64 (64:ff9b::/96)', (v4) => `64:ff9b::${hex(v4)}`],
+    ['local NAT64 (64:ff9b:1::/48)', (v4) => `64:ff9b:1::${hex(v4)}`],
+    ['6to4 (2002::/16)', (v4) => `2002:${hex(v4)}::1`],
+    ['Teredo (2001::/32), client address inverted', (v4) => `2001:0:4136:e378:8000:63bf:${hex(v4, 0xffffffff)}`],
+  ];
+  function hex(v4: string, xor = 0): string {
+    const n = (v4.split('.').reduce((a, b) => a * 256 + Number(b), 0) ^ xor) >>> 0;
+    return `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+  }
+
+  it.each(embeddings)('refuses local IPv4 addresses inside %s', (_form, embed) => {
+    for (const v4 of ['127.0.0.1', '10.0.0.1', '192.168.1.1', '169.254.169.254', '0.0.0.0']) {
+      expect(isPublicAddress(embed(v4)), embed(v4)).toBe(false);
+      expect(isPublicAddress(`[${embed(v4)}]`), embed(v4)).toBe(false);
+    }
+  });
+
+  it('lets a public IPv4 address through only in the IPv4-mapped form, which sockets connect to as IPv4', () => {
+    for (const [form, embed] of embeddings) expect(isPublicAddress(embed('8.8.8.8')), form).toBe(form.startsWith('IPv4-mapped'));
+  });
+
+  it('refuses the IPv4-compatible loopback in a URL and from a DNS answer', async () => {
+    const guard = createSsrfGuard({ lookup: ((_h: string, _o: unknown, cb: (e: null, a: Array<{ address: string; family: number }>) => void) => cb(null, [{ address: '::7f00:1', family: 6 }])) as never });
+    for (const url of ['http://[::7f00:1]/', 'http://[::127.0.0.1]:8787/api/auth/me', 'http://[0:0:0:0:0:0:a00:1]/']) expect(() => guard.checkUrl(url), url).toThrow(BlockedUrlError);
+    await expect(guardedRequest(guard, 'http://rebind.example/')).rejects.toThrow(BlockedUrlError);
+    await guard.close();
+  });
 });
 
 describe('checkUrl', () => {

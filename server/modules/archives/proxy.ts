@@ -39,6 +39,38 @@ export function pathFromLocation(location: string, bookHref: string): string[] |
   return decodeSegments(loc.slice(prefix.length));
 }
 
+/**
+ * The policy of every archive-content response. Archive pages are other people's HTML served on
+ * Hearth's origin, so they run sandboxed in an opaque origin (no allow-same-origin): their
+ * scripts may run (some archives need them) but are not Hearth's origin, so nothing they do
+ * carries the household's session or reads the app. Frames and workers are closed too (a frame
+ * onto one of the app's own pages was how a script reached /api), as are popups and navigating
+ * the app; forms may only target the archive's own pages. Only Hearth's own pages may frame it.
+ */
+export function archiveContentCsp(nonce?: string): string {
+  return [
+    'sandbox allow-scripts allow-forms',
+    "default-src 'self' data: blob:",
+    `script-src 'self' 'unsafe-inline'${nonce ? ` 'nonce-${nonce}'` : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'none'",
+    "frame-src 'none'",
+    "child-src 'none'",
+    "worker-src 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'self'",
+    "form-action 'self'",
+    "base-uri 'self'",
+  ].join('; ');
+}
+
+/** The headers every archive-content response carries (a page's CSP adds its nonce). */
+export const ARCHIVE_CONTENT_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': archiveContentCsp(),
+  'X-Frame-Options': 'SAMEORIGIN',
+};
+
 const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -49,8 +81,8 @@ export const DARK_CSS =
   'a{color:#f0a27a!important}img,video,svg{filter:brightness(.88)}table,th,td,div,section,aside{background-color:transparent!important;border-color:#4a4038!important}' +
   'pre,code{background:#2a241e!important;color:#e8e2da!important}';
 
-// Keeps links that open new windows inside the frame and tells the parent page the article title.
 const DARK_SCRIPT = "document.documentElement.dataset.theme='dark';";
+const DEVICE_DARK_SCRIPT = "if(matchMedia('(prefers-color-scheme: dark)').matches)document.documentElement.dataset.theme='dark';";
 
 export interface RewriteOptions {
   /** The book's content base on the archive server, e.g. "/fixturepedia_en_all_maxi_2024-05". */
@@ -60,6 +92,12 @@ export interface RewriteOptions {
   /** The final entry's encoded path inside the book (after redirects). */
   finalPath: string;
   dark: boolean;
+  /**
+   * No theme cookie came with the request: dark follows the device's colour scheme, as the app's
+   * own dark mode does. Links followed inside an archive page carry no cookies at all (it runs in
+   * an opaque origin, so its navigations are cross-site), and must stay in the reader's theme.
+   */
+  followDevice?: boolean;
   /** Nonce for the injected inline script (the page's CSP allows it). */
   nonce?: string;
 }
@@ -124,7 +162,11 @@ export function injection(o: RewriteOptions): string {
   return (
     `<base href="${escapeAttr(o.viewBase + o.finalPath)}">` +
     `<style>${HIDE_BAR_CSS}</style>` +
-    (o.dark ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>` : '')
+    (o.dark
+      ? `<style>${DARK_CSS}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DARK_SCRIPT}</script>`
+      : o.followDevice
+        ? `<style>@media (prefers-color-scheme:dark){${DARK_CSS}}</style><script${o.nonce ? ` nonce="${o.nonce}"` : ''}>${DEVICE_DARK_SCRIPT}</script>`
+        : '')
   );
 }
 

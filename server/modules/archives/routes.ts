@@ -1,11 +1,11 @@
 import { parse as parseCookie } from 'cookie';
-import type { Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { friendlyPage } from './proxy.js';
-import { DownloadQuery, SearchQuery, SourceParams } from './schema.js';
+import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
+import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
 import type { ArchivesService } from './service.js';
 
 /**
@@ -62,19 +62,21 @@ export function createArchiveRoutes(archives: ArchivesService) {
  * is not resolved for every page and image.
  */
 export function createArchiveContentRoutes(archives: ArchivesService) {
-  return defineRoutes((r) => {
+  const routes = defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
     const view = async (req: Request, res: Response) => {
+      res.set(ARCHIVE_CONTENT_HEADERS);
       const params = SourceParams.safeParse(req.params);
-      const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
+      const theme = parseCookie(req.headers.cookie ?? '')['ld-theme'];
+      const dark = theme === 'dark';
       if (!params.success) {
         res.status(404).set('Cache-Control', 'no-store').type('html').send(friendlyPage({ title: 'This archive is not installed', message: 'Check the address.', dark }));
         return;
       }
       const sourceId = params.data.sourceId;
       const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, range: req.get('range') });
+      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
       if (out.kind === 'stream') {
         res.status(out.status).set(out.headers);
         await streamTo(out.body, res);
@@ -98,18 +100,41 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
     r.get('/:sourceId', 'none', view);
     r.get('/:sourceId/*rest', 'none', view);
   });
+  // A path the router cannot decode (a bad escape such as %c0%ae) is a traversal attempt like any
+  // other: the friendly 404 page, not the router's 400 (DESIGN: path traversal anywhere is 404).
+  const onBadPath: ErrorRequestHandler = (err, req, res, next) => {
+    if (!(err instanceof URIError) || res.headersSent) return next(err);
+    res.set(ARCHIVE_CONTENT_HEADERS);
+    const dark = parseCookie(req.headers.cookie ?? '')['ld-theme'] === 'dark';
+    res.status(404).set('Cache-Control', 'no-store').type('html').send(friendlyPage({ title: 'Page not found', message: 'That address is not valid.', dark }));
+  };
+  routes.router.use(onBadPath);
+  return routes;
 }
 
 export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegistry) {
   return defineRoutes((r) => {
     r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
 
-    r.get('/download/:sourceId', 'admin', async (req, res) => {
+    // A download starts only on a POST (a GET must change nothing: a cross-site link followed with
+    // the admin's Lax cookie would start a 100 GB download). The stream is the starter's: when it
+    // goes away the download stops, and its partial file stays for a resume.
+    r.post('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
-      const { variantKey } = parse(DownloadQuery, req.query);
+      const { variantKey } = parse(DownloadBody, req.body ?? {});
       archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
       const stream = openSse(req, res, { registry: sse });
       await archives.download(actorOf(req), sourceId, variantKey, stream);
+      stream.close();
+    });
+
+    // The spec's GET stream only watches a running download: its last status and progress, then
+    // the live events until it ends. Nothing runs that was not started.
+    r.get('/download/:sourceId', 'admin', async (req, res) => {
+      const { sourceId } = parse(SourceParams, req.params);
+      archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+      const stream = openSse(req, res, { registry: sse });
+      await archives.watchDownload(actorOf(req), sourceId, stream);
       stream.close();
     });
 

@@ -64,5 +64,6 @@ export const SearchQuery = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
 });
 export type SearchQuery = z.infer<typeof SearchQuery>;
-export const DownloadQuery = z.object({ variantKey: z.string().min(1).max(100).optional() });
+/** POST /api/admin/archives/download/:sourceId: which variant to download (default: the first). */
+export const DownloadBody = z.object({ variantKey: z.string().min(1).max(100).optional() });
 export const ViewQuery = z.object({ pattern: z.string().max(500).optional() });

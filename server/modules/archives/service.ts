@@ -16,7 +16,7 @@ import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
-import { decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
+import { archiveContentCsp, decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
@@ -48,6 +48,13 @@ export type ViewResult =
   /** A body read whole; a page is sent as its parts (the cached rewrite around this request's injection). */
   | { kind: 'body'; status: number; body: Buffer | Buffer[]; headers: Record<string, string> }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
+
+type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
+interface DownloadWatch {
+  latest: Map<string, WatchEvent>;
+  /** Called with each event, then with null when the download is over. */
+  listeners: Set<(e: WatchEvent | null) => void>;
+}
 
 export interface DownloadEvents {
   send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
@@ -83,10 +90,9 @@ function htmlHeaders(length: number, cacheControl: string | undefined, nonce: st
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(length),
     'Cache-Control': cacheControl ?? 'no-cache',
-    // Archive pages are other people's HTML served on Hearth's origin: their scripts may run
-    // (some archives need them) but may not open connections, so they cannot call /api with
-    // the household's session cookie; forms may only target the archive's own pages.
-    'Content-Security-Policy': `default-src 'self' data: blob:; script-src 'self' 'unsafe-inline' 'nonce-${nonce}'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'none'; frame-ancestors 'self'; form-action 'self'; base-uri 'self'; object-src 'none'`,
+    // sandboxed in an opaque origin: see archiveContentCsp
+    'Content-Security-Policy': archiveContentCsp(nonce),
+    'X-Frame-Options': 'SAMEORIGIN',
     Vary: 'Cookie',
   };
 }
@@ -95,6 +101,8 @@ export class ArchivesService {
   /** sourceId -> the book as the running server lists it. */
   private books = new Map<string, CatalogBook>();
   private readonly downloads = new Map<string, AbortController>();
+  /** sourceId -> who follows its running download (GET /download/:sourceId). */
+  private readonly watches = new Map<string, DownloadWatch>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
   private installingRuntime = false;
   private serving: Promise<void> = Promise.resolve();
@@ -216,8 +224,9 @@ export class ArchivesService {
    * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
    * after the source id. Only this book's content (and its search and random) is ever reached.
    */
-  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; range?: string }): Promise<ViewResult> {
+  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; followDevice?: boolean; range?: string }): Promise<ViewResult> {
     const dark = opts.dark;
+    const theme = { dark, followDevice: opts.followDevice };
     // Fast path: a book the running server lists was read from a healthy row by serve(), which
     // every change to the rows (download, delete, verify) goes through; no database read per page.
     const book = this.books.get(sourceId);
@@ -247,7 +256,7 @@ export class ArchivesService {
     // pages are dynamic, and a range request goes to the archive server as it is.
     const cacheKey = rawPath === 'search' || rawPath === 'random' || opts.range ? null : upstream;
     const cached = cacheKey ? this.deps.cache.get(cacheKey) : undefined;
-    if (cached) return this.entryResult(cached, book, viewBase, dark);
+    if (cached) return this.entryResult(cached, book, viewBase, theme);
     const generation = this.deps.cache.generation;
 
     let finalPath = rawPath === '' || rawPath === 'search' || rawPath === 'random' ? '' : encodeSegments(decodeSegments(rawPath)!);
@@ -281,7 +290,7 @@ export class ArchivesService {
     if (html && opts.range && res.status === 206) {
       // a range of HTML refers to undecorated bytes: serve the whole page instead
       await res.body.dump();
-      return this.view(sourceId, rawPath, query, { dark });
+      return this.view(sourceId, rawPath, query, theme);
     }
     const headers: Record<string, string> = {};
     for (const h of FORWARD_HEADERS) {
@@ -291,7 +300,7 @@ export class ArchivesService {
     if (html && rawPath === 'search') {
       // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
       const nonce = randomUUID().replace(/-/g, '');
-      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, dark, nonce }));
+      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, ...theme, nonce }));
       return { kind: 'body', status: res.status, body, headers: htmlHeaders(body.length, headers['cache-control'], nonce) };
     }
     const length = Number(headers['content-length']);
@@ -299,17 +308,17 @@ export class ArchivesService {
     if (html || (cacheKey && res.status === 200 && Number.isFinite(length) && length <= this.deps.cache.maxEntryBytes)) {
       const entry: CachedEntry = { status: res.status, finalPath, type, headers, body: await res.body.bytes() };
       if (cacheKey && res.status === 200) this.deps.cache.set(cacheKey, entry, generation);
-      return this.entryResult(entry, book, viewBase, dark);
+      return this.entryResult(entry, book, viewBase, theme);
     }
     return { kind: 'stream', status: res.status, headers, body: res.body };
   }
 
   /** An entry read whole (just now or from the cache): a page gets its per-request rewrite. */
-  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, dark: boolean): ViewResult {
+  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, theme: { dark: boolean; followDevice?: boolean }): ViewResult {
     if (!/^text\/html/i.test(entry.type)) return { kind: 'body', status: entry.status, body: entry.body, headers: { ...entry.headers, 'content-length': String(entry.body.length) } };
     const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
     const page = (entry.page ??= preparePage(entry.body, { bookHref: book.href, viewBase, finalPath: entry.finalPath }));
-    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, dark, nonce }));
+    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, ...theme, nonce }));
     const length = page.before.length + inject.length + page.after.length;
     return { kind: 'body', status: entry.status, body: [page.before, inject, page.after], headers: htmlHeaders(length, entry.headers['cache-control'], nonce) };
   }
@@ -410,10 +419,45 @@ export class ArchivesService {
     return { source, variant };
   }
 
-  async download(actor: Actor, sourceId: string, variantKey: string | undefined, out: DownloadEvents): Promise<void> {
+  /** Checks there is a running download to watch; throws the HTTP error before any stream is opened. */
+  prepareWatch(actor: Actor, sourceId: string) {
+    this.assertAdmin(actor);
+    const watch = this.watches.get(sourceId);
+    if (!watch) throw new NotFoundError(`${this.source(sourceId)?.label ?? 'This archive'} is not downloading. Start the download from the Archives page.`);
+    return watch;
+  }
+
+  /** Follows a running download: its last status and progress, then live events until it ends or the watcher leaves. */
+  async watchDownload(actor: Actor, sourceId: string, out: DownloadEvents): Promise<void> {
+    const watch = this.prepareWatch(actor, sourceId);
+    for (const e of watch.latest.values()) out.send(e.event, e.data);
+    let listener: ((e: WatchEvent | null) => void) | undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        listener = (e) => (e ? out.send(e.event, e.data) : resolve());
+        watch.listeners.add(listener);
+        out.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    } finally {
+      if (listener) watch.listeners.delete(listener);
+    }
+  }
+
+  async download(actor: Actor, sourceId: string, variantKey: string | undefined, starter: DownloadEvents): Promise<void> {
     const { variant } = this.prepareDownload(actor, sourceId, variantKey);
     const controller = new AbortController();
     this.downloads.set(sourceId, controller);
+    // what the starter is sent, watchers get too (the last status and progress replayed to a late one)
+    const watch: DownloadWatch = { latest: new Map(), listeners: new Set() };
+    this.watches.set(sourceId, watch);
+    const out: DownloadEvents = {
+      signal: starter.signal,
+      send: (event, data) => {
+        starter.send(event, data);
+        if (event === 'status' || event === 'progress') watch.latest.set(event, { event, data });
+        for (const l of watch.listeners) l({ event, data });
+      },
+    };
     const signal = AbortSignal.any([controller.signal, out.signal]);
     const fileName = (decodeURIComponent(new URL(variant.url).pathname.split('/').pop() ?? '') || `${sourceId}.zim`).replace(/[^A-Za-z0-9._-]/g, '_');
     const dest = resolveInside(this.sourceDir(sourceId), fileName.endsWith('.zim') ? fileName : `${fileName}.zim`)!;
@@ -458,6 +502,8 @@ export class ArchivesService {
       }
     } finally {
       this.downloads.delete(sourceId);
+      this.watches.delete(sourceId);
+      for (const l of watch.listeners) l(null);
     }
   }
 

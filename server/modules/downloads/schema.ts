@@ -11,6 +11,8 @@ export const STALL_TIMEOUT_MS = 60_000;
 export const DISK_RESERVE_BYTES = 512 * 1024 ** 2;
 export const PROGRESS_WRITE_INTERVAL_MS = 1_000;
 export const SETTING_QUEUE_PAUSED = 'downloads.paused';
+/** The folders of DATA_DIR a queued download may write into (its destination's first segment). */
+export const DOWNLOAD_FOLDERS = ['archives', 'maps', 'models', 'components'] as const;
 
 export const JobKind = z.enum(['archive', 'map', 'model', 'component', 'runtime_model']);
 export type JobKind = z.infer<typeof JobKind>;

@@ -8,12 +8,13 @@ import type { AppSettingsStore } from '../../db/kv.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
-import { resolveInside } from '../../platform/path-guard.js';
+import { resolveInsideFolders } from '../../platform/path-guard.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
 import {
   DISK_RESERVE_BYTES,
+  DOWNLOAD_FOLDERS,
   LARGE_JOB_BYTES,
   NewJob,
   PRIORITY_BY_KIND,
@@ -51,10 +52,17 @@ export class DownloadsService {
 
   isPaused = async (): Promise<boolean> => (await this.deps.settings.get<boolean>(SETTING_QUEUE_PAUSED)) === true;
 
-  /** Absolute path of a job's destination; refuses anything outside DATA_DIR. */
+  /**
+   * Absolute path of a job's destination: a file inside one of the download folders of DATA_DIR,
+   * never the database or anything else Hearth keeps beside them.
+   */
   destinationPath(destination: string): string {
-    const abs = resolveInside(this.deps.dataDir, destination);
-    if (!abs || abs === this.deps.dataDir) throw new BadRequestError('A download must go to a file inside the data folder.');
+    const abs = resolveInsideFolders(this.deps.dataDir, DOWNLOAD_FOLDERS, destination);
+    if (!abs) {
+      throw new BadRequestError(
+        `A download can only be saved as a file in the ${DOWNLOAD_FOLDERS.join(', ')} folder of Hearth's data folder (for example archives/wikipedia.zim); "${destination.slice(0, 200)}" is not. Change the destination and try again.`,
+      );
+    }
     return abs;
   }
 

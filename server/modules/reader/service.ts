@@ -271,15 +271,12 @@ export class ReaderService {
     );
   }
 
-  /** One item with its content. Opening an own offline item that is unread marks it reading. */
+  /**
+   * One item with its content. Reading changes nothing (no GET changes state): the web app marks
+   * an own unread offline item reading with a PATCH when it opens it.
+   */
   async get(actor: UserActor, id: string): Promise<FullReaderItem> {
-    let r = await this.visibleItem(actor, id);
-    if (r.ownerId === actor.id && r.type === 'offline' && r.status === 'unread') {
-      const now = this.now();
-      await this.deps.store.update(id, { status: 'reading', readAt: now, updatedAt: now });
-      r = { ...r, status: 'reading', readAt: now, updatedAt: now };
-    }
-    return this.full(r, { kind: 'user', actor });
+    return this.full(await this.visibleItem(actor, id), { kind: 'user', actor });
   }
 
   /**

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import { openGetStream, openPostStream, type StreamHandle } from '../../api/sse';
+import { openPostStream, type StreamHandle } from '../../api/sse';
 import { useResource } from '../../api/useResource';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
@@ -84,11 +84,11 @@ export function ArchivesAdminPage(): ReactElement {
     setErrors(({ [src.id]: _old, ...rest }) => rest);
     setLive((l) => ({ ...l, [src.id]: { phase: 'starting', progress: null } }));
     let heard = false;
-    const url = `/api/admin/archives/download/${encodeURIComponent(src.id)}${variantKey ? `?variantKey=${encodeURIComponent(variantKey)}` : ''}`;
-    // read over fetch, not EventSource: a refusal (offline mode, already downloading, no room)
-    // comes back as the server's own sentence, and a drop is not silently retried
-    const handle = openGetStream<DownloadEvents>(
-      url,
+    // a POST starts it (a GET only watches one that runs); the answer is its event stream, and a
+    // refusal (offline mode, already downloading, no room) comes back as the server's own sentence
+    const handle = openPostStream<DownloadEvents>(
+      `/api/admin/archives/download/${encodeURIComponent(src.id)}`,
+      variantKey ? { variantKey } : {},
       {
         status: (d) => {
           heard = true;

@@ -1,4 +1,5 @@
-// The reader: one archive in a same-origin frame on the content proxy, with a search box (the
+// The reader: one archive in a frame on the content proxy (sandboxed by its CSP into an opaque
+// origin, so nothing in an archive can act as the viewer), with a search box (the
 // archive's own full-text search), Shuffle (a random article), back to the Library, and the
 // archive pages in dark mode when the app is (cookie ld-theme, read by the proxy).
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
@@ -106,29 +107,29 @@ function Reader({ archive }: { archive: InstalledArchive }): ReactElement {
   const base = viewBase(archive.sourceId);
   const firstTheme = useRef(dark);
 
-  /** Navigates the frame (same origin), so its own back/forward history keeps working. */
+  /**
+   * Navigates the frame, so its own back/forward history keeps working. The archive runs
+   * sandboxed in an opaque origin, so of its location only the href setter is open to this page.
+   */
   const open = (url: string) => {
     const win = frame.current?.contentWindow;
     try {
       if (win) {
-        win.location.assign(url);
+        win.location.href = url;
         return;
       }
     } catch {
-      // not reachable (should not happen: same origin); fall back to the attribute
+      // not reachable; fall back to the attribute
     }
     if (frame.current) frame.current.src = url;
   };
 
-  // the colour scheme changed: the cookie is already rewritten, reload the page in the new theme
+  // the colour scheme changed: the cookie is already rewritten, load the frame again in the new
+  // theme (the sandboxed page's own location cannot be read or reloaded from here)
   useEffect(() => {
     if (dark === firstTheme.current) return;
     firstTheme.current = dark;
-    try {
-      frame.current?.contentWindow?.location.reload();
-    } catch {
-      if (frame.current) frame.current.src = String(frame.current.src);
-    }
+    if (frame.current) frame.current.src = String(frame.current.src);
   }, [dark]);
 
   const search = (e: FormEvent) => {

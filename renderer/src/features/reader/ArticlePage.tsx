@@ -8,6 +8,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { useAction } from '../../api/useAction';
 import { useResource } from '../../api/useResource';
+import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
@@ -46,6 +47,19 @@ export function ArticlePage(): ReactElement {
   const data = item.data?.id === id ? item.data : undefined;
   usePageTitle(data ? itemTitle(data) : 'Reader');
   usePoll(Boolean(data && isBusy(data)), item.reload);
+  const user = useUser();
+  // Opening an own unread saved article makes it "reading": asked for here with a PATCH, since the
+  // GET that loads it changes nothing (a link from another site must not change anyone's data)
+  const marked = useRef<string | null>(null);
+  const { setData } = item;
+  useEffect(() => {
+    if (!data || data.status !== 'unread' || data.type !== 'offline' || data.ownerId !== user.id || marked.current === data.id) return;
+    marked.current = data.id;
+    api.patch<{ item: FullReaderItem }>(itemApi(data.id), { status: 'reading' }).then(
+      (r) => setData(r.item),
+      () => undefined, // it stays unread; the Mark as read button is there
+    );
+  }, [data, user.id, setData]);
 
   if (!data) {
     return (
