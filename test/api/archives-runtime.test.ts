@@ -11,7 +11,7 @@ import { SYSTEM_ACTOR } from '../../server/actor.js';
 import { kiwixToolsSource } from '../../server/modules/archives/runtime.js';
 import { ArchivesService } from '../../server/modules/archives/service.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
-import { freePort } from '../harness/net.js';
+import { freePort, waitFor } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -138,18 +138,12 @@ describe('install-kiwix', () => {
     expect(second.body.error.code).toBe('install_in_progress');
     files.behave('kiwix-tools_linux-x86_64.tar.gz', {});
     await client.destroy(); // the client goes away: the stalled install stops at once
-    const until = Date.now() + 5000;
-    let again = 0;
-    while (Date.now() < until) {
+    // once the stalled install has stopped, the next one is accepted and finishes
+    const again = await waitFor(async () => {
       const r = await postSse(`${s.url}/api/admin/archives/install-kiwix`, s.admin.cookie!);
-      again = r.status;
-      if (r.status === 200) {
-        expect(r.events.at(-1)!.event).toBe('done');
-        break;
-      }
-      await new Promise((w) => setTimeout(w, 50));
-    }
-    expect(again).toBe(200);
+      return r.status === 200 && r;
+    }, 'a new install to be accepted', 5000, 50);
+    expect(again.events.at(-1)!.event).toBe('done');
   });
 
   it('answers 503 offline_mode in offline mode', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKiwixClient } from '../../server/adapters/archive-server/kiwix.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
-import { freePort } from '../harness/net.js';
+import { freePort, waitFor } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -164,8 +164,7 @@ describe('download failures', () => {
     await conn.waitFor((e) => e.event === 'progress' && e.data.bytesDone > 0);
     conn.close();
     const part = path.join(s.dataDir, 'archives', 'slow', 'slow.zim.part');
-    const until = Date.now() + 5000;
-    while (Date.now() < until && (await s.admin.get('/api/admin/archives/catalog')).body.sources.find((x: any) => x.id === 'slow').downloading) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => !(await s.admin.get('/api/admin/archives/catalog')).body.sources.find((x: any) => x.id === 'slow').downloading, 'the dropped download to stop', 5000, 50);
     expect(existsSync(part)).toBe(true);
     files.behave('slow.zim', {});
     const resumed = await install('slow');
@@ -531,18 +530,15 @@ describe('supervision', () => {
     const before = s.handle.deps.archives.status().pid!;
     process.kill(before, 'SIGKILL');
     // while it restarts (after a short backoff), the reader gets the "starting" page
-    const startingBy = Date.now() + 5000;
-    while (Date.now() < startingBy && s.handle.deps.archives.status().state !== 'starting') await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => s.handle.deps.archives.status().state === 'starting', 'the archive server to be restarting', 5000, 5);
     const waiting = await s.anon.get('/api/archives/view/fixturepedia/A/Water_heater');
     expect(waiting.status).toBe(503);
     expect(waiting.text).toContain('starting');
     expect(waiting.text).toContain('http-equiv="refresh"');
-    const until = Date.now() + 15_000;
-    while (Date.now() < until) {
+    await waitFor(() => {
       const st = s.handle.deps.archives.status();
-      if (st.state === 'ready' && st.pid && st.pid !== before) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+      return st.state === 'ready' && st.pid && st.pid !== before;
+    }, 'a new archive server process to be ready', 15_000, 50);
     expect(s.handle.deps.archives.status()).toMatchObject({ state: 'ready' });
     // search pages are never kept in memory: this one comes from the restarted server
     const search = await s.anon.get('/api/archives/view/fixturepedia/search?pattern=heater');

@@ -5,6 +5,7 @@ import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
 import { request } from 'undici';
+import { waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -140,13 +141,10 @@ describe('features, setup plan and essentials install', () => {
     expect(await s.handle.deps.settings.get('setup.pending_extras')).toBeUndefined();
 
     // extras: the checkpoint waits for the engine and its nodes, which were queued first
-    const until = Date.now() + 20_000;
-    let jobs: any[] = [];
-    while (Date.now() < until) {
-      jobs = (await s.admin.get('/api/jobs/status')).body.jobs;
-      if (['Engine', 'Nodes', 'Checkpoint'].every((l) => jobs.find((j) => j.label === l)?.state === 'completed')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const jobs: any[] = await waitFor(async () => {
+      const list: any[] = (await s.admin.get('/api/jobs/status')).body.jobs;
+      return ['Engine', 'Nodes', 'Checkpoint'].every((l) => list.find((j) => j.label === l)?.state === 'completed') && list;
+    }, 'the engine, nodes and checkpoint jobs to complete', 20_000, 50);
     const byLabel = Object.fromEntries(jobs.map((j) => [j.label, j]));
     expect(byLabel.Checkpoint.state).toBe('completed');
     expect(byLabel.Nodes.requires).toEqual([byLabel.Engine.id]);
@@ -199,8 +197,7 @@ describe('features, setup plan and essentials install', () => {
       const step = again.handle.deps.boot.steps().find((x) => x.key === 'components')!;
       expect(step.status).toBe('warn');
       expect(step.detail).toContain('ckpt');
-      const until = Date.now() + 10_000;
-      while (!existsSync(path.join(dataDir, 'models/ckpt.safetensors')) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => existsSync(path.join(dataDir, 'models/ckpt.safetensors')), 'the checkpoint to be downloaded after the restart', 10_000, 50);
       expect(sha256(readFileSync(path.join(dataDir, 'models/ckpt.safetensors')))).toBe(sha256(checkpoint));
     } finally {
       await again.handle.close();
@@ -276,8 +273,7 @@ describe('setup extras when the wizard is closed mid-install', () => {
       const res = await request(`${s.url}/api/setup/download`, { method: 'POST', headers: { cookie: s.admin.cookie!, origin: s.url, 'content-type': 'application/json' }, body: JSON.stringify({ extras: ['maps-base'] }) });
       expect(res.statusCode).toBe(200);
       res.body.destroy();
-      const until = Date.now() + 15_000;
-      while (!existsSync(path.join(s.dataDir, 'components/extra.bin')) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => existsSync(path.join(s.dataDir, 'components/extra.bin')), 'the extra to finish downloading without its stream', 15_000, 50);
       expect(sha256(readFileSync(path.join(s.dataDir, 'components/extra.bin')))).toBe(sha256(extra));
       expect(await s.handle.deps.settings.get('setup.pending_extras')).toBeUndefined();
       expect((await s.member.get('/api/app-features')).body.features).toMatchObject({ 'chat-base': true, 'maps-base': true });

@@ -5,6 +5,7 @@ import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.j
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import type { TestClient } from '../harness/client.js';
+import { waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 const ARTICLE = 'The city council voted on Tuesday to build a new library downtown. Construction starts in March and costs 12 million euros.';
@@ -21,11 +22,7 @@ async function captured(client: TestClient, body: Record<string, unknown> = {}):
   const r = await client.post('/api/reader', { url, type: 'offline', ...body });
   expect(r.status, r.text).toBe(201);
   const id = r.body.item.id as string;
-  const until = Date.now() + 5000;
-  while ((await client.get(`/api/reader/${id}`)).body.item.archiveState !== 'ready') {
-    if (Date.now() > until) throw new Error('capture did not finish');
-    await new Promise((res) => setTimeout(res, 20));
-  }
+  await waitFor(async () => (await client.get(`/api/reader/${id}`)).body.item.archiveState === 'ready', 'the capture to finish', 5000);
   return id;
 }
 
