@@ -152,6 +152,15 @@ describe('first run in the browser', () => {
     await dialog.getByLabel('Name').fill(MEMBER.name);
     await dialog.getByLabel('PIN', { exact: true }).fill(MEMBER.pin);
     await dialog.getByLabel('Confirm PIN').fill(MEMBER.pin);
+    // the filled form before it is sent: both PINs masked and kept, a new member is a Member by
+    // default, and nothing is marked wrong yet
+    for (const label of ['PIN', 'Confirm PIN']) {
+      const field = dialog.getByLabel(label, { exact: true });
+      expect(await field.getAttribute('type')).toBe('password');
+      expect(await field.inputValue()).toBe(MEMBER.pin);
+    }
+    expect(await dialog.getByRole('radio', { name: /^Member/ }).isChecked()).toBe(true);
+    expect(await dialog.locator('.field__error').count()).toBe(0);
     await page.screenshot({ path: '/tmp/hearth-phone-add-member.png' });
     await dialog.getByRole('button', { name: 'Add member' }).tap();
     await gone(dialog);
