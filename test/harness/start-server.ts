@@ -1,11 +1,18 @@
 // startTestServer(): a real Hearth on 127.0.0.1:0 with a temp DATA_DIR (copied from the migrated
-// template), optional fakes, and a signed-in client per household member.
+// template), optional fakes, and a signed-in client per household member. The household is written
+// through the auth store and its sessions minted there, without HTTP and without scrypt per server;
+// the sign-in over HTTP itself is what test/api/auth.test.ts and users.test.ts exercise (signIn()).
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { createServer, type ServerHandle } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Overrides, Tuning } from '../../server/container.js';
+import { SESSION_COOKIE } from '../../server/http/auth.js';
+import { hashPin } from '../../server/modules/auth/pin.js';
+import { SESSION_TTL_MS } from '../../server/modules/auth/schema.js';
+import { AuthStore } from '../../server/modules/auth/store.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { createMemoryLogger, type MemoryLogger } from '../../server/platform/logger.js';
 import { TestClient } from './client.js';
@@ -102,15 +109,10 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   let member = new TestClient(url);
   const users = {} as TestServer['users'];
   if (opts.seed === 'household') {
-    const a = await admin.post('/api/setup/admin', ADMIN);
-    if (a.status !== 201) throw new Error(`seeding admin failed: ${a.status} ${a.text}`);
-    users.admin = a.body.user;
-    const m = await admin.post('/api/admin/users', { ...MEMBER, role: 'member' });
-    if (m.status !== 201) throw new Error(`seeding member failed: ${m.status} ${m.text}`);
-    users.member = m.body.user;
-    member = await signIn(users.member.id, MEMBER.pin);
-  } else {
-    admin = new TestClient(url);
+    users.admin = await seedUser(handle, ADMIN, 'admin');
+    users.member = await seedUser(handle, MEMBER, 'member');
+    admin = new TestClient(url, await mintSession(handle, users.admin.id));
+    member = new TestClient(url, await mintSession(handle, users.member.id));
   }
 
   return {
@@ -129,4 +131,46 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       temp?.remove();
     },
   };
+}
+
+// PIN hashes are computed once per test file (scrypt costs ~32 MB and tens of milliseconds each);
+// every server in the file stores the same real hash, so signing in with the PIN over HTTP works.
+const pinHashes = new Map<string, Promise<string>>();
+function pinHash(pin: string): Promise<string> {
+  let hash = pinHashes.get(pin);
+  if (!hash) {
+    hash = hashPin(pin);
+    pinHashes.set(pin, hash);
+  }
+  return hash;
+}
+
+/** Writes a household member through the auth store, as POST /api/setup/admin and /api/admin/users would. */
+async function seedUser(handle: ServerHandle, who: { name: string; pin: string }, role: PublicUser['role']): Promise<PublicUser> {
+  const now = handle.deps.clock.now().toISOString();
+  const user = { id: randomUUID(), name: who.name, role, avatar: null, pinHash: await pinHash(who.pin), createdAt: now, updatedAt: now };
+  await new AuthStore(handle.deps.db).insertUser(user);
+  return { id: user.id, name: user.name, role };
+}
+
+/**
+ * A session for a seeded user, stored through the auth store as a sign-in would store it; returns
+ * the Cookie header value. The auth service resolves it before it is handed out, so a change in how
+ * sessions are kept fails here, loudly, rather than in every test.
+ */
+export async function mintSession(handle: ServerHandle, userId: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = handle.deps.clock.now();
+  await new AuthStore(handle.deps.db).insertSession({
+    id: randomUUID(),
+    tokenHash: createHash('sha256').update(token).digest('hex'),
+    userId,
+    createdAt: now.toISOString(),
+    lastSeenAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    userAgent: null,
+  });
+  const resolved = await handle.deps.auth.resolveSession(token);
+  if (resolved?.actor.id !== userId) throw new Error('a minted session does not resolve: has the session scheme changed? (test/harness/start-server.ts)');
+  return `${SESSION_COOKIE}=${token}`;
 }
