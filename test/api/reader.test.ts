@@ -393,13 +393,13 @@ describe('reader items, collections, tags, search', () => {
     });
 
     it('an unfiltered search reads only the FTS index (the visible set is part of the match)', async () => {
-      const plan = (await s.handle.deps.reader['deps'].store.explainSearch('"cafe"*', s.users.member.id)).join('\n');
+      const plan = (await s.handle.deps.reader.items['deps'].store.explainSearch('"cafe"*', s.users.member.id)).join('\n');
       expect(plan).toMatch(/SCAN reader_fts VIRTUAL TABLE INDEX/);
       expect(plan).not.toMatch(/reader_items|\bi\b/);
     });
 
     it('with more matches than are scored, title matches come first, then the newest; paging and filters still work', async () => {
-      const store = s.handle.deps.reader['deps'].store;
+      const store = s.handle.deps.reader.items['deps'].store;
       const titled = await create(s.member, { url: 'https://example.com/titled', title: 'Wombat facts' });
       const base = Date.parse('2026-01-01T00:00:00Z');
       const now = new Date().toISOString();
@@ -433,7 +433,7 @@ describe('reader items, collections, tags, search', () => {
     });
 
     it('a word in more titles than are scored lists those newest first, without scoring them all, and pages without gaps', async () => {
-      const store = s.handle.deps.reader['deps'].store;
+      const store = s.handle.deps.reader.items['deps'].store;
       const now = new Date().toISOString();
       // titles of different lengths, so scoring (shorter titles first) and newest-first disagree
       const rows = Array.from({ length: 1200 }, (_, n) => ({

@@ -187,8 +187,8 @@ export function runtimeErrorToAppError(err: unknown, model: string): unknown {
 export const AskBody = z.object({ question: z.string().trim().min(1).max(QUESTION_MAX_CHARS) });
 
 export interface ReaderAiServiceDeps {
-  reader: {
-    visibleItem(actor: UserActor, id: string): Promise<ItemRecord>;
+  access: { visibleItem(actor: UserActor, id: string): Promise<ItemRecord> };
+  items: {
     get(actor: UserActor, id: string): Promise<FullReaderItem>;
     applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
   };
@@ -203,7 +203,7 @@ export class ReaderAiService {
   constructor(private readonly deps: ReaderAiServiceDeps) {}
 
   private async textOf(actor: UserActor, id: string): Promise<ItemRecord & { contentText: string }> {
-    const item = await this.deps.reader.visibleItem(actor, id);
+    const item = await this.deps.access.visibleItem(actor, id);
     if (!item.contentText?.trim()) {
       throw new ConflictError('no_content', 'This item has no saved text yet. Save it for offline reading (or wait for its capture) first.');
     }
@@ -215,11 +215,11 @@ export class ReaderAiService {
     const rec = await this.textOf(actor, id);
     const model = await chosenChatModel(this.deps.settings);
     const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
-    if (rec.ownerId !== actor.id) return { item: await this.deps.reader.get(actor, id), summary, tags };
+    if (rec.ownerId !== actor.id) return { item: await this.deps.items.get(actor, id), summary, tags };
     const existing = (await this.deps.store.tagsFor([id])).get(id) ?? [];
     const merged = [...existing];
     for (const t of tags) if (!merged.some((e) => e.toLowerCase() === t)) merged.push(t);
-    const item = await this.deps.reader.applySummary(actor, id, summary, merged.slice(0, Math.max(existing.length, MAX_TAGS_PER_ITEM)));
+    const item = await this.deps.items.applySummary(actor, id, summary, merged.slice(0, Math.max(existing.length, MAX_TAGS_PER_ITEM)));
     return { item, summary, tags };
   }
 

@@ -129,7 +129,7 @@ export class ReaderStore {
 
   /**
    * Inserts many items with their tags in one transaction (an import writes one bounded chunk per
-   * call, see ReaderService.importHtml). Rows go in as multi-row INSERTs and each distinct tag name
+   * call, see ReaderTransferService.importHtml). Rows go in as multi-row INSERTs and each distinct tag name
    * is looked up once, so a chunk costs about one statement per ITEMS_PER_INSERT items rather than
    * one per item and tag.
    */
