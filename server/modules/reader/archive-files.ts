@@ -39,6 +39,18 @@ export class ReaderArchiveFiles {
 
   constructor(private readonly deps: ReaderArchiveFilesDeps) {}
 
+  /**
+   * A file of the item's capture for a member's session. A page (HTML) is not served on the
+   * session path: the sandboxed page cannot send the session cookie with its assets, so it is
+   * answered with a token for the token path, where its relative asset URLs carry the token.
+   */
+  async open(actor: UserActor, id: string, rawPath: string): Promise<{ kind: 'file'; file: ArchiveFile } | { kind: 'page'; token: string }> {
+    const file = await this.archiveFile(actor, id, rawPath);
+    if (!file.contentType.startsWith('text/html')) return { kind: 'file', file };
+    file.stream.destroy();
+    return { kind: 'page', token: await this.archiveToken(actor, id) };
+  }
+
   /** A file of the item's capture, resolved through the path guard; any miss is 404. */
   async archiveFile(actor: UserActor, id: string, rawPath: string): Promise<ArchiveFile> {
     await this.deps.access.visibleItem(actor, id);

@@ -1,10 +1,20 @@
 // Outbound requests Reader makes for a member, both through the SSRF guard: the probe (is a page
 // reachable, may it be framed, its title and icon) and the legacy embed proxy's upstream request.
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { UserActor } from '../../actor.js';
-import { BadRequestError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import { BadRequestError, PayloadTooLargeError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
 import type { ReaderAccess } from './access.js';
-import { PROBE_MAX_BYTES, PROBE_TIMEOUT_MS, type ProbeResult } from './schema.js';
+import { PROBE_MAX_BYTES, PROBE_TIMEOUT_MS, PROXY_MAX_BYTES, type ProbeResult } from './schema.js';
+
+/** The legacy embed proxy's answer: the site's status, its headers minus cookies and frame or security policy, and its body, cut off past PROXY_MAX_BYTES. */
+export interface ProxiedPage {
+  statusCode: number;
+  headers: Record<string, string | string[]>;
+  body: Readable;
+}
+
+const DROPPED_UPSTREAM_HEADERS = new Set(['set-cookie', 'set-cookie2', 'x-frame-options', 'content-security-policy', 'content-security-policy-report-only', 'connection', 'keep-alive', 'transfer-encoding', 'strict-transport-security', 'alt-svc', 'report-to', 'nel', 'clear-site-data', 'permissions-policy', 'cross-origin-opener-policy', 'cross-origin-embedder-policy', 'cross-origin-resource-policy', 'access-control-allow-origin', 'access-control-allow-credentials']);
 
 /** A URL the SSRF guard refused: 503 offline_mode in offline mode, otherwise 400 blocked_url. */
 export function refusal(err: BlockedUrlError): BadRequestError | ServiceUnavailableError {
@@ -60,8 +70,28 @@ export class ReaderProbeService {
     };
   }
 
-  /** The legacy embed proxy's upstream response for a live item (SSRF-guarded, every redirect hop checked). */
-  async proxyUpstream(actor: UserActor, id: string, signal: AbortSignal): Promise<GuardedResponse> {
+  /**
+   * The legacy embed proxy: a visible item's page (SSRF-guarded, every redirect hop checked). A
+   * page that declares more than PROXY_MAX_BYTES is 413; one that sends more is cut off there
+   * (the body errors, so the response ends short). Closing the body aborts the upstream request.
+   */
+  async proxy(actor: UserActor, id: string, signal: AbortSignal): Promise<ProxiedPage> {
+    const up = await this.upstream(actor, id, signal);
+    const declared = Number(up.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > PROXY_MAX_BYTES) {
+      up.body.on('error', () => undefined); // destroying an unread undici body emits AbortError
+      up.body.destroy();
+      throw new PayloadTooLargeError('The page is too large to show here.');
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(up.headers)) {
+      if (value === undefined || DROPPED_UPSTREAM_HEADERS.has(name.toLowerCase())) continue;
+      headers[name] = value;
+    }
+    return { statusCode: up.statusCode, headers, body: capped(up.body, PROXY_MAX_BYTES) };
+  }
+
+  private async upstream(actor: UserActor, id: string, signal: AbortSignal): Promise<GuardedResponse> {
     const r = await this.deps.access.visibleItem(actor, id);
     try {
       return await guardedRequest(this.deps.guard, r.url, {
@@ -75,6 +105,20 @@ export class ReaderProbeService {
       throw new UpstreamError('upstream_unreachable', 'The site could not be reached.');
     }
   }
+}
+
+/** The body passed through until more than `max` bytes came, then an error (the chunk over the cap is not passed on). */
+function capped(body: Readable, max: number): Readable {
+  let size = 0;
+  const cap = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > max) done(new Error('The page is larger than the proxy passes on.'));
+      else done(null, chunk);
+    },
+  });
+  // pipeline destroys both on an error or an early close of either
+  return pipeline(body, cap, () => undefined);
 }
 
 /** X-Frame-Options (any value) or a CSP frame-ancestors that does not allow every origin. */

@@ -1,12 +1,11 @@
 // /api/reader (members), /api/admin/reader (global items), and the retired aliases /api/bookmarks,
 // /api/admin/bookmarks and /api/proxy/:id, thin over the Reader services.
-import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
+import { BadRequestError, NotFoundError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -23,10 +22,10 @@ import {
   PatchCollectionBody,
   PatchItemBody,
   ProbeQuery,
-  PROXY_MAX_BYTES,
   SnapshotBody,
 } from './schema.js';
 import { AskBody, type ReaderAiService } from './ai.js';
+import { pipeToResponse, readRawBody, sendArchiveFile, sendPieces } from './http-io.js';
 import type { ReaderAccess } from './access.js';
 import type { ReaderArchiveFiles } from './archive-files.js';
 import type { ReaderCollectionsService } from './collections.js';
@@ -44,79 +43,12 @@ export interface ReaderServices {
   probe: ReaderProbeService;
 }
 
-/** Reads a raw request body up to `max` bytes; over it is 413 (checked on Content-Length first). */
-export async function readRawBody(req: Request, max: number): Promise<Buffer> {
-  const declared = Number(req.get('content-length') ?? NaN);
-  const tooLarge = () => new PayloadTooLargeError(`The upload is larger than ${Math.round(max / 1024 / 1024)} MB.`);
-  if (Number.isFinite(declared) && declared > max) {
-    req.resume();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * Writes a generated body piece by piece, waiting for the client to drain what it was sent. The
- * first piece is read before anything is sent, so an error there is still an ordinary JSON error;
- * a later one ends the response cut short (the error handler destroys it), never as a whole file.
- */
-async function sendPieces(res: Response, pieces: AsyncGenerator<string>): Promise<void> {
-  const closed = new AbortController();
-  res.once('close', () => closed.abort());
-  try {
-    for await (const piece of pieces) {
-      if (closed.signal.aborted) return;
-      if (!res.write(piece)) await once(res, 'drain', { signal: closed.signal }).catch(() => undefined);
-    }
-    res.end();
-  } finally {
-    await pieces.return(undefined);
-  }
-}
-
 /** The still-encoded path after /:id<marker> (express decodes params; the path guard wants one decoding). */
 function rawArchivePath(req: Request, marker: string): string {
   const url = req.originalUrl.split('?')[0]!;
   const rest = url.slice(req.baseUrl.length);
   const at = rest.indexOf(marker, 1);
   return at < 0 ? '' : rest.slice(at + marker.length);
-}
-
-function sendFileStream(
-  res: Response,
-  file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number },
-  opts: { sameOriginOnly: boolean },
-): Promise<void> {
-  res.status(200).set({
-    'Content-Type': file.contentType,
-    'Content-Length': String(file.size),
-    'Content-Security-Policy': ARCHIVE_CSP,
-    'X-Content-Type-Options': 'nosniff',
-  });
-  // The snapshot page itself has an opaque origin (CSP sandbox): a same-origin CORP would block
-  // its own assets on the token path. Files on the session path stay same-origin only.
-  if (opts.sameOriginOnly) res.set('Cross-Origin-Resource-Policy', 'same-origin');
-  return new Promise((resolve) => {
-    file.stream.once('error', () => {
-      res.destroy();
-      resolve();
-    });
-    res.once('close', () => {
-      file.stream.destroy();
-      resolve();
-    });
-    file.stream.pipe(res);
-  });
 }
 
 /** PATCH and DELETE /:id on a member's own items (shared by /api/reader and /api/bookmarks). */
@@ -222,16 +154,9 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
     r.get('/:id/archive/*rest', 'user', async (req, res) => {
       const { id } = parse(ItemIdParams, req.params);
       const rawPath = rawArchivePath(req, '/archive/');
-      const file = await reader.files.archiveFile(actorOf(req), id, rawPath);
-      if (file.contentType.startsWith('text/html')) {
-        // The sandboxed page cannot send the session cookie with its assets: it is opened from a
-        // token path, so its relative asset URLs carry the token.
-        file.stream.destroy();
-        const token = await reader.files.archiveToken(actorOf(req), id);
-        res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${token}/${rawPath}`);
-        return;
-      }
-      await sendFileStream(res, file, { sameOriginOnly: true });
+      const opened = await reader.files.open(actorOf(req), id, rawPath);
+      if (opened.kind === 'page') res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${opened.token}/${rawPath}`);
+      else await sendArchiveFile(res, opened.file, { sameOriginOnly: true });
     });
     // Capability URLs for a snapshot and its assets (see archiveToken): no session, the signed
     // token names the user and expires; the item must still be visible to that user.
@@ -240,7 +165,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
       const token = String(req.params.token ?? '');
       const file = await reader.files.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
       res.set('Cache-Control', 'private, max-age=3600');
-      await sendFileStream(res, file, { sameOriginOnly: false });
+      await sendArchiveFile(res, file, { sameOriginOnly: false });
     });
 
     r.get('/:id/favicon', 'user', async (req, res) => {
@@ -303,54 +228,16 @@ export function createLegacyBookmarkRoutes(reader: ReaderServices) {
   });
 }
 
-const DROPPED_UPSTREAM_HEADERS = new Set(['set-cookie', 'set-cookie2', 'x-frame-options', 'content-security-policy', 'content-security-policy-report-only', 'connection', 'keep-alive', 'transfer-encoding', 'strict-transport-security', 'alt-svc', 'report-to', 'nel', 'clear-site-data', 'permissions-policy', 'cross-origin-opener-policy', 'cross-origin-embedder-policy', 'cross-origin-resource-policy', 'access-control-allow-origin', 'access-control-allow-credentials']);
-
 /** Retired: /api/proxy/:id streams a live item's page (SSRF-guarded, size-capped, sandboxed, no cookies). */
 export function createLegacyProxyRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
     r.get('/:id', 'user', async (req, res) => {
       const controller = new AbortController();
       res.once('close', () => controller.abort());
-      const up = await reader.probe.proxyUpstream(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
-      const declared = Number(up.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > PROXY_MAX_BYTES) {
-        up.body.on('error', () => undefined); // destroying an unread undici body emits AbortError
-        up.body.destroy();
-        throw new PayloadTooLargeError('The page is too large to show here.');
-      }
-      for (const [name, value] of Object.entries(up.headers)) {
-        if (value === undefined || DROPPED_UPSTREAM_HEADERS.has(name.toLowerCase())) continue;
-        res.setHeader(name, value);
-      }
-      res.status(up.statusCode).set({ 'Content-Security-Policy': ARCHIVE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
-      let size = 0;
-      await new Promise<void>((resolve) => {
-        up.body.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > PROXY_MAX_BYTES) {
-            up.body.destroy();
-            res.destroy();
-            resolve();
-            return;
-          }
-          if (!res.write(chunk)) {
-            up.body.pause();
-            res.once('drain', () => up.body.resume());
-          }
-        });
-        up.body.once('end', () => {
-          res.end();
-          resolve();
-        });
-        up.body.once('error', () => {
-          res.destroy();
-          resolve();
-        });
-        res.once('close', () => {
-          up.body.destroy();
-          resolve();
-        });
-      });
+      const page = await reader.probe.proxy(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
+      for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+      res.status(page.statusCode).set({ 'Content-Security-Policy': ARCHIVE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+      await pipeToResponse(res, page.body);
     });
   });
 }
