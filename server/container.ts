@@ -225,7 +225,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     probe: new ReaderProbeService({ access: readerAccess, guard }),
   };
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, settings, runtime: modelRuntime });
-  const readerMonitor = new ReaderMonitor({ db, store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
+  const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
   const steps: BootStepDefinition[] = [
     {

@@ -7,6 +7,12 @@ import type { Collection, ItemChange, ItemRecord, Tag } from './schema.js';
 
 type Row = Record<string, unknown>;
 
+export interface MonitoredItem {
+  id: string;
+  autoUpdateIntervalMins: number | null;
+  lastCheckedAt: string | null;
+}
+
 /** camelCase field -> snake_case column, for every column of reader_items. */
 const COLUMNS: Record<keyof ItemRecord, string> = {
   seq: 'seq',
@@ -391,6 +397,14 @@ export class ReaderStore {
   /** Startup: a capture cut by a crash or shutdown goes back to the queue. */
   async requeueInterrupted(): Promise<number> {
     return this.db('reader_items').where({ archive_state: 'fetching' }).update({ archive_state: 'pending' });
+  }
+
+  // ---- change monitor ----
+
+  /** Every item with autoUpdate on, with what decides whether it is due (the monitor decides). */
+  async monitoredItems(): Promise<MonitoredItem[]> {
+    const rows = await this.db('reader_items').where('auto_update', true).select<Array<{ id: string; auto_update_interval_mins: number | null; last_checked_at: string | null }>>('id', 'auto_update_interval_mins', 'last_checked_at');
+    return rows.map((r) => ({ id: r.id, autoUpdateIntervalMins: r.auto_update_interval_mins, lastCheckedAt: r.last_checked_at }));
   }
 
   /** Applies a successful capture and records the check in the change history, atomically. */
