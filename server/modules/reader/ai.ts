@@ -14,7 +14,8 @@ import { MAX_TAGS_PER_ITEM, type FullReaderItem, type ItemRecord } from './schem
 /** Characters of article text sent to the model: the start and the end when longer. */
 export const ARTICLE_BUDGET_CHARS = 12_000;
 export const MAX_TAGS = 5;
-export const MAX_TAG_CHARS = 32;
+/** A tag the model suggests longer than this is dropped, not cut: a stricter cap than the MAX_TAG_CHARS a member may type (schema.ts). */
+export const MAX_AI_TAG_CHARS = 32;
 export const MAX_SUMMARY_CHARS = 1_000;
 export const MAX_ANSWER_CHARS = 4_000;
 export const QUESTION_MAX_CHARS = 2_000;
@@ -120,12 +121,12 @@ export function parseSummary(content: string): Summary {
   return { summary, tags: cleanTags(parsed.data.tags) };
 }
 
-/** Lowercase, no leading #, whitespace collapsed, at most MAX_TAG_CHARS (longer ones dropped), deduped, at most MAX_TAGS. */
+/** Lowercase, no leading #, whitespace collapsed, at most MAX_AI_TAG_CHARS (longer ones dropped), deduped, at most MAX_TAGS. */
 export function cleanTags(raw: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of raw) {
     const tag = r.toLowerCase().replace(/^#+/, '').replace(/\s+/g, ' ').trim().replace(/[.,;:]+$/, '');
-    if (!tag || tag.length > MAX_TAG_CHARS || out.includes(tag)) continue;
+    if (!tag || tag.length > MAX_AI_TAG_CHARS || out.includes(tag)) continue;
     out.push(tag);
     if (out.length === MAX_TAGS) break;
   }
