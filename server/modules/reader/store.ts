@@ -1,6 +1,8 @@
 // reader_items, reader_collections, reader_tags, reader_item_tags, reader_item_changes and the
 // reader_fts index (kept in sync by the migration's triggers). Dumb queries: no authorization; the
 // caller passes the viewer for scoping. Multi-row writes run in one transaction.
+// Over 400 lines because the full-text search (list, with its bm25 ranking and bounded scoring), its
+// largest part, shares the item mapping; collections and tags are the next to split off.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Collection, ItemChange, ItemRecord, Tag } from './schema.js';
