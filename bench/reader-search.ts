@@ -3,7 +3,7 @@
 // articles of 300-1500 words, titles, URLs on a few hundred domains, tags and collections, seeded
 // through ReaderStore into the real SQLite of a real server. Then ~200 varied queries (one word,
 // two words with a prefix, a domain word, a pasted URL) and the default / tag / collection lists
-// go through ReaderService.list, against a primary-key lookup and `select 1` in the same process.
+// go through ReaderItemsService.list, against a primary-key lookup and `select 1` in the same process.
 import { performance } from 'node:perf_hooks';
 import type { UserActor } from '../server/actor.js';
 import { createServer } from '../server/app.js';
@@ -161,7 +161,7 @@ export async function run(): Promise<void> {
     await deps.db.raw('ANALYZE');
     console.log(`reader-search: seeded ${ITEMS.toLocaleString('en')} items (${(words / 1e6).toFixed(1)} M words of article text in the 70 % saved offline) in ${seedS.toFixed(1)} s`);
 
-    const reader = deps.reader;
+    const reader = deps.reader.items;
     const list = (q: Record<string, unknown>) => () => reader.list(actor, { hidden: 'include', limit: 50, offset: 0, ...q });
     const mid = VOCAB.slice(60, 1500);
     const single = Array.from({ length: QUERIES / 4 }, () => list({ q: pick(mid) }));

@@ -31,14 +31,20 @@ import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
 import { NotificationsStore } from './modules/notifications/store.js';
+import { ReaderAccess } from './modules/reader/access.js';
 import { ReaderAiService } from './modules/reader/ai.js';
+import { ReaderArchiveFiles } from './modules/reader/archive-files.js';
 import { createLazyCaptureEngine } from './modules/reader/capture/lazy.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { ReaderCaptureQueue } from './modules/reader/jobs.js';
+import { ReaderCollectionsService } from './modules/reader/collections.js';
+import { ReaderItemsService } from './modules/reader/items.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
-import { ReaderService } from './modules/reader/service.js';
+import { ReaderProbeService } from './modules/reader/probe.js';
+import type { ReaderServices } from './modules/reader/routes.js';
 import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
+import { ReaderTransferService } from './modules/reader/transfer.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
@@ -81,7 +87,7 @@ export interface Deps {
   archives: ArchivesService;
   captureEngine: CaptureEngine;
   readerQueue: ReaderCaptureQueue;
-  reader: ReaderService;
+  reader: ReaderServices;
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
   tuning: Tuning;
@@ -207,9 +213,19 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger, browserFiles });
   const readerStore = new ReaderStore(db);
   const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
-  const reader = new ReaderService({ store: readerStore, queue: readerQueue, preferences, guard, clock, logger: logger.child('reader'), dataDir: config.dataDir });
-  const readerAi = new ReaderAiService({ reader, store: readerStore, settings, runtime: modelRuntime });
-  const readerMonitor = new ReaderMonitor({ db, store: readerStore, capture: reader, notifications, clock, logger: logger.child('reader-monitor') });
+  const readerAccess = new ReaderAccess({ store: readerStore, preferences });
+  const readerCollections = new ReaderCollectionsService({ store: readerStore, clock });
+  const readerItems = new ReaderItemsService({ store: readerStore, access: readerAccess, collections: readerCollections, queue: readerQueue, preferences, guard, clock, dataDir: config.dataDir });
+  const reader: ReaderServices = {
+    access: readerAccess,
+    items: readerItems,
+    collections: readerCollections,
+    files: new ReaderArchiveFiles({ store: readerStore, access: readerAccess, clock, dataDir: config.dataDir }),
+    transfer: new ReaderTransferService({ store: readerStore, access: readerAccess, collections: readerCollections, queue: readerQueue, clock, logger: logger.child('reader') }),
+    probe: new ReaderProbeService({ access: readerAccess, guard }),
+  };
+  const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, settings, runtime: modelRuntime });
+  const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
   const steps: BootStepDefinition[] = [
     {

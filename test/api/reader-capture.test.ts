@@ -87,7 +87,7 @@ describe('reader capture jobs and archive files', () => {
     expect((await s.member.get(`/api/reader/${item.id}/archive/assets/img1`)).status).toBe(200);
     expect((await s.member.get(`/api/reader/${item.id}/changes`)).body.changes).toHaveLength(1);
     // captureNow reports the failure to the monitor as a CaptureError
-    await expect(s.handle.deps.reader.captureNow(item.id, 'monitor')).rejects.toBeInstanceOf(CaptureError);
+    await expect(s.handle.deps.readerQueue.captureNow(item.id, 'monitor')).rejects.toBeInstanceOf(CaptureError);
     engine.clearFailure(url);
     expect((await s.member.post(`/api/reader/${item.id}/rearchive`)).status).toBe(202);
     expect((await waitState(s.member, item.id, ['ready'])).archiveError).toBeNull();
@@ -100,10 +100,10 @@ describe('reader capture jobs and archive files', () => {
     const first = await s.handle.deps.db('reader_items').where({ id: item.id }).first('content_hash');
     // case and whitespace do not count as a change
     engine.setPage(url, { text: '  price IS 10\n euros. ' });
-    const same = await s.handle.deps.reader.captureNow(item.id, 'monitor');
+    const same = await s.handle.deps.readerQueue.captureNow(item.id, 'monitor');
     expect(same).toEqual({ changed: false, previousHash: first.content_hash, newHash: first.content_hash });
     engine.setPage(url, { text: 'Price is 12 euros now.' });
-    const changed = await s.handle.deps.reader.captureNow(item.id, 'monitor');
+    const changed = await s.handle.deps.readerQueue.captureNow(item.id, 'monitor');
     expect(changed.changed).toBe(true);
     expect(changed.previousHash).toBe(first.content_hash);
     expect(changed.newHash).not.toBe(first.content_hash);
@@ -260,7 +260,7 @@ describe('reader capture jobs and archive files', () => {
       ];
       for (const t of bad) expect((await s.anon.get(`/api/reader/${id}/archive-t/${t}/index.html`)).status, t).toBe(404);
       // signed properly but expired
-      const key = (s.handle.deps.reader as any).archiveKey as Buffer;
+      const key = (s.handle.deps.reader.files as any).archiveKey as Buffer;
       const past = Math.floor(Date.now() / 1000) - 10;
       const expired = `${past}.${user}.${createHmac('sha256', key).update(`${id}|${user}|${past}`).digest('base64url').slice(0, 32)}`;
       expect((await s.anon.get(`/api/reader/${id}/archive-t/${expired}/index.html`)).status).toBe(404);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseBookmarksHtml } from '../../server/modules/reader/bookmarks-html.js';
-import { ARCHIVE_CSP } from '../../server/modules/reader/schema.js';
+import { ARCHIVE_CSP, PROXY_MAX_BYTES } from '../../server/modules/reader/schema.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -67,6 +67,7 @@ describe('reader probe, proxy, import and export', () => {
         body: '<html><body><h1>Embedded</h1><script>alert(1)</script></body></html>',
       },
       '/huge': { headers: { 'content-length': String(30 * 1024 * 1024) }, body: 'x' },
+      '/huge-undeclared': { headers: { 'transfer-encoding': 'chunked' }, body: Buffer.alloc(PROXY_MAX_BYTES + 256 * 1024, 'x') },
     });
     s = await startTestServer({ seed: 'household', overrides: { captureEngine: new FakeCaptureEngine() }, config: { fetchAllowOrigins: [pages.url] } });
   });
@@ -135,6 +136,13 @@ describe('reader probe, proxy, import and export', () => {
       const huge = (await s.member.post('/api/reader', { url: `${pages.url}/huge`, type: 'live' })).body.item;
       expect((await s.member.get(`/api/proxy/${huge.id}`)).status).toBe(413);
       expect((await s.anon.get(`/api/proxy/${huge.id}`)).status).toBe(401);
+    });
+
+    it('cuts off a page that sends more than the cap without declaring it, and keeps serving', async () => {
+      const huge = (await s.member.post('/api/reader', { url: `${pages.url}/huge-undeclared`, type: 'live' })).body.item;
+      await expect(s.member.get(`/api/proxy/${huge.id}`)).rejects.toThrow();
+      const item = (await s.member.post('/api/reader', { url: `${pages.url}/embed`, type: 'live' })).body.item;
+      expect((await s.member.get(`/api/proxy/${item.id}`)).status).toBe(200);
     });
   });
 

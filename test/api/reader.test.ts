@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Collection, FullReaderItem, ItemListResponse, Tag } from '../../server/modules/reader/schema.js';
+import { Collection, FullReaderItem, ItemListResponse, MAX_TAG_CHARS, Tag } from '../../server/modules/reader/schema.js';
 import { newItemRecord } from '../../server/modules/reader/store.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -84,6 +84,11 @@ describe('reader items, collections, tags, search', () => {
       ]);
     });
 
+    it(`keeps a tag of MAX_TAG_CHARS (${MAX_TAG_CHARS}) characters whole`, async () => {
+      const item = await create(s.member, { url: 'https://example.com/long-tag', type: 'live', tags: ['x'.repeat(MAX_TAG_CHARS)] });
+      expect(item.tags).toEqual(['x'.repeat(MAX_TAG_CHARS)]);
+    });
+
     it('creates a live link with archiveState none and a queued thumbnail', async () => {
       const item = await create(s.member, { url: 'https://example.com/live', type: 'live', useEmbed: true });
       expect(item).toMatchObject({ type: 'live', source: 'bookmark', archiveState: 'none', useEmbed: true });
@@ -101,6 +106,7 @@ describe('reader items, collections, tags, search', () => {
         { url: 'https://example.com', tags: 'x' },
         { url: 'https://example.com', tags: [''] },
         { url: 'https://example.com', tags: Array.from({ length: 21 }, (_, i) => `t${i}`) },
+        { url: 'https://example.com', tags: ['x'.repeat(MAX_TAG_CHARS + 1)] },
         { url: 'https://example.com', autoUpdateIntervalMins: -1 },
         { url: 'https://example.com/' + 'x'.repeat(3000) },
       ]) {
@@ -393,13 +399,13 @@ describe('reader items, collections, tags, search', () => {
     });
 
     it('an unfiltered search reads only the FTS index (the visible set is part of the match)', async () => {
-      const plan = (await s.handle.deps.reader['deps'].store.explainSearch('"cafe"*', s.users.member.id)).join('\n');
+      const plan = (await s.handle.deps.reader.items['deps'].store.explainSearch('"cafe"*', s.users.member.id)).join('\n');
       expect(plan).toMatch(/SCAN reader_fts VIRTUAL TABLE INDEX/);
       expect(plan).not.toMatch(/reader_items|\bi\b/);
     });
 
     it('with more matches than are scored, title matches come first, then the newest; paging and filters still work', async () => {
-      const store = s.handle.deps.reader['deps'].store;
+      const store = s.handle.deps.reader.items['deps'].store;
       const titled = await create(s.member, { url: 'https://example.com/titled', title: 'Wombat facts' });
       const base = Date.parse('2026-01-01T00:00:00Z');
       const now = new Date().toISOString();
@@ -433,7 +439,7 @@ describe('reader items, collections, tags, search', () => {
     });
 
     it('a word in more titles than are scored lists those newest first, without scoring them all, and pages without gaps', async () => {
-      const store = s.handle.deps.reader['deps'].store;
+      const store = s.handle.deps.reader.items['deps'].store;
       const now = new Date().toISOString();
       // titles of different lengths, so scoring (shorter titles first) and newest-first disagree
       const rows = Array.from({ length: 1200 }, (_, n) => ({

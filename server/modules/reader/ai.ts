@@ -14,7 +14,8 @@ import { MAX_TAGS_PER_ITEM, type FullReaderItem, type ItemRecord } from './schem
 /** Characters of article text sent to the model: the start and the end when longer. */
 export const ARTICLE_BUDGET_CHARS = 12_000;
 export const MAX_TAGS = 5;
-export const MAX_TAG_CHARS = 32;
+/** A tag the model suggests longer than this is dropped, not cut: a stricter cap than the MAX_TAG_CHARS a member may type (schema.ts). */
+export const MAX_AI_TAG_CHARS = 32;
 export const MAX_SUMMARY_CHARS = 1_000;
 export const MAX_ANSWER_CHARS = 4_000;
 export const QUESTION_MAX_CHARS = 2_000;
@@ -120,12 +121,12 @@ export function parseSummary(content: string): Summary {
   return { summary, tags: cleanTags(parsed.data.tags) };
 }
 
-/** Lowercase, no leading #, whitespace collapsed, at most MAX_TAG_CHARS (longer ones dropped), deduped, at most MAX_TAGS. */
+/** Lowercase, no leading #, whitespace collapsed, at most MAX_AI_TAG_CHARS (longer ones dropped), deduped, at most MAX_TAGS. */
 export function cleanTags(raw: readonly string[]): string[] {
   const out: string[] = [];
   for (const r of raw) {
     const tag = r.toLowerCase().replace(/^#+/, '').replace(/\s+/g, ' ').trim().replace(/[.,;:]+$/, '');
-    if (!tag || tag.length > MAX_TAG_CHARS || out.includes(tag)) continue;
+    if (!tag || tag.length > MAX_AI_TAG_CHARS || out.includes(tag)) continue;
     out.push(tag);
     if (out.length === MAX_TAGS) break;
   }
@@ -187,8 +188,8 @@ export function runtimeErrorToAppError(err: unknown, model: string): unknown {
 export const AskBody = z.object({ question: z.string().trim().min(1).max(QUESTION_MAX_CHARS) });
 
 export interface ReaderAiServiceDeps {
-  reader: {
-    visibleItem(actor: UserActor, id: string): Promise<ItemRecord>;
+  access: { visibleItem(actor: UserActor, id: string): Promise<ItemRecord> };
+  items: {
     get(actor: UserActor, id: string): Promise<FullReaderItem>;
     applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
   };
@@ -203,7 +204,7 @@ export class ReaderAiService {
   constructor(private readonly deps: ReaderAiServiceDeps) {}
 
   private async textOf(actor: UserActor, id: string): Promise<ItemRecord & { contentText: string }> {
-    const item = await this.deps.reader.visibleItem(actor, id);
+    const item = await this.deps.access.visibleItem(actor, id);
     if (!item.contentText?.trim()) {
       throw new ConflictError('no_content', 'This item has no saved text yet. Save it for offline reading (or wait for its capture) first.');
     }
@@ -215,11 +216,11 @@ export class ReaderAiService {
     const rec = await this.textOf(actor, id);
     const model = await chosenChatModel(this.deps.settings);
     const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
-    if (rec.ownerId !== actor.id) return { item: await this.deps.reader.get(actor, id), summary, tags };
+    if (rec.ownerId !== actor.id) return { item: await this.deps.items.get(actor, id), summary, tags };
     const existing = (await this.deps.store.tagsFor([id])).get(id) ?? [];
     const merged = [...existing];
     for (const t of tags) if (!merged.some((e) => e.toLowerCase() === t)) merged.push(t);
-    const item = await this.deps.reader.applySummary(actor, id, summary, merged.slice(0, Math.max(existing.length, MAX_TAGS_PER_ITEM)));
+    const item = await this.deps.items.applySummary(actor, id, summary, merged.slice(0, Math.max(existing.length, MAX_TAGS_PER_ITEM)));
     return { item, summary, tags };
   }
 

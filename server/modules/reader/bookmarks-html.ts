@@ -19,7 +19,11 @@
 // Only http(s) URLs become items; every other entry (no HREF, place:/javascript:/data:/file:,
 // unparseable, a URL seen earlier in the file) is a row error with its index, so the import can
 // report it and go on. Any later fetch of an imported URL still goes through the SSRF guard.
+//
+// Over 400 lines because the parser and the writer of the one format stay side by side (the
+// writer's HEARTH_MARKER is what the parser looks for; the tests round-trip through both).
 import { Parser } from 'htmlparser2';
+import { MAX_TITLE_CHARS } from './schema.js';
 
 export interface ParsedBookmark {
   kind: 'bookmark';
@@ -64,8 +68,8 @@ export interface ParsedBookmarksFile {
   folders: string[];
 }
 
-export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 4000;
+/** The parser's own cap on a TAGS entry (the file's, not Hearth's: an import cuts tags to MAX_TAG_CHARS). */
 export const MAX_TAG_LENGTH = 64;
 const MAX_REPORTED_URL = 200;
 /** A comment writeBookmarksHtml puts in its files: folder names are never taken for browser roots. */
@@ -262,7 +266,7 @@ export class BookmarksHtmlParser {
     this.anchor = null;
     this.flushPending();
     const index = this.index++;
-    const title = cleanText(a.text).slice(0, MAX_TITLE_LENGTH);
+    const title = cleanText(a.text).slice(0, MAX_TITLE_CHARS);
     const rawHref = a.href?.trim() ?? '';
     const fail = (code: BookmarkErrorCode, reason: string): void =>
       this.onRow({
@@ -290,7 +294,7 @@ export class BookmarksHtmlParser {
     this.pending = {
       kind: 'bookmark',
       index,
-      title: title || href.slice(0, MAX_TITLE_LENGTH),
+      title: title || href.slice(0, MAX_TITLE_CHARS),
       url: href,
       addDate: parseAddDate(a.addDate),
       tags: parseTags(a.tags),

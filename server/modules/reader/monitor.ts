@@ -10,12 +10,12 @@
 // does not move lastCheckedAt, so the monitor remembers failures itself and tries that item again
 // after its interval, at most FAILURE_RETRY_MINS later (in memory: a restart retries at once).
 // Ticks never overlap (the scheduler skips a tick while the previous one runs).
-import type { Knex } from 'knex';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NotificationsService } from '../notifications/service.js';
 import { CaptureError } from './capture/types.js';
 import type { CaptureOutcome, ItemRecord } from './schema.js';
+import type { ReaderStore } from './store.js';
 
 export const MONITOR_TICK_MS = 5 * 60_000;
 export const DEFAULT_INTERVAL_MINS = 24 * 60;
@@ -24,8 +24,7 @@ export const MONITOR_TASK = 'reader.monitor';
 const MAX_PER_TICK = 25;
 
 export interface ReaderMonitorDeps {
-  db: Knex;
-  store: { findById(id: string): Promise<ItemRecord | null> };
+  store: Pick<ReaderStore, 'findById' | 'monitoredItems'>;
   capture: { captureNow(itemId: string, reason: 'monitor'): Promise<CaptureOutcome> };
   notifications: Pick<NotificationsService, 'notify'>;
   clock: Clock;
@@ -41,12 +40,6 @@ export interface MonitorTickResult {
   failed: number;
 }
 
-interface DueRow {
-  id: string;
-  auto_update_interval_mins: number | null;
-  last_checked_at: string | null;
-}
-
 const minutes = (n: number) => n * 60_000;
 
 export class ReaderMonitor {
@@ -59,11 +52,10 @@ export class ReaderMonitor {
   /** The autoUpdate items due now, the longest unchecked first. */
   async dueItemIds(): Promise<string[]> {
     const now = this.deps.clock.now().getTime();
-    const rows = await this.deps.db('reader_items').where('auto_update', true).select<DueRow[]>('id', 'auto_update_interval_mins', 'last_checked_at');
     const due: Array<{ id: string; since: number }> = [];
-    for (const r of rows) {
-      const interval = minutes(r.auto_update_interval_mins && r.auto_update_interval_mins > 0 ? r.auto_update_interval_mins : DEFAULT_INTERVAL_MINS);
-      const checked = r.last_checked_at ? Date.parse(r.last_checked_at) : Number.NEGATIVE_INFINITY;
+    for (const r of await this.deps.store.monitoredItems()) {
+      const interval = minutes(r.autoUpdateIntervalMins && r.autoUpdateIntervalMins > 0 ? r.autoUpdateIntervalMins : DEFAULT_INTERVAL_MINS);
+      const checked = r.lastCheckedAt ? Date.parse(r.lastCheckedAt) : Number.NEGATIVE_INFINITY;
       const failed = this.failedAt.get(r.id);
       if (failed !== undefined && failed > checked && now - failed < Math.min(interval, minutes(FAILURE_RETRY_MINS))) continue;
       if (now - checked >= interval) due.push({ id: r.id, since: Number.isFinite(checked) ? checked : Number.NEGATIVE_INFINITY });

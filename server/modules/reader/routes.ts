@@ -1,12 +1,11 @@
 // /api/reader (members), /api/admin/reader (global items), and the retired aliases /api/bookmarks,
-// /api/admin/bookmarks and /api/proxy/:id, all thin over ReaderService.
-import { once } from 'node:events';
+// /api/admin/bookmarks and /api/proxy/:id, thin over the Reader services.
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
 import { openSse, type SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import { BadRequestError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
+import { BadRequestError, NotFoundError } from '../../errors.js';
 import {
   AdminCreateBody,
   AdminPatchBody,
@@ -23,50 +22,25 @@ import {
   PatchCollectionBody,
   PatchItemBody,
   ProbeQuery,
-  PROXY_MAX_BYTES,
   SnapshotBody,
 } from './schema.js';
 import { AskBody, type ReaderAiService } from './ai.js';
-import type { ReaderService } from './service.js';
+import { pipeToResponse, readRawBody, sendArchiveFile, sendPieces } from './http-io.js';
+import type { ReaderAccess } from './access.js';
+import type { ReaderArchiveFiles } from './archive-files.js';
+import type { ReaderCollectionsService } from './collections.js';
+import type { ReaderItemsService } from './items.js';
+import type { ReaderProbeService } from './probe.js';
+import type { ReaderTransferService } from './transfer.js';
 
-/** Reads a raw request body up to `max` bytes; over it is 413 (checked on Content-Length first). */
-export async function readRawBody(req: Request, max: number): Promise<Buffer> {
-  const declared = Number(req.get('content-length') ?? NaN);
-  const tooLarge = () => new PayloadTooLargeError(`The upload is larger than ${Math.round(max / 1024 / 1024)} MB.`);
-  if (Number.isFinite(declared) && declared > max) {
-    req.resume();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/**
- * Writes a generated body piece by piece, waiting for the client to drain what it was sent. The
- * first piece is read before anything is sent, so an error there is still an ordinary JSON error;
- * a later one ends the response cut short (the error handler destroys it), never as a whole file.
- */
-async function sendPieces(res: Response, pieces: AsyncGenerator<string>): Promise<void> {
-  const closed = new AbortController();
-  res.once('close', () => closed.abort());
-  try {
-    for await (const piece of pieces) {
-      if (closed.signal.aborted) return;
-      if (!res.write(piece)) await once(res, 'drain', { signal: closed.signal }).catch(() => undefined);
-    }
-    res.end();
-  } finally {
-    await pieces.return(undefined);
-  }
+/** The Reader module's services, as the container wires them (each route calls the one it needs). */
+export interface ReaderServices {
+  access: ReaderAccess;
+  items: ReaderItemsService;
+  collections: ReaderCollectionsService;
+  files: ReaderArchiveFiles;
+  transfer: ReaderTransferService;
+  probe: ReaderProbeService;
 }
 
 /** The still-encoded path after /:id<marker> (express decodes params; the path guard wants one decoding). */
@@ -77,62 +51,35 @@ function rawArchivePath(req: Request, marker: string): string {
   return at < 0 ? '' : rest.slice(at + marker.length);
 }
 
-function sendFileStream(
-  res: Response,
-  file: { stream: NodeJS.ReadableStream & { destroy(): void }; contentType: string; size: number },
-  opts: { sameOriginOnly: boolean },
-): Promise<void> {
-  res.status(200).set({
-    'Content-Type': file.contentType,
-    'Content-Length': String(file.size),
-    'Content-Security-Policy': ARCHIVE_CSP,
-    'X-Content-Type-Options': 'nosniff',
-  });
-  // The snapshot page itself has an opaque origin (CSP sandbox): a same-origin CORP would block
-  // its own assets on the token path. Files on the session path stay same-origin only.
-  if (opts.sameOriginOnly) res.set('Cross-Origin-Resource-Policy', 'same-origin');
-  return new Promise((resolve) => {
-    file.stream.once('error', () => {
-      res.destroy();
-      resolve();
-    });
-    res.once('close', () => {
-      file.stream.destroy();
-      resolve();
-    });
-    file.stream.pipe(res);
-  });
-}
-
 /** PATCH and DELETE /:id on a member's own items (shared by /api/reader and /api/bookmarks). */
-function ownItemRoutes(r: RouteBuilder, reader: ReaderService) {
-  r.patch('/:id', 'user', async (req) => ({ item: await reader.update(actorOf(req), parse(ItemIdParams, req.params).id, parse(PatchItemBody, req.body)) }));
+function ownItemRoutes(r: RouteBuilder, reader: ReaderServices) {
+  r.patch('/:id', 'user', async (req) => ({ item: await reader.items.update(actorOf(req), parse(ItemIdParams, req.params).id, parse(PatchItemBody, req.body)) }));
   r.delete('/:id', 'user', async (req, res) => {
-    await reader.remove(actorOf(req), parse(ItemIdParams, req.params).id);
+    await reader.items.remove(actorOf(req), parse(ItemIdParams, req.params).id);
     res.status(204).end();
   });
 }
 
-export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: ReaderAiService) {
+export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai: ReaderAiService) {
   const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
-    r.get('/probe', 'user', (req) => reader.probe(parse(ProbeQuery, req.query).url));
+    r.get('/probe', 'user', (req) => reader.probe.probe(parse(ProbeQuery, req.query).url));
 
-    r.get('/collections', 'user', async (req) => ({ collections: await reader.listCollections(actorOf(req)) }));
+    r.get('/collections', 'user', async (req) => ({ collections: await reader.collections.list(actorOf(req)) }));
     r.post('/collections', 'user', async (req, res) => {
-      const collection = await reader.createCollection(actorOf(req), parse(CreateCollectionBody, req.body));
+      const collection = await reader.collections.create(actorOf(req), parse(CreateCollectionBody, req.body));
       res.status(201);
       return { collection };
     });
     r.patch('/collections/:id', 'user', async (req) => ({
-      collection: await reader.updateCollection(actorOf(req), parse(CollectionIdParams, req.params).id, parse(PatchCollectionBody, req.body)),
+      collection: await reader.collections.update(actorOf(req), parse(CollectionIdParams, req.params).id, parse(PatchCollectionBody, req.body)),
     }));
     r.delete('/collections/:id', 'user', async (req, res) => {
-      await reader.deleteCollection(actorOf(req), parse(CollectionIdParams, req.params).id);
+      await reader.collections.remove(actorOf(req), parse(CollectionIdParams, req.params).id);
       res.status(204).end();
     });
 
-    r.get('/tags', 'user', async (req) => ({ tags: await reader.listTags(actorOf(req)) }));
+    r.get('/tags', 'user', async (req) => ({ tags: await reader.collections.listTags(actorOf(req)) }));
 
     r.post('/import/html', { access: 'user', jsonLimit: false }, async (req, res) => {
       const { type } = parse(ImportQuery, req.query);
@@ -143,7 +90,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
       const stream = openSse(req, res, { registry: sse });
       let imported = 0;
       try {
-        const done = await reader.importHtml(
+        const done = await reader.transfer.importHtml(
           actor,
           html,
           type,
@@ -155,7 +102,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
         );
         stream.send('done', done);
       } catch (err) {
-        reader.logImportError(err);
+        reader.transfer.logImportError(err);
         // every progress event counts links already committed, so this count is exact
         stream.send('error', {
           code: 'import_failed',
@@ -167,69 +114,62 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
     });
     r.get('/export/html', 'user', async (req, res) => {
       res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' });
-      await sendPieces(res, reader.exportHtml(actorOf(req)));
+      await sendPieces(res, reader.transfer.exportHtml(actorOf(req)));
     });
     r.get('/export/json', 'user', async (req, res) => {
       res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-reader.json"' });
-      await sendPieces(res, reader.exportJson(actorOf(req)));
+      await sendPieces(res, reader.transfer.exportJson(actorOf(req)));
     });
 
-    r.put('/hide/:id', 'user', (req) => reader.hide(actorOf(req), parse(ItemIdParams, req.params).id));
-    r.delete('/hide/:id', 'user', (req) => reader.unhide(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.put('/hide/:id', 'user', (req) => reader.items.hide(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.delete('/hide/:id', 'user', (req) => reader.items.unhide(actorOf(req), parse(ItemIdParams, req.params).id));
 
-    r.get('/', 'user', (req) => reader.list(actorOf(req), parse(ListQuery, req.query)));
+    r.get('/', 'user', (req) => reader.items.list(actorOf(req), parse(ListQuery, req.query)));
     r.post('/', 'user', async (req, res) => {
-      const item = await reader.create(actorOf(req), parse(CreateItemBody, req.body));
+      const item = await reader.items.create(actorOf(req), parse(CreateItemBody, req.body));
       res.status(201);
       return { item };
     });
 
-    r.get('/:id', 'user', async (req) => ({ item: await reader.get(actorOf(req), parse(ItemIdParams, req.params).id) }));
+    r.get('/:id', 'user', async (req) => ({ item: await reader.items.get(actorOf(req), parse(ItemIdParams, req.params).id) }));
     ownItemRoutes(r, reader);
 
     r.post('/:id/rearchive', 'user', async (req, res) => {
-      const item = await reader.rearchive(actorOf(req), parse(ItemIdParams, req.params).id);
+      const item = await reader.items.rearchive(actorOf(req), parse(ItemIdParams, req.params).id);
       res.status(202);
       return { item };
     });
     r.post('/:id/snapshot', { access: 'user', jsonLimit: MAX_SNAPSHOT_BYTES }, async (req, res) => {
-      const item = await reader.snapshot(actorOf(req), parse(ItemIdParams, req.params).id, parse(SnapshotBody, req.body));
+      const item = await reader.items.snapshot(actorOf(req), parse(ItemIdParams, req.params).id, parse(SnapshotBody, req.body));
       res.status(202);
       return { item };
     });
     r.post('/:id/thumbnail', { access: 'user', jsonLimit: false }, async (req) => {
       const { id } = parse(ItemIdParams, req.params);
       const actor = actorOf(req);
-      await reader.ownItem(actor, id);
-      return { item: await reader.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES)) };
+      await reader.access.ownItem(actor, id);
+      return { item: await reader.items.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES)) };
     });
 
     r.get('/:id/archive/*rest', 'user', async (req, res) => {
       const { id } = parse(ItemIdParams, req.params);
       const rawPath = rawArchivePath(req, '/archive/');
-      const file = await reader.archiveFile(actorOf(req), id, rawPath);
-      if (file.contentType.startsWith('text/html')) {
-        // The sandboxed page cannot send the session cookie with its assets: it is opened from a
-        // token path, so its relative asset URLs carry the token.
-        file.stream.destroy();
-        const token = await reader.archiveToken(actorOf(req), id);
-        res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${token}/${rawPath}`);
-        return;
-      }
-      await sendFileStream(res, file, { sameOriginOnly: true });
+      const opened = await reader.files.open(actorOf(req), id, rawPath);
+      if (opened.kind === 'page') res.redirect(302, `${req.baseUrl}/${encodeURIComponent(id)}/archive-t/${opened.token}/${rawPath}`);
+      else await sendArchiveFile(res, opened.file, { sameOriginOnly: true });
     });
     // Capability URLs for a snapshot and its assets (see archiveToken): no session, the signed
     // token names the user and expires; the item must still be visible to that user.
     r.get('/:id/archive-t/:token/*rest', 'none', async (req, res) => {
       const { id } = parse(ItemIdParams, req.params);
       const token = String(req.params.token ?? '');
-      const file = await reader.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
+      const file = await reader.files.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
       res.set('Cache-Control', 'private, max-age=3600');
-      await sendFileStream(res, file, { sameOriginOnly: false });
+      await sendArchiveFile(res, file, { sameOriginOnly: false });
     });
 
     r.get('/:id/favicon', 'user', async (req, res) => {
-      const icon = await reader.favicon(actorOf(req), parse(ItemIdParams, req.params).id);
+      const icon = await reader.files.favicon(actorOf(req), parse(ItemIdParams, req.params).id);
       res
         .status(200)
         .set({
@@ -242,7 +182,7 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
         .send(icon.body);
     });
 
-    r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
+    r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.items.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
 
     // AI (ai.ts): own or global items; summarize persists excerpt + tags on own items only.
     r.post('/:id/summarize', 'user', (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
@@ -258,29 +198,29 @@ export function createReaderRoutes(reader: ReaderService, sse: SseRegistry, ai: 
 }
 
 /** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */
-export function createReaderAdminRoutes(reader: ReaderService) {
+export function createReaderAdminRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
-    r.get('/', 'admin', (req) => reader.adminList(actorOf(req)));
+    r.get('/', 'admin', (req) => reader.items.adminList(actorOf(req)));
     r.post('/', 'admin', async (req, res) => {
-      const item = await reader.adminCreate(actorOf(req), parse(AdminCreateBody, req.body));
+      const item = await reader.items.adminCreate(actorOf(req), parse(AdminCreateBody, req.body));
       res.status(201);
       return { item };
     });
-    r.patch('/:id', 'admin', async (req) => ({ item: await reader.adminUpdate(actorOf(req), parse(ItemIdParams, req.params).id, parse(AdminPatchBody, req.body)) }));
+    r.patch('/:id', 'admin', async (req) => ({ item: await reader.items.adminUpdate(actorOf(req), parse(ItemIdParams, req.params).id, parse(AdminPatchBody, req.body)) }));
     r.delete('/:id', 'admin', async (req, res) => {
-      await reader.adminRemove(actorOf(req), parse(ItemIdParams, req.params).id);
+      await reader.items.adminRemove(actorOf(req), parse(ItemIdParams, req.params).id);
       res.status(204).end();
     });
   });
 }
 
 /** Retired: /api/bookmarks lists and creates live links; PATCH/DELETE as /api/reader. */
-export function createLegacyBookmarkRoutes(reader: ReaderService) {
+export function createLegacyBookmarkRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
-    r.get('/', 'user', (req) => reader.list(actorOf(req), parse(ListQuery, { ...req.query, type: 'live' })));
+    r.get('/', 'user', (req) => reader.items.list(actorOf(req), parse(ListQuery, { ...req.query, type: 'live' })));
     r.post('/', 'user', async (req, res) => {
       const body = parse(CreateItemBody, req.body && typeof req.body === 'object' ? { ...(req.body as object), type: 'live' } : req.body);
-      const item = await reader.create(actorOf(req), body);
+      const item = await reader.items.create(actorOf(req), body);
       res.status(201);
       return { item };
     });
@@ -288,54 +228,16 @@ export function createLegacyBookmarkRoutes(reader: ReaderService) {
   });
 }
 
-const DROPPED_UPSTREAM_HEADERS = new Set(['set-cookie', 'set-cookie2', 'x-frame-options', 'content-security-policy', 'content-security-policy-report-only', 'connection', 'keep-alive', 'transfer-encoding', 'strict-transport-security', 'alt-svc', 'report-to', 'nel', 'clear-site-data', 'permissions-policy', 'cross-origin-opener-policy', 'cross-origin-embedder-policy', 'cross-origin-resource-policy', 'access-control-allow-origin', 'access-control-allow-credentials']);
-
 /** Retired: /api/proxy/:id streams a live item's page (SSRF-guarded, size-capped, sandboxed, no cookies). */
-export function createLegacyProxyRoutes(reader: ReaderService) {
+export function createLegacyProxyRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
     r.get('/:id', 'user', async (req, res) => {
       const controller = new AbortController();
       res.once('close', () => controller.abort());
-      const up = await reader.proxyUpstream(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
-      const declared = Number(up.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > PROXY_MAX_BYTES) {
-        up.body.on('error', () => undefined); // destroying an unread undici body emits AbortError
-        up.body.destroy();
-        throw new PayloadTooLargeError('The page is too large to show here.');
-      }
-      for (const [name, value] of Object.entries(up.headers)) {
-        if (value === undefined || DROPPED_UPSTREAM_HEADERS.has(name.toLowerCase())) continue;
-        res.setHeader(name, value);
-      }
-      res.status(up.statusCode).set({ 'Content-Security-Policy': ARCHIVE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
-      let size = 0;
-      await new Promise<void>((resolve) => {
-        up.body.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > PROXY_MAX_BYTES) {
-            up.body.destroy();
-            res.destroy();
-            resolve();
-            return;
-          }
-          if (!res.write(chunk)) {
-            up.body.pause();
-            res.once('drain', () => up.body.resume());
-          }
-        });
-        up.body.once('end', () => {
-          res.end();
-          resolve();
-        });
-        up.body.once('error', () => {
-          res.destroy();
-          resolve();
-        });
-        res.once('close', () => {
-          up.body.destroy();
-          resolve();
-        });
-      });
+      const page = await reader.probe.proxy(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);
+      for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
+      res.status(page.statusCode).set({ 'Content-Security-Policy': ARCHIVE_CSP, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' });
+      await pipeToResponse(res, page.body);
     });
   });
 }

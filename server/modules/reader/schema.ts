@@ -5,6 +5,7 @@ import { z } from 'zod';
 export const MAX_URL_CHARS = 2048;
 export const MAX_TITLE_CHARS = 500;
 export const MAX_TAGS_PER_ITEM = 20;
+/** A tag's name: the API refuses a longer one, an import cuts it (the AI's own, stricter cap is MAX_AI_TAG_CHARS in ai.ts). */
 export const MAX_TAG_CHARS = 50;
 export const MAX_COLLECTION_NAME_CHARS = 100;
 export const MAX_CATEGORY_CHARS = 60;

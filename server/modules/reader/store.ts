@@ -1,11 +1,19 @@
 // reader_items, reader_collections, reader_tags, reader_item_tags, reader_item_changes and the
 // reader_fts index (kept in sync by the migration's triggers). Dumb queries: no authorization; the
 // caller passes the viewer for scoping. Multi-row writes run in one transaction.
+// Over 400 lines because the full-text search (list, with its bm25 ranking and bounded scoring), its
+// largest part, shares the item mapping; collections and tags are the next to split off.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Collection, ItemChange, ItemRecord, Tag } from './schema.js';
 
 type Row = Record<string, unknown>;
+
+export interface MonitoredItem {
+  id: string;
+  autoUpdateIntervalMins: number | null;
+  lastCheckedAt: string | null;
+}
 
 /** camelCase field -> snake_case column, for every column of reader_items. */
 const COLUMNS: Record<keyof ItemRecord, string> = {
@@ -129,7 +137,7 @@ export class ReaderStore {
 
   /**
    * Inserts many items with their tags in one transaction (an import writes one bounded chunk per
-   * call, see ReaderService.importHtml). Rows go in as multi-row INSERTs and each distinct tag name
+   * call, see ReaderTransferService.importHtml). Rows go in as multi-row INSERTs and each distinct tag name
    * is looked up once, so a chunk costs about one statement per ITEMS_PER_INSERT items rather than
    * one per item and tag.
    */
@@ -391,6 +399,14 @@ export class ReaderStore {
   /** Startup: a capture cut by a crash or shutdown goes back to the queue. */
   async requeueInterrupted(): Promise<number> {
     return this.db('reader_items').where({ archive_state: 'fetching' }).update({ archive_state: 'pending' });
+  }
+
+  // ---- change monitor ----
+
+  /** Every item with autoUpdate on, with what decides whether it is due (the monitor decides). */
+  async monitoredItems(): Promise<MonitoredItem[]> {
+    const rows = await this.db('reader_items').where('auto_update', true).select<Array<{ id: string; auto_update_interval_mins: number | null; last_checked_at: string | null }>>('id', 'auto_update_interval_mins', 'last_checked_at');
+    return rows.map((r) => ({ id: r.id, autoUpdateIntervalMins: r.auto_update_interval_mins, lastCheckedAt: r.last_checked_at }));
   }
 
   /** Applies a successful capture and records the check in the change history, atomically. */
