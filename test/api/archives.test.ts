@@ -109,7 +109,7 @@ describe('installing archives', () => {
 describe('download failures', () => {
   it('a checksum mismatch ends with an error event and installs nothing', async () => {
     const conn = await install('wrongsum');
-    expect(conn.events.at(-1)).toMatchObject({ event: 'error', data: { message: expect.stringContaining('checksum') } });
+    expect(conn.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'download_failed', message: expect.stringContaining('checksum') } });
     expect(await s.handle.deps.db('zim_archives').where({ source_id: 'wrongsum' })).toEqual([]);
   });
 

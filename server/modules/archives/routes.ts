@@ -2,7 +2,7 @@ import { parse as parseCookie } from 'cookie';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
@@ -122,27 +122,27 @@ export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegi
     r.post('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
       const { variantKey } = parse(DownloadBody, req.body ?? {});
-      archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
-      const stream = openSse(req, res, { registry: sse });
-      await archives.download(actorOf(req), sourceId, variantKey, stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
+        await archives.download(actorOf(req), sourceId, variantKey, open());
+      });
     });
 
     // The spec's GET stream only watches a running download: its last status and progress, then
     // the live events until it ends. Nothing runs that was not started.
     r.get('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
-      archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
-      const stream = openSse(req, res, { registry: sse });
-      await archives.watchDownload(actorOf(req), sourceId, stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+        await archives.watchDownload(actorOf(req), sourceId, open());
+      });
     });
 
     r.post('/install-kiwix', 'admin', async (req, res) => {
-      archives.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
-      const stream = openSse(req, res, { registry: sse });
-      await archives.installRuntime(actorOf(req), stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        archives.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
+        await archives.installRuntime(actorOf(req), open());
+      });
     });
 
     r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));

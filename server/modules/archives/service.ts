@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Actor } from '../../actor.js';
-import { removePartial } from '../../adapters/web/download.js';
+import { DownloadError, removePartial } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -56,9 +56,20 @@ interface DownloadWatch {
   listeners: Set<(e: WatchEvent | null) => void>;
 }
 
+/** A download's own failure is thrown (the starter's stream runner sends it); watchers are sent it as `error`. */
 export interface DownloadEvents {
   send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
   signal: AbortSignal;
+}
+
+/**
+ * A download's failure as the stream's `error` event shows it: the download's own sentences (a
+ * stall, a checksum mismatch, a refused connection) are written for the admin; anything else is
+ * left to the stream runner, which says only that something went wrong.
+ */
+function downloadFailure(err: unknown): unknown {
+  if (err instanceof DownloadError) return new UpstreamError('download_failed', err.message);
+  return err;
 }
 
 /**
@@ -479,7 +490,7 @@ export class ArchivesService {
       const check = await checkStructure(dest);
       if (!check.ok) {
         await rm(dest, { force: true });
-        throw new Error(`The downloaded file is not a usable archive: ${check.reason}`);
+        throw new UnprocessableError('unusable_archive', `The downloaded file is not a usable archive: ${check.reason}`);
       }
       const previous = await this.deps.store.find(sourceId);
       const now = this.now();
@@ -498,7 +509,10 @@ export class ArchivesService {
       } else if (out.signal.aborted) {
         // the client went away: the partial file stays so a later download resumes
       } else {
-        out.send('error', { message: (err as Error).message });
+        // the starter's stream runner sends the failure; the watchers get the same event
+        const failure = downloadFailure(err);
+        for (const l of watch.listeners) l({ event: 'error', data: publicError(failure) });
+        throw failure;
       }
     } finally {
       this.downloads.delete(sourceId);
@@ -552,7 +566,8 @@ export class ArchivesService {
         this.deps.logger.info({ binary, bytes: result.bytes }, 'archive server installed');
       }
       if (!this.deps.isInstalled()) {
-        throw new Error(
+        throw new UnprocessableError(
+          'runtime_not_found',
           binary
             ? `kiwix-serve was installed at ${binary}, but Hearth is set to use another one (KIWIX_SERVE_PATH), which is missing.`
             : 'kiwix-serve was not found after the install.',
@@ -564,7 +579,7 @@ export class ArchivesService {
       out.send('done', { installed: true, binary, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
     } catch (err) {
       // a client that went away keeps the partial bundle for a later resume; nobody is listening
-      if (!out.signal.aborted) out.send('error', { message: (err as Error).message });
+      if (!out.signal.aborted) throw downloadFailure(err);
     } finally {
       this.installingRuntime = false;
     }
