@@ -4,11 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import { DownloadError, removePartial } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, ForbiddenError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -122,10 +122,6 @@ export class ArchivesService {
 
   private now(): string {
     return this.deps.clock.now().toISOString();
-  }
-
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
   }
 
   source(sourceId: string): CatalogSource | null {
@@ -406,7 +402,7 @@ export class ArchivesService {
   // ---- admin ----
 
   async catalogView(actor: Actor) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const rows = new Map((await this.deps.store.list()).map((r) => [r.sourceId, r]));
     return this.deps.catalog.sources.map((s) => {
       const row = rows.get(s.id);
@@ -420,7 +416,7 @@ export class ArchivesService {
 
   /** Checks a download can start; throws the HTTP error before any stream is opened. */
   prepareDownload(actor: Actor, sourceId: string, variantKey?: string) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
     const source = this.source(sourceId);
     if (!source) throw new NotFoundError('There is no such archive in the catalog.');
@@ -432,7 +428,7 @@ export class ArchivesService {
 
   /** Checks there is a running download to watch; throws the HTTP error before any stream is opened. */
   prepareWatch(actor: Actor, sourceId: string) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const watch = this.watches.get(sourceId);
     if (!watch) throw new NotFoundError(`${this.source(sourceId)?.label ?? 'This archive'} is not downloading. Start the download from the Archives page.`);
     return watch;
@@ -529,7 +525,7 @@ export class ArchivesService {
 
   /** Checks an install of the Kiwix tools can start; throws the HTTP error before any stream is opened. */
   prepareInstallRuntime(actor: Actor) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
     if (this.installingRuntime) throw new ConflictError('install_in_progress', 'The archive server is already being installed.');
     const source = this.runtimeSource();
@@ -586,7 +582,7 @@ export class ArchivesService {
   }
 
   cancel(actor: Actor, sourceId: string): { cancelled: boolean } {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const c = this.downloads.get(sourceId);
     if (!c) throw new NotFoundError('No download of that archive is running.');
     c.abort();
@@ -595,7 +591,7 @@ export class ArchivesService {
 
   /** Deletes the row, restarts the server with the rest, and only then removes the file. */
   async remove(actor: Actor, sourceId: string): Promise<{ deleted: true }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const row = await this.deps.store.find(sourceId);
     if (!row) throw new NotFoundError('That archive is not installed.');
     await this.deps.store.delete(sourceId);
@@ -607,7 +603,7 @@ export class ArchivesService {
 
   /** Full check of every archive; damaged ones are quarantined with the reason, the rest re-served. */
   async verify(actor: Actor): Promise<{ results: Array<{ sourceId: string; ok: boolean; reason: string | null }> }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const results: Array<{ sourceId: string; ok: boolean; reason: string | null }> = [];
     for (const row of await this.deps.store.list()) {
       const check = await checkFull(row.filePath);

@@ -4,10 +4,10 @@
 // enqueued first. Completed downloads mark artifacts installed and switch their items on.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
@@ -53,10 +53,6 @@ export class FeaturesService {
     deps.bus.on('download.completed', (e) => this.onDownloaded(e.itemId));
   }
 
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
-
   async flags(): Promise<Record<string, boolean>> {
     return (await this.deps.settings.get<Record<string, boolean>>(SETTING_FLAGS)) ?? {};
   }
@@ -66,7 +62,7 @@ export class FeaturesService {
   }
 
   async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     if (!this.deps.catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const flags = { ...(await this.flags()), [id]: enabled };
     await this.deps.settings.set(SETTING_FLAGS, flags);
@@ -146,7 +142,7 @@ export class FeaturesService {
    * installed, prerequisites first, each dependent job pointing at its prerequisites' jobs.
    */
   async enqueueItems(actor: Actor, itemIds: string[]): Promise<DownloadJob[]> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const { catalog } = this.deps;
     for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const installed = await this.installed();
@@ -240,7 +236,7 @@ export class FeaturesService {
 
   /** Removes the items' artifacts that no other installed item still uses, and turns them off. */
   async uninstall(actor: Actor, itemIds: string[]): Promise<{ removed: string[] }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const { catalog } = this.deps;
     for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const installed = await this.installed();
