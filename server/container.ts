@@ -228,7 +228,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
         return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
       },
     },
-    ...modelBootSteps({ runtime: modelRuntime, settings, features, offline: config.offline }),
+    ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
     {
       key: 'library',
       label: 'Offline library',

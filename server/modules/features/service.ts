@@ -16,7 +16,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type FeatureItem } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type EssentialRole, type FeatureItem } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -59,6 +59,16 @@ export class FeaturesService {
 
   async installed(): Promise<Installed> {
     return (await this.deps.settings.get<Installed>(SETTING_INSTALLED)) ?? {};
+  }
+
+  /** The runtime model setup chose for an essential role (chat, embeddings, router); null before one was chosen. */
+  async chosenModel(role: EssentialRole): Promise<string | null> {
+    return (await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role])) || null;
+  }
+
+  /** Records the model for an essential role; setup calls it before queueing the essentials. */
+  async setChosenModel(role: EssentialRole, model: string): Promise<void> {
+    await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], model);
   }
 
   async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {

@@ -8,7 +8,7 @@ import type { AppSettingsStore } from '../../db/kv.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
-import { SETTING_CHOSEN_MODELS, type SetupDownloadBody } from '../features/schema.js';
+import type { SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
 import type { NotificationsService } from '../notifications/service.js';
 
@@ -90,7 +90,7 @@ export async function installEssentials(
   // the chosen models become the boot checks' "essentials"
   for (const r of roles) {
     const model = r.item.installs.map((a) => catalog.artifact(a.id)!).find((a) => a.kind === 'runtime_model');
-    if (model) await deps.settings.set(SETTING_CHOSEN_MODELS[r.key], model.target);
+    if (model) await deps.features.setChosenModel(r.key, model.target);
   }
 
   // The extras wait for the essentials even if this page is closed: the features service queues

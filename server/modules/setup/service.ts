@@ -44,6 +44,11 @@ export class SetupService {
     return { needsAdmin: !hasAdmin, welcomeComplete: welcome === true, state: state ?? null };
   }
 
+  /** Whether an admin finished the welcome (setup is over, whatever it installed). */
+  async isWelcomeComplete(): Promise<boolean> {
+    return (await this.deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE)) === true;
+  }
+
   createAdmin(name: string, pin: string, userAgent?: string): Promise<SignIn> {
     return this.deps.auth.createFirstAdmin(name, pin, userAgent);
   }
