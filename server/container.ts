@@ -14,6 +14,7 @@ import { PinThrottle, type PinThrottleRules } from './modules/auth/throttle.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
+import { ArchiveContentService } from './modules/archives/content.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
@@ -79,6 +80,7 @@ export interface Deps {
   catalog: Catalog;
   features: FeaturesService;
   archives: ArchivesService;
+  archiveContent: ArchiveContentService;
   captureEngine: CaptureEngine;
   readerQueue: ReaderCaptureQueue;
   reader: ReaderService;
@@ -183,8 +185,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     }),
     logger.child('archive-server'),
   );
+  const archiveStore = new ArchivesStore(db);
+  const archiveCache = new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes });
   const archives = new ArchivesService({
-    store: new ArchivesStore(db),
+    store: archiveStore,
     catalog: loadArchiveCatalog(config.archiveCatalogPath),
     supervisor: archiveServer,
     kiwix,
@@ -196,8 +200,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
     kiwixToolsUrl: config.kiwixToolsUrl,
-    cache: new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes }),
+    cache: archiveCache,
   });
+  const archiveContent = new ArchiveContentService({ archives, store: archiveStore, supervisor: archiveServer, kiwix, cache: archiveCache });
 
   // The shared browser launches on the first capture, not here.
   // a capture browser profile left in the temp folder by a Hearth that was killed goes now
@@ -250,5 +255,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
 }

@@ -48,7 +48,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
  * mounted before the session lookup, so the cookies a same-origin page carries cost nothing.
  */
 export function publicContentRoutes(d: Deps): Array<[prefix: string, routes: FeatureRoutes]> {
-  return [['/archives/view', createArchiveContentRoutes(d.archives)]];
+  return [['/archives/view', createArchiveContentRoutes(d.archiveContent)]];
 }
 
 export function createApiRouter(d: Deps): { router: Router; table: RouteInfo[] } {

@@ -287,7 +287,7 @@ describe('content proxy', () => {
   });
 
   it('answers a repeat visit from memory: the same page with a fresh nonce each time, dark or light, and images byte for byte', async () => {
-    const stats = () => s.handle.deps.archives.cacheStats();
+    const stats = () => s.handle.deps.archiveContent.cacheStats();
     const nonceOf = (r: { headers: Record<string, unknown> }) => /'nonce-([0-9a-f]+)'/.exec(String(r.headers['content-security-policy']))?.[1];
     const light = { cookie: 'ld-theme=light' };
     const a = await view('A/Heat_pump', light);

@@ -6,6 +6,7 @@ import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
+import type { ArchiveContentService } from './content.js';
 import type { ArchivesService } from './service.js';
 
 /**
@@ -61,7 +62,7 @@ export function createArchiveRoutes(archives: ArchivesService) {
  * same for everyone (no auth by design, spec), so the session cookie the reader's iframe carries
  * is not resolved for every page and image.
  */
-export function createArchiveContentRoutes(archives: ArchivesService) {
+export function createArchiveContentRoutes(content: ArchiveContentService) {
   const routes = defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
@@ -76,7 +77,7 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
       }
       const sourceId = params.data.sourceId;
       const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
+      const out = await content.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
       if (out.kind === 'stream') {
         res.status(out.status).set(out.headers);
         await streamTo(out.body, res);
