@@ -16,6 +16,7 @@ import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
 import { ArchiveContentService } from './modules/archives/content.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
+import { ArchiveRuntimeService } from './modules/archives/runtime-install.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
@@ -81,6 +82,7 @@ export interface Deps {
   features: FeaturesService;
   archives: ArchivesService;
   archiveContent: ArchiveContentService;
+  archiveRuntime: ArchiveRuntimeService;
   captureEngine: CaptureEngine;
   readerQueue: ReaderCaptureQueue;
   reader: ReaderService;
@@ -199,10 +201,20 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     clock,
     logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
-    kiwixToolsUrl: config.kiwixToolsUrl,
     cache: archiveCache,
   });
   const archiveContent = new ArchiveContentService({ archives, store: archiveStore, supervisor: archiveServer, kiwix, cache: archiveCache });
+  const archiveRuntime = new ArchiveRuntimeService({
+    archives,
+    supervisor: archiveServer,
+    isInstalled: () => kiwixBinary() !== null,
+    guard,
+    dataDir: config.dataDir,
+    offline: config.offline,
+    logger: logger.child('archives'),
+    stallTimeoutMs: tuning.downloadStallTimeoutMs,
+    kiwixToolsUrl: config.kiwixToolsUrl,
+  });
 
   // The shared browser launches on the first capture, not here.
   // a capture browser profile left in the temp folder by a Hearth that was killed goes now
@@ -255,5 +267,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
 }

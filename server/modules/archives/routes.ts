@@ -7,6 +7,7 @@ import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
 import type { ArchiveContentService } from './content.js';
+import type { ArchiveRuntimeService } from './runtime-install.js';
 import type { ArchivesService } from './service.js';
 
 /**
@@ -113,7 +114,7 @@ export function createArchiveContentRoutes(content: ArchiveContentService) {
   return routes;
 }
 
-export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegistry) {
+export function createArchiveAdminRoutes(archives: ArchivesService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
   return defineRoutes((r) => {
     r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
 
@@ -141,8 +142,8 @@ export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegi
 
     r.post('/install-kiwix', 'admin', async (req, res) => {
       await sse.run(req, res, async (open) => {
-        archives.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
-        await archives.installRuntime(actorOf(req), open());
+        runtime.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
+        await runtime.installRuntime(actorOf(req), open());
       });
     });
 

@@ -1,13 +1,14 @@
 // Reference archives: which archives are installed, the archive server that serves them (through
 // the one supervisor), favicons, companion search, and the admin operations (download with resume
-// and checksum, cancel, delete, verify with quarantine). The content proxy is content.ts.
+// and checksum, cancel, delete, verify with quarantine). The content proxy is content.ts, the
+// install of the archive server itself runtime-install.ts.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { assertAdmin, type Actor } from '../../actor.js';
-import { DownloadError, removePartial } from '../../adapters/web/download.js';
+import { removePartial } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -18,7 +19,7 @@ import type { ArchiveEntryCache } from './entry-cache.js';
 import { encodeSegments, headerValue } from './proxy.js';
 import { type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
-import { installKiwixTools, kiwixToolsSource } from './runtime.js';
+import { downloadFailure, progressEvents, type DownloadEvents } from './download-events.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
 export interface ArchivesDeps {
@@ -33,13 +34,8 @@ export interface ArchivesDeps {
   clock: Clock;
   logger: Logger;
   stallTimeoutMs?: number;
-  /** KIWIX_TOOLS_URL: where install-kiwix downloads the tools bundle (default: Kiwix's bundle for this OS). */
-  kiwixToolsUrl?: string;
   /** The content proxy's memory cache of entries (emptied whenever the served archives change). */
   cache: ArchiveEntryCache;
-  /** This machine (tests may pretend to be another). */
-  platform?: NodeJS.Platform;
-  arch?: string;
 }
 
 type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
@@ -49,39 +45,6 @@ interface DownloadWatch {
   listeners: Set<(e: WatchEvent | null) => void>;
 }
 
-/** A download's own failure is thrown (the starter's stream runner sends it); watchers are sent it as `error`. */
-export interface DownloadEvents {
-  send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
-  signal: AbortSignal;
-}
-
-/**
- * A download's failure as the stream's `error` event shows it: the download's own sentences (a
- * stall, a checksum mismatch, a refused connection) are written for the admin; anything else is
- * left to the stream runner, which says only that something went wrong.
- */
-function downloadFailure(err: unknown): unknown {
-  if (err instanceof DownloadError) return new UpstreamError('download_failed', err.message);
-  return err;
-}
-
-/**
- * The `progress` events of a download stream: at most one per 250 ms (the last one always), with the
- * average speed since the download started and the time left at that speed.
- */
-function progressEvents(out: DownloadEvents): (p: { bytesDone: number; bytesTotal: number | null }) => void {
-  const started = Date.now();
-  let last = 0;
-  return ({ bytesDone, bytesTotal }) => {
-    const t = Date.now();
-    if (t - last < 250 && bytesDone !== bytesTotal) return;
-    last = t;
-    const seconds = (t - started) / 1000;
-    const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
-    out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
-  };
-}
-
 export class ArchivesService {
   /** sourceId -> the book as the running server lists it. */
   private books = new Map<string, CatalogBook>();
@@ -89,7 +52,6 @@ export class ArchivesService {
   /** sourceId -> who follows its running download (GET /download/:sourceId). */
   private readonly watches = new Map<string, DownloadWatch>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
-  private installingRuntime = false;
   private serving: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ArchivesDeps) {}
@@ -368,70 +330,6 @@ export class ArchivesService {
       this.downloads.delete(sourceId);
       this.watches.delete(sourceId);
       for (const l of watch.listeners) l(null);
-    }
-  }
-
-  // ---- the archive-server runtime ----
-
-  private runtimeSource() {
-    return kiwixToolsSource(this.deps.platform ?? process.platform, this.deps.arch ?? process.arch, this.deps.kiwixToolsUrl);
-  }
-
-  /** Checks an install of the Kiwix tools can start; throws the HTTP error before any stream is opened. */
-  prepareInstallRuntime(actor: Actor) {
-    assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
-    if (this.installingRuntime) throw new ConflictError('install_in_progress', 'The archive server is already being installed.');
-    const source = this.runtimeSource();
-    if (source.kind === 'package-manager' && !this.deps.isInstalled()) {
-      throw new UnprocessableError('needs_package_manager', source.message, { command: source.command });
-    }
-    return source;
-  }
-
-  /**
-   * Installs the archive server (the Kiwix tools bundle for this OS) under DATA_DIR, then serves
-   * the installed archives with it. Where the OS has no bundle and kiwix-serve was installed with
-   * a package manager, it only starts serving.
-   */
-  async installRuntime(actor: Actor, out: DownloadEvents): Promise<void> {
-    const source = this.prepareInstallRuntime(actor);
-    this.installingRuntime = true;
-    try {
-      let binary: string | null = null;
-      if (source.kind === 'bundle') {
-        out.send('status', { state: 'downloading', url: source.url });
-        const result = await installKiwixTools({
-          guard: this.deps.guard,
-          url: source.url,
-          dataDir: this.deps.dataDir,
-          platform: this.deps.platform ?? process.platform,
-          signal: out.signal,
-          stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
-          onProgress: progressEvents(out),
-          onStep: (state) => out.send('status', { state }),
-          release: () => this.deps.supervisor.stop(),
-        });
-        binary = result.binary;
-        this.deps.logger.info({ binary, bytes: result.bytes }, 'archive server installed');
-      }
-      if (!this.deps.isInstalled()) {
-        throw new UnprocessableError(
-          'runtime_not_found',
-          binary
-            ? `kiwix-serve was installed at ${binary}, but Hearth is set to use another one (KIWIX_SERVE_PATH), which is missing.`
-            : 'kiwix-serve was not found after the install.',
-        );
-      }
-      out.send('status', { state: 'starting' });
-      await this.serve();
-      const st = await this.statusView();
-      out.send('done', { installed: true, binary, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
-    } catch (err) {
-      // a client that went away keeps the partial bundle for a later resume; nobody is listening
-      if (!out.signal.aborted) throw downloadFailure(err);
-    } finally {
-      this.installingRuntime = false;
     }
   }
 
