@@ -103,7 +103,7 @@ async function measure(zims: ReturnType<typeof buildTestZims>, opts: { cache: bo
       console.log(`    Hearth proxy:       ${p.rps.toFixed(0)} req/s (${p.mbps.toFixed(0)} MB/s), p50 ${p.p50.toFixed(2)} ms, p99 ${p.p99.toFixed(2)} ms`);
       console.log(`    ratio proxy/direct: ${ratio.toFixed(2)}x (target ${target}x) ${ratio >= target ? 'met' : 'MISSED'}`);
     }
-    if (opts.cache) console.log(`  proxy cache: ${JSON.stringify(server.deps.archives.cacheStats())}`);
+    if (opts.cache) console.log(`  proxy cache: ${JSON.stringify(server.deps.archiveContent.cacheStats())}`);
     if (!opts.search) return;
 
     const terms = ['heater', 'pump', 'solar', 'valve', 'insulation', 'battery', 'water', 'radiator', 'filter', 'timber', 'paint', 'lock'];

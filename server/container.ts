@@ -14,7 +14,9 @@ import { PinThrottle, type PinThrottleRules } from './modules/auth/throttle.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
+import { ArchiveContentService } from './modules/archives/content.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
+import { ArchiveRuntimeService } from './modules/archives/runtime-install.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
@@ -85,6 +87,8 @@ export interface Deps {
   catalog: Catalog;
   features: FeaturesService;
   archives: ArchivesService;
+  archiveContent: ArchiveContentService;
+  archiveRuntime: ArchiveRuntimeService;
   captureEngine: CaptureEngine;
   readerQueue: ReaderCaptureQueue;
   reader: ReaderServices;
@@ -189,8 +193,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     }),
     logger.child('archive-server'),
   );
+  const archiveStore = new ArchivesStore(db);
+  const archiveCache = new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes });
   const archives = new ArchivesService({
-    store: new ArchivesStore(db),
+    store: archiveStore,
     catalog: loadArchiveCatalog(config.archiveCatalogPath),
     supervisor: archiveServer,
     kiwix,
@@ -201,8 +207,19 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     clock,
     logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
+    cache: archiveCache,
+  });
+  const archiveContent = new ArchiveContentService({ archives, store: archiveStore, supervisor: archiveServer, kiwix, cache: archiveCache });
+  const archiveRuntime = new ArchiveRuntimeService({
+    archives,
+    supervisor: archiveServer,
+    isInstalled: () => kiwixBinary() !== null,
+    guard,
+    dataDir: config.dataDir,
+    offline: config.offline,
+    logger: logger.child('archives'),
+    stallTimeoutMs: tuning.downloadStallTimeoutMs,
     kiwixToolsUrl: config.kiwixToolsUrl,
-    cache: new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes }),
   });
 
   // The shared browser launches on the first capture, not here.
@@ -244,7 +261,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
         return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
       },
     },
-    ...modelBootSteps({ runtime: modelRuntime, settings, features, offline: config.offline }),
+    ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
     {
       key: 'library',
       label: 'Offline library',
@@ -266,5 +283,5 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
 }

@@ -73,3 +73,13 @@ export class UpstreamError extends AppError {
     super(502, code, message, details);
   }
 }
+
+/**
+ * What a client may see of a failure that has no HTTP answer of its own (a watcher's copy of a
+ * stream's `error` event): an AppError's code and message; of anything else only that it happened.
+ * http/error-handler.ts answers with the same sentence.
+ */
+export function publicError(err: unknown): { code: string; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message };
+  return { code: 'internal_error', message: 'Something went wrong on the server. It has been logged.' };
+}

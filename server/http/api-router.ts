@@ -33,7 +33,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin', createFeatureAdminRoutes(d.features)],
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
     ['/archives', createArchiveRoutes(d.archives)],
-    ['/admin/archives', createArchiveAdminRoutes(d.archives, d.sse)],
+    ['/admin/archives', createArchiveAdminRoutes(d.archives, d.archiveRuntime, d.sse)],
     ['/reader', createReaderRoutes(d.reader, d.sse, d.readerAi)],
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     // retired aliases, thin over the same service
@@ -48,7 +48,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
  * mounted before the session lookup, so the cookies a same-origin page carries cost nothing.
  */
 export function publicContentRoutes(d: Deps): Array<[prefix: string, routes: FeatureRoutes]> {
-  return [['/archives/view', createArchiveContentRoutes(d.archives)]];
+  return [['/archives/view', createArchiveContentRoutes(d.archiveContent)]];
 }
 
 export function createApiRouter(d: Deps): { router: Router; table: RouteInfo[] } {

@@ -1,8 +1,8 @@
 // Session cookie -> req.actor, and the access guards every route declares (see http/routes.ts).
 import { parse as parseCookie } from 'cookie';
 import type { CookieOptions, Request, RequestHandler, Response } from 'express';
-import type { UserActor } from '../actor.js';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
+import { assertAdmin, type UserActor } from '../actor.js';
+import { UnauthorizedError } from '../errors.js';
 
 export const SESSION_COOKIE = 'session';
 /** Marks a browser where a member has signed in before (see AuthService.verifyPin); only the sign-in routes read it. */
@@ -100,7 +100,7 @@ export function requireAccess(access: Access): RequestHandler {
   return (req, _res, next) => {
     if (access === 'none') return next();
     if (!req.actor) throw new UnauthorizedError();
-    if (access === 'admin' && req.actor.role !== 'admin') throw new ForbiddenError();
+    if (access === 'admin') assertAdmin(req.actor);
     next();
   };
 }

@@ -4,7 +4,7 @@
 // its stack and the request id and answered as a 500 without internals.
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, publicError } from '../errors.js';
 import type { Logger } from '../platform/logger.js';
 import { zodDetails } from './validate.js';
 
@@ -46,7 +46,22 @@ export function renderError(err: unknown): { status: number; body: { error: { co
     const message = status === 400 ? 'The request is not valid.' : e.expose && e.message ? e.message : 'The request could not be handled.';
     return { status, body: { error: { code: status === 404 ? 'not_found' : 'invalid_request', message } } };
   }
-  return { status: 500, body: { error: { code: 'internal_error', message: 'Something went wrong on the server. It has been logged.' } } };
+  return { status: 500, body: { error: publicError(err) } };
+}
+
+/**
+ * Logs an error that became a 5xx answer (or a stream's `error` event): a refusal by design
+ * (offline mode, a program not running, no room on the disk) as one line without a stack, anything
+ * else with its stack. 4xx answers are already in the request log. Returns whether it was a refusal.
+ */
+export function logFailure(logger: Logger, err: unknown, status: number, context: Record<string, unknown>): boolean {
+  if (status < 500) return false;
+  if (err instanceof AppError) {
+    logger.warn({ code: err.code, message: err.message, ...context }, 'request refused');
+    return true;
+  }
+  logger.error({ err, ...context }, 'request failed');
+  return false;
 }
 
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
@@ -56,16 +71,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const { status, body, headers } = renderError(err);
-    if (err instanceof AppError) {
-      // a refusal by design (offline mode, a program not running, no room on the disk): one line,
-      // no stack; 4xx answers are already in the request log
-      if (status >= 500) {
-        res.locals.refusal = true;
-        logger.warn({ code: err.code, message: err.message, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'request refused');
-      }
-    } else if (status >= 500) {
-      logger.error({ err, requestId: res.getHeader('x-request-id'), method: req.method, path: req.path }, 'request failed');
-    }
+    if (logFailure(logger, err, status, { requestId: res.getHeader('x-request-id'), method: req.method, path: req.path })) res.locals.refusal = true;
     if (headers) res.set(headers);
     res.status(status).json(body);
   };

@@ -1,6 +1,9 @@
-// Server-sent events: openSse() for one response, ReplayChannel for streams that late clients
-// join (boot, archive downloads): past events are replayed, then live ones follow.
+// Server-sent events: SseRegistry.run() for a route's stream (the one way a route streams),
+// openSse() for one response, ReplayChannel for streams that late clients join (boot, archive
+// downloads): past events are replayed, then live ones follow.
 import type { Request, Response } from 'express';
+import type { Logger } from '../platform/logger.js';
+import { logFailure, renderError } from './error-handler.js';
 
 export interface SseStream {
   send(event: string, data: unknown): void;
@@ -9,9 +12,37 @@ export interface SseStream {
   signal: AbortSignal;
 }
 
-/** Tracks open streams so the server can end them on close(). */
+/** A stream's work: it calls `open` once its refusals are past (they stay plain JSON errors). */
+export type SseWork = (open: () => SseStream) => Promise<void>;
+
+/** Tracks open streams so the server can end them on close(), and runs a route's stream. */
 export class SseRegistry {
   private readonly open = new Set<SseStream>();
+
+  constructor(private readonly logger?: Logger) {}
+
+  /**
+   * Runs one stream's work. An error thrown before the work opens the stream is the route's (a
+   * JSON error); one thrown after becomes an `error` event `{code, message}` through the JSON error
+   * handler's mapping — an unexpected error is logged and sent as the generic sentence, never its
+   * own message — and the stream ends. The stream is closed when the work returns.
+   */
+  async run(req: Request, res: Response, work: SseWork): Promise<void> {
+    let stream: SseStream | null = null;
+    const open = () => (stream ??= openSse(req, res, { registry: this }));
+    try {
+      await work(open);
+    } catch (err) {
+      const opened = stream as SseStream | null;
+      if (!opened) throw err;
+      const { status, body } = renderError(err);
+      if (this.logger) logFailure(this.logger, err, status, { requestId: res.getHeader('x-request-id'), method: req.method, path: req.path, stream: true });
+      opened.send('error', { code: body.error.code, message: body.error.message });
+    } finally {
+      (stream as SseStream | null)?.close();
+    }
+  }
+
   add(s: SseStream): void {
     this.open.add(s);
     s.signal.addEventListener('abort', () => this.open.delete(s), { once: true });
@@ -108,9 +139,24 @@ export class ReplayChannel<E extends string = string> {
     return () => this.subscribers.delete(sub);
   }
 
-  /** Pipes the channel into an SSE response, closing it when the channel ends. */
-  pipeTo(stream: SseStream): void {
-    const unsubscribe = this.subscribe({ onEvent: (e) => stream.send(e.event, e.data), onEnd: () => stream.close() });
-    stream.signal.addEventListener('abort', unsubscribe, { once: true });
+  /** Pipes the channel into an SSE response, closing it when the channel ends; settles then or when the client goes away. */
+  pipeTo(stream: SseStream): Promise<void> {
+    return new Promise((resolve) => {
+      const unsubscribe = this.subscribe({
+        onEvent: (e) => stream.send(e.event, e.data),
+        onEnd: () => {
+          stream.close();
+          resolve();
+        },
+      });
+      stream.signal.addEventListener(
+        'abort',
+        () => {
+          unsubscribe();
+          resolve();
+        },
+        { once: true },
+      );
+    });
   }
 }

@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../server/actor.js';
 import { kiwixToolsSource } from '../../server/modules/archives/runtime.js';
-import { ArchivesService } from '../../server/modules/archives/service.js';
+import { ArchiveRuntimeService } from '../../server/modules/archives/runtime-install.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { freePort, waitFor } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
@@ -168,10 +168,10 @@ describe('which bundle', () => {
   });
 
   it('on macOS without kiwix-serve, the install is refused with the Homebrew command; with it, Hearth only serves', async () => {
-    const deps = s.handle.deps.archives['deps'];
-    const mac = new ArchivesService({ ...deps, platform: 'darwin', arch: 'arm64', kiwixToolsUrl: undefined, isInstalled: () => false });
+    const deps = s.handle.deps.archiveRuntime['deps'];
+    const mac = new ArchiveRuntimeService({ ...deps, platform: 'darwin', arch: 'arm64', kiwixToolsUrl: undefined, isInstalled: () => false });
     expect(() => mac.prepareInstallRuntime(SYSTEM_ACTOR)).toThrow(expect.objectContaining({ status: 422, code: 'needs_package_manager', details: { command: 'brew install kiwix-tools' } }));
-    const brewed = new ArchivesService({ ...deps, platform: 'darwin', arch: 'arm64', kiwixToolsUrl: undefined, isInstalled: () => true });
+    const brewed = new ArchiveRuntimeService({ ...deps, platform: 'darwin', arch: 'arm64', kiwixToolsUrl: undefined, isInstalled: () => true });
     const events: Array<{ event: string; data: any }> = [];
     await brewed.installRuntime(SYSTEM_ACTOR, { send: (event, data) => events.push({ event, data }), signal: new AbortController().signal });
     expect(events.map((e) => e.event)).toEqual(['status', 'done']);

@@ -109,7 +109,7 @@ describe('installing archives', () => {
 describe('download failures', () => {
   it('a checksum mismatch ends with an error event and installs nothing', async () => {
     const conn = await install('wrongsum');
-    expect(conn.events.at(-1)).toMatchObject({ event: 'error', data: { message: expect.stringContaining('checksum') } });
+    expect(conn.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'download_failed', message: expect.stringContaining('checksum') } });
     expect(await s.handle.deps.db('zim_archives').where({ source_id: 'wrongsum' })).toEqual([]);
   });
 
@@ -286,7 +286,7 @@ describe('content proxy', () => {
   });
 
   it('answers a repeat visit from memory: the same page with a fresh nonce each time, dark or light, and images byte for byte', async () => {
-    const stats = () => s.handle.deps.archives.cacheStats();
+    const stats = () => s.handle.deps.archiveContent.cacheStats();
     const nonceOf = (r: { headers: Record<string, unknown> }) => /'nonce-([0-9a-f]+)'/.exec(String(r.headers['content-security-policy']))?.[1];
     const light = { cookie: 'ld-theme=light' };
     const a = await view('A/Heat_pump', light);

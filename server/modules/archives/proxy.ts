@@ -2,6 +2,12 @@
 // HTML rewrite (absolute archive-server paths onto the view base, a base tag for the final entry,
 // the archive server's bar hidden, and the dark-mode payload).
 
+/** The first value of a response header (node gives repeated headers as an array). */
+export const headerValue = (h: Record<string, string | string[] | undefined>, n: string): string | undefined => {
+  const v = h[n];
+  return Array.isArray(v) ? v[0] : v;
+};
+
 /** Splits a raw (still %-encoded) path into decoded segments; null when it cannot be decoded or tries to climb. */
 export function decodeSegments(raw: string): string[] | null {
   const segments = raw.split('/');

@@ -2,10 +2,12 @@ import { parse as parseCookie } from 'cookie';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
+import type { ArchiveContentService } from './content.js';
+import type { ArchiveRuntimeService } from './runtime-install.js';
 import type { ArchivesService } from './service.js';
 
 /**
@@ -61,7 +63,7 @@ export function createArchiveRoutes(archives: ArchivesService) {
  * same for everyone (no auth by design, spec), so the session cookie the reader's iframe carries
  * is not resolved for every page and image.
  */
-export function createArchiveContentRoutes(archives: ArchivesService) {
+export function createArchiveContentRoutes(content: ArchiveContentService) {
   const routes = defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
@@ -76,7 +78,7 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
       }
       const sourceId = params.data.sourceId;
       const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      const out = await archives.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
+      const out = await content.view(sourceId, rawViewPath(req, sourceId), query, { dark, followDevice: theme === undefined, range: req.get('range') });
       if (out.kind === 'stream') {
         res.status(out.status).set(out.headers);
         await streamTo(out.body, res);
@@ -112,7 +114,7 @@ export function createArchiveContentRoutes(archives: ArchivesService) {
   return routes;
 }
 
-export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegistry) {
+export function createArchiveAdminRoutes(archives: ArchivesService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
   return defineRoutes((r) => {
     r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
 
@@ -122,27 +124,27 @@ export function createArchiveAdminRoutes(archives: ArchivesService, sse: SseRegi
     r.post('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
       const { variantKey } = parse(DownloadBody, req.body ?? {});
-      archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
-      const stream = openSse(req, res, { registry: sse });
-      await archives.download(actorOf(req), sourceId, variantKey, stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
+        await archives.download(actorOf(req), sourceId, variantKey, open());
+      });
     });
 
     // The spec's GET stream only watches a running download: its last status and progress, then
     // the live events until it ends. Nothing runs that was not started.
     r.get('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
-      archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
-      const stream = openSse(req, res, { registry: sse });
-      await archives.watchDownload(actorOf(req), sourceId, stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+        await archives.watchDownload(actorOf(req), sourceId, open());
+      });
     });
 
     r.post('/install-kiwix', 'admin', async (req, res) => {
-      archives.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
-      const stream = openSse(req, res, { registry: sse });
-      await archives.installRuntime(actorOf(req), stream);
-      stream.close();
+      await sse.run(req, res, async (open) => {
+        runtime.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
+        await runtime.installRuntime(actorOf(req), open());
+      });
     });
 
     r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { UnprocessableError } from '../../errors.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import { kiwixToolsBinDir } from '../../platform/sidecars/archive-server.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
@@ -87,7 +88,7 @@ export async function installKiwixTools(o: InstallToolsOptions): Promise<{ binar
     await mkdir(staging, { recursive: true });
     await unpackBundle(bundle, staging);
     const serveDir = await findServeDir(staging);
-    if (!serveDir) throw new Error('The downloaded bundle has no kiwix-serve in it.');
+    if (!serveDir) throw new UnprocessableError('unusable_bundle', 'The downloaded bundle has no kiwix-serve in it.');
     if (o.platform !== 'win32') {
       for (const e of await readdir(serveDir, { withFileTypes: true })) {
         if (e.isFile() && !e.name.includes('.')) await chmod(path.join(serveDir, e.name), 0o755);

@@ -1,25 +1,25 @@
 // Reference archives: which archives are installed, the archive server that serves them (through
-// the one supervisor), the content proxy, favicons, companion search, and the admin operations
-// (download with resume and checksum, cancel, delete, verify with quarantine).
-import { randomUUID } from 'node:crypto';
+// the one supervisor), favicons, companion search, and the admin operations (download with resume
+// and checksum, cancel, delete, verify with quarantine). The content proxy is content.ts, the
+// install of the archive server itself runtime-install.ts.
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import { removePartial } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
-import type { CatalogBook, KiwixClient, RawResponse } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
+import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';
+import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
-import { archiveContentCsp, decodeSegments, encodeSegments, friendlyPage, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
-import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
+import type { ArchiveEntryCache } from './entry-cache.js';
+import { encodeSegments, headerValue } from './proxy.js';
+import { type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
-import { installKiwixTools, kiwixToolsSource } from './runtime.js';
+import { downloadFailure, progressEvents, type DownloadEvents } from './download-events.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
 export interface ArchivesDeps {
@@ -34,67 +34,15 @@ export interface ArchivesDeps {
   clock: Clock;
   logger: Logger;
   stallTimeoutMs?: number;
-  /** KIWIX_TOOLS_URL: where install-kiwix downloads the tools bundle (default: Kiwix's bundle for this OS). */
-  kiwixToolsUrl?: string;
   /** The content proxy's memory cache of entries (emptied whenever the served archives change). */
   cache: ArchiveEntryCache;
-  /** This machine (tests may pretend to be another). */
-  platform?: NodeJS.Platform;
-  arch?: string;
 }
-
-export type ViewResult =
-  | { kind: 'page'; status: number; html: string; headers?: Record<string, string> }
-  /** A body read whole; a page is sent as its parts (the cached rewrite around this request's injection). */
-  | { kind: 'body'; status: number; body: Buffer | Buffer[]; headers: Record<string, string> }
-  | { kind: 'stream'; status: number; headers: Record<string, string>; body: RawResponse['body'] };
 
 type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
 interface DownloadWatch {
   latest: Map<string, WatchEvent>;
   /** Called with each event, then with null when the download is over. */
   listeners: Set<(e: WatchEvent | null) => void>;
-}
-
-export interface DownloadEvents {
-  send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
-  signal: AbortSignal;
-}
-
-/**
- * The `progress` events of a download stream: at most one per 250 ms (the last one always), with the
- * average speed since the download started and the time left at that speed.
- */
-function progressEvents(out: DownloadEvents): (p: { bytesDone: number; bytesTotal: number | null }) => void {
-  const started = Date.now();
-  let last = 0;
-  return ({ bytesDone, bytesTotal }) => {
-    const t = Date.now();
-    if (t - last < 250 && bytesDone !== bytesTotal) return;
-    last = t;
-    const seconds = (t - started) / 1000;
-    const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
-    out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
-  };
-}
-
-const FORWARD_HEADERS = ['content-type', 'content-length', 'cache-control', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
-const header = (h: RawResponse['headers'], n: string) => {
-  const v = h[n];
-  return Array.isArray(v) ? v[0] : v;
-};
-
-/** The headers of a rewritten archive page. */
-function htmlHeaders(length: number, cacheControl: string | undefined, nonce: string): Record<string, string> {
-  return {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Length': String(length),
-    'Cache-Control': cacheControl ?? 'no-cache',
-    // sandboxed in an opaque origin: see archiveContentCsp
-    'Content-Security-Policy': archiveContentCsp(nonce),
-    'X-Frame-Options': 'SAMEORIGIN',
-    Vary: 'Cookie',
-  };
 }
 
 export class ArchivesService {
@@ -104,7 +52,6 @@ export class ArchivesService {
   /** sourceId -> who follows its running download (GET /download/:sourceId). */
   private readonly watches = new Map<string, DownloadWatch>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
-  private installingRuntime = false;
   private serving: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: ArchivesDeps) {}
@@ -113,8 +60,13 @@ export class ArchivesService {
     return this.deps.clock.now().toISOString();
   }
 
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+  /** The book the running archive server lists for an archive (undefined while it is not served). */
+  book(sourceId: string): CatalogBook | undefined {
+    return this.books.get(sourceId);
+  }
+
+  isDownloading(sourceId: string): boolean {
+    return this.downloads.has(sourceId);
   }
 
   source(sourceId: string): CatalogSource | null {
@@ -199,135 +151,6 @@ export class ArchivesService {
       });
   }
 
-  // ---- content proxy ----
-
-  private notReady(dark: boolean, message: string, retrySeconds = 3): ViewResult {
-    return { kind: 'page', status: 503, html: friendlyPage({ title: 'The library is getting ready', message, retrySeconds, dark }), headers: { 'Retry-After': String(retrySeconds) } };
-  }
-
-  /** The friendly page for an archive that cannot be shown right now, or null when it can. */
-  private async whyNotServed(sourceId: string, dark: boolean): Promise<ViewResult | null> {
-    const row = await this.deps.store.find(sourceId);
-    if (!row || row.quarantinedAt) {
-      // while it downloads, the page tries again by itself and opens once the archive is served
-      if (this.downloads.has(sourceId)) return this.notReady(dark, 'This archive is still downloading. It opens here once it is ready.', 10);
-      return { kind: 'page', status: 404, html: friendlyPage({ title: 'This archive is not installed', message: 'An admin can install it from the Archives page.', dark }) };
-    }
-    const state = this.deps.supervisor.status().state;
-    if (state === 'starting') return this.notReady(dark, 'The archive server is starting. This takes a moment.');
-    if (state !== 'ready') return this.notReady(dark, 'The archive server is not running right now. Hearth will keep trying.');
-    if (!row.bookName || !this.books.has(sourceId)) return this.notReady(dark, 'This archive is being opened.');
-    return null;
-  }
-
-  /**
-   * Serves one request under /api/archives/view/:sourceId/. `rawPath` is the still-encoded path
-   * after the source id. Only this book's content (and its search and random) is ever reached.
-   */
-  async view(sourceId: string, rawPath: string, query: URLSearchParams, opts: { dark: boolean; followDevice?: boolean; range?: string }): Promise<ViewResult> {
-    const dark = opts.dark;
-    const theme = { dark, followDevice: opts.followDevice };
-    // Fast path: a book the running server lists was read from a healthy row by serve(), which
-    // every change to the rows (download, delete, verify) goes through; no database read per page.
-    const book = this.books.get(sourceId);
-    if (!book || this.deps.supervisor.status().state !== 'ready') {
-      const notServed = await this.whyNotServed(sourceId, dark);
-      if (notServed) return notServed;
-    }
-    if (!book) return this.notReady(dark, 'This archive is being opened.');
-
-    const viewBase = `/api/archives/view/${encodeURIComponent(sourceId)}/`;
-    let upstream: string;
-    if (rawPath === 'search') {
-      const pattern = (query.get('pattern') ?? '').trim();
-      if (!pattern) return { kind: 'page', status: 400, html: friendlyPage({ title: 'Search', message: 'Type something to search for.', dark }) };
-      const q = new URLSearchParams({ content: book.urlName, pattern });
-      for (const k of ['start', 'pageLength']) if (/^\d{1,6}$/.test(query.get(k) ?? '')) q.set(k, query.get(k)!);
-      upstream = `/search?${q}`;
-    } else if (rawPath === 'random') {
-      upstream = `/random?content=${encodeURIComponent(book.urlName)}`;
-    } else {
-      const segments = decodeSegments(rawPath);
-      if (!segments) return { kind: 'page', status: 404, html: friendlyPage({ title: 'Page not found', message: 'That address is not valid.', dark }) };
-      upstream = rawPath === '' ? `${book.href}/` : `${book.href}/${encodeSegments(segments)}`;
-    }
-
-    // Book content is answered from the cache when it was read before; kiwix's search and random
-    // pages are dynamic, and a range request goes to the archive server as it is.
-    const cacheKey = rawPath === 'search' || rawPath === 'random' || opts.range ? null : upstream;
-    const cached = cacheKey ? this.deps.cache.get(cacheKey) : undefined;
-    if (cached) return this.entryResult(cached, book, viewBase, theme);
-    const generation = this.deps.cache.generation;
-
-    let finalPath = rawPath === '' || rawPath === 'search' || rawPath === 'random' ? '' : encodeSegments(decodeSegments(rawPath)!);
-    let res: RawResponse | null = null;
-    for (let hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
-      try {
-        res = await this.deps.kiwix.get(upstream, { range: opts.range });
-      } catch {
-        return this.notReady(dark, 'The archive server did not answer. Hearth will keep trying.');
-      }
-      if (res.status < 300 || res.status >= 400) break;
-      await res.body.dump();
-      const location = header(res.headers, 'location');
-      const target = location ? pathFromLocation(location, book.href) : null;
-      if (!target) return { kind: 'page', status: 502, html: friendlyPage({ title: 'Page not found', message: 'The archive pointed somewhere outside this book.', dark }) };
-      finalPath = encodeSegments(target);
-      upstream = `${book.href}/${finalPath}`;
-      res = null;
-    }
-    if (!res) return { kind: 'page', status: 508, html: friendlyPage({ title: 'Page not found', message: 'This page redirects in a loop.', dark }) };
-    if (res.status === 404) {
-      await res.body.dump();
-      return { kind: 'page', status: 404, html: friendlyPage({ title: 'Page not found', message: 'This archive has no such page.', dark }) };
-    }
-    if (res.status >= 500) {
-      await res.body.dump();
-      return { kind: 'page', status: 502, html: friendlyPage({ title: 'This page cannot be shown', message: 'The archive could not read this page; it may be damaged. An admin can verify the archives.', dark }) };
-    }
-    const type = header(res.headers, 'content-type') ?? 'application/octet-stream';
-    const html = /^text\/html/i.test(type);
-    if (html && opts.range && res.status === 206) {
-      // a range of HTML refers to undecorated bytes: serve the whole page instead
-      await res.body.dump();
-      return this.view(sourceId, rawPath, query, theme);
-    }
-    const headers: Record<string, string> = {};
-    for (const h of FORWARD_HEADERS) {
-      const v = header(res.headers, h);
-      if (v) headers[h] = v;
-    }
-    if (html && rawPath === 'search') {
-      // kiwix's search page links to itself and its book with root-relative URLs: the full rewrite
-      const nonce = randomUUID().replace(/-/g, '');
-      const body = Buffer.from(rewriteHtml(await res.body.text(), { bookHref: book.href, viewBase, finalPath, ...theme, nonce }));
-      return { kind: 'body', status: res.status, body, headers: htmlHeaders(body.length, headers['cache-control'], nonce) };
-    }
-    const length = Number(headers['content-length']);
-    // pages are read whole anyway (they are rewritten); other entries when they are small enough to keep
-    if (html || (cacheKey && res.status === 200 && Number.isFinite(length) && length <= this.deps.cache.maxEntryBytes)) {
-      const entry: CachedEntry = { status: res.status, finalPath, type, headers, body: await res.body.bytes() };
-      if (cacheKey && res.status === 200) this.deps.cache.set(cacheKey, entry, generation);
-      return this.entryResult(entry, book, viewBase, theme);
-    }
-    return { kind: 'stream', status: res.status, headers, body: res.body };
-  }
-
-  /** An entry read whole (just now or from the cache): a page gets its per-request rewrite. */
-  private entryResult(entry: CachedEntry, book: CatalogBook, viewBase: string, theme: { dark: boolean; followDevice?: boolean }): ViewResult {
-    if (!/^text\/html/i.test(entry.type)) return { kind: 'body', status: entry.status, body: entry.body, headers: { ...entry.headers, 'content-length': String(entry.body.length) } };
-    const nonce = randomUUID().replace(/-/g, ''); // randomUUID draws from a cached entropy pool
-    const page = (entry.page ??= preparePage(entry.body, { bookHref: book.href, viewBase, finalPath: entry.finalPath }));
-    const inject = Buffer.from(injection({ bookHref: book.href, viewBase, finalPath: entry.finalPath, ...theme, nonce }));
-    const length = page.before.length + inject.length + page.after.length;
-    return { kind: 'body', status: entry.status, body: [page.before, inject, page.after], headers: htmlHeaders(length, entry.headers['cache-control'], nonce) };
-  }
-
-  /** How the content proxy's cache is doing (entries, bytes, hits, misses). */
-  cacheStats() {
-    return this.deps.cache.stats();
-  }
-
   /** The archive's 48x48 illustration (its favicon), cached in memory per source. */
   async favicon(sourceId: string): Promise<{ type: string; body: Buffer } | null> {
     const cached = this.favicons.get(sourceId);
@@ -340,7 +163,7 @@ export class ArchivesService {
       await res.body.dump();
       return null;
     }
-    const icon = { type: header(res.headers, 'content-type') ?? 'image/png', body: Buffer.from(await res.body.arrayBuffer()) };
+    const icon = { type: headerValue(res.headers, 'content-type') ?? 'image/png', body: Buffer.from(await res.body.arrayBuffer()) };
     this.favicons.set(sourceId, icon);
     return icon;
   }
@@ -395,7 +218,7 @@ export class ArchivesService {
   // ---- admin ----
 
   async catalogView(actor: Actor) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const rows = new Map((await this.deps.store.list()).map((r) => [r.sourceId, r]));
     return this.deps.catalog.sources.map((s) => {
       const row = rows.get(s.id);
@@ -409,7 +232,7 @@ export class ArchivesService {
 
   /** Checks a download can start; throws the HTTP error before any stream is opened. */
   prepareDownload(actor: Actor, sourceId: string, variantKey?: string) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
     const source = this.source(sourceId);
     if (!source) throw new NotFoundError('There is no such archive in the catalog.');
@@ -421,7 +244,7 @@ export class ArchivesService {
 
   /** Checks there is a running download to watch; throws the HTTP error before any stream is opened. */
   prepareWatch(actor: Actor, sourceId: string) {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const watch = this.watches.get(sourceId);
     if (!watch) throw new NotFoundError(`${this.source(sourceId)?.label ?? 'This archive'} is not downloading. Start the download from the Archives page.`);
     return watch;
@@ -479,7 +302,7 @@ export class ArchivesService {
       const check = await checkStructure(dest);
       if (!check.ok) {
         await rm(dest, { force: true });
-        throw new Error(`The downloaded file is not a usable archive: ${check.reason}`);
+        throw new UnprocessableError('unusable_archive', `The downloaded file is not a usable archive: ${check.reason}`);
       }
       const previous = await this.deps.store.find(sourceId);
       const now = this.now();
@@ -498,7 +321,10 @@ export class ArchivesService {
       } else if (out.signal.aborted) {
         // the client went away: the partial file stays so a later download resumes
       } else {
-        out.send('error', { message: (err as Error).message });
+        // the starter's stream runner sends the failure; the watchers get the same event
+        const failure = downloadFailure(err);
+        for (const l of watch.listeners) l({ event: 'error', data: publicError(failure) });
+        throw failure;
       }
     } finally {
       this.downloads.delete(sourceId);
@@ -507,71 +333,8 @@ export class ArchivesService {
     }
   }
 
-  // ---- the archive-server runtime ----
-
-  private runtimeSource() {
-    return kiwixToolsSource(this.deps.platform ?? process.platform, this.deps.arch ?? process.arch, this.deps.kiwixToolsUrl);
-  }
-
-  /** Checks an install of the Kiwix tools can start; throws the HTTP error before any stream is opened. */
-  prepareInstallRuntime(actor: Actor) {
-    this.assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
-    if (this.installingRuntime) throw new ConflictError('install_in_progress', 'The archive server is already being installed.');
-    const source = this.runtimeSource();
-    if (source.kind === 'package-manager' && !this.deps.isInstalled()) {
-      throw new UnprocessableError('needs_package_manager', source.message, { command: source.command });
-    }
-    return source;
-  }
-
-  /**
-   * Installs the archive server (the Kiwix tools bundle for this OS) under DATA_DIR, then serves
-   * the installed archives with it. Where the OS has no bundle and kiwix-serve was installed with
-   * a package manager, it only starts serving.
-   */
-  async installRuntime(actor: Actor, out: DownloadEvents): Promise<void> {
-    const source = this.prepareInstallRuntime(actor);
-    this.installingRuntime = true;
-    try {
-      let binary: string | null = null;
-      if (source.kind === 'bundle') {
-        out.send('status', { state: 'downloading', url: source.url });
-        const result = await installKiwixTools({
-          guard: this.deps.guard,
-          url: source.url,
-          dataDir: this.deps.dataDir,
-          platform: this.deps.platform ?? process.platform,
-          signal: out.signal,
-          stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
-          onProgress: progressEvents(out),
-          onStep: (state) => out.send('status', { state }),
-          release: () => this.deps.supervisor.stop(),
-        });
-        binary = result.binary;
-        this.deps.logger.info({ binary, bytes: result.bytes }, 'archive server installed');
-      }
-      if (!this.deps.isInstalled()) {
-        throw new Error(
-          binary
-            ? `kiwix-serve was installed at ${binary}, but Hearth is set to use another one (KIWIX_SERVE_PATH), which is missing.`
-            : 'kiwix-serve was not found after the install.',
-        );
-      }
-      out.send('status', { state: 'starting' });
-      await this.serve();
-      const st = await this.statusView();
-      out.send('done', { installed: true, binary, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
-    } catch (err) {
-      // a client that went away keeps the partial bundle for a later resume; nobody is listening
-      if (!out.signal.aborted) out.send('error', { message: (err as Error).message });
-    } finally {
-      this.installingRuntime = false;
-    }
-  }
-
   cancel(actor: Actor, sourceId: string): { cancelled: boolean } {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const c = this.downloads.get(sourceId);
     if (!c) throw new NotFoundError('No download of that archive is running.');
     c.abort();
@@ -580,7 +343,7 @@ export class ArchivesService {
 
   /** Deletes the row, restarts the server with the rest, and only then removes the file. */
   async remove(actor: Actor, sourceId: string): Promise<{ deleted: true }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const row = await this.deps.store.find(sourceId);
     if (!row) throw new NotFoundError('That archive is not installed.');
     await this.deps.store.delete(sourceId);
@@ -592,7 +355,7 @@ export class ArchivesService {
 
   /** Full check of every archive; damaged ones are quarantined with the reason, the rest re-served. */
   async verify(actor: Actor): Promise<{ results: Array<{ sourceId: string; ok: boolean; reason: string | null }> }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const results: Array<{ sourceId: string; ok: boolean; reason: string | null }> = [];
     for (const row of await this.deps.store.list()) {
       const check = await checkFull(row.filePath);

@@ -5,8 +5,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Actor, UserActor } from '../../actor.js';
-import { ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
@@ -266,19 +266,15 @@ export class AuthService {
     return { ...record, failedPinCount: 0, lockedUntil: null };
   }
 
-  private assertAdmin(actor: Actor): void {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
-
   /** The members with, for admins, when a lock on their profile ends (null when there is none). */
   async listUsers(actor: Actor): Promise<AdminUser[]> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     return (await this.listProfiles()).map((u) => ({ ...u, lockedUntil: this.deps.throttle.lockedUntil(u.id)?.toISOString() ?? null }));
   }
 
   /** Lifts every PIN lock on a member's profile, on every device. */
   async unlockUser(actor: Actor, id: string): Promise<AdminUser> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const user = await this.deps.store.findUser(id);
     if (!user) throw new NotFoundError('That household member does not exist.');
     this.deps.throttle.unlock(id);
@@ -287,7 +283,7 @@ export class AuthService {
   }
 
   async createUser(actor: Actor, body: CreateUserBody): Promise<PublicUser> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.assertNameFree(this.deps.store, body.name);
     const pinHash = await this.hash(body.pin);
     const user = await this.deps.store.transaction((tx) => this.insertUser(tx, { name: body.name, role: body.role, avatar: body.avatar }, pinHash));
@@ -306,7 +302,7 @@ export class AuthService {
   }
 
   async updateUser(actor: Actor, id: string, body: UpdateUserBody): Promise<PublicUser> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     let pinHash: string | undefined;
     if (body.pin !== undefined) {
       await this.assertUpdatable(this.deps.store, id, body);
@@ -325,7 +321,7 @@ export class AuthService {
   }
 
   async deleteUser(actor: Actor, id: string): Promise<void> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.deps.store.transaction(async (tx) => {
       const user = await tx.findUser(id);
       if (!user) throw new NotFoundError('That household member does not exist.');

@@ -2,10 +2,10 @@
 // with live progress, retry, cancel (removing the partial file), reorder, pause and resume.
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import { removePartial, partPath } from '../../adapters/web/download.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
 import { resolveInsideFolders } from '../../platform/path-guard.js';
@@ -41,10 +41,6 @@ const fmtGB = (n: number) => `${(n / GB).toFixed(1)} GB`;
 
 export class DownloadsService {
   constructor(private readonly deps: DownloadsDeps) {}
-
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -92,7 +88,7 @@ export class DownloadsService {
   private enqueueing: Promise<unknown> = Promise.resolve();
 
   private async enqueueNow(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const parsed = input.map((j) => NewJob.parse(j));
     if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
       throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
@@ -184,7 +180,7 @@ export class DownloadsService {
   }
 
   async retry(actor: Actor, id: string): Promise<DownloadJob> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'failed' && job.state !== 'cancelled') throw new ConflictError('not_failed', 'Only a failed or cancelled download can be retried.');
     if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
@@ -194,7 +190,7 @@ export class DownloadsService {
   }
 
   async retryAllFailed(actor: Actor): Promise<{ retried: number }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const failed = await this.deps.store.list(['failed']);
     for (const j of failed) await this.deps.store.transition(j.id, ['failed'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
     void this.deps.runner.poke();
@@ -202,7 +198,7 @@ export class DownloadsService {
   }
 
   async cancel(actor: Actor, id: string): Promise<DownloadJob> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'pending' && job.state !== 'running') throw new ConflictError('not_active', 'Only a waiting or running download can be cancelled.');
     const now = this.now();
@@ -214,7 +210,7 @@ export class DownloadsService {
   }
 
   async reorder(actor: Actor, id: string, body: ReorderBody): Promise<DownloadJob> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'pending') throw new ConflictError('not_pending', 'Only a waiting download can be moved.');
     const priority = body.priority ?? job.priority;
@@ -237,7 +233,7 @@ export class DownloadsService {
   }
 
   async setPaused(actor: Actor, paused: boolean): Promise<{ paused: boolean }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.deps.settings.set(SETTING_QUEUE_PAUSED, paused);
     void this.deps.runner.poke();
     return { paused };

@@ -8,7 +8,12 @@ export const SETTING_INSTALLED = 'features.installed';
 export const SETTING_PENDING_EXTRAS = 'setup.pending_extras';
 /** The chat group's base item: on once a chat model is installed. */
 export const CHAT_BASE_ITEM = 'chat-base';
+/**
+ * The runtime model chosen for each essential role (the boot checks' essentials). The features
+ * service owns these keys: other modules call its chosenModel/setChosenModel.
+ */
 export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model' } as const;
+export type EssentialRole = keyof typeof SETTING_CHOSEN_MODELS;
 
 export const Artifact = z.object({
   type: z.enum(['model', 'component']),

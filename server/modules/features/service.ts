@@ -4,10 +4,10 @@
 // enqueued first. Completed downloads mark artifacts installed and switch their items on.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
@@ -16,7 +16,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type FeatureItem } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type EssentialRole, type FeatureItem } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -53,10 +53,6 @@ export class FeaturesService {
     deps.bus.on('download.completed', (e) => this.onDownloaded(e.itemId));
   }
 
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
-
   async flags(): Promise<Record<string, boolean>> {
     return (await this.deps.settings.get<Record<string, boolean>>(SETTING_FLAGS)) ?? {};
   }
@@ -65,8 +61,18 @@ export class FeaturesService {
     return (await this.deps.settings.get<Installed>(SETTING_INSTALLED)) ?? {};
   }
 
+  /** The runtime model setup chose for an essential role (chat, embeddings, router); null before one was chosen. */
+  async chosenModel(role: EssentialRole): Promise<string | null> {
+    return (await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role])) || null;
+  }
+
+  /** Records the model for an essential role; setup calls it before queueing the essentials. */
+  async setChosenModel(role: EssentialRole, model: string): Promise<void> {
+    await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], model);
+  }
+
   async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     if (!this.deps.catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const flags = { ...(await this.flags()), [id]: enabled };
     await this.deps.settings.set(SETTING_FLAGS, flags);
@@ -146,7 +152,7 @@ export class FeaturesService {
    * installed, prerequisites first, each dependent job pointing at its prerequisites' jobs.
    */
   async enqueueItems(actor: Actor, itemIds: string[]): Promise<DownloadJob[]> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const { catalog } = this.deps;
     for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const installed = await this.installed();
@@ -240,7 +246,7 @@ export class FeaturesService {
 
   /** Removes the items' artifacts that no other installed item still uses, and turns them off. */
   async uninstall(actor: Actor, itemIds: string[]): Promise<{ removed: string[] }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const { catalog } = this.deps;
     for (const id of itemIds) if (!catalog.item(id)) throw new NotFoundError(`There is no feature called ${id}.`);
     const installed = await this.installed();

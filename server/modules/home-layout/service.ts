@@ -1,6 +1,6 @@
 // The Today/Home canvas: a per-user layout (falling back to the household default), a per-user
 // lock, the admin-set default, and the read-time migration of the legacy home.highlights pref.
-import type { Actor, UserActor } from '../../actor.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import type { AppSettingsStore, UserPreferencesStore } from '../../db/kv.js';
 import { ForbiddenError, NotFoundError } from '../../errors.js';
 import type { AuthService } from '../auth/service.js';
@@ -25,10 +25,6 @@ export interface HomeLayoutDeps {
 
 export class HomeLayoutService {
   constructor(private readonly deps: HomeLayoutDeps) {}
-
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
 
   async getDefault(): Promise<HomeLayout> {
     const stored = HomeLayout.safeParse(await this.deps.settings.get(KEY_DEFAULT));
@@ -63,12 +59,12 @@ export class HomeLayoutService {
   }
 
   async readDefault(actor: Actor): Promise<{ layout: HomeLayout }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     return { layout: await this.getDefault() };
   }
 
   async saveDefault(actor: Actor, layout: HomeLayout): Promise<{ layout: HomeLayout }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.deps.settings.set(KEY_DEFAULT, layout);
     return { layout };
   }
@@ -78,14 +74,14 @@ export class HomeLayoutService {
   }
 
   async readForUser(actor: Actor, userId: string): Promise<LayoutResponse> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.assertUser(userId);
     return this.effective(userId);
   }
 
   /** Sets a member's layout (null = back to the default) and/or lock. The user is checked first. */
   async saveForUser(actor: Actor, userId: string, body: SetUserLayoutBody): Promise<LayoutResponse> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.assertUser(userId);
     const { preferences } = this.deps;
     if (body.layout === null) await preferences.delete(userId, KEY_LAYOUT);

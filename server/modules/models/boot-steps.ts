@@ -4,16 +4,15 @@
 // progress as `repair` events; components that went missing (checked after those repairs) are
 // handed back to the queue.
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
-import type { AppSettingsStore } from '../../db/kv.js';
 import type { FeaturesService } from '../features/service.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
-import { SETTING_WELCOME_COMPLETE } from '../setup/schema.js';
+import type { SetupService } from '../setup/service.js';
 import type { BootStepDefinition } from '../system/boot.js';
 
 export const ESSENTIAL_MODELS = [
-  { key: 'chat-model', label: 'Chat model', setting: 'chat_model' },
-  { key: 'embeddings', label: 'Embeddings model', setting: 'embedding_model' },
-  { key: 'router', label: 'Router model', setting: 'router_model' },
+  { key: 'chat-model', label: 'Chat model', role: 'chat' },
+  { key: 'embeddings', label: 'Embeddings model', role: 'embeddings' },
+  { key: 'router', label: 'Router model', role: 'router' },
 ] as const;
 
 /** Ollama names a model "name:tag"; a bare name means ":latest". */
@@ -22,7 +21,8 @@ export const sameModel = (a: string, b: string) => {
   return norm(a) === norm(b);
 };
 
-export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: AppSettingsStore; features: FeaturesService; offline?: boolean }): BootStepDefinition[] {
+/** The chosen models are the features service's, whether setup is over the setup service's. */
+export function modelBootSteps(deps: { runtime: ModelRuntimeClient; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -45,11 +45,11 @@ export function modelBootSteps(deps: { runtime: ModelRuntimeClient; settings: Ap
       key: m.key,
       label: m.label,
       async run(ctx) {
-        const chosen = await deps.settings.get<string>(m.setting);
+        const chosen = await deps.features.chosenModel(m.role);
         if (!chosen) {
           // after setup this is a choice the household made (setup without the model runtime), not a
           // step left to do: say so once in the boot list instead of warning on every start
-          if ((await deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE)) === true) {
+          if (await deps.setup.isWelcomeComplete()) {
             return { status: 'ok', detail: 'None installed: models need the model runtime (Ollama). Once it runs, add them in Features.' };
           }
           return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };

@@ -1,8 +1,8 @@
 // Notifications and their privacy boundary: a member sees their own rows; an admin also sees the
 // admin-targeted rows (user_id null). Misses and rows the caller may not see are both 404.
 import { randomUUID } from 'node:crypto';
-import type { Actor, UserActor } from '../../actor.js';
-import { ForbiddenError, NotFoundError } from '../../errors.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AuthService } from '../auth/service.js';
 import { NOTIFICATIONS_LIMIT, type CreateNotificationBody, type Notification, type NotificationType } from './schema.js';
@@ -41,7 +41,7 @@ export class NotificationsService {
 
   /** Admin POST: any type, to a member or (userId null) to the admins. */
   async create(actor: Actor, body: CreateNotificationBody): Promise<Notification> {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+    assertAdmin(actor);
     if (body.userId !== null && !(await this.deps.auth.getUser(body.userId))) throw new NotFoundError('That household member does not exist.');
     const id = await this.notify(body);
     return { id, userId: body.userId, type: body.type, payload: body.payload, readAt: null, createdAt: this.deps.clock.now().toISOString() };

@@ -3,17 +3,18 @@
 // the queue's own, so a closed tab or a restart loses nothing; reopening the stream re-attaches.
 import type { Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
-import { BadRequestError } from '../../errors.js';
+import { AppError, BadRequestError, UnprocessableError } from '../../errors.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
-import { SETTING_CHOSEN_MODELS, type SetupDownloadBody } from '../features/schema.js';
+import type { SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
 import type { NotificationsService } from '../notifications/service.js';
 
+/** Failures are thrown once the stream is open: the route's stream runner sends them as `error`. */
 export interface InstallEvents {
-  send(event: 'plan' | 'progress' | 'done' | 'error', data: unknown): void;
+  send(event: 'plan' | 'progress' | 'done', data: unknown): void;
   signal: AbortSignal;
 }
 
@@ -89,7 +90,7 @@ export async function installEssentials(
   // the chosen models become the boot checks' "essentials"
   for (const r of roles) {
     const model = r.item.installs.map((a) => catalog.artifact(a.id)!).find((a) => a.kind === 'runtime_model');
-    if (model) await deps.settings.set(SETTING_CHOSEN_MODELS[r.key], model.target);
+    if (model) await deps.features.setChosenModel(r.key, model.target);
   }
 
   // The extras wait for the essentials even if this page is closed: the features service queues
@@ -109,19 +110,22 @@ export async function installEssentials(
     }
     const failed = mine.filter((j) => j.state === 'failed' || j.state === 'cancelled');
     if (failed.length) {
-      out.send('error', { message: `${failed.map((j) => j.label).join(', ')} could not be installed: ${failed[0]!.lastError ?? 'cancelled'}. Retry from Downloads.` });
-      return;
+      // the job's lastError is the queue's own sentence for the user (shown in Downloads too)
+      throw new UnprocessableError('install_failed', `${failed.map((j) => j.label).join(', ')} could not be installed: ${failed[0]!.lastError ?? 'cancelled'}. Retry from Downloads.`);
     }
     if (mine.every((j) => j.state === 'completed')) break;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   try {
     await deps.features.flushPendingExtras(actor);
-    // the download listener may have queued them a moment earlier: report what the queue holds
-    const wanted = new Set(catalog.artifactsWithRequirements(catalog.withRequirements(body.extras).flatMap((id) => catalog.item(id)!.installs.map((a) => a.id))));
-    const queued = (await deps.downloads.status()).jobs.filter((j) => j.itemId && wanted.has(j.itemId));
-    out.send('done', { queued: queued.length });
   } catch (err) {
-    out.send('error', { message: `The essentials are installed, but the extras could not be queued: ${(err as Error).message}` });
+    // a refusal (offline mode, no room on the disk) says why; anything else is the stream runner's
+    // generic error, never its own message
+    if (err instanceof AppError) throw new AppError(err.status, err.code, `The essentials are installed, but the extras could not be queued: ${err.message}`);
+    throw err;
   }
+  // the download listener may have queued them a moment earlier: report what the queue holds
+  const wanted = new Set(catalog.artifactsWithRequirements(catalog.withRequirements(body.extras).flatMap((id) => catalog.item(id)!.installs.map((a) => a.id))));
+  const queued = (await deps.downloads.status()).jobs.filter((j) => j.itemId && wanted.has(j.itemId));
+  out.send('done', { queued: queued.length });
 }

@@ -3,7 +3,7 @@ import { actorOf, setSessionCookie } from '../../http/auth.js';
 import { isHomeHostName } from '../../http/guards.js';
 import type { RequestLimit } from '../../http/rate-limit.js';
 import { defineRoutes } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { SseRegistry } from '../../http/sse.js';
 import { SetupDownloadBody } from '../features/schema.js';
 import { parse } from '../../http/validate.js';
 import { CreateAdminBody, MAX_SETUP_STATE_BYTES, SetupState } from './schema.js';
@@ -38,14 +38,7 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits:
 
     r.post('/download', 'admin', async (req, res) => {
       const body = parse(SetupDownloadBody, req.body ?? {});
-      let stream: ReturnType<typeof openSse> | null = null;
-      try {
-        await setup.download(actorOf(req), body, () => (stream = openSse(req, res, { registry: sse })));
-      } catch (err) {
-        if (!stream) throw err;
-        (stream as ReturnType<typeof openSse>).send('error', { message: (err as Error).message });
-      }
-      (stream as ReturnType<typeof openSse> | null)?.close();
+      await sse.run(req, res, (open) => setup.download(actorOf(req), body, open));
     });
 
     r.post('/welcome-complete', 'admin', async (req) => {

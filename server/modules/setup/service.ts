@@ -1,10 +1,9 @@
 // First-run setup: the first admin, the welcome flag, the wizard's resume state and whether the
 // model runtime is there. Never throws because the runtime is down.
 import { existsSync } from 'node:fs';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { ForbiddenError } from '../../errors.js';
 import { findProgram } from '../../platform/find-program.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { AuthService, SignIn } from '../auth/service.js';
@@ -45,21 +44,22 @@ export class SetupService {
     return { needsAdmin: !hasAdmin, welcomeComplete: welcome === true, state: state ?? null };
   }
 
+  /** Whether an admin finished the welcome (setup is over, whatever it installed). */
+  async isWelcomeComplete(): Promise<boolean> {
+    return (await this.deps.settings.get<boolean>(SETTING_WELCOME_COMPLETE)) === true;
+  }
+
   createAdmin(name: string, pin: string, userAgent?: string): Promise<SignIn> {
     return this.deps.auth.createFirstAdmin(name, pin, userAgent);
   }
 
-  private assertAdmin(actor: Actor) {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
-  }
-
   async completeWelcome(actor: Actor): Promise<void> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.deps.settings.set(SETTING_WELCOME_COMPLETE, true);
   }
 
   async saveState(actor: Actor, state: SetupState): Promise<SetupState> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await this.deps.settings.set(SETTING_WIZARD_STATE, state);
     return state;
   }
@@ -69,7 +69,7 @@ export class SetupService {
    * a model is suggested (it could only wait), and `needsRuntime` names those items.
    */
   async catalog(actor: Actor): Promise<SetupPlan & { runtime: { running: boolean; installed: boolean }; needsRuntime: string[] }> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     const [plan, runtime] = await Promise.all([this.deps.features.plan(), this.modelRuntimeStatus()]);
     const ids = [plan.essentials.chat, plan.essentials.embeddings, plan.essentials.router, ...plan.groups.flatMap((g) => [g.base, ...g.items, ...g.categories.flatMap((c) => c.items)])].map((i) => i.id);
     const needsRuntime = [...new Set(ids)].filter((id) => this.deps.features.needsRuntime(id));
@@ -78,7 +78,7 @@ export class SetupService {
   }
 
   async download(actor: Actor, body: SetupDownloadBody, open: () => InstallEvents): Promise<void> {
-    this.assertAdmin(actor);
+    assertAdmin(actor);
     await installEssentials(this.deps, actor, body, open);
   }
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { defineRoutes } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { SseRegistry } from '../../http/sse.js';
 import type { BootService } from './boot.js';
 
 export function createSystemRoutes(boot: BootService, sse: SseRegistry) {
@@ -10,8 +10,6 @@ export function createSystemRoutes(boot: BootService, sse: SseRegistry) {
       return { done: boot.isDone };
     });
 
-    r.get('/boot', 'none', (req, res) => {
-      boot.channel.pipeTo(openSse(req, res, { registry: sse }));
-    });
+    r.get('/boot', 'none', (req, res) => sse.run(req, res, (open) => boot.channel.pipeTo(open())));
   });
 }

@@ -1,7 +1,7 @@
 // The app store's rules: tools are opt-out (no row = enabled), toggling the "__enabled" row is the
 // whole install/uninstall, and any member can ask the admins to install one.
-import type { Actor, UserActor } from '../../actor.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { ToolRegistry } from './registry.js';
 import type { InstallRequestBody, Tool } from './schema.js';
@@ -39,7 +39,7 @@ export class ToolsService {
   }
 
   async setEnabled(actor: Actor, toolId: string, enabled: boolean): Promise<Tool> {
-    if (actor.kind === 'user' && actor.role !== 'admin') throw new ForbiddenError();
+    assertAdmin(actor);
     if (!this.deps.registry.get(toolId)) throw new NotFoundError(`There is no tool called ${toolId}.`);
     await this.deps.store.setEnabled(toolId, enabled);
     return (await this.list()).find((t) => t.id === toolId)!;

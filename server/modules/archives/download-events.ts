@@ -1,0 +1,37 @@
+// What a download stream of the archives module is sent (an archive, or the archive server's
+// bundle): paced progress events, and the failure as the stream's error event shows it.
+import { DownloadError } from '../../adapters/web/download.js';
+import { UpstreamError } from '../../errors.js';
+
+/** A download's own failure is thrown (the starter's stream runner sends it); watchers are sent it as `error`. */
+export interface DownloadEvents {
+  send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
+  signal: AbortSignal;
+}
+
+/**
+ * A download's failure as the stream's `error` event shows it: the download's own sentences (a
+ * stall, a checksum mismatch, a refused connection) are written for the admin; anything else is
+ * left to the stream runner, which says only that something went wrong.
+ */
+export function downloadFailure(err: unknown): unknown {
+  if (err instanceof DownloadError) return new UpstreamError('download_failed', err.message);
+  return err;
+}
+
+/**
+ * The `progress` events of a download stream: at most one per 250 ms (the last one always), with the
+ * average speed since the download started and the time left at that speed.
+ */
+export function progressEvents(out: DownloadEvents): (p: { bytesDone: number; bytesTotal: number | null }) => void {
+  const started = Date.now();
+  let last = 0;
+  return ({ bytesDone, bytesTotal }) => {
+    const t = Date.now();
+    if (t - last < 250 && bytesDone !== bytesTotal) return;
+    last = t;
+    const seconds = (t - started) / 1000;
+    const speedBps = seconds > 0 ? Math.round(bytesDone / seconds) : 0;
+    out.send('progress', { bytesDone, bytesTotal, speedBps, etaSeconds: speedBps && bytesTotal ? Math.round((bytesTotal - bytesDone) / speedBps) : null });
+  };
+}
