@@ -241,7 +241,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     transfer: new ReaderTransferService({ store: readerStore, access: readerAccess, collections: readerCollections, queue: readerQueue, clock, logger: logger.child('reader') }),
     probe: new ReaderProbeService({ access: readerAccess, guard }),
   };
-  const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, settings, runtime: modelRuntime });
+  const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
   const steps: BootStepDefinition[] = [

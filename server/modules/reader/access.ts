@@ -2,7 +2,7 @@
 // when global (ownerId null), to everyone; another user's item is 404, as is a global one on a
 // member's edit routes (globals are edited only through the admin routes). Rows are decorated with
 // tags, isGlobal, canEdit, isHidden (the `bookmarks.hidden` preference) and artifact URLs.
-import type { UserActor } from '../../actor.js';
+import { ownedOrNotFound, type UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
 import { NotFoundError } from '../../errors.js';
 import { archivePublicBase } from './files.js';
@@ -29,16 +29,12 @@ export class ReaderAccess {
 
   /** An item the user may see (own or global), else 404. For the AI seams as well. */
   async visibleItem(actor: UserActor, id: string): Promise<ItemRecord> {
-    const r = await this.deps.store.findById(id);
-    if (!r || (r.ownerId !== null && r.ownerId !== actor.id)) throw itemNotFound();
-    return r;
+    return ownedOrNotFound(actor, await this.deps.store.findById(id), itemNotFound, { household: true });
   }
 
   /** An item the user owns, else 404 (globals are edited on the admin routes). */
   async ownItem(actor: UserActor, id: string): Promise<ItemRecord> {
-    const r = await this.deps.store.findById(id);
-    if (!r || r.ownerId !== actor.id) throw itemNotFound();
-    return r;
+    return ownedOrNotFound(actor, await this.deps.store.findById(id), itemNotFound);
   }
 
   /** A global item, else 404. */

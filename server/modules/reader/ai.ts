@@ -6,9 +6,7 @@
 import { z } from 'zod';
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../actor.js';
-import type { AppSettingsStore } from '../../db/kv.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import { SETTING_CHOSEN_MODELS } from '../features/schema.js';
 import { MAX_TAGS_PER_ITEM, type FullReaderItem, type ItemRecord } from './schema.js';
 
 /** Characters of article text sent to the model: the start and the end when longer. */
@@ -49,9 +47,14 @@ export interface Summary {
   tags: string[];
 }
 
+/** Where the household's chosen models are kept (the features service owns the setting). */
+export interface ChosenModels {
+  chosenModel(role: 'chat'): Promise<string | null>;
+}
+
 /** The household's chat model, or a 503 saying AI is not set up. */
-export async function chosenChatModel(settings: AppSettingsStore): Promise<string> {
-  const model = await settings.get<string>(SETTING_CHOSEN_MODELS.chat);
+export async function chosenChatModel(models: ChosenModels): Promise<string> {
+  const model = await models.chosenModel('chat');
   if (typeof model !== 'string' || !model.trim()) {
     throw new ModelRuntimeUnavailableError("The local AI model isn't set up yet. An admin can choose a chat model in Setup.");
   }
@@ -194,7 +197,7 @@ export interface ReaderAiServiceDeps {
     applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
   };
   store: { tagsFor(itemIds: string[]): Promise<Map<string, string[]>> };
-  settings: AppSettingsStore;
+  models: ChosenModels;
   runtime: ModelRuntimeClient;
   timeoutMs?: number;
 }
@@ -214,7 +217,7 @@ export class ReaderAiService {
   /** Own items keep the summary as their excerpt and gain the tags; global items only answer. */
   async summarize(actor: UserActor, id: string): Promise<{ item: FullReaderItem; summary: string; tags: string[] }> {
     const rec = await this.textOf(actor, id);
-    const model = await chosenChatModel(this.deps.settings);
+    const model = await chosenChatModel(this.deps.models);
     const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
     if (rec.ownerId !== actor.id) return { item: await this.deps.items.get(actor, id), summary, tags };
     const existing = (await this.deps.store.tagsFor([id])).get(id) ?? [];
@@ -226,7 +229,7 @@ export class ReaderAiService {
 
   async ask(actor: UserActor, id: string, question: string): Promise<{ answer: string }> {
     const rec = await this.textOf(actor, id);
-    const model = await chosenChatModel(this.deps.settings);
+    const model = await chosenChatModel(this.deps.models);
     return ask(rec.contentText, question, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
   }
 
