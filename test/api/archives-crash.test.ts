@@ -12,6 +12,7 @@ import { connectSse } from '../harness/sse-client.js';
 import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
+import { exited } from '../harness/processes.js';
 
 const MB = 1024 * 1024;
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -43,7 +44,6 @@ function startHearth(port: number): ChildProcess {
   });
 }
 
-const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r)));
 
 beforeAll(async () => {
   zims = buildTestZims();

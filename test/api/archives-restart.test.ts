@@ -9,6 +9,7 @@ import { freePort, until } from '../harness/net.js';
 import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
+import { alive, exited } from '../harness/processes.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const temp = makeTempDir();
@@ -18,15 +19,6 @@ let archivePort = 0;
 let child: ChildProcess | null = null;
 let again: TestServer | null = null;
 
-const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r)));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The kiwix-serve a process started (Linux /proc). */
 function kiwixChild(parent: number): number | null {

@@ -12,6 +12,7 @@ import { TestClient } from '../harness/client.js';
 import { freePort, until } from '../harness/net.js';
 import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { alive, exited } from '../harness/processes.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const temp = makeTempDir();
@@ -28,15 +29,6 @@ function startHearth(port: number): ChildProcess {
   });
 }
 
-const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once('exit', r)));
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The Chromium processes a process started, with their profile folders (Linux /proc). */
 function chromiumChildren(parent: number): Array<{ pid: number; profile: string }> {

@@ -6,19 +6,12 @@ import { createMemoryLogger } from '../../server/platform/logger.js';
 import { ProcessSupervisor, type SidecarState } from '../../server/platform/sidecars/supervisor.js';
 import { freePort, until } from '../harness/net.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { alive } from '../harness/processes.js';
 
 const waitUntil = (fn: () => boolean, ms = 10_000) => until(fn, 'the supervisor', ms);
 
 const script = path.resolve(import.meta.dirname, '../fixtures/fake-sidecar.mjs');
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 interface Cfg {
   mode: string;

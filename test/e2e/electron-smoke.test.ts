@@ -9,6 +9,7 @@ import path from 'node:path';
 import { _electron, type ElectronApplication } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { alive } from '../harness/processes.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILT = ['dist/main/index.js', 'dist/main/preload.cjs', 'dist/server/entry.js', 'dist/web/index.html'];
@@ -31,14 +32,6 @@ interface DesktopState {
   dataDir: string;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('Electron desktop app', () => {
   if (!binary) {
