@@ -19,6 +19,19 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware promise rules for the server and the Electron main process: every promise is
+    // awaited, returned, `void`ed with a reason, or caught; no promise where a callback's result is
+    // ignored (express handlers excepted: express 5 forwards their rejections to the error handler).
+    files: ['server/**/*.ts', 'main/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: ['./tsconfig.server.json', './main/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: restrict([

@@ -78,7 +78,9 @@ export class DownloadRunner {
   async start(): Promise<void> {
     const resumed = await this.deps.store.requeueRunning(this.nowIso());
     if (resumed) this.deps.logger.info({ resumed }, 'resuming interrupted downloads');
-    this.poke();
+    // Fire-and-forget: the first tick runs in the background so server start does not wait for
+    // downloads to launch; poke() catches and logs its own failures, so it never rejects.
+    void this.poke();
   }
 
   progressOf(id: string): LiveProgress | null {
