@@ -43,8 +43,11 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     rules: restrict([{ group: ['**/server/**', '!**/server/config', '!**/server/config.js'], message: 'main/ talks to the server over the fork and HTTP.' }]),
   },
+  // A module's files are of three kinds. Route-side: routes.ts and the request/response helpers
+  // its routes use (http-io.ts). Stores: store.ts. Everything else under server/modules/<x>/
+  // (service.ts and the smaller services split from it, jobs, helpers, capture/…) is service-side.
   {
-    files: ['server/modules/*/routes.ts'],
+    files: ['server/modules/*/routes.ts', 'server/modules/*/http-io.ts'],
     rules: restrict([
       { group: ['**/store', '**/store.js', 'knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
     ]),
@@ -54,9 +57,11 @@ export default tseslint.config(
     rules: restrict([{ group: ['**/service', '**/service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }]),
   },
   {
-    files: ['server/modules/*/service.ts'],
+    files: ['server/modules/*/**/*.ts'],
+    ignores: ['server/modules/*/routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts'],
     rules: restrict([
-      { group: ['express', '**/http/**'], message: 'Services are transport-neutral.' },
+      { group: ['express', '**/http/**', '!**/http/sse', '!**/http/sse.js'], message: 'Services are transport-neutral.' },
+      { group: ['**/http/sse', '**/http/sse.js'], allowTypeImports: true, message: 'Services may name a ReplayChannel type; streams are opened by routes.' },
       { group: ['knex'], allowTypeImports: true, message: 'Services use their store, not knex.' },
     ]),
   },
