@@ -5,6 +5,12 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+// A module reads another module's data through that module's service, never its store. (One flat
+// config object's no-restricted-imports replaces another's, so each module rule below repeats it.)
+const otherStores = {
+  group: ['../*/store', '../*/store.js', '../../*/store', '../../*/store.js', '**/modules/*/store', '**/modules/*/store.js'],
+  message: "Another module's data comes through its service (handed in by the container), not its store.",
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'coverage/**'] },
@@ -50,11 +56,12 @@ export default tseslint.config(
     files: ['server/modules/*/routes.ts', 'server/modules/*/http-io.ts'],
     rules: restrict([
       { group: ['**/store', '**/store.js', 'knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
+      otherStores,
     ]),
   },
   {
     files: ['server/modules/*/store.ts'],
-    rules: restrict([{ group: ['**/service', '**/service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }]),
+    rules: restrict([{ group: ['**/service', '**/service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }, otherStores]),
   },
   {
     files: ['server/modules/*/**/*.ts'],
@@ -63,6 +70,30 @@ export default tseslint.config(
       { group: ['express', '**/http/**', '!**/http/sse', '!**/http/sse.js'], message: 'Services are transport-neutral.' },
       { group: ['**/http/sse', '**/http/sse.js'], allowTypeImports: true, message: 'Services may name a ReplayChannel type; streams are opened by routes.' },
       { group: ['knex'], allowTypeImports: true, message: 'Services use their store, not knex.' },
+      otherStores,
+    ]),
+  },
+  // The layers under the modules: platform/ (logger, bus, scheduler, sidecars…) and db/ know nothing
+  // of HTTP, the modules or the composition root; http/ knows no module except that api-router.ts
+  // mounts each module's routes (and takes the container's Deps type to do it).
+  {
+    files: ['server/platform/**/*.ts'],
+    rules: restrict([{ group: ['**/http/**', '**/modules/**', '**/db/**', '**/container', '**/container.js', '**/app', '**/app.js'], message: 'platform/ is the bottom layer: no HTTP, modules, db or composition root.' }]),
+  },
+  {
+    files: ['server/db/**/*.ts'],
+    rules: restrict([{ group: ['**/http/**', '**/modules/**', '**/container', '**/container.js', '**/app', '**/app.js'], message: 'db/ opens, migrates and stores; it knows no HTTP or module.' }]),
+  },
+  {
+    files: ['server/http/**/*.ts'],
+    ignores: ['server/http/api-router.ts'],
+    rules: restrict([{ group: ['**/modules/**', '**/container', '**/container.js', '**/app', '**/app.js'], message: 'http/ is shared plumbing; only api-router.ts mounts module routes.' }]),
+  },
+  {
+    files: ['server/http/api-router.ts'],
+    rules: restrict([
+      { group: ['**/modules/**', '!**/modules/', '!**/modules/*/', '!**/modules/*/routes', '!**/modules/*/routes.js'], message: "api-router.ts mounts each module's routes and imports nothing else from a module." },
+      { group: ['**/container', '**/container.js'], allowTypeImports: true, message: 'api-router.ts takes the Deps type only.' },
     ]),
   },
   {
