@@ -25,6 +25,7 @@ import { ProcessSupervisor } from './platform/sidecars/supervisor.js';
 import { Catalog } from './modules/features/catalog.js';
 import { FeaturesService } from './modules/features/service.js';
 import { createDownloadExecutor } from './modules/downloads/jobs.js';
+import { DownloadQueueState } from './modules/downloads/queue-state.js';
 import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
@@ -155,26 +156,25 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
   const disk = overrides.diskFree ?? diskFree;
   const jobsStore = new DownloadJobsStore(db);
-  // The runner and the service need each other (the service pokes the runner; the runner asks
-  // whether the queue is paused), so the service is bound late through a closure.
-  let downloadsRef: DownloadsService | null = null;
+  // The queue state (paused, where a destination lies) is built first and handed to both the
+  // runner and the service, so neither needs the other to exist first.
+  const queueState = new DownloadQueueState({ settings, dataDir: config.dataDir });
   const runner = new DownloadRunner({
     store: jobsStore,
     clock,
     logger: logger.child('downloads'),
     bus,
-    isPaused: () => downloadsRef!.isPaused(),
+    isPaused: queueState.isPaused,
     isOffline: () => config.offline,
     backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard,
       runtime: modelRuntime,
-      destinationPath: (d) => downloadsRef!.destinationPath(d),
+      destinationPath: queueState.destinationPath,
       stallTimeoutMs: tuning.downloadStallTimeoutMs,
     }),
   });
-  const downloads = new DownloadsService({ store: jobsStore, runner, settings, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
-  downloadsRef = downloads;
+  const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
 
   const catalog = Catalog.load(config.featureCatalogPath);
   const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
