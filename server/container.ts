@@ -19,6 +19,7 @@ import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchiveRuntimeService } from './modules/archives/runtime-install.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
+import { bootSteps as archiveBootSteps } from './modules/archives/boot-steps.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
 import { archiveServerDefinition, findKiwixServe, type ArchiveServerConfig } from './platform/sidecars/archive-server.js';
 import { ProcessSupervisor } from './platform/sidecars/supervisor.js';
@@ -51,7 +52,8 @@ import { ReaderTransferService } from './modules/reader/transfer.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
-import { modelBootSteps } from './modules/models/boot-steps.js';
+import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
+import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -118,8 +120,6 @@ export interface Tuning {
 
 /** What tests and the CLI may replace; production passes nothing. */
 export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
-
-const GiB = 1024 ** 3;
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
   const { config, logger, db } = base;
@@ -244,35 +244,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
+  // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
-    {
-      key: 'db',
-      label: 'Database',
-      async run() {
-        await db.raw('select 1');
-        return { status: 'ok', detail: `SQLite ready, ${base.migrations} migrations applied` };
-      },
-    },
-    {
-      key: 'hardware',
-      label: 'Hardware',
-      async run() {
-        const hw = await hardware();
-        return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
-      },
-    },
+    ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
     ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
-    {
-      key: 'library',
-      label: 'Offline library',
-      async run() {
-        await archives.serve();
-        const st = await archives.statusView();
-        if (st.installedCount === 0) return { status: 'ok', detail: 'No archives installed yet.' };
-        if (st.kiwixState === 'ready') return { status: 'ok', detail: `${st.installedCount} archive${st.installedCount === 1 ? '' : 's'} served.` };
-        return { status: 'warn', detail: st.kiwixError ?? 'The archive server is not running.' };
-      },
-    },
+    ...archiveBootSteps({ archives }),
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
