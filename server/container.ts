@@ -177,7 +177,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
 
   const catalog = Catalog.load(config.featureCatalogPath);
-  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
+  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, clock, hardware, logger: logger.child('features') });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
@@ -252,6 +252,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
+  wireEvents(bus, { features });
+
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -260,4 +262,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+}
+
+/**
+ * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
+ * knowing the listener.
+ */
+export function wireEvents(bus: EventBus, on: { features: FeaturesService }): void {
+  bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
 }
