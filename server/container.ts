@@ -136,7 +136,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const auth = new AuthService({
     store: new AuthStore(db),
     clock,
-    bus,
     logger: logger.child('auth'),
     throttle: new PinThrottle(clock, tuning.pinThrottle),
     // two of libuv's four threads at most: file and DNS work keep the others
