@@ -19,12 +19,14 @@ import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchiveRuntimeService } from './modules/archives/runtime-install.js';
 import { ArchivesService } from './modules/archives/service.js';
 import { ArchivesStore } from './modules/archives/store.js';
+import { bootSteps as archiveBootSteps } from './modules/archives/boot-steps.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './modules/archives/schema.js';
 import { archiveServerDefinition, findKiwixServe, type ArchiveServerConfig } from './platform/sidecars/archive-server.js';
 import { ProcessSupervisor } from './platform/sidecars/supervisor.js';
 import { Catalog } from './modules/features/catalog.js';
 import { FeaturesService } from './modules/features/service.js';
 import { createDownloadExecutor } from './modules/downloads/jobs.js';
+import { DownloadQueueState } from './modules/downloads/queue-state.js';
 import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
@@ -50,7 +52,8 @@ import { ReaderTransferService } from './modules/reader/transfer.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
-import { modelBootSteps } from './modules/models/boot-steps.js';
+import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
+import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -118,8 +121,6 @@ export interface Tuning {
 /** What tests and the CLI may replace; production passes nothing. */
 export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
 
-const GiB = 1024 ** 3;
-
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
   const { config, logger, db } = base;
   const clock = overrides.clock ?? systemClock;
@@ -135,7 +136,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const auth = new AuthService({
     store: new AuthStore(db),
     clock,
-    bus,
     logger: logger.child('auth'),
     throttle: new PinThrottle(clock, tuning.pinThrottle),
     // two of libuv's four threads at most: file and DNS work keep the others
@@ -155,29 +155,28 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
   const disk = overrides.diskFree ?? diskFree;
   const jobsStore = new DownloadJobsStore(db);
-  // The runner and the service need each other (the service pokes the runner; the runner asks
-  // whether the queue is paused), so the service is bound late through a closure.
-  let downloadsRef: DownloadsService | null = null;
+  // The queue state (paused, where a destination lies) is built first and handed to both the
+  // runner and the service, so neither needs the other to exist first.
+  const queueState = new DownloadQueueState({ settings, dataDir: config.dataDir });
   const runner = new DownloadRunner({
     store: jobsStore,
     clock,
     logger: logger.child('downloads'),
     bus,
-    isPaused: () => downloadsRef!.isPaused(),
+    isPaused: queueState.isPaused,
     isOffline: () => config.offline,
     backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard,
       runtime: modelRuntime,
-      destinationPath: (d) => downloadsRef!.destinationPath(d),
+      destinationPath: queueState.destinationPath,
       stallTimeoutMs: tuning.downloadStallTimeoutMs,
     }),
   });
-  const downloads = new DownloadsService({ store: jobsStore, runner, settings, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
-  downloadsRef = downloads;
+  const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
 
   const catalog = Catalog.load(config.featureCatalogPath);
-  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, bus, clock, hardware, logger: logger.child('features') });
+  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, clock, hardware, logger: logger.child('features') });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
@@ -244,37 +243,15 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
+  // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
-    {
-      key: 'db',
-      label: 'Database',
-      async run() {
-        await db.raw('select 1');
-        return { status: 'ok', detail: `SQLite ready, ${base.migrations} migrations applied` };
-      },
-    },
-    {
-      key: 'hardware',
-      label: 'Hardware',
-      async run() {
-        const hw = await hardware();
-        return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
-      },
-    },
+    ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
     ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
-    {
-      key: 'library',
-      label: 'Offline library',
-      async run() {
-        await archives.serve();
-        const st = await archives.statusView();
-        if (st.installedCount === 0) return { status: 'ok', detail: 'No archives installed yet.' };
-        if (st.kiwixState === 'ready') return { status: 'ok', detail: `${st.installedCount} archive${st.installedCount === 1 ? '' : 's'} served.` };
-        return { status: 'warn', detail: st.kiwixError ?? 'The archive server is not running.' };
-      },
-    },
+    ...archiveBootSteps({ archives }),
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
+
+  wireEvents(bus, { features });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -284,4 +261,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+}
+
+/**
+ * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
+ * knowing the listener.
+ */
+export function wireEvents(bus: EventBus, on: { features: FeaturesService }): void {
+  bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
 }

@@ -1,12 +1,11 @@
-// Typed in-process events for one-way cross-feature facts ("user deleted", "download completed"),
-// so producers do not depend on consumers. Listeners' errors are logged, never thrown back.
+// Typed in-process events for one-way cross-feature facts ("download completed"), so producers do
+// not depend on consumers. Listeners' errors are logged, never thrown back. Listeners are registered
+// in one place, wireEvents() in server/container.ts; an event is added here together with its
+// listener (test/unit/event-listeners.test.ts fails for an emitted event nobody listens to).
 import type { Logger } from './logger.js';
 
 export interface EventMap {
-  'user.deleted': { userId: string };
-  'boot.done': Record<string, never>;
   'download.completed': { jobId: string; kind: string; itemId: string | null; destination: string | null; target: string };
-  'download.failed': { jobId: string; kind: string; itemId: string | null; error: string };
 }
 
 type Listener<K extends keyof EventMap> = (payload: EventMap[K]) => void | Promise<void>;
@@ -31,6 +30,11 @@ export class EventBus {
         this.logger.error({ err, event }, 'event listener failed');
       }
     }
+  }
+
+  /** The events that have at least one listener. */
+  listened(): Array<keyof EventMap> {
+    return [...this.listeners].filter(([, set]) => set.size > 0).map(([event]) => event);
   }
 
   clear(): void {

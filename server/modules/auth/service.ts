@@ -8,7 +8,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Semaphore } from '../../platform/semaphore.js';
 import { hashPin, verifyPinHash } from './pin.js';
@@ -29,7 +28,6 @@ import type { PinBlock, PinThrottle } from './throttle.js';
 export interface AuthDeps {
   store: AuthStore;
   clock: Clock;
-  bus: EventBus;
   logger: Logger;
   /** Who may try a PIN when (per device, per profile). */
   throttle: PinThrottle;
@@ -332,6 +330,5 @@ export class AuthService {
       await tx.deleteUser(id);
     });
     this.deps.throttle.unlock(id);
-    this.deps.bus.emit('user.deleted', { userId: id });
   }
 }

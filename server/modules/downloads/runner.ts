@@ -225,7 +225,6 @@ export class DownloadRunner {
         } else {
           await store.transition(job.id, ['running'], { state: 'failed', lastError: message, finishedAt: now, ...progress });
           log.error({ job: job.id, attempts: job.attempts, error: message }, 'download failed');
-          bus.emit('download.failed', { jobId: job.id, kind: job.kind, itemId: job.itemId, error: message });
         }
       }
     } finally {

@@ -4,21 +4,18 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
 import { removePartial, partPath } from '../../adapters/web/download.js';
-import type { AppSettingsStore } from '../../db/kv.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
-import { resolveInsideFolders } from '../../platform/path-guard.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
+import type { DownloadQueueState } from './queue-state.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
 import {
   DISK_RESERVE_BYTES,
-  DOWNLOAD_FOLDERS,
   LARGE_JOB_BYTES,
   NewJob,
   PRIORITY_BY_KIND,
-  SETTING_QUEUE_PAUSED,
   type DownloadJob,
   type JobsStatus,
   type JobState,
@@ -29,7 +26,7 @@ import type { DownloadJobsStore } from './store.js';
 export interface DownloadsDeps {
   store: DownloadJobsStore;
   runner: DownloadRunner;
-  settings: AppSettingsStore;
+  state: DownloadQueueState;
   clock: Clock;
   dataDir: string;
   offline: boolean;
@@ -46,20 +43,11 @@ export class DownloadsService {
     return this.deps.clock.now().toISOString();
   }
 
-  isPaused = async (): Promise<boolean> => (await this.deps.settings.get<boolean>(SETTING_QUEUE_PAUSED)) === true;
+  isPaused = (): Promise<boolean> => this.deps.state.isPaused();
 
-  /**
-   * Absolute path of a job's destination: a file inside one of the download folders of DATA_DIR,
-   * never the database or anything else Hearth keeps beside them.
-   */
+  /** Absolute path of a job's destination (see DownloadQueueState.destinationPath). */
   destinationPath(destination: string): string {
-    const abs = resolveInsideFolders(this.deps.dataDir, DOWNLOAD_FOLDERS, destination);
-    if (!abs) {
-      throw new BadRequestError(
-        `A download can only be saved as a file in the ${DOWNLOAD_FOLDERS.join(', ')} folder of Hearth's data folder (for example archives/wikipedia.zim); "${destination.slice(0, 200)}" is not. Change the destination and try again.`,
-      );
-    }
-    return abs;
+    return this.deps.state.destinationPath(destination);
   }
 
   private async partSize(job: { destination: string | null }): Promise<number> {
@@ -234,7 +222,7 @@ export class DownloadsService {
 
   async setPaused(actor: Actor, paused: boolean): Promise<{ paused: boolean }> {
     assertAdmin(actor);
-    await this.deps.settings.set(SETTING_QUEUE_PAUSED, paused);
+    await this.deps.state.setPaused(paused);
     void this.deps.runner.poke();
     return { paused };
   }

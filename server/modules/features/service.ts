@@ -8,7 +8,6 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { NotFoundError } from '../../errors.js';
-import type { EventBus } from '../../platform/event-bus.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
 import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardware-fit.js';
@@ -23,7 +22,6 @@ export interface FeaturesDeps {
   settings: AppSettingsStore;
   downloads: DownloadsService;
   runtime: ModelRuntimeClient;
-  bus: EventBus;
   clock: Clock;
   hardware: HardwareProbe;
   logger: Logger;
@@ -49,9 +47,7 @@ export interface SetupPlan {
 const GB = 1024 ** 3;
 
 export class FeaturesService {
-  constructor(private readonly deps: FeaturesDeps) {
-    deps.bus.on('download.completed', (e) => this.onDownloaded(e.itemId));
-  }
+  constructor(private readonly deps: FeaturesDeps) {}
 
   async flags(): Promise<Record<string, boolean>> {
     return (await this.deps.settings.get<Record<string, boolean>>(SETTING_FLAGS)) ?? {};
@@ -206,7 +202,8 @@ export class FeaturesService {
     await this.refreshFlags(dependents);
   }
 
-  private async onDownloaded(artifactId: string | null): Promise<void> {
+  /** A download finished (the container wires this to `download.completed`): a catalog artifact is now installed. */
+  async onDownloaded(artifactId: string | null): Promise<void> {
     if (!artifactId || !this.deps.catalog.artifact(artifactId)) return;
     await this.markInstalled([artifactId]);
     this.deps.logger.info({ artifact: artifactId }, 'installed');

@@ -22,7 +22,7 @@ export const sameModel = (a: string, b: string) => {
 };
 
 /** The chosen models are the features service's, whether setup is over the setup service's. */
-export function modelBootSteps(deps: { runtime: ModelRuntimeClient; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
+export function bootSteps(deps: { runtime: ModelRuntimeClient; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {

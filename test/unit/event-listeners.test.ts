@@ -1,0 +1,43 @@
+// No event without a listener: every event the server emits on the bus is listened to once the
+// container wires the listeners (wireEvents in server/container.ts). An event emitted with nobody
+// listening is either a listener forgotten or a fact nobody needs.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { wireEvents } from '../../server/container.js';
+import type { FeaturesService } from '../../server/modules/features/service.js';
+import { EventBus } from '../../server/platform/event-bus.js';
+import { createMemoryLogger } from '../../server/platform/logger.js';
+
+const serverDir = path.resolve(import.meta.dirname, '../../server');
+
+function emittedEvents(): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const entry of readdirSync(serverDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bbus\.emit\(\s*['"]([\w.-]+)['"]/g)) {
+      const name = m[1] ?? '';
+      found.set(name, [...(found.get(name) ?? []), path.relative(serverDir, file)]);
+    }
+  }
+  return found;
+}
+
+describe('event bus', () => {
+  it('has a listener for every event the server emits', () => {
+    const bus = new EventBus(createMemoryLogger());
+    wireEvents(bus, { features: {} as FeaturesService });
+    const emitted = emittedEvents();
+    expect(emitted.size).toBeGreaterThan(0);
+    const unheard = [...emitted].filter(([name]) => !bus.listened().includes(name as never)).map(([name, files]) => `${name} (${files.join(', ')})`);
+    expect(unheard).toEqual([]);
+  });
+
+  it('has no listener for an event nobody emits', () => {
+    const bus = new EventBus(createMemoryLogger());
+    wireEvents(bus, { features: {} as FeaturesService });
+    const emitted = emittedEvents();
+    expect(bus.listened().filter((name) => !emitted.has(name))).toEqual([]);
+  });
+});
