@@ -135,6 +135,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const tuning = overrides.tuning ?? {};
   const auth = new AuthService({
     store: new AuthStore(db),
+    bus,
     clock,
     logger: logger.child('auth'),
     throttle: new PinThrottle(clock, tuning.pinThrottle),
@@ -251,7 +252,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features });
+  wireEvents(bus, { features, readerItems });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -267,6 +268,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
+  // a deleted member's Reader items went with their row; their saved pages on disk go here
+  bus.on('user.deleted', async () => {
+    await on.readerItems.removeOrphanFiles();
+  });
 }

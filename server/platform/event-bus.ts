@@ -6,6 +6,8 @@ import type { Logger } from './logger.js';
 
 export interface EventMap {
   'download.completed': { jobId: string; kind: string; itemId: string | null; destination: string | null; target: string };
+  /** A member was deleted; their rows went with them (ON DELETE CASCADE), files on disk did not. */
+  'user.deleted': { userId: string };
 }
 
 type Listener<K extends keyof EventMap> = (payload: EventMap[K]) => void | Promise<void>;

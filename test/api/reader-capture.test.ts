@@ -163,6 +163,29 @@ describe('reader capture jobs and archive files', () => {
     expect(file.headers['content-type']).toBe('image/png');
   });
 
+  it("deletes a deleted member's saved pages from disk, and nobody else's", async () => {
+    const made = await s.admin.post('/api/admin/users', { name: 'Leaving', pin: '4321', role: 'member' });
+    expect(made.status, made.text).toBe(201);
+    const leaving = await s.signIn(made.body.user.id, '4321');
+    const url = 'https://leaving.example.com/page';
+    engine.setPage(url, { title: 'Theirs', text: 'A page a member saved before leaving.' });
+    const theirs = await waitState(leaving, (await create({ url }, leaving)).id, ['ready']);
+    const keptUrl = 'https://staying.example.com/page';
+    engine.setPage(keptUrl, { title: 'Mine', text: 'A page that stays.' });
+    const mine = await waitState(s.member, (await create({ url: keptUrl })).id, ['ready']);
+    const root = path.join(s.dataDir, 'reader');
+    expect(existsSync(path.join(root, theirs.id))).toBe(true);
+    // a capture's own working folder is never taken for an orphan
+    const working = path.join(root, `${theirs.id}.tmp-0123456789ab`);
+    mkdirSync(working);
+
+    expect((await s.admin.delete(`/api/admin/users/${made.body.user.id}`)).status).toBe(200);
+    await waitFor(() => !existsSync(path.join(root, theirs.id)), "the deleted member's saved page to be removed", 5000);
+    expect(existsSync(path.join(root, mine.id))).toBe(true);
+    expect(existsSync(working)).toBe(true);
+    expect((await itemOf(s.member, mine.id)).archiveState).toBe('ready');
+  });
+
   describe('GET /:id/archive/*', () => {
     let id: string;
     beforeAll(async () => {

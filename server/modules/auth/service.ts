@@ -9,6 +9,7 @@ import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Semaphore } from '../../platform/semaphore.js';
 import { hashPin, verifyPinHash } from './pin.js';
 import {
@@ -33,6 +34,8 @@ export interface AuthDeps {
   throttle: PinThrottle;
   /** Bounds the PIN hashes running at once, so sign-ins cannot fill the thread pool. */
   pinSlots: Semaphore;
+  /** Tells the other modules a member was deleted (their files are not rows). */
+  bus: EventBus;
 }
 
 export interface SignIn {
@@ -330,5 +333,6 @@ export class AuthService {
       await tx.deleteUser(id);
     });
     this.deps.throttle.unlock(id);
+    this.deps.bus.emit('user.deleted', { userId: id });
   }
 }

@@ -2,7 +2,7 @@
 // delete, re-capture, the browser's snapshot and thumbnail, change history, the AI summary seam,
 // hiding globals (preference `bookmarks.hidden`) and the admin routes' global items. Captures
 // themselves are the queue's (jobs.ts); an address Hearth will fetch passes the SSRF guard first.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import type { UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
 import { BadRequestError } from '../../errors.js';
@@ -180,6 +180,34 @@ export class ReaderItemsService {
     this.deps.queue.cancel(id);
     await rm(itemDir(this.deps.dataDir, id), { recursive: true, force: true });
     await rm(clientSnapshotFile(this.deps.dataDir, id), { force: true });
+  }
+
+  /**
+   * Removes the saved files of items that no longer exist: a deleted member's items go with their
+   * row (ON DELETE CASCADE) and leave their folders behind. Only `<id>` folders and
+   * `<id>.client-snapshot.json` files are looked at; a capture's `<id>.tmp-…` folder is its own.
+   */
+  async removeOrphanFiles(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(readerRoot(this.deps.dataDir));
+    } catch {
+      return 0;
+    }
+    const snapshot = '.client-snapshot.json';
+    const ids = new Set<string>();
+    for (const name of names) {
+      if (name.endsWith(snapshot)) ids.add(name.slice(0, -snapshot.length));
+      else if (!name.includes('.')) ids.add(name);
+    }
+    const existing = await this.deps.store.existingIds([...ids]);
+    let removed = 0;
+    for (const id of ids) {
+      if (existing.has(id)) continue;
+      await this.removeFiles(id);
+      removed++;
+    }
+    return removed;
   }
 
   async remove(actor: UserActor, id: string): Promise<void> {

@@ -121,6 +121,16 @@ export class ReaderStore {
 
   // ---- items ----
 
+  /** Which of these ids still have an item (in batches under SQLite's variable limit). */
+  async existingIds(ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = (await this.db('reader_items').whereIn('id', ids.slice(i, i + 500)).select('id')) as Array<{ id: string }>;
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
   async findById(id: string): Promise<ItemRecord | null> {
     const row = (await this.db('reader_items').where({ id }).first()) as Row | undefined;
     return row ? toRecord(row) : null;
