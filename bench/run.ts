@@ -1,7 +1,6 @@
 // `npm run bench [-- name ...]`: runs the named benchmarks (all when none is named).
 const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   startup: () => import('./startup.js'),
-  'unread-count': () => import('./unread-count.js'),
   download: () => import('./download.js'),
   archives: () => import('./archives.js'),
   'reader-search': () => import('./reader-search.js'),
