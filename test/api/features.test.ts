@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
-import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
+import { pullable, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { request } from 'undici';
 import { waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -12,15 +12,6 @@ import { makeTempDir } from '../harness/temp-dir.js';
 const GB = 1024 ** 3;
 const KB = 1024;
 
-const pullable = (name: string, total: number): PullableModel => ({
-  name,
-  family: 'test',
-  parameterSize: '1B',
-  quantization: 'Q4',
-  sizeBytes: total,
-  capabilities: ['completion'],
-  layers: [{ digest: `sha256:${sha256(Buffer.from(name))}`, total }],
-});
 
 /** POSTs and reads the whole SSE answer (the server ends the stream after done or error). */
 async function postSse(url: string, cookie: string, body: unknown): Promise<Array<{ event: string; data: unknown }>> {

@@ -3,21 +3,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256 } from '../fakes/file-server.js';
-import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
+import { pullable, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const pullable = (name: string, total: number): PullableModel => ({
-  name,
-  family: 'test',
-  parameterSize: '1B',
-  quantization: 'Q4',
-  sizeBytes: total,
-  capabilities: ['completion'],
-  layers: [{ digest: `sha256:${sha256(Buffer.from(name))}`, total }],
-});
 
 const art = (o: object) => ({ hostClass: 'model_runtime', type: 'model', kind: 'runtime_model', ...o });
 const item = (id: string, installs: string[]) => ({ id, name: id, description: 'd', diskBytes: 1, ramBytes: 1, sizing: 'fixed', installs: installs.map((a) => ({ id: a, type: 'model' })) });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
-import { startFakeModelRuntime, type FakeModelRuntime, type PullableModel } from '../fakes/model-runtime.js';
+import { pullable, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import type { TestClient } from '../harness/client.js';
 import { openFromNav } from '../harness/nav.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -32,15 +32,6 @@ const HARDWARE: HardwareProfile = {
   diskFreeBytes: 200 * GB,
 };
 
-const pullable = (name: string, total: number): PullableModel => ({
-  name,
-  family: 'test',
-  parameterSize: '1B',
-  quantization: 'Q4',
-  sizeBytes: total,
-  capabilities: ['completion'],
-  layers: [{ digest: `sha256:${sha256(Buffer.from(name))}`, total }],
-});
 
 
 /** The feature catalog the server loads: three essentials from the fake runtime, extras from the file server. */

@@ -7,25 +7,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { openFromNav } from '../harness/nav.js';
-import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { startTestServer, TEST_HARDWARE, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const GB = 1024 ** 3;
 const ADMIN = { name: 'Robin', pin: '2468' };
-
-const HARDWARE: HardwareProfile = {
-  platform: 'linux',
-  arch: 'x64',
-  cpu: { brand: 'Test CPU', cores: 4 },
-  memoryBytes: 16 * GB,
-  gpus: [],
-  appleSiliconGeneration: null,
-  diskFreeBytes: 200 * GB,
-};
 
 function writeCatalog(dir: string, files: FakeFileServer): string {
   const model = (label: string, target: string, sizeBytes: number) => ({ type: 'model', kind: 'runtime_model', hostClass: 'model_runtime', label, target, sizeBytes });
@@ -101,7 +90,7 @@ describe('setup without the model runtime, in the browser', () => {
     server = await startTestServer({
       seed: 'empty',
       config: { featureCatalogPath: writeCatalog(temp.dir, files), fetchAllowOrigins: [files.url] },
-      overrides: { hardware: async () => HARDWARE },
+      overrides: { hardware: async () => TEST_HARDWARE },
     });
     browser = await launchChromium();
     phone = await browser.newContext(PHONE);

@@ -115,6 +115,17 @@ export interface FakeModelRuntime {
 const NOT_FOUND = (model: string) => ({ error: `model '${model}' not found` });
 const normalize = (name: string) => (name.includes(':') ? name : `${name}:latest`);
 const digestOf = (name: string) => createHash('sha256').update(name).digest('hex');
+
+/** A small model the fake can pull: one layer of `total` bytes whose digest is made from its name. */
+export const pullable = (name: string, total: number): PullableModel => ({
+  name,
+  family: 'test',
+  parameterSize: '1B',
+  quantization: 'Q4',
+  sizeBytes: total,
+  capabilities: ['completion'],
+  layers: [{ digest: `sha256:${digestOf(name)}`, total }],
+});
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function readBody(req: IncomingMessage): Promise<string> {
