@@ -55,6 +55,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     cleanups.push({ name: 'rate limits', run: () => Object.values(deps.limits).forEach((l) => l.close()) });
 
     const app = express();
+    app.locals.checkResponses = config.checkResponses;
     app.disable('x-powered-by');
     app.set('etag', false);
     app.use((_req, res, next) => {

@@ -38,6 +38,8 @@ export const ConfigSchema = z.object({
   featureCatalogPath: z.string().min(1),
   kiwixToolsUrl: httpUrl.optional(),
   logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** Check every JSON answer and stream event against its route's declared schema (test servers). */
+  checkResponses: boolish.default(false),
   /** Directories of the PATH, for finding user-installed programs (model runtime, kiwix-serve). */
   searchPath: z.array(z.string()).default([]),
 });
@@ -123,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     featureCatalogPath: emptyToUndefined(env.FEATURE_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'features.json'),
     kiwixToolsUrl: emptyToUndefined(env.KIWIX_TOOLS_URL),
     logLevel: emptyToUndefined(env.LOG_LEVEL),
+    checkResponses: emptyToUndefined(env.HEARTH_CHECK_RESPONSES),
     searchPath: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
   };
   const parsed = ConfigSchema.safeParse(raw);

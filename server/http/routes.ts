@@ -2,14 +2,47 @@
 // ('none' | 'user' | 'admin') — there is no default to forget — and the whole API's route table is
 // known (tests walk it to prove anonymous 401 and member 403 everywhere).
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import { z } from 'zod';
 import { requireAccess, type Access } from './auth.js';
 import type { RequestLimit } from './rate-limit.js';
 import { checkJsonBody } from './validate.js';
 
 export const DEFAULT_JSON_LIMIT = '1mb';
 
+/**
+ * What a route answers, declared beside its access so the route table knows every response:
+ * - a zod schema: the handler's return value, sent as JSON;
+ * - `events({...})`: a server-sent event stream, each event name with the schema of its data
+ *   (the `error` event `{code, message}` is added by the stream runner and need not be listed);
+ * - `bytes('…')`: a file or proxied body, with a description of its content type;
+ * - `NO_CONTENT`: 204 with no body.
+ * With `app.locals.checkResponses` on (Config.checkResponses: every test server), each JSON answer
+ * and each event is checked against its schema and a mismatch fails the request (500, logged), so a
+ * schema cannot drift from what the route sends. In production nothing is checked.
+ */
+export type ResponseSpec = z.ZodType | EventsSpec | BytesSpec | typeof NO_CONTENT;
+export interface EventsSpec {
+  kind: 'events';
+  events: Record<string, z.ZodType>;
+}
+export interface BytesSpec {
+  kind: 'bytes';
+  contentType: string;
+}
+export const NO_CONTENT = { kind: 'empty' } as const;
+export const events = (schemas: Record<string, z.ZodType>): EventsSpec => ({ kind: 'events', events: schemas });
+export const bytes = (contentType: string): BytesSpec => ({ kind: 'bytes', contentType });
+export type ResponseKind = 'json' | 'events' | 'bytes' | 'empty';
+
+function kindOf(spec: ResponseSpec): ResponseKind {
+  return spec instanceof z.ZodType ? 'json' : spec.kind;
+}
+const isZod = (spec: ResponseSpec): spec is z.ZodType => kindOf(spec) === 'json';
+
 export interface RouteOptions {
   access: Access;
+  /** What the route answers (see ResponseSpec). */
+  response?: ResponseSpec;
   /** JSON body limit for this route (default 1 MB); false when the route reads the body itself. */
   jsonLimit?: string | number | false;
   /** Requests per client (http/rate-limit.ts), counted before the body is read. */
@@ -22,6 +55,8 @@ export interface RouteInfo {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   access: Access;
+  /** Undefined only while a route group has not declared its responses yet. */
+  response?: ResponseKind;
 }
 
 export interface FeatureRoutes {
@@ -30,18 +65,48 @@ export interface FeatureRoutes {
 }
 
 type Method = RouteInfo['method'];
-type Register = (path: string, opts: Access | RouteOptions, handler: Handler) => void;
+/** What a handler may return for its declared response: the schema's input for JSON routes. */
+type Returned<S> = S extends z.ZodType ? z.input<S> | undefined : unknown;
+type Register = <S extends ResponseSpec>(
+  path: string,
+  opts: Access | (RouteOptions & { response?: S }),
+  handler: (req: Request, res: Response) => Returned<S> | Promise<Returned<S>>,
+) => void;
 export type RouteBuilder = Record<Method, Register>;
 
 /**
  * A handler's return value is sent as JSON unless it already answered (streams, files, 204).
  */
-function wrap(handler: Handler): RequestHandler {
+function wrap(handler: Handler, spec: ResponseSpec | undefined, label: string): RequestHandler {
   return async (req, res) => {
+    const check = req.app.locals.checkResponses === true;
+    if (check && spec && kindOf(spec) === 'events') res.locals.eventSchemas = (spec as EventsSpec).events;
     const result = await handler(req, res);
+    if (check && spec && isZod(spec) && !res.headersSent && result !== undefined) {
+      const parsed = spec.safeParse(result);
+      if (!parsed.success) throw new ResponseMismatch(label, parsed.error);
+    }
     if (!res.headersSent && result !== undefined) res.json(result);
     else if (!res.headersSent && !res.writableEnded) res.status(res.statusCode === 200 ? 204 : res.statusCode).end();
   };
+}
+
+/** A route answered something its declared schema does not allow (only with checkResponses on). */
+export class ResponseMismatch extends Error {
+  constructor(label: string, error: z.ZodError) {
+    super(`${label} answered outside its response schema: ${error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    this.name = 'ResponseMismatch';
+  }
+}
+
+/** Checks one event against the route's declared event schemas (called by http/sse.ts). */
+export function checkEvent(res: Response, event: string, data: unknown): void {
+  const schemas = res.locals.eventSchemas as Record<string, z.ZodType> | undefined;
+  if (!schemas || event === 'error') return;
+  const schema = schemas[event];
+  if (!schema) throw new Error(`Stream event "${event}" is not declared in the route's events({...})`);
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) throw new ResponseMismatch(`event "${event}"`, parsed.error);
 }
 
 export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
@@ -54,8 +119,8 @@ export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
       const chain: RequestHandler[] = [requireAccess(o.access)];
       if (o.limit) chain.push(o.limit.handler);
       if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }), checkJsonBody);
-      router[method](path, ...chain, wrap(handler));
-      table.push({ method, path, access: o.access });
+      router[method](path, ...chain, wrap(handler, o.response, `${method.toUpperCase()} ${path}`));
+      table.push({ method, path, access: o.access, ...(o.response ? { response: kindOf(o.response) } : {}) });
     };
   build({ get: register('get'), post: register('post'), put: register('put'), patch: register('patch'), delete: register('delete') });
   return { router, table };

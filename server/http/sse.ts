@@ -4,6 +4,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '../platform/logger.js';
 import { logFailure, renderError } from './error-handler.js';
+import { checkEvent } from './routes.js';
 
 export interface SseStream {
   send(event: string, data: unknown): void;
@@ -55,7 +56,7 @@ export class SseRegistry {
   }
 }
 
-export function openSse(_req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
+export function openSse(req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
   const controller = new AbortController();
   res.status(200);
   res.set({
@@ -84,6 +85,16 @@ export function openSse(_req: Request, res: Response, opts: { heartbeatMs?: numb
   const stream: SseStream = {
     send(event, data) {
       if (closed) return;
+      if (req.app.locals.checkResponses === true) {
+        try {
+          checkEvent(res, event, data);
+        } catch (err) {
+          // checked only on test servers: the client sees the mismatch instead of the event
+          res.write(`event: error\ndata: ${JSON.stringify({ code: 'response_mismatch', message: (err as Error).message })}\n\n`);
+          close();
+          return;
+        }
+      }
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     close,

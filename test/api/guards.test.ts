@@ -50,6 +50,19 @@ describe('guards and HTTP conventions', () => {
       expect(new Set(keys).size).toBe(keys.length);
     });
 
+    it('every route declares what it answers (a JSON schema, an event stream, bytes or 204)', () => {
+      // route groups whose responses are not declared yet (issue 14); this list only shrinks
+      const pending = [
+        '/api/auth', '/api/admin/users', '/api/setup', '/api/system', '/api/tools', '/api/app-store',
+        '/api/home-layout', '/api/jobs', '/api/app-features', '/api/admin',
+        '/api/archives', '/api/reader', '/api/bookmarks', '/api/proxy',
+      ];
+      const undeclared = s.handle.routes
+        .filter((r) => !r.response && !pending.some((p) => r.path === p || r.path.startsWith(`${p}/`)))
+        .map((r) => `${r.method.toUpperCase()} ${r.path}`);
+      expect(undeclared).toEqual([]);
+    });
+
     it('only the spec\'s list of routes is open without a session', () => {
       const open = s.handle.routes.filter((r) => r.access === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`);
       expect(open.sort()).toEqual(

@@ -77,7 +77,7 @@ export interface TestServer {
 }
 
 export function testConfig(dataDir: string, extra: Partial<Config> = {}): Config {
-  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', MODEL_RUNTIME_URL: CLOSED_URL, PATH: '' }, []);
+  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', MODEL_RUNTIME_URL: CLOSED_URL, PATH: '', HEARTH_CHECK_RESPONSES: '1' }, []);
   return { ...base, host: '127.0.0.1', port: 0, ...extra };
 }
 

@@ -17,7 +17,11 @@ export const Notification = z.object({
 export type Notification = z.infer<typeof Notification>;
 
 export const NotificationsResponse = z.object({ notifications: z.array(Notification), unreadCount: z.number().int() });
+export type NotificationsResponse = z.infer<typeof NotificationsResponse>;
 export const UnreadCountResponse = z.object({ unreadCount: z.number().int() });
+export type UnreadCountResponse = z.infer<typeof UnreadCountResponse>;
+export const NotificationResponse = z.object({ notification: Notification });
+export const MarkAllReadResponse = z.object({ marked: z.number().int() });
 
 export const NotificationIdParams = z.object({ id: z.string().min(1).max(64) });
 
