@@ -30,7 +30,14 @@ export interface BytesSpec {
   contentType: string;
 }
 export const NO_CONTENT = { kind: 'empty' } as const;
-export const events = (schemas: Record<string, z.ZodType>): EventsSpec => ({ kind: 'events', events: schemas });
+/**
+ * A stream's events. Declare them in the module's schema.ts as one `z.object({name: dataSchema})`
+ * so that `z.infer` of it is the event map the web app's `openEventStream<M>` takes.
+ */
+export const events = (schemas: z.ZodObject | Record<string, z.ZodType>): EventsSpec => ({
+  kind: 'events',
+  events: schemas instanceof z.ZodObject ? (schemas.shape as Record<string, z.ZodType>) : schemas,
+});
 export const bytes = (contentType: string): BytesSpec => ({ kind: 'bytes', contentType });
 export type ResponseKind = 'json' | 'events' | 'bytes' | 'empty';
 

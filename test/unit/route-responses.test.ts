@@ -26,7 +26,7 @@ function routes(sse: SseRegistry) {
       res.type('text/plain').send('hello');
     });
     r.delete('/thing', { access: 'none', response: NO_CONTENT }, () => undefined);
-    r.get('/stream', { access: 'none', response: events({ progress: z.object({ n: z.number() }), done: z.object({}) }) }, (req, res) =>
+    r.get('/stream', { access: 'none', response: events(z.object({ progress: z.object({ n: z.number() }), done: z.object({}) })) }, (req, res) =>
       sse.run(req, res, async (open) => {
         const s = open();
         s.send('progress', { n: 1 });
