@@ -2,17 +2,29 @@ import { actorOf, clearSessionCookie, readDeviceToken, setDeviceCookie, setSessi
 import { clientOf, type RequestLimit } from '../../http/rate-limit.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import { CreateUserBody, SelectBody, UpdateUserBody, UserIdParams, VerifyPinBody } from './schema.js';
+import {
+  AdminUserResponse,
+  CreateUserBody,
+  OkResponse,
+  ProfilesResponse,
+  SelectBody,
+  SelectResponse,
+  UpdateUserBody,
+  UserIdParams,
+  UserResponse,
+  UsersResponse,
+  VerifyPinBody,
+} from './schema.js';
 import type { AuthService } from './service.js';
 
 /** `signIn` limits requests per client to select and verify-pin together. */
 export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLimit }) {
   return defineRoutes((r) => {
-    r.get('/profiles', 'none', async () => ({ profiles: await auth.listProfiles() }));
+    r.get('/profiles', { access: 'none', response: ProfilesResponse }, async () => ({ profiles: await auth.listProfiles() }));
 
-    r.post('/select', { access: 'none', limit: limits.signIn }, (req) => auth.select(parse(SelectBody, req.body).userId, clientOf(req)));
+    r.post('/select', { access: 'none', limit: limits.signIn, response: SelectResponse }, (req) => auth.select(parse(SelectBody, req.body).userId, clientOf(req)));
 
-    r.post('/verify-pin', { access: 'none', limit: limits.signIn }, async (req, res) => {
+    r.post('/verify-pin', { access: 'none', limit: limits.signIn, response: UserResponse }, async (req, res) => {
       const body = parse(VerifyPinBody, req.body);
       const signIn = await auth.verifyPin(body.userId, body.pin, clientOf(req), { device: readDeviceToken(req), userAgent: req.get('user-agent') });
       setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
@@ -20,36 +32,36 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
       return { user: signIn.user };
     });
 
-    r.get('/me', 'user', async (req) => ({ user: await auth.me(actorOf(req)) }));
+    r.get('/me', { access: 'user', response: UserResponse }, async (req) => ({ user: await auth.me(actorOf(req)) }));
 
-    r.post('/logout', 'user', async (req, res) => {
+    r.post('/logout', { access: 'user', response: OkResponse }, async (req, res) => {
       await auth.logout(actorOf(req));
       clearSessionCookie(req, res);
-      return { ok: true };
+      return { ok: true } as const;
     });
   });
 }
 
 export function createUserAdminRoutes(auth: AuthService) {
   return defineRoutes((r) => {
-    r.get('/', 'admin', async (req) => ({ users: await auth.listUsers(actorOf(req)) }));
+    r.get('/', { access: 'admin', response: UsersResponse }, async (req) => ({ users: await auth.listUsers(actorOf(req)) }));
 
-    r.post('/', 'admin', async (req, res) => {
+    r.post('/', { access: 'admin', response: UserResponse }, async (req, res) => {
       const user = await auth.createUser(actorOf(req), parse(CreateUserBody, req.body));
       res.status(201);
       return { user };
     });
 
-    r.patch('/:id', 'admin', async (req) => {
+    r.patch('/:id', { access: 'admin', response: UserResponse }, async (req) => {
       const { id } = parse(UserIdParams, req.params);
       return { user: await auth.updateUser(actorOf(req), id, parse(UpdateUserBody, req.body)) };
     });
 
-    r.post('/:id/unlock', 'admin', async (req) => ({ user: await auth.unlockUser(actorOf(req), parse(UserIdParams, req.params).id) }));
+    r.post('/:id/unlock', { access: 'admin', response: AdminUserResponse }, async (req) => ({ user: await auth.unlockUser(actorOf(req), parse(UserIdParams, req.params).id) }));
 
-    r.delete('/:id', 'admin', async (req) => {
+    r.delete('/:id', { access: 'admin', response: OkResponse }, async (req) => {
       await auth.deleteUser(actorOf(req), parse(UserIdParams, req.params).id);
-      return { ok: true };
+      return { ok: true } as const;
     });
   });
 }

@@ -58,3 +58,11 @@ export type AdminUser = z.infer<typeof AdminUser>;
 
 export const UsersResponse = z.object({ users: z.array(AdminUser) });
 export const AdminUserResponse = z.object({ user: AdminUser });
+
+/** The answer of an action that has nothing else to say. */
+export const OkResponse = z.object({ ok: z.literal(true) });
+export type OkResponse = z.infer<typeof OkResponse>;
+export type ProfilesResponse = z.infer<typeof ProfilesResponse>;
+export type UserResponse = z.infer<typeof UserResponse>;
+export type UsersResponse = z.infer<typeof UsersResponse>;
+export type AdminUserResponse = z.infer<typeof AdminUserResponse>;

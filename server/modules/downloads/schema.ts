@@ -93,3 +93,12 @@ export const ReorderBody = z
   .strictObject({ priority: z.number().int().min(0).max(4).optional(), move: z.enum(['top', 'up', 'down', 'bottom']).optional() })
   .refine((b) => b.priority !== undefined || b.move !== undefined, 'Send a priority, a move, or both.');
 export type ReorderBody = z.infer<typeof ReorderBody>;
+
+export const JobResponse = z.object({ job: DownloadJob });
+export type JobResponse = z.infer<typeof JobResponse>;
+export const JobsResponse = z.object({ jobs: z.array(DownloadJob) });
+export type JobsResponse = z.infer<typeof JobsResponse>;
+export const RetriedResponse = z.object({ retried: z.number().int().nonnegative() });
+export type RetriedResponse = z.infer<typeof RetriedResponse>;
+export const PausedResponse = z.object({ paused: z.boolean() });
+export type PausedResponse = z.infer<typeof PausedResponse>;

@@ -1,14 +1,15 @@
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import { ItemIdParams, ItemsBody, SetFeatureBody } from './schema.js';
+import { JobsResponse } from '../downloads/schema.js';
+import { FeatureFlagsResponse, FeaturePlan, ItemIdParams, ItemsBody, SetFeatureBody, UninstallResponse } from './schema.js';
 import type { FeaturesService } from './service.js';
 
 /** /api/app-features — the feature-flag map, and the admin toggle. */
 export function createAppFeatureRoutes(features: FeaturesService) {
   return defineRoutes((r) => {
-    r.get('/', 'user', async () => ({ features: await features.flags() }));
-    r.put('/:id', 'admin', async (req) => ({
+    r.get('/', { access: 'user', response: FeatureFlagsResponse }, async () => ({ features: await features.flags() }));
+    r.put('/:id', { access: 'admin', response: FeatureFlagsResponse }, async (req) => ({
       features: await features.setFlag(actorOf(req), parse(ItemIdParams, req.params).id, parse(SetFeatureBody, req.body).enabled),
     }));
   });
@@ -17,7 +18,7 @@ export function createAppFeatureRoutes(features: FeaturesService) {
 /** POST /api/jobs/enqueue — a set of feature items into the queue. */
 export function createEnqueueRoutes(features: FeaturesService) {
   return defineRoutes((r) => {
-    r.post('/enqueue', 'admin', async (req, res) => {
+    r.post('/enqueue', { access: 'admin', response: JobsResponse }, async (req, res) => {
       const jobs = await features.enqueueItems(actorOf(req), parse(ItemsBody, req.body).items);
       res.status(202);
       return { jobs };
@@ -28,12 +29,12 @@ export function createEnqueueRoutes(features: FeaturesService) {
 /** /api/admin/install, /api/admin/uninstall and the catalog view for the Features admin page. */
 export function createFeatureAdminRoutes(features: FeaturesService) {
   return defineRoutes((r) => {
-    r.get('/features', 'admin', () => features.plan());
-    r.post('/install', 'admin', async (req, res) => {
+    r.get('/features', { access: 'admin', response: FeaturePlan }, () => features.plan());
+    r.post('/install', { access: 'admin', response: JobsResponse }, async (req, res) => {
       const jobs = await features.enqueueItems(actorOf(req), parse(ItemsBody, req.body).items);
       res.status(202);
       return { jobs };
     });
-    r.post('/uninstall', 'admin', (req) => features.uninstall(actorOf(req), parse(ItemsBody, req.body).items));
+    r.post('/uninstall', { access: 'admin', response: UninstallResponse }, (req) => features.uninstall(actorOf(req), parse(ItemsBody, req.body).items));
   });
 }

@@ -84,3 +84,56 @@ export const SetupDownloadBody = z.object({
   chatItem: z.string().min(1).max(100).optional(),
 });
 export type SetupDownloadBody = z.infer<typeof SetupDownloadBody>;
+
+// ---- what the routes answer
+
+/** This computer as the hardware probe sees it (platform/hardware.ts). */
+export const GpuInfo = z.object({ vendor: z.enum(['nvidia', 'amd', 'intel', 'apple', 'other']), model: z.string(), vramBytes: z.number().nonnegative() });
+export const HardwareProfile = z.object({
+  platform: z.string(),
+  arch: z.string(),
+  cpu: z.object({ brand: z.string(), cores: z.number().int() }),
+  memoryBytes: z.number().nonnegative(),
+  gpus: z.array(GpuInfo),
+  /** M1 = 1, M2 = 2, …; null when not Apple Silicon. */
+  appleSiliconGeneration: z.number().int().nullable(),
+  diskFreeBytes: z.number().nullable(),
+});
+export type HardwareProfile = z.infer<typeof HardwareProfile>;
+/** The memory a local model may use, and where models run (platform/hardware-fit.ts). */
+export const MemoryBudget = z.object({ bytes: z.number().int().nonnegative(), runsOn: z.enum(['gpu', 'unified', 'cpu']), summary: z.string() });
+
+/** A catalog item as this household has it. */
+export const CatalogItemView = FeatureItem.extend({
+  installed: z.boolean(),
+  enabled: z.boolean(),
+  /** Whether its memory need fits this computer. */
+  fits: z.boolean(),
+});
+export type CatalogItemView = z.infer<typeof CatalogItemView>;
+export const CatalogGroupView = z.object({
+  id: z.enum(GROUP_IDS),
+  name: z.string(),
+  base: CatalogItemView,
+  items: z.array(CatalogItemView),
+  categories: z.array(z.object({ id: z.string(), name: z.string(), items: z.array(CatalogItemView) })),
+});
+export type CatalogGroupView = z.infer<typeof CatalogGroupView>;
+
+/** GET /api/admin/features (and, with more, GET /api/setup/catalog): the catalog fitted to this computer. */
+export const FeaturePlan = z.object({
+  hardware: HardwareProfile,
+  budget: MemoryBudget,
+  essentials: z.object({ chat: CatalogItemView.extend({ fitsBudget: z.boolean() }), embeddings: CatalogItemView, router: CatalogItemView }),
+  /** Item ids suggested for this computer. */
+  recommended: z.array(z.string()),
+  groups: z.array(CatalogGroupView),
+  disk: z.object({ freeBytes: z.number().nullable(), essentialsBytes: z.number().int().nonnegative(), recommendedBytes: z.number().int().nonnegative(), fits: z.boolean() }),
+});
+export type FeaturePlan = z.infer<typeof FeaturePlan>;
+
+/** The feature flags by item id. */
+export const FeatureFlagsResponse = z.object({ features: z.record(z.string(), z.boolean()) });
+export type FeatureFlagsResponse = z.infer<typeof FeatureFlagsResponse>;
+export const UninstallResponse = z.object({ removed: z.array(z.string()) });
+export type UninstallResponse = z.infer<typeof UninstallResponse>;

@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type EssentialRole, type FeatureItem } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, type FeatureItem, type FeaturePlan } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -28,21 +28,6 @@ export interface FeaturesDeps {
 }
 
 type Installed = Record<string, { installedAt: string }>;
-
-export interface CatalogItemView extends FeatureItem {
-  installed: boolean;
-  enabled: boolean;
-  fits: boolean;
-}
-
-export interface SetupPlan {
-  hardware: HardwareProfile;
-  budget: ReturnType<typeof modelBudget>;
-  essentials: { chat: CatalogItemView & { fitsBudget: boolean }; embeddings: CatalogItemView; router: CatalogItemView };
-  recommended: string[];
-  groups: Array<{ id: string; name: string; base: CatalogItemView; items: CatalogItemView[]; categories: Array<{ id: string; name: string; items: CatalogItemView[] }> }>;
-  disk: { freeBytes: number | null; essentialsBytes: number; recommendedBytes: number; fits: boolean };
-}
 
 const GB = 1024 ** 3;
 
@@ -103,7 +88,7 @@ export class FeaturesService {
     return pick;
   }
 
-  async plan(): Promise<SetupPlan> {
+  async plan(): Promise<FeaturePlan> {
     const hw = await this.deps.hardware();
     const { catalog } = this.deps;
     const budget = modelBudget(hw);

@@ -29,6 +29,9 @@ export const LegacyHighlights = z.object({ sports: z.boolean().optional(), jokes
 
 export const LayoutResponse = z.object({ layout: HomeLayout, locked: z.boolean(), custom: z.boolean() });
 export type LayoutResponse = z.infer<typeof LayoutResponse>;
+/** The household's default layout (admin). */
+export const DefaultLayoutResponse = z.object({ layout: HomeLayout });
+export type DefaultLayoutResponse = z.infer<typeof DefaultLayoutResponse>;
 
 export const UserLayoutParams = z.object({ userId: z.string().min(1).max(64) });
 export const SetUserLayoutBody = z

@@ -11,10 +11,11 @@ import type { Catalog } from '../features/catalog.js';
 import type { SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
 import type { NotificationsService } from '../notifications/service.js';
+import type { SetupInstallEvents } from './schema.js';
 
 /** Failures are thrown once the stream is open: the route's stream runner sends them as `error`. */
 export interface InstallEvents {
-  send(event: 'plan' | 'progress' | 'done', data: unknown): void;
+  send<K extends keyof SetupInstallEvents>(event: K, data: SetupInstallEvents[K]): void;
   signal: AbortSignal;
 }
 

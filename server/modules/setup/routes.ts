@@ -2,20 +2,31 @@ import { ForbiddenError } from '../../errors.js';
 import { actorOf, setSessionCookie } from '../../http/auth.js';
 import { isHomeHostName } from '../../http/guards.js';
 import type { RequestLimit } from '../../http/rate-limit.js';
-import { defineRoutes } from '../../http/routes.js';
+import { defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { SetupDownloadBody } from '../features/schema.js';
 import { parse } from '../../http/validate.js';
-import { CreateAdminBody, MAX_SETUP_STATE_BYTES, SetupState } from './schema.js';
+import { OkResponse } from '../auth/schema.js';
+import {
+  CreateAdminBody,
+  CreateAdminResponse,
+  MAX_SETUP_STATE_BYTES,
+  ModelRuntimeStatus,
+  SetupCatalog,
+  SetupInstallEvents,
+  SetupState,
+  SetupStateResponse,
+  SetupStatus,
+} from './schema.js';
 import type { SetupService } from './service.js';
 
 /** `limits.setup` bounds requests per client to the routes anyone may call. */
 export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits: { setup: RequestLimit }) {
   const open = { access: 'none', limit: limits.setup } as const;
   return defineRoutes((r) => {
-    r.get('/status', open, () => setup.status());
+    r.get('/status', { ...open, response: SetupStatus }, () => setup.status());
 
-    r.post('/admin', open, async (req, res) => {
+    r.post('/admin', { ...open, response: CreateAdminResponse }, async (req, res) => {
       // The one route where whoever asks first owns the household: a page on a public name that was
       // made to resolve to this computer (DNS rebinding) passes the Origin check, so the first admin
       // is only made through an address of this computer or the home network.
@@ -32,21 +43,21 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits:
       return { user: signIn.user };
     });
 
-    r.get('/ollama-status', open, () => setup.modelRuntimeStatus());
+    r.get('/ollama-status', { ...open, response: ModelRuntimeStatus }, () => setup.modelRuntimeStatus());
 
-    r.get('/catalog', 'admin', (req) => setup.catalog(actorOf(req)));
+    r.get('/catalog', { access: 'admin', response: SetupCatalog }, (req) => setup.catalog(actorOf(req)));
 
-    r.post('/download', 'admin', async (req, res) => {
+    r.post('/download', { access: 'admin', response: events(SetupInstallEvents) }, async (req, res) => {
       const body = parse(SetupDownloadBody, req.body ?? {});
       await sse.run(req, res, (open) => setup.download(actorOf(req), body, open));
     });
 
-    r.post('/welcome-complete', 'admin', async (req) => {
+    r.post('/welcome-complete', { access: 'admin', response: OkResponse }, async (req) => {
       await setup.completeWelcome(actorOf(req));
-      return { ok: true };
+      return { ok: true } as const;
     });
 
-    r.put('/state', { access: 'admin', jsonLimit: MAX_SETUP_STATE_BYTES }, async (req) => ({
+    r.put('/state', { access: 'admin', jsonLimit: MAX_SETUP_STATE_BYTES, response: SetupStateResponse }, async (req) => ({
       state: await setup.saveState(actorOf(req), parse(SetupState, req.body)),
     }));
   });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Pin, PublicUser, UserName } from '../auth/schema.js';
+import { JobState } from '../downloads/schema.js';
+import { FeaturePlan } from '../features/schema.js';
 
 export const MAX_SETUP_STATE_BYTES = 16 * 1024;
 
@@ -30,3 +32,36 @@ export const ModelRuntimeStatus = z.object({
 export type ModelRuntimeStatus = z.infer<typeof ModelRuntimeStatus>;
 
 export const CreateAdminResponse = z.object({ user: PublicUser });
+export type CreateAdminResponse = z.infer<typeof CreateAdminResponse>;
+export const SetupStateResponse = z.object({ state: SetupState });
+export type SetupStateResponse = z.infer<typeof SetupStateResponse>;
+
+/** GET /api/setup/catalog: the feature plan, checked against the model runtime. */
+export const SetupCatalog = FeaturePlan.extend({
+  /** The model runtime as setup found it. */
+  runtime: z.object({ running: z.boolean(), installed: z.boolean() }),
+  /** Items that install a model into the model runtime (not recommended while it is not running). */
+  needsRuntime: z.array(z.string()),
+});
+export type SetupCatalog = z.infer<typeof SetupCatalog>;
+
+/** POST /api/setup/download's events (setup/install.ts); `error {code, message}` is the stream runner's. */
+export const SetupInstallEvents = z.object({
+  plan: z.object({
+    essentials: z.array(z.object({ key: z.enum(['chat', 'embeddings', 'router']), itemId: z.string(), name: z.string() })),
+    jobs: z.array(z.object({ id: z.string(), label: z.string() })),
+  }),
+  progress: z.object({
+    jobId: z.string(),
+    label: z.string(),
+    state: JobState,
+    bytesDone: z.number().nonnegative(),
+    bytesTotal: z.number().nullable(),
+    speedBps: z.number().nonnegative(),
+    etaSeconds: z.number().nullable(),
+    error: z.string().nullable(),
+  }),
+  /** `notInstalled` (item names) and `reason` when the model runtime was not running (the models were left out). */
+  done: z.object({ queued: z.number().int().nonnegative(), notInstalled: z.array(z.string()).optional(), reason: z.string().optional() }),
+});
+export type SetupInstallEvents = z.infer<typeof SetupInstallEvents>;

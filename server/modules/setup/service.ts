@@ -11,9 +11,9 @@ import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { SetupDownloadBody } from '../features/schema.js';
 import type { NotificationsService } from '../notifications/service.js';
-import type { FeaturesService, SetupPlan } from '../features/service.js';
+import type { FeaturesService } from '../features/service.js';
 import { installEssentials, type InstallEvents } from './install.js';
-import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupState, type SetupStatus } from './schema.js';
+import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupCatalog, type SetupState, type SetupStatus } from './schema.js';
 
 export interface SetupDeps {
   auth: AuthService;
@@ -68,7 +68,7 @@ export class SetupService {
    * The wizard's plan, checked against the model runtime first: without it, nothing that installs
    * a model is suggested (it could only wait), and `needsRuntime` names those items.
    */
-  async catalog(actor: Actor): Promise<SetupPlan & { runtime: { running: boolean; installed: boolean }; needsRuntime: string[] }> {
+  async catalog(actor: Actor): Promise<SetupCatalog> {
     assertAdmin(actor);
     const [plan, runtime] = await Promise.all([this.deps.features.plan(), this.modelRuntimeStatus()]);
     const ids = [plan.essentials.chat, plan.essentials.embeddings, plan.essentials.router, ...plan.groups.flatMap((g) => [g.base, ...g.items, ...g.categories.flatMap((c) => c.items)])].map((i) => i.id);

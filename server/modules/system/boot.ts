@@ -3,9 +3,9 @@
 // reported and boot goes on: the server must come up with no sidecar present.
 import type { ReplayChannel } from '../../http/sse.js';
 import type { Logger } from '../../platform/logger.js';
+import type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent } from './schema.js';
 
-export type BootStatus = 'running' | 'ok' | 'warn' | 'error';
-export type BootEvent = 'step' | 'repair' | 'done';
+export type BootEvent = keyof BootEvents;
 
 export interface BootStepResult {
   status: Exclude<BootStatus, 'running'>;
@@ -15,20 +15,13 @@ export interface BootStepResult {
 export interface BootStepContext {
   signal: AbortSignal;
   /** Byte progress of a repair this step is running (a model pull, say). */
-  repair(progress: { completed: number; total: number; speedBps: number; etaSeconds: number | null }): void;
+  repair(progress: Omit<BootRepairEvent, 'key'>): void;
 }
 
 export interface BootStepDefinition {
   key: string;
   label: string;
   run(ctx: BootStepContext): Promise<BootStepResult>;
-}
-
-export interface StepEvent {
-  key: string;
-  label: string;
-  status: BootStatus;
-  detail: string;
 }
 
 export class BootService {
@@ -39,7 +32,7 @@ export class BootService {
   });
   private running: Promise<void> | null = null;
   private finished = false;
-  private readonly results = new Map<string, StepEvent>();
+  private readonly results = new Map<string, BootStepEvent>();
 
   constructor(
     private readonly deps: { channel: ReplayChannel<BootEvent>; logger: Logger; steps: BootStepDefinition[] },
@@ -56,7 +49,7 @@ export class BootService {
   }
 
   /** The latest state of each step, in boot order. */
-  steps(): StepEvent[] {
+  steps(): BootStepEvent[] {
     return this.deps.steps.map((s) => this.results.get(s.key) ?? { key: s.key, label: s.label, status: 'running', detail: 'Waiting' });
   }
 
@@ -65,7 +58,7 @@ export class BootService {
     return this.running;
   }
 
-  private emit(e: StepEvent): void {
+  private emit(e: BootStepEvent): void {
     this.results.set(e.key, e);
     this.deps.channel.publish('step', e);
   }

@@ -48,6 +48,12 @@ export const Tool = z.object({
 });
 export type Tool = z.infer<typeof Tool>;
 export const ToolsResponse = z.object({ tools: z.array(Tool) });
+export type ToolsResponse = z.infer<typeof ToolsResponse>;
+export const ToolResponse = z.object({ tool: Tool });
+export type ToolResponse = z.infer<typeof ToolResponse>;
+/** POST /api/app-store/request: the admins' notification; `duplicate` when this member already asked (200, not 201). */
+export const InstallRequestResponse = z.object({ ok: z.literal(true), notificationId: z.string(), duplicate: z.boolean() });
+export type InstallRequestResponse = z.infer<typeof InstallRequestResponse>;
 
 export const ToolIdParams = z.object({ id: z.string().min(1).max(100) });
 export const SetEnabledBody = z.object({ enabled: z.boolean() });
