@@ -89,6 +89,7 @@ export type SetupDownloadBody = z.infer<typeof SetupDownloadBody>;
 
 /** This computer as the hardware probe sees it (platform/hardware.ts). */
 export const GpuInfo = z.object({ vendor: z.enum(['nvidia', 'amd', 'intel', 'apple', 'other']), model: z.string(), vramBytes: z.number().nonnegative() });
+export type GpuInfo = z.infer<typeof GpuInfo>;
 export const HardwareProfile = z.object({
   platform: z.string(),
   arch: z.string(),

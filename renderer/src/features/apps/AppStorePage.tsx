@@ -15,7 +15,7 @@ import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { DialogActions } from '../../ui/DialogActions';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
 import { ToolIcon } from './ToolIcon';
-import { useTools, type Tool } from './tools';
+import { useTools, type InstallRequestResponse, type Tool, type ToolResponse } from './tools';
 import './apps.css';
 
 /** The server's cap on a request message (MAX_REQUEST_MESSAGE_LENGTH in the tools schema). */
@@ -253,7 +253,7 @@ function useSetEnabled(tool: Tool, enabled: boolean, onDone: (t: Tool) => void) 
     setBusy(true);
     setError(null);
     try {
-      const r = await api.put<{ tool: Tool }>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled });
+      const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled });
       onDone(r.tool);
     } catch (err) {
       setError(errorMessage(err));
@@ -284,7 +284,7 @@ function RemoveDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => vo
       confirmLabel="Remove"
       onClose={onClose}
       onConfirm={async () => {
-        const r = await api.put<{ tool: Tool }>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled: false });
+        const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled: false });
         onDone(r.tool);
       }}
     />
@@ -308,7 +308,7 @@ function RequestDialog({
     setBusy(true);
     setError(null);
     try {
-      const r = await api.post<{ duplicate: boolean }>('/api/app-store/request', {
+      const r = await api.post<InstallRequestResponse>('/api/app-store/request', {
         toolId: tool.id,
         toolName: tool.name,
         ...(message.trim() ? { message: message.trim() } : {}),

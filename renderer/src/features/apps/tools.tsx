@@ -6,9 +6,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactElement, type ReactNode } from 'react';
 import { api } from '../../api/client';
 import { useResource } from '../../api/useResource';
-import type { Tool } from '../../../../server/modules/tools/schema.js';
+import type { Tool, ToolsResponse } from '../../../../server/modules/tools/schema.js';
 
-export type { Tool };
+export type { InstallRequestResponse, Tool, ToolResponse } from '../../../../server/modules/tools/schema.js';
 
 export interface ToolsState {
   /** Every registered tool, enabled or not; undefined until the first answer. */
@@ -25,7 +25,7 @@ export interface ToolsState {
 const ToolsContext = createContext<ToolsState | null>(null);
 
 export function ToolsProvider({ children }: { children: ReactNode }): ReactElement {
-  const res = useResource((signal) => api.get<{ tools: Tool[] }>('/api/tools', { signal }).then((r) => r.tools), []);
+  const res = useResource((signal) => api.get<ToolsResponse>('/api/tools', { signal }).then((r) => r.tools), []);
   const { reload, setData, data } = res;
 
   useEffect(() => {

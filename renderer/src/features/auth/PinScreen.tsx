@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser, SelectResponse } from '../../api/types';
+import type { SelectResponse, UserResponse } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
@@ -56,7 +56,7 @@ export function PinScreen(): ReactElement {
     async (pin: string) => {
       setError(null);
       try {
-        const { user } = await api.post<{ user: PublicUser }>('/api/auth/verify-pin', { userId, pin });
+        const { user } = await api.post<UserResponse>('/api/auth/verify-pin', { userId, pin });
         signIn(user); // the route guard takes it from here
       } catch (err) {
         if (err instanceof ApiError && (err.code === 'locked_out' || err.code === 'rate_limited')) {

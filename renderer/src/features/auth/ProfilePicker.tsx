@@ -2,7 +2,7 @@
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
-import type { PublicUser } from '../../api/types';
+import type { ProfilesResponse, PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
@@ -21,7 +21,7 @@ export function ProfilePicker(): ReactElement {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as PickerState | null)?.from;
-  const profiles = useResource((signal) => api.get<{ profiles: PublicUser[] }>('/api/auth/profiles', { signal }).then((r) => r.profiles));
+  const profiles = useResource((signal) => api.get<ProfilesResponse>('/api/auth/profiles', { signal }).then((r) => r.profiles));
 
   return (
     <div className="picker">

@@ -3,7 +3,7 @@
 // Past events are replayed by the server, so opening this late still shows the whole story.
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { openEventStream } from '../../api/sse';
-import type { BootRepairEvent, BootStatus, BootStepEvent, BootStreamEvents } from '../../api/types';
+import type { BootRepairEvent, BootStatus, BootStepEvent, BootEvents } from '../../api/types';
 import { Icon, Spinner } from '../../ui/icons';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { formatBytes, formatDuration } from '../../ui/format';
@@ -29,7 +29,7 @@ export function BootScreen({ onDone }: { onDone: () => void }): ReactElement {
 
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const stream = openEventStream<BootStreamEvents>(
+    const stream = openEventStream<BootEvents>(
       '/api/system/boot',
       {
         step: (s) =>

@@ -11,7 +11,7 @@ import { formatBytes, formatDuration } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { JOB_STATE_TEXT, JobProgress } from './JobProgress';
-import type { JobProgress as Job, JobsStatus } from './types';
+import type { JobProgress as Job, JobsStatus, RetriedResponse } from './types';
 import { useJobsStatus } from './useJobsStatus';
 
 const KIND_TEXT: Record<Job['kind'], string> = {
@@ -55,7 +55,7 @@ export function DownloadsPage(): ReactElement {
 
   const retryAll = () =>
     act('retry-all', async () => {
-      const { retried } = await api.post<{ retried: number }>('/api/jobs/retry-all-failed');
+      const { retried } = await api.post<RetriedResponse>('/api/jobs/retry-all-failed');
       return retried === 1 ? 'Trying 1 download again.' : `Trying ${retried} downloads again.`;
     });
 

@@ -1,2 +1,2 @@
 // The download queue as GET /api/jobs/status answers it (types only, from the server's schema).
-export type { JobProgress, JobsStatus, JobState } from '../../../../server/modules/downloads/schema.js';
+export type { JobProgress, JobsResponse, JobsStatus, JobState, RetriedResponse } from '../../../../server/modules/downloads/schema.js';

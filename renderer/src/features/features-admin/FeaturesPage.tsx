@@ -13,7 +13,8 @@ import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useJobsStatus } from '../downloads/useJobsStatus';
 import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
-import { planItems, withRequirements, type CatalogItem, type FeaturePlan } from './types';
+import type { JobsResponse } from '../downloads/types';
+import { planItems, withRequirements, type CatalogItem, type FeatureFlagsResponse, type FeaturePlan } from './types';
 
 /** How often the page looks at the queue while something is installing. */
 const INSTALL_POLL_MS = 3_000;
@@ -55,7 +56,7 @@ export function FeaturesPage(): ReactElement {
     setActionError(null);
     setNotice(null);
     try {
-      const { features } = await api.put<{ features: Record<string, boolean> }>(`/api/app-features/${encodeURIComponent(item.id)}`, { enabled });
+      const { features } = await api.put<FeatureFlagsResponse>(`/api/app-features/${encodeURIComponent(item.id)}`, { enabled });
       plan.setData(withFlags(plan.data, features));
       setNotice({ text: `${item.name} is ${enabled ? 'on' : 'off'}.` });
     } catch (err) {
@@ -310,7 +311,7 @@ function InstallDialog({
     setBusy(true);
     setError(null);
     try {
-      const { jobs } = await api.post<{ jobs: unknown[] }>('/api/admin/install', { items: [item.id] });
+      const { jobs } = await api.post<JobsResponse>('/api/admin/install', { items: [item.id] });
       setBusy(false);
       onInstalled(item, jobs.length);
     } catch (err) {

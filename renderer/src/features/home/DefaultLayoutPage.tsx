@@ -6,13 +6,13 @@ import { api } from '../../api/client';
 import { useResource } from '../../api/useResource';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
-import type { HomeLayout } from './layout-edit';
+import type { DefaultLayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import { LayoutEditor } from './LayoutEditor';
 import { LayoutPreview } from './LayoutPreview';
 import './home.css';
 
 export function DefaultLayoutPage(): ReactElement {
-  const res = useResource((signal) => api.get<{ layout: HomeLayout }>('/api/home-layout/default', { signal }));
+  const res = useResource((signal) => api.get<DefaultLayoutResponse>('/api/home-layout/default', { signal }));
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const data = res.data;
@@ -59,7 +59,7 @@ export function DefaultLayoutPage(): ReactElement {
           initial={data.layout}
           onCancel={() => setEditing(false)}
           onSave={async (layout) => {
-            res.setData(await api.put<{ layout: HomeLayout }>('/api/home-layout/default', layout));
+            res.setData(await api.put<DefaultLayoutResponse>('/api/home-layout/default', layout));
             setEditing(false);
             setNotice('The default home screen was saved.');
           }}

@@ -3,7 +3,7 @@
 import { useState, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser } from '../../api/types';
+import type { UsersResponse } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -18,7 +18,7 @@ import './home.css';
 export function MemberLayoutPage(): ReactElement {
   const { userId = '' } = useParams();
   const me = useUser();
-  const users = useResource((signal) => api.get<{ users: PublicUser[] }>('/api/admin/users', { signal }).then((r) => r.users), []);
+  const users = useResource((signal) => api.get<UsersResponse>('/api/admin/users', { signal }).then((r) => r.users), []);
   const res = useResource((signal) => api.get<LayoutResponse>(`/api/home-layout/users/${encodeURIComponent(userId)}`, { signal }), [userId]);
   const [editing, setEditing] = useState(false);
   const [resetting, setResetting] = useState(false);

@@ -2,7 +2,7 @@
 // editing) and role. Edits send only what changed.
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser, Role } from '../../api/types';
+import type { PublicUser, Role, UserResponse } from '../../api/types';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
@@ -70,8 +70,8 @@ export function MemberForm({
     setBusy(true);
     try {
       const { user } = adding
-        ? await api.post<{ user: PublicUser }>('/api/admin/users', body)
-        : await api.patch<{ user: PublicUser }>(`/api/admin/users/${encodeURIComponent(member.id)}`, body);
+        ? await api.post<UserResponse>('/api/admin/users', body)
+        : await api.patch<UserResponse>(`/api/admin/users/${encodeURIComponent(member.id)}`, body);
       onSaved(user);
     } catch (err) {
       const fields = err instanceof ApiError ? err.fieldIssues : {};

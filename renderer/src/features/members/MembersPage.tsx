@@ -5,7 +5,7 @@
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
-import type { AdminUser, PublicUser } from '../../api/types';
+import type { AdminUser, AdminUserResponse, PublicUser, UsersResponse } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
@@ -20,7 +20,7 @@ type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
 export function MembersPage(): ReactElement {
   const me = useUser();
   const { updateUser, forget } = useSession();
-  const users = useResource((signal) => api.get<{ users: AdminUser[] }>('/api/admin/users', { signal }).then((r) => r.users));
+  const users = useResource((signal) => api.get<UsersResponse>('/api/admin/users', { signal }).then((r) => r.users));
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<PublicUser | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -41,7 +41,7 @@ export function MembersPage(): ReactElement {
     setNotice(null);
     setUnlocking(user.id);
     try {
-      const { user: unlocked } = await api.post<{ user: AdminUser }>(`/api/admin/users/${encodeURIComponent(user.id)}/unlock`);
+      const { user: unlocked } = await api.post<AdminUserResponse>(`/api/admin/users/${encodeURIComponent(user.id)}/unlock`);
       users.setData(list.map((u) => (u.id === unlocked.id ? unlocked : u)));
       setNotice(`${user.name} can sign in again on every device.`);
     } catch (err) {

@@ -9,7 +9,7 @@ import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { useTools, type Tool } from '../apps/tools';
+import { useTools, type ToolResponse } from '../apps/tools';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
 import './notifications.css';
 
@@ -150,7 +150,7 @@ function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount
   const approve = (n: Notification) =>
     act(n.id, async () => {
       const toolId = str(n.payload, 'toolId');
-      const r = await api.put<{ tool: Tool }>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
+      const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
       replaceTool(r.tool);
       await markRead(n);
       return `${r.tool.name} is installed for everyone.`;

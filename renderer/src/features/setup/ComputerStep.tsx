@@ -7,6 +7,7 @@ import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { formatMemory } from '../features-admin/item-text';
+import type { SetupCatalog } from '../../api/types';
 import type { FeaturePlan, GpuInfo, HardwareProfile } from '../features-admin/types';
 
 const VENDOR: Record<GpuInfo['vendor'], string> = { nvidia: 'NVIDIA', amd: 'AMD', intel: 'Intel', apple: 'Apple', other: '' };
@@ -36,7 +37,7 @@ export function runsOnText(plan: Pick<FeaturePlan, 'budget' | 'hardware'>): stri
 }
 
 export function ComputerStep({ headingRef, onBack, onContinue }: { headingRef: Ref<HTMLHeadingElement>; onBack: () => void; onContinue: () => void }): ReactElement {
-  const plan = useResource((signal) => api.get<FeaturePlan>('/api/setup/catalog', { signal }));
+  const plan = useResource((signal) => api.get<SetupCatalog>('/api/setup/catalog', { signal }));
   const data = plan.data;
 
   return (

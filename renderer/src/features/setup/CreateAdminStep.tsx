@@ -1,7 +1,7 @@
 // Wizard step 2: the admin's name and PIN (typed twice). POST /api/setup/admin signs them in.
 import { useState, type FormEvent, type ReactElement, type Ref } from 'react';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser } from '../../api/types';
+import type { CreateAdminResponse } from '../../api/types';
 import { useSession } from '../../app/session';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
@@ -35,7 +35,7 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
     if (next.name || next.pin || next.confirm) return;
     setBusy(true);
     try {
-      const { user } = await api.post<{ user: PublicUser }>('/api/setup/admin', { name: name.trim(), pin });
+      const { user } = await api.post<CreateAdminResponse>('/api/setup/admin', { name: name.trim(), pin });
       signIn(user);
       updateSetup({ needsAdmin: false });
       onCreated();

@@ -7,27 +7,12 @@
 import { useEffect, useRef, useState, type ReactElement, type Ref } from 'react';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type PostStreamHandle } from '../../api/sse';
-import type { ModelRuntimeStatus } from '../../api/types';
+import type { ModelRuntimeStatus, SetupInstallEvents } from '../../api/types';
 import { Icon, Spinner } from '../../ui/icons';
 import { JOB_STATE_TEXT, JobProgress } from '../downloads/JobProgress';
-import type { JobState } from '../downloads/types';
 
-export interface InstallStreamEvents {
-  plan: { essentials: Array<{ key: string; itemId: string; name: string }>; jobs: Array<{ id: string; label: string }> };
-  progress: {
-    jobId: string;
-    label: string;
-    state: JobState;
-    bytesDone: number;
-    bytesTotal: number | null;
-    speedBps: number;
-    etaSeconds: number | null;
-    error: string | null;
-  };
-  /** `notInstalled` and `reason` when the model runtime was not running (the models were left out). */
-  done: { queued: number; notInstalled?: string[]; reason?: string };
-  error: { message: string };
-}
+/** The install stream's events, and the stream runner's `error {code, message}`. */
+type InstallStreamEvents = SetupInstallEvents & { error: { code: string; message: string } };
 
 type Phase =
   | { kind: 'checking' }

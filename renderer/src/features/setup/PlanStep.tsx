@@ -11,7 +11,8 @@ import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { itemSizeText, SLOW_NOTE } from '../features-admin/item-text';
-import { planItems, withRequirements, type CatalogItem, type FeaturePlan } from '../features-admin/types';
+import type { SetupCatalog } from '../../api/types';
+import { planItems, withRequirements, type CatalogItem } from '../features-admin/types';
 
 const ESSENTIALS = ['chat', 'embeddings', 'router'] as const;
 
@@ -33,7 +34,7 @@ export function PlanStep({
   onContinue: (extras: string[]) => void;
   onSkip: () => void;
 }): ReactElement {
-  const plan = useResource((signal) => api.get<FeaturePlan>('/api/setup/catalog', { signal }));
+  const plan = useResource((signal) => api.get<SetupCatalog>('/api/setup/catalog', { signal }));
   const data = plan.data;
 
   return (
@@ -74,7 +75,7 @@ function PlanChoices({
   onBack,
   onContinue,
 }: {
-  plan: FeaturePlan;
+  plan: SetupCatalog;
   savedExtras: string[] | undefined;
   onChange: (extras: string[]) => void;
   onBack: () => void;
@@ -86,8 +87,8 @@ function PlanChoices({
   // extras: everything with something to download that is not an essential
   const isExtra = (i: CatalogItem) => !essentialIds.has(i.id) && i.installs.length > 0;
   // without the model runtime, items that install a model can only wait: not offered now
-  const noRuntime = plan.runtime?.running === false;
-  const waits = (id: string) => noRuntime && (plan.needsRuntime ?? []).includes(id);
+  const noRuntime = !plan.runtime.running;
+  const waits = (id: string) => noRuntime && plan.needsRuntime.includes(id);
   const [selected, setSelected] = useState<Set<string>>(() => {
     const start = savedExtras ?? plan.recommended;
     return new Set(start.filter((id) => byId.has(id) && isExtra(byId.get(id)!) && !byId.get(id)!.installed && !waits(id)));
@@ -132,8 +133,8 @@ function PlanChoices({
           <Icon name="warn" size={22} />
           <span>
             The essentials are AI models, and Hearth installs models into Ollama, the model runtime.{' '}
-            {plan.runtime?.installed ? 'Ollama is installed but not running' : 'Ollama was not found on this computer'}, so the models
-            (these three and the extras marked “Needs Ollama”) cannot be installed now. {plan.runtime?.installed ? 'Start Ollama' : 'Install Ollama from ollama.com and start it'}, then
+            {plan.runtime.installed ? 'Ollama is installed but not running' : 'Ollama was not found on this computer'}, so the models
+            (these three and the extras marked “Needs Ollama”) cannot be installed now. {plan.runtime.installed ? 'Start Ollama' : 'Install Ollama from ollama.com and start it'}, then
             add them under Features. Everything else you pick installs now.
           </span>
         </div>
