@@ -89,10 +89,7 @@ function wrap(handler: Handler, spec: ResponseSpec | undefined, label: string): 
     const check = req.app.locals.checkResponses === true;
     if (check && spec && kindOf(spec) === 'events') res.locals.eventSchemas = (spec as EventsSpec).events;
     const result = await handler(req, res);
-    if (check && spec && isZod(spec) && !res.headersSent && result !== undefined) {
-      const parsed = spec.safeParse(result);
-      if (!parsed.success) throw new ResponseMismatch(label, parsed.error);
-    }
+    if (check && spec && isZod(spec) && !res.headersSent && result !== undefined) checkAgainst(spec, result, label);
     if (!res.headersSent && result !== undefined) res.json(result);
     else if (!res.headersSent && !res.writableEnded) res.status(res.statusCode === 200 ? 204 : res.statusCode).end();
   };
@@ -100,10 +97,37 @@ function wrap(handler: Handler, spec: ResponseSpec | undefined, label: string): 
 
 /** A route answered something its declared schema does not allow (only with checkResponses on). */
 export class ResponseMismatch extends Error {
-  constructor(label: string, error: z.ZodError) {
-    super(`${label} answered outside its response schema: ${error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+  constructor(label: string, detail: string) {
+    super(`${label} answered outside its response schema: ${detail}`);
     this.name = 'ResponseMismatch';
   }
+}
+
+/**
+ * Checks what the browser would receive (the value as JSON) against the schema: the schema must
+ * accept it, and it may carry no field the schema does not declare — zod would strip such a field
+ * silently, and an undeclared field is how a secret or an internal path reaches a browser.
+ */
+function checkAgainst(schema: z.ZodType, value: unknown, label: string): void {
+  const wire: unknown = JSON.parse(JSON.stringify(value) ?? 'null');
+  const parsed = schema.safeParse(wire);
+  if (!parsed.success) {
+    throw new ResponseMismatch(label, parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+  }
+  const extra = undeclaredFields(wire, parsed.data, '');
+  if (extra.length > 0) throw new ResponseMismatch(label, `fields not in the schema: ${extra.slice(0, 5).join(', ')}`);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Paths present in what was sent and missing from what the schema kept. */
+function undeclaredFields(sent: unknown, kept: unknown, at: string): string[] {
+  if (Array.isArray(sent) && Array.isArray(kept)) return sent.flatMap((v, i) => undeclaredFields(v, kept[i], `${at}[${i}]`));
+  if (!isRecord(sent) || !isRecord(kept)) return [];
+  return Object.keys(sent).flatMap((k) => {
+    const path = at ? `${at}.${k}` : k;
+    return k in kept ? undeclaredFields(sent[k], kept[k], path) : [path];
+  });
 }
 
 /** Checks one event against the route's declared event schemas (called by http/sse.ts). */
@@ -112,8 +136,7 @@ export function checkEvent(res: Response, event: string, data: unknown): void {
   if (!schemas || event === 'error') return;
   const schema = schemas[event];
   if (!schema) throw new Error(`Stream event "${event}" is not declared in the route's events({...})`);
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) throw new ResponseMismatch(`event "${event}"`, parsed.error);
+  checkAgainst(schema, data, `event "${event}"`);
 }
 
 export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {

@@ -22,6 +22,8 @@ function routes(sse: SseRegistry) {
     r.get('/good', { access: 'none', response: Count }, () => ({ count: 2 }));
     // a handler typed loosely (as a service returning unknown data would be) that breaks its schema
     r.get('/bad', { access: 'none', response: Count }, () => JSON.parse('{"count":"two"}') as { count: number });
+    // a field the schema does not declare (how a secret would leak) is a mismatch too
+    r.get('/extra', { access: 'none', response: Count }, () => ({ count: 1, pinHash: 'scrypt$…' }));
     r.get('/file', { access: 'none', response: bytes('text/plain') }, (_req, res) => {
       res.type('text/plain').send('hello');
     });
@@ -59,6 +61,7 @@ describe('declared responses', () => {
     expect(table.map((r) => [r.method, r.path, r.response])).toEqual([
       ['get', '/good', 'json'],
       ['get', '/bad', 'json'],
+      ['get', '/extra', 'json'],
       ['get', '/file', 'bytes'],
       ['delete', '/thing', 'empty'],
       ['get', '/stream', 'events'],
@@ -73,6 +76,10 @@ describe('declared responses', () => {
     expect(JSON.stringify(await bad.json())).not.toContain('two');
     const failure = logger.lines.find((l) => l.msg === 'request failed');
     expect(JSON.stringify(failure)).toContain('GET /bad answered outside its response schema: count');
+    const extra = await fetch(`${base}/extra`);
+    expect(extra.status).toBe(500);
+    expect(JSON.stringify(await extra.json())).not.toContain('scrypt');
+    expect(JSON.stringify(logger.lines)).toContain('GET /extra answered outside its response schema: fields not in the schema: pinHash');
     expect((await fetch(`${base}/file`)).headers.get('content-type')).toMatch(/text\/plain/);
     expect((await fetch(`${base}/thing`, { method: 'DELETE' })).status).toBe(204);
   });

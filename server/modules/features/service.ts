@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, type FeatureItem, type FeaturePlan } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -67,7 +67,8 @@ export class FeaturesService {
   private async view(item: FeatureItem, hw: HardwareProfile | null): Promise<CatalogItemView> {
     const [installed, flags] = await Promise.all([this.installed(), this.flags()]);
     return {
-      ...item,
+      // the item's catalog fields only: catalog.item() also carries its lookup keys (groupId…)
+      ...FeatureItem.parse(item),
       installed: this.isItemInstalled(item, installed),
       enabled: flags[item.id] === true,
       fits: hw ? itemFits(hw, item.ramBytes) : true,
