@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import {
@@ -81,37 +81,17 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
 
     r.get('/tags', 'user', async (req) => ({ tags: await reader.collections.listTags(actorOf(req)) }));
 
-    r.post('/import/html', { access: 'user', jsonLimit: false }, async (req, res) => {
-      const { type } = parse(ImportQuery, req.query);
-      const body = await readRawBody(req, MAX_IMPORT_BYTES);
-      if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
-      const html = body.toString('utf8');
-      const actor = actorOf(req);
-      const stream = openSse(req, res, { registry: sse });
-      let imported = 0;
-      try {
-        const done = await reader.transfer.importHtml(
-          actor,
-          html,
-          type,
-          (p) => {
-            imported = p.imported;
-            stream.send('progress', p);
-          },
-          stream.signal,
-        );
+    r.post('/import/html', { access: 'user', jsonLimit: false }, (req, res) =>
+      sse.run(req, res, async (open) => {
+        const { type } = parse(ImportQuery, req.query);
+        const body = await readRawBody(req, MAX_IMPORT_BYTES);
+        if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
+        const stream = open();
+        // a failure midway is an ImportFailedError: its error event says how many links were saved
+        const done = await reader.transfer.importHtml(actorOf(req), body.toString('utf8'), type, (p) => stream.send('progress', p), stream.signal);
         stream.send('done', done);
-      } catch (err) {
-        reader.transfer.logImportError(err);
-        // every progress event counts links already committed, so this count is exact
-        stream.send('error', {
-          code: 'import_failed',
-          imported,
-          message: `The import stopped because of an error on the server after ${imported} ${imported === 1 ? 'link was' : 'links were'} saved. Import the same file again to add the rest: links already saved are skipped.`,
-        });
-      }
-      stream.close();
-    });
+      }),
+    );
     r.get('/export/html', 'user', async (req, res) => {
       res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' });
       await sendPieces(res, reader.transfer.exportHtml(actorOf(req)));
