@@ -17,23 +17,8 @@ import {
 } from './bookmarks-html.js';
 import type { ReaderCollectionsService } from './collections.js';
 import type { ReaderCaptureQueue } from './jobs.js';
-import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ItemType } from './schema.js';
+import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ImportProgress, type ImportSummary, type ItemType } from './schema.js';
 import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
-
-export interface ImportProgress {
-  processed: number;
-  total: number;
-  imported: number;
-  skipped: number;
-}
-
-export interface ImportSummary {
-  imported: number;
-  skipped: number;
-  duplicates: number;
-  collections: string[];
-  errors: Array<{ index: number; title: string | null; url: string | null; reason: string }>;
-}
 
 /**
  * An import that stopped midway: the stream's `error` event carries `imported` (the runner adds an
