@@ -286,6 +286,8 @@ export const CreateItemBody = z.object({
   ...ItemOptions,
 });
 export type CreateItemBody = z.infer<typeof CreateItemBody>;
+/** What a client sends (defaults not yet applied). */
+export type CreateItemRequest = z.input<typeof CreateItemBody>;
 
 export const PatchItemBody = z
   .object({
@@ -297,6 +299,7 @@ export const PatchItemBody = z
   })
   .strict();
 export type PatchItemBody = z.infer<typeof PatchItemBody>;
+export type PatchItemRequest = z.input<typeof PatchItemBody>;
 
 export const AdminCreateBody = CreateItemBody.omit({ type: true, collectionId: true, collectionName: true });
 export type AdminCreateBody = z.infer<typeof AdminCreateBody>;
