@@ -26,7 +26,10 @@ export class SseRegistry {
    * Runs one stream's work. An error thrown before the work opens the stream is the route's (a
    * JSON error); one thrown after becomes an `error` event `{code, message}` through the JSON error
    * handler's mapping — an unexpected error is logged and sent as the generic sentence, never its
-   * own message — and the stream ends. The stream is closed when the work returns.
+   * own message — and the stream ends. When the mapping gives `details` as a plain object (an
+   * AppError's own, as a JSON error would carry them), its fields are added to the event: that is
+   * how a service tells the client more of a failure, e.g. the bookmarks import's `imported` count
+   * (`ImportFailedError`). The stream is closed when the work returns.
    */
   async run(req: Request, res: Response, work: SseWork): Promise<void> {
     let stream: SseStream | null = null;
@@ -38,7 +41,8 @@ export class SseRegistry {
       if (!opened) throw err;
       const { status, body } = renderError(err);
       if (this.logger) logFailure(this.logger, err, status, { requestId: res.getHeader('x-request-id'), method: req.method, path: req.path, stream: true });
-      opened.send('error', { code: body.error.code, message: body.error.message });
+      const { code, message, details } = body.error;
+      opened.send('error', { ...(isPlainObject(details) ? details : {}), code, message });
     } finally {
       (stream as SseStream | null)?.close();
     }
@@ -55,6 +59,8 @@ export class SseRegistry {
     return this.open.size;
   }
 }
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
 export function openSse(req: Request, res: Response, opts: { heartbeatMs?: number; registry?: SseRegistry } = {}): SseStream {
   const controller = new AbortController();

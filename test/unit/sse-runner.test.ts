@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError, UnprocessableError } from '../../server/errors.js';
 import { createErrorHandler } from '../../server/http/error-handler.js';
 import { SseRegistry, type SseWork } from '../../server/http/sse.js';
+import { ImportFailedError } from '../../server/modules/reader/transfer.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 
 const servers: Array<{ close(): void }> = [];
@@ -53,6 +54,19 @@ describe('SseRegistry.run', () => {
     });
     expect(r.events).toEqual([{ event: 'error', data: { code: 'install_failed', message: 'Chat could not be installed. Retry from Downloads.' } }]);
     expect(r.logger.lines.filter((l) => l.msg === 'request failed')).toEqual([]);
+  });
+
+  it("adds an AppError's details object to the event (the code and message stay the error's own)", async () => {
+    const r = await runOnce(async (open) => {
+      open();
+      throw new ImportFailedError(120);
+    });
+    expect(r.events).toEqual([{ event: 'error', data: { code: 'import_failed', message: expect.stringMatching(/after 120 links were saved/), imported: 120 } }]);
+    const listed = await runOnce(async (open) => {
+      open();
+      throw new UnprocessableError('install_failed', 'Chat could not be installed.', ['not', 'an', 'object']);
+    });
+    expect(listed.events).toEqual([{ event: 'error', data: { code: 'install_failed', message: 'Chat could not be installed.' } }]);
   });
 
   it('leaves an error thrown before the stream opened to the JSON error handler', async () => {

@@ -2,19 +2,28 @@
 // /api/admin/bookmarks and /api/proxy/:id, thin over the Reader services.
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
-import { defineRoutes, type RouteBuilder } from '../../http/routes.js';
-import { openSse, type SseRegistry } from '../../http/sse.js';
+import { bytes, defineRoutes, events, NO_CONTENT, type RouteBuilder } from '../../http/routes.js';
+import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { BadRequestError, NotFoundError } from '../../errors.js';
 import {
   AdminCreateBody,
+  AdminItemListResponse,
   AdminPatchBody,
   ARCHIVE_CSP,
+  AskResponse,
+  ChangesResponse,
   CollectionIdParams,
+  CollectionResponse,
+  CollectionsResponse,
   CreateCollectionBody,
   CreateItemBody,
+  HiddenResponse,
+  ImportEvents,
   ImportQuery,
   ItemIdParams,
+  ItemListResponse,
+  ItemResponse,
   ListQuery,
   MAX_IMPORT_BYTES,
   MAX_SNAPSHOT_BYTES,
@@ -22,7 +31,10 @@ import {
   PatchCollectionBody,
   PatchItemBody,
   ProbeQuery,
+  ProbeResult,
   SnapshotBody,
+  SummarizeResponse,
+  TagsResponse,
 } from './schema.js';
 import { AskBody, type ReaderAiService } from './ai.js';
 import { pipeToResponse, readRawBody, sendArchiveFile, sendPieces } from './http-io.js';
@@ -53,8 +65,8 @@ function rawArchivePath(req: Request, marker: string): string {
 
 /** PATCH and DELETE /:id on a member's own items (shared by /api/reader and /api/bookmarks). */
 function ownItemRoutes(r: RouteBuilder, reader: ReaderServices) {
-  r.patch('/:id', 'user', async (req) => ({ item: await reader.items.update(actorOf(req), parse(ItemIdParams, req.params).id, parse(PatchItemBody, req.body)) }));
-  r.delete('/:id', 'user', async (req, res) => {
+  r.patch('/:id', { access: 'user', response: ItemResponse }, async (req) => ({ item: await reader.items.update(actorOf(req), parse(ItemIdParams, req.params).id, parse(PatchItemBody, req.body)) }));
+  r.delete('/:id', { access: 'user', response: NO_CONTENT }, async (req, res) => {
     await reader.items.remove(actorOf(req), parse(ItemIdParams, req.params).id);
     res.status(204).end();
   });
@@ -63,95 +75,75 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderServices) {
 export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai: ReaderAiService) {
   const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
-    r.get('/probe', 'user', (req) => reader.probe.probe(parse(ProbeQuery, req.query).url));
+    r.get('/probe', { access: 'user', response: ProbeResult }, (req) => reader.probe.probe(parse(ProbeQuery, req.query).url));
 
-    r.get('/collections', 'user', async (req) => ({ collections: await reader.collections.list(actorOf(req)) }));
-    r.post('/collections', 'user', async (req, res) => {
+    r.get('/collections', { access: 'user', response: CollectionsResponse }, async (req) => ({ collections: await reader.collections.list(actorOf(req)) }));
+    r.post('/collections', { access: 'user', response: CollectionResponse }, async (req, res) => {
       const collection = await reader.collections.create(actorOf(req), parse(CreateCollectionBody, req.body));
       res.status(201);
       return { collection };
     });
-    r.patch('/collections/:id', 'user', async (req) => ({
+    r.patch('/collections/:id', { access: 'user', response: CollectionResponse }, async (req) => ({
       collection: await reader.collections.update(actorOf(req), parse(CollectionIdParams, req.params).id, parse(PatchCollectionBody, req.body)),
     }));
-    r.delete('/collections/:id', 'user', async (req, res) => {
+    r.delete('/collections/:id', { access: 'user', response: NO_CONTENT }, async (req, res) => {
       await reader.collections.remove(actorOf(req), parse(CollectionIdParams, req.params).id);
       res.status(204).end();
     });
 
-    r.get('/tags', 'user', async (req) => ({ tags: await reader.collections.listTags(actorOf(req)) }));
+    r.get('/tags', { access: 'user', response: TagsResponse }, async (req) => ({ tags: await reader.collections.listTags(actorOf(req)) }));
 
-    r.post('/import/html', { access: 'user', jsonLimit: false }, async (req, res) => {
-      const { type } = parse(ImportQuery, req.query);
-      const body = await readRawBody(req, MAX_IMPORT_BYTES);
-      if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
-      const html = body.toString('utf8');
-      const actor = actorOf(req);
-      const stream = openSse(req, res, { registry: sse });
-      let imported = 0;
-      try {
-        const done = await reader.transfer.importHtml(
-          actor,
-          html,
-          type,
-          (p) => {
-            imported = p.imported;
-            stream.send('progress', p);
-          },
-          stream.signal,
-        );
+    r.post('/import/html', { access: 'user', jsonLimit: false, response: events(ImportEvents) }, (req, res) =>
+      sse.run(req, res, async (open) => {
+        const { type } = parse(ImportQuery, req.query);
+        const body = await readRawBody(req, MAX_IMPORT_BYTES);
+        if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
+        const stream = open();
+        // a failure midway is an ImportFailedError: its error event says how many links were saved
+        const done = await reader.transfer.importHtml(actorOf(req), body.toString('utf8'), type, (p) => stream.send('progress', p), stream.signal);
         stream.send('done', done);
-      } catch (err) {
-        reader.transfer.logImportError(err);
-        // every progress event counts links already committed, so this count is exact
-        stream.send('error', {
-          code: 'import_failed',
-          imported,
-          message: `The import stopped because of an error on the server after ${imported} ${imported === 1 ? 'link was' : 'links were'} saved. Import the same file again to add the rest: links already saved are skipped.`,
-        });
-      }
-      stream.close();
-    });
-    r.get('/export/html', 'user', async (req, res) => {
+      }),
+    );
+    r.get('/export/html', { access: 'user', response: bytes('text/html (a bookmarks file, as an attachment)') }, async (req, res) => {
       res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-bookmarks.html"' });
       await sendPieces(res, reader.transfer.exportHtml(actorOf(req)));
     });
-    r.get('/export/json', 'user', async (req, res) => {
+    r.get('/export/json', { access: 'user', response: bytes('application/json (the whole library, written out a page at a time, as an attachment)') }, async (req, res) => {
       res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-reader.json"' });
       await sendPieces(res, reader.transfer.exportJson(actorOf(req)));
     });
 
-    r.put('/hide/:id', 'user', (req) => reader.items.hide(actorOf(req), parse(ItemIdParams, req.params).id));
-    r.delete('/hide/:id', 'user', (req) => reader.items.unhide(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.put('/hide/:id', { access: 'user', response: HiddenResponse }, (req) => reader.items.hide(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.delete('/hide/:id', { access: 'user', response: HiddenResponse }, (req) => reader.items.unhide(actorOf(req), parse(ItemIdParams, req.params).id));
 
-    r.get('/', 'user', (req) => reader.items.list(actorOf(req), parse(ListQuery, req.query)));
-    r.post('/', 'user', async (req, res) => {
+    r.get('/', { access: 'user', response: ItemListResponse }, (req) => reader.items.list(actorOf(req), parse(ListQuery, req.query)));
+    r.post('/', { access: 'user', response: ItemResponse }, async (req, res) => {
       const item = await reader.items.create(actorOf(req), parse(CreateItemBody, req.body));
       res.status(201);
       return { item };
     });
 
-    r.get('/:id', 'user', async (req) => ({ item: await reader.items.get(actorOf(req), parse(ItemIdParams, req.params).id) }));
+    r.get('/:id', { access: 'user', response: ItemResponse }, async (req) => ({ item: await reader.items.get(actorOf(req), parse(ItemIdParams, req.params).id) }));
     ownItemRoutes(r, reader);
 
-    r.post('/:id/rearchive', 'user', async (req, res) => {
+    r.post('/:id/rearchive', { access: 'user', response: ItemResponse }, async (req, res) => {
       const item = await reader.items.rearchive(actorOf(req), parse(ItemIdParams, req.params).id);
       res.status(202);
       return { item };
     });
-    r.post('/:id/snapshot', { access: 'user', jsonLimit: MAX_SNAPSHOT_BYTES }, async (req, res) => {
+    r.post('/:id/snapshot', { access: 'user', jsonLimit: MAX_SNAPSHOT_BYTES, response: ItemResponse }, async (req, res) => {
       const item = await reader.items.snapshot(actorOf(req), parse(ItemIdParams, req.params).id, parse(SnapshotBody, req.body));
       res.status(202);
       return { item };
     });
-    r.post('/:id/thumbnail', { access: 'user', jsonLimit: false }, async (req) => {
+    r.post('/:id/thumbnail', { access: 'user', jsonLimit: false, response: ItemResponse }, async (req) => {
       const { id } = parse(ItemIdParams, req.params);
       const actor = actorOf(req);
       await reader.access.ownItem(actor, id);
       return { item: await reader.items.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES)) };
     });
 
-    r.get('/:id/archive/*rest', 'user', async (req, res) => {
+    r.get('/:id/archive/*rest', { access: 'user', response: bytes("a capture's file (its page as a 302 to the token path)") }, async (req, res) => {
       const { id } = parse(ItemIdParams, req.params);
       const rawPath = rawArchivePath(req, '/archive/');
       const opened = await reader.files.open(actorOf(req), id, rawPath);
@@ -160,7 +152,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
     });
     // Capability URLs for a snapshot and its assets (see archiveToken): no session, the signed
     // token names the user and expires; the item must still be visible to that user.
-    r.get('/:id/archive-t/:token/*rest', 'none', async (req, res) => {
+    r.get('/:id/archive-t/:token/*rest', { access: 'none', response: bytes("a capture's file: the page (text/html) or an asset, sandboxed") }, async (req, res) => {
       const { id } = parse(ItemIdParams, req.params);
       const token = String(req.params.token ?? '');
       const file = await reader.files.archiveFileByToken(id, token, rawArchivePath(req, `/archive-t/${token}/`));
@@ -168,7 +160,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
       await sendArchiveFile(res, file, { sameOriginOnly: false });
     });
 
-    r.get('/:id/favicon', 'user', async (req, res) => {
+    r.get('/:id/favicon', { access: 'user', response: bytes('image/png or image/x-icon (the local copy of the site icon)') }, async (req, res) => {
       const icon = await reader.files.favicon(actorOf(req), parse(ItemIdParams, req.params).id);
       res
         .status(200)
@@ -182,11 +174,11 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
         .send(icon.body);
     });
 
-    r.get('/:id/changes', 'user', async (req) => ({ changes: await reader.items.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
+    r.get('/:id/changes', { access: 'user', response: ChangesResponse }, async (req) => ({ changes: await reader.items.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
 
     // AI (ai.ts): own or global items; summarize persists excerpt + tags on own items only.
-    r.post('/:id/summarize', 'user', (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
-    r.post('/:id/ask', 'user', (req) => ai.ask(actorOf(req), parse(ItemIdParams, req.params).id, parse(AskBody, req.body).question));
+    r.post('/:id/summarize', { access: 'user', response: SummarizeResponse }, (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
+    r.post('/:id/ask', { access: 'user', response: AskResponse }, (req) => ai.ask(actorOf(req), parse(ItemIdParams, req.params).id, parse(AskBody, req.body).question));
   });
   // The router refuses a path whose escapes do not decode (e.g. overlong "%c0%ae") with a 400
   // before any handler runs; under /archive/ that is a traversal attempt and answers 404 like the others.
@@ -200,14 +192,14 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
 /** /api/admin/reader and its retired alias /api/admin/bookmarks: global items (ownerId null, type live). */
 export function createReaderAdminRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
-    r.get('/', 'admin', (req) => reader.items.adminList(actorOf(req)));
-    r.post('/', 'admin', async (req, res) => {
+    r.get('/', { access: 'admin', response: AdminItemListResponse }, (req) => reader.items.adminList(actorOf(req)));
+    r.post('/', { access: 'admin', response: ItemResponse }, async (req, res) => {
       const item = await reader.items.adminCreate(actorOf(req), parse(AdminCreateBody, req.body));
       res.status(201);
       return { item };
     });
-    r.patch('/:id', 'admin', async (req) => ({ item: await reader.items.adminUpdate(actorOf(req), parse(ItemIdParams, req.params).id, parse(AdminPatchBody, req.body)) }));
-    r.delete('/:id', 'admin', async (req, res) => {
+    r.patch('/:id', { access: 'admin', response: ItemResponse }, async (req) => ({ item: await reader.items.adminUpdate(actorOf(req), parse(ItemIdParams, req.params).id, parse(AdminPatchBody, req.body)) }));
+    r.delete('/:id', { access: 'admin', response: NO_CONTENT }, async (req, res) => {
       await reader.items.adminRemove(actorOf(req), parse(ItemIdParams, req.params).id);
       res.status(204).end();
     });
@@ -217,8 +209,8 @@ export function createReaderAdminRoutes(reader: ReaderServices) {
 /** Retired: /api/bookmarks lists and creates live links; PATCH/DELETE as /api/reader. */
 export function createLegacyBookmarkRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
-    r.get('/', 'user', (req) => reader.items.list(actorOf(req), parse(ListQuery, { ...req.query, type: 'live' })));
-    r.post('/', 'user', async (req, res) => {
+    r.get('/', { access: 'user', response: ItemListResponse }, (req) => reader.items.list(actorOf(req), parse(ListQuery, { ...req.query, type: 'live' })));
+    r.post('/', { access: 'user', response: ItemResponse }, async (req, res) => {
       const body = parse(CreateItemBody, req.body && typeof req.body === 'object' ? { ...(req.body as object), type: 'live' } : req.body);
       const item = await reader.items.create(actorOf(req), body);
       res.status(201);
@@ -231,7 +223,7 @@ export function createLegacyBookmarkRoutes(reader: ReaderServices) {
 /** Retired: /api/proxy/:id streams a live item's page (SSRF-guarded, size-capped, sandboxed, no cookies). */
 export function createLegacyProxyRoutes(reader: ReaderServices) {
   return defineRoutes((r) => {
-    r.get('/:id', 'user', async (req, res) => {
+    r.get('/:id', { access: 'user', response: bytes('the live page as its site sent it (usually text/html), sandboxed') }, async (req, res) => {
       const controller = new AbortController();
       res.once('close', () => controller.abort());
       const page = await reader.probe.proxy(actorOf(req), parse(ItemIdParams, req.params).id, controller.signal);

@@ -132,6 +132,16 @@ export const FullReaderItem = ReaderItem.extend({ contentHtml: z.string().nullab
 export type FullReaderItem = z.infer<typeof FullReaderItem>;
 
 export const ItemListResponse = z.object({ items: z.array(ReaderItem), total: z.number().int() });
+export type ItemListResponse = z.infer<typeof ItemListResponse>;
+/** GET /api/admin/reader: every global item, unpaged. */
+export const AdminItemListResponse = z.object({ items: z.array(ReaderItem) });
+export type AdminItemListResponse = z.infer<typeof AdminItemListResponse>;
+/** One item with its content: create, get, change, rearchive, snapshot, thumbnail. */
+export const ItemResponse = z.object({ item: FullReaderItem });
+export type ItemResponse = z.infer<typeof ItemResponse>;
+/** PUT and DELETE /hide/:id: the ids the member now hides. */
+export const HiddenResponse = z.object({ hidden: z.array(z.string()) });
+export type HiddenResponse = z.infer<typeof HiddenResponse>;
 
 export const Collection = z.object({
   id: z.string(),
@@ -143,8 +153,15 @@ export const Collection = z.object({
 });
 export type Collection = z.infer<typeof Collection>;
 
+export const CollectionsResponse = z.object({ collections: z.array(Collection) });
+export type CollectionsResponse = z.infer<typeof CollectionsResponse>;
+export const CollectionResponse = z.object({ collection: Collection });
+export type CollectionResponse = z.infer<typeof CollectionResponse>;
+
 export const Tag = z.object({ id: z.string(), name: z.string(), itemCount: z.number().int() });
 export type Tag = z.infer<typeof Tag>;
+export const TagsResponse = z.object({ tags: z.array(Tag) });
+export type TagsResponse = z.infer<typeof TagsResponse>;
 
 export const ItemChange = z.object({
   id: z.number().int(),
@@ -155,6 +172,56 @@ export const ItemChange = z.object({
   excerpt: z.string().nullable(),
 });
 export type ItemChange = z.infer<typeof ItemChange>;
+export const ChangesResponse = z.object({ changes: z.array(ItemChange) });
+export type ChangesResponse = z.infer<typeof ChangesResponse>;
+
+/** POST /:id/summarize: the item (own items keep the summary as excerpt and gain the tags). */
+export const SummarizeResponse = z.object({ item: FullReaderItem, summary: z.string(), tags: z.array(z.string()) });
+export type SummarizeResponse = z.infer<typeof SummarizeResponse>;
+export const AskResponse = z.object({ answer: z.string() });
+export type AskResponse = z.infer<typeof AskResponse>;
+
+/** GET /probe: whether the page answers, may be framed, and its title and icon. */
+export const ProbeResult = z.object({
+  reachable: z.boolean(),
+  framesBlocked: z.boolean(),
+  faviconUrl: z.string().nullable(),
+  title: z.string().nullable(),
+});
+export type ProbeResult = z.infer<typeof ProbeResult>;
+
+// ---- the bookmarks import stream (POST /import/html) ----
+
+export const ImportProgress = z.object({
+  processed: z.number().int(),
+  total: z.number().int(),
+  imported: z.number().int(),
+  skipped: z.number().int(),
+});
+export type ImportProgress = z.infer<typeof ImportProgress>;
+
+/** A row of the file that could not be imported. */
+export const ImportRowError = z.object({ index: z.number().int(), title: z.string().nullable(), url: z.string().nullable(), reason: z.string() });
+export type ImportRowError = z.infer<typeof ImportRowError>;
+
+export const ImportSummary = z.object({
+  imported: z.number().int(),
+  skipped: z.number().int(),
+  duplicates: z.number().int(),
+  collections: z.array(z.string()),
+  errors: z.array(ImportRowError),
+});
+export type ImportSummary = z.infer<typeof ImportSummary>;
+
+/** The import stream's events: progress after every saved chunk, then done. */
+export const ImportEvents = z.object({ progress: ImportProgress, done: ImportSummary });
+export type ImportEvents = z.infer<typeof ImportEvents>;
+/**
+ * The import's `error` event, which the stream runner sends (not declared in ImportEvents): a
+ * failure midway (ImportFailedError in transfer.ts) also says how many links were saved.
+ */
+export const ImportErrorEvent = z.object({ code: z.string(), message: z.string(), imported: z.number().int().optional() });
+export type ImportErrorEvent = z.infer<typeof ImportErrorEvent>;
 
 // ---- requests ----
 
@@ -219,6 +286,8 @@ export const CreateItemBody = z.object({
   ...ItemOptions,
 });
 export type CreateItemBody = z.infer<typeof CreateItemBody>;
+/** What a client sends (defaults not yet applied). */
+export type CreateItemRequest = z.input<typeof CreateItemBody>;
 
 export const PatchItemBody = z
   .object({
@@ -230,6 +299,7 @@ export const PatchItemBody = z
   })
   .strict();
 export type PatchItemBody = z.infer<typeof PatchItemBody>;
+export type PatchItemRequest = z.input<typeof PatchItemBody>;
 
 export const AdminCreateBody = CreateItemBody.omit({ type: true, collectionId: true, collectionName: true });
 export type AdminCreateBody = z.infer<typeof AdminCreateBody>;
@@ -257,13 +327,6 @@ export const PatchCollectionBody = z
 export type PatchCollectionBody = z.infer<typeof PatchCollectionBody>;
 
 export const ImportQuery = z.object({ type: ItemType.default('live') });
-
-export interface ProbeResult {
-  reachable: boolean;
-  framesBlocked: boolean;
-  faviconUrl: string | null;
-  title: string | null;
-}
 
 /** What captureNow() tells its caller (the archive job, the change monitor). */
 export interface CaptureOutcome {

@@ -3,6 +3,7 @@
 // out a page at a time).
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { UserActor } from '../../actor.js';
+import { AppError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReaderAccess, Viewer } from './access.js';
@@ -16,22 +17,23 @@ import {
 } from './bookmarks-html.js';
 import type { ReaderCollectionsService } from './collections.js';
 import type { ReaderCaptureQueue } from './jobs.js';
-import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ItemType } from './schema.js';
+import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ImportProgress, type ImportSummary, type ItemType } from './schema.js';
 import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
 
-export interface ImportProgress {
-  processed: number;
-  total: number;
-  imported: number;
-  skipped: number;
-}
-
-export interface ImportSummary {
-  imported: number;
-  skipped: number;
-  duplicates: number;
-  collections: string[];
-  errors: Array<{ index: number; title: string | null; url: string | null; reason: string }>;
+/**
+ * An import that stopped midway: the stream's `error` event carries `imported` (the runner adds an
+ * error's details to it, see SseRegistry.run). Every progress event counts links already
+ * committed, so the count is exact, and importing the same file again skips them.
+ */
+export class ImportFailedError extends AppError {
+  constructor(imported: number) {
+    super(
+      500,
+      'import_failed',
+      `The import stopped because of an error on the server after ${imported} ${imported === 1 ? 'link was' : 'links were'} saved. Import the same file again to add the rest: links already saved are skipped.`,
+      { imported },
+    );
+  }
 }
 
 /** About how long one import chunk may hold the event loop before other requests get their turn. */
@@ -59,10 +61,6 @@ export class ReaderTransferService {
     return this.deps.clock.now().toISOString();
   }
 
-  logImportError(err: unknown): void {
-    this.deps.logger.error({ err }, 'bookmarks import failed');
-  }
-
   /**
    * bookmarks.html import: every link becomes an own item (live unless type is offline, so an
    * import does not start a capture storm), the nearest folder its collection (created or reused),
@@ -78,8 +76,25 @@ export class ReaderTransferService {
    * importing the same file again adds only the rest (saved links count as duplicates).
    */
   async importHtml(actor: UserActor, html: string, type: ItemType, onProgress: (p: ImportProgress) => void, signal?: AbortSignal): Promise<ImportSummary> {
-    const parsed = await parseBookmarksHtmlInSlices(html, IMPORT_SLICE_MS);
     const summary: ImportSummary = { imported: 0, skipped: 0, duplicates: 0, collections: [], errors: [] };
+    try {
+      return await this.importRows(actor, html, type, summary, onProgress, signal);
+    } catch (err) {
+      // the cause is logged here, with its stack; the client learns only how many links are saved
+      this.deps.logger.error({ err }, 'bookmarks import failed');
+      throw new ImportFailedError(summary.imported);
+    }
+  }
+
+  private async importRows(
+    actor: UserActor,
+    html: string,
+    type: ItemType,
+    summary: ImportSummary,
+    onProgress: (p: ImportProgress) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<ImportSummary> {
+    const parsed = await parseBookmarksHtmlInSlices(html, IMPORT_SLICE_MS);
     const urls = parsed.rows.flatMap((r) => (r.kind === 'bookmark' ? [r.url] : []));
     const existing = new Set<string>();
     for (let i = 0; i < urls.length; i += URL_CHECK_BATCH) {

@@ -6,7 +6,7 @@ import { useId, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useResource } from '../../api/useResource';
-import { itemTitle, readerItemHref, type ReaderItem } from '../reader/types';
+import { itemTitle, readerItemHref, type ItemListResponse } from '../reader/types';
 import { ToolIcon } from '../apps/ToolIcon';
 import { useTools, type Tool } from '../apps/tools';
 import { Icon, type IconName } from '../../ui/icons';
@@ -64,7 +64,7 @@ function ToolCard({
 /** The newest unread items in the member's Reader (up to three), linking to each. */
 function ReaderWidget({ tool }: WidgetProps): ReactElement {
   const def = WIDGETS.reader!;
-  const unread = useResource((signal) => api.get<{ items: ReaderItem[]; total: number }>('/api/reader?status=unread&hidden=exclude&limit=3', { signal }));
+  const unread = useResource((signal) => api.get<ItemListResponse>('/api/reader?status=unread&hidden=exclude&limit=3', { signal }));
   const data = unread.data;
   const text = !data
     ? unread.error

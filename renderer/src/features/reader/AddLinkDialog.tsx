@@ -8,7 +8,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { useDebounced } from './hooks';
-import { parseTags, type CreateItemBody, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
+import { parseTags, type CreateItemBody, type ItemResponse, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
 
 const NEW_COLLECTION = '__new__';
 
@@ -121,7 +121,7 @@ export function AddLinkDialog({
     const tagList = parseTags(tags);
     if (tagList.length) body.tags = tagList;
     try {
-      const { item } = await api.post<{ item: ReaderItem }>('/api/reader', body);
+      const { item } = await api.post<ItemResponse>('/api/reader', body);
       onSaved(item);
     } catch (err) {
       const issues = err instanceof ApiError ? err.fieldIssues : {};

@@ -27,11 +27,14 @@ import {
   itemTitle,
   parseTags,
   STATUS_TEXT,
+  type AskResponse,
+  type ChangesResponse,
+  type CollectionsResponse,
   type FullReaderItem,
+  type ItemResponse,
   type PatchItemBody,
   type ProbeResult,
-  type ReaderChange,
-  type ReaderCollection,
+  type SummarizeResponse,
 } from './types';
 
 type View = 'reader' | 'live' | 'archived';
@@ -43,7 +46,7 @@ const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 5
 export function ArticlePage(): ReactElement {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const item = useResource((signal) => api.get<{ item: FullReaderItem }>(itemApi(id), { signal }).then((r) => r.item), [id]);
+  const item = useResource((signal) => api.get<ItemResponse>(itemApi(id), { signal }).then((r) => r.item), [id]);
   const data = item.data?.id === id ? item.data : undefined;
   usePageTitle(data ? itemTitle(data) : 'Reader');
   usePoll(Boolean(data && isBusy(data)), item.reload);
@@ -55,7 +58,7 @@ export function ArticlePage(): ReactElement {
   useEffect(() => {
     if (!data || data.status !== 'unread' || data.type !== 'offline' || data.ownerId !== user.id || marked.current === data.id) return;
     marked.current = data.id;
-    api.patch<{ item: FullReaderItem }>(itemApi(data.id), { status: 'reading' }).then(
+    api.patch<ItemResponse>(itemApi(data.id), { status: 'reading' }).then(
       (r) => setData(r.item),
       () => undefined, // it stays unread; the Mark as read button is there
     );
@@ -130,7 +133,7 @@ function Article({
       const { collectionName: _name, ...fields } = body;
       onChange({ ...item, ...fields });
       try {
-        const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
+        const { item: next } = await api.patch<ItemResponse>(itemApi(item.id), body);
         // keep the article text already shown if the answer is a list row
         onChange({ ...before, ...next, contentHtml: next.contentHtml ?? before.contentHtml, contentText: next.contentText ?? before.contentText });
       } catch (err) {
@@ -141,7 +144,7 @@ function Article({
     });
   const rearchive = () =>
     act('rearchive', async () => {
-      const { item: next } = await api.post<{ item: FullReaderItem }>(`${itemApi(item.id)}/rearchive`);
+      const { item: next } = await api.post<ItemResponse>(`${itemApi(item.id)}/rearchive`);
       onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
       return item.type === 'offline' || item.autoUpdate ? 'Hearth is saving a fresh copy.' : 'Hearth is refreshing the preview picture.';
     });
@@ -328,7 +331,7 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
     setSummarizing(true);
     setSummaryError(null);
     try {
-      const r = await api.post<{ item: FullReaderItem; summary: string; tags: string[] }>(`${itemApi(item.id)}/summarize`);
+      const r = await api.post<SummarizeResponse>(`${itemApi(item.id)}/summarize`);
       setSummary({ summary: r.summary, tags: r.tags });
       if (item.canEdit) onTags(r.item?.excerpt ?? null, r.item?.tags ?? item.tags);
     } catch (err) {
@@ -348,7 +351,7 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
     setAsking(true);
     setAskError(null);
     try {
-      const r = await api.post<{ answer: string }>(`${itemApi(item.id)}/ask`, { question: q });
+      const r = await api.post<AskResponse>(`${itemApi(item.id)}/ask`, { question: q });
       setAnswer({ q, a: r.answer });
     } catch (err) {
       setAskError(aiMessage(err));
@@ -427,7 +430,7 @@ function MonitorPanel({
   onPatch: (key: string, body: PatchItemBody, message: string | null) => Promise<void>;
 }): ReactElement {
   const intervalId = useId();
-  const changes = useResource((signal) => api.get<{ changes: ReaderChange[] }>(`${itemApi(item.id)}/changes`, { signal }).then((r) => r.changes), [item.id, item.lastCheckedAt]);
+  const changes = useResource((signal) => api.get<ChangesResponse>(`${itemApi(item.id)}/changes`, { signal }).then((r) => r.changes), [item.id, item.lastCheckedAt]);
   const interval = item.autoUpdateIntervalMins ?? 1440;
   return (
     <section className="card reader-panel" aria-labelledby="monitor-title" data-testid="monitor">
@@ -520,7 +523,7 @@ function MonitorPanel({
 }
 
 function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (item: FullReaderItem) => void }): ReactElement {
-  const collections = useResource((signal) => api.get<{ collections: ReaderCollection[] }>('/api/reader/collections', { signal }).then((r) => r.collections));
+  const collections = useResource((signal) => api.get<CollectionsResponse>('/api/reader/collections', { signal }).then((r) => r.collections));
   const [title, setTitle] = useState(item.title ?? '');
   const [collection, setCollection] = useState(item.collectionId ?? '');
   const [newName, setNewName] = useState('');
@@ -543,7 +546,7 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
     setBusy(true);
     setError(null);
     try {
-      const { item: next } = await api.patch<{ item: FullReaderItem }>(itemApi(item.id), body);
+      const { item: next } = await api.patch<ItemResponse>(itemApi(item.id), body);
       onSaved(next);
     } catch (err) {
       setError(errorMessage(err));

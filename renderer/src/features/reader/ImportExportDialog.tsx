@@ -8,7 +8,7 @@ import { openPostStream, RawBody, type PostStreamHandle } from '../../api/sse';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import type { ImportDone, ImportEvents, ImportProgress } from './types';
+import type { ImportDone, ImportProgress, ImportStreamEvents } from './types';
 
 const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
@@ -37,7 +37,7 @@ export function ImportExportDialog({ onClose, onImported }: { onClose: () => voi
     setProgress(null);
     setRunning(true);
     let finished = false;
-    const handle = openPostStream<ImportEvents>(
+    const handle = openPostStream<ImportStreamEvents>(
       `/api/reader/import/html${offline ? '?type=offline' : ''}`,
       new RawBody(file, 'text/html'),
       {

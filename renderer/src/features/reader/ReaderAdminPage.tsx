@@ -14,13 +14,13 @@ import { TextField } from '../../ui/TextField';
 import { normalizeUrl } from './AddLinkDialog';
 import { Favicon } from './parts';
 import './reader.css';
-import { hostOf, itemTitle, type ReaderItem } from './types';
+import { hostOf, itemTitle, type AdminItemListResponse, type ReaderItem } from './types';
 
 const DEFAULT_CATEGORY = 'Services';
 const adminItemApi = (id: string) => `/api/admin/reader/${encodeURIComponent(id)}`;
 
 export function ReaderAdminPage(): ReactElement {
-  const items = useResource((signal) => api.get<{ items: ReaderItem[] }>('/api/admin/reader', { signal }).then((r) => r.items));
+  const items = useResource((signal) => api.get<AdminItemListResponse>('/api/admin/reader', { signal }).then((r) => r.items));
   const [editing, setEditing] = useState<ReaderItem | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ReaderItem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);

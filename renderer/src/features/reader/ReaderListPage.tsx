@@ -17,7 +17,7 @@ import { useDebounced, usePoll, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
-import { asStatus, asType, isBusy, itemApi, itemTitle, type ReaderCollection, type ReaderItem, type ReaderTag } from './types';
+import { asStatus, asType, isBusy, itemApi, itemTitle, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -67,9 +67,9 @@ export function ReaderListPage(): ReactElement {
     s.set('limit', String(limit));
     return `/api/reader?${s}`;
   })();
-  const items = useResource((signal) => api.get<{ items: ReaderItem[]; total: number }>(listUrl, { signal }), [listUrl]);
-  const collections = useResource((signal) => api.get<{ collections: ReaderCollection[] }>('/api/reader/collections', { signal }).then((r) => r.collections));
-  const tags = useResource((signal) => api.get<{ tags: ReaderTag[] }>('/api/reader/tags', { signal }).then((r) => r.tags));
+  const items = useResource((signal) => api.get<ItemListResponse>(listUrl, { signal }), [listUrl]);
+  const collections = useResource((signal) => api.get<CollectionsResponse>('/api/reader/collections', { signal }).then((r) => r.collections));
+  const tags = useResource((signal) => api.get<TagsResponse>('/api/reader/tags', { signal }).then((r) => r.tags));
 
   const all = items.data?.items ?? [];
   const shown = showHidden === 'show' ? all : all.filter((i) => !i.isHidden);

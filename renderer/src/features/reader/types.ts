@@ -1,74 +1,37 @@
-// Shapes of the Reader API (/api/reader, /api/admin/reader) as the web app reads them: items (list
-// rows and the full article), collections, tags, the link probe, change history, the bookmarks
-// import stream and request bodies. JSON is camelCase and timestamps are ISO strings.
+// The Reader's API types (/api/reader, /api/admin/reader), re-exported from the server's schema,
+// and the small helpers the Reader screens share. JSON is camelCase and timestamps are ISO strings.
 
-// The item, collection, tag, change and probe shapes come from the server's schema (type-only).
+// Every API shape comes from the server's schema (type-only): items, collections, tags, changes,
+// the probe, the AI answers, the import stream's events and the request bodies.
 export type {
+  AdminItemListResponse,
   ArchiveState,
+  AskResponse,
+  ChangesResponse,
   Collection as ReaderCollection,
+  CollectionsResponse,
+  CreateItemRequest as CreateItemBody,
   FullReaderItem,
+  ImportErrorEvent,
+  ImportProgress,
+  ImportRowError,
+  ImportSummary as ImportDone,
   ItemChange as ReaderChange,
+  ItemListResponse,
+  ItemResponse,
   ItemStatus,
   ItemType,
+  PatchItemRequest as PatchItemBody,
   ProbeResult,
   ReaderItem,
+  SummarizeResponse,
   Tag as ReaderTag,
+  TagsResponse,
 } from '../../../../server/modules/reader/schema.js';
-import type { ItemStatus, ItemType, ReaderItem } from '../../../../server/modules/reader/schema.js';
+import type { ImportErrorEvent, ImportEvents, ItemStatus, ItemType, ReaderItem } from '../../../../server/modules/reader/schema.js';
 
-export interface ImportProgress {
-  processed: number;
-  total: number;
-  imported: number;
-  skipped: number;
-}
-
-export interface ImportRowError {
-  index: number;
-  title: string | null;
-  url: string | null;
-  reason: string;
-}
-
-export interface ImportDone {
-  imported: number;
-  skipped: number;
-  duplicates: number;
-  collections: string[];
-  errors: ImportRowError[];
-}
-
-export interface ImportEvents {
-  progress: ImportProgress;
-  done: ImportDone;
-  error: { code: string; message: string };
-}
-
-export interface CreateItemBody {
-  url: string;
-  type?: ItemType;
-  title?: string;
-  collectionId?: string;
-  collectionName?: string;
-  tags?: string[];
-  category?: string;
-  useProxy?: boolean;
-  useEmbed?: boolean;
-}
-
-export type PatchItemBody = Partial<{
-  title: string;
-  status: ItemStatus;
-  collectionId: string | null;
-  collectionName: string;
-  tags: string[];
-  category: string;
-  useProxy: boolean;
-  useEmbed: boolean;
-  autoUpdate: boolean;
-  autoUpdateIntervalMins: number | null;
-  alertOnChange: boolean;
-}>;
+/** The import stream as the dialog reads it: the declared events and the runner's `error`. */
+export type ImportStreamEvents = ImportEvents & { error: ImportErrorEvent };
 
 export const STATUS_TEXT: Record<ItemStatus, string> = { unread: 'Unread', reading: 'Reading', archived: 'Archived' };
 
