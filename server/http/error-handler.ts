@@ -36,8 +36,8 @@ export function renderError(err: unknown): { status: number; body: { error: { co
     return { status: 400, body: { error: { code: 'invalid_request', message: 'The request is not valid.', details: zodDetails(err) } } };
   }
   const e = (err ?? {}) as HttpishError;
-  if (e.type && BODY_PARSER_ERRORS[e.type]) {
-    const m = BODY_PARSER_ERRORS[e.type]!;
+  const m = e.type ? BODY_PARSER_ERRORS[e.type] : undefined;
+  if (m) {
     return { status: m.status, body: { error: { code: m.code, message: m.message } } };
   }
   const status = e.status ?? e.statusCode;

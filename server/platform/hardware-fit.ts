@@ -35,8 +35,8 @@ export function modelBudget(hw: HardwareProfile): MemoryBudget {
 export function pickLargestFitting<T extends FitCandidate>(candidates: readonly T[], budgetBytes: number): { item: T; fits: boolean } | null {
   if (candidates.length === 0) return null;
   const sorted = [...candidates].sort((a, b) => a.ramBytes - b.ramBytes);
-  const fitting = sorted.filter((c) => c.ramBytes <= budgetBytes);
-  return fitting.length ? { item: fitting.at(-1)!, fits: true } : { item: sorted[0]!, fits: false };
+  const largest = sorted.filter((c) => c.ramBytes <= budgetBytes).at(-1);
+  return largest ? { item: largest, fits: true } : { item: sorted[0]!, fits: false };
 }
 
 /** Whether an item's memory need fits this machine (for every other item of the catalog). */

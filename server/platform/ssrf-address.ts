@@ -113,13 +113,14 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     baseLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
       const list = (addresses as unknown as LookupAddress[]).filter((a) => isPublicAddress(a.address));
-      if (list.length === 0) {
+      const first = list[0];
+      if (!first) {
         const e = new BlockedUrlError(`${hostname} points to a private or local network address.`, hostname) as unknown as NodeJS.ErrnoException;
         e.code = 'ESSRFBLOCKED';
         return callback(e, '', 0);
       }
       if (options.all) return callback(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
+      callback(null, first.address, first.family);
     });
   };
 

@@ -1,7 +1,7 @@
 // Kill -9 of Hearth in the middle of an archive download: the next download of that archive, in a
 // new Hearth on the same DATA_DIR, continues from the .part file, ends with the right checksum
 // and is served by the real kiwix-serve.
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,13 +9,12 @@ import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { TestClient } from '../harness/client.js';
 import { freePort, until } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
-import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
+import { ADMIN } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
-import { exited } from '../harness/processes.js';
+import { kill9, startHearthProcess, stopProcess } from '../harness/processes.js';
 
 const MB = 1024 * 1024;
-const root = path.resolve(import.meta.dirname, '..', '..');
 
 let files: FakeFileServer;
 let zims: TestZims;
@@ -25,25 +24,13 @@ let child: ChildProcess | null = null;
 let zim: { file: string; bytes: Buffer };
 let archivePort = 0;
 
-function startHearth(port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      MODEL_RUNTIME_URL: CLOSED_URL,
-      FETCH_ALLOW_ORIGINS: files.url,
-      ARCHIVE_CATALOG_PATH: path.join(temp.dir, 'archives.json'),
-      ARCHIVE_SERVER_PORT: String(archivePort),
-      KIWIX_SERVE_PATH: kiwixServeOnPath(),
-    },
-    stdio: 'ignore',
+const startHearth = (port: number, what: string) =>
+  startHearthProcess({
+    port,
+    dataDir,
+    env: { FETCH_ALLOW_ORIGINS: files.url, ARCHIVE_CATALOG_PATH: path.join(temp.dir, 'archives.json'), ARCHIVE_SERVER_PORT: String(archivePort), KIWIX_SERVE_PATH: kiwixServeOnPath() },
+    what,
   });
-}
-
 
 beforeAll(async () => {
   zims = buildTestZims();
@@ -65,10 +52,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  if (child) {
-    child.kill('SIGTERM');
-    await exited(child);
-  }
+  await stopProcess(child);
   await files?.close();
   zims?.remove();
   temp.remove();
@@ -77,8 +61,7 @@ afterAll(async () => {
 it('a download cut by SIGKILL of Hearth resumes from its .part file with the right checksum, then is served', { timeout: 120_000 }, async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'first start');
+  child = await startHearth(port, 'first start');
   const admin = new TestClient(base);
   expect((await admin.post('/api/setup/admin', ADMIN)).status).toBe(201);
 
@@ -87,16 +70,14 @@ it('a download cut by SIGKILL of Hearth resumes from its .part file with the rig
   const part = path.join(dataDir, 'archives', 'big', 'bigarchive_en_all_2024-05.zim.part');
   await until(() => existsSync(part) && statSync(part).size >= 2 * MB, 'two megabytes on disk');
 
-  child.kill('SIGKILL');
-  await exited(child);
+  await kill9(child);
   await first.ended;
   expect(first.events.some((e) => e.event === 'done')).toBe(false);
   const onDisk = statSync(part).size;
   expect(onDisk).toBeLessThan(zim.bytes.length);
 
   files.behave('bigarchive_en_all_2024-05.zim', {});
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'second start');
+  child = await startHearth(port, 'second start');
   // the session survives the crash; the download is asked for again
   const second = await connectSse(base, '/api/admin/archives/download/big', { cookie: admin.cookie! }, { body: {} });
   await second.ended;

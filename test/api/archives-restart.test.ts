@@ -1,17 +1,16 @@
 // Kill -9 of Hearth and a quick restart, with the real kiwix-serve: the orphaned kiwix-serve still
 // holds the archive port for about a second. The new Hearth's archive server must end up ready
 // and serving, from its own kiwix-serve, without an admin pressing Verify.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, until } from '../harness/net.js';
-import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
-import { alive, exited } from '../harness/processes.js';
+import { alive, childrenOf, kill9, startHearthProcess, stopProcess } from '../harness/processes.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const temp = makeTempDir();
 const dataDir = path.join(temp.dir, 'data');
 let zims: TestZims;
@@ -20,19 +19,8 @@ let child: ChildProcess | null = null;
 let again: TestServer | null = null;
 
 
-/** The kiwix-serve a process started (Linux /proc). */
-function kiwixChild(parent: number): number | null {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('kiwix-serve')) return Number(pid);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
+/** The kiwix-serve a process started. */
+const kiwixChild = (parent: number): number | null => childrenOf(parent).find(({ argv }) => argv.some((a) => a.includes('kiwix-serve')))?.pid ?? null;
 
 beforeAll(async () => {
   zims = buildTestZims();
@@ -50,27 +38,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await again?.close();
-  if (child && child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    await exited(child);
-  }
+  await stopProcess(child);
   zims?.remove();
   temp.remove();
 });
 
 it('after kill -9 and a quick restart the archive server comes up from its own kiwix-serve and stays up', { timeout: 120_000 }, async () => {
   const port = await freePort();
-  child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: CLOSED_URL, ARCHIVE_SERVER_PORT: String(archivePort), KIWIX_SERVE_PATH: kiwixServeOnPath() },
-    stdio: 'ignore',
-  });
-  await until(async () => (await fetch(`http://127.0.0.1:${port}/api/system/ready`)).status === 200, 'the first Hearth');
+  child = await startHearthProcess({ port, dataDir, env: { ARCHIVE_SERVER_PORT: String(archivePort), KIWIX_SERVE_PATH: kiwixServeOnPath() }, what: 'the first Hearth' });
   const orphan = await until(() => kiwixChild(child!.pid!), 'its kiwix-serve');
   await until(async () => (await fetch(`http://127.0.0.1:${archivePort}/`)).ok, 'kiwix-serve to answer');
 
-  child.kill('SIGKILL');
-  await exited(child);
+  await kill9(child);
   expect(alive(orphan)).toBe(true); // it outlives Hearth for about a second
 
   again = await startTestServer({ dataDir, config: { archiveServerPort: archivePort, kiwixServePath: kiwixServeOnPath() } });

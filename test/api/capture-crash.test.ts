@@ -1,8 +1,8 @@
 // Kill -9 of Hearth while its capture browser runs: Playwright's profile folder in the temp folder
 // outlives both, and the next start of Hearth on the same DATA_DIR removes it. Real Chromium,
 // Hearth in a child process.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -10,41 +10,24 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CHROMIUM_PATH } from '../harness/browser.js';
 import { TestClient } from '../harness/client.js';
 import { freePort, until } from '../harness/net.js';
-import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
+import { ADMIN } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
-import { alive, exited } from '../harness/processes.js';
+import { alive, childrenOf, kill9, startHearthProcess, stopProcess } from '../harness/processes.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const temp = makeTempDir();
 const dataDir = path.join(temp.dir, 'data');
 let child: ChildProcess | null = null;
 let site: http.Server;
 let siteUrl = '';
 
-function startHearth(port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: CLOSED_URL, FETCH_ALLOW_ORIGINS: siteUrl, CHROMIUM_PATH },
-    stdio: 'ignore',
+const startHearth = (port: number, what: string) => startHearthProcess({ port, dataDir, env: { FETCH_ALLOW_ORIGINS: siteUrl, CHROMIUM_PATH }, what });
+
+/** The Chromium processes a process started, with their profile folders. */
+const chromiumChildren = (parent: number): Array<{ pid: number; profile: string }> =>
+  childrenOf(parent).flatMap(({ pid, argv }) => {
+    const arg = argv.find((a) => a.startsWith('--user-data-dir='));
+    return arg ? [{ pid, profile: arg.slice('--user-data-dir='.length) }] : [];
   });
-}
-
-
-/** The Chromium processes a process started, with their profile folders (Linux /proc). */
-function chromiumChildren(parent: number): Array<{ pid: number; profile: string }> {
-  const out: Array<{ pid: number; profile: string }> = [];
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== parent) continue;
-      const arg = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').find((a) => a.startsWith('--user-data-dir='));
-      if (arg) out.push({ pid: Number(pid), profile: arg.slice('--user-data-dir='.length) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 beforeAll(async () => {
   site = http.createServer((_req, res) => {
@@ -56,10 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (child) {
-    child.kill('SIGTERM');
-    await exited(child);
-  }
+  await stopProcess(child);
   await new Promise((r) => site.close(r));
   temp.remove();
 });
@@ -67,8 +47,7 @@ afterAll(async () => {
 it('the next start removes the capture-browser profile a kill -9 left in the temp folder', { timeout: 120_000 }, async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'first start');
+  child = await startHearth(port, 'first start');
   const admin = new TestClient(base);
   expect((await admin.post('/api/setup/admin', ADMIN)).status).toBe(201);
 
@@ -80,14 +59,12 @@ it('the next start removes the capture-browser profile a kill -9 left in the tem
   expect(browser, 'the capture browser runs').toBeDefined();
   expect(existsSync(browser!.profile)).toBe(true);
 
-  child.kill('SIGKILL');
-  await exited(child);
+  await kill9(child);
   // the browser notices its pipe closed and exits; its profile stays behind
   await until(() => !alive(browser!.pid), 'the orphaned browser to exit', 20_000);
   expect(existsSync(browser!.profile)).toBe(true);
 
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'second start');
+  child = await startHearth(port, 'second start');
   expect(existsSync(browser!.profile)).toBe(false);
   // Playwright's other temp files went to DATA_DIR, not the temp folder
   expect(existsSync(path.join(dataDir, 'run', 'capture-browser'))).toBe(true);

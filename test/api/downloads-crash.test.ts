@@ -1,37 +1,23 @@
 // Kill -9 of Hearth in the middle of a download: the next start resumes the job from its .part
 // file and finishes with the right checksum, without fetching the finished bytes again.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { TestClient } from '../harness/client.js';
-import { ADMIN, CLOSED_URL } from '../harness/start-server.js';
+import { ADMIN } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { freePort, until } from '../harness/net.js';
+import { kill9, startHearthProcess } from '../harness/processes.js';
 
 const MB = 1024 * 1024;
-const root = path.resolve(import.meta.dirname, '..', '..');
 
 let files: FakeFileServer;
 const temp = makeTempDir();
 let child: ChildProcess | null = null;
 
-function startHearth(port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/cli.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: temp.dir,
-      LOG_LEVEL: 'warn',
-      MODEL_RUNTIME_URL: CLOSED_URL,
-      FETCH_ALLOW_ORIGINS: files.url,
-    },
-    stdio: 'ignore',
-  });
-}
+const startHearth = (port: number, what: string) => startHearthProcess({ port, dataDir: temp.dir, env: { FETCH_ALLOW_ORIGINS: files.url }, what });
 
 beforeAll(async () => {
   files = await new FakeFileServer().start();
@@ -47,8 +33,7 @@ it('resumes from the .part file after SIGKILL and finishes with the right checks
   const url = files.addBuffer('crash.zim', data, { throttleBps: 3 * MB });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'first start');
+  child = await startHearth(port, 'first start');
 
   const admin = new TestClient(base);
   expect((await admin.post('/api/setup/admin', ADMIN)).status).toBe(201);
@@ -60,13 +45,11 @@ it('resumes from the .part file after SIGKILL and finishes with the right checks
   const part = path.join(temp.dir, 'archives', 'crash.zim.part');
   await until(() => existsSync(part) && statSync(part).size > 3 * MB, 'a few MB on disk');
 
-  child.kill('SIGKILL');
-  await new Promise((r) => child!.once('exit', r));
+  await kill9(child);
   const partAtKill = statSync(part).size;
   expect(partAtKill).toBeLessThan(data.length);
 
-  child = startHearth(port);
-  await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'second start');
+  child = await startHearth(port, 'second start');
   // the session cookie survives the crash too
   const done = await until(async () => {
     const j = (await admin.get('/api/jobs/status')).body.jobs.find((x: any) => x.id === id);

@@ -1,6 +1,9 @@
 // Small helpers for tests and benchmarks that run real processes on loopback.
 import net from 'node:net';
 
+/** A loopback port nothing listens on: adapters pointed here see "connection refused". */
+export const CLOSED_URL = 'http://127.0.0.1:9';
+
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

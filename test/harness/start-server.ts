@@ -16,6 +16,7 @@ import { AuthStore } from '../../server/modules/auth/store.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { createMemoryLogger, type MemoryLogger } from '../../server/platform/logger.js';
 import { TestClient } from './client.js';
+import { CLOSED_URL } from './net.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const ADMIN = { name: 'Alex', pin: '1234' } as const;
@@ -41,8 +42,7 @@ export const TEST_HARDWARE: HardwareProfile = {
  */
 export const TEST_TUNING: Tuning = { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000 };
 
-/** A loopback port nothing listens on: adapters pointed here see "connection refused". */
-export const CLOSED_URL = 'http://127.0.0.1:9';
+export { CLOSED_URL };
 
 export interface PublicUser {
   id: string;

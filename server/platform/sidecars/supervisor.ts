@@ -5,14 +5,15 @@
 // whole tree), restart with backoff after a crash, and serialized reconfiguration where the last
 // request wins. Before a start the program's port must be free: one orphaned by a crash of Hearth
 // (kill -9) is recognized by the pid file and stopped, anything else is waited for, never killed,
-// and a failed start is tried again with backoff.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
-import path from 'node:path';
+// and a failed start is tried again with backoff. The pid file and the orphan check are in
+// pid-file.ts, the free-port wait in port.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
 import treeKill from 'tree-kill';
 import { childProcessEnv } from '../../config.js';
 import type { Logger } from '../logger.js';
+import { sleep } from '../sleep.js';
+import { PidFile } from './pid-file.js';
+import { waitForFreePort } from './port.js';
 
 export type SidecarState = 'idle' | 'starting' | 'ready' | 'failed';
 
@@ -50,11 +51,6 @@ export interface SidecarDefinition<C> {
 export const PORT_FREE_WAIT_MS = 3000;
 const START_RETRY_BASE_MS = 500;
 
-interface PidRecord {
-  pid: number;
-  argv: string[];
-}
-
 export interface SidecarStatus {
   state: SidecarState;
   error: string | null;
@@ -64,15 +60,6 @@ export interface SidecarStatus {
 }
 
 type Listener = (s: SidecarStatus) => void;
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    }, { once: true });
-  });
 
 export class ProcessSupervisor<C> {
   private child: ChildProcess | null = null;
@@ -90,11 +77,14 @@ export class ProcessSupervisor<C> {
   private lifetime = new AbortController();
   /** Aborted by stop(): ends waits between start attempts. */
   private halt = new AbortController();
+  private readonly pidFile: PidFile;
 
   constructor(
     private readonly def: SidecarDefinition<C>,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.pidFile = new PidFile(def.pidFile, logger);
+  }
 
   status(): SidecarStatus {
     return { state: this.state, error: this.error, pid: this.child?.pid ?? null, restarts: this.restarts, since: this.since };
@@ -169,7 +159,7 @@ export class ProcessSupervisor<C> {
     }
     this.set('starting', this.state === 'starting' ? this.error : null);
     if (this.def.port !== undefined) {
-      await this.reclaimOrphan();
+      await this.pidFile.reclaimOrphan(this.child?.pid, this.def.stopGraceMs ?? 2000);
       if (!(await waitForFreePort(this.def.port, PORT_FREE_WAIT_MS, this.halt.signal))) {
         return `${this.def.name} cannot start: port ${this.def.port} on 127.0.0.1 is in use by another program. Stop that program or give ${this.def.name} another port.`;
       }
@@ -185,7 +175,7 @@ export class ProcessSupervisor<C> {
     }
     this.child = child;
     this.applied = config;
-    if (child.pid) this.writePidFile({ pid: child.pid, argv: [launch.command, ...launch.args] });
+    if (child.pid) this.pidFile.write({ pid: child.pid, argv: [launch.command, ...launch.args] });
     let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     // an exit before ready is this start failing (startChild tries again), not a crash to restart
     let wasReady = false;
@@ -208,7 +198,7 @@ export class ProcessSupervisor<C> {
     child.once('exit', (code, signal) => {
       exited = { code, signal };
       lifetime.abort();
-      this.removePidFile(child.pid);
+      this.pidFile.remove(child.pid);
       if (this.child === child) this.child = null;
       this.stopHealth();
       if (this.stopping || child !== this.lastSpawned || !wasReady) return;
@@ -240,45 +230,6 @@ export class ProcessSupervisor<C> {
     this.set('ready');
     this.startHealth(child);
     return null;
-  }
-
-  private readPidFile(): PidRecord | null {
-    if (!this.def.pidFile) return null;
-    try {
-      const rec = JSON.parse(readFileSync(this.def.pidFile, 'utf8')) as PidRecord;
-      return Number.isInteger(rec.pid) && rec.pid > 0 && Array.isArray(rec.argv) ? rec : null;
-    } catch {
-      return null;
-    }
-  }
-
-  private writePidFile(rec: PidRecord): void {
-    if (!this.def.pidFile) return;
-    try {
-      mkdirSync(path.dirname(this.def.pidFile), { recursive: true });
-      writeFileSync(this.def.pidFile, JSON.stringify(rec));
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'could not write the pid file');
-    }
-  }
-
-  private removePidFile(pid: number | undefined): void {
-    if (!this.def.pidFile || (pid !== undefined && this.readPidFile()?.pid !== pid)) return;
-    rmSync(this.def.pidFile, { force: true });
-  }
-
-  /**
-   * A program left running by a Hearth that was killed (kill -9) holds the port: stop it, but only
-   * when the pid file names it and that pid still runs the very command line Hearth started.
-   */
-  private async reclaimOrphan(): Promise<void> {
-    const rec = this.readPidFile();
-    if (!rec || rec.pid === this.child?.pid) return;
-    if (isAlive(rec.pid) && sameCommandLine(commandLineOf(rec.pid), rec.argv)) {
-      this.logger.warn({ pid: rec.pid }, 'stopping the copy left running by an earlier Hearth');
-      await killPid(rec.pid, this.def.stopGraceMs ?? 2000);
-    }
-    this.removePidFile(undefined);
   }
 
   private lastSpawned: ChildProcess | null = null;
@@ -369,61 +320,6 @@ export class ProcessSupervisor<C> {
   settled(): Promise<void> {
     return this.work;
   }
-}
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/** A process's command line as its argv (Linux /proc, else ps); null when it cannot be read. */
-function commandLineOf(pid: number): string[] | string | null {
-  try {
-    if (process.platform === 'linux') return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    if (process.platform === 'win32') return null;
-    return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-  } catch {
-    return null;
-  }
-}
-
-function sameCommandLine(actual: string[] | string | null, argv: string[]): boolean {
-  if (actual === null || !argv.length) return false;
-  return Array.isArray(actual) ? actual.length === argv.length && actual.every((a, i) => a === argv[i]) : actual === argv.join(' ');
-}
-
-async function killPid(pid: number, graceMs: number): Promise<void> {
-  const gone = async (ms: number) => {
-    const end = Date.now() + ms;
-    while (isAlive(pid) && Date.now() < end) await sleep(25);
-    return !isAlive(pid);
-  };
-  treeKill(pid, 'SIGTERM');
-  if (await gone(graceMs)) return;
-  treeKill(pid, 'SIGKILL');
-  await gone(2000);
-}
-
-/** Waits until 127.0.0.1:port can be bound (nothing listens there); false after `ms`. */
-export async function waitForFreePort(port: number, ms: number, signal?: AbortSignal): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await isPortFree(port)) return true;
-    if (Date.now() >= end || signal?.aborted) return false;
-    await sleep(100, signal);
-  }
-}
-
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
-  });
 }
 
 function describeExit(e: { code: number | null; signal: NodeJS.Signals | null }): string {

@@ -4,21 +4,21 @@
 // Fallbacks when the browser cannot produce the page: the DOM the user's browser sent, then a
 // static fetch (no JavaScript). All DOM work (jsdom, Readability, DOMPurify, challenge detection)
 // runs in the parse worker (dom-tasks.ts), never on the server's event loop; this thread does the
-// network and file I/O between its phases.
-import { setMaxListeners } from 'node:events';
+// network and file I/O between its phases. Loading the page (browser or static fetch) is load.ts;
+// this file picks the fallback and writes what was loaded.
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { createSharedChromium, type SharedChromium } from '../../../adapters/browser/chromium.js';
 import type { CaptureBrowserFiles } from '../../../adapters/browser/profiles.js';
 import type { Logger } from '../../../platform/logger.js';
-import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
+import type { SsrfGuard } from '../../../platform/ssrf.js';
 import { ParseWorker, WorkerCrashedError, WorkerTimeoutError } from '../../../platform/workers/parse-worker.js';
 import { AssetStore, stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
 import { DOM_TASKS_MODULE, DomTasks } from './dom-tasks.js';
-import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
+import { cancelled, createPageLoader, toCaptureError, VIEWPORT, type Rendered } from './load.js';
+import { guardedGet } from './net.js';
 import { countWords, readingMinutes, type PageMetadata, type ReaderView } from './readability.js';
 import { CaptureError, type CaptureEngine, type CaptureRequest, type CaptureResult } from './types.js';
 
@@ -59,22 +59,7 @@ export interface CaptureEngineDeps {
   parseWorkerMaxOldGenerationSizeMb?: number;
 }
 
-const VIEWPORT = { width: 1280, height: 800 };
 const PASS_THROUGH_ERRORS = new Set(['blocked_url', 'challenge', 'cancelled', 'not_html', 'http_error']);
-const DROP_RESPONSE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
-
-interface Rendered {
-  finalUrl: string;
-  html: string;
-  screenshot: Buffer | null;
-  seen: Map<string, SeenResponse>;
-  /** Hosts that failed at the network level while rendering: the asset pass does not retry them. */
-  deadHosts?: Set<string>;
-  rendered: boolean;
-  method: CaptureResult['method'];
-}
-
-const cancelled = () => new CaptureError('cancelled', 'The capture was cancelled.');
 
 /** The page processor (parse worker) gave up on this page: the capture fails, no fallback retries it. */
 class ProcessingError extends CaptureError {}
@@ -90,84 +75,17 @@ async function inWorker<T>(task: () => Promise<T>): Promise<T> {
   }
 }
 
-function httpError(status: number): CaptureError {
-  return new CaptureError('http_error', `The site answered with an error (HTTP ${status}).`);
-}
-
-function blocked(err: BlockedUrlError): CaptureError {
-  return new CaptureError('blocked_url', `Hearth does not fetch this address: ${err.message}`);
-}
-
-/** Maps a Node-side fetch failure to a CaptureError. */
-export function toCaptureError(err: unknown, signal?: AbortSignal): CaptureError {
-  if (err instanceof CaptureError) return err;
-  if (signal?.aborted) return cancelled();
-  if (err instanceof BlockedUrlError) return blocked(err);
-  if (err instanceof TooLargeError) return new CaptureError('not_html', 'The page is too large to save.');
-  const code = (err as NodeJS.ErrnoException).code ?? (err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '';
-  const name = (err as Error).name ?? '';
-  if (name === 'AbortError') return cancelled();
-  if (/TIMEOUT/i.test(code) || name === 'TimeoutError') return new CaptureError('timeout', 'The site took too long to answer.');
-  return new CaptureError('unreachable', `The site could not be reached${code ? ` (${code})` : ''}.`);
-}
-
-function decodeHtml(body: Buffer, contentType: string | undefined): string {
-  let charset = /charset=["']?([\w-]+)/i.exec(contentType ?? '')?.[1];
-  if (!charset) {
-    const head = body.subarray(0, 4096).toString('latin1');
-    charset = /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1];
-  }
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
-}
-
 async function emptyDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   for (const name of await readdir(dir)) await rm(path.join(dir, name), { recursive: true, force: true });
 }
 
-// In-page: consent banners and fixed overlays talking about cookies/consent go before the
-// screenshot and the serialization; page scroll unlocked.
-const IN_PAGE_CONSENT = `(() => {
-  const sels = ['#onetrust-consent-sdk','#onetrust-banner-sdk','#qc-cmp2-container','#CybotCookiebotDialog','#usercentrics-root','#didomi-host','#truste-consent-track','.cc-window','.cookie-consent','#cookie-consent','#cookie-banner','.cookie-banner','.fc-consent-root','[id^="sp_message_container"]','#consent-banner','.consent-banner'];
-  let n = 0;
-  for (const s of sels) for (const el of document.querySelectorAll(s)) { el.remove(); n++; }
-  const vw = innerWidth, vh = innerHeight;
-  for (const el of document.querySelectorAll('body *')) {
-    if (!el.isConnected) continue;
-    const cs = getComputedStyle(el);
-    if (cs.position !== 'fixed' && cs.position !== 'sticky') continue;
-    const t = (el.textContent || '').replace(/\\s+/g, ' ');
-    if (t.length > 3000) continue;
-    if (!(/\\b(cookies?|consent|gdpr)\\b/i.test(t) && /\\b(accept|agree|allow|reject|manage|settings|preferences|ok)\\b/i.test(t))) continue;
-    el.remove(); n++;
-  }
-  if (n) for (const r of [document.documentElement, document.body]) { if (r) { r.style.removeProperty('overflow'); if (getComputedStyle(r).overflow === 'hidden') r.style.setProperty('overflow', 'auto', 'important'); } }
-  // styles inserted through the CSSOM (CSS-in-JS) are not in the markup: write them out
-  for (const st of document.querySelectorAll('style')) {
-    try { if (!st.textContent.trim() && st.sheet && st.sheet.cssRules.length) st.textContent = Array.from(st.sheet.cssRules, (r) => r.cssText).join('\\n'); } catch {}
-  }
-  return n;
-})()`;
-
-const NO_PEER_CONNECTIONS = `(() => {
-  for (const k of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'WebTransport']) { try { delete window[k]; } catch {} try { Object.defineProperty(window, k, { value: undefined }); } catch {} }
-})()`;
-
 export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
   const log = deps.logger?.child('capture');
   const ownBrowser = !deps.browser;
   const browser = deps.browser ?? createSharedChromium({ executablePath: deps.chromiumPath, logger: log, launchTimeoutMs: deps.launchTimeoutMs, files: deps.browserFiles });
-  const navTimeout = deps.navigationTimeoutMs ?? 30_000;
-  const idleTimeout = deps.idleTimeoutMs ?? 5_000;
-  const subresourceTimeout = deps.subresourceTimeoutMs ?? 15_000;
-  const scrollTimeout = deps.scrollTimeoutMs ?? 8_000;
   const maxResource = deps.maxResourceBytes ?? 25_000_000;
   const maxTotal = deps.maxTotalBytes ?? 150_000_000;
-  const maxHtml = deps.maxHtmlBytes ?? 10_000_000;
   const maxImage = deps.maxImageBytes ?? 10_000_000;
   const shotWidth = deps.screenshotWidth ?? 640;
   const ownWorker = !deps.parseWorker;
@@ -176,179 +94,19 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     new ParseWorker({ handlers: DOM_TASKS_MODULE, taskTimeoutMs: deps.parseTaskTimeoutMs ?? 30_000, maxOldGenerationSizeMb: deps.parseWorkerMaxOldGenerationSizeMb ?? 512, logger: log });
   const dom = new DomTasks(worker);
   const isChallenge = (input: { html: string; text?: string; status?: number }, signal?: AbortSignal) => inWorker(() => dom.challenge(input, { signal }));
-
-  async function renderInBrowser(req: CaptureRequest): Promise<Rendered> {
-    const signal = req.signal;
-    const topUrl = deps.guard.checkUrl(req.url).href; // a blocked top URL never reaches the browser
-    let ctx: BrowserContext;
-    try {
-      ctx = await browser.newContext({
-        serviceWorkers: 'block',
-        viewport: VIEWPORT,
-        userAgent: USER_AGENT,
-        javaScriptEnabled: true,
-        acceptDownloads: false,
-        locale: 'en-US',
-      });
-    } catch (err) {
-      throw new CaptureError('unreachable', `The capture browser could not start: ${(err as Error).message.split('\n')[0]}`);
-    }
-    const seen = new Map<string, SeenResponse>();
-    const deadHosts = new Set<string>();
-    let total = 0;
-    let topBlocked: BlockedUrlError | null = null;
-    let topNotHtml: string | null = null;
-    let page: Page | null = null;
-    const t0 = Date.now();
-    const phases: Record<string, number> = {};
-    const mark = (name: string) => (phases[name] = Date.now() - t0);
-    // requests still in flight when the capture ends (or is cancelled) are dropped
-    const inflight = new AbortController();
-    setMaxListeners(0, inflight.signal); // one listener per request in flight
-    const onAbort = () => {
-      inflight.abort();
-      void ctx.close().catch(() => undefined);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await ctx.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'Hearth captures do not open connections' }));
-      await ctx.addInitScript(NO_PEER_CONNECTIONS);
-      const isTop = (r: Request) => {
-        try {
-          return r.isNavigationRequest() && !!page && r.frame() === page.mainFrame();
-        } catch {
-          return false;
-        }
-      };
-      await ctx.route('**/*', async (route: Route) => {
-        const r = route.request();
-        const url = r.url();
-        if (!/^https?:/i.test(url)) return route.abort('blockedbyclient').catch(() => undefined);
-        const top = isTop(r);
-        const host = new URL(url).host;
-        if (!top && deadHosts.has(host)) return route.abort('failed').catch(() => undefined);
-        try {
-          const res = await guardedHop(deps.guard, url, {
-            method: r.method(),
-            headers: await r.allHeaders(),
-            body: r.postDataBuffer(),
-            signal: inflight.signal,
-            maxBytes: maxResource,
-            timeoutMs: top ? navTimeout : subresourceTimeout,
-          });
-          total += res.body.length;
-          if (total > maxTotal) throw new TooLargeError(maxTotal);
-          const mime = mimeOf(res.headers);
-          if (top && (res.status < 300 || res.status >= 400) && !isHtmlType(mime)) {
-            topNotHtml = mime;
-            return await route.abort('blockedbyclient');
-          }
-          if (r.method() === 'GET' && res.status >= 200 && res.status < 300) seen.set(stripHash(url), { status: res.status, contentType: mime, body: res.body });
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(res.headers)) if (!DROP_RESPONSE_HEADERS.has(k)) headers[k] = v;
-          await route.fulfill({ status: res.status, headers, body: res.body });
-        } catch (err) {
-          if (isHostFailure(err)) deadHosts.add(host);
-          if (err instanceof BlockedUrlError) {
-            log?.info({ url, top }, 'capture: blocked a request');
-            if (top) topBlocked = err;
-          }
-          await route.abort(err instanceof BlockedUrlError ? 'blockedbyclient' : 'failed').catch(() => undefined);
-        }
-      });
-      page = await ctx.newPage();
-      page.setDefaultTimeout(navTimeout);
-      let status = 0;
-      try {
-        const resp = await page.goto(topUrl, { waitUntil: 'domcontentloaded', timeout: navTimeout });
-        status = resp?.status() ?? 0;
-        mark('domcontentloaded');
-      } catch (err) {
-        if (signal?.aborted) throw cancelled();
-        if (topBlocked) throw blocked(topBlocked);
-        if (topNotHtml !== null) throw new CaptureError('not_html', `That address is not a web page (${topNotHtml || 'unknown type'}).`);
-        if ((err as Error).name === 'TimeoutError') {
-          // slow third-party scripts can hold DOMContentLoaded back: keep what has rendered if it is a page
-          const chars = await page.evaluate(() => document.body?.innerText.length ?? 0).catch(() => 0);
-          if (chars < 200) throw new CaptureError('timeout', 'The page took too long to load.');
-          log?.info({ url: req.url, chars }, 'capture: navigation timed out, keeping what rendered');
-          status = 200;
-        } else throw new CaptureError('unreachable', `The page could not be loaded: ${(err as Error).message.split('\n')[0]}`);
-      }
-      if (status === 0 && !page.url().startsWith('http')) {
-        throw new CaptureError('unreachable', 'The page could not be loaded.');
-      }
-      await page.waitForLoadState('networkidle', { timeout: idleTimeout }).catch(() => undefined);
-      mark('idle');
-      if (signal?.aborted) throw cancelled();
-      if (status >= 400) {
-        const html = await page.content().catch(() => '');
-        if (await isChallenge({ html, status }, signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
-        throw httpError(status);
-      }
-      {
-        const html = await page.content();
-        const text = await page.evaluate(() => document.body?.innerText ?? '').catch(() => '');
-        if (await isChallenge({ html, text, status }, signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
-      }
-      if (req.mode === 'archive') {
-        // scroll in steps so loading=lazy and IntersectionObserver images load
-        await page
-          .evaluate(async (budgetMs) => {
-            const end = Date.now() + budgetMs;
-            const step = Math.max(200, Math.floor(window.innerHeight * 0.8));
-            for (let y = 0; Date.now() < end; y += step) {
-              window.scrollTo(0, y);
-              await new Promise((r) => setTimeout(r, 80));
-              const h = Math.max(document.body?.scrollHeight ?? 0, document.documentElement.scrollHeight);
-              if (y + window.innerHeight >= h) break;
-            }
-          }, scrollTimeout)
-          .catch(() => undefined);
-        await page.waitForLoadState('networkidle', { timeout: Math.min(idleTimeout, 3_000) }).catch(() => undefined);
-        await page.evaluate(() => window.scrollTo(0, 0)).catch(() => undefined);
-        mark('scrolled');
-      }
-      if (signal?.aborted) throw cancelled();
-      await page.evaluate(IN_PAGE_CONSENT).catch(() => undefined);
-      let screenshot: Buffer | null = null;
-      try {
-        screenshot = await page.screenshot({ type: 'png', timeout: 10_000 });
-      } catch (err) {
-        if (signal?.aborted) throw cancelled();
-        log?.warn({ url: req.url, err: (err as Error).message }, 'capture: screenshot failed');
-      }
-      const html = await page.content();
-      mark('serialized');
-      log?.debug({ url: req.url, phases, requests: seen.size, deadHosts: deadHosts.size }, 'capture: browser phases (ms)');
-      return { finalUrl: page.url(), html, screenshot, seen, deadHosts, rendered: true, method: 'browser' };
-    } catch (err) {
-      if (signal?.aborted) throw cancelled();
-      if (err instanceof CaptureError) throw err;
-      throw new CaptureError('unreachable', `The capture browser failed: ${(err as Error).message.split('\n')[0]}`);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      inflight.abort();
-      await ctx.close().catch(() => undefined);
-    }
-  }
-
-  async function staticFetch(req: CaptureRequest): Promise<Rendered> {
-    let res;
-    try {
-      res = await guardedGet(deps.guard, req.url, { signal: req.signal, maxBytes: maxHtml, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' });
-    } catch (err) {
-      throw toCaptureError(err, req.signal);
-    }
-    const mime = mimeOf(res.headers);
-    const html = isHtmlType(mime) ? decodeHtml(res.body, res.headers['content-type']) : '';
-    if (res.status >= 400) {
-      if (await isChallenge({ html, status: res.status }, req.signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
-      throw httpError(res.status);
-    }
-    if (!isHtmlType(mime)) throw new CaptureError('not_html', `That address is not a web page (${mime}).`);
-    return { finalUrl: res.url, html, screenshot: null, seen: new Map(), rendered: false, method: 'static' };
-  }
+  const { renderInBrowser, staticFetch } = createPageLoader({
+    guard: deps.guard,
+    browser,
+    log,
+    navTimeout: deps.navigationTimeoutMs ?? 30_000,
+    idleTimeout: deps.idleTimeoutMs ?? 5_000,
+    subresourceTimeout: deps.subresourceTimeoutMs ?? 15_000,
+    scrollTimeout: deps.scrollTimeoutMs ?? 8_000,
+    maxResource,
+    maxTotal,
+    maxHtml: deps.maxHtmlBytes ?? 10_000_000,
+    isChallenge,
+  });
 
   async function saveOgImage(meta: PageMetadata, seen: Map<string, SeenResponse>, outDir: string, signal?: AbortSignal): Promise<string | null> {
     if (!meta.ogImageUrl) return null;
