@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '../../server/errors.js';
 import { ReplayChannel } from '../../server/http/sse.js';
 import { sameModel } from '../../server/modules/models/boot-steps.js';
 import { BootService, type BootEvent, type BootStepDefinition } from '../../server/modules/system/boot.js';
@@ -43,14 +44,16 @@ describe('BootService', () => {
     expect(boot.isDone).toBe(true);
   });
 
-  it('reports a throwing step as error and goes on', async () => {
+  it('reports a throwing step as error and goes on; only an AppError\'s sentence reaches the (public) stream', async () => {
     const { boot } = service([
-      { key: 'bad', label: 'Bad', run: async () => Promise.reject(new Error('nope')) },
+      { key: 'bad', label: 'Bad', run: async () => Promise.reject(new Error('ENOENT: /home/alex/secret.db')) },
+      { key: 'told', label: 'Told', run: async () => Promise.reject(new ServiceUnavailableError('runtime_down', 'The model runtime is not running.')) },
       { key: 'good', label: 'Good', run: async () => ({ status: 'ok', detail: '' }) },
     ]);
     await boot.start();
     expect(boot.steps()).toEqual([
-      { key: 'bad', label: 'Bad', status: 'error', detail: 'nope' },
+      { key: 'bad', label: 'Bad', status: 'error', detail: "This check failed unexpectedly. The details are in Hearth's log." },
+      { key: 'told', label: 'Told', status: 'error', detail: 'The model runtime is not running.' },
       { key: 'good', label: 'Good', status: 'ok', detail: '' },
     ]);
   });

@@ -2,7 +2,7 @@
 // model runtime is there. Never throws because the runtime is down.
 import { existsSync } from 'node:fs';
 import { assertAdmin, type Actor } from '../../actor.js';
-import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { findProgram } from '../../platform/find-program.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
@@ -91,7 +91,16 @@ export class SetupService {
     } catch (err) {
       const platform = this.deps.platform ?? process.platform;
       const installed = findProgram(['ollama'], this.deps.searchPath, platform) !== null || (RUNTIME_APP_PATHS[platform] ?? []).some((p) => existsSync(p));
-      return { installed, running: false, version: null, url: runtime.baseUrl, models: [], error: (err as Error).message };
+      return { installed, running: false, version: null, url: runtime.baseUrl, models: [], error: runtimeProblem(err) };
     }
   }
+}
+
+/**
+ * Why the model runtime is not usable, for a route anyone may ask: the adapter's own sentences,
+ * without the text of the runtime's error answer (which could say anything) or a raw exception.
+ */
+function runtimeProblem(err: unknown): string {
+  if (!(err instanceof ModelRuntimeError)) return 'The model runtime could not be checked.';
+  return err.failure === 'http_error' ? `The model runtime answered with an error (HTTP ${err.status ?? 'status unknown'}).` : err.message;
 }

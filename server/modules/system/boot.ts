@@ -1,6 +1,7 @@
 // The boot sequence: named steps run in order after the server starts listening, each reported
 // as `step` events through a ReplayChannel (GET /api/system/boot), then `done`. A failing step is
 // reported and boot goes on: the server must come up with no sidecar present.
+import { AppError } from '../../errors.js';
 import type { ReplayChannel } from '../../http/sse.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent } from './schema.js';
@@ -80,7 +81,8 @@ export class BootService {
       } catch (err) {
         if (this.controller.signal.aborted) return;
         logger.error({ err, step: step.key }, 'boot step failed');
-        result = { status: 'error', detail: err instanceof Error ? err.message : String(err) };
+        // the boot stream is open to anyone: an unexpected exception's own message stays in the log
+        result = { status: 'error', detail: err instanceof AppError ? err.message : 'This check failed unexpectedly. The details are in Hearth\'s log.' };
       }
       this.emit({ key: step.key, label: step.label, ...result });
       (result.status === 'ok' ? logger.debug : logger.warn)({ step: step.key, status: result.status, detail: result.detail }, 'boot step');
