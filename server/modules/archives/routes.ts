@@ -7,6 +7,7 @@ import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
 import type { ArchiveContentService } from './content.js';
+import type { ArchiveDownloadsService } from './downloads.js';
 import type { ArchiveRuntimeService } from './runtime-install.js';
 import type { ArchivesService } from './service.js';
 
@@ -114,9 +115,9 @@ export function createArchiveContentRoutes(content: ArchiveContentService) {
   return routes;
 }
 
-export function createArchiveAdminRoutes(archives: ArchivesService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
+export function createArchiveAdminRoutes(archives: ArchivesService, downloads: ArchiveDownloadsService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
   return defineRoutes((r) => {
-    r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
+    r.get('/catalog', 'admin', async (req) => ({ sources: await downloads.catalogView(actorOf(req)), status: archives.status() }));
 
     // A download starts only on a POST (a GET must change nothing: a cross-site link followed with
     // the admin's Lax cookie would start a 100 GB download). The stream is the starter's: when it
@@ -125,8 +126,8 @@ export function createArchiveAdminRoutes(archives: ArchivesService, runtime: Arc
       const { sourceId } = parse(SourceParams, req.params);
       const { variantKey } = parse(DownloadBody, req.body ?? {});
       await sse.run(req, res, async (open) => {
-        archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
-        await archives.download(actorOf(req), sourceId, variantKey, open());
+        downloads.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
+        await downloads.download(actorOf(req), sourceId, variantKey, open());
       });
     });
 
@@ -135,8 +136,8 @@ export function createArchiveAdminRoutes(archives: ArchivesService, runtime: Arc
     r.get('/download/:sourceId', 'admin', async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
       await sse.run(req, res, async (open) => {
-        archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
-        await archives.watchDownload(actorOf(req), sourceId, open());
+        downloads.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+        await downloads.watchDownload(actorOf(req), sourceId, open());
       });
     });
 
@@ -147,7 +148,7 @@ export function createArchiveAdminRoutes(archives: ArchivesService, runtime: Arc
       });
     });
 
-    r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
+    r.post('/cancel/:sourceId', 'admin', (req) => downloads.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
     r.post('/verify', 'admin', (req) => archives.verify(actorOf(req)));
     r.delete('/:sourceId', 'admin', (req) => archives.remove(actorOf(req), parse(SourceParams, req.params).sourceId));
   });
