@@ -166,7 +166,7 @@ export class ArchiveDownloadsService {
     }
   }
 
-  cancel(actor: Actor, sourceId: string): { cancelled: boolean } {
+  cancel(actor: Actor, sourceId: string): { cancelled: true } {
     assertAdmin(actor);
     const c = this.downloads.get(sourceId);
     if (!c) throw new NotFoundError('No download of that archive is running.');

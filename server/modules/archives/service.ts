@@ -13,7 +13,7 @@ import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { ArchiveEntryCache } from './entry-cache.js';
 import { encodeSegments, headerValue } from './proxy.js';
-import type { ArchiveCatalog, ArchiveRecord, CatalogSource } from './schema.js';
+import type { ArchiveCatalog, ArchiveRecord, ArchivesStatus, CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
@@ -92,7 +92,7 @@ export class ArchivesService {
     return { ...this.deps.supervisor.status(), installed: this.deps.isInstalled() };
   }
 
-  async statusView(): Promise<{ kiwixInstalled: boolean; kiwixState: string; kiwixError: string | null; installedCount: number }> {
+  async statusView(): Promise<ArchivesStatus> {
     const s = this.status();
     const rows = await this.deps.store.list();
     return { kiwixInstalled: s.installed, kiwixState: s.state, kiwixError: s.error, installedCount: rows.filter((r) => !r.quarantinedAt).length };
