@@ -10,8 +10,8 @@ import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, Unp
 import type { Clock } from '../../platform/clock.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { downloadFailure, progressEvents, type DownloadEvents } from './download-events.js';
-import type { ArchiveCatalog, CatalogSource } from './schema.js';
+import { downloadFailure, progressEvents, type EventSink, type Sent } from './download-events.js';
+import type { ArchiveCatalog, ArchiveDownloadEvents, ArchiveStreamError, CatalogSource } from './schema.js';
 import type { ArchivesService } from './service.js';
 import type { ArchivesStore } from './store.js';
 import { checkStructure } from './zim-check.js';
@@ -28,11 +28,14 @@ export interface ArchiveDownloadsDeps {
   stallTimeoutMs?: number;
 }
 
-type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
+/** What a download's starter and watchers are sent (watchers also get its failure as `error`). */
+type DownloadEvent = Sent<ArchiveDownloadEvents & { error: ArchiveStreamError }>;
+type DownloadSink = EventSink<ArchiveDownloadEvents & { error: ArchiveStreamError }>;
 interface DownloadWatch {
-  latest: Map<string, WatchEvent>;
+  /** The last status and progress, replayed to a late watcher. */
+  latest: Map<string, DownloadEvent>;
   /** Called with each event, then with null when the download is over. */
-  listeners: Set<(e: WatchEvent | null) => void>;
+  listeners: Set<(e: DownloadEvent | null) => void>;
 }
 
 export class ArchiveDownloadsService {
@@ -84,13 +87,13 @@ export class ArchiveDownloadsService {
   }
 
   /** Follows a running download: its last status and progress, then live events until it ends or the watcher leaves. */
-  async watchDownload(actor: Actor, sourceId: string, out: DownloadEvents): Promise<void> {
+  async watchDownload(actor: Actor, sourceId: string, out: DownloadSink): Promise<void> {
     const watch = this.prepareWatch(actor, sourceId);
-    for (const e of watch.latest.values()) out.send(e.event, e.data);
-    let listener: ((e: WatchEvent | null) => void) | undefined;
+    for (const e of watch.latest.values()) out.send(...e);
+    let listener: ((e: DownloadEvent | null) => void) | undefined;
     try {
       await new Promise<void>((resolve) => {
-        listener = (e) => (e ? out.send(e.event, e.data) : resolve());
+        listener = (e) => (e ? out.send(...e) : resolve());
         watch.listeners.add(listener);
         out.signal.addEventListener('abort', () => resolve(), { once: true });
       });
@@ -99,19 +102,19 @@ export class ArchiveDownloadsService {
     }
   }
 
-  async download(actor: Actor, sourceId: string, variantKey: string | undefined, starter: DownloadEvents): Promise<void> {
+  async download(actor: Actor, sourceId: string, variantKey: string | undefined, starter: EventSink<ArchiveDownloadEvents>): Promise<void> {
     const { variant } = this.prepareDownload(actor, sourceId, variantKey);
     const controller = new AbortController();
     this.downloads.set(sourceId, controller);
     // what the starter is sent, watchers get too (the last status and progress replayed to a late one)
     const watch: DownloadWatch = { latest: new Map(), listeners: new Set() };
     this.watches.set(sourceId, watch);
-    const out: DownloadEvents = {
+    const out: EventSink<ArchiveDownloadEvents> = {
       signal: starter.signal,
-      send: (event, data) => {
-        starter.send(event, data);
-        if (event === 'status' || event === 'progress') watch.latest.set(event, { event, data });
-        for (const l of watch.listeners) l({ event, data });
+      send: (...e) => {
+        starter.send(...e);
+        if (e[0] === 'status' || e[0] === 'progress') watch.latest.set(e[0], e);
+        for (const l of watch.listeners) l(e);
       },
     };
     const signal = AbortSignal.any([controller.signal, out.signal]);
@@ -156,7 +159,7 @@ export class ArchiveDownloadsService {
       } else {
         // the starter's stream runner sends the failure; the watchers get the same event
         const failure = downloadFailure(err);
-        for (const l of watch.listeners) l({ event: 'error', data: publicError(failure) });
+        for (const l of watch.listeners) l(['error', publicError(failure)]);
         throw failure;
       }
     } finally {
