@@ -75,6 +75,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     await deps.runner.start();
     cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
     cleanups.push({ name: 'archive server', run: () => deps.archives.stop() });
+    // closed first (cleanups run in reverse): running archive downloads stop before their server
+    cleanups.push({ name: 'archive downloads', run: () => deps.archiveDownloads.stop() });
     await deps.readerQueue.start();
     // parks a running capture (it resumes at the next start), then closes the shared browser
     cleanups.push({

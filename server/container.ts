@@ -15,6 +15,7 @@ import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { captureBrowserFiles } from './adapters/browser/profiles.js';
 import { loadArchiveCatalog } from './modules/archives/catalog.js';
 import { ArchiveContentService } from './modules/archives/content.js';
+import { ArchiveDownloadsService } from './modules/archives/downloads.js';
 import { ArchiveEntryCache } from './modules/archives/entry-cache.js';
 import { ArchiveRuntimeService } from './modules/archives/runtime-install.js';
 import { ArchivesService } from './modules/archives/service.js';
@@ -90,6 +91,7 @@ export interface Deps {
   catalog: Catalog;
   features: FeaturesService;
   archives: ArchivesService;
+  archiveDownloads: ArchiveDownloadsService;
   archiveContent: ArchiveContentService;
   archiveRuntime: ArchiveRuntimeService;
   captureEngine: CaptureEngine;
@@ -195,21 +197,28 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   );
   const archiveStore = new ArchivesStore(db);
   const archiveCache = new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes });
+  const archiveCatalog = loadArchiveCatalog(config.archiveCatalogPath);
   const archives = new ArchivesService({
     store: archiveStore,
-    catalog: loadArchiveCatalog(config.archiveCatalogPath),
+    catalog: archiveCatalog,
     supervisor: archiveServer,
     kiwix,
     isInstalled: () => kiwixBinary() !== null,
+    clock,
+    logger: logger.child('archives'),
+    cache: archiveCache,
+  });
+  const archiveDownloads = new ArchiveDownloadsService({
+    archives,
+    store: archiveStore,
+    catalog: archiveCatalog,
     guard,
     dataDir: config.dataDir,
     offline: config.offline,
     clock,
-    logger: logger.child('archives'),
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
-    cache: archiveCache,
   });
-  const archiveContent = new ArchiveContentService({ archives, store: archiveStore, supervisor: archiveServer, kiwix, cache: archiveCache });
+  const archiveContent = new ArchiveContentService({ archives, downloads: archiveDownloads, store: archiveStore, supervisor: archiveServer, kiwix, cache: archiveCache });
   const archiveRuntime = new ArchiveRuntimeService({
     archives,
     supervisor: archiveServer,
@@ -261,7 +270,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
 }
 
 /**

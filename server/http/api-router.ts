@@ -33,7 +33,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin', createFeatureAdminRoutes(d.features)],
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
     ['/archives', createArchiveRoutes(d.archives)],
-    ['/admin/archives', createArchiveAdminRoutes(d.archives, d.archiveRuntime, d.sse)],
+    ['/admin/archives', createArchiveAdminRoutes(d.archives, d.archiveDownloads, d.archiveRuntime, d.sse)],
     ['/reader', createReaderRoutes(d.reader, d.sse, d.readerAi)],
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     // retired aliases, thin over the same service

@@ -49,7 +49,7 @@ const isZod = (spec: ResponseSpec): spec is z.ZodType => kindOf(spec) === 'json'
 export interface RouteOptions {
   access: Access;
   /** What the route answers (see ResponseSpec). */
-  response?: ResponseSpec;
+  response: ResponseSpec;
   /** JSON body limit for this route (default 1 MB); false when the route reads the body itself. */
   jsonLimit?: string | number | false;
   /** Requests per client (http/rate-limit.ts), counted before the body is read. */
@@ -62,8 +62,7 @@ export interface RouteInfo {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   access: Access;
-  /** Undefined only while a route group has not declared its responses yet. */
-  response?: ResponseKind;
+  response: ResponseKind;
 }
 
 export interface FeatureRoutes {
@@ -76,7 +75,7 @@ type Method = RouteInfo['method'];
 type Returned<S> = S extends z.ZodType ? z.input<S> | undefined : unknown;
 type Register = <S extends ResponseSpec>(
   path: string,
-  opts: Access | (RouteOptions & { response?: S }),
+  opts: RouteOptions & { response: S },
   handler: (req: Request, res: Response) => Returned<S> | Promise<Returned<S>>,
 ) => void;
 export type RouteBuilder = Record<Method, Register>;
@@ -84,12 +83,12 @@ export type RouteBuilder = Record<Method, Register>;
 /**
  * A handler's return value is sent as JSON unless it already answered (streams, files, 204).
  */
-function wrap(handler: Handler, spec: ResponseSpec | undefined, label: string): RequestHandler {
+function wrap(handler: Handler, spec: ResponseSpec, label: string): RequestHandler {
   return async (req, res) => {
     const check = req.app.locals.checkResponses === true;
-    if (check && spec && kindOf(spec) === 'events') res.locals.eventSchemas = (spec as EventsSpec).events;
+    if (check && kindOf(spec) === 'events') res.locals.eventSchemas = (spec as EventsSpec).events;
     const result = await handler(req, res);
-    if (check && spec && isZod(spec) && !res.headersSent && result !== undefined) checkAgainst(spec, result, label);
+    if (check && isZod(spec) && !res.headersSent && result !== undefined) checkAgainst(spec, result, label);
     if (!res.headersSent && result !== undefined) res.json(result);
     else if (!res.headersSent && !res.writableEnded) res.status(res.statusCode === 200 ? 204 : res.statusCode).end();
   };
@@ -145,12 +144,12 @@ export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
   const register =
     (method: Method): Register =>
     (path, opts, handler) => {
-      const o: RouteOptions = typeof opts === 'string' ? { access: opts } : opts;
+      const o: RouteOptions = opts;
       const chain: RequestHandler[] = [requireAccess(o.access)];
       if (o.limit) chain.push(o.limit.handler);
       if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }), checkJsonBody);
       router[method](path, ...chain, wrap(handler, o.response, `${method.toUpperCase()} ${path}`));
-      table.push({ method, path, access: o.access, ...(o.response ? { response: kindOf(o.response) } : {}) });
+      table.push({ method, path, access: o.access, response: kindOf(o.response) });
     };
   build({ get: register('get'), post: register('post'), put: register('put'), patch: register('patch'), delete: register('delete') });
   return { router, table };

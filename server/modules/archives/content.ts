@@ -9,12 +9,15 @@ import type { ProcessSupervisor } from '../../platform/sidecars/supervisor.js';
 import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
 import { archiveContentCsp, decodeSegments, encodeSegments, friendlyPage, headerValue as header, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS } from './schema.js';
+import type { ArchiveDownloadsService } from './downloads.js';
 import type { ArchivesService } from './service.js';
 import type { ArchivesStore } from './store.js';
 
 export interface ArchiveContentDeps {
-  /** Which books the running archive server lists, and which archives are downloading. */
-  archives: Pick<ArchivesService, 'book' | 'isDownloading'>;
+  /** Which books the running archive server lists. */
+  archives: Pick<ArchivesService, 'book'>;
+  /** Which archives are downloading (their page says so and tries again). */
+  downloads: Pick<ArchiveDownloadsService, 'isDownloading'>;
   store: ArchivesStore;
   supervisor: ProcessSupervisor<ArchiveServerConfig>;
   kiwix: KiwixClient;
@@ -55,7 +58,7 @@ export class ArchiveContentService {
     const row = await this.deps.store.find(sourceId);
     if (!row || row.quarantinedAt) {
       // while it downloads, the page tries again by itself and opens once the archive is served
-      if (this.deps.archives.isDownloading(sourceId)) return this.notReady(dark, 'This archive is still downloading. It opens here once it is ready.', 10);
+      if (this.deps.downloads.isDownloading(sourceId)) return this.notReady(dark, 'This archive is still downloading. It opens here once it is ready.', 10);
       return { kind: 'page', status: 404, html: friendlyPage({ title: 'This archive is not installed', message: 'An admin can install it from the Archives page.', dark }) };
     }
     const state = this.deps.supervisor.status().state;

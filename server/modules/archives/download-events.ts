@@ -2,10 +2,17 @@
 // bundle): paced progress events, and the failure as the stream's error event shows it.
 import { DownloadError } from '../../adapters/web/download.js';
 import { UpstreamError } from '../../errors.js';
+import type { DownloadProgress } from './schema.js';
 
-/** A download's own failure is thrown (the starter's stream runner sends it); watchers are sent it as `error`. */
-export interface DownloadEvents {
-  send(event: 'status' | 'progress' | 'done' | 'cancelled' | 'error', data: unknown): void;
+/** One event of a stream whose events are the map M: its name and the data declared for it. */
+export type Sent<M> = { [K in keyof M & string]: [event: K, data: M[K]] }[keyof M & string];
+
+/**
+ * Where a stream of this module sends its events, typed by the route's declared events (schema.ts).
+ * A download's own failure is thrown (the starter's stream runner sends it); watchers are sent it as `error`.
+ */
+export interface EventSink<M> {
+  send(...event: Sent<M>): void;
   signal: AbortSignal;
 }
 
@@ -23,7 +30,7 @@ export function downloadFailure(err: unknown): unknown {
  * The `progress` events of a download stream: at most one per 250 ms (the last one always), with the
  * average speed since the download started and the time left at that speed.
  */
-export function progressEvents(out: DownloadEvents): (p: { bytesDone: number; bytesTotal: number | null }) => void {
+export function progressEvents(out: Pick<EventSink<{ progress: DownloadProgress }>, 'send'>): (p: { bytesDone: number; bytesTotal: number | null }) => void {
   const started = Date.now();
   let last = 0;
   return ({ bytesDone, bytesTotal }) => {

@@ -1,12 +1,26 @@
 import { parse as parseCookie } from 'cookie';
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
-import { defineRoutes } from '../../http/routes.js';
+import { bytes, defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
-import { DownloadBody, SearchQuery, SourceParams } from './schema.js';
+import {
+  ArchiveCatalogResponse,
+  ArchiveDownloadEvents,
+  ArchiveSearchResponse,
+  ArchivesStatus,
+  CancelDownloadResponse,
+  DeleteArchiveResponse,
+  DownloadBody,
+  InstalledArchivesResponse,
+  RuntimeInstallEvents,
+  SearchQuery,
+  SourceParams,
+  VerifyArchivesResponse,
+} from './schema.js';
 import type { ArchiveContentService } from './content.js';
+import type { ArchiveDownloadsService } from './downloads.js';
 import type { ArchiveRuntimeService } from './runtime-install.js';
 import type { ArchivesService } from './service.js';
 
@@ -40,14 +54,14 @@ function rawViewPath(req: Request, sourceId: string): string {
 
 export function createArchiveRoutes(archives: ArchivesService) {
   return defineRoutes((r) => {
-    r.get('/installed', 'user', async () => ({ archives: await archives.installed() }));
-    r.get('/status', 'user', () => archives.statusView());
-    r.get('/search', 'user', (req) => {
+    r.get('/installed', { access: 'user', response: InstalledArchivesResponse }, async () => ({ archives: await archives.installed() }));
+    r.get('/status', { access: 'user', response: ArchivesStatus }, () => archives.statusView());
+    r.get('/search', { access: 'user', response: ArchiveSearchResponse }, (req) => {
       const { q, sources, limit } = parse(SearchQuery, req.query);
       return archives.search(q, sources, limit);
     });
 
-    r.get('/favicon/:sourceId', 'user', async (req, res) => {
+    r.get('/favicon/:sourceId', { access: 'user', response: bytes('the archive\'s icon (image/png or as the archive stores it); 404 JSON without one') }, async (req, res) => {
       const icon = await archives.favicon(parse(SourceParams, req.params).sourceId);
       if (!icon) {
         res.status(404).json({ error: { code: 'not_found', message: 'This archive has no icon.' } });
@@ -64,6 +78,8 @@ export function createArchiveRoutes(archives: ArchivesService) {
  * is not resolved for every page and image.
  */
 export function createArchiveContentRoutes(content: ArchiveContentService) {
+  /** An archive's entry as the archive server has it (a rewritten page, an image, a range), or a friendly HTML page. */
+  const VIEW = bytes('text/html for pages and the friendly pages; any type an archive entry has');
   const routes = defineRoutes((r) => {
     // Unauthenticated by design (spec): static archive content, kept same-origin for the reader's
     // iframe. It reaches only that book's pages, search and random.
@@ -99,8 +115,8 @@ export function createArchiveContentRoutes(content: ArchiveContentService) {
       }
       res.status(out.status).set({ 'Cache-Control': 'no-store', ...out.headers }).type('html').send(out.html);
     };
-    r.get('/:sourceId', 'none', view);
-    r.get('/:sourceId/*rest', 'none', view);
+    r.get('/:sourceId', { access: 'none', response: VIEW }, view);
+    r.get('/:sourceId/*rest', { access: 'none', response: VIEW }, view);
   });
   // A path the router cannot decode (a bad escape such as %c0%ae) is a traversal attempt like any
   // other: the friendly 404 page, not the router's 400 (DESIGN: path traversal anywhere is 404).
@@ -114,41 +130,41 @@ export function createArchiveContentRoutes(content: ArchiveContentService) {
   return routes;
 }
 
-export function createArchiveAdminRoutes(archives: ArchivesService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
+export function createArchiveAdminRoutes(archives: ArchivesService, downloads: ArchiveDownloadsService, runtime: ArchiveRuntimeService, sse: SseRegistry) {
   return defineRoutes((r) => {
-    r.get('/catalog', 'admin', async (req) => ({ sources: await archives.catalogView(actorOf(req)), status: archives.status() }));
+    r.get('/catalog', { access: 'admin', response: ArchiveCatalogResponse }, async (req) => ({ sources: await downloads.catalogView(actorOf(req)), status: archives.status() }));
 
     // A download starts only on a POST (a GET must change nothing: a cross-site link followed with
     // the admin's Lax cookie would start a 100 GB download). The stream is the starter's: when it
     // goes away the download stops, and its partial file stays for a resume.
-    r.post('/download/:sourceId', 'admin', async (req, res) => {
+    r.post('/download/:sourceId', { access: 'admin', response: events(ArchiveDownloadEvents) }, async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
       const { variantKey } = parse(DownloadBody, req.body ?? {});
       await sse.run(req, res, async (open) => {
-        archives.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
-        await archives.download(actorOf(req), sourceId, variantKey, open());
+        downloads.prepareDownload(actorOf(req), sourceId, variantKey); // refusals are plain HTTP errors
+        await downloads.download(actorOf(req), sourceId, variantKey, open());
       });
     });
 
     // The spec's GET stream only watches a running download: its last status and progress, then
     // the live events until it ends. Nothing runs that was not started.
-    r.get('/download/:sourceId', 'admin', async (req, res) => {
+    r.get('/download/:sourceId', { access: 'admin', response: events(ArchiveDownloadEvents) }, async (req, res) => {
       const { sourceId } = parse(SourceParams, req.params);
       await sse.run(req, res, async (open) => {
-        archives.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
-        await archives.watchDownload(actorOf(req), sourceId, open());
+        downloads.prepareWatch(actorOf(req), sourceId); // 404 when nothing is downloading
+        await downloads.watchDownload(actorOf(req), sourceId, open());
       });
     });
 
-    r.post('/install-kiwix', 'admin', async (req, res) => {
+    r.post('/install-kiwix', { access: 'admin', response: events(RuntimeInstallEvents) }, async (req, res) => {
       await sse.run(req, res, async (open) => {
         runtime.prepareInstallRuntime(actorOf(req)); // refusals (offline, macOS without Homebrew's kiwix-serve) are plain HTTP errors
         await runtime.installRuntime(actorOf(req), open());
       });
     });
 
-    r.post('/cancel/:sourceId', 'admin', (req) => archives.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
-    r.post('/verify', 'admin', (req) => archives.verify(actorOf(req)));
-    r.delete('/:sourceId', 'admin', (req) => archives.remove(actorOf(req), parse(SourceParams, req.params).sourceId));
+    r.post('/cancel/:sourceId', { access: 'admin', response: CancelDownloadResponse }, (req) => downloads.cancel(actorOf(req), parse(SourceParams, req.params).sourceId));
+    r.post('/verify', { access: 'admin', response: VerifyArchivesResponse }, (req) => archives.verify(actorOf(req)));
+    r.delete('/:sourceId', { access: 'admin', response: DeleteArchiveResponse }, (req) => archives.remove(actorOf(req), parse(SourceParams, req.params).sourceId));
   });
 }

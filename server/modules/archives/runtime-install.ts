@@ -7,8 +7,9 @@ import type { Logger } from '../../platform/logger.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor } from '../../platform/sidecars/supervisor.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { downloadFailure, progressEvents, type DownloadEvents } from './download-events.js';
+import { downloadFailure, progressEvents, type EventSink } from './download-events.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
+import type { RuntimeInstallEvents } from './schema.js';
 import type { ArchivesService } from './service.js';
 
 export interface ArchiveRuntimeDeps {
@@ -54,7 +55,7 @@ export class ArchiveRuntimeService {
    * the installed archives with it. Where the OS has no bundle and kiwix-serve was installed with
    * a package manager, it only starts serving.
    */
-  async installRuntime(actor: Actor, out: DownloadEvents): Promise<void> {
+  async installRuntime(actor: Actor, out: EventSink<RuntimeInstallEvents>): Promise<void> {
     const source = this.prepareInstallRuntime(actor);
     this.installingRuntime = true;
     try {
@@ -86,7 +87,7 @@ export class ArchiveRuntimeService {
       out.send('status', { state: 'starting' });
       await this.deps.archives.serve();
       const st = await this.deps.archives.statusView();
-      out.send('done', { installed: true, binary, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
+      out.send('done', { installed: true, kiwixState: st.kiwixState, kiwixError: st.kiwixError, installedCount: st.installedCount });
     } catch (err) {
       // a client that went away keeps the partial bundle for a later resume; nobody is listening
       if (!out.signal.aborted) throw downloadFailure(err);

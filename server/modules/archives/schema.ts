@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { publicError } from '../../errors.js';
 
 export const MAX_REDIRECT_HOPS = 10;
 export const ARCHIVE_READY_TIMEOUT_MS = 60_000;
@@ -67,3 +68,139 @@ export type SearchQuery = z.infer<typeof SearchQuery>;
 /** POST /api/admin/archives/download/:sourceId: which variant to download (default: the first). */
 export const DownloadBody = z.object({ variantKey: z.string().min(1).max(100).optional() });
 export const ViewQuery = z.object({ pattern: z.string().max(500).optional() });
+
+// ---- responses ----
+
+/** The archive server's state as the supervisor reports it. */
+export const ArchiveServerState = z.enum(['idle', 'starting', 'ready', 'failed']);
+export type ArchiveServerState = z.infer<typeof ArchiveServerState>;
+
+/** GET /api/archives/installed: one installed, healthy archive. */
+export const InstalledArchive = z.object({
+  id: z.number().int(),
+  sourceId: z.string(),
+  variantKey: z.string(),
+  bookName: z.string().nullable(),
+  fileSizeBytes: z.number().int().nonnegative(),
+  zimDate: z.string().nullable(),
+  downloadedAt: z.string(),
+  verifiedAt: z.string().nullable(),
+  label: z.string(),
+  description: z.string(),
+  category: z.string(),
+  bookCategory: z.string().nullable(),
+  faviconUrl: z.string().nullable(),
+  zimIconUrl: z.string(),
+  /** The archive server is serving it right now. */
+  ready: z.boolean(),
+});
+export type InstalledArchive = z.infer<typeof InstalledArchive>;
+export const InstalledArchivesResponse = z.object({ archives: z.array(InstalledArchive) });
+export type InstalledArchivesResponse = z.infer<typeof InstalledArchivesResponse>;
+
+/** GET /api/archives/status. */
+export const ArchivesStatus = z.object({
+  kiwixInstalled: z.boolean(),
+  kiwixState: ArchiveServerState,
+  /** Why the archive server is not running, written for people. */
+  kiwixError: z.string().nullable(),
+  installedCount: z.number().int().nonnegative(),
+});
+export type ArchivesStatus = z.infer<typeof ArchivesStatus>;
+
+/** GET /api/archives/search (and chat's archive search): hits in priority order. */
+export const ArchiveSearchResponse = z.object({
+  gist: z.string(),
+  highlights: z.array(z.string()),
+  sources: z.array(z.object({ sourceId: z.string(), title: z.string(), url: z.string(), snippet: z.string() })),
+});
+export type ArchiveSearchResponse = z.infer<typeof ArchiveSearchResponse>;
+
+/** GET /api/admin/archives/catalog: each catalog source with what is installed and whether it downloads. */
+export const CatalogEntry = CatalogSource.extend({
+  installed: z
+    .object({
+      variantKey: z.string(),
+      fileSizeBytes: z.number().int().nonnegative(),
+      zimDate: z.string().nullable(),
+      verifiedAt: z.string().nullable(),
+      quarantinedAt: z.string().nullable(),
+      quarantineReason: z.string().nullable(),
+    })
+    .nullable(),
+  downloading: z.boolean(),
+});
+export type CatalogEntry = z.infer<typeof CatalogEntry>;
+export const ArchiveCatalogResponse = z.object({
+  sources: z.array(CatalogEntry),
+  /** The supervisor's view of the archive server (the web app reads GET /api/archives/status instead). */
+  status: z.object({
+    state: ArchiveServerState,
+    error: z.string().nullable(),
+    pid: z.number().int().nullable(),
+    restarts: z.number().int().nonnegative(),
+    since: z.string(),
+    installed: z.boolean(),
+  }),
+});
+export type ArchiveCatalogResponse = z.infer<typeof ArchiveCatalogResponse>;
+
+/** A download's `progress` event (paced, download-events.ts). */
+export const DownloadProgress = z.object({
+  bytesDone: z.number().int().nonnegative(),
+  bytesTotal: z.number().int().nonnegative().nullable(),
+  speedBps: z.number().int().nonnegative(),
+  etaSeconds: z.number().int().nonnegative().nullable(),
+});
+export type DownloadProgress = z.infer<typeof DownloadProgress>;
+
+/**
+ * POST /api/admin/archives/download/:sourceId (the starter's stream) and GET of the same path (a
+ * watcher's): the same events; a watcher is also sent the failure as `error` {code, message}.
+ */
+export const ArchiveDownloadEvents = z.object({
+  status: z.discriminatedUnion('state', [
+    z.object({ state: z.literal('downloading'), sourceId: z.string(), variantKey: z.string(), bytesTotal: z.number().int().positive() }),
+    z.object({ state: z.enum(['verifying', 'installing']) }),
+  ]),
+  progress: DownloadProgress,
+  done: z.object({
+    sourceId: z.string(),
+    variantKey: z.string(),
+    bytes: z.number().int().nonnegative(),
+    sha256: z.string().regex(/^[a-f0-9]{64}$/),
+    /** Bytes that were already on disk from an earlier attempt. */
+    resumedFrom: z.number().int().nonnegative(),
+    /** The archive server serves it now. */
+    served: z.boolean(),
+  }),
+  cancelled: z.object({ sourceId: z.string() }),
+});
+export type ArchiveDownloadEvents = z.infer<typeof ArchiveDownloadEvents>;
+
+/** POST /api/admin/archives/install-kiwix: installing the archive server while the admin watches. */
+export const RuntimeInstallEvents = z.object({
+  status: z.discriminatedUnion('state', [
+    z.object({ state: z.literal('downloading'), url: z.string() }),
+    z.object({ state: z.enum(['extracting', 'placing', 'starting']) }),
+  ]),
+  progress: DownloadProgress,
+  done: z.object({
+    installed: z.literal(true),
+    kiwixState: ArchiveServerState,
+    kiwixError: z.string().nullable(),
+    installedCount: z.number().int().nonnegative(),
+  }),
+});
+export type RuntimeInstallEvents = z.infer<typeof RuntimeInstallEvents>;
+
+/** The `error` event every stream may end with (added by the stream runner, http/sse.ts). */
+export type ArchiveStreamError = ReturnType<typeof publicError>;
+
+export const CancelDownloadResponse = z.object({ cancelled: z.literal(true) });
+export const DeleteArchiveResponse = z.object({ deleted: z.literal(true) });
+export const VerifyArchivesResponse = z.object({
+  results: z.array(z.object({ sourceId: z.string(), ok: z.boolean(), reason: z.string().nullable() })),
+});
+export type VerifyArchivesResponse = z.infer<typeof VerifyArchivesResponse>;
+export type VerifyResult = VerifyArchivesResponse['results'][number];

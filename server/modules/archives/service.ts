@@ -1,25 +1,20 @@
 // Reference archives: which archives are installed, the archive server that serves them (through
-// the one supervisor), favicons, companion search, and the admin operations (download with resume
-// and checksum, cancel, delete, verify with quarantine). The content proxy is content.ts, the
-// install of the archive server itself runtime-install.ts.
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
+// the one supervisor), favicons, companion search, and the admin's delete and verify (with
+// quarantine). Elsewhere in this module: downloads.ts (the admin catalog, download, watch, cancel),
+// content.ts (the content proxy), runtime-install.ts (installing the archive server itself).
+import { rm } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
-import { removePartial } from '../../adapters/web/download.js';
-import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';
-import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
+import { removePartial } from '../../adapters/web/download.js';
+import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import { resolveInside } from '../../platform/path-guard.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
-import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { ArchiveEntryCache } from './entry-cache.js';
 import { encodeSegments, headerValue } from './proxy.js';
-import { type ArchiveCatalog, type ArchiveRecord, type CatalogSource } from './schema.js';
+import type { ArchiveCatalog, ArchiveRecord, ArchivesStatus, CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
-import { downloadFailure, progressEvents, type DownloadEvents } from './download-events.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
 export interface ArchivesDeps {
@@ -28,29 +23,15 @@ export interface ArchivesDeps {
   supervisor: ProcessSupervisor<ArchiveServerConfig>;
   kiwix: KiwixClient;
   isInstalled: () => boolean;
-  guard: SsrfGuard;
-  dataDir: string;
-  offline: boolean;
   clock: Clock;
   logger: Logger;
-  stallTimeoutMs?: number;
   /** The content proxy's memory cache of entries (emptied whenever the served archives change). */
   cache: ArchiveEntryCache;
-}
-
-type WatchEvent = { event: 'status' | 'progress' | 'done' | 'cancelled' | 'error'; data: unknown };
-interface DownloadWatch {
-  latest: Map<string, WatchEvent>;
-  /** Called with each event, then with null when the download is over. */
-  listeners: Set<(e: WatchEvent | null) => void>;
 }
 
 export class ArchivesService {
   /** sourceId -> the book as the running server lists it. */
   private books = new Map<string, CatalogBook>();
-  private readonly downloads = new Map<string, AbortController>();
-  /** sourceId -> who follows its running download (GET /download/:sourceId). */
-  private readonly watches = new Map<string, DownloadWatch>();
   private readonly favicons = new Map<string, { type: string; body: Buffer }>();
   private serving: Promise<void> = Promise.resolve();
 
@@ -65,16 +46,8 @@ export class ArchivesService {
     return this.books.get(sourceId);
   }
 
-  isDownloading(sourceId: string): boolean {
-    return this.downloads.has(sourceId);
-  }
-
-  source(sourceId: string): CatalogSource | null {
+  private source(sourceId: string): CatalogSource | null {
     return this.deps.catalog.sources.find((s) => s.id === sourceId) ?? null;
-  }
-
-  sourceDir(sourceId: string): string {
-    return path.join(this.deps.dataDir, 'archives', sourceId);
   }
 
   /**
@@ -119,7 +92,7 @@ export class ArchivesService {
     return { ...this.deps.supervisor.status(), installed: this.deps.isInstalled() };
   }
 
-  async statusView(): Promise<{ kiwixInstalled: boolean; kiwixState: string; kiwixError: string | null; installedCount: number }> {
+  async statusView(): Promise<ArchivesStatus> {
     const s = this.status();
     const rows = await this.deps.store.list();
     return { kiwixInstalled: s.installed, kiwixState: s.state, kiwixError: s.error, installedCount: rows.filter((r) => !r.quarantinedAt).length };
@@ -215,131 +188,7 @@ export class ArchivesService {
     return this.zimSearch(ids, query, limit);
   }
 
-  // ---- admin ----
-
-  async catalogView(actor: Actor) {
-    assertAdmin(actor);
-    const rows = new Map((await this.deps.store.list()).map((r) => [r.sourceId, r]));
-    return this.deps.catalog.sources.map((s) => {
-      const row = rows.get(s.id);
-      return {
-        ...s,
-        installed: row ? { variantKey: row.variantKey, fileSizeBytes: row.fileSizeBytes, zimDate: row.zimDate, verifiedAt: row.verifiedAt, quarantinedAt: row.quarantinedAt, quarantineReason: row.quarantineReason } : null,
-        downloading: this.downloads.has(s.id),
-      };
-    });
-  }
-
-  /** Checks a download can start; throws the HTTP error before any stream is opened. */
-  prepareDownload(actor: Actor, sourceId: string, variantKey?: string) {
-    assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
-    const source = this.source(sourceId);
-    if (!source) throw new NotFoundError('There is no such archive in the catalog.');
-    const variant = variantKey ? source.variants.find((v) => v.key === variantKey) : source.variants[0];
-    if (!variant) throw new NotFoundError(`${source.label} has no variant ${variantKey}.`);
-    if (this.downloads.has(sourceId)) throw new ConflictError('download_in_progress', `${source.label} is already downloading.`);
-    return { source, variant };
-  }
-
-  /** Checks there is a running download to watch; throws the HTTP error before any stream is opened. */
-  prepareWatch(actor: Actor, sourceId: string) {
-    assertAdmin(actor);
-    const watch = this.watches.get(sourceId);
-    if (!watch) throw new NotFoundError(`${this.source(sourceId)?.label ?? 'This archive'} is not downloading. Start the download from the Archives page.`);
-    return watch;
-  }
-
-  /** Follows a running download: its last status and progress, then live events until it ends or the watcher leaves. */
-  async watchDownload(actor: Actor, sourceId: string, out: DownloadEvents): Promise<void> {
-    const watch = this.prepareWatch(actor, sourceId);
-    for (const e of watch.latest.values()) out.send(e.event, e.data);
-    let listener: ((e: WatchEvent | null) => void) | undefined;
-    try {
-      await new Promise<void>((resolve) => {
-        listener = (e) => (e ? out.send(e.event, e.data) : resolve());
-        watch.listeners.add(listener);
-        out.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    } finally {
-      if (listener) watch.listeners.delete(listener);
-    }
-  }
-
-  async download(actor: Actor, sourceId: string, variantKey: string | undefined, starter: DownloadEvents): Promise<void> {
-    const { variant } = this.prepareDownload(actor, sourceId, variantKey);
-    const controller = new AbortController();
-    this.downloads.set(sourceId, controller);
-    // what the starter is sent, watchers get too (the last status and progress replayed to a late one)
-    const watch: DownloadWatch = { latest: new Map(), listeners: new Set() };
-    this.watches.set(sourceId, watch);
-    const out: DownloadEvents = {
-      signal: starter.signal,
-      send: (event, data) => {
-        starter.send(event, data);
-        if (event === 'status' || event === 'progress') watch.latest.set(event, { event, data });
-        for (const l of watch.listeners) l({ event, data });
-      },
-    };
-    const signal = AbortSignal.any([controller.signal, out.signal]);
-    const fileName = (decodeURIComponent(new URL(variant.url).pathname.split('/').pop() ?? '') || `${sourceId}.zim`).replace(/[^A-Za-z0-9._-]/g, '_');
-    const dest = resolveInside(this.sourceDir(sourceId), fileName.endsWith('.zim') ? fileName : `${fileName}.zim`)!;
-    try {
-      await mkdir(path.dirname(dest), { recursive: true });
-      out.send('status', { state: 'downloading', sourceId, variantKey: variant.key, bytesTotal: variant.sizeBytes });
-      // archives run to gigabytes: the byte loop runs in a thread of its own, off the server's event loop
-      const result = await downloadInWorker({
-        guard: this.deps.guard,
-        url: variant.url,
-        dest,
-        expectedBytes: variant.sizeBytes,
-        sha256: variant.sha256 ?? null,
-        signal,
-        stallTimeoutMs: this.deps.stallTimeoutMs ?? 60_000,
-        onProgress: progressEvents(out),
-      });
-      out.send('status', { state: 'verifying' });
-      const check = await checkStructure(dest);
-      if (!check.ok) {
-        await rm(dest, { force: true });
-        throw new UnprocessableError('unusable_archive', `The downloaded file is not a usable archive: ${check.reason}`);
-      }
-      const previous = await this.deps.store.find(sourceId);
-      const now = this.now();
-      await this.deps.store.upsert(
-        { sourceId, variantKey: variant.key, filePath: dest, fileSizeBytes: result.bytes, zimDate: variant.date, downloadedAt: now, verifiedAt: variant.sha256 ? now : null },
-        now,
-      );
-      out.send('status', { state: 'installing' });
-      await this.serve();
-      if (previous && previous.filePath !== dest) await rm(previous.filePath, { force: true });
-      out.send('done', { sourceId, variantKey: variant.key, bytes: result.bytes, sha256: result.sha256, resumedFrom: result.resumedFrom, served: this.books.has(sourceId) });
-    } catch (err) {
-      if (controller.signal.aborted) {
-        await removePartial(dest);
-        out.send('cancelled', { sourceId });
-      } else if (out.signal.aborted) {
-        // the client went away: the partial file stays so a later download resumes
-      } else {
-        // the starter's stream runner sends the failure; the watchers get the same event
-        const failure = downloadFailure(err);
-        for (const l of watch.listeners) l({ event: 'error', data: publicError(failure) });
-        throw failure;
-      }
-    } finally {
-      this.downloads.delete(sourceId);
-      this.watches.delete(sourceId);
-      for (const l of watch.listeners) l(null);
-    }
-  }
-
-  cancel(actor: Actor, sourceId: string): { cancelled: boolean } {
-    assertAdmin(actor);
-    const c = this.downloads.get(sourceId);
-    if (!c) throw new NotFoundError('No download of that archive is running.');
-    c.abort();
-    return { cancelled: true };
-  }
+  // ---- admin: delete and verify ----
 
   /** Deletes the row, restarts the server with the rest, and only then removes the file. */
   async remove(actor: Actor, sourceId: string): Promise<{ deleted: true }> {
@@ -373,7 +222,6 @@ export class ArchivesService {
   }
 
   async stop(): Promise<void> {
-    for (const c of this.downloads.values()) c.abort();
     await this.deps.supervisor.stop();
   }
 }

@@ -15,17 +15,19 @@ import './library.css';
 import {
   isBook,
   STATE_TEXT,
+  type ArchiveCatalogResponse,
   type ArchivesStatus,
   type CatalogEntry,
-  type DownloadEvents,
-  type ProgressEvent,
-  type RuntimeInstallEvents,
+  type DownloadProgress,
+  type DownloadStream,
+  type RuntimeInstallStream,
+  type VerifyArchivesResponse,
   type VerifyResult,
 } from './types';
 
 interface Live {
   phase: 'starting' | 'downloading' | 'verifying' | 'installing';
-  progress: ProgressEvent | null;
+  progress: DownloadProgress | null;
 }
 
 const PHASE_TEXT: Record<Live['phase'], string> = {
@@ -36,7 +38,7 @@ const PHASE_TEXT: Record<Live['phase'], string> = {
 };
 
 export function ArchivesAdminPage(): ReactElement {
-  const catalog = useResource((signal) => api.get<{ sources: CatalogEntry[] }>('/api/admin/archives/catalog', { signal }));
+  const catalog = useResource((signal) => api.get<ArchiveCatalogResponse>('/api/admin/archives/catalog', { signal }));
   const status = useResource((signal) => api.get<ArchivesStatus>('/api/archives/status', { signal }));
   const disk = useResource((signal) =>
     api.get<{ disk?: { freeBytes: number | null } }>('/api/admin/features', { signal }).then((p) => p.disk?.freeBytes ?? null),
@@ -86,16 +88,17 @@ export function ArchivesAdminPage(): ReactElement {
     let heard = false;
     // a POST starts it (a GET only watches one that runs); the answer is its event stream, and a
     // refusal (offline mode, already downloading, no room) comes back as the server's own sentence
-    const handle = openPostStream<DownloadEvents>(
+    const handle = openPostStream<DownloadStream>(
       `/api/admin/archives/download/${encodeURIComponent(src.id)}`,
       variantKey ? { variantKey } : {},
       {
         status: (d) => {
           heard = true;
-          const phase = (['downloading', 'verifying', 'installing'] as const).find((p) => p === d?.state) ?? 'downloading';
+          const phase = d.state;
+          const bytesTotal = d.state === 'downloading' ? d.bytesTotal : null;
           setLive((l) => ({
             ...l,
-            [src.id]: { phase, progress: l[src.id]?.progress ?? (d?.bytesTotal ? { bytesDone: 0, bytesTotal: d.bytesTotal, speedBps: 0, etaSeconds: null } : null) },
+            [src.id]: { phase, progress: l[src.id]?.progress ?? (bytesTotal ? { bytesDone: 0, bytesTotal, speedBps: 0, etaSeconds: null } : null) },
           }));
         },
         progress: (p) => {
@@ -147,7 +150,7 @@ export function ArchivesAdminPage(): ReactElement {
     setActionError(null);
     setNotice(null);
     try {
-      const { results } = await api.post<{ results: VerifyResult[] }>('/api/admin/archives/verify');
+      const { results } = await api.post<VerifyArchivesResponse>('/api/admin/archives/verify');
       setVerifyResults(results);
     } catch (err) {
       setActionError(errorMessage(err));
@@ -374,7 +377,7 @@ function VerifyReport({ results, labelOf, onClose }: { results: VerifyResult[]; 
 }
 
 function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | undefined; error: unknown; onChanged: () => void }): ReactElement {
-  const [installing, setInstalling] = useState<{ state: string; progress: ProgressEvent | null } | null>(null);
+  const [installing, setInstalling] = useState<{ state: string; progress: DownloadProgress | null } | null>(null);
   const [problem, setProblem] = useState<{ message: string; command?: string } | null>(null);
   const handle = useRef<StreamHandle | null>(null);
   useEffect(() => () => handle.current?.close(), []);
@@ -382,7 +385,7 @@ function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | u
   const install = () => {
     setProblem(null);
     setInstalling({ state: 'starting', progress: null });
-    const stream = openPostStream<RuntimeInstallEvents>(
+    const stream = openPostStream<RuntimeInstallStream>(
       '/api/admin/archives/install-kiwix',
       {},
       {
@@ -423,7 +426,7 @@ function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | u
           <p className="runtime-panel__state">
             <Icon name={healthy ? 'check' : 'warn'} size={20} className={healthy ? 'runtime-panel__ok' : 'runtime-panel__warn'} />
             <span data-testid="runtime-state">
-              {status.kiwixInstalled ? (STATE_TEXT[status.kiwixState] ?? status.kiwixState) : 'Not installed'}
+              {status.kiwixInstalled ? STATE_TEXT[status.kiwixState] : 'Not installed'}
               {' · '}
               {status.installedCount === 1 ? '1 archive installed' : `${status.installedCount} archives installed`}
             </span>

@@ -9,14 +9,14 @@ import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import './library.css';
-import { isBook, type ArchivesStatus, type InstalledArchive } from './types';
+import { isBook, type ArchivesStatus, type InstalledArchive, type InstalledArchivesResponse } from './types';
 
 export const ARCHIVES_ADMIN_HREF = '/admin/archives';
 
 export function LibraryPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
-  const installed = useResource((signal) => api.get<{ archives: InstalledArchive[] }>('/api/archives/installed', { signal }));
+  const installed = useResource((signal) => api.get<InstalledArchivesResponse>('/api/archives/installed', { signal }));
   const status = useResource((signal) => api.get<ArchivesStatus>('/api/archives/status', { signal }));
 
   const archives = installed.data?.archives ?? [];

@@ -11,7 +11,7 @@ import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { ArchiveIcon, ARCHIVES_ADMIN_HREF } from './LibraryPage';
 import './library.css';
-import { viewBase, type InstalledArchive } from './types';
+import { viewBase, type InstalledArchive, type InstalledArchivesResponse } from './types';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -45,7 +45,7 @@ function useDarkMode(): boolean {
 export function ReaderPage(): ReactElement {
   const { sourceId = '' } = useParams();
   const user = useUser();
-  const installed = useResource((signal) => api.get<{ archives: InstalledArchive[] }>('/api/archives/installed', { signal }), [sourceId]);
+  const installed = useResource((signal) => api.get<InstalledArchivesResponse>('/api/archives/installed', { signal }), [sourceId]);
   const archive = installed.data?.archives.find((a) => a.sourceId === sourceId);
 
   return (

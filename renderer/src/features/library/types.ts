@@ -1,92 +1,31 @@
-// Shapes of the reference-archive API (server/modules/archives): installed archives, the archive
-// server's status, the admin catalog and the download / runtime-install event streams.
+// The reference-archive API as the web app uses it: every shape is the server's own
+// (server/modules/archives/schema.ts, types only). What is the web app's own: the streams' event
+// maps with the stream runner's `error` event, the shelf rule, the view address and the wording for
+// the archive server's state.
+import type { ArchiveDownloadEvents, ArchiveServerState, ArchiveStreamError, RuntimeInstallEvents } from '../../../../server/modules/archives/schema.js';
 
-export interface InstalledArchive {
-  id: number;
-  sourceId: string;
-  variantKey: string;
-  bookName: string | null;
-  label: string;
-  description: string;
-  category: string;
-  bookCategory: string | null;
-  faviconUrl: string | null;
-  zimIconUrl: string;
-  fileSizeBytes: number;
-  zimDate: string | null;
-  downloadedAt: string;
-  verifiedAt: string | null;
-  /** The archive server is serving it right now. */
-  ready: boolean;
-}
+export type {
+  ArchiveCatalogResponse,
+  ArchivesStatus,
+  CatalogEntry,
+  DownloadProgress,
+  InstalledArchive,
+  InstalledArchivesResponse,
+  VerifyArchivesResponse,
+  VerifyResult,
+} from '../../../../server/modules/archives/schema.js';
 
-export interface ArchivesStatus {
-  kiwixInstalled: boolean;
-  kiwixState: string;
-  kiwixError: string | null;
-  installedCount: number;
-}
-
-export interface CatalogVariant {
-  key: string;
-  label: string;
-  sizeBytes: number;
-  date: string;
-  language: string;
-}
-
-export interface CatalogEntry {
-  id: string;
-  label: string;
-  description: string;
-  category: string;
-  bookCategory?: string;
-  variants: CatalogVariant[];
-  installed: {
-    variantKey: string;
-    fileSizeBytes: number;
-    zimDate: string | null;
-    verifiedAt: string | null;
-    quarantinedAt: string | null;
-    quarantineReason: string | null;
-  } | null;
-  downloading: boolean;
-}
-
-export interface VerifyResult {
-  sourceId: string;
-  ok: boolean;
-  reason: string | null;
-}
-
-export interface ProgressEvent {
-  bytesDone: number;
-  bytesTotal: number | null;
-  speedBps: number;
-  etaSeconds: number | null;
-}
-
-export interface DownloadEvents {
-  status: { state: string; bytesTotal?: number };
-  progress: ProgressEvent;
-  done: { sourceId: string; served?: boolean };
-  cancelled: { sourceId: string };
-  error: { message: string };
-}
-
-export interface RuntimeInstallEvents {
-  status: { state: string };
-  progress: ProgressEvent;
-  done: { installed: boolean; kiwixState: string; kiwixError: string | null };
-  error: { message: string };
-}
+/** An archive download's stream (started or watched) as openPostStream takes it. */
+export type DownloadStream = ArchiveDownloadEvents & { error: ArchiveStreamError };
+/** The archive server's install stream as openPostStream takes it. */
+export type RuntimeInstallStream = RuntimeInstallEvents & { error: ArchiveStreamError };
 
 /** Books shelf: the 'Books' category or anything with a bookCategory; the rest is reference. */
 export const isBook = (a: { category: string; bookCategory?: string | null }) => Boolean(a.bookCategory) || a.category.toLowerCase() === 'books';
 
 export const viewBase = (sourceId: string) => `/api/archives/view/${encodeURIComponent(sourceId)}/`;
 
-export const STATE_TEXT: Record<string, string> = {
+export const STATE_TEXT: Record<ArchiveServerState, string> = {
   idle: 'Not running (no archives to serve)',
   starting: 'Starting',
   ready: 'Running',
