@@ -4,6 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { api, ApiError, onUnauthorized } from '../api/client';
 import type { PublicUser, SetupStatus, UserResponse } from '../api/types';
+import { openSessionChannel, type SessionChannel } from './session-channel';
 
 export interface SessionSnapshot {
   setup: SetupStatus;
@@ -12,7 +13,7 @@ export interface SessionSnapshot {
 
 export interface SessionValue extends SessionSnapshot {
   /** Why the user is on the profile picker, when it was not their own choice. */
-  signedOutReason: 'expired' | null;
+  signedOutReason: SignedOutReason;
   signIn(user: PublicUser): void;
   /** The signed-in user's own record changed (renamed, role changed). */
   updateUser(user: PublicUser): void;
@@ -22,6 +23,9 @@ export interface SessionValue extends SessionSnapshot {
   /** The session is gone without a request to the server (e.g. the user removed themselves). */
   forget(): void;
 }
+
+/** 'expired': the server ended the session; 'elsewhere': someone signed out in another tab. */
+export type SignedOutReason = 'expired' | 'elsewhere' | null;
 
 const SessionContext = createContext<SessionValue | null>(null);
 
@@ -41,7 +45,7 @@ export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot
 export function SessionProvider({ initial, children }: { initial: SessionSnapshot; children: ReactNode }): ReactElement {
   const [setup, setSetup] = useState(initial.setup);
   const [user, setUser] = useState(initial.user);
-  const [signedOutReason, setSignedOutReason] = useState<'expired' | null>(null);
+  const [signedOutReason, setSignedOutReason] = useState<SignedOutReason>(null);
 
   const userRef = useRef(user);
   userRef.current = user;
@@ -55,15 +59,42 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     [],
   );
 
+  // the other tabs of this browser share the cookie: follow their sign-outs and sign-ins
+  const channel = useRef<SessionChannel | null>(null);
+  useEffect(() => {
+    const opened = openSessionChannel((m) => {
+      if (m.type === 'signed-out') {
+        if (!userRef.current) return;
+        setSignedOutReason('elsewhere');
+        setUser(null);
+        return;
+      }
+      if (userRef.current?.id === m.userId) return;
+      // someone else signed in: this tab's requests now carry their cookie, so show them
+      loadSession().then(
+        (snapshot) => {
+          setSetup(snapshot.setup);
+          setSignedOutReason(null);
+          setUser(snapshot.user);
+        },
+        () => setUser(null),
+      );
+    });
+    channel.current = opened;
+    return () => opened.close();
+  }, []);
+
   const signIn = useCallback((u: PublicUser) => {
     setSignedOutReason(null);
     setUser(u);
+    channel.current?.announce({ type: 'signed-in', userId: u.id });
   }, []);
   const updateUser = useCallback((u: PublicUser) => setUser((current) => (current && current.id === u.id ? u : current)), []);
   const updateSetup = useCallback((patch: Partial<SetupStatus>) => setSetup((s) => ({ ...s, ...patch })), []);
   const forget = useCallback(() => {
     setSignedOutReason(null);
     setUser(null);
+    channel.current?.announce({ type: 'signed-out' });
   }, []);
   const signOut = useCallback(async () => {
     try {

@@ -30,9 +30,11 @@ export function ProfilePicker(): ReactElement {
         <span className="brand__name">Hearth</span>
       </header>
       <h1 className="picker__title">Who&rsquo;s using Hearth?</h1>
-      {signedOutReason === 'expired' ? (
+      {signedOutReason ? (
         <p className="banner banner--info" role="status">
-          You were signed out. Choose your profile to sign in again.
+          {signedOutReason === 'elsewhere'
+            ? 'You signed out in another tab or window. Choose your profile to sign in again.'
+            : 'You were signed out. Choose your profile to sign in again.'}
         </p>
       ) : null}
       {profiles.status === 'loading' && !profiles.data ? (

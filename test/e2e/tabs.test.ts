@@ -1,0 +1,61 @@
+// Two tabs of one browser share the session cookie: signing out in one returns every other tab to
+// the profile picker at once (saying why), and signing in as someone else in one switches the others
+// to that person (they would otherwise show one member while acting with another's cookie).
+// Needs the built web app (`npm run build:web`).
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DESKTOP, launchChromium, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+
+describe('several tabs, one session', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  const pageErrors: string[] = [];
+
+  async function tab(pathname: string): Promise<Page> {
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${server.url}${pathname}`);
+    return page;
+  }
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    server = await startTestServer({ seed: 'household' });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    browser = await launchChromium();
+    context = await browser.newContext(DESKTOP);
+    await context.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a sign-out in one tab takes the other to the profile picker, and a sign-in there follows', async () => {
+    const first = await tab('/');
+    const second = await tab('/members');
+    await shown(first.getByTestId('home-name'));
+    await shown(second.getByRole('heading', { name: 'Household members' }));
+
+    await first.getByRole('button', { name: 'Sign out' }).click();
+    await shown(first.getByRole('heading', { name: 'Who’s using Hearth?' }));
+    // the other tab did not reload and made no request: it heard the first one
+    await shown(second.getByRole('heading', { name: 'Who’s using Hearth?' }));
+    await shown(second.getByRole('status').getByText('You signed out in another tab or window.'));
+    expect(await second.getByRole('heading', { name: 'Household members' }).count()).toBe(0);
+
+    // the member signs in on the first tab; the second switches to the member too
+    await first.getByRole('button', { name: MEMBER.name }).click();
+    await shown(first.getByRole('heading', { name: `Hi, ${MEMBER.name}` }));
+    await first.keyboard.type(MEMBER.pin);
+    await first.keyboard.press('Enter');
+    await shown(first.getByTestId('home-name'));
+    await shown(second.getByTestId('home-name'));
+    expect(await second.getByTestId('home-name').textContent()).toBe(MEMBER.name);
+  });
+});
