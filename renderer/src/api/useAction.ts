@@ -1,6 +1,9 @@
-// Runs a page's actions one at a time: which one is busy (by key), the notice its success returns,
-// and the server's message when it fails, with the key of the action that failed (a page can show
-// that message beside the part that asked). `after` runs once each action has ended, either way.
+// Runs a page's actions one at a time on a TanStack Query mutation: which one is running (by key,
+// from the mutation's isPending), the notice its success returns, and the server's message when it
+// fails, with the key of the action that failed (a page can show that message beside the part that
+// asked). Once an action has ended, either way, the query keys it `invalidates` are read again
+// (every screen showing them updates) and `after` runs.
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from './client';
 
@@ -14,22 +17,39 @@ export interface ActionState {
   act: (key: string, run: () => Promise<string | null>) => Promise<void>;
 }
 
-export function useAction(after?: () => unknown): ActionState {
-  const [busy, setBusy] = useState<string | null>(null);
+export interface ActionOptions {
+  /** Query keys whose answers an action may change. */
+  invalidates?: readonly QueryKey[];
+  /** Runs after each action, once the keys are invalidated. */
+  after?: () => unknown;
+}
+
+interface Run {
+  key: string;
+  run: () => Promise<string | null>;
+}
+
+export function useAction(options: ActionOptions | (() => unknown) = {}): ActionState {
+  const { invalidates = [], after } = typeof options === 'function' ? { after: options } : options;
+  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<{ key: string; message: string } | null>(null);
-  const act = async (key: string, run: () => Promise<string | null>) => {
-    setBusy(key);
-    setNotice(null);
-    setError(null);
-    try {
-      setNotice(await run());
-    } catch (err) {
-      setError({ key, message: errorMessage(err) });
-    } finally {
-      setBusy(null);
+  const mutation = useMutation({
+    mutationFn: ({ run }: Run) => run(),
+    onSuccess: (message) => setNotice(message),
+    onSettled: async () => {
+      await Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       await after?.();
-    }
+    },
+  });
+  const act = async (key: string, run: () => Promise<string | null>) => {
+    setNotice(null);
+    await mutation.mutateAsync({ key, run }).catch(() => undefined); // the failure is in mutation.error
   };
-  return { busy, notice, setNotice, error, act };
+  return {
+    busy: mutation.isPending ? mutation.variables.key : null,
+    notice,
+    setNotice,
+    error: mutation.isError ? { key: mutation.variables.key, message: errorMessage(mutation.error) } : null,
+    act,
+  };
 }

@@ -1,8 +1,10 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
 // then read setup state and the session, and hand over to the router.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { apiFetch } from '../api/client';
+import { createQueryClient } from '../api/query';
 import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
@@ -17,6 +19,8 @@ type Phase =
   | { kind: 'ready'; session: SessionSnapshot };
 
 export function App(): ReactElement {
+  // one cache for the life of the page; the session clears it whenever the person changes
+  const [queryClient] = useState(createQueryClient);
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
   const [attempt, setAttempt] = useState(0);
 
@@ -65,9 +69,11 @@ export function App(): ReactElement {
       );
     case 'ready':
       return (
-        <SessionProvider initial={phase.session}>
-          <Routed />
-        </SessionProvider>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider initial={phase.session}>
+            <Routed />
+          </SessionProvider>
+        </QueryClientProvider>
       );
   }
 }

@@ -2,6 +2,7 @@
 // then kept current by the screens that change it (wizard, PIN pad, sign-out, member edits).
 // Any 401 `unauthenticated` from the API clears the user, so the route guards send them to the picker.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, onUnauthorized } from '../api/client';
 import type { PublicUser, SetupStatus, UserResponse } from '../api/types';
 import { openSessionChannel, type SessionChannel } from './session-channel';
@@ -49,6 +50,16 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
 
   const userRef = useRef(user);
   userRef.current = user;
+
+  // one person's cached answers are never shown to the next: the cache goes when the person changes
+  const queryClient = useQueryClient();
+  const cachedFor = useRef(user?.id ?? null);
+  useEffect(() => {
+    const id = user?.id ?? null;
+    if (cachedFor.current === id) return;
+    cachedFor.current = id;
+    queryClient.clear();
+  }, [user, queryClient]);
   useEffect(
     () =>
       onUnauthorized(() => {

@@ -12,7 +12,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { JOB_STATE_TEXT, JobProgress } from './JobProgress';
 import type { JobProgress as Job, JobsStatus, RetriedResponse } from './types';
-import { useJobsStatus } from './useJobsStatus';
+import { JOBS_KEY, useJobsStatus } from './queries';
 
 const KIND_TEXT: Record<Job['kind'], string> = {
   archive: 'Archive',
@@ -33,7 +33,7 @@ export function DownloadsPage(): ReactElement {
   const isAdmin = user.role === 'admin';
   const status = useJobsStatus();
   // admin actions: one busy key, a notice on success and the server's message on failure; the status is read again after each
-  const { busy, notice, setNotice, error: actionError, act } = useAction(() => status.refresh());
+  const { busy, notice, setNotice, error: actionError, act } = useAction({ invalidates: [JOBS_KEY] });
   const [cancelling, setCancelling] = useState<Job | null>(null);
   const [showAllDone, setShowAllDone] = useState(false);
 

@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { useJobsStatus } from '../downloads/useJobsStatus';
+import { useJobsStatus } from '../downloads/queries';
 import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
 import type { JobsResponse } from '../downloads/types';
 import { planItems, withRequirements, type CatalogItem, type FeatureFlagsResponse, type FeaturePlan } from './types';

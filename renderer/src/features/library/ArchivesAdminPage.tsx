@@ -1,11 +1,13 @@
 // Archives (admin): the archive catalog with sizes and variants, free disk, downloads with live
 // progress (one event stream per download; closing the page stops them, and a later download
 // resumes), cancel, delete, verify with per-archive results, and the archive server's runtime.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type StreamHandle } from '../../api/sse';
 import { useResource } from '../../api/useResource';
+import { ARCHIVES_KEY } from './queries';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
@@ -64,10 +66,13 @@ export function ArchivesAdminPage(): ReactElement {
   const sources = catalog.data?.sources ?? [];
   const labelOf = (id: string) => sources.find((s) => s.id === id)?.label ?? id;
 
+  const queryClient = useQueryClient();
   const refresh = () => {
     catalog.reload();
     status.reload();
     disk.reload();
+    // the Library's shelves (and anything else reading the archives) are read again too
+    void queryClient.invalidateQueries({ queryKey: ARCHIVES_KEY });
   };
 
   const finish = (id: string, message: string | null, error: string | null) => {

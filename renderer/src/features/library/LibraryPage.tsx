@@ -2,22 +2,22 @@
 // medical guides) and Books, grouped by their book category. Each opens in the reader.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, errorMessage } from '../../api/client';
-import { useResource } from '../../api/useResource';
+import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import './library.css';
-import { isBook, type ArchivesStatus, type InstalledArchive, type InstalledArchivesResponse } from './types';
+import { useArchivesStatus, useInstalledArchives } from './queries';
+import { isBook, type InstalledArchive } from './types';
 
 export const ARCHIVES_ADMIN_HREF = '/admin/archives';
 
 export function LibraryPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
-  const installed = useResource((signal) => api.get<InstalledArchivesResponse>('/api/archives/installed', { signal }));
-  const status = useResource((signal) => api.get<ArchivesStatus>('/api/archives/status', { signal }));
+  const installed = useInstalledArchives();
+  const status = useArchivesStatus();
 
   const archives = installed.data?.archives ?? [];
   const reference = archives.filter((a) => !isBook(a)).sort(byLabel);
@@ -61,7 +61,7 @@ export function LibraryPage(): ReactElement {
 
       {!installed.data ? (
         installed.error ? (
-          <ErrorState title="The library did not load" error={installed.error} onRetry={installed.reload} />
+          <ErrorState title="The library did not load" error={installed.error} onRetry={() => void installed.refetch()} />
         ) : (
           <LoadingState label="Loading the library…" />
         )

@@ -2,7 +2,8 @@
 // again whenever it comes back into view) and a panel with the latest notifications. Admins answer
 // install requests here: Approve switches the tool on and marks the request read; Dismiss only
 // marks it read (spec: neither sends the member a notification).
-import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactElement } from 'react';
 import { api } from '../../api/client';
 import { useAction } from '../../api/useAction';
 import { useUser } from '../../app/session';
@@ -11,43 +12,13 @@ import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useTools, type ToolResponse } from '../apps/tools';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
+import { NOTIFICATIONS_KEY, useNotifications, useUnreadCount } from './queries';
 import './notifications.css';
 
-export const UNREAD_POLL_MS = 30_000;
-
-interface NotificationsAnswer {
-  notifications: Notification[];
-  unreadCount: number;
-}
-
 export function NotificationBell(): ReactElement {
-  const [count, setCount] = useState(0);
+  const count = useUnreadCount();
   const [open, setOpen] = useState(false);
-
-  const refresh = useCallback(async () => {
-    try {
-      setCount((await api.get<{ unreadCount: number }>('/api/notifications/unread-count')).unreadCount);
-    } catch {
-      // keep the last count; the next poll tries again
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void refresh();
-    }, UNREAD_POLL_MS);
-    const onFocus = () => {
-      if (document.visibilityState === 'visible') void refresh();
-    };
-    window.addEventListener('focus', onFocus);
-    document.addEventListener('visibilitychange', onFocus);
-    return () => {
-      clearInterval(timer);
-      window.removeEventListener('focus', onFocus);
-      document.removeEventListener('visibilitychange', onFocus);
-    };
-  }, [refresh]);
+  const queryClient = useQueryClient();
 
   const shown = count > 99 ? '99+' : String(count);
   return (
@@ -71,9 +42,8 @@ export function NotificationBell(): ReactElement {
         <NotificationsPanel
           onClose={() => {
             setOpen(false);
-            void refresh();
+            void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
           }}
-          onCount={setCount}
         />
       ) : null}
     </>
@@ -117,35 +87,15 @@ function timeAgo(iso: string, now = Date.now()): string {
   return new Date(iso).toLocaleDateString();
 }
 
-function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount: (n: number) => void }): ReactElement {
+function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement {
   const user = useUser();
   const { replaceTool } = useTools();
-  const [data, setData] = useState<NotificationsAnswer | null>(null);
-  const [loadError, setLoadError] = useState<unknown>(null);
-  const { busy, notice, error, act: run } = useAction();
+  const notifications = useNotifications();
+  const data = notifications.data;
+  const loadError = notifications.error;
+  // after a change succeeds the panel and the bell are read again, before the busy mark goes
+  const { busy, notice, error, act } = useAction({ invalidates: [NOTIFICATIONS_KEY] });
 
-  const load = useCallback(async () => {
-    try {
-      const d = await api.get<NotificationsAnswer>('/api/notifications');
-      setData(d);
-      setLoadError(null);
-      onCount(d.unreadCount);
-    } catch (err) {
-      setLoadError(err);
-    }
-  }, [onCount]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  // after a change succeeds the panel is read again, before the busy mark goes
-  const act = (key: string, work: () => Promise<string | null>) =>
-    run(key, async () => {
-      const message = await work();
-      await load();
-      return message;
-    });
   const markRead = (n: Notification) => api.patch(`/api/notifications/${encodeURIComponent(n.id)}/read`, {});
   const approve = (n: Notification) =>
     act(n.id, async () => {
@@ -183,7 +133,7 @@ function NotificationsPanel({ onClose, onCount }: { onClose: () => void; onCount
       </p>
       <FormError message={error?.message} />
       {!data && !loadError ? <LoadingState label="Loading notifications…" /> : null}
-      {!data && loadError ? <ErrorState title="Notifications did not load" error={loadError} onRetry={() => void load()} /> : null}
+      {!data && loadError ? <ErrorState title="Notifications did not load" error={loadError} onRetry={() => void notifications.refetch()} /> : null}
       {data && list.length === 0 ? <EmptyState title="Nothing here yet">Install requests and messages from Hearth appear here.</EmptyState> : null}
       {list.length > 0 ? (
         <ul className="notification-list" aria-label="Latest notifications">
