@@ -7,7 +7,7 @@ import { ToolOffPage } from '../features/apps/ComingSoonPage';
 import { useTools } from '../features/apps/tools';
 import { PinScreen } from '../features/auth/PinScreen';
 import { ProfilePicker } from '../features/auth/ProfilePicker';
-import { LoadingState } from '../ui/StateViews';
+import { ErrorState, LoadingState } from '../ui/StateViews';
 import { usePageTitle } from '../ui/usePageTitle';
 import { canOpen, SHELL_PAGES, type ShellPage } from './pages';
 import { useSession } from './session';
@@ -66,6 +66,25 @@ function PageRoute({ page }: { page: ShellPage }): ReactElement {
   );
 }
 
+/**
+ * A page whose code did not arrive (each page is its own file: the connection dropped, or Hearth
+ * was updated and the old files are gone) or that failed while drawing: a sentence and a reload,
+ * inside the shell, instead of the router's developer screen.
+ */
+function PageLoadFailed(): ReactElement {
+  usePageTitle('Page did not load');
+  return (
+    <section className="page">
+      <h1 className="page__title">This page did not load</h1>
+      <ErrorState
+        title="Hearth could not open this page"
+        error={new Error('The connection may have dropped, or Hearth was just updated. Reloading gets the newest version.')}
+        onRetry={() => window.location.reload()}
+      />
+    </section>
+  );
+}
+
 function NotFoundPage(): ReactElement {
   usePageTitle('Not found');
   return (
@@ -83,10 +102,10 @@ function NotFoundPage(): ReactElement {
 
 export function appRoutes(pages: readonly ShellPage[] = SHELL_PAGES): RouteObject[] {
   const pageRoutes: RouteObject[] = pages.map((p) =>
-    p.path === '' ? { index: true, element: <PageRoute page={p} /> } : { path: p.path, element: <PageRoute page={p} /> },
+    p.path === '' ? { index: true, element: <PageRoute page={p} />, errorElement: <PageLoadFailed /> } : { path: p.path, element: <PageRoute page={p} />, errorElement: <PageLoadFailed /> },
   );
   return [
-    { path: '/setup', element: <SetupRoute /> },
+    { path: '/setup', element: <SetupRoute />, errorElement: <PageLoadFailed /> },
     {
       path: '/profiles',
       element: <ProfilesRoute />,
