@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   capture: () => import('./capture.js'),
   'bookmarks-import': () => import('./bookmarks-import.js'),
   'http-load': () => import('./http-load.js'),
+  webapp: () => import('./webapp.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -2,15 +2,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.resolve(here, '..', 'dist', 'web');
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8787'}`;
 
 export default defineConfig({
   root: here,
-  plugins: [react()],
+  plugins: [react(), precompress(outDir)],
   build: {
-    outDir: path.resolve(here, '..', 'dist', 'web'),
+    outDir,
     emptyOutDir: true,
     sourcemap: true,
   },

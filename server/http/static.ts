@@ -67,6 +67,44 @@ function isBadPath(rawPath: string): boolean {
   return decoded.includes('\0') || decoded.split(/[\\/]/).some((s) => s === '..' || s === '.');
 }
 
+/** What the build compresses (renderer/precompress.ts) and the type each is sent as. */
+const COMPRESSIBLE: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/**
+ * Sends the build's .br or .gz twin of a web app file when the browser takes that encoding (the
+ * build writes them next to the file, so nothing is compressed per request); the file itself
+ * otherwise, through express.static. Same caching as the plain file: hashed assets forever.
+ */
+function precompressed(webDir: string): RequestHandler {
+  return (req, res, next) => {
+    const type = COMPRESSIBLE[path.extname(req.path)];
+    if (!type) return next();
+    const file = resolveInside(webDir, decodeURIComponent(req.path).replace(/^\/+/, ''));
+    if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) return next();
+    res.vary('Accept-Encoding');
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    const encoding = [
+      { name: 'br', ext: '.br' },
+      { name: 'gzip', ext: '.gz' },
+    ].find((e) => new RegExp(`\\b${e.name}\\b(?!;q=0(\\.0*)?\\b)`).test(accepts) && existsSync(file + e.ext));
+    if (!encoding) return next();
+    res.setHeader('Content-Type', type);
+    res.setHeader('Content-Encoding', encoding.name);
+    if (file.endsWith('.html')) setHtmlHeaders(res, APP_CSP);
+    res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
+      if (err && !res.headersSent) next(err);
+    });
+  };
+}
+
 export function webAppRouter(webDir: string): Router {
   const router = express.Router();
   const indexFile = path.join(webDir, 'index.html');
@@ -81,6 +119,7 @@ export function webAppRouter(webDir: string): Router {
     }
     next();
   });
+  router.use(precompressed(webDir));
   router.use(
     express.static(webDir, {
       index: false,

@@ -162,6 +162,19 @@ describe('auth with a household', () => {
     });
   });
 
+  describe('GET /api/auth/session', () => {
+    it('answers the signed-in user, and null (not a 401) without a session or with a made-up one', async () => {
+      const r = await s.member.get('/api/auth/session');
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ user: expect.objectContaining({ id: s.users.member.id, name: MEMBER.name, role: 'member' }) });
+      for (const c of [s.anon, new TestClient(s.url, 'session=' + 'A'.repeat(43))]) {
+        const anon = await c.get('/api/auth/session');
+        expect(anon.status).toBe(200);
+        expect(anon.body).toEqual({ user: null });
+      }
+    });
+  });
+
   describe('POST /api/auth/logout', () => {
     it('deletes the session server-side: the old cookie no longer works, even replayed', async () => {
       const device = await s.signIn(s.users.member.id, MEMBER.pin);

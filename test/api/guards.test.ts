@@ -62,6 +62,8 @@ describe('guards and HTTP conventions', () => {
       expect(open.sort()).toEqual(
         [
           'GET /api/auth/profiles',
+          // who the caller's own cookie belongs to, or null: the web app's start, without a 401
+          'GET /api/auth/session',
           'POST /api/auth/select',
           'POST /api/auth/verify-pin',
           'GET /api/setup/status',

@@ -8,6 +8,7 @@ export type {
   PublicUser,
   Role,
   SelectResponse,
+  SessionResponse,
   UserResponse,
   UsersResponse,
 } from '../../../server/modules/auth/schema.js';

@@ -2,23 +2,26 @@
 // its navigation from it. A new feature adds one entry here (and, for a header control such as a
 // notifications bell, one entry in HEADER_ITEMS); nothing else in app/ changes. A page that belongs to
 // a tool names it in `toolId`: it is in the navigation, and opens, only while that tool is enabled.
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { Role } from '../api/types';
-import { AppStorePage } from '../features/apps/AppStorePage';
-import { DownloadsPage } from '../features/downloads/DownloadsPage';
-import { FeaturesPage } from '../features/features-admin/FeaturesPage';
-import { DefaultLayoutPage } from '../features/home/DefaultLayoutPage';
-import { HomePage } from '../features/home/HomePage';
-import { MemberLayoutPage } from '../features/home/MemberLayoutPage';
-import { ArchivesAdminPage } from '../features/library/ArchivesAdminPage';
-import { LibraryPage } from '../features/library/LibraryPage';
-import { ReaderPage } from '../features/library/ReaderPage';
-import { MembersPage } from '../features/members/MembersPage';
-import { ArticlePage } from '../features/reader/ArticlePage';
-import { ReaderAdminPage } from '../features/reader/ReaderAdminPage';
-import { ReaderListPage } from '../features/reader/ReaderListPage';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
+
+// Each page is its own chunk, loaded when first opened (router.tsx shows a small wait meanwhile),
+// so the first screen downloads only the shell.
+const AppStorePage = lazy(() => import('../features/apps/AppStorePage').then((m) => ({ default: m.AppStorePage })));
+const DownloadsPage = lazy(() => import('../features/downloads/DownloadsPage').then((m) => ({ default: m.DownloadsPage })));
+const FeaturesPage = lazy(() => import('../features/features-admin/FeaturesPage').then((m) => ({ default: m.FeaturesPage })));
+const DefaultLayoutPage = lazy(() => import('../features/home/DefaultLayoutPage').then((m) => ({ default: m.DefaultLayoutPage })));
+const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
+const MemberLayoutPage = lazy(() => import('../features/home/MemberLayoutPage').then((m) => ({ default: m.MemberLayoutPage })));
+const ArchivesAdminPage = lazy(() => import('../features/library/ArchivesAdminPage').then((m) => ({ default: m.ArchivesAdminPage })));
+const LibraryPage = lazy(() => import('../features/library/LibraryPage').then((m) => ({ default: m.LibraryPage })));
+const ReaderPage = lazy(() => import('../features/library/ReaderPage').then((m) => ({ default: m.ReaderPage })));
+const MembersPage = lazy(() => import('../features/members/MembersPage').then((m) => ({ default: m.MembersPage })));
+const ArticlePage = lazy(() => import('../features/reader/ArticlePage').then((m) => ({ default: m.ArticlePage })));
+const ReaderAdminPage = lazy(() => import('../features/reader/ReaderAdminPage').then((m) => ({ default: m.ReaderAdminPage })));
+const ReaderListPage = lazy(() => import('../features/reader/ReaderListPage').then((m) => ({ default: m.ReaderListPage })));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */

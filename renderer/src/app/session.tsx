@@ -4,7 +4,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, onUnauthorized } from '../api/client';
-import type { PublicUser, SetupStatus, UserResponse } from '../api/types';
+import type { PublicUser, SessionResponse, SetupStatus } from '../api/types';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
 export interface SessionSnapshot {
@@ -34,13 +34,8 @@ const SessionContext = createContext<SessionValue | null>(null);
 export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot> {
   const setup = await api.get<SetupStatus>('/api/setup/status', { signal });
   if (setup.needsAdmin) return { setup, user: null };
-  try {
-    const { user } = await api.get<UserResponse>('/api/auth/me', { signal });
-    return { setup, user };
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return { setup, user: null };
-    throw err;
-  }
+  const { user } = await api.get<SessionResponse>('/api/auth/session', { signal });
+  return { setup, user };
 }
 
 export function SessionProvider({ initial, children }: { initial: SessionSnapshot; children: ReactNode }): ReactElement {

@@ -9,6 +9,7 @@ import {
   ProfilesResponse,
   SelectBody,
   SelectResponse,
+  SessionResponse,
   UpdateUserBody,
   UserIdParams,
   UserResponse,
@@ -33,6 +34,11 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
     });
 
     r.get('/me', { access: 'user', response: UserResponse }, async (req) => ({ user: await auth.me(actorOf(req)) }));
+
+    // The web app's start asks this rather than /me: signed out is an answer here, not a 401 that
+    // every browser logs as a failed request on the profile picker. It tells the caller only who
+    // its own cookie belongs to.
+    r.get('/session', { access: 'none', response: SessionResponse }, async (req) => ({ user: await auth.sessionUser(req.actor) }));
 
     r.post('/logout', { access: 'user', response: OkResponse }, async (req, res) => {
       await auth.logout(actorOf(req));

@@ -52,6 +52,9 @@ export const UserIdParams = z.object({ id: UserId });
 
 export const ProfilesResponse = z.object({ profiles: z.array(PublicUser) });
 export const UserResponse = z.object({ user: PublicUser });
+/** Who this browser is signed in as: null when nobody is (GET /api/auth/session). */
+export const SessionResponse = z.object({ user: PublicUser.nullable() });
+export type SessionResponse = z.infer<typeof SessionResponse>;
 /** A member as admins see them: with when a PIN lock on their profile ends (null: not locked). */
 export const AdminUser = PublicUser.extend({ lockedUntil: z.string().nullable() });
 export type AdminUser = z.infer<typeof AdminUser>;

@@ -214,6 +214,12 @@ export class AuthService {
     await this.deps.store.deleteSession(actor.sessionId);
   }
 
+  /** The signed-in user, or null when the request has no session (or its user is gone). */
+  async sessionUser(actor: UserActor | undefined): Promise<PublicUser | null> {
+    const u = actor ? await this.deps.store.findUser(actor.id) : null;
+    return u ? toPublicUser(u) : null;
+  }
+
   async me(actor: UserActor): Promise<PublicUser> {
     const u = await this.deps.store.findUser(actor.id);
     if (!u) throw new UnauthorizedError();
