@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import '@fontsource-variable/inter/wght.css';
 import './ui/styles.css';
+import './ui/components.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing #root');

@@ -141,7 +141,8 @@ describe('first run in the browser', () => {
   });
 
   it('lets the admin add a member, shows server refusals inline, and the member appears on the picker', async () => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Members' }).tap();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin', exact: true }).tap();
+    await page.getByRole('list', { name: 'Admin pages' }).getByRole('link', { name: /^Members/ }).tap();
     await shown(page.getByRole('heading', { name: 'Household members' }));
     const list = page.getByTestId('member-list');
     await shown(list.getByText(ADMIN.name));
@@ -208,6 +209,7 @@ describe('first run in the browser', () => {
       const nav = web.getByRole('navigation', { name: 'Main' });
       await shown(nav.getByRole('link', { name: 'Home' }));
       expect(await nav.getByRole('link', { name: 'Members' }).count()).toBe(0);
+      expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
       await web.screenshot({ path: '/tmp/hearth-desktop-home.png' });
       await web.getByRole('button', { name: 'Sign out' }).click();
       await shown(web.getByRole('heading', { name: 'Who’s using Hearth?' }));
@@ -218,7 +220,8 @@ describe('first run in the browser', () => {
       await shown(web.getByRole('heading', { name: `Hi, ${ADMIN.name}` }));
       await web.keyboard.type(ADMIN.pin);
       await web.keyboard.press('Enter');
-      await nav.getByRole('link', { name: 'Members' }).click();
+      await nav.getByRole('link', { name: 'Admin', exact: true }).click();
+      await web.getByRole('list', { name: 'Admin pages' }).getByRole('link', { name: /^Members/ }).click();
       await shown(web.getByTestId('member-list'));
       await web.screenshot({ path: '/tmp/hearth-desktop-members.png' });
       const profiles: Array<{ id: string; name: string }> = (await server.anon.get('/api/auth/profiles')).body.profiles;

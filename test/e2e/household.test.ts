@@ -80,6 +80,8 @@ describe('apps, notifications and the home screen in the browser', () => {
     expect(await nav(member).getByRole('link', { name: 'Reader' }).count()).toBe(0);
     await member.screenshot({ path: '/tmp/hearth-phone-household-home.png' });
 
+    // the App Store is not a main tab for a member: it is under More
+    await nav(member).getByRole('button', { name: 'More' }).tap();
     await nav(member).getByRole('link', { name: 'App Store' }).tap();
     await shown(member.getByRole('heading', { name: 'App Store' }));
     const reader = member.getByTestId('store-item-reader');
@@ -198,7 +200,8 @@ describe('apps, notifications and the home screen in the browser', () => {
     await shown(member.getByRole('button', { name: 'Edit home' }));
 
     await visit(admin, '/');
-    await nav(admin).getByRole('link', { name: 'Members' }).click();
+    await nav(admin).getByRole('link', { name: 'Admin', exact: true }).click();
+    await admin.getByRole('list', { name: 'Admin pages' }).getByRole('link', { name: /^Members/ }).click();
     await admin.getByRole('link', { name: 'Home screen of Sam' }).click();
     await shown(admin.getByRole('heading', { name: 'Sam’s home screen' }));
     await shown(admin.getByTestId('member-layout-source').getByText('Arranged for Sam.'));
@@ -301,22 +304,22 @@ describe('apps, notifications and the home screen in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('on a phone an admin gets four tabs and More, whose menu opens the other pages', async () => {
+  it('on a phone an admin gets Home, Reader, Library, Admin and More, whose menu opens the other pages', async () => {
     const phone = await open('admin', { ...PHONE, viewport: { width: 360, height: 740 } });
     await visit(phone, '/');
     const bar = nav(phone);
     const more = bar.getByRole('button', { name: 'More' });
     await shown(more);
-    // the bar fits the screen: no sideways scrolling, four page tabs plus More
-    const fits = await bar.locator('.shell__nav-list').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+    // the bar fits the screen: no sideways scrolling, four tabs plus More
+    const fits = await bar.locator('.nav-list--main').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
     expect(fits).toBe(true);
-    const tabs = await bar.locator('.shell__nav-list > li:visible').count();
-    expect(tabs).toBe(5);
+    const tabs = await bar.locator('.nav-list--main > li:visible').allInnerTexts();
+    expect(tabs.map((t) => t.trim())).toEqual(['Home', 'Reader', 'Library', 'Admin', 'More']);
     expect(await more.getAttribute('aria-expanded')).toBe('false');
 
-    // open: the pages that did not fit; Escape closes it again
+    // open: the pages that are not tabs; Escape closes it again
     await more.click();
-    const menuLink = bar.getByRole('link', { name: 'Features' });
+    const menuLink = bar.getByRole('link', { name: 'Downloads' });
     await shown(menuLink);
     await phone.screenshot({ path: '/tmp/hearth-phone-more.png' });
     await phone.keyboard.press('Escape');
@@ -324,15 +327,21 @@ describe('apps, notifications and the home screen in the browser', () => {
 
     // choose one: the page opens, the menu closes, and More shows as the current tab
     await more.click();
-    await bar.getByRole('link', { name: 'Archives' }).click();
-    await phone.waitForURL(`${server.url}/admin/archives`);
-    await gone(bar.getByRole('link', { name: 'Archives' }));
+    await bar.getByRole('link', { name: 'App Store' }).click();
+    await phone.waitForURL(`${server.url}/apps`);
+    await gone(bar.getByRole('link', { name: 'App Store' }));
     await expect.poll(() => more.getAttribute('class')).toContain('nav-more__button--current');
     // a tap outside closes an open menu
     await more.click();
     await shown(menuLink);
     await phone.mouse.click(180, 200);
     await gone(menuLink);
+
+    // the admin pages are one tab: Admin lists them, and stays current on each
+    await bar.getByRole('link', { name: 'Admin', exact: true }).click();
+    await phone.getByRole('list', { name: 'Admin pages' }).getByRole('link', { name: /^Archives/ }).click();
+    await phone.waitForURL(`${server.url}/admin/archives`);
+    expect(await bar.getByRole('link', { name: 'Admin', exact: true }).getAttribute('aria-current')).toBe('page');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,23 +1,42 @@
-// The signed-in frame: header (Hearth, navigation, the user, sign out) and the page below.
-// On wide screens the navigation sits in the header; on phones the same <nav> becomes a bottom
-// tab bar (CSS only, so there is one navigation landmark either way); when an admin's pages do not
-// fit, the last tab is More, a menu of the rest. Pages of tools that are
-// switched off are left out of the navigation (the enabled set is shared through ToolsProvider).
+// The signed-in frame: the header (Hearth, the bell, the user, Sign out) and, beside the page, one
+// navigation landmark that CSS shapes for the width (app/shell.css):
+// - wide screens: a sidebar with the main entries (Home, Reader, Library; Admin for admins), then
+//   the "More" group (App Store, Downloads); it collapses to icons (the choice is kept in
+//   localStorage) and is icons only from 720 to 1023 px;
+// - phones: the main entries as a bottom tab bar, and a More tab opening the More group above it.
+// Admin pages are not listed one by one: the Admin entry opens a page listing them, and shows as
+// current on any of them. Pages of tools that are switched off are left out (ToolsProvider).
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
-import { HEADER_ITEMS, navItemsFor, pageHref, type ShellPage } from './pages';
+import { Name } from '../ui/Name';
+import { ToastProvider } from '../ui/Toast';
+import { ADMIN_PAGE_ID, HEADER_ITEMS, isAdminLocation, navFor, pageHref, type ShellPage } from './pages';
 import { useSession, useUser } from './session';
+import './shell.css';
+
+/** localStorage key of the sidebar's collapsed choice ('1' collapsed). */
+export const SIDEBAR_KEY = 'hearth.sidebarCollapsed';
 
 export function Shell(): ReactElement {
   return (
     <ToolsProvider>
-      <ShellFrame />
+      <ToastProvider>
+        <ShellFrame />
+      </ToastProvider>
     </ToolsProvider>
   );
+}
+
+function readCollapsed(): boolean {
+  try {
+    return localStorage.getItem(SIDEBAR_KEY) === '1';
+  } catch {
+    return false; // storage blocked: the default
+  }
 }
 
 function ShellFrame(): ReactElement {
@@ -30,6 +49,7 @@ function ShellFrame(): ReactElement {
   const firstPath = useRef(location.pathname);
   const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [collapsed, setCollapsed] = useState(readCollapsed);
 
   // After moving to another page, put focus at the top of the new content (screen readers and
   // keyboard users otherwise stay on the link they pressed).
@@ -38,6 +58,16 @@ function ShellFrame(): ReactElement {
     firstPath.current = '';
     mainRef.current?.focus({ preventScroll: false });
   }, [location.pathname]);
+
+  const toggleCollapsed = () => {
+    const next = !collapsed;
+    setCollapsed(next);
+    try {
+      localStorage.setItem(SIDEBAR_KEY, next ? '1' : '0');
+    } catch {
+      // storage blocked: the choice lasts for this page only
+    }
+  };
 
   const handleSignOut = async () => {
     setSigningOut(true);
@@ -51,13 +81,12 @@ function ShellFrame(): ReactElement {
     }
   };
 
-  const items = navItemsFor(user.role, isVisible);
-  // phones show TAB_SLOTS tabs and a More tab for the rest (CSS hides the overflow tabs there)
-  const overflowing = items.length > TAB_SLOTS + 1;
+  const nav = navFor(user.role, isVisible);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
+  const onAdminPage = isAdminLocation(location.pathname);
 
   return (
-    <div className="shell">
+    <div className={collapsed ? 'shell shell--collapsed' : 'shell'}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -66,33 +95,27 @@ function ShellFrame(): ReactElement {
           <Icon name="flame" className="brand__mark" />
           <span className="brand__name">Hearth</span>
         </Link>
-        <nav aria-label="Main" className="shell__nav">
-          <ul className="shell__nav-list">
-            {items.map((p, i) => (
-              <li key={p.id} className={overflowing && i >= TAB_SLOTS ? 'nav-item--overflow' : undefined}>
-                <NavLink to={pageHref(p)} end={p.path === ''} className="nav-link">
-                  <Icon name={p.icon} />
-                  <span className="nav-link__label">{p.label}</span>
-                </NavLink>
-              </li>
-            ))}
-            {overflowing ? <MoreMenu pages={items.slice(TAB_SLOTS)} /> : null}
-          </ul>
-        </nav>
         <div className="shell__actions">
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}
-          <span className="user-chip" data-testid="current-user">
+          <span className="user-chip" data-testid="current-user" title={user.name}>
             <Avatar id={user.id} name={user.name} avatar={user.avatar} size="sm" />
-            <span className="user-chip__name">{user.name}</span>
+            <Name className="user-chip__name">{user.name}</Name>
           </span>
-          <button type="button" className="btn btn--ghost btn--compact" onClick={handleSignOut} disabled={signingOut}>
+          <button type="button" className="btn btn--ghost btn--compact" onClick={() => void handleSignOut()} disabled={signingOut} title="Sign out" data-testid="sign-out">
             {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
             <span className="shell__signout-label">Sign out</span>
           </button>
         </div>
       </header>
+      <nav aria-label="Main" className="shell__nav">
+        <NavLists main={nav.main} more={nav.more} adminCurrent={onAdminPage} />
+        <button type="button" className="nav-link nav-collapse" onClick={toggleCollapsed} title={collapsed ? 'Show labels' : 'Icons only'}>
+          <Icon name="sidebar" />
+          <span className="nav-link__label">{collapsed ? 'Show labels' : 'Icons only'}</span>
+        </button>
+      </nav>
       <div className="shell__alerts" aria-live="assertive">
         {error ? (
           <p className="banner banner--error" role="alert">
@@ -107,29 +130,31 @@ function ShellFrame(): ReactElement {
   );
 }
 
-/** Tabs a phone's bottom bar shows before the rest go under More. */
-const TAB_SLOTS = 4;
-
 /**
- * The More tab of the phone tab bar: a menu of the pages that do not fit. Hidden on wide screens,
- * where every page is in the header. Closes on navigation, Escape and a tap outside; shows as the
- * current tab while one of its pages is open.
+ * The main entries (with the phone's More tab) and the More group. On phones the group is a panel
+ * above the tab bar, opened by More, closed by choosing a page, Escape or a tap outside; More shows
+ * as current while one of its pages is open.
  */
-function MoreMenu({ pages }: { pages: readonly ShellPage[] }): ReactElement {
+function NavLists({ main, more, adminCurrent }: { main: readonly ShellPage[]; more: readonly ShellPage[]; adminCurrent: boolean }): ReactElement {
   const [open, setOpen] = useState(false);
   const location = useLocation();
-  const box = useRef<HTMLLIElement>(null);
-  const menuId = useId();
-  const current = pages.some((p) => matchPath({ path: pageHref(p), end: false }, location.pathname));
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const groupId = useId();
+  const titleId = useId();
+  const moreCurrent = more.some((p) => matchPath({ path: pageHref(p), end: false }, location.pathname));
 
   useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
     };
     const onDown = (e: PointerEvent) => {
-      if (box.current && !box.current.contains(e.target as Node)) setOpen(false);
+      const target = e.target as Node;
+      if (!box.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
     };
     document.addEventListener('keydown', onKey);
     document.addEventListener('pointerdown', onDown);
@@ -140,27 +165,58 @@ function MoreMenu({ pages }: { pages: readonly ShellPage[] }): ReactElement {
   }, [open]);
 
   return (
-    <li className="nav-more" ref={box}>
-      <button
-        type="button"
-        className={current ? 'nav-link nav-more__button nav-more__button--current' : 'nav-link nav-more__button'}
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={() => setOpen((o) => !o)}
-      >
-        <Icon name="more" />
-        <span className="nav-link__label">More</span>
-      </button>
-      <ul id={menuId} className="nav-more__menu" hidden={!open}>
-        {pages.map((p) => (
-          <li key={p.id}>
-            <NavLink to={pageHref(p)} className="nav-more__link">
-              <Icon name={p.icon} />
-              <span>{p.label}</span>
-            </NavLink>
+    <>
+      <ul className="nav-list nav-list--main">
+        {main.map((p) =>
+          p.id === ADMIN_PAGE_ID ? (
+            <li key={p.id}>
+              <Link to={pageHref(p)} className="nav-link" aria-current={adminCurrent ? 'page' : undefined} title={p.label}>
+                <Icon name={p.icon} />
+                <span className="nav-link__label">{p.label}</span>
+              </Link>
+            </li>
+          ) : (
+            <li key={p.id}>
+              <NavLink to={pageHref(p)} end={p.path === ''} className="nav-link" title={p.label}>
+                <Icon name={p.icon} />
+                <span className="nav-link__label">{p.label}</span>
+              </NavLink>
+            </li>
+          ),
+        )}
+        {more.length > 0 ? (
+          <li className="nav-more">
+            <button
+              ref={button}
+              type="button"
+              className={moreCurrent ? 'nav-link nav-more__button nav-more__button--current' : 'nav-link nav-more__button'}
+              aria-expanded={open}
+              aria-controls={groupId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              <Icon name="more" />
+              <span className="nav-link__label">More</span>
+            </button>
           </li>
-        ))}
+        ) : null}
       </ul>
-    </li>
+      {more.length > 0 ? (
+        <div id={groupId} ref={box} className={open ? 'nav-secondary is-open' : 'nav-secondary'}>
+          <p className="nav-secondary__title" id={titleId}>
+            More
+          </p>
+          <ul className="nav-list" aria-labelledby={titleId}>
+            {more.map((p) => (
+              <li key={p.id}>
+                <NavLink to={pageHref(p)} className="nav-link" title={p.label}>
+                  <Icon name={p.icon} />
+                  <span className="nav-link__label">{p.label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
   );
 }

@@ -3,6 +3,7 @@
 // wizard -> /setup (it resumes where they left off); otherwise the shell and its pages.
 import { lazy, Suspense, type ReactElement } from 'react';
 import { createBrowserRouter, Link, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { AdminOnlyPage } from '../features/admin/AdminOnlyPage';
 import { ToolOffPage } from '../features/apps/ComingSoonPage';
 import { useTools } from '../features/apps/tools';
 import { PinScreen } from '../features/auth/PinScreen';
@@ -57,7 +58,8 @@ function PageRoute({ page }: { page: ShellPage }): ReactElement {
   const { user } = useSession();
   const { isVisible } = useTools();
   usePageTitle(page.label);
-  if (!user || !canOpen(page, user.role)) return <Navigate to="/" replace />;
+  if (!user) return <Navigate to="/" replace />;
+  if (!canOpen(page, user.role)) return <AdminOnlyPage label={page.label} />;
   if (page.toolId && !isVisible(page.toolId)) return <ToolOffPage toolId={page.toolId} />;
   return (
     <Suspense fallback={<LoadingState />}>

@@ -1,6 +1,9 @@
-// "Are you sure?" for an action that cannot simply be undone: a title naming what goes, a line on
-// what it means, a safe button and the action's button (danger by default). The action runs here with a spinner; its error stays in the
-// dialog (the caller closes it on success). Closing is refused while the action runs.
+// ConfirmDialog — "Are you sure?" for an action that cannot simply be undone, on Dialog (so on
+// @radix-ui/react-dialog, role="alertdialog"): a title naming what goes, a line on what it means, a
+// safe button and the action's button (danger by default).
+//   <ConfirmDialog open={x} title="Remove Sam?" confirmLabel="Remove" onConfirm={remove} onClose={close} />
+// The action runs here with a spinner; its error stays in the dialog (the caller closes it on
+// success). Closing (Escape, a tap outside, Cancel) is refused while the action runs.
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { errorMessage } from '../api/client';
 import { Dialog } from './Dialog';

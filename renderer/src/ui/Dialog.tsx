@@ -1,6 +1,11 @@
-// A modal dialog on the native <dialog> element: focus moves into it and is trapped, Escape
-// closes it, and focus returns to the opener afterwards. On phones it becomes a bottom sheet (CSS).
-import { useEffect, useId, useRef, type ReactElement, type ReactNode } from 'react';
+// Dialog — a modal dialog on @radix-ui/react-dialog.
+//   <Dialog open={x} title="Add a household member" description="…" onClose={close}>…</Dialog>
+// Radix brings the focus trap, Escape, a tap outside to close, aria-hidden on the rest of the page
+// and scroll locking; focus returns to whatever had it when the dialog opened (these dialogs are
+// opened from state, without a Radix trigger). role="alertdialog" for a confirmation (ConfirmDialog).
+// On phones (< 600 px) it is a bottom sheet (CSS in components.css).
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { useRef, type ReactElement, type ReactNode } from 'react';
 import { Icon } from './icons';
 
 export interface DialogProps {
@@ -14,56 +19,37 @@ export interface DialogProps {
   testId?: string;
 }
 
-export function Dialog({ open, title, onClose, children, description, role = 'dialog', testId }: DialogProps): ReactElement | null {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descId = useId();
-
-  useEffect(() => {
-    const el = ref.current;
-    if (!open || !el) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!el.open) el.showModal();
-    return () => {
-      if (el.open) el.close();
-      if (opener?.isConnected) opener.focus();
-    };
-  }, [open]);
-
-  if (!open) return null;
+export function Dialog({ open, title, onClose, children, description, role = 'dialog', testId }: DialogProps): ReactElement {
+  const opener = useRef<HTMLElement | null>(null);
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      role={role}
-      aria-labelledby={titleId}
-      aria-describedby={description ? descId : undefined}
-      data-testid={testId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onClick={(e) => {
-        // a click on the backdrop (the dialog element itself, outside its content) closes it
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div className="dialog__content">
-        <div className="dialog__header">
-          <h2 id={titleId} className="dialog__title">
-            {title}
-          </h2>
-          <button type="button" className="btn btn--icon btn--ghost" onClick={onClose} aria-label="Close">
-            <Icon name="close" />
-          </button>
-        </div>
-        {description ? (
-          <p id={descId} className="dialog__description">
-            {description}
-          </p>
-        ) : null}
-        {children}
-      </div>
-    </dialog>
+    <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content
+          className="dialog"
+          role={role}
+          data-testid={testId}
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(e) => {
+            e.preventDefault();
+            if (opener.current?.isConnected) opener.current.focus();
+            opener.current = null;
+          }}
+        >
+          <div className="dialog__content">
+            <div className="dialog__header">
+              <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
+              <RadixDialog.Close className="btn btn--icon btn--ghost" aria-label="Close">
+                <Icon name="close" />
+              </RadixDialog.Close>
+            </div>
+            {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
+            {children}
+          </div>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

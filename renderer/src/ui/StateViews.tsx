@@ -1,7 +1,12 @@
 // The three non-happy states every data view has: loading, empty and error (with a retry).
+//   <LoadingState label="Loading members…" />
+//   <EmptyState icon="bookmark" title="Nothing saved yet" action={<button…>Add a link</button>}>Save a page…</EmptyState>
+//   <ErrorState title="Members did not load" error={err} onRetry={reload} />
+// EmptyState says what would be here and the one thing to do about it (`action`); its optional
+// icon is decorative.
 import type { ReactElement, ReactNode } from 'react';
 import { errorMessage } from '../api/client';
-import { Icon, Spinner } from './icons';
+import { Icon, Spinner, type IconName } from './icons';
 
 export function LoadingState({ label = 'Loading…' }: { label?: string }): ReactElement {
   return (
@@ -12,9 +17,10 @@ export function LoadingState({ label = 'Loading…' }: { label?: string }): Reac
   );
 }
 
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }): ReactElement {
+export function EmptyState({ title, children, action, icon }: { title: string; children?: ReactNode; action?: ReactNode; icon?: IconName }): ReactElement {
   return (
     <div className="state state--empty">
+      {icon ? <Icon name={icon} size={32} className="state__icon" /> : null}
       <p className="state__title">{title}</p>
       {children ? <p className="state__body">{children}</p> : null}
       {action}

@@ -6,6 +6,7 @@ import type { ProfilesResponse, PublicUser } from '../../api/types';
 import { useResource } from '../../api/useResource';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
+import { Name } from '../../ui/Name';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
@@ -53,7 +54,9 @@ export function ProfilePicker(): ReactElement {
                 onClick={() => navigate(`/profiles/${encodeURIComponent(p.id)}`, { state: { from, profile: p } satisfies PickerState })}
               >
                 <Avatar id={p.id} name={p.name} avatar={p.avatar} size="lg" />
-                <span className="profile-tile__name">{p.name}</span>
+                <Name className="profile-tile__name" focusable={false}>
+                  {p.name}
+                </Name>
                 {p.role === 'admin' ? <span className="badge badge--admin">Admin</span> : null}
               </button>
             </li>

@@ -13,11 +13,22 @@ export function pinProblem(pin: string): string | null {
 }
 
 export function nameProblem(name: string): string | null {
-  const n = name.trim();
-  if (!n) return 'A name is needed.';
-  if (n.length > MAX_NAME_LENGTH) return `A name is at most ${MAX_NAME_LENGTH} characters.`;
-  return null;
+  if (!name.trim()) return 'A name is needed.';
+  return nameLengthProblem(name);
 }
+
+/**
+ * A name over the server's limit, said at the field as it is typed (the field does not cut it off
+ * silently with maxLength: the person sees what is too long and chooses how to shorten it).
+ * Counted as the server counts: trimmed, in UTF-16 units.
+ */
+export function nameLengthProblem(name: string): string | null {
+  const length = name.trim().length;
+  if (length <= MAX_NAME_LENGTH) return null;
+  return `That name has ${length} characters; a name can have at most ${MAX_NAME_LENGTH}. A shorter name or a nickname works.`;
+}
+
+export const NAME_HINT = `Up to ${MAX_NAME_LENGTH} characters.`;
 
 /** Keeps only digits, at most the longest PIN. */
 export const digitsOnly = (value: string) => value.replace(/\D+/g, '').slice(0, PIN_MAX_DIGITS);

@@ -6,7 +6,7 @@ import type { PublicUser, Role, UserResponse } from '../../api/types';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
-import { digitsOnly, MAX_NAME_LENGTH, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
 
 interface Errors {
   name?: string | null;
@@ -91,10 +91,13 @@ export function MemberForm({
       <TextField
         label="Name"
         value={name}
-        onChange={(e) => setName(e.target.value)}
+        onChange={(e) => {
+          setName(e.target.value);
+          setErrors((was) => ({ ...was, name: nameLengthProblem(e.target.value) }));
+        }}
+        hint={NAME_HINT}
         autoComplete="off"
         autoCapitalize="words"
-        maxLength={MAX_NAME_LENGTH}
         error={errors.name}
         required
       />

@@ -1,7 +1,9 @@
 // Admin: the household's members. Add, edit (rename, new PIN, role) and remove, with the server's
 // own messages (name_taken, last_admin…) shown where the action happened. A member locked out by
 // wrong PINs shows it, with an Unlock button. Each member's home screen (and the household default)
-// is looked after from here too.
+// is looked after from here too. Row actions are buttons with visible words (on a line of their own
+// under the name on phones) whose accessible names carry the member's name; long names are
+// shortened with an ellipsis and shown whole on hover and focus.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, errorMessage } from '../../api/client';
@@ -11,7 +13,10 @@ import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
+import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
+import { Name } from '../../ui/Name';
+import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { MemberForm } from './MemberForm';
 
@@ -63,31 +68,30 @@ export function MembersPage(): ReactElement {
 
   return (
     <section className="page" aria-labelledby="members-title">
-      <div className="page__head">
-        <div>
-          <h1 id="members-title" className="page__title">
-            Household members
-          </h1>
-          <p className="muted">Everyone here has a profile and a PIN. Admins can also manage members.</p>
-        </div>
-        <div className="page__actions">
-          <Link to="/home/default" className="btn btn--secondary">
-            <Icon name="home" size={20} />
-            Default home screen
-          </Link>
-          <button
-            type="button"
-            className="btn btn--primary"
-            onClick={() => {
-              setNotice(null);
-              setEditing({ mode: 'add' });
-            }}
-          >
-            <Icon name="plus" size={20} />
-            Add member
-          </button>
-        </div>
-      </div>
+      <PageHeader
+        titleId="members-title"
+        title="Household members"
+        description="Everyone here has a profile and a PIN. Admins can also manage members."
+        actions={
+          <>
+            <Link to="/home/default" className="btn btn--secondary">
+              <Icon name="home" size={20} />
+              Default home screen
+            </Link>
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={() => {
+                setNotice(null);
+                setEditing({ mode: 'add' });
+              }}
+            >
+              <Icon name="plus" size={20} />
+              Add member
+            </button>
+          </>
+        }
+      />
 
       <p className="notice" role="status" aria-live="polite">
         {notice ?? ''}
@@ -105,41 +109,35 @@ export function MembersPage(): ReactElement {
             <li key={u.id} className="member">
               <Avatar id={u.id} name={u.name} avatar={u.avatar} />
               <div className="member__who">
-                <span className="member__name">
-                  {u.name}
-                  {u.id === me.id ? <span className="muted"> (you)</span> : null}
+                <span className="member__name-line">
+                  <Name className="member__name">{u.name}</Name>
+                  {u.id === me.id ? <span className="muted member__you"> (you)</span> : null}
                 </span>
                 <span className={`badge badge--${u.role}`}>{u.role === 'admin' ? 'Admin' : 'Member'}</span>
               </div>
               <div className="member__actions">
-                <Link className="btn btn--secondary btn--compact" to={`/members/${encodeURIComponent(u.id)}/home`} aria-label={`Home screen of ${u.name}`}>
-                  <Icon name="home" size={20} />
-                  <span className="btn__label">Home screen</span>
-                </Link>
-                <button
-                  type="button"
-                  className="btn btn--secondary btn--compact"
-                  aria-label={`Edit ${u.name}`}
+                <IconButton icon="home" label="Home screen" accessibleLabel={`Home screen of ${u.name}`} labelShown="always" to={`/members/${encodeURIComponent(u.id)}/home`} />
+                <IconButton
+                  icon="edit"
+                  label="Edit"
+                  accessibleLabel={`Edit ${u.name}`}
+                  labelShown="always"
                   onClick={() => {
                     setNotice(null);
                     setEditing({ mode: 'edit', member: u });
                   }}
-                >
-                  <Icon name="edit" size={20} />
-                  <span className="btn__label">Edit</span>
-                </button>
-                <button
-                  type="button"
-                  className="btn btn--danger-ghost btn--compact"
-                  aria-label={`Remove ${u.name}`}
+                />
+                <IconButton
+                  icon="trash"
+                  label="Remove"
+                  accessibleLabel={`Remove ${u.name}`}
+                  labelShown="always"
+                  tone="danger-ghost"
                   onClick={() => {
                     setNotice(null);
                     setRemoving(u);
                   }}
-                >
-                  <Icon name="trash" size={20} />
-                  <span className="btn__label">Remove</span>
-                </button>
+                />
               </div>
               {isLocked(u) ? (
                 <div className="member__lock" data-testid="member-locked">

@@ -6,7 +6,7 @@ import { useSession } from '../../app/session';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
-import { digitsOnly, MAX_NAME_LENGTH, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
 
 interface Errors {
   name?: string | null;
@@ -56,10 +56,13 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
       <TextField
         label="Your name"
         value={name}
-        onChange={(e) => setName(e.target.value)}
+        onChange={(e) => {
+          setName(e.target.value);
+          setErrors((was) => ({ ...was, name: nameLengthProblem(e.target.value) }));
+        }}
+        hint={NAME_HINT}
         autoComplete="name"
         autoCapitalize="words"
-        maxLength={MAX_NAME_LENGTH}
         error={errors.name}
         required
       />
