@@ -1,6 +1,7 @@
 // Nothing shown as working that is not: with no archive and the model runtime down, the App Store
 // and Features say what cannot work yet, why, and what to do; with the runtime up and a chat model
-// chosen, chat is ready. Members do not see apps they can neither use nor request.
+// chosen, chat is ready. Members are not offered an extension that cannot work. Home shows no
+// placeholder, and its widget picker offers only widgets that do something.
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -115,6 +116,46 @@ describe('honest states in the browser', () => {
     await shown(chat.getByText('Summarize and Ask in the Reader use it.'));
     await shown(chat.getByRole('switch', { name: 'Use Chat with a local model' }));
     expect(await chat.getByTestId('not-ready').count()).toBe(0);
+  });
+
+  it('Home: a saved layout with the old placeholders shows none of them, and the picker offers only widgets that work', async () => {
+    // a layout saved before: every header placeholder on, and an archive search card
+    const old = {
+      header: { weather: true, jokes: true, sports: true, locked: false },
+      canvas: [
+        { id: 'row-search', cols: [{ toolId: 'archive_search', colSpan: 1 }, { toolId: 'library', colSpan: 1 }] },
+        { id: 'row-reader', cols: [{ toolId: 'reader', colSpan: 2 }] },
+      ],
+    };
+    expect((await server.member.put('/api/home-layout', old)).status).toBe(200);
+    const page = await open('member', PHONE, '/');
+    await shown(page.getByTestId('widget-reader'));
+    await shown(page.getByTestId('widget-library'));
+    expect(await page.getByTestId('widget-archive_search').count()).toBe(0);
+    expect(await page.getByTestId('home-header').count()).toBe(0);
+    for (const text of ['Arrives in a later update', 'No weather source', 'Joke of the day', 'Scores']) expect(await page.getByText(text).count()).toBe(0);
+    // the Library's card says it has nothing to read yet, rather than inviting a visit to empty shelves
+    await shown(page.getByTestId('widget-library').getByText('No archive is installed yet.'));
+    await page.screenshot({ path: '/tmp/hearth-phone-home-honest.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Edit home' }).tap();
+    const editor = page.getByTestId('layout-editor');
+    await shown(editor);
+    expect(await editor.getByRole('switch').count()).toBe(0);
+    expect(await editor.getByText('Top of the screen').count()).toBe(0);
+    // the retired card is not in the editor either, and saving drops it for good
+    expect(await editor.getByTestId('editor-widget-archive_search').count()).toBe(0);
+    await editor.getByRole('button', { name: 'Add a row' }).tap();
+    const picker = page.getByRole('dialog', { name: 'Add a widget' });
+    await shown(picker);
+    const offered = await picker.locator('.widget-choice').allTextContents();
+    expect(offered.map((t) => t.trim()).sort()).toEqual(['Library', 'Reader']);
+    await picker.getByRole('button', { name: 'Reader' }).tap();
+    const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/home-layout' && r.request().method() === 'PUT');
+    await editor.getByRole('button', { name: 'Save' }).tap();
+    expect((await saved).status()).toBe(200);
+    const stored = (await server.member.get('/api/home-layout')).body.layout;
+    expect(stored.canvas.flatMap((r: any) => r.cols.map((c: any) => c.toolId))).toEqual(['library', 'reader', 'reader']);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -145,22 +145,19 @@ describe('apps, notifications and the home screen in the browser', () => {
     const editor = member.getByTestId('layout-editor');
     await shown(editor);
 
-    // header: switch the scores on
-    await editor.getByRole('switch', { name: 'Scores' }).tap();
-
-    // a new row with Archive search, made half width, then Library beside it, and the row moved up
+    // a new row with Reader, made half width, then Library beside it, and the row moved up
     await editor.getByRole('button', { name: 'Add a row' }).tap();
     const picker = member.getByRole('dialog', { name: 'Add a widget' });
-    await picker.getByRole('button', { name: 'Archive search' }).tap();
+    await picker.getByRole('button', { name: 'Reader' }).tap();
     await gone(picker);
-    await editor.getByLabel('Width of Archive search in row 3').selectOption({ label: 'Half' });
+    await editor.getByLabel('Width of Reader in row 3').selectOption({ label: 'Half' });
     await editor.getByRole('button', { name: 'Add a widget to row 3' }).tap();
     await picker.getByRole('button', { name: 'Library' }).tap();
     await gone(picker);
     // two widgets in a row: neither can be full width
     expect(await editor.getByLabel('Width of Library in row 3').locator('option', { hasText: 'Full' }).isDisabled()).toBe(true);
     await editor.getByRole('button', { name: 'Move row 3 up' }).tap();
-    await shown(editor.getByLabel('Width of Archive search in row 2'));
+    await shown(editor.getByLabel('Width of Reader in row 2'));
     await member.screenshot({ path: '/tmp/hearth-phone-home-editor.png', fullPage: true });
 
     const saved = member.waitForResponse((r) => new URL(r.url()).pathname === '/api/home-layout' && r.request().method() === 'PUT');
@@ -171,21 +168,19 @@ describe('apps, notifications and the home screen in the browser', () => {
 
     const stored = (await server.member.get('/api/home-layout')).body;
     expect(stored.custom).toBe(true);
-    expect(stored.layout.header.sports).toBe(true);
     expect(stored.layout.canvas.map((r: any) => r.cols)).toEqual([
       [{ toolId: 'library', colSpan: 2 }],
       [
-        { toolId: 'archive_search', colSpan: 1 },
+        { toolId: 'reader', colSpan: 1 },
         { toolId: 'library', colSpan: 1 },
       ],
       [{ toolId: 'reader', colSpan: 2 }],
     ]);
 
     await member.reload();
-    const search = member.getByTestId('widget-archive_search');
+    const search = member.getByTestId('canvas-row').nth(1).getByTestId('widget-reader');
     await shown(search);
     expect(await search.getAttribute('data-span')).toBe('1');
-    await shown(member.getByTestId('header-sports'));
     expect(await member.getByTestId('canvas-row').count()).toBe(3);
     // the two half-width widgets sit side by side on the phone
     const [a, b] = [await search.boundingBox(), await member.getByTestId('canvas-row').nth(1).getByTestId('widget-library').boundingBox()];
@@ -203,7 +198,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     await admin.getByRole('link', { name: 'Home screen of Sam' }).click();
     await shown(admin.getByRole('heading', { name: 'Sam’s home screen' }));
     await shown(admin.getByTestId('member-layout-source').getByText('Arranged for Sam.'));
-    await shown(admin.getByTestId('layout-preview').getByTestId('widget-archive_search'));
+    await shown(admin.getByTestId('layout-preview').getByTestId('canvas-row').nth(1).getByTestId('widget-reader'));
     const lock = admin.getByRole('switch', { name: 'Lock this home screen' });
     expect(await lock.isChecked()).toBe(false);
     const locked = admin.waitForResponse((r) => r.url().endsWith(`/api/home-layout/users/${server.users.member.id}`) && r.request().method() === 'PUT');
@@ -219,7 +214,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     expect(await member.getByRole('button', { name: 'Edit home' }).count()).toBe(0);
     await member.reload();
     await shown(member.getByTestId('home-locked'));
-    await shown(member.getByTestId('widget-archive_search'));
+    await shown(member.getByTestId('canvas-row').nth(1).getByTestId('widget-reader'));
     expect(await member.getByRole('button', { name: 'Edit home' }).count()).toBe(0);
     expect((await server.member.put('/api/home-layout', (await server.member.get('/api/home-layout')).body.layout)).status).toBe(403);
     await member.screenshot({ path: '/tmp/hearth-phone-home-locked.png' });
@@ -246,13 +241,13 @@ describe('apps, notifications and the home screen in the browser', () => {
     await admin.getByRole('link', { name: 'Default home screen' }).click();
     await shown(admin.getByRole('heading', { name: 'Default home screen' }));
     await admin.getByRole('button', { name: 'Edit default' }).click();
-    await editor.getByRole('switch', { name: 'Joke of the day' }).click();
-    await editor.getByRole('switch', { name: 'Members cannot change these' }).click();
+    await editor.getByRole('button', { name: 'Move row 2 up' }).click();
     await editor.getByRole('button', { name: 'Save default' }).click();
     await shown(admin.getByText('The default home screen was saved.'));
-    expect((await server.admin.get('/api/home-layout/default')).body.layout.header).toMatchObject({ jokes: true, locked: true });
+    const reader = [{ toolId: 'reader', colSpan: 2 }];
+    expect((await server.admin.get('/api/home-layout/default')).body.layout.canvas.map((r: any) => r.cols)[0]).toEqual(reader);
     // the admin (no layout of their own) now starts from it
-    expect((await server.admin.get('/api/home-layout')).body.layout.header.jokes).toBe(true);
+    expect((await server.admin.get('/api/home-layout')).body.layout.canvas.map((r: any) => r.cols)[0]).toEqual(reader);
   });
 
   it('an app the admin removes leaves the member’s navigation and home canvas; Get shows where it reaches', async () => {
