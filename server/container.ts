@@ -31,7 +31,7 @@ import { DownloadQueueState } from './modules/downloads/queue-state.js';
 import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
-import { archiveTools } from './modules/archives/tools.js';
+import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -149,9 +149,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     setup: createRequestLimit({ perMinute: tuning.setupRequestsPerMinute ?? 60, message: 'Too many setup requests from this device.' }),
   };
   const notifications = new NotificationsService({ store: new NotificationsStore(db), clock, auth });
-  // Each feature module contributes its own tool definitions.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
-  const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications });
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
@@ -230,6 +227,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
     kiwixToolsUrl: config.kiwixToolsUrl,
   });
+
+  // Each feature module contributes its own tool definitions, and what they need to work.
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
+  const checks = archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() });
+  const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.
   // a capture browser profile left in the temp folder by a Hearth that was killed goes now

@@ -11,7 +11,7 @@ import {
   removeRow,
   removeWidget,
   setColSpan,
-  setHeaderItem,
+  withoutRetiredWidgets,
   type HomeLayout,
 } from '../../renderer/src/features/home/layout-edit.js';
 import { HomeLayout as HomeLayoutSchema } from '../../server/modules/home-layout/schema.js';
@@ -65,13 +65,30 @@ describe('home layout edits', () => {
     expect(moveWidget(two, 0, 0, 1).canvas[0]!.cols.map((c) => c.toolId)).toEqual(['reader', 'library']);
   });
 
-  it('removes rows and widgets, and sets header items, without touching the input', () => {
+  it('removes rows and widgets without touching the input', () => {
     const before = base();
     const copy = structuredClone(before);
     expect(valid(removeRow(before, 0)).canvas.map((r) => r.id)).toEqual(['b']);
     expect(valid(removeWidget(before, 1, 0)).canvas[1]!.cols).toEqual([]);
-    expect(valid(setHeaderItem(before, 'sports', true)).header.sports).toBe(true);
-    expect(setHeaderItem(before, 'locked', true).header.locked).toBe(true);
     expect(before).toEqual(copy);
+  });
+
+  it('leaves out widgets this version does not have, and rows left empty by that, keeping the header as it was', () => {
+    const old: HomeLayout = {
+      header: { weather: true, jokes: true, sports: true, locked: true },
+      canvas: [
+        { id: 'a', cols: [{ toolId: 'archive_search', colSpan: 2 }] },
+        { id: 'b', cols: [{ toolId: 'archive_search', colSpan: 1 }, { toolId: 'library', colSpan: 1 }] },
+        { id: 'c', cols: [{ toolId: 'reader', colSpan: 2 }] },
+      ],
+    };
+    const copy = structuredClone(old);
+    const kept = valid(withoutRetiredWidgets(old, (id) => id !== 'archive_search'));
+    expect(kept.canvas).toEqual([
+      { id: 'b', cols: [{ toolId: 'library', colSpan: 1 }] },
+      { id: 'c', cols: [{ toolId: 'reader', colSpan: 2 }] },
+    ]);
+    expect(kept.header).toEqual(old.header);
+    expect(old).toEqual(copy);
   });
 });

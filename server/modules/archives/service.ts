@@ -11,6 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
+import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { ArchiveEntryCache } from './entry-cache.js';
 import { encodeSegments, headerValue } from './proxy.js';
 import type { ArchiveCatalog, ArchiveRecord, ArchivesStatus, CatalogSource } from './schema.js';
@@ -96,6 +97,11 @@ export class ArchivesService {
     const s = this.status();
     const rows = await this.deps.store.list();
     return { kiwixInstalled: s.installed, kiwixState: s.state, kiwixError: s.error, installedCount: rows.filter((r) => !r.quarantinedAt).length };
+  }
+
+  /** Whether the installed archives can be read and searched now (the Library and archive search). */
+  async readiness(): Promise<Availability> {
+    return archiveReadiness(await this.statusView());
   }
 
   async installed() {
@@ -224,4 +230,13 @@ export class ArchivesService {
   async stop(): Promise<void> {
     await this.deps.supervisor.stop();
   }
+}
+
+/** What the archive status means for the household: an archive to read, and the server running it. */
+export function archiveReadiness(s: ArchivesStatus): Availability {
+  if (s.installedCount === 0) return unavailable('No archive is installed yet.', 'Install an archive from Admin › Archives.');
+  if (!s.kiwixInstalled) return unavailable('The archive server (kiwix-serve) is not installed on the Hearth computer.', 'Install it from Admin › Archives.');
+  if (s.kiwixState === 'ready') return AVAILABLE;
+  if (s.kiwixState === 'starting') return unavailable('The archive server is still starting.', 'Look again in a minute.');
+  return unavailable(s.kiwixError ?? 'The archive server is not running.', 'Open Admin › Archives to see what went wrong and start it again.');
 }

@@ -1,4 +1,5 @@
-import type { ToolDefinition } from '../tools/schema.js';
+import type { AvailabilityCheck, ToolDefinition } from '../tools/schema.js';
+import type { ArchivesService } from './service.js';
 
 export const archiveTools: ToolDefinition[] = [
   {
@@ -28,3 +29,17 @@ export const archiveTools: ToolDefinition[] = [
     icon: '🔎',
   },
 ];
+
+/**
+ * What the archive tools need: the Library an archive the running archive server serves; archive
+ * search that too, and chat (the model runtime with the chosen chat model) to ask it.
+ */
+export function archiveToolChecks(deps: { archives: Pick<ArchivesService, 'readiness'>; chatReadiness: AvailabilityCheck }): Record<string, AvailabilityCheck> {
+  return {
+    library: () => deps.archives.readiness(),
+    archive_search: async () => {
+      const archives = await deps.archives.readiness();
+      return archives.available ? deps.chatReadiness() : archives;
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HostClass, JobKind } from '../downloads/schema.js';
+import { Availability } from '../tools/schema.js';
 
 export const GROUP_IDS = ['chat', 'images', 'voice', 'library', 'maps', 'home-inventory'] as const;
 export const SETTING_FLAGS = 'features.flags';
@@ -110,6 +111,8 @@ export const CatalogItemView = FeatureItem.extend({
   enabled: z.boolean(),
   /** Whether its memory need fits this computer. */
   fits: z.boolean(),
+  /** Whether it can run now (the model runtime up, the chosen model in it), with why not and the fix. */
+  ...Availability.shape,
 });
 export type CatalogItemView = z.infer<typeof CatalogItemView>;
 export const CatalogGroupView = z.object({

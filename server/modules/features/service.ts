@@ -14,6 +14,8 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
+import { sameModel } from '../models/boot-steps.js';
+import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
 import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
 
@@ -28,6 +30,11 @@ export interface FeaturesDeps {
 }
 
 type Installed = Record<string, { installedAt: string }>;
+
+/** The model runtime as one look found it: its model names, or null when it did not answer. */
+type RuntimeLook = string[] | null;
+
+const RUNTIME_DOWN = unavailable('The model runtime (Ollama) is not running on the Hearth computer.', 'Start Ollama on the Hearth computer.');
 
 const GB = 1024 ** 3;
 
@@ -64,15 +71,59 @@ export class FeaturesService {
     return item.installs.every((a) => installed[a.id]);
   }
 
-  private async view(item: FeatureItem, hw: HardwareProfile | null): Promise<CatalogItemView> {
+  private async view(item: FeatureItem, hw: HardwareProfile | null, runtime: RuntimeLook): Promise<CatalogItemView> {
     const [installed, flags] = await Promise.all([this.installed(), this.flags()]);
+    const isInstalled = this.isItemInstalled(item, installed);
     return {
       // the item's catalog fields only: catalog.item() also carries its lookup keys (groupId…)
       ...FeatureItem.parse(item),
-      installed: this.isItemInstalled(item, installed),
+      installed: isInstalled,
       enabled: flags[item.id] === true,
       fits: hw ? itemFits(hw, item.ramBytes) : true,
+      ...(await this.itemAvailability(item, isInstalled, runtime)),
     };
+  }
+
+  /**
+   * Whether the item can run now: chat needs the runtime with the chosen chat model in it; an item
+   * that lives in the model runtime needs the runtime, and once installed its models there.
+   */
+  private async itemAvailability(item: FeatureItem, isInstalled: boolean, runtime: RuntimeLook): Promise<Availability> {
+    if (item.id === CHAT_BASE_ITEM) return this.chatReadinessFrom(runtime);
+    if (!this.needsRuntime(item.id)) return AVAILABLE;
+    if (!runtime) return RUNTIME_DOWN;
+    const missing = item.installs
+      .map((a) => this.deps.catalog.artifact(a.id))
+      .filter((a) => a?.kind === 'runtime_model' && !runtime.some((m) => sameModel(m, a.target)));
+    if (isInstalled && missing.length) return unavailable('Ollama does not have this model any more.', 'Restart Hearth to download it again, or uninstall it and install it again.');
+    return AVAILABLE;
+  }
+
+  /** The model runtime's models, or null when it does not answer. */
+  private async lookAtRuntime(): Promise<RuntimeLook> {
+    try {
+      return (await this.deps.runtime.listModels()).map((m) => m.name);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Whether chat can answer now (Reader's Summarize and Ask, and chat extensions such as archive
+   * search): the model runtime answers and has the chat model setup or Features chose.
+   */
+  async chatReadiness(): Promise<Availability> {
+    return this.chatReadinessFrom(await this.lookAtRuntime());
+  }
+
+  private async chatReadinessFrom(runtime: RuntimeLook): Promise<Availability> {
+    if (!runtime) return RUNTIME_DOWN;
+    const chosen = await this.chosenModel('chat');
+    if (!chosen) return unavailable('No chat model is installed yet.', 'Install a chat model in Admin › Features.');
+    if (!runtime.some((m) => sameModel(m, chosen))) {
+      return unavailable(`Ollama does not have the chat model ${chosen} any more.`, 'Restart Hearth to download it again, or install a chat model in Admin › Features.');
+    }
+    return AVAILABLE;
   }
 
   /** Whether installing the item (with what it requires) pulls a model into the model runtime. */
@@ -90,14 +141,14 @@ export class FeaturesService {
   }
 
   async plan(): Promise<FeaturePlan> {
-    const hw = await this.deps.hardware();
+    const [hw, runtime] = await Promise.all([this.deps.hardware(), this.lookAtRuntime()]);
     const { catalog } = this.deps;
     const budget = modelBudget(hw);
     const chat = this.fitChat(hw);
     const essentials = {
-      chat: { ...(await this.view(chat.item, hw)), fitsBudget: chat.fits },
-      embeddings: await this.view(catalog.item(catalog.data.essentials.embeddings)!, hw),
-      router: await this.view(catalog.item(catalog.data.essentials.router)!, hw),
+      chat: { ...(await this.view(chat.item, hw, runtime)), fitsBudget: chat.fits },
+      embeddings: await this.view(catalog.item(catalog.data.essentials.embeddings)!, hw, runtime),
+      router: await this.view(catalog.item(catalog.data.essentials.router)!, hw, runtime),
     };
     const recommended: string[] = ['library-base'];
     if (hw.memoryBytes >= 8 * GB) recommended.push('voice-base');
@@ -111,9 +162,9 @@ export class FeaturesService {
       groups.push({
         id: g.id,
         name: g.name,
-        base: await this.view(g.base, hw),
-        items: await Promise.all(g.items.map((i) => this.view(i, hw))),
-        categories: await Promise.all(g.categories.map(async (c) => ({ id: c.id, name: c.name, items: await Promise.all(c.items.map((i) => this.view(i, hw))) }))),
+        base: await this.view(g.base, hw, runtime),
+        items: await Promise.all(g.items.map((i) => this.view(i, hw, runtime))),
+        categories: await Promise.all(g.categories.map(async (c) => ({ id: c.id, name: c.name, items: await Promise.all(c.items.map((i) => this.view(i, hw, runtime))) }))),
       });
     }
     const bytesOf = (ids: string[]) => ids.reduce((n, id) => n + (catalog.item(id)?.diskBytes ?? 0), 0);
@@ -186,6 +237,19 @@ export class FeaturesService {
     await this.deps.settings.set(SETTING_INSTALLED, installed);
     const dependents = [...this.deps.catalog.items.values()].filter((i) => i.installs.some((a) => artifactIds.includes(a.id))).map((i) => i.id);
     await this.refreshFlags(dependents);
+    await this.chooseChatModelIfNone(dependents);
+  }
+
+  /**
+   * A chat model installed from Features while none is chosen (setup ran without the model
+   * runtime) becomes the household's chat model: otherwise chat would stay "not set up" for good.
+   */
+  private async chooseChatModelIfNone(itemIds: string[]): Promise<void> {
+    if (await this.chosenModel('chat')) return;
+    const chatItems = new Set(this.deps.catalog.chatModels().map((i) => i.id));
+    const item = itemIds.map((id) => this.deps.catalog.item(id)).find((i) => i && chatItems.has(i.id));
+    const model = item?.installs.map((a) => this.deps.catalog.artifact(a.id)).find((a) => a?.kind === 'runtime_model');
+    if (model) await this.setChosenModel('chat', model.target);
   }
 
   /** A download finished (the container wires this to `download.completed`): a catalog artifact is now installed. */

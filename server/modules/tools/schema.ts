@@ -33,6 +33,17 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   library: '/library',
 };
 
+/**
+ * Whether the household can use something right now. When it cannot, `unavailableReason` says why
+ * and `fix` what an admin does about it, both as sentences for people (never a code).
+ */
+export const Availability = z.object({ available: z.boolean(), unavailableReason: z.string().nullable(), fix: z.string().nullable() });
+export type Availability = z.infer<typeof Availability>;
+export const AVAILABLE: Availability = { available: true, unavailableReason: null, fix: null };
+export const unavailable = (unavailableReason: string, fix: string | null): Availability => ({ available: false, unavailableReason, fix });
+/** Asks the real state (runtime, archives…) through the owning module's service. */
+export type AvailabilityCheck = () => Promise<Availability>;
+
 export const Tool = z.object({
   id: z.string(),
   name: z.string(),
@@ -45,6 +56,7 @@ export const Tool = z.object({
   icon: z.string(),
   route: z.string().nullable(),
   enabled: z.boolean(),
+  ...Availability.shape,
 });
 export type Tool = z.infer<typeof Tool>;
 export const ToolsResponse = z.object({ tools: z.array(Tool) });

@@ -4,13 +4,15 @@ import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { NotificationsService } from '../notifications/service.js';
 import type { ToolRegistry } from './registry.js';
-import type { InstallRequestBody, Tool } from './schema.js';
+import { AVAILABLE, type AvailabilityCheck, type InstallRequestBody, type Tool } from './schema.js';
 import type { ToolSettingsStore } from './store.js';
 
 export interface ToolsDeps {
   registry: ToolRegistry;
   store: ToolSettingsStore;
   notifications: NotificationsService;
+  /** What each tool needs to work, by tool id, asked of the modules that own it; a tool without one always works. */
+  checks?: Readonly<Record<string, AvailabilityCheck>>;
 }
 
 export class ToolsService {
@@ -18,7 +20,9 @@ export class ToolsService {
 
   async list(): Promise<Tool[]> {
     const stored = await this.deps.store.enabledMap();
-    return this.deps.registry.list().map((d) => ({
+    const defs = this.deps.registry.list();
+    const availability = await Promise.all(defs.map((d) => this.deps.checks?.[d.id]?.() ?? AVAILABLE));
+    return defs.map((d, i) => ({
       id: d.id,
       name: d.name,
       description: d.description,
@@ -30,6 +34,7 @@ export class ToolsService {
       icon: d.icon,
       route: this.deps.registry.routeOf(d.id),
       enabled: stored.get(d.id) ?? true,
+      ...availability[i]!,
     }));
   }
 

@@ -3,6 +3,9 @@
 // "Installed" pill; not installed + admin -> Get (where it reaches outside the house, or "Fully
 // local", then confirm); not installed + member -> Request (optional message to the admins).
 // Admins can also remove an installed tool: it leaves everyone's navigation and home screen.
+// Installed is not the same as usable: a tool that cannot work yet (no archive, no model runtime)
+// says "Not ready yet" with why and, for admins, the fix; members do not see such an extension. There are
+// no on/off switches: Get keeps the spec's disclosure of where an app reaches before it is on.
 import { useEffect, useId, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
@@ -13,6 +16,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { DialogActions } from '../../ui/DialogActions';
+import { NotReadyNote } from './NotReadyNote';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
 import { ToolIcon } from './ToolIcon';
 import { useTools, type InstallRequestResponse, type Tool, type ToolResponse } from './tools';
@@ -45,7 +49,10 @@ export function AppStorePage(): ReactElement {
     SHELL_PAGES.filter((p) => canOpen(p, user.role)),
     'apps',
   );
-  const groups = groupEntries(tools ?? [], builtIns);
+  // a member sees what they can use or ask for: not a chat extension that is on but cannot work
+  // yet (an app stays: its page is in their navigation and says what it is waiting for)
+  const listed = (tools ?? []).filter((t) => isAdmin || !t.enabled || t.available || !t.offline);
+  const groups = groupEntries(listed, builtIns);
   const toolGroups = groups.filter((g) => g.entries.some((e) => !e.builtIn));
   const builtInGroup = groups.find((g) => g.entries.some((e) => e.builtIn));
 
@@ -57,7 +64,7 @@ export function AppStorePage(): ReactElement {
             App Store
           </h1>
           <p className="muted">
-            {isAdmin ? 'Switch apps on or off for the whole household.' : 'Everything Hearth can do. Ask an admin for an app you would like.'}
+            {isAdmin ? 'Get apps for the whole household, or remove the ones you do not use.' : 'The apps you can use. Ask an admin for one you would like.'}
           </p>
         </div>
       </div>
@@ -73,7 +80,7 @@ export function AppStorePage(): ReactElement {
       {[...toolGroups, ...(builtInGroup ? [builtInGroup] : [])].map((g) => (
         <StoreGroup key={g.category} title={g.category}>
           {g.entries.map((e) => (
-            <StoreItem key={e.id} entry={e}>
+            <StoreItem key={e.id} entry={e} isAdmin={isAdmin}>
               <EntryActions
                 entry={e}
                 isAdmin={isAdmin}
@@ -151,7 +158,7 @@ function StoreGroup({ title, children }: { title: string; children: ReactElement
   );
 }
 
-function StoreItem({ entry: e, children }: { entry: StoreEntry; children: ReactElement }): ReactElement {
+function StoreItem({ entry: e, isAdmin, children }: { entry: StoreEntry; isAdmin: boolean; children: ReactElement }): ReactElement {
   return (
     <li className="store-item" data-testid={`store-item-${e.id}`}>
       <span className="store-item__icon" aria-hidden="true">
@@ -164,6 +171,7 @@ function StoreItem({ entry: e, children }: { entry: StoreEntry; children: ReactE
           {e.tool && e.tool.dataSources.length === 0 ? <span className="badge badge--ok">Fully local</span> : null}
         </h3>
         {e.description ? <p className="store-item__desc muted">{e.description}</p> : null}
+        {e.tool && e.enabled ? <NotReadyNote availability={e.tool} forAdmin={isAdmin} /> : null}
       </div>
       <div className="store-item__actions">{children}</div>
     </li>
@@ -192,6 +200,10 @@ function EntryActions({
           <Link className="btn btn--secondary btn--compact" to={e.route} aria-label={`Open ${e.name}`}>
             Open
           </Link>
+        ) : e.tool && !e.tool.available ? (
+          <span className="badge badge--warn store-item__pill" data-testid="not-ready-pill">
+            Not ready yet
+          </span>
         ) : (
           <span className="badge badge--ok store-item__pill" data-testid="installed-pill">
             <Icon name="check" size={16} /> Installed

@@ -12,6 +12,7 @@ import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useJobsStatus } from '../downloads/queries';
+import { NotReadyNote } from '../apps/NotReadyNote';
 import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
 import type { JobsResponse } from '../downloads/types';
 import { planItems, withRequirements, type CatalogItem, type FeatureFlagsResponse, type FeaturePlan } from './types';
@@ -213,22 +214,20 @@ function FeatureRow({
 }): ReactElement {
   const needs = item.requires.map((r) => byId.get(r)?.name ?? r);
   const descId = `feature-${item.id}-desc`;
+  const reasonId = `feature-${item.id}-reason`;
   return (
     <li className="feature" data-testid={`feature-${item.id}`}>
       <div className="feature__main">
         <div className="feature__head">
           <span className="feature__name">{item.name}</span>
-          {item.installed ? (
-            <span className="badge badge--ok">Installed</span>
-          ) : downloading ? (
-            <span className="badge badge--info">Downloading</span>
-          ) : (
-            <span className="badge">Not installed</span>
-          )}
+          <StateBadge item={item} downloading={downloading} />
         </div>
         <p id={descId} className="feature__desc">
           {item.description}
         </p>
+        {item.id === CHAT_ITEM && item.available ? <p className="feature__needs muted">Summarize and Ask in the Reader use it.</p> : null}
+        {/* an item that is downloading gets there by itself; anything else says why it cannot run */}
+        {downloading ? null : <NotReadyNote availability={item} id={reasonId} forAdmin />}
         <p className="feature__size muted">{itemSizeText(item)}</p>
         {!item.fits ? (
           <p className="fit-note">
@@ -242,22 +241,25 @@ function FeatureRow({
       <div className="feature__actions">
         {item.installed ? (
           <>
-            <label className="switch">
-              <input
-                type="checkbox"
-                role="switch"
-                className="switch__input"
-                checked={item.enabled}
-                disabled={toggling}
-                aria-label={`Use ${item.name}`}
-                aria-describedby={descId}
-                onChange={(e) => onToggle(e.target.checked)}
-              />
-              <span className="switch__track" aria-hidden="true" />
-              <span className="switch__text" aria-hidden="true">
-                {item.enabled ? 'On' : 'Off'}
-              </span>
-            </label>
+            {/* no switch for what cannot run: "Off" would read as a choice, not a missing piece */}
+            {item.available ? (
+              <label className="switch">
+                <input
+                  type="checkbox"
+                  role="switch"
+                  className="switch__input"
+                  checked={item.enabled}
+                  disabled={toggling}
+                  aria-label={`Use ${item.name}`}
+                  aria-describedby={descId}
+                  onChange={(e) => onToggle(e.target.checked)}
+                />
+                <span className="switch__track" aria-hidden="true" />
+                <span className="switch__text" aria-hidden="true">
+                  {item.enabled ? 'On' : 'Off'}
+                </span>
+              </label>
+            ) : null}
             {item.installs.length > 0 ? (
               <button type="button" className="btn btn--danger-ghost btn--compact" aria-label={`Uninstall ${item.name}`} onClick={onUninstall}>
                 <Icon name="trash" size={20} />
@@ -271,7 +273,14 @@ function FeatureRow({
             <span className="btn__label">See progress</span>
           </Link>
         ) : (
-          <button type="button" className="btn btn--primary btn--compact" aria-label={`Install ${item.name}`} onClick={onInstall}>
+          <button
+            type="button"
+            className="btn btn--primary btn--compact"
+            aria-label={`Install ${item.name}`}
+            aria-describedby={item.available ? undefined : reasonId}
+            disabled={!item.available}
+            onClick={onInstall}
+          >
             <Icon name="download" size={20} />
             <span className="btn__label">Install</span>
           </button>
@@ -279,6 +288,16 @@ function FeatureRow({
       </div>
     </li>
   );
+}
+
+/** The item that stands for chat itself (it installs nothing: the chat models below do). */
+const CHAT_ITEM = 'chat-base';
+
+function StateBadge({ item, downloading }: { item: CatalogItem; downloading: boolean }): ReactElement {
+  if (downloading && !item.installed) return <span className="badge badge--info">Downloading</span>;
+  if (!item.available && (item.installed || item.installs.length === 0)) return <span className="badge badge--warn">Not ready</span>;
+  if (item.installs.length === 0) return <span className="badge badge--ok">Ready</span>;
+  return item.installed ? <span className="badge badge--ok">Installed</span> : <span className="badge">Not installed</span>;
 }
 
 function InstallDialog({

@@ -54,7 +54,6 @@ export function DefaultLayoutPage(): ReactElement {
       {data && editing ? (
         <LayoutEditor
           label="Edit the default home screen"
-          mode="admin"
           saveLabel="Save default"
           initial={data.layout}
           onCancel={() => setEditing(false)}

@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useTools } from '../apps/tools';
 import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import { LayoutEditor } from './LayoutEditor';
-import { HeaderStrip, HomeCanvas, visibleRows } from './widgets';
+import { HomeCanvas, visibleRows } from './widgets';
 import './home.css';
 
 export const DEFAULT_LAYOUT_HREF = '/home/default';
@@ -91,7 +91,6 @@ export function HomePage(): ReactElement {
           ) : null}
           <LayoutEditor
             label="Edit your home screen"
-            mode="own"
             initial={data.layout}
             onCancel={() => setEditing(false)}
             onSave={async (layout) => {
@@ -115,7 +114,6 @@ export function HomePage(): ReactElement {
 
       {data && !editing ? (
         <>
-          <HeaderStrip header={data.layout.header} />
           {hasWidgets ? (
             <HomeCanvas layout={data.layout} />
           ) : (

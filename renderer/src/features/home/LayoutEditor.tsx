@@ -14,24 +14,21 @@ import {
   addWidget,
   canAddToRow,
   canBeWide,
-  HEADER_ITEMS,
   moveRow,
   moveWidget,
   removeRow,
   removeWidget,
   setColSpan,
-  setHeaderItem,
+  withoutRetiredWidgets,
   type HomeLayout,
 } from './layout-edit';
-import { HEADER_LABELS, WIDGETS, widgetFor } from './widgets';
+import { WIDGETS, widgetFor } from './widgets';
 
 export interface LayoutEditorProps {
   initial: HomeLayout;
   /** Saves; a thrown error's message is shown in the editor. */
   onSave: (layout: HomeLayout) => Promise<void>;
   onCancel: () => void;
-  /** 'admin' editors may fix the header items for members; 'own' editors respect that. */
-  mode: 'own' | 'admin';
   saveLabel?: string;
   /** Whose layout this is, for the editor's accessible name. */
   label: string;
@@ -39,17 +36,16 @@ export interface LayoutEditorProps {
 
 type PickerTarget = { kind: 'new' } | { kind: 'row'; rowIndex: number } | null;
 
-export function LayoutEditor({ initial, onSave, onCancel, mode, saveLabel = 'Save', label }: LayoutEditorProps): ReactElement {
+export function LayoutEditor({ initial, onSave, onCancel, saveLabel = 'Save', label }: LayoutEditorProps): ReactElement {
   const { tools, isVisible } = useTools();
-  const [layout, setLayout] = useState(initial);
+  // a widget this version no longer has is left out here, so saving drops it for good
+  const [layout, setLayout] = useState(() => withoutRetiredWidgets(initial, (id) => widgetFor(id) !== undefined));
   const [picker, setPicker] = useState<PickerTarget>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [announce, setAnnounce] = useState('');
-  const headerId = useId();
   const rowsId = useId();
 
-  const headerFixed = mode === 'own' && layout.header.locked;
   const nameOf = (toolId: string) => tools?.find((t) => t.id === toolId)?.name ?? widgetFor(toolId)?.name ?? toolId;
   const change = (next: HomeLayout, message = '') => {
     setLayout(next);
@@ -81,48 +77,6 @@ export function LayoutEditor({ initial, onSave, onCancel, mode, saveLabel = 'Sav
         void save();
       }}
     >
-      <fieldset className="editor-section" aria-describedby={headerFixed ? `${headerId}-fixed` : undefined}>
-        <legend className="editor-section__title">Top of the screen</legend>
-        {headerFixed ? (
-          <p id={`${headerId}-fixed`} className="muted editor-note">
-            <Icon name="lock" size={18} /> An admin has fixed these for you.
-          </p>
-        ) : null}
-        <div className="editor-switches">
-          {HEADER_ITEMS.map((k) => (
-            <label key={k} className="switch editor-switch">
-              <input
-                type="checkbox"
-                role="switch"
-                className="switch__input"
-                checked={layout.header[k]}
-                disabled={headerFixed || busy}
-                onChange={(e) => change(setHeaderItem(layout, k, e.target.checked))}
-              />
-              <span className="switch__track" aria-hidden="true" />
-              <span className="switch__text">
-                <Icon name={HEADER_LABELS[k].icon} size={20} />
-                {HEADER_LABELS[k].name}
-              </span>
-            </label>
-          ))}
-          {mode === 'admin' ? (
-            <label className="switch editor-switch">
-              <input
-                type="checkbox"
-                role="switch"
-                className="switch__input"
-                checked={layout.header.locked}
-                disabled={busy}
-                onChange={(e) => change(setHeaderItem(layout, 'locked', e.target.checked))}
-              />
-              <span className="switch__track" aria-hidden="true" />
-              <span className="switch__text">Members cannot change these</span>
-            </label>
-          ) : null}
-        </div>
-      </fieldset>
-
       <section className="editor-section" aria-labelledby={rowsId}>
         <h2 id={rowsId} className="editor-section__title">
           Widgets
@@ -156,17 +110,15 @@ export function LayoutEditor({ initial, onSave, onCancel, mode, saveLabel = 'Sav
                 <div className="editor-row__grid">
                   {row.cols.map((col, ci) => {
                     const name = nameOf(col.toolId);
-                    const known = !!widgetFor(col.toolId);
-                    const hidden = known && !isVisible(col.toolId);
+                    const hidden = !isVisible(col.toolId);
                     const where = `${name} in row ${n}`;
                     return (
-                      <div key={`${col.toolId}-${ci}`} className={`editor-tile widget--span${col.colSpan}${hidden || !known ? ' is-hidden' : ''}`} data-testid={`editor-widget-${col.toolId}`}>
+                      <div key={`${col.toolId}-${ci}`} className={`editor-tile widget--span${col.colSpan}${hidden ? ' is-hidden' : ''}`} data-testid={`editor-widget-${col.toolId}`}>
                         <p className="editor-tile__name">
                           <ToolIcon toolId={col.toolId} icon={tools?.find((t) => t.id === col.toolId)?.icon ?? widgetFor(col.toolId)?.icon} size={20} />
-                          {known ? name : `Unknown widget (${col.toolId})`}
+                          {name}
                         </p>
                         {hidden ? <p className="editor-tile__note">Switched off, not shown</p> : null}
-                        {!known ? <p className="editor-tile__note">Not available in this version</p> : null}
                         <select
                           className="input editor-tile__width"
                           aria-label={`Width of ${where}`}

@@ -2,7 +2,7 @@
 import type { ReactElement } from 'react';
 import { useTools } from '../apps/tools';
 import type { HomeLayout } from './layout-edit';
-import { HeaderStrip, HomeCanvas, visibleRows } from './widgets';
+import { HomeCanvas, visibleRows } from './widgets';
 
 export function LayoutPreview({ layout, label }: { layout: HomeLayout; label: string }): ReactElement {
   const { isVisible } = useTools();
@@ -10,10 +10,6 @@ export function LayoutPreview({ layout, label }: { layout: HomeLayout; label: st
   return (
     <div className="layout-preview" role="group" aria-label={label} data-testid="layout-preview">
       <p className="layout-preview__tag">Preview</p>
-      {layout.header.locked ? (
-        <p className="muted layout-preview__note">Members cannot change the items at the top.</p>
-      ) : null}
-      <HeaderStrip header={layout.header} />
       {empty ? <p className="muted">No widgets.</p> : <HomeCanvas layout={layout} label="Widgets" />}
     </div>
   );

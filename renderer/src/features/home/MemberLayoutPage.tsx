@@ -141,7 +141,6 @@ export function MemberLayoutPage(): ReactElement {
       {data && editing ? (
         <LayoutEditor
           label={`Edit ${isMe ? 'your' : name} home screen`}
-          mode="admin"
           saveLabel={`Save for ${who}`}
           initial={data.layout}
           onCancel={() => setEditing(false)}

@@ -6,9 +6,6 @@ import type { HomeLayout } from '../../../../server/modules/home-layout/schema.j
 export type { HomeLayout };
 export type HomeRow = HomeLayout['canvas'][number];
 export type HomeColumn = HomeRow['cols'][number];
-export type HeaderItem = 'weather' | 'jokes' | 'sports';
-
-export const HEADER_ITEMS: readonly HeaderItem[] = ['weather', 'jokes', 'sports'];
 
 export const rowSpan = (row: HomeRow): number => row.cols.reduce((n, c) => n + c.colSpan, 0);
 
@@ -82,6 +79,12 @@ export function setColSpan(layout: HomeLayout, rowIndex: number, colIndex: numbe
   });
 }
 
-export function setHeaderItem(layout: HomeLayout, item: HeaderItem | 'locked', on: boolean): HomeLayout {
-  return { ...layout, header: { ...layout.header, [item]: on } };
+/**
+ * The layout without columns whose widget this version does not have (retired placeholders such
+ * as archive_search), and without rows left empty by that. The header's weather, jokes and sports
+ * flags are kept as they are: the server still accepts them, nothing shows them.
+ */
+export function withoutRetiredWidgets(layout: HomeLayout, hasWidget: (toolId: string) => boolean): HomeLayout {
+  const canvas = layout.canvas.map((r) => ({ ...r, cols: r.cols.filter((c) => hasWidget(c.toolId)) })).filter((r) => r.cols.length > 0);
+  return withCanvas(layout, canvas);
 }

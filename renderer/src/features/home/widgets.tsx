@@ -1,16 +1,19 @@
 // Home widgets, keyed by tool id, and the read-only canvas that lays them out. A column whose tool
 // is switched off, or whose tool id has no widget here, renders nothing (spec: widgets of disabled
-// tools do not render); a row left with nothing to show is skipped. The header items are
-// placeholders until Hearth has weather, jokes and scores to show (no outbound fetch exists yet).
+// tools do not render); a row left with nothing to show is skipped. Only widgets that do something
+// ship: the weather, joke and scores header items and the archive search card (a chat extension
+// with nothing to do on Home) are gone, and a saved layout that still names them just skips them.
+// A widget whose tool cannot work yet (the Library with no archive) says why instead of pretending.
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useResource } from '../../api/useResource';
 import { itemTitle, readerItemHref, type ItemListResponse } from '../reader/types';
+import { NotReadyNote } from '../apps/NotReadyNote';
 import { ToolIcon } from '../apps/ToolIcon';
 import { useTools, type Tool } from '../apps/tools';
-import { Icon, type IconName } from '../../ui/icons';
-import { HEADER_ITEMS, type HeaderItem, type HomeColumn, type HomeLayout, type HomeRow } from './layout-edit';
+import { useUser } from '../../app/session';
+import type { HomeColumn, HomeLayout, HomeRow } from './layout-edit';
 
 interface WidgetProps {
   tool: Tool | undefined;
@@ -39,6 +42,7 @@ function ToolCard({
   children?: ReactNode;
 }): ReactElement {
   const titleId = useId();
+  const isAdmin = useUser().role === 'admin';
   const name = tool?.name ?? def.name;
   return (
     <article className="widget__card" aria-labelledby={titleId}>
@@ -51,6 +55,7 @@ function ToolCard({
         </h2>
       </div>
       <p className="widget__text">{text}</p>
+      {tool ? <NotReadyNote availability={tool} forAdmin={isAdmin} /> : null}
       {children}
       {link ? (
         <Link className="widget__link" to={link.to}>
@@ -102,22 +107,9 @@ function LibraryWidget({ tool }: WidgetProps): ReactElement {
   );
 }
 
-function ArchiveSearchWidget({ tool }: WidgetProps): ReactElement {
-  const { isVisible } = useTools();
-  return (
-    <ToolCard
-      tool={tool}
-      def={WIDGETS.archive_search!}
-      text="Lets chat answer questions from your offline archives."
-      link={isVisible('library') ? { to: '/library', label: 'Browse the Library' } : null}
-    />
-  );
-}
-
 export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
   reader: { toolId: 'reader', name: 'Reader', icon: '📖', Component: ReaderWidget },
   library: { toolId: 'library', name: 'Library', icon: '📚', Component: LibraryWidget },
-  archive_search: { toolId: 'archive_search', name: 'Archive search', icon: '🔎', Component: ArchiveSearchWidget },
 };
 
 export const widgetFor = (toolId: string): WidgetDef | undefined => (Object.hasOwn(WIDGETS, toolId) ? WIDGETS[toolId] : undefined);
@@ -127,32 +119,6 @@ export function visibleRows(layout: HomeLayout, isVisible: (toolId: string) => b
   return layout.canvas
     .map((row) => ({ row, cols: row.cols.filter((c) => widgetFor(c.toolId) && isVisible(c.toolId)) }))
     .filter((r) => r.cols.length > 0);
-}
-
-export const HEADER_LABELS: Readonly<Record<HeaderItem, { icon: IconName; name: string; placeholder: string }>> = {
-  weather: { icon: 'sun', name: 'Weather', placeholder: 'No weather source is connected yet.' },
-  jokes: { icon: 'smile', name: 'Joke of the day', placeholder: 'Arrives in a later update.' },
-  sports: { icon: 'trophy', name: 'Scores', placeholder: 'Arrives in a later update.' },
-};
-
-export function HeaderStrip({ header }: { header: HomeLayout['header'] }): ReactElement | null {
-  const on = HEADER_ITEMS.filter((k) => header[k]);
-  if (on.length === 0) return null;
-  return (
-    <ul className="home-header" aria-label="Today" data-testid="home-header">
-      {on.map((k) => (
-        <li key={k} className="home-header__item" data-testid={`header-${k}`}>
-          <span className="home-header__icon" aria-hidden="true">
-            <Icon name={HEADER_LABELS[k].icon} />
-          </span>
-          <span>
-            <span className="home-header__name">{HEADER_LABELS[k].name}</span>
-            <span className="home-header__text">{HEADER_LABELS[k].placeholder}</span>
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 /** The canvas as its owner sees it. Returns null when no widget would show. */
