@@ -118,6 +118,8 @@ export interface Tuning {
   setupRequestsPerMinute?: number;
   /** PIN lock and pacing rules (defaults in modules/auth/throttle.ts). */
   pinThrottle?: Partial<PinThrottleRules>;
+  /** How long one look at the model runtime's models serves every readiness question (default 3 s). */
+  runtimeLookTtlMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -176,7 +178,16 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
 
   const catalog = Catalog.load(config.featureCatalogPath);
-  const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, clock, hardware, logger: logger.child('features') });
+  const features = new FeaturesService({
+    catalog,
+    settings,
+    downloads,
+    runtime: modelRuntime,
+    clock,
+    hardware,
+    logger: logger.child('features'),
+    runtimeLookTtlMs: overrides.tuning?.runtimeLookTtlMs,
+  });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });

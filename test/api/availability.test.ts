@@ -148,3 +148,27 @@ describe('chat readiness feeds archive search', () => {
     expect(await s.handle.deps.features.chosenModel('chat')).toBe('qwen2.5:7b');
   });
 });
+
+describe('the look at the model runtime behind GET /api/tools', () => {
+  it('is shared by every caller for a few seconds, and a runtime slower than its budget counts as not answering', async () => {
+    const slowFake = await startFakeModelRuntime();
+    // the default sharing window (the other tests look again each time)
+    const server = await startTestServer({
+      seed: 'household',
+      overrides: { modelRuntime: createOllamaClient({ baseUrl: slowFake.url, timeoutMs: 10_000 }), tuning: { runtimeLookTtlMs: 60_000 } },
+    });
+    try {
+      await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+      await slowFake.setMode('slow', { slowMs: 4_000 });
+      const before = slowFake.requests.filter((q) => q.path === '/api/tags').length;
+      const answers = await Promise.all([1, 2, 3].map(() => server.handle.deps.features.chatReadiness()));
+      // one question to the runtime for three callers, answered "not answering" once the budget is spent
+      // (the runtime would have said it has the chat model, after 4 s)
+      expect(slowFake.requests.filter((q) => q.path === '/api/tags').length - before).toBe(1);
+      for (const a of answers) expect(a).toEqual(RUNTIME_DOWN);
+    } finally {
+      await server.close();
+      await slowFake.close();
+    }
+  });
+});

@@ -40,7 +40,8 @@ export const TEST_HARDWARE: HardwareProfile = {
  * Every test connects from 127.0.0.1, so the per-client request limits would count a whole test
  * file as one device; tests of the limits themselves pass their own numbers.
  */
-export const TEST_TUNING: Tuning = { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000 };
+// Tests switch the model runtime fake up and down between requests, so each readiness question looks again.
+export const TEST_TUNING: Tuning = { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000, runtimeLookTtlMs: 0 };
 
 export { CLOSED_URL };
 

@@ -25,6 +25,8 @@ export interface FeaturesDeps {
   downloads: DownloadsService;
   runtime: ModelRuntimeClient;
   clock: Clock;
+  /** How long one look at the model runtime serves every caller (default RUNTIME_LOOK_TTL_MS). */
+  runtimeLookTtlMs?: number;
   hardware: HardwareProbe;
   logger: Logger;
 }
@@ -33,6 +35,10 @@ type Installed = Record<string, { installedAt: string }>;
 
 /** The model runtime as one look found it: its model names, or null when it did not answer. */
 type RuntimeLook = string[] | null;
+
+/** How long one look at the model runtime answers every caller, and how long a caller waits for it. */
+export const RUNTIME_LOOK_TTL_MS = 3_000;
+export const RUNTIME_LOOK_BUDGET_MS = 1_500;
 
 const RUNTIME_DOWN = unavailable('The model runtime (Ollama) is not running on the Hearth computer.', 'Start Ollama on the Hearth computer.');
 
@@ -99,13 +105,29 @@ export class FeaturesService {
     return AVAILABLE;
   }
 
-  /** The model runtime's models, or null when it does not answer. */
-  private async lookAtRuntime(): Promise<RuntimeLook> {
-    try {
-      return (await this.deps.runtime.listModels()).map((m) => m.name);
-    } catch {
-      return null;
-    }
+  private lastLook: { at: number; look: Promise<RuntimeLook> } | null = null;
+
+  /**
+   * The model runtime's models, or null when it does not answer within RUNTIME_LOOK_BUDGET_MS.
+   * GET /api/tools asks this on every page load and every time a tab comes back into view, so one
+   * look serves every caller for RUNTIME_LOOK_TTL_MS, and a runtime that hangs costs a caller at
+   * most the budget (it counts as not answering) instead of the adapter's 5 s time-out.
+   */
+  private lookAtRuntime(): Promise<RuntimeLook> {
+    const now = this.deps.clock.now().getTime();
+    if (this.lastLook && now - this.lastLook.at < (this.deps.runtimeLookTtlMs ?? RUNTIME_LOOK_TTL_MS)) return this.lastLook.look;
+    const asked = this.deps.runtime.listModels().then(
+      (models) => models.map((m) => m.name),
+      () => null,
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const budget = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), RUNTIME_LOOK_BUDGET_MS);
+      timer.unref();
+    });
+    const look = Promise.race([asked, budget]).finally(() => clearTimeout(timer));
+    this.lastLook = { at: now, look };
+    return look;
   }
 
   /**
