@@ -1,6 +1,7 @@
 // The composition root: the only place long-lived objects are built. createServer() calls it
 // after the database is open and migrated; tests swap pieces through `overrides`.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
@@ -62,6 +63,7 @@ import { diskFree, type DiskFree } from './platform/disk.js';
 import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
+import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
@@ -100,6 +102,8 @@ export interface Deps {
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
   tuning: Tuning;
+  /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
+  networkInterfaces: () => NetworkInterfaces;
   /** Requests per client on the anonymous routes that cost work; app.ts closes them. */
   limits: { signIn: RequestLimit; setup: RequestLimit };
 }
@@ -121,7 +125,7 @@ export interface Tuning {
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
-export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine' | 'networkInterfaces'>>;
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
   const { config, logger, db } = base;
@@ -270,7 +274,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

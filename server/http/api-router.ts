@@ -22,7 +22,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/auth', createAuthRoutes(d.auth, d.limits)],
     ['/admin/users', createUserAdminRoutes(d.auth)],
     ['/setup', createSetupRoutes(d.setup, d.sse, d.limits)],
-    ['/system', createSystemRoutes(d.boot, d.sse)],
+    ['/system', createSystemRoutes(d.boot, d.sse, { host: d.config.host, interfaces: d.networkInterfaces })],
     ['/tools', createToolRoutes(d.tools)],
     ['/app-store', createAppStoreRoutes(d.tools)],
     ['/notifications', createNotificationRoutes(d.notifications)],
