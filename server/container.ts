@@ -56,6 +56,7 @@ import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
+import { SetupChecklistService } from './modules/setup/checklist.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -82,6 +83,7 @@ export interface Deps {
   modelRuntime: ModelRuntimeClient;
   auth: AuthService;
   setup: SetupService;
+  setupChecklist: SetupChecklistService;
   boot: BootService;
   tools: ToolsService;
   notifications: NotificationsService;
@@ -184,6 +186,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   const catalog = Catalog.load(config.featureCatalogPath);
   const features = new FeaturesService({ catalog, settings, downloads, runtime: modelRuntime, clock, hardware, logger: logger.child('features') });
+  const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
@@ -274,7 +277,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

@@ -1,10 +1,13 @@
 // The end of setup and after it, in a real browser: the last wizard step shows the address to type
-// on every phone with a QR code of it. Needs the built web app (`npm run build:web`).
+// on every phone with a QR code of it; an admin's Home keeps "Finish setting up" until the model
+// runtime runs with the chosen models and someone else has a profile. Needs the built web app
+// (`npm run build:web`).
 import type os from 'node:os';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>;
@@ -15,6 +18,7 @@ const INTERFACES: Interfaces = { lo: [iface('127.0.0.1', true)], docker0: [iface
 
 describe('the end of setup in the browser', () => {
   let server: TestServer;
+  let runtime: FakeModelRuntime;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
@@ -31,7 +35,10 @@ describe('the end of setup in the browser', () => {
 
   beforeAll(async () => {
     requireBuiltWebApp();
-    server = await startTestServer({ seed: 'household', config: { host: '0.0.0.0' }, overrides: { networkInterfaces: () => INTERFACES } });
+    // the model runtime is installed but not running yet
+    runtime = await startFakeModelRuntime({ models: [CHAT_MODEL, EMBEDDING_MODEL] });
+    await runtime.setMode('down');
+    server = await startTestServer({ seed: 'household', config: { host: '0.0.0.0', modelRuntimeUrl: runtime.url }, overrides: { networkInterfaces: () => INTERFACES } });
     browser = await launchChromium();
   });
 
@@ -39,6 +46,7 @@ describe('the end of setup in the browser', () => {
     for (const c of contexts) await c.close().catch(() => {});
     await browser?.close();
     await server?.close();
+    await runtime?.close();
     expect(pageErrors).toEqual([]);
   });
 
@@ -72,5 +80,43 @@ describe('the end of setup in the browser', () => {
     await shown(page.getByRole('button', { name: 'Copied' }));
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(preferred);
     await page.screenshot({ path: '/tmp/hearth-phone-setup-end.png' });
+  });
+
+  it('an admin’s Home keeps “Finish setting up” with what is missing and where to fix it, until everything is there', async () => {
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBe(200);
+    const page = await open('admin', DESKTOP);
+    await page.goto(server.url);
+    await shown(page.getByTestId('home-name'));
+    const card = page.getByRole('region', { name: 'Finish setting up' });
+    await shown(card);
+    expect(await card.textContent()).toContain('2 things are left');
+    const runtimeItem = card.getByTestId('finish-setup-runtime');
+    expect(await runtimeItem.textContent()).toContain('not running on this computer');
+    expect(await runtimeItem.getByRole('link', { name: 'Open Features' }).getAttribute('href')).toBe('/features');
+    expect(await card.getByTestId('finish-setup-models').textContent()).toContain('No AI models are installed yet');
+    expect(await card.getByTestId('finish-setup-members').textContent()).toContain('Add the household (done)');
+    await page.screenshot({ path: '/tmp/hearth-desktop-finish-setup.png' });
+
+    // a member's Home never shows it
+    const member = await open('member', PHONE);
+    await member.goto(server.url);
+    await shown(member.getByTestId('home-name'));
+    expect(await member.getByTestId('finish-setup').count()).toBe(0);
+
+    // the runtime starts with the models setup chose: the card goes when the tab is looked at again
+    await runtime.setMode('ok');
+    const features = server.handle.deps.features;
+    await features.setChosenModel('chat', CHAT_MODEL.name);
+    await features.setChosenModel('embeddings', EMBEDDING_MODEL.name);
+    await features.setChosenModel('router', CHAT_MODEL.name);
+    const checked = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/setup/checklist');
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await checked;
+    await gone(card);
+    const again = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/setup/checklist');
+    await page.reload();
+    await again;
+    await shown(page.getByTestId('home-name'));
+    expect(await page.getByTestId('finish-setup').count()).toBe(0);
   });
 });
