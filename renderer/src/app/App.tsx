@@ -2,10 +2,11 @@
 // then read setup state and the session, and hand over to the router.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { RouterProvider } from 'react-router';
-import { apiFetch } from '../api/client';
+import { apiFetch, onNetworkError } from '../api/client';
 import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
+import { isUnreachable, NotReachable } from './NotReachable';
 import { createAppRouter } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -18,13 +19,22 @@ type Phase =
 
 export function App(): ReactElement {
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+  // the API stopped answering mid-session: the screen covers the app (its state stays underneath)
+  const [lost, setLost] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  useEffect(() => onNetworkError(() => setLost(true)), []);
+  const checkAgain = useCallback(async () => {
+    const res = await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null);
+    if (res) setLost(false);
+  }, []);
 
   const load = useCallback(async (signal?: AbortSignal) => {
     setPhase({ kind: 'loading' });
     try {
       const session = await loadSession(signal);
-      if (!signal?.aborted) setPhase({ kind: 'ready', session });
+      if (signal?.aborted) return;
+      setLost(false);
+      setPhase({ kind: 'ready', session });
     } catch (error) {
       if (!signal?.aborted) setPhase({ kind: 'error', error });
     }
@@ -56,6 +66,7 @@ export function App(): ReactElement {
     case 'booting':
       return <BootScreen onDone={() => void load()} />;
     case 'error':
+      if (isUnreachable(phase.error)) return <NotReachable onRetry={() => setAttempt((n) => n + 1)} />;
       return (
         <div className="center-screen">
           <div className="card card--narrow">
@@ -67,6 +78,7 @@ export function App(): ReactElement {
       return (
         <SessionProvider initial={phase.session}>
           <Routed />
+          {lost ? <NotReachable over onRetry={checkAgain} /> : null}
         </SessionProvider>
       );
   }
