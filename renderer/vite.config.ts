@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './precompress';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'dist', 'web');
@@ -10,7 +11,41 @@ const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8787'}`;
 
 export default defineConfig({
   root: here,
-  plugins: [react(), precompress(outDir)],
+  plugins: [
+    react(),
+    // Installable, and opens from the home screen while the Hearth computer is off: the service
+    // worker precaches the app shell only. /api (the archive view and Reader pages included) and
+    // /docs always go to the server, so their own headers and sandbox stay as the server sends them;
+    // the app itself says "Hearth is not reachable" when the API does not answer.
+    VitePWA({
+      registerType: 'autoUpdate',
+      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only
+      injectRegister: 'script',
+      manifest: {
+        name: 'Hearth',
+        short_name: 'Hearth',
+        description: 'Your household’s apps, library and helpers, on your own computer.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#b54a22',
+        background_color: '#f8f1e7',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/docs(\/|$)/],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+    // last, so the service worker and manifest the plugin above writes get their twins too
+    precompress(outDir),
+  ],
   build: {
     outDir,
     emptyOutDir: true,

@@ -1,6 +1,7 @@
 // The composition root: the only place long-lived objects are built. createServer() calls it
 // after the database is open and migrated; tests swap pieces through `overrides`.
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
@@ -55,6 +56,7 @@ import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
+import { SetupChecklistService } from './modules/setup/checklist.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -62,6 +64,7 @@ import { diskFree, type DiskFree } from './platform/disk.js';
 import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
+import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
@@ -80,6 +83,7 @@ export interface Deps {
   modelRuntime: ModelRuntimeClient;
   auth: AuthService;
   setup: SetupService;
+  setupChecklist: SetupChecklistService;
   boot: BootService;
   tools: ToolsService;
   notifications: NotificationsService;
@@ -100,6 +104,8 @@ export interface Deps {
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
   tuning: Tuning;
+  /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
+  networkInterfaces: () => NetworkInterfaces;
   /** Requests per client on the anonymous routes that cost work; app.ts closes them. */
   limits: { signIn: RequestLimit; setup: RequestLimit };
 }
@@ -123,7 +129,7 @@ export interface Tuning {
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
-export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine'>>;
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine' | 'networkInterfaces'>>;
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
   const { config, logger, db } = base;
@@ -188,6 +194,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('features'),
     runtimeLookTtlMs: overrides.tuning?.runtimeLookTtlMs,
   });
+  const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
@@ -283,7 +290,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

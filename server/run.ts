@@ -2,7 +2,7 @@
 // say where to connect, report ready to a parent process, and shut down cleanly on signals.
 import { createServer } from './app.js';
 import { loadConfig } from './config.js';
-import { lanUrls } from './http/guards.js';
+import { lanUrls } from './platform/lan.js';
 
 export { lanUrls };
 

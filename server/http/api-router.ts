@@ -21,8 +21,8 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
   return [
     ['/auth', createAuthRoutes(d.auth, d.limits)],
     ['/admin/users', createUserAdminRoutes(d.auth)],
-    ['/setup', createSetupRoutes(d.setup, d.sse, d.limits)],
-    ['/system', createSystemRoutes(d.boot, d.sse)],
+    ['/setup', createSetupRoutes(d.setup, d.sse, d.limits, d.setupChecklist)],
+    ['/system', createSystemRoutes(d.boot, d.sse, { host: d.config.host, interfaces: d.networkInterfaces })],
     ['/tools', createToolRoutes(d.tools)],
     ['/app-store', createAppStoreRoutes(d.tools)],
     ['/notifications', createNotificationRoutes(d.notifications)],

@@ -2,9 +2,9 @@
 // logging for /api.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import os from 'node:os';
 import type { RequestHandler } from 'express';
 import { ForbiddenError } from '../errors.js';
+import { lanUrls } from '../platform/lan.js';
 import type { Logger } from '../platform/logger.js';
 import { sendWrongHostPage } from './static.js';
 
@@ -45,16 +45,6 @@ export function isHomeHostName(hostname: string): boolean {
   if (isIP(host)) return true;
   if (host === 'localhost' || !host.includes('.')) return true;
   return HOME_SUFFIXES.some((suffix) => host.endsWith(suffix));
-}
-
-/** The addresses other devices on the LAN can use. */
-export function lanUrls(host: string, port: number, interfaces = os.networkInterfaces()): string[] {
-  if (host !== '0.0.0.0' && host !== '::') return [`http://${host.includes(':') ? `[${host}]` : host}:${port}`];
-  const urls: string[] = [];
-  for (const list of Object.values(interfaces)) {
-    for (const i of list ?? []) if (i.family === 'IPv4' && !i.internal) urls.push(`http://${i.address}:${port}`);
-  }
-  return urls.length ? urls : [`http://127.0.0.1:${port}`];
 }
 
 /**

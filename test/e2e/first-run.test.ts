@@ -117,6 +117,12 @@ describe('first run in the browser', () => {
 
     // finish
     await shown(page.getByRole('heading', { name: `You’re all set, ${ADMIN.name}` }));
+    // the test server answers on 127.0.0.1 only: no address for phones, and it says what to change
+    const problem = page.getByTestId('house-address-problem');
+    await shown(problem);
+    expect(await problem.textContent()).toContain('Phones and laptops cannot reach Hearth yet');
+    expect(await problem.textContent()).toContain('HOST=127.0.0.1');
+    expect(await page.getByTestId('house-address-qr').count()).toBe(0);
     await page.screenshot({ path: '/tmp/hearth-phone-wizard-finish.png' });
     await page.getByRole('button', { name: 'Open Hearth' }).tap();
     await shown(page.getByTestId('home-name'));

@@ -53,6 +53,15 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+type NetworkErrorListener = () => void;
+const networkErrorListeners = new Set<NetworkErrorListener>();
+
+/** Called whenever a call to Hearth fails without an answer (the server is off or out of reach), not on an HTTP error. */
+export function onNetworkError(listener: NetworkErrorListener): () => void {
+  networkErrorListeners.add(listener);
+  return () => networkErrorListeners.delete(listener);
+}
+
 export interface RequestOptions {
   signal?: AbortSignal;
 }
@@ -70,6 +79,7 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
     return await fetch(path, { credentials: 'same-origin', ...init });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
+    for (const l of networkErrorListeners) l();
     throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
   }
 }

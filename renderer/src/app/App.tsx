@@ -3,11 +3,12 @@
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { apiFetch } from '../api/client';
+import { apiFetch, onNetworkError } from '../api/client';
 import { createQueryClient } from '../api/query';
 import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
+import { isUnreachable, NotReachable } from './NotReachable';
 import { createAppRouter } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -22,13 +23,22 @@ export function App(): ReactElement {
   // one cache for the life of the page; the session clears it whenever the person changes
   const [queryClient] = useState(createQueryClient);
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
+  // the API stopped answering mid-session: the screen covers the app (its state stays underneath)
+  const [lost, setLost] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  useEffect(() => onNetworkError(() => setLost(true)), []);
+  const checkAgain = useCallback(async () => {
+    const res = await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null);
+    if (res) setLost(false);
+  }, []);
 
   const load = useCallback(async (signal?: AbortSignal) => {
     setPhase({ kind: 'loading' });
     try {
       const session = await loadSession(signal);
-      if (!signal?.aborted) setPhase({ kind: 'ready', session });
+      if (signal?.aborted) return;
+      setLost(false);
+      setPhase({ kind: 'ready', session });
     } catch (error) {
       if (!signal?.aborted) setPhase({ kind: 'error', error });
     }
@@ -60,6 +70,7 @@ export function App(): ReactElement {
     case 'booting':
       return <BootScreen onDone={() => void load()} />;
     case 'error':
+      if (isUnreachable(phase.error)) return <NotReachable onRetry={() => setAttempt((n) => n + 1)} />;
       return (
         <div className="center-screen">
           <div className="card card--narrow">
@@ -72,6 +83,7 @@ export function App(): ReactElement {
         <QueryClientProvider client={queryClient}>
           <SessionProvider initial={phase.session}>
             <Routed />
+            {lost ? <NotReachable over onRetry={checkAgain} /> : null}
           </SessionProvider>
         </QueryClientProvider>
       );

@@ -13,15 +13,17 @@ import {
   MAX_SETUP_STATE_BYTES,
   ModelRuntimeStatus,
   SetupCatalog,
+  SetupChecklist,
   SetupInstallEvents,
   SetupState,
   SetupStateResponse,
   SetupStatus,
 } from './schema.js';
+import type { SetupChecklistService } from './checklist.js';
 import type { SetupService } from './service.js';
 
 /** `limits.setup` bounds requests per client to the routes anyone may call. */
-export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits: { setup: RequestLimit }) {
+export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits: { setup: RequestLimit }, checklist: SetupChecklistService) {
   const open = { access: 'none', limit: limits.setup } as const;
   return defineRoutes((r) => {
     r.get('/status', { ...open, response: SetupStatus }, () => setup.status());
@@ -51,6 +53,8 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits:
       const body = parse(SetupDownloadBody, req.body ?? {});
       await sse.run(req, res, (open) => setup.download(actorOf(req), body, open));
     });
+
+    r.get('/checklist', { access: 'admin', response: SetupChecklist }, (req) => checklist.checklist(actorOf(req)));
 
     r.post('/welcome-complete', { access: 'admin', response: OkResponse }, async (req) => {
       await setup.completeWelcome(actorOf(req));

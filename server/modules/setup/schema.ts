@@ -65,3 +65,19 @@ export const SetupInstallEvents = z.object({
   done: z.object({ queued: z.number().int().nonnegative(), notInstalled: z.array(z.string()).optional(), reason: z.string().optional() }),
 });
 export type SetupInstallEvents = z.infer<typeof SetupInstallEvents>;
+
+/** One essential of "Finish setting up" on an admin's Home: what is missing and where to fix it. */
+export const SetupChecklistItem = z.object({
+  key: z.enum(['runtime', 'models', 'members']),
+  title: z.string(),
+  done: z.boolean(),
+  /** What is missing (or, when done, what is there), as a sentence. */
+  detail: z.string(),
+  /** The page that fixes it (a web app path); null when done. */
+  fix: z.object({ label: z.string(), path: z.string() }).nullable(),
+});
+export type SetupChecklistItem = z.infer<typeof SetupChecklistItem>;
+
+/** GET /api/setup/checklist (admins): the essentials setup leaves; `done` when every item is. */
+export const SetupChecklist = z.object({ done: z.boolean(), items: z.array(SetupChecklistItem) });
+export type SetupChecklist = z.infer<typeof SetupChecklist>;

@@ -24,3 +24,15 @@ export type BootRepairEvent = z.infer<typeof BootRepairEvent>;
 /** GET /api/system/boot's events (replayed from the start to every viewer); `done` ends the stream. */
 export const BootEvents = z.object({ step: BootStepEvent, repair: BootRepairEvent, done: z.object({}).strict() });
 export type BootEvents = z.infer<typeof BootEvents>;
+
+/**
+ * GET /api/system/addresses: what to type on another device in the house (best first). `reach`
+ * says why the list is empty: `loopback` (Hearth answers on this computer only) or `no_network`.
+ */
+export const HouseAddressesResponse = z.object({
+  addresses: z.array(z.string()),
+  reach: z.enum(['lan', 'loopback', 'no_network']),
+  /** The HOST setting Hearth was started with (to say how to change it). */
+  host: z.string(),
+});
+export type HouseAddressesResponse = z.infer<typeof HouseAddressesResponse>;

@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useTools } from '../apps/tools';
 import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
+import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
 import { HomeCanvas, visibleRows } from './widgets';
 import './home.css';
@@ -72,6 +73,8 @@ export function HomePage(): ReactElement {
       <p className="notice" role="status" aria-live="polite">
         {notice ?? ''}
       </p>
+
+      {user.role === 'admin' && !editing ? <FinishSettingUp /> : null}
 
       {data && locked ? (
         <p className="home__locked muted" data-testid="home-locked">

@@ -13,6 +13,7 @@ import { FormError } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ComputerStep } from './ComputerStep';
 import { CreateAdminStep } from './CreateAdminStep';
+import { HouseAddress } from './HouseAddress';
 import { InstallStep } from './InstallStep';
 import { PlanStep } from './PlanStep';
 import { RuntimeStep } from './RuntimeStep';
@@ -181,7 +182,8 @@ function FinishStep({ headingRef, name, onBack }: { headingRef: Ref<HTMLHeadingE
         You&rsquo;re all set{name ? `, ${name}` : ''}
       </h1>
       <p>You are the household&rsquo;s admin. Next, add everyone else from <strong>Members</strong>: each person gets their own profile and PIN.</p>
-      <p className="muted">Open this same address on every phone and laptop at home to use Hearth there.</p>
+      <h2 className="house-address__title">Open Hearth on every phone</h2>
+      <HouseAddress />
       <FormError message={error} />
       <div className="actions">
         <button type="button" className="btn btn--secondary" onClick={onBack} disabled={busy}>

@@ -1,0 +1,144 @@
+// The address to open Hearth at on every phone and laptop in the house, with a QR code of the
+// best one and a copy button; or, when no other device can reach Hearth, why and what to change.
+// Shown at the end of setup (a parent who set up on this computer's localhost has nothing else to type).
+import { useEffect, useState, type ReactElement } from 'react';
+import type { HouseAddressesResponse } from '../../../../server/modules/system/schema.js';
+import { api } from '../../api/client';
+import { useResource } from '../../api/useResource';
+import { Icon } from '../../ui/icons';
+import { ErrorState, LoadingState } from '../../ui/StateViews';
+import './setup-end.css';
+
+export function HouseAddress(): ReactElement {
+  const found = useResource((signal) => api.get<HouseAddressesResponse>('/api/system/addresses', { signal }));
+  if (found.status === 'loading' && !found.data) return <LoadingState label="Finding this computer’s address…" />;
+  if (found.status === 'error') return <ErrorState title="The address could not be found" error={found.error} onRetry={found.reload} />;
+  const { addresses, reach, host } = found.data!;
+  const preferred = addresses[0];
+  if (reach !== 'lan' || !preferred) {
+    return (
+      <div className="banner banner--warn house-address__problem" role="status" data-testid="house-address-problem">
+        {reach === 'loopback' ? (
+          <div>
+            <p>
+              <strong>Phones and laptops cannot reach Hearth yet.</strong> Hearth was started to answer on this computer only (with{' '}
+              <code>HOST={host}</code>).
+            </p>
+            <p>To use it from other devices, start Hearth again with <code>HOST=0.0.0.0</code> (or without HOST), then check again.</p>
+          </div>
+        ) : (
+          <div>
+            <p>
+              <strong>This computer is not on a network right now,</strong> so phones and laptops cannot reach Hearth.
+            </p>
+            <p>Connect it to your home Wi-Fi or router, then check again.</p>
+          </div>
+        )}
+        <button type="button" className="btn btn--secondary" onClick={found.reload}>
+          <Icon name="refresh" size={20} />
+          Check again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="house-address" data-testid="house-address">
+      <p>On every phone and laptop at home, connected to the same Wi-Fi as this computer, open:</p>
+      <div className="house-address__main">
+        <div className="house-address__text">
+          <p className="house-address__url" data-testid="house-address-url">
+            {preferred}
+          </p>
+          <CopyButton text={preferred} />
+          <p className="muted">Or scan this code with the phone&rsquo;s camera:</p>
+        </div>
+        <QrCode text={preferred} />
+      </div>
+      {addresses.length > 1 ? (
+        <p className="muted house-address__others">
+          If that address does not open, try {addresses.slice(1).map((a, i) => (
+            <span key={a}>
+              {i > 0 ? ' or ' : ''}
+              <span className="house-address__other">{a}</span>
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A QR code drawn as an SVG image (made in the browser; the qrcode library loads only here). */
+function QrCode({ text }: { text: string }): ReactElement {
+  const [svg, setSvg] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import('qrcode')
+      .then((qr) => qr.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }))
+      .then((s) => {
+        if (live) setSvg(s);
+      })
+      // without the code the address above is still there to type
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  if (!svg) return <div className="house-address__qr" aria-hidden="true" />;
+  return (
+    <img
+      className="house-address__qr"
+      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+      alt={`QR code that opens ${text}`}
+      width={176}
+      height={176}
+      data-testid="house-address-qr"
+    />
+  );
+}
+
+/** Copies with the Clipboard API where the browser allows it (this computer's own address), else the older way. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (window.isSecureContext && navigator.clipboard) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the older way
+  }
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.setAttribute('readonly', '');
+  field.style.position = 'fixed';
+  field.style.opacity = '0';
+  document.body.append(field);
+  field.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  } finally {
+    field.remove();
+  }
+}
+
+function CopyButton({ text }: { text: string }): ReactElement {
+  const [result, setResult] = useState<'copied' | 'failed' | null>(null);
+  return (
+    <div className="house-address__copy">
+      <button
+        type="button"
+        className="btn btn--secondary btn--compact"
+        onClick={() => void copyText(text).then((ok) => setResult(ok ? 'copied' : 'failed'))}
+      >
+        {result === 'copied' ? <Icon name="check" size={18} /> : null}
+        {result === 'copied' ? 'Copied' : 'Copy address'}
+      </button>
+      <span role="status" className={result === 'failed' ? 'house-address__copy-note' : 'visually-hidden'}>
+        {result === 'copied' ? 'The address is copied.' : result === 'failed' ? 'This browser did not allow copying: select the address and copy it yourself.' : ''}
+      </span>
+    </div>
+  );
+}
