@@ -170,7 +170,7 @@ function Article({
           </span>
           <span className="badge reader-badge">{item.type === 'offline' ? 'Offline' : 'Live link'}</span>
           {item.isGlobal ? <span className="badge badge--accent reader-badge">Household</span> : null}
-          <ArchiveBadge item={item} onRetry={item.canEdit ? () => void rearchive() : undefined} retrying={busy === 'rearchive'} />
+          <ArchiveBadge item={item} />
         </div>
         <TagChips tags={item.tags} />
       </header>
@@ -208,10 +208,13 @@ function Article({
               <Icon name="edit" size={20} />
               Edit
             </button>
-            <button type="button" className="btn btn--ghost btn--compact" onClick={() => void rearchive()} disabled={busy !== null || isBusy(item)}>
-              {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
-              {item.type === 'offline' || item.autoUpdate ? 'Re-archive' : 'Refresh preview'}
-            </button>
+            {/* a failed copy has its one Retry below, with the reason */}
+            {item.archiveState === 'failed' ? null : (
+              <button type="button" className="btn btn--ghost btn--compact" onClick={() => void rearchive()} disabled={busy !== null || isBusy(item)}>
+                {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+                {item.type === 'offline' || item.autoUpdate ? 'Re-archive' : 'Refresh preview'}
+              </button>
+            )}
             <button type="button" className="btn btn--danger-ghost btn--compact" onClick={() => setDialog('delete')} disabled={busy !== null}>
               <Icon name="trash" size={20} />
               Delete
@@ -264,23 +267,27 @@ function Article({
             Open the archived page in a new tab
           </a>
         </div>
-      ) : isBusy(item) ? null : (
+      ) : isBusy(item) ? null : item.archiveState === 'failed' ? (
         <EmptyState
-          title={item.type === 'live' ? 'This link opens in a new tab' : 'No offline copy yet'}
+          title="Hearth could not save a copy"
           action={
-            <a className="btn btn--primary" href={item.url} target="_blank" rel="noopener noreferrer">
-              <Icon name="external" size={20} />
-              Open original
-            </a>
+            item.canEdit ? (
+              <button type="button" className="btn btn--primary" onClick={() => void rearchive()} disabled={busy !== null}>
+                {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+                Retry
+              </button>
+            ) : undefined
           }
         >
+          {item.archiveError ?? 'The page could not be saved.'} The link stays in your Reader; Open original shows the site itself.
+        </EmptyState>
+      ) : (
+        <EmptyState title={item.type === 'live' ? 'This link opens in a new tab' : 'No offline copy yet'}>
           {item.type === 'live'
             ? probe?.framesBlocked
-              ? 'This site can’t be shown inside Hearth; it opens in a new tab.'
-              : 'Hearth keeps this as a live link to the site.'
-            : item.archiveState === 'failed'
-              ? 'Hearth could not save a copy of this page. Try Re-archive, or open the original.'
-              : 'There is no readable copy of this page yet.'}
+              ? 'This site can’t be shown inside Hearth; Open original shows it in a new tab.'
+              : 'Hearth keeps this as a live link to the site; Open original shows it in a new tab.'
+            : 'There is no readable copy of this page yet.'}
         </EmptyState>
       )}
 

@@ -17,7 +17,7 @@ import { useDebounced, usePoll, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
-import { asStatus, asType, isBusy, itemApi, itemTitle, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
+import { asStatus, asType, isBusy, itemApi, saveNotice, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -38,7 +38,10 @@ export function ReaderListPage(): ReactElement {
   const [showHidden, setShowHidden] = useStoredChoice('hearth.reader.hidden', ['show', 'hide'] as const, 'hide');
   const [limit, setLimit] = useState(PAGE);
   const [sheet, setSheet] = useState<null | 'add' | 'collections' | 'manage' | 'import'>(null);
-  const { busy: busyId, notice, setNotice, error: actionError, act } = useAction(() => items.reload());
+  const { busy: busyId, notice, error: actionError, act } = useAction(() => items.reload());
+  // the link just added: what the banner says follows its capture (saving, ready or failed), so a
+  // failed copy is never announced as saved
+  const [justSaved, setJustSaved] = useState<ReaderItem | null>(null);
 
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -74,7 +77,9 @@ export function ReaderListPage(): ReactElement {
   const all = items.data?.items ?? [];
   const shown = showHidden === 'show' ? all : all.filter((i) => !i.isHidden);
   const hiddenCount = all.length - all.filter((i) => !i.isHidden).length;
-  usePoll(all.some(isBusy), items.reload);
+  usePoll(all.some(isBusy) || Boolean(justSaved && isBusy(justSaved) && !all.some((i) => i.id === justSaved.id)), items.reload);
+  const savedNow = justSaved ? (all.find((i) => i.id === justSaved.id) ?? justSaved) : null;
+  const saved = savedNow ? saveNotice(savedNow) : null;
 
   const refreshAll = () => {
     items.reload();
@@ -84,11 +89,13 @@ export function ReaderListPage(): ReactElement {
 
   const retry = (item: ReaderItem) =>
     act(item.id, async () => {
+      setJustSaved(null);
       await api.post(`${itemApi(item.id)}/rearchive`);
       return 'Trying to save it again.';
     });
   const hide = (item: ReaderItem, hidden: boolean) =>
     act(item.id, async () => {
+      setJustSaved(null);
       const path = `/api/reader/hide/${encodeURIComponent(item.id)}`;
       if (hidden) await api.put(path, {});
       else await api.delete(path);
@@ -144,8 +151,8 @@ export function ReaderListPage(): ReactElement {
         </div>
       </div>
 
-      <p className="notice" role="status" aria-live="polite" data-testid="reader-notice">
-        {notice ?? ''}
+      <p className={`notice${!notice && saved?.failed ? ' notice--warn' : ''}`} role="status" aria-live="polite" data-testid="reader-notice">
+        {notice ?? saved?.text ?? ''}
       </p>
       <FormError message={actionError?.message} />
 
@@ -327,11 +334,7 @@ export function ReaderListPage(): ReactElement {
           onClose={() => setSheet(null)}
           onSaved={(item) => {
             setSheet(null);
-            setNotice(
-              item.type === 'offline'
-                ? `Saved ${item.title ? `“${item.title}”` : `the page from ${itemTitle(item)}`}. Hearth is keeping a copy to read offline.`
-                : `Saved the link to ${itemTitle(item)}.`,
-            );
+            setJustSaved(item);
             refreshAll();
           }}
         />

@@ -47,6 +47,20 @@ export const isBusy = (i: Pick<ReaderItem, 'archiveState'>) => i.archiveState ==
 
 export const itemTitle = (i: Pick<ReaderItem, 'title' | 'url'>) => i.title?.trim() || hostOf(i.url) || i.url;
 
+/** What the banner says about the link just added, from its capture's state as the list shows it. */
+export function saveNotice(item: ReaderItem): { text: string; failed: boolean } {
+  const name = item.title?.trim() ? `“${item.title.trim()}”` : `the page from ${hostOf(item.url) || item.url}`;
+  if (item.type !== 'offline') return { text: `Saved the link to ${itemTitle(item)}.`, failed: false };
+  if (item.archiveState === 'failed') {
+    return {
+      text: `Saved the link to ${name}, but Hearth could not keep a copy to read offline. ${item.archiveError ?? ''} Use Retry on it below to try again.`.replace(/\s+/g, ' '),
+      failed: true,
+    };
+  }
+  if (item.archiveState === 'ready') return { text: `Saved ${name}. It is ready to read, even offline.`, failed: false };
+  return { text: `Saved ${name}. Hearth is keeping a copy to read offline…`, failed: false };
+}
+
 export function hostOf(url: string): string {
   try {
     return new URL(url).hostname.replace(/^www\./, '');

@@ -1,0 +1,79 @@
+// The Reader says what is true, content first, on a phone: a link whose page cannot be fetched is
+// never announced as saved offline and no raw error code (ENOTFOUND, ECONNREFUSED, HTTP 403…)
+// reaches the screen; the article offers one Retry and one "Open original".
+// A "dead" origin (a loopback port nobody listens on, allowed through FETCH_ALLOW_ORIGINS) stands in
+// for a site that cannot be reached. Needs the built web app (`npm run build:web`) and Chromium.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+/** What must never be on a household member's screen. */
+const RAW_CODE = /\bE[A-Z]{4,}\b|EAI_|net::|ERR_[A-Z]|HTTP \d{3}/;
+
+async function freePort(): Promise<number> {
+  const probe: Server = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('the Reader is honest on a phone', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  let deadOrigin: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    deadOrigin = `http://127.0.0.1:${await freePort()}`;
+    server = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [deadOrigin], chromiumPath: CHROMIUM_PATH } });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
+    browser = await launchChromium();
+    ctx = await browser.newContext(PHONE);
+    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    page = await ctx.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  }, 60_000);
+
+  afterAll(async () => {
+    await ctx?.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('does not announce a page it could not fetch as saved, says why in words, and offers one Retry and one Open original', async () => {
+    await page.goto(`${server.url}/reader`);
+    await page.getByRole('button', { name: /^Add (your first )?link$/ }).first().tap();
+    const sheet = page.getByTestId('add-link-dialog');
+    await sheet.getByLabel('Address').fill(`${deadOrigin}/news/today`);
+    await sheet.getByRole('button', { name: 'Save offline' }).tap();
+    await shown(page.getByTestId('reader-item'));
+
+    const notice = page.getByTestId('reader-notice');
+    await shown(notice.getByText(/could not keep a copy to read offline/), 45_000);
+    const said = (await notice.textContent()) ?? '';
+    expect(said).not.toContain('Hearth is keeping a copy');
+    expect(said).toMatch(/refused the connection|could not be reached/);
+    expect(said).toContain('Retry');
+    const failed = page.getByTestId('reader-item').locator('[data-testid="archive-state"][data-state="failed"]');
+    await shown(failed);
+    expect(await page.locator('main').innerText()).not.toMatch(RAW_CODE);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-honest-failed.png' });
+
+    await page.getByTestId('reader-item').getByRole('link').first().tap();
+    await shown(page.getByText('Hearth could not save a copy', { exact: true }));
+    expect(await page.getByRole('button', { name: /^Retry/ }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /Re-archive|fresh copy/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Open original' }).count()).toBe(1);
+    expect(await page.locator('main').innerText()).not.toMatch(RAW_CODE);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-honest-article-failed.png', fullPage: true });
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
