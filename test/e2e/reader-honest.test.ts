@@ -76,4 +76,43 @@ describe('the Reader is honest on a phone', () => {
     await page.screenshot({ path: '/tmp/hearth-phone-reader-honest-article-failed.png', fullPage: true });
     expect(pageErrors).toEqual([]);
   }, 60_000);
+
+  it('opens on the items: the first saved item is in the first screen of a 390 px phone, filters are in a sheet and show as removable chips', async () => {
+    const first = (await server.member.post('/api/reader', { url: 'https://kitchen.example/bread', type: 'live', title: 'Bread basics', tags: ['kitchen'], collectionName: 'Kitchen' })).body.item;
+    for (const [i, title] of ['Making stock', 'Jam jars', 'Pickles'].entries()) {
+      const r = await server.member.post('/api/reader', { url: `https://kitchen.example/${i}`, type: 'live', title, tags: ['kitchen', `shelf${i}`, `pantry-jar-${i}`, `weekend-${i}`], collectionId: first.collectionId });
+      expect(r.status).toBe(201);
+    }
+    await page.setViewportSize(PHONE.viewport);
+    await page.goto(`${server.url}/reader`);
+    const item = page.getByTestId('reader-item').first();
+    await shown(item);
+    const box = (await item.boundingBox())!;
+    const title = (await item.getByRole('link').first().boundingBox())!;
+    console.log(`first Reader item top on a 390x844 phone: ${Math.round(box.y)} px`);
+    // the first item's title is on the first screen, without scrolling
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(title.y + title.height).toBeLessThanOrEqual(PHONE.viewport.height);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-content-first.png' });
+
+    // the filters live in a sheet; what is chosen shows as chips that remove themselves
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    const sheet = page.getByRole('dialog', { name: 'Filters' });
+    await shown(sheet);
+    await sheet.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Unread' }).tap();
+    await sheet.getByRole('button', { name: /^#shelf1/ }).tap();
+    await shown(sheet.getByRole('button', { name: /Kitchen/ }));
+    expect(await sheet.getByRole('group', { name: 'Layout' }).count()).toBe(1);
+    await page.screenshot({ path: '/tmp/hearth-phone-reader-filters-sheet.png' });
+    await sheet.getByRole('button', { name: 'Show results' }).tap();
+    await shown(page.getByRole('button', { name: 'Remove filter: Unread' }));
+    await shown(page.getByRole('button', { name: 'Remove filter: #shelf1' }));
+    await shown(page.getByTestId('reader-item').filter({ hasText: 'Jam jars' }));
+    expect(await page.getByTestId('reader-item').count()).toBe(1);
+    await page.getByRole('button', { name: 'Remove filter: #shelf1' }).tap();
+    await shown(page.getByTestId('reader-item').filter({ hasText: 'Pickles' }));
+    expect(await page.getByRole('button', { name: 'Remove filter: #shelf1' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Remove filter: Unread' }).tap();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
 });

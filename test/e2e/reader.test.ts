@@ -193,9 +193,9 @@ describe('the Reader in the browser', () => {
     await shown(icon);
     expect(await icon.getAttribute('src')).toBe(`/api/reader/${await item.getAttribute('data-id')}/favicon`);
     await expect.poll(() => icon.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
-    // on a phone the collections are a sheet, with their counts
-    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
-    const collections = page.getByTestId('collections-sheet');
+    // on a phone the collections are in the Filters sheet, with their counts
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    const collections = page.getByTestId('reader-filters');
     await shown(collections.getByRole('button', { name: /Recipes/ }));
     expect(await collections.getByRole('button', { name: /Recipes/ }).textContent()).toContain('1');
     await collections.getByRole('button', { name: 'Close' }).tap();
@@ -204,13 +204,17 @@ describe('the Reader in the browser', () => {
     // the narrowest phones: nothing sticks out sideways, in the list or the grid
     await page.setViewportSize({ width: 360, height: 740 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-    await page.getByRole('button', { name: 'Grid' }).tap();
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: 'Grid' }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: 'Show results' }).tap();
     await shown(page.locator('.reader-list--grid'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.screenshot({ path: '/tmp/hearth-phone-reader-grid-360.png', fullPage: true });
     await page.reload();
     await shown(page.locator('.reader-list--grid')); // the layout is remembered on this device
-    await page.getByRole('button', { name: 'List' }).tap();
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: 'List' }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: 'Show results' }).tap();
     await page.setViewportSize(PHONE.viewport);
     const rows = (await server.member.get('/api/reader')).body.items;
     expect(rows).toHaveLength(1);
@@ -290,7 +294,6 @@ describe('the Reader in the browser', () => {
     const search = page.getByLabel('Search your Reader');
     await shown(search);
     await search.fill(BODY_WORD.slice(0, 7)); // prefix match on the last word
-    await shown(page.getByTestId('reader-filtering').getByText(`Matching “${BODY_WORD.slice(0, 7)}”`));
     await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
     await search.fill('zanzibarwombat');
     await shown(page.getByText('Nothing matches'));
@@ -313,10 +316,17 @@ describe('the Reader in the browser', () => {
 
     await page.getByRole('link', { name: 'Reader', exact: true }).first().tap();
     await page.getByLabel('Search your Reader').fill('');
-    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Archived' }).tap();
+    const filters = page.getByTestId('reader-filters');
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await filters.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Archived' }).tap();
+    await filters.getByRole('button', { name: 'Show results' }).tap();
+    await shown(page.getByRole('button', { name: 'Remove filter: Archived' }));
     await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
-    await page.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Unread' }).tap();
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await filters.getByRole('group', { name: 'Status' }).getByRole('button', { name: 'Unread' }).tap();
+    await filters.getByRole('button', { name: 'Show results' }).tap();
     await shown(page.getByText('Nothing matches'));
+    await page.getByRole('button', { name: 'Remove filter: Unread' }).tap();
     expect(pageErrors).toEqual([]);
   }, 30_000);
 
@@ -379,8 +389,8 @@ describe('the Reader in the browser', () => {
 
   it('manages collections and tags, and watches a page for changes', async () => {
     await page.goto(`${server.url}/reader`);
-    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
-    await page.getByTestId('collections-sheet').getByRole('button', { name: 'Collections and tags' }).tap();
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: 'Collections and tags' }).tap();
     const manage = page.getByTestId('manage-collections');
     await shown(manage.getByText('Recipes'));
     await shown(manage.getByRole('button', { name: /Show items tagged jam/ }));
@@ -406,8 +416,8 @@ describe('the Reader in the browser', () => {
     await gone(manage);
 
     // the change monitor on the saved article
-    await page.getByRole('button', { name: 'Collections', exact: true }).tap();
-    await page.getByTestId('collections-sheet').getByRole('button', { name: /Recipes/ }).tap();
+    await page.getByRole('button', { name: /^Filters/ }).tap();
+    await page.getByTestId('reader-filters').getByRole('button', { name: /Recipes/ }).tap();
     await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
     const monitor = page.getByTestId('monitor');
     await monitor.getByRole('checkbox', { name: 'Check this page for changes' }).check();
