@@ -5,10 +5,17 @@
 // for a site that cannot be reached. Needs the built web app (`npm run build:web`) and Chromium.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Winter Soup for a Crowd</title></head><body><main><article>
+<h1>Winter Soup for a Crowd</h1>${'<p>Start with a large pot, a splash of oil and three chopped onions; let them soften slowly for twenty minutes before anything else goes in, and keep the heat low.</p>'.repeat(6)}
+</article></main></body></html>`;
 
 /** What must never be on a household member's screen. */
 const RAW_CODE = /\bE[A-Z]{4,}\b|EAI_|net::|ERR_[A-Z]|HTTP \d{3}/;
@@ -27,12 +34,23 @@ describe('the Reader is honest on a phone', () => {
   let ctx: BrowserContext;
   let page: Page;
   let deadOrigin: string;
+  let site: Server;
+  let siteUrl: string;
+  let ollama: FakeModelRuntime;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     requireBuiltWebApp();
     deadOrigin = `http://127.0.0.1:${await freePort()}`;
-    server = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [deadOrigin], chromiumPath: CHROMIUM_PATH } });
+    site = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(ARTICLE));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    ollama = await startFakeModelRuntime({ chunkDelayMs: 1 });
+    server = await startTestServer({
+      seed: 'household',
+      config: { fetchAllowOrigins: [deadOrigin, siteUrl], chromiumPath: CHROMIUM_PATH },
+      overrides: { modelRuntime: createOllamaClient({ baseUrl: ollama.url }) },
+    });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
     browser = await launchChromium();
@@ -46,6 +64,8 @@ describe('the Reader is honest on a phone', () => {
     await ctx?.close().catch(() => undefined);
     await browser?.close();
     await server?.close();
+    await ollama?.close();
+    await new Promise((resolve) => site?.close(resolve));
   });
 
   it('does not announce a page it could not fetch as saved, says why in words, and offers one Retry and one Open original', async () => {
@@ -115,4 +135,61 @@ describe('the Reader is honest on a phone', () => {
     await page.getByRole('button', { name: 'Remove filter: Unread' }).tap();
     expect(pageErrors).toEqual([]);
   }, 60_000);
+
+  it('the article on a 320 px phone: one primary action and a "More actions" menu that fit and work by keyboard, tabs not clipped, no Summarize with the AI runtime down', async () => {
+    const created = await server.member.post('/api/reader', { url: `${siteUrl}/soup`, type: 'offline' });
+    expect(created.status).toBe(201);
+    const id: string = created.body.item.id;
+    await waitFor(async () => (await server.member.get(`/api/reader/${id}`)).body.item.archiveState === 'ready', 'the capture', 45_000);
+    // a chat model is chosen but the model runtime is not running
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    await ollama.setMode('down');
+
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(`${server.url}/reader/${id}`);
+    await shown(page.getByTestId('reader-content'));
+    const views = page.getByRole('group', { name: 'How to show it' });
+    await shown(views.getByRole('button', { name: 'Archived full page' }));
+    const inside = async (what: string, l: Locator) => {
+      const b = (await l.boundingBox())!;
+      expect(b.x, what).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width, what).toBeLessThanOrEqual(320);
+    };
+    await inside('Open original', page.getByRole('link', { name: 'Open original' }));
+    await inside('More actions', page.getByRole('button', { name: 'More actions' }));
+    for (const tab of await views.getByRole('button').all()) {
+      await inside((await tab.getAttribute('aria-label')) ?? 'tab', tab);
+      // its text is whole, not cut
+      expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+
+    // the local AI is down: Summarize and Ask are not offered, the reason and the fix are
+    await shown(page.getByTestId('ai-unavailable').getByText(/isn't running.*start it from Features/));
+    expect(await page.getByRole('button', { name: 'Summarize' }).count()).toBe(0);
+    expect(await page.getByLabel('Ask a question about the article').count()).toBe(0);
+    await page.screenshot({ path: '/tmp/hearth-phone-320-article.png', fullPage: true });
+
+    // the menu by keyboard: open with Enter, the items fit, arrow to Archive, Enter
+    await page.getByRole('button', { name: 'More actions' }).focus();
+    await page.keyboard.press('Enter');
+    const menu = page.getByRole('menu');
+    await shown(menu);
+    for (const item of await menu.getByRole('menuitem').all()) await inside((await item.textContent()) ?? 'item', item);
+    expect(await menu.getByRole('menuitem', { name: /Re-archive/ }).count()).toBe(0);
+    await page.screenshot({ path: '/tmp/hearth-phone-320-article-menu.png' });
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent ?? '')).toBe('Archive');
+    await page.keyboard.press('Enter');
+    await shown(page.getByTestId('article-notice').getByText('Archived.'));
+    await shown(page.getByTestId('article-status').getByText('Archived'));
+    // Escape closes it again and focus goes back to the button
+    await page.getByRole('button', { name: 'More actions' }).focus();
+    await page.keyboard.press('Enter');
+    await shown(menu);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('More actions');
+    await ollama.setMode('ok');
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 });

@@ -272,11 +272,12 @@ describe('the Reader in the browser', () => {
     expect(await archived.getAttribute('src')).toMatch(/^\/api\/reader\/[^/]+\/archive\/index\.html$/);
     await views.getByRole('button', { name: 'Reader view' }).tap();
     await shown(content);
-    // the AI is not running in this test: a plain sentence, not an error code
-    await page.getByRole('button', { name: 'Summarize' }).tap();
-    await shown(page.getByText('The local AI model isn’t running'));
+    // no chat model chosen yet: Summarize and Ask are not offered; the reason and the fix are
+    await shown(page.getByTestId('ai-unavailable').getByText(/no chat model is chosen.*choose one in Setup/));
+    expect(await page.getByRole('button', { name: 'Summarize' }).count()).toBe(0);
     // with a chat model: the TL;DR, the suggested tags (added to the item), and an answer
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    await page.getByTestId('ai-unavailable').getByRole('button', { name: 'Check again' }).tap();
     await page.getByRole('button', { name: 'Summarize' }).tap();
     const summary = page.getByTestId('summary');
     await shown(summary.getByText('A slow apple jam recipe from the family tree.'));
@@ -309,7 +310,8 @@ describe('the Reader in the browser', () => {
     await shown(page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }));
 
     await page.getByTestId('reader-item').getByRole('link', { name: 'Autumn Apple Jam, the Slow Way' }).tap();
-    await page.getByRole('button', { name: 'Archive', exact: true }).tap();
+    await page.getByRole('button', { name: 'More actions' }).tap();
+    await page.getByRole('menuitem', { name: 'Archive', exact: true }).tap();
     await shown(page.getByTestId('article-status').getByText('Archived'));
     await shown(page.getByTestId('article-notice').getByText('Archived.'));
     expect((await server.member.get('/api/reader')).body.items[0].status).toBe('archived');
@@ -349,7 +351,8 @@ describe('the Reader in the browser', () => {
     await shown(item.locator('[data-testid="archive-state"][data-state="failed"]'), 30_000);
     // it is no use to anyone: delete it from the article view
     await item.getByRole('link').first().tap();
-    await page.getByRole('button', { name: 'Delete', exact: true }).tap();
+    await page.getByRole('button', { name: 'More actions' }).tap();
+    await page.getByRole('menuitem', { name: 'Delete', exact: true }).tap();
     const confirm = page.getByTestId('delete-item');
     await shown(confirm);
     await confirm.getByRole('button', { name: 'Delete', exact: true }).tap();
@@ -375,8 +378,9 @@ describe('the Reader in the browser', () => {
     await shown(frame);
     expect(await frame.getAttribute('src')).toBe(`${siteUrl}/articles/apple-jam?live=1`);
     await shown(page.frameLocator('iframe[title^="Live page"]').getByText(`a handful of ${BODY_WORD}`));
-    await shown(page.getByRole('button', { name: 'Refresh preview' }));
-    await page.getByRole('button', { name: 'Edit', exact: true }).tap();
+    await page.getByRole('button', { name: 'More actions' }).tap();
+    await shown(page.getByRole('menuitem', { name: 'Refresh preview' }));
+    await page.getByRole('menuitem', { name: 'Edit', exact: true }).tap();
     const edit = page.getByTestId('edit-item');
     await edit.getByLabel('Title').fill('Jam, live');
     await edit.getByLabel('Tags').fill('jam, pantry');

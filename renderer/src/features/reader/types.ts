@@ -6,6 +6,7 @@
 export type {
   AdminItemListResponse,
   ArchiveState,
+  AiStatusResponse,
   AskResponse,
   ChangesResponse,
   Collection as ReaderCollection,
