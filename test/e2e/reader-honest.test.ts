@@ -192,4 +192,21 @@ describe('the Reader is honest on a phone', () => {
     await ollama.setMode('ok');
     expect(pageErrors).toEqual([]);
   }, 90_000);
+
+  it('gives a link without a title its address as a title (host › path) in the list, the article and Home', async () => {
+    for (const p of ['docs/setup', 'docs/faq']) {
+      const r = await server.member.post('/api/reader', { url: `http://192.168.1.20/${p}`, type: 'live' });
+      expect(r.status).toBe(201);
+    }
+    await page.setViewportSize(PHONE.viewport);
+    await page.goto(`${server.url}/reader`);
+    const setup = page.getByTestId('reader-item').getByRole('link', { name: '192.168.1.20 › docs/setup' });
+    await shown(setup);
+    await shown(page.getByTestId('reader-item').getByRole('link', { name: '192.168.1.20 › docs/faq' }));
+    await setup.tap();
+    await shown(page.getByRole('heading', { name: '192.168.1.20 › docs/setup', level: 1 }));
+    await page.goto(`${server.url}/`);
+    await shown(page.getByTestId('widget-reader').getByRole('link', { name: '192.168.1.20 › docs/faq' }));
+    expect(pageErrors).toEqual([]);
+  }, 30_000);
 });
