@@ -124,6 +124,24 @@ describe('reader AI routes', () => {
     expect(none.body.error.code).toBe('model_runtime_unavailable');
   });
 
+  it('GET /ai-status says whether Summarize and Ask can work, and why not in words', async () => {
+    const ready = await server.member.get('/api/reader/ai-status');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ available: true, reason: 'ready', message: null });
+    await fake.setMode('down');
+    const down = (await server.member.get('/api/reader/ai-status')).body;
+    expect(down).toMatchObject({ available: false, reason: 'runtime_down' });
+    expect(down.message).toMatch(/isn't running.*start it from Features/);
+    await fake.setMode('ok');
+    await server.handle.deps.settings.set('chat_model', 'not-pulled:7b');
+    expect((await server.member.get('/api/reader/ai-status')).body).toMatchObject({ available: false, reason: 'model_missing' });
+    await server.handle.deps.settings.delete('chat_model');
+    const none = (await server.member.get('/api/reader/ai-status')).body;
+    expect(none).toMatchObject({ available: false, reason: 'no_model' });
+    expect(none.message).toMatch(/choose one in Setup/);
+    expect((await server.anon.get('/api/reader/ai-status')).status).toBe(401);
+  });
+
   it('garbage from the model is 502 bad_model_output and nothing is saved', async () => {
     const id = await captured(server.member);
     fake.chatReply = 'Sure! Here is your summary: libraries are nice.';

@@ -93,6 +93,26 @@ describe('reader capture jobs and archive files', () => {
     expect((await waitState(s.member, item.id, ['ready'])).archiveError).toBeNull();
   });
 
+  it('shows a failure message stored by an older Hearth in today\'s words, with no raw code', async () => {
+    const url = 'https://old-failure.example.com/a';
+    engine.fail(url, 'unreachable', 'x');
+    const item = await waitState(s.member, (await create({ url })).id, ['failed']);
+    for (const [stored, shown] of [
+      ['The site could not be reached (ENOTFOUND).', /could not find this site/],
+      ['The site answered with an error (HTTP 403).', /did not let Hearth read this page/],
+      ['The page could not be loaded: page.goto: net::ERR_CONNECTION_REFUSED at https://old-failure.example.com/a', /refused the connection/],
+    ] as const) {
+      await s.handle.deps.db('reader_items').where({ id: item.id }).update({ archive_error: stored });
+      const one = await itemOf(s.member, item.id);
+      const listed = (await s.member.get('/api/reader')).body.items.find((i: { id: string }) => i.id === item.id);
+      for (const message of [one.archiveError, listed.archiveError]) {
+        expect(message).toMatch(shown);
+        expect(message).not.toMatch(/ENOTFOUND|HTTP 403|net::|ERR_/);
+      }
+    }
+    engine.clearFailure(url);
+  });
+
   it('captureNow tells the monitor whether the normalized text changed, and records the history', async () => {
     const url = 'https://watch.example.com/page';
     engine.setPage(url, { text: 'Price is 10 euros.' });

@@ -5,6 +5,7 @@
 import { ownedOrNotFound, type UserActor } from '../../actor.js';
 import type { UserPreferencesStore } from '../../db/kv.js';
 import { NotFoundError } from '../../errors.js';
+import { readableCaptureMessage } from './capture/messages.js';
 import { archivePublicBase } from './files.js';
 import { HIDDEN_PREFERENCE, type FullReaderItem, type ItemRecord, type ReaderItem } from './schema.js';
 import type { ReaderStore } from './store.js';
@@ -70,7 +71,8 @@ export class ReaderAccess {
       readingMins: r.readingMins,
       status: r.status,
       archiveState: r.archiveState,
-      archiveError: r.archiveError,
+      // older items keep the message of their time: shown in today's words (no raw codes)
+      archiveError: r.archiveError === null ? null : readableCaptureMessage(r.archiveError),
       readAt: r.readAt,
       useProxy: r.useProxy,
       useEmbed: r.useEmbed,

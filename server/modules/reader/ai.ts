@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import { MAX_TAGS_PER_ITEM, type FullReaderItem, type ItemRecord } from './schema.js';
+import { MAX_TAGS_PER_ITEM, type AiStatusResponse, type FullReaderItem, type ItemRecord } from './schema.js';
 
 /** Characters of article text sent to the model: the start and the end when longer. */
 export const ARTICLE_BUDGET_CHARS = 12_000;
@@ -231,6 +231,26 @@ export class ReaderAiService {
     const rec = await this.textOf(actor, id);
     const model = await chosenChatModel(this.deps.models);
     return ask(rec.contentText, question, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
+  }
+
+  /**
+   * Whether Summarize and Ask can work now, decided as they decide: a chat model chosen, the
+   * runtime answering, and the model installed there. The web app shows them only when it can.
+   */
+  async status(): Promise<AiStatusResponse> {
+    const model = await this.deps.models.chosenModel('chat');
+    if (!model) return { available: false, reason: 'no_model', message: "The local AI isn't set up yet: no chat model is chosen. An admin can choose one in Setup." };
+    let installed: string[];
+    try {
+      installed = (await this.deps.runtime.listModels()).map((m) => m.name);
+    } catch {
+      return { available: false, reason: 'runtime_down', message: "The local AI (Ollama) isn't running on this computer, so Hearth can't summarize or answer. An admin can start it from Features." };
+    }
+    const bare = (n: string) => n.replace(/:latest$/, '');
+    if (!installed.some((n) => bare(n) === bare(model))) {
+      return { available: false, reason: 'model_missing', message: `The AI model ${model} isn't installed. An admin can install it from Setup.` };
+    }
+    return { available: true, reason: 'ready', message: null };
   }
 
   private timeout(): { timeoutMs?: number } {

@@ -11,6 +11,7 @@ import {
   AdminItemListResponse,
   AdminPatchBody,
   ARCHIVE_CSP,
+  AiStatusResponse,
   AskResponse,
   ChangesResponse,
   CollectionIdParams,
@@ -75,6 +76,7 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderServices) {
 export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai: ReaderAiService) {
   const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
+    r.get('/ai-status', { access: 'user', response: AiStatusResponse }, () => ai.status());
     r.get('/probe', { access: 'user', response: ProbeResult }, (req) => reader.probe.probe(parse(ProbeQuery, req.query).url));
 
     r.get('/collections', { access: 'user', response: CollectionsResponse }, async (req) => ({ collections: await reader.collections.list(actorOf(req)) }));

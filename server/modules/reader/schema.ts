@@ -181,6 +181,14 @@ export type SummarizeResponse = z.infer<typeof SummarizeResponse>;
 export const AskResponse = z.object({ answer: z.string() });
 export type AskResponse = z.infer<typeof AskResponse>;
 
+/** GET /ai-status: whether Summarize and Ask can work now; when not, why and the fix, in words. */
+export const AiStatusResponse = z.object({
+  available: z.boolean(),
+  reason: z.enum(['ready', 'no_model', 'runtime_down', 'model_missing']),
+  message: z.string().nullable(),
+});
+export type AiStatusResponse = z.infer<typeof AiStatusResponse>;
+
 /** GET /probe: whether the page answers, may be framed, and its title and icon. */
 export const ProbeResult = z.object({
   reachable: z.boolean(),

@@ -3,6 +3,7 @@
 // site allows frames (or goes through Hearth's proxy); the archived full page opens sandboxed. Also:
 // status (opening an unread offline article makes it "reading" on the server), edit, delete,
 // re-archive, summary and questions through the local AI, and the change monitor with its history.
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
@@ -27,6 +28,7 @@ import {
   itemTitle,
   parseTags,
   STATUS_TEXT,
+  type AiStatusResponse,
   type AskResponse,
   type ChangesResponse,
   type CollectionsResponse,
@@ -170,53 +172,55 @@ function Article({
           </span>
           <span className="badge reader-badge">{item.type === 'offline' ? 'Offline' : 'Live link'}</span>
           {item.isGlobal ? <span className="badge badge--accent reader-badge">Household</span> : null}
-          <ArchiveBadge item={item} onRetry={item.canEdit ? () => void rearchive() : undefined} retrying={busy === 'rearchive'} />
+          <ArchiveBadge item={item} />
         </div>
         <TagChips tags={item.tags} />
       </header>
 
+      {/* one primary action; everything else in the "More actions" menu */}
       <div className="reader-article__toolbar">
         <a className="btn btn--primary btn--compact" href={item.url} target="_blank" rel="noopener noreferrer">
           <Icon name="external" size={20} />
           Open original
         </a>
         {item.canEdit ? (
-          <>
-            {item.status === 'unread' ? (
-              <button type="button" className="btn btn--secondary btn--compact" onClick={() => void patch('status', { status: 'reading' }, 'Marked as read.')} disabled={busy !== null}>
-                <Icon name="check" size={20} />
-                Mark read
-              </button>
-            ) : (
-              <button type="button" className="btn btn--secondary btn--compact" onClick={() => void patch('status', { status: 'unread' }, 'Marked as unread.')} disabled={busy !== null}>
-                <Icon name="bookmark" size={20} />
-                Mark unread
-              </button>
-            )}
-            <button
-              type="button"
-              className="btn btn--secondary btn--compact"
-              onClick={() =>
-                void patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')
-              }
-              disabled={busy !== null}
-            >
-              <Icon name="archive" size={20} />
-              {item.status === 'archived' ? 'Unarchive' : 'Archive'}
-            </button>
-            <button type="button" className="btn btn--ghost btn--compact" onClick={() => setDialog('edit')} disabled={busy !== null}>
-              <Icon name="edit" size={20} />
-              Edit
-            </button>
-            <button type="button" className="btn btn--ghost btn--compact" onClick={() => void rearchive()} disabled={busy !== null || isBusy(item)}>
-              {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
-              {item.type === 'offline' || item.autoUpdate ? 'Re-archive' : 'Refresh preview'}
-            </button>
-            <button type="button" className="btn btn--danger-ghost btn--compact" onClick={() => setDialog('delete')} disabled={busy !== null}>
-              <Icon name="trash" size={20} />
-              Delete
-            </button>
-          </>
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger className="btn btn--secondary btn--compact" aria-label="More actions" disabled={busy !== null}>
+              {busy !== null ? <Spinner size={20} /> : <Icon name="more" size={20} />}
+              More
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content className="reader-menu" align="end" sideOffset={6} collisionPadding={8}>
+                <DropdownMenu.Item className="reader-menu__item" onSelect={() => void patch('status', { status: item.status === 'unread' ? 'reading' : 'unread' }, item.status === 'unread' ? 'Marked as read.' : 'Marked as unread.')}>
+                  <Icon name={item.status === 'unread' ? 'check' : 'bookmark'} size={20} />
+                  {item.status === 'unread' ? 'Mark read' : 'Mark unread'}
+                </DropdownMenu.Item>
+                <DropdownMenu.Item
+                  className="reader-menu__item"
+                  onSelect={() => void patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')}
+                >
+                  <Icon name="archive" size={20} />
+                  {item.status === 'archived' ? 'Unarchive' : 'Archive'}
+                </DropdownMenu.Item>
+                <DropdownMenu.Item className="reader-menu__item" onSelect={() => setDialog('edit')}>
+                  <Icon name="edit" size={20} />
+                  Edit
+                </DropdownMenu.Item>
+                {/* a failed copy has its one Retry below, with the reason */}
+                {item.archiveState === 'failed' ? null : (
+                  <DropdownMenu.Item className="reader-menu__item" disabled={isBusy(item)} onSelect={() => void rearchive()}>
+                    <Icon name="refresh" size={20} />
+                    {item.type === 'offline' || item.autoUpdate ? 'Save a fresh copy' : 'Refresh preview'}
+                  </DropdownMenu.Item>
+                )}
+                <DropdownMenu.Separator className="reader-menu__sep" />
+                <DropdownMenu.Item className="reader-menu__item reader-menu__item--danger" onSelect={() => setDialog('delete')}>
+                  <Icon name="trash" size={20} />
+                  Delete
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
         ) : null}
       </div>
 
@@ -235,8 +239,8 @@ function Article({
       {views.length > 1 ? (
         <div className="segmented reader-article__views" role="group" aria-label="How to show it">
           {views.map((v) => (
-            <button key={v} type="button" className="segmented__btn" aria-pressed={current === v} onClick={() => setView(v)}>
-              {v === 'reader' ? 'Reader view' : v === 'live' ? 'Live page' : 'Archived full page'}
+            <button key={v} type="button" className="segmented__btn" aria-pressed={current === v} onClick={() => setView(v)} aria-label={v === 'reader' ? 'Reader view' : v === 'live' ? 'Live page' : 'Archived full page'}>
+              {v === 'reader' ? 'Reader' : v === 'live' ? 'Live page' : 'Full page'}
             </button>
           ))}
         </div>
@@ -264,28 +268,34 @@ function Article({
             Open the archived page in a new tab
           </a>
         </div>
-      ) : isBusy(item) ? null : (
+      ) : isBusy(item) ? null : item.archiveState === 'failed' ? (
         <EmptyState
-          title={item.type === 'live' ? 'This link opens in a new tab' : 'No offline copy yet'}
+          title="Hearth could not save a copy"
           action={
-            <a className="btn btn--primary" href={item.url} target="_blank" rel="noopener noreferrer">
-              <Icon name="external" size={20} />
-              Open original
-            </a>
+            item.canEdit ? (
+              <button type="button" className="btn btn--primary" onClick={() => void rearchive()} disabled={busy !== null}>
+                {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+                Retry
+              </button>
+            ) : undefined
           }
         >
+          {item.archiveError ?? 'The page could not be saved.'} The link stays in your Reader; Open original shows the site itself.
+        </EmptyState>
+      ) : (
+        <EmptyState title={item.type === 'live' ? 'This link opens in a new tab' : 'No offline copy yet'}>
           {item.type === 'live'
             ? probe?.framesBlocked
-              ? 'This site can’t be shown inside Hearth; it opens in a new tab.'
-              : 'Hearth keeps this as a live link to the site.'
-            : item.archiveState === 'failed'
-              ? 'Hearth could not save a copy of this page. Try Re-archive, or open the original.'
-              : 'There is no readable copy of this page yet.'}
+              ? 'This site can’t be shown inside Hearth; Open original shows it in a new tab.'
+              : 'Hearth keeps this as a live link to the site; Open original shows it in a new tab.'
+            : 'There is no readable copy of this page yet.'}
         </EmptyState>
       )}
 
-      <AiPanel item={item} onTags={(excerpt, tags) => onChange({ ...item, excerpt: excerpt ?? item.excerpt, tags })} />
-      {item.canEdit ? <MonitorPanel item={item} busy={busy} error={error?.key === 'monitor' ? error.message : null} onPatch={patch} /> : null}
+      {item.contentText?.trim() ? <AiPanel item={item} onTags={(excerpt, tags) => onChange({ ...item, excerpt: excerpt ?? item.excerpt, tags })} /> : null}
+      {/* watching needs an address Hearth can fetch again (every Reader item has one today; the
+          server still refuses a private or local one, with the reason beside the switch) */}
+      {item.canEdit && /^https?:\/\//i.test(item.url) ? <MonitorPanel item={item} busy={busy} error={error?.key === 'monitor' ? error.message : null} onPatch={patch} /> : null}
 
       {dialog === 'edit' ? (
         <EditDialog
@@ -326,6 +336,8 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
   const [answer, setAnswer] = useState<{ q: string; a: string } | null>(null);
   const [askError, setAskError] = useState<string | null>(null);
   const questionId = useId();
+  // offered only where it can work: a chat model chosen, the runtime up and the model there
+  const ai = useResource((signal) => api.get<AiStatusResponse>('/api/reader/ai-status', { signal }));
 
   const summarize = async () => {
     setSummarizing(true);
@@ -365,6 +377,21 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
       <h2 id="ai-title" className="feature-group__title">
         Ask Hearth about it
       </h2>
+      {!ai.data ? (
+        ai.error ? (
+          <p className="muted">Hearth could not check whether its local AI is ready. <button type="button" className="link-btn" onClick={ai.reload}>Check again</button></p>
+        ) : (
+          <LoadingState label="Checking the local AI…" />
+        )
+      ) : !ai.data.available ? (
+        <p className="muted" data-testid="ai-unavailable">
+          {ai.data.message}{' '}
+          <button type="button" className="link-btn" onClick={ai.reload}>
+            Check again
+          </button>
+        </p>
+      ) : (
+        <>
       <p className="muted">Uses the AI model on this computer; the article never leaves the house.</p>
       <button type="button" className="btn btn--secondary btn--compact" onClick={() => void summarize()} disabled={summarizing}>
         {summarizing ? <Spinner size={20} /> : <Icon name="sparkles" size={20} />}
@@ -413,6 +440,8 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
           <p>{answer.a}</p>
         </div>
       ) : null}
+        </>
+      )}
     </section>
   );
 }

@@ -8,7 +8,6 @@ import { api, errorMessage } from '../../api/client';
 import { useAction } from '../../api/useAction';
 import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
-import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { AddLinkDialog } from './AddLinkDialog';
@@ -16,8 +15,9 @@ import { CollectionsDialog } from './CollectionsDialog';
 import { useDebounced, usePoll, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
+import { ReaderSheet } from './ReaderSheet';
 import './reader.css';
-import { asStatus, asType, isBusy, itemApi, itemTitle, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
+import { asStatus, asType, isBusy, itemApi, saveNotice, STATUS_TEXT, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -37,8 +37,11 @@ export function ReaderListPage(): ReactElement {
   const [view, setView] = useStoredChoice('hearth.reader.view', VIEWS, 'list');
   const [showHidden, setShowHidden] = useStoredChoice('hearth.reader.hidden', ['show', 'hide'] as const, 'hide');
   const [limit, setLimit] = useState(PAGE);
-  const [sheet, setSheet] = useState<null | 'add' | 'collections' | 'manage' | 'import'>(null);
-  const { busy: busyId, notice, setNotice, error: actionError, act } = useAction(() => items.reload());
+  const [sheet, setSheet] = useState<null | 'add' | 'filters' | 'manage' | 'import'>(null);
+  const { busy: busyId, notice, error: actionError, act } = useAction(() => items.reload());
+  // the link just added: what the banner says follows its capture (saving, ready or failed), so a
+  // failed copy is never announced as saved
+  const [justSaved, setJustSaved] = useState<ReaderItem | null>(null);
 
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -74,7 +77,9 @@ export function ReaderListPage(): ReactElement {
   const all = items.data?.items ?? [];
   const shown = showHidden === 'show' ? all : all.filter((i) => !i.isHidden);
   const hiddenCount = all.length - all.filter((i) => !i.isHidden).length;
-  usePoll(all.some(isBusy), items.reload);
+  usePoll(all.some(isBusy) || Boolean(justSaved && isBusy(justSaved) && !all.some((i) => i.id === justSaved.id)), items.reload);
+  const savedNow = justSaved ? (all.find((i) => i.id === justSaved.id) ?? justSaved) : null;
+  const saved = savedNow ? saveNotice(savedNow) : null;
 
   const refreshAll = () => {
     items.reload();
@@ -84,11 +89,13 @@ export function ReaderListPage(): ReactElement {
 
   const retry = (item: ReaderItem) =>
     act(item.id, async () => {
+      setJustSaved(null);
       await api.post(`${itemApi(item.id)}/rearchive`);
       return 'Trying to save it again.';
     });
   const hide = (item: ReaderItem, hidden: boolean) =>
     act(item.id, async () => {
+      setJustSaved(null);
       const path = `/api/reader/hide/${encodeURIComponent(item.id)}`;
       if (hidden) await api.put(path, {});
       else await api.delete(path);
@@ -117,95 +124,202 @@ export function ReaderListPage(): ReactElement {
     />
   );
 
+  // what is chosen in the Filters sheet, shown above the list as chips that remove themselves
+  const chips: Array<{ key: string; label: string }> = [
+    ...(status ? [{ key: 'status', label: STATUS_TEXT[status] }] : []),
+    ...(type ? [{ key: 'type', label: type === 'offline' ? 'Saved offline' : 'Live links' }] : []),
+    ...(collectionId ? [{ key: 'collection', label: collectionName ?? 'Collection' }] : []),
+    ...(tag ? [{ key: 'tag', label: `#${tag}` }] : []),
+  ];
+  const empty = items.data !== undefined && items.data.total === 0 && !filtering;
+
   return (
     <section className="page reader" aria-labelledby="reader-title">
-      <div className="page__head">
-        <div>
-          <h1 id="reader-title" className="page__title">
-            Reader
-          </h1>
-          <p className="muted">Links and articles to read later, saved on Hearth so they open even offline.</p>
-        </div>
-        <div className="page__actions reader__actions">
+      <div className="reader__head">
+        <h1 id="reader-title" className="page__title">
+          Reader
+        </h1>
+        <div className="reader__actions">
           <button type="button" className="btn btn--primary btn--compact" onClick={() => setSheet('add')}>
             <Icon name="plus" size={20} />
             Add link
           </button>
-          <button type="button" className="btn btn--secondary btn--compact" onClick={() => setSheet('import')}>
+          <button type="button" className="btn btn--ghost btn--icon" onClick={() => setSheet('import')} aria-label="Import / export" title="Import / export">
             <Icon name="upload" size={20} />
-            Import / export
           </button>
           {user.role === 'admin' ? (
-            <Link to={READER_ADMIN_HREF} className="btn btn--ghost btn--compact">
+            <Link to={READER_ADMIN_HREF} className="btn btn--ghost btn--icon" aria-label="Household links" title="Household links">
               <Icon name="sliders" size={20} />
-              Household links
             </Link>
           ) : null}
         </div>
       </div>
 
-      <p className="notice" role="status" aria-live="polite" data-testid="reader-notice">
-        {notice ?? ''}
+      <p className={`notice${!notice && saved?.failed ? ' notice--warn' : ''}`} role="status" aria-live="polite" data-testid="reader-notice">
+        {notice ?? saved?.text ?? ''}
       </p>
       <FormError message={actionError?.message} />
 
-      <div className="reader__layout">
-        <aside className="reader__aside" aria-label="Collections">
-          {sidebar}
-        </aside>
-
-        <div className="reader__main">
-          <div className="reader__search">
-            <label htmlFor="reader-search" className="visually-hidden">
-              Search your Reader
-            </label>
-            <Icon name="search" size={20} className="reader__search-icon" />
-            <input
-              id="reader-search"
-              className="input reader__search-input"
-              type="search"
-              placeholder="Search titles, text and addresses"
-              value={query}
-              onChange={(e) => {
-                setQuery(e.target.value);
-                setLimit(PAGE);
-              }}
-              enterKeyHint="search"
-              autoComplete="off"
-            />
-          </div>
-
-          <div className="reader__filters">
-            <div className="segmented" role="group" aria-label="Status">
-              {([null, 'unread', 'reading', 'archived'] as const).map((s) => (
-                <button key={s ?? 'all'} type="button" className="segmented__btn" aria-pressed={status === s} onClick={() => setParam('status', s)}>
-                  {s === null ? 'All' : s === 'unread' ? 'Unread' : s === 'reading' ? 'Reading' : 'Archived'}
-                </button>
-              ))}
-            </div>
-            <div className="reader__filter-row">
-              <label className="visually-hidden" htmlFor="reader-type">
-                Type
-              </label>
-              <select id="reader-type" className="input reader__select" value={type ?? ''} onChange={(e) => setParam('type', e.target.value || null)}>
-                <option value="">Any type</option>
-                <option value="offline">Saved offline</option>
-                <option value="live">Live links</option>
-              </select>
-              <button type="button" className="btn btn--secondary btn--compact reader__collections-btn" onClick={() => setSheet('collections')}>
-                <Icon name="folder" size={20} />
-                <span>{collectionName ?? 'Collections'}</span>
+      {empty ? (
+        <EmptyState
+          title="Nothing saved yet"
+          action={
+            <div className="actions reader__empty-actions">
+              <button type="button" className="btn btn--primary" onClick={() => setSheet('add')}>
+                <Icon name="plus" size={20} />
+                Add your first link
               </button>
-              <div className="segmented segmented--icons" role="group" aria-label="Layout">
-                <button type="button" className="segmented__btn" aria-pressed={view === 'list'} aria-label="List" onClick={() => setView('list')}>
-                  <Icon name="list" size={20} />
-                </button>
-                <button type="button" className="segmented__btn" aria-pressed={view === 'grid'} aria-label="Grid" onClick={() => setView('grid')}>
-                  <Icon name="grid" size={20} />
-                </button>
-              </div>
+              <button type="button" className="btn btn--secondary" onClick={() => setSheet('import')}>
+                <Icon name="upload" size={20} />
+                Import bookmarks
+              </button>
             </div>
-            {tags.data && tags.data.length > 0 ? (
+          }
+        >
+          Save an article to read it later, even without internet, or keep a link to a site you use often.
+        </EmptyState>
+      ) : (
+        <div className="reader__layout">
+          <aside className="reader__aside" aria-label="Collections">
+            {sidebar}
+          </aside>
+
+          <div className="reader__main">
+            <div className="reader__toolbar">
+              <div className="reader__search">
+                <label htmlFor="reader-search" className="visually-hidden">
+                  Search your Reader
+                </label>
+                <Icon name="search" size={20} className="reader__search-icon" />
+                <input
+                  id="reader-search"
+                  className="input reader__search-input"
+                  type="search"
+                  placeholder="Search your Reader"
+                  value={query}
+                  onChange={(e) => {
+                    setQuery(e.target.value);
+                    setLimit(PAGE);
+                  }}
+                  enterKeyHint="search"
+                  autoComplete="off"
+                />
+              </div>
+              <button type="button" className="btn btn--secondary btn--compact reader__filters-btn" aria-haspopup="dialog" onClick={() => setSheet('filters')}>
+                <Icon name="sliders" size={20} />
+                Filters{chips.length ? ` (${chips.length})` : ''}
+              </button>
+            </div>
+
+            {chips.length ? (
+              <ul className="reader-tags reader__chips" aria-label="Active filters">
+                {chips.map((c) => (
+                  <li key={c.key}>
+                    <button type="button" className="reader-chip reader-chip--active" aria-label={`Remove filter: ${c.label}`} onClick={() => setParam(c.key, null)}>
+                      {c.label}
+                      <Icon name="close" size={14} />
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {/* only when there is something hidden to show (or it is on): otherwise it is noise on a phone */}
+            {hiddenCount > 0 || showHidden === 'show' ? (
+              <label className="switch reader__hidden-toggle">
+                <input className="switch__input" type="checkbox" checked={showHidden === 'show'} onChange={(e) => setShowHidden(e.target.checked ? 'show' : 'hide')} />
+                <span className="switch__track" aria-hidden="true" />
+                <span className="switch__text">Show hidden household links{hiddenCount ? ` (${hiddenCount})` : ''}</span>
+              </label>
+            ) : null}
+
+            {!items.data ? (
+              items.error ? (
+                <ErrorState title="Your Reader did not load" error={items.error} onRetry={items.reload} />
+              ) : (
+                <LoadingState label="Loading your Reader…" />
+              )
+            ) : shown.length === 0 ? (
+              <EmptyState title="Nothing matches" action={filtering ? <button type="button" className="btn btn--secondary" onClick={clearFilters}>Clear filters</button> : undefined}>
+                {q ? `Nothing you saved mentions “${q}”.` : filtering ? 'No saved links match these filters.' : 'Everything here is hidden.'}
+              </EmptyState>
+            ) : (
+              <>
+                {items.error ? (
+                  <p className="banner banner--warn" role="status">
+                    <Icon name="warn" size={22} />
+                    <span>Could not refresh: {errorMessage(items.error)}</span>
+                  </p>
+                ) : null}
+                <ul className={`reader-list reader-list--${view}`} data-testid="reader-list">
+                  {shown.map((item) => (
+                    <ItemCard
+                      key={item.id}
+                      item={item}
+                      view={view}
+                      activeTag={tag}
+                      onTag={(t) => setParam('tag', tag?.toLowerCase() === t.toLowerCase() ? null : t)}
+                      onRetry={(i) => void retry(i)}
+                      onHide={(i, h) => void hide(i, h)}
+                      busy={busyId === item.id}
+                    />
+                  ))}
+                </ul>
+                {items.data.total > all.length ? (
+                  <div className="actions reader__more">
+                    <p className="muted">
+                      Showing {all.length} of {items.data.total}
+                      {limit >= MAX_LIMIT ? '. Search or filter to find older ones.' : ''}
+                    </p>
+                    {limit < MAX_LIMIT ? (
+                      <button type="button" className="btn btn--secondary" onClick={() => setLimit((n) => Math.min(MAX_LIMIT, n + PAGE))}>
+                        Show more
+                      </button>
+                    ) : null}
+                  </div>
+                ) : null}
+              </>
+            )}
+          </div>
+        </div>
+      )}
+
+      <ReaderSheet
+        open={sheet === 'filters'}
+        title="Filters"
+        onClose={() => setSheet(null)}
+        testId="reader-filters"
+        footer={
+          <>
+            <button type="button" className="btn btn--ghost" onClick={clearFilters} disabled={!chips.length}>
+              Clear filters
+            </button>
+            <button type="button" className="btn btn--primary" onClick={() => setSheet(null)}>
+              Show results
+            </button>
+          </>
+        }
+      >
+        <div className="reader-filters">
+          <div className="segmented" role="group" aria-label="Status">
+            {([null, 'unread', 'reading', 'archived'] as const).map((st) => (
+              <button key={st ?? 'all'} type="button" className="segmented__btn" aria-pressed={status === st} onClick={() => setParam('status', st)}>
+                {st === null ? 'All' : STATUS_TEXT[st]}
+              </button>
+            ))}
+          </div>
+          <div className="field">
+            <label className="field__label" htmlFor="reader-type">
+              Type
+            </label>
+            <select id="reader-type" className="input" value={type ?? ''} onChange={(e) => setParam('type', e.target.value || null)}>
+              <option value="">Any type</option>
+              <option value="offline">Saved offline</option>
+              <option value="live">Live links</option>
+            </select>
+          </div>
+          {tags.data && tags.data.length > 0 ? (
+            <div className="field">
+              <p className="field__label">Tags</p>
               <ul className="reader-tags reader-tags--filter" aria-label="Filter by tag">
                 {tags.data.map((t) => (
                   <li key={t.id}>
@@ -220,118 +334,29 @@ export function ReaderListPage(): ReactElement {
                   </li>
                 ))}
               </ul>
-            ) : null}
-            {/* only when there is something hidden to show (or it is on): otherwise it is noise on a phone */}
-            {hiddenCount > 0 || showHidden === 'show' ? (
-              <label className="switch reader__hidden-toggle">
-                <input
-                  className="switch__input"
-                  type="checkbox"
-                  checked={showHidden === 'show'}
-                  onChange={(e) => setShowHidden(e.target.checked ? 'show' : 'hide')}
-                />
-                <span className="switch__track" aria-hidden="true" />
-                <span className="switch__text">Show hidden household links{hiddenCount ? ` (${hiddenCount})` : ''}</span>
-              </label>
-            ) : null}
-          </div>
-
-          {filtering ? (
-            <p className="reader__filtering muted" data-testid="reader-filtering">
-              {[
-                q ? `Matching “${q}”` : null,
-                status ? `status ${status}` : null,
-                type ? (type === 'offline' ? 'saved offline' : 'live links') : null,
-                collectionName ? `in ${collectionName}` : null,
-                tag ? `tagged #${tag}` : null,
-              ]
-                .filter(Boolean)
-                .join(', ')}
-              {' · '}
-              <button type="button" className="link-btn" onClick={clearFilters}>
-                Clear filters
-              </button>
-            </p>
+            </div>
           ) : null}
-
-          {!items.data ? (
-            items.error ? (
-              <ErrorState title="Your Reader did not load" error={items.error} onRetry={items.reload} />
-            ) : (
-              <LoadingState label="Loading your Reader…" />
-            )
-          ) : shown.length === 0 ? (
-            filtering ? (
-              <EmptyState title="Nothing matches" action={<button type="button" className="btn btn--secondary" onClick={clearFilters}>Clear filters</button>}>
-                {q ? `Nothing you saved mentions “${q}”.` : 'No saved links match these filters.'}
-              </EmptyState>
-            ) : (
-              <EmptyState
-                title="Nothing saved yet"
-                action={
-                  <button type="button" className="btn btn--primary" onClick={() => setSheet('add')}>
-                    <Icon name="plus" size={20} />
-                    Add your first link
-                  </button>
-                }
-              >
-                Save an article to read it later, even without internet, or keep a link to a site you use often.
-              </EmptyState>
-            )
-          ) : (
-            <>
-              {items.error ? (
-                <p className="banner banner--warn" role="status">
-                  <Icon name="warn" size={22} />
-                  <span>Could not refresh: {errorMessage(items.error)}</span>
-                </p>
-              ) : null}
-              <ul className={`reader-list reader-list--${view}`} data-testid="reader-list">
-                {shown.map((item) => (
-                  <ItemCard
-                    key={item.id}
-                    item={item}
-                    view={view}
-                    activeTag={tag}
-                    onTag={(t) => setParam('tag', tag?.toLowerCase() === t.toLowerCase() ? null : t)}
-                    onRetry={(i) => void retry(i)}
-                    onHide={(i, h) => void hide(i, h)}
-                    busy={busyId === item.id}
-                  />
-                ))}
-              </ul>
-              {items.data.total > all.length ? (
-                <div className="actions reader__more">
-                  <p className="muted">
-                    Showing {all.length} of {items.data.total}
-                    {limit >= MAX_LIMIT ? '. Search or filter to find older ones.' : ''}
-                  </p>
-                  {limit < MAX_LIMIT ? (
-                    <button type="button" className="btn btn--secondary" onClick={() => setLimit((n) => Math.min(MAX_LIMIT, n + PAGE))}>
-                      Show more
-                    </button>
-                  ) : null}
-                </div>
-              ) : null}
-            </>
-          )}
+          <div className="field">
+            <p className="field__label">Show as</p>
+            <div className="segmented segmented--icons" role="group" aria-label="Layout">
+              <button type="button" className="segmented__btn" aria-pressed={view === 'list'} aria-label="List" onClick={() => setView('list')}>
+                <Icon name="list" size={20} />
+              </button>
+              <button type="button" className="segmented__btn" aria-pressed={view === 'grid'} aria-label="Grid" onClick={() => setView('grid')}>
+                <Icon name="grid" size={20} />
+              </button>
+            </div>
+          </div>
+          {sidebar}
         </div>
-      </div>
-
-      <Dialog open={sheet === 'collections'} title="Collections" onClose={() => setSheet(null)} testId="collections-sheet">
-        {sidebar}
-      </Dialog>
+      </ReaderSheet>
       {sheet === 'add' ? (
         <AddLinkDialog
           collections={collections.data ?? []}
           onClose={() => setSheet(null)}
           onSaved={(item) => {
             setSheet(null);
-            setNotice(
-              item.type === 'offline'
-                ? `Saved ${item.title ? `“${item.title}”` : `the page from ${itemTitle(item)}`}. Hearth is keeping a copy to read offline.`
-                : `Saved the link to ${itemTitle(item)}.`,
-            );
+            setJustSaved(item);
             refreshAll();
           }}
         />

@@ -6,6 +6,7 @@
 export type {
   AdminItemListResponse,
   ArchiveState,
+  AiStatusResponse,
   AskResponse,
   ChangesResponse,
   Collection as ReaderCollection,
@@ -45,7 +46,39 @@ export const INTERVALS: ReadonlyArray<{ mins: number; label: string }> = [
 
 export const isBusy = (i: Pick<ReaderItem, 'archiveState'>) => i.archiveState === 'pending' || i.archiveState === 'fetching';
 
-export const itemTitle = (i: Pick<ReaderItem, 'title' | 'url'>) => i.title?.trim() || hostOf(i.url) || i.url;
+/** The item's title, or for a link without one its address made readable: "127.0.0.1 › docs/setup". */
+export const itemTitle = (i: Pick<ReaderItem, 'title' | 'url'>) => i.title?.trim() || readableUrl(i.url);
+
+/** Host and path of an address, without the scheme, "www." and slashes at the ends; the query is left out. */
+export function readableUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const host = u.host.replace(/^www\./, '');
+    let path = u.pathname.replace(/^\/+|\/+$/g, '');
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      // a broken escape: keep the path as written
+    }
+    return path ? `${host} › ${path.replace(/\/+/g, '/')}` : host;
+  } catch {
+    return url;
+  }
+}
+
+/** What the banner says about the link just added, from its capture's state as the list shows it. */
+export function saveNotice(item: ReaderItem): { text: string; failed: boolean } {
+  const name = item.title?.trim() ? `“${item.title.trim()}”` : `the page from ${hostOf(item.url) || item.url}`;
+  if (item.type !== 'offline') return { text: `Saved the link to ${itemTitle(item)}.`, failed: false };
+  if (item.archiveState === 'failed') {
+    return {
+      text: `Saved the link to ${name}, but Hearth could not keep a copy to read offline. ${item.archiveError ?? ''} Use Retry on it below to try again.`.replace(/\s+/g, ' '),
+      failed: true,
+    };
+  }
+  if (item.archiveState === 'ready') return { text: `Saved ${name}. It is ready to read, even offline.`, failed: false };
+  return { text: `Saved ${name}. Hearth is keeping a copy to read offline…`, failed: false };
+}
 
 export function hostOf(url: string): string {
   try {

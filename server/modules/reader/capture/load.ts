@@ -10,6 +10,7 @@ import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
 import { stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
 import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
+import { BROWSER_FAILED, httpErrorMessage, timeoutMessage, unreachableMessage } from './messages.js';
 import { CaptureError, type CaptureRequest, type CaptureResult } from './types.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -30,7 +31,7 @@ export interface Rendered {
 export const cancelled = () => new CaptureError('cancelled', 'The capture was cancelled.');
 
 function httpError(status: number): CaptureError {
-  return new CaptureError('http_error', `The site answered with an error (HTTP ${status}).`);
+  return new CaptureError('http_error', httpErrorMessage(status));
 }
 
 function blocked(err: BlockedUrlError): CaptureError {
@@ -46,8 +47,9 @@ export function toCaptureError(err: unknown, signal?: AbortSignal): CaptureError
   const code = (err as NodeJS.ErrnoException).code ?? (err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '';
   const name = (err as Error).name ?? '';
   if (name === 'AbortError') return cancelled();
-  if (/TIMEOUT/i.test(code) || name === 'TimeoutError') return new CaptureError('timeout', 'The site took too long to answer.');
-  return new CaptureError('unreachable', `The site could not be reached${code ? ` (${code})` : ''}.`);
+  if (/TIMEOUT|TIMEDOUT/i.test(code) || name === 'TimeoutError') return new CaptureError('timeout', timeoutMessage());
+  // the code (ENOTFOUND, ECONNREFUSED…) chooses the sentence; it is never shown itself
+  return new CaptureError('unreachable', unreachableMessage(code));
 }
 
 function decodeHtml(body: Buffer, contentType: string | undefined): string {
@@ -123,7 +125,8 @@ export function createPageLoader(o: PageLoaderOptions) {
         locale: 'en-US',
       });
     } catch (err) {
-      throw new CaptureError('unreachable', `The capture browser could not start: ${(err as Error).message.split('\n')[0]}`);
+      log?.warn({ err: (err as Error).message.split('\n')[0] }, 'capture: the browser context could not start');
+      throw new CaptureError('unreachable', BROWSER_FAILED);
     }
     const seen = new Map<string, SeenResponse>();
     const deadHosts = new Set<string>();
@@ -202,13 +205,13 @@ export function createPageLoader(o: PageLoaderOptions) {
         if ((err as Error).name === 'TimeoutError') {
           // slow third-party scripts can hold DOMContentLoaded back: keep what has rendered if it is a page
           const chars = await page.evaluate(() => document.body?.innerText.length ?? 0).catch(() => 0);
-          if (chars < 200) throw new CaptureError('timeout', 'The page took too long to load.');
+          if (chars < 200) throw new CaptureError('timeout', timeoutMessage());
           log?.info({ url: req.url, chars }, 'capture: navigation timed out, keeping what rendered');
           status = 200;
-        } else throw new CaptureError('unreachable', `The page could not be loaded: ${(err as Error).message.split('\n')[0]}`);
+        } else throw new CaptureError('unreachable', unreachableMessage(/net::(ERR_\w+)/.exec((err as Error).message)?.[1]));
       }
       if (status === 0 && !page.url().startsWith('http')) {
-        throw new CaptureError('unreachable', 'The page could not be loaded.');
+        throw new CaptureError('unreachable', unreachableMessage());
       }
       await page.waitForLoadState('networkidle', { timeout: idleTimeout }).catch(() => undefined);
       mark('idle');
@@ -257,7 +260,8 @@ export function createPageLoader(o: PageLoaderOptions) {
     } catch (err) {
       if (signal?.aborted) throw cancelled();
       if (err instanceof CaptureError) throw err;
-      throw new CaptureError('unreachable', `The capture browser failed: ${(err as Error).message.split('\n')[0]}`);
+      log?.warn({ url: req.url, err: (err as Error).message.split('\n')[0] }, 'capture: the browser failed');
+      throw new CaptureError('unreachable', BROWSER_FAILED);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       inflight.abort();
