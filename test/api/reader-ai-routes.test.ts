@@ -127,18 +127,18 @@ describe('reader AI routes', () => {
   it('GET /ai-status says whether Summarize and Ask can work, and why not in words', async () => {
     const ready = await server.member.get('/api/reader/ai-status');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ available: true, reason: 'ready', message: null });
+    expect(ready.body).toEqual({ available: true, unavailableReason: null, fix: null });
+    // the same answer the Features page gives for chat
+    expect(ready.body).toEqual(await server.handle.deps.features.chatReadiness());
     await fake.setMode('down');
     const down = (await server.member.get('/api/reader/ai-status')).body;
-    expect(down).toMatchObject({ available: false, reason: 'runtime_down' });
-    expect(down.message).toMatch(/isn't running.*start it from Features/);
+    expect(down).toEqual({ available: false, unavailableReason: 'The model runtime (Ollama) is not running on the Hearth computer.', fix: 'Start Ollama on the Hearth computer.' });
     await fake.setMode('ok');
     await server.handle.deps.settings.set('chat_model', 'not-pulled:7b');
-    expect((await server.member.get('/api/reader/ai-status')).body).toMatchObject({ available: false, reason: 'model_missing' });
+    expect((await server.member.get('/api/reader/ai-status')).body).toMatchObject({ available: false, unavailableReason: 'Ollama does not have the chat model not-pulled:7b any more.' });
     await server.handle.deps.settings.delete('chat_model');
     const none = (await server.member.get('/api/reader/ai-status')).body;
-    expect(none).toMatchObject({ available: false, reason: 'no_model' });
-    expect(none.message).toMatch(/choose one in Setup/);
+    expect(none).toEqual({ available: false, unavailableReason: 'No chat model is installed yet.', fix: 'Install a chat model in Admin › Features.' });
     expect((await server.anon.get('/api/reader/ai-status')).status).toBe(401);
   });
 

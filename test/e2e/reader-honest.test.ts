@@ -165,7 +165,7 @@ describe('the Reader is honest on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 
     // the local AI is down: Summarize and Ask are not offered, the reason and the fix are
-    await shown(page.getByTestId('ai-unavailable').getByText(/isn't running.*start it from Features/));
+    await shown(page.getByTestId('ai-unavailable').getByText(/not running on the Hearth computer\. Start Ollama on the Hearth computer\./));
     expect(await page.getByRole('button', { name: 'Summarize' }).count()).toBe(0);
     expect(await page.getByLabel('Ask a question about the article').count()).toBe(0);
     await page.screenshot({ path: '/tmp/hearth-phone-320-article.png', fullPage: true });

@@ -273,7 +273,7 @@ describe('the Reader in the browser', () => {
     await views.getByRole('button', { name: 'Reader view' }).tap();
     await shown(content);
     // no chat model chosen yet: Summarize and Ask are not offered; the reason and the fix are
-    await shown(page.getByTestId('ai-unavailable').getByText(/no chat model is chosen.*choose one in Setup/));
+    await shown(page.getByTestId('ai-unavailable').getByText(/No chat model is installed yet\. Install a chat model in Admin › Features\./));
     expect(await page.getByRole('button', { name: 'Summarize' }).count()).toBe(0);
     // with a chat model: the TL;DR, the suggested tags (added to the item), and an answer
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);

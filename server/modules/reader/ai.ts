@@ -197,7 +197,7 @@ export interface ReaderAiServiceDeps {
     applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
   };
   store: { tagsFor(itemIds: string[]): Promise<Map<string, string[]>> };
-  models: ChosenModels;
+  models: ChosenModels & { chatReadiness(): Promise<AiStatusResponse> };
   runtime: ModelRuntimeClient;
   timeoutMs?: number;
 }
@@ -237,20 +237,9 @@ export class ReaderAiService {
    * Whether Summarize and Ask can work now, decided as they decide: a chat model chosen, the
    * runtime answering, and the model installed there. The web app shows them only when it can.
    */
-  async status(): Promise<AiStatusResponse> {
-    const model = await this.deps.models.chosenModel('chat');
-    if (!model) return { available: false, reason: 'no_model', message: "The local AI isn't set up yet: no chat model is chosen. An admin can choose one in Setup." };
-    let installed: string[];
-    try {
-      installed = (await this.deps.runtime.listModels()).map((m) => m.name);
-    } catch {
-      return { available: false, reason: 'runtime_down', message: "The local AI (Ollama) isn't running on this computer, so Hearth can't summarize or answer. An admin can start it from Features." };
-    }
-    const bare = (n: string) => n.replace(/:latest$/, '');
-    if (!installed.some((n) => bare(n) === bare(model))) {
-      return { available: false, reason: 'model_missing', message: `The AI model ${model} isn't installed. An admin can install it from Setup.` };
-    }
-    return { available: true, reason: 'ready', message: null };
+  /** Whether Summarize and Ask can work now: the household's one answer for chat. */
+  status(): Promise<AiStatusResponse> {
+    return this.deps.models.chatReadiness();
   }
 
   private timeout(): { timeoutMs?: number } {

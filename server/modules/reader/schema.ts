@@ -1,6 +1,7 @@
 // Reader request/response schemas, domain types and limits (the API contract lives in the spec's
 // Reader section; JSON is camelCase, tables snake_case).
 import { z } from 'zod';
+import { Availability } from '../tools/schema.js';
 
 export const MAX_URL_CHARS = 2048;
 export const MAX_TITLE_CHARS = 500;
@@ -181,12 +182,11 @@ export type SummarizeResponse = z.infer<typeof SummarizeResponse>;
 export const AskResponse = z.object({ answer: z.string() });
 export type AskResponse = z.infer<typeof AskResponse>;
 
-/** GET /ai-status: whether Summarize and Ask can work now; when not, why and the fix, in words. */
-export const AiStatusResponse = z.object({
-  available: z.boolean(),
-  reason: z.enum(['ready', 'no_model', 'runtime_down', 'model_missing']),
-  message: z.string().nullable(),
-});
+/**
+ * GET /ai-status: whether Summarize and Ask can work now; when not, why and the fix, in words. The
+ * same answer the Features page and the App Store give for chat (FeaturesService.chatReadiness).
+ */
+export const AiStatusResponse = Availability;
 export type AiStatusResponse = z.infer<typeof AiStatusResponse>;
 
 /** GET /probe: whether the page answers, may be framed, and its title and icon. */

@@ -385,7 +385,7 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
         )
       ) : !ai.data.available ? (
         <p className="muted" data-testid="ai-unavailable">
-          {ai.data.message}{' '}
+          {ai.data.unavailableReason} {ai.data.fix}{' '}
           <button type="button" className="link-btn" onClick={ai.reload}>
             Check again
           </button>
