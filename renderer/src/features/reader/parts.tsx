@@ -99,11 +99,11 @@ export function ItemCard({ item, view, activeTag, onTag, onRetry, onHide, busy }
           <Favicon src={item.faviconUrl} />
           <span>{meta}</span>
         </p>
-        <h3 className="reader-item__title">
+        <h2 className="reader-item__title">
           <Link to={readerItemHref(item.id)} className="reader-item__link">
             {title}
           </Link>
-        </h3>
+        </h2>
         {item.excerpt ? <p className="reader-item__excerpt">{item.excerpt}</p> : null}
         <div className="reader-item__badges">
           {item.isGlobal ? null : <span className={`badge reader-badge reader-badge--${item.status}`}>{STATUS_TEXT[item.status]}</span>}
