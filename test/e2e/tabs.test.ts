@@ -59,4 +59,38 @@ describe('several tabs, one session', () => {
     await shown(second.getByTestId('current-user').getByText(MEMBER.name));
     await shown(second.getByRole('heading', { name: /for the household.s admins/i }));
   });
+
+  it('what a member was typing survives the session ending: after signing in again the form has it', async () => {
+    const ctx = await browser.newContext(DESKTOP);
+    try {
+      await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+      const page = await ctx.newPage();
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      await page.goto(`${server.url}/reader`);
+      await page.getByRole('button', { name: 'Add link' }).click();
+      const dialog = page.getByTestId('add-link-dialog');
+      await dialog.getByLabel('Address').fill('https://example.org/recipes/plum-jam');
+      await dialog.getByLabel(/^Title/).fill('Grandma’s plum jam');
+
+      // the session ends on the server; the next request (the address check) finds out
+      expect((await server.member.post('/api/auth/logout', {})).status).toBeLessThan(300);
+      await dialog.getByLabel('Address').fill('https://example.org/recipes/plum-jam-2');
+      await shown(page.getByRole('heading', { name: 'Who’s using Hearth?' }));
+
+      await page.getByRole('button', { name: MEMBER.name }).click();
+      await page.keyboard.type(MEMBER.pin);
+      await page.keyboard.press('Enter');
+      await page.getByRole('button', { name: 'Add link' }).click();
+      const again = page.getByTestId('add-link-dialog');
+      await shown(again);
+      expect(await again.getByLabel('Address').inputValue()).toBe('https://example.org/recipes/plum-jam-2');
+      expect(await again.getByLabel(/^Title/).inputValue()).toBe('Grandma’s plum jam');
+      // Cancel is a choice: the draft goes
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Add link' }).click();
+      expect(await page.getByTestId('add-link-dialog').getByLabel('Address').inputValue()).toBe('');
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -7,6 +7,8 @@ import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
+import { useDraft } from '../../ui/useDraft';
+import { useUser } from '../../app/session';
 import { useDebounced } from './hooks';
 import { parseTags, type CreateItemBody, type ItemResponse, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
 
@@ -55,12 +57,19 @@ export function AddLinkDialog({
   onClose: () => void;
   onSaved: (item: ReaderItem) => void;
 }): ReactElement {
-  const [url, setUrl] = useState('');
+  // what was typed survives the session ending mid-way (kept for this person in this tab until sent or cancelled)
+  const { id: userId } = useUser();
+  const [url, setUrl, clearUrl] = useDraft(userId, 'reader.add-link.url');
   const [type, setType] = useState<ItemType>('offline');
-  const [title, setTitle] = useState('');
+  const [title, setTitle, clearTitle] = useDraft(userId, 'reader.add-link.title');
   const [collection, setCollection] = useState('');
   const [newCollection, setNewCollection] = useState('');
-  const [tags, setTags] = useState('');
+  const [tags, setTags, clearTags] = useDraft(userId, 'reader.add-link.tags');
+  const clearDraft = () => {
+    clearUrl();
+    clearTitle();
+    clearTags();
+  };
   const [probe, setProbe] = useState<Probe>({ state: 'idle' });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -122,6 +131,7 @@ export function AddLinkDialog({
     if (tagList.length) body.tags = tagList;
     try {
       const { item } = await api.post<ItemResponse>('/api/reader', body);
+      clearDraft();
       onSaved(item);
     } catch (err) {
       const issues = err instanceof ApiError ? err.fieldIssues : {};
@@ -231,7 +241,14 @@ export function AddLinkDialog({
         ) : null}
         <TextField label="Tags (optional)" hint="Separate tags with commas, e.g. recipes, weekend" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
 
-        <DialogActions busy={busy} error={error} onCancel={onClose} label={type === 'offline' ? 'Save offline' : 'Save link'} icon="plus" />
+        <DialogActions
+          busy={busy}
+          error={error}
+          onCancel={() => {
+            clearDraft();
+            onClose();
+          }}
+          label={type === 'offline' ? 'Save offline' : 'Save link'} icon="plus" />
       </form>
     </Dialog>
   );
