@@ -78,8 +78,11 @@ describe('several tabs, one session', () => {
       await shown(page.getByRole('heading', { name: 'Who’s using Hearth?' }));
 
       await page.getByRole('button', { name: MEMBER.name }).click();
+      await shown(page.getByRole('heading', { name: `Hi, ${MEMBER.name}` }));
       await page.keyboard.type(MEMBER.pin);
       await page.keyboard.press('Enter');
+      // back on the page the session ended on
+      await shown(page.getByRole('button', { name: 'Add link' }));
       await page.getByRole('button', { name: 'Add link' }).click();
       const again = page.getByTestId('add-link-dialog');
       await shown(again);
