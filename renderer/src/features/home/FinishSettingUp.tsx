@@ -2,27 +2,20 @@
 // (the model runtime running, the chosen models in it, someone besides the admin). Each item says
 // what is missing and links to the page that fixes it; the card goes away once all are done.
 // Checked again when the tab comes back into view.
-import { useEffect, type ReactElement } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
 import { Link } from 'react-router';
 import type { SetupChecklist } from '../../../../server/modules/setup/schema.js';
 import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { Icon } from '../../ui/icons';
 
 export function FinishSettingUp(): ReactElement | null {
-  const res = useResource((signal) => api.get<SetupChecklist>('/api/setup/checklist', { signal }));
-  const { reload } = res;
-  useEffect(() => {
-    const refresh = () => {
-      if (document.visibilityState === 'visible') reload();
-    };
-    window.addEventListener('focus', refresh);
-    document.addEventListener('visibilitychange', refresh);
-    return () => {
-      window.removeEventListener('focus', refresh);
-      document.removeEventListener('visibilitychange', refresh);
-    };
-  }, [reload]);
+  // read again whenever the tab comes back into view or the window is focused (api/query.ts)
+  const res = useQuery({
+    queryKey: ['setup', 'checklist'],
+    queryFn: ({ signal }) => api.get<SetupChecklist>('/api/setup/checklist', { signal }),
+    staleTime: 0,
+  });
 
   // an aid, not the page: nothing while it loads or if it cannot be checked
   const data = res.data;
