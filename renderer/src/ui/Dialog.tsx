@@ -5,7 +5,8 @@
 // opened from state, without a Radix trigger). role="alertdialog" for a confirmation (ConfirmDialog).
 // On phones (< 600 px) it is a bottom sheet (CSS in components.css).
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useRef, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
+import { useReturnFocus } from './useReturnFocus';
 import { Icon } from './icons';
 
 export interface DialogProps {
@@ -20,7 +21,7 @@ export interface DialogProps {
 }
 
 export function Dialog({ open, title, onClose, children, description, role = 'dialog', testId }: DialogProps): ReactElement {
-  const opener = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <RadixDialog.Portal>
@@ -29,14 +30,7 @@ export function Dialog({ open, title, onClose, children, description, role = 'di
           className="dialog"
           role={role}
           data-testid={testId}
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          }}
-          onCloseAutoFocus={(e) => {
-            e.preventDefault();
-            if (opener.current?.isConnected) opener.current.focus();
-            opener.current = null;
-          }}
+          {...returnFocus}
         >
           <div className="dialog__content">
             <div className="dialog__header">

@@ -5,7 +5,8 @@
 // every sheet is a bottom sheet. The title is shown (and names the dialog); `description` is a line
 // under it.
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { useRef, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
+import { useReturnFocus } from './useReturnFocus';
 import { Icon } from './icons';
 
 export interface SheetProps {
@@ -19,7 +20,7 @@ export interface SheetProps {
 }
 
 export function Sheet({ open, onClose, title, description, side = 'right', children, testId }: SheetProps): ReactElement {
-  const opener = useRef<HTMLElement | null>(null);
+  const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <RadixDialog.Portal>
@@ -27,14 +28,7 @@ export function Sheet({ open, onClose, title, description, side = 'right', child
         <RadixDialog.Content
           className={`sheet sheet--${side}`}
           data-testid={testId}
-          onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          }}
-          onCloseAutoFocus={(e) => {
-            e.preventDefault();
-            if (opener.current?.isConnected) opener.current.focus();
-            opener.current = null;
-          }}
+          {...returnFocus}
         >
           <div className="dialog__header">
             <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
