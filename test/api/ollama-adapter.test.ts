@@ -65,6 +65,18 @@ describe('createOllamaClient', () => {
     });
   }
 
+  it("reads one model's capabilities and context window from /api/show, and 404 for a model it lacks", async () => {
+    const c = client();
+    const chat = await c.show(CHAT_MODEL.name);
+    expect(chat).toEqual({ name: CHAT_MODEL.name, capabilities: CHAT_MODEL.capabilities, contextLength: 131_072, family: CHAT_MODEL.family, parameterSize: CHAT_MODEL.parameterSize });
+    expect((await c.show(VISION_MODEL.name)).capabilities).toContain('vision');
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/show', body: { model: VISION_MODEL.name } });
+    const missing = await failureOf(c.show('no-such-model:1b'));
+    expect(missing.failure).toBe('http_error');
+    expect(missing.status).toBe(404);
+    expect(missing.message).toContain("model 'no-such-model:1b' not found");
+  });
+
   it("reports an HTTP error with the runtime's own message and status", async () => {
     const c = createOllamaClient({ baseUrl: `${fake.url}/not-ollama`, timeoutMs: 1000 });
     const err = await failureOf(c.version());

@@ -15,6 +15,8 @@ export interface FakeModel {
   quantization: string;
   sizeBytes: number;
   capabilities: Array<'completion' | 'tools' | 'vision' | 'embedding' | 'thinking'>;
+  /** The trained context window /api/show reports (`<family>.context_length`); 131072 when not set. */
+  contextLength?: number;
   /** Embedding length, for /api/embed. */
   embeddingLength?: number;
 }
@@ -347,6 +349,7 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
       model_info: {
         'general.architecture': model.family,
         'general.parameter_count': 3_212_749_888,
+        [`${model.family}.context_length`]: model.contextLength ?? 131_072,
         ...(model.embeddingLength ? { [`${model.family}.embedding_length`]: model.embeddingLength } : {}),
       },
       capabilities: model.capabilities,

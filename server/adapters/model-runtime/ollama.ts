@@ -43,6 +43,17 @@ export interface RuntimeModel {
   parameterSize: string | null;
 }
 
+/** What POST /api/show tells about one model. */
+export interface ModelDetails {
+  name: string;
+  /** Ollama's words: completion, tools, vision, embedding, thinking, insert… (empty on old runtimes). */
+  capabilities: string[];
+  /** The model's trained context window in tokens (`<arch>.context_length`), null when not given. */
+  contextLength: number | null;
+  family: string | null;
+  parameterSize: string | null;
+}
+
 export interface PullProgress {
   status: string;
   completed: number;
@@ -53,6 +64,8 @@ export interface ModelRuntimeClient {
   readonly baseUrl: string;
   version(): Promise<string>;
   listModels(): Promise<RuntimeModel[]>;
+  /** One model's details and capabilities (POST /api/show); http_error 404 for a model it does not have. */
+  show(model: string): Promise<ModelDetails>;
   /** Pulls a model, reporting byte progress summed over its layers; resolves on "success". */
   pull(model: string, opts: { signal?: AbortSignal; onProgress?: (p: PullProgress) => void; stallTimeoutMs?: number }): Promise<void>;
   /** Deletes a model; a model that is not there counts as deleted. */
@@ -93,6 +106,12 @@ export interface ChatResult {
   promptTokens: number | null;
   outputTokens: number | null;
 }
+
+const ShowResponse = z.object({
+  capabilities: z.array(z.string()).optional(),
+  details: z.object({ family: z.string().optional(), parameter_size: z.string().optional() }).partial().optional(),
+  model_info: z.record(z.string(), z.unknown()).optional(),
+});
 
 const ChatLine = z.object({
   message: z.object({ role: z.string().optional(), content: z.string().optional() }).optional(),
@@ -141,13 +160,18 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
   const doFetch: FetchLike = opts.fetch ?? (undiciFetch as unknown as FetchLike);
   const timeoutMs = opts.timeoutMs ?? 5000;
 
-  async function getJson<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>> {
+  async function getJson<S extends z.ZodType>(path: string, schema: S, post?: unknown): Promise<z.infer<S>> {
     const isTimeout = (err: unknown) => ['TimeoutError', 'AbortError'].includes((err as Error).name);
     const timeout = () => new ModelRuntimeError('timeout', `The model runtime did not answer within ${timeoutMs / 1000} s.`);
     let res: Awaited<ReturnType<FetchLike>>;
     let text: string;
     try {
-      res = await doFetch(`${baseUrl}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+      res = await doFetch(
+        `${baseUrl}${path}`,
+        post === undefined
+          ? { signal: AbortSignal.timeout(timeoutMs) }
+          : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(post), signal: AbortSignal.timeout(timeoutMs) },
+      );
     } catch (err) {
       if (isTimeout(err)) throw timeout();
       throw new ModelRuntimeError('unreachable', `The model runtime is not reachable at ${baseUrl}.`);
@@ -192,6 +216,19 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         family: m.details?.family ?? null,
         parameterSize: m.details?.parameter_size ?? null,
       }));
+    },
+    async show(model) {
+      const shown = await getJson('/api/show', ShowResponse, { model });
+      const info = shown.model_info ?? {};
+      const contextKey = Object.keys(info).find((k) => k.endsWith('.context_length'));
+      const contextLength = contextKey !== undefined && typeof info[contextKey] === 'number' ? (info[contextKey] as number) : null;
+      return {
+        name: model,
+        capabilities: shown.capabilities ?? [],
+        contextLength,
+        family: shown.details?.family ?? null,
+        parameterSize: shown.details?.parameter_size ?? null,
+      };
     },
     async deleteModel(model) {
       let res;
