@@ -131,6 +131,35 @@ describe('createOllamaClient chat', () => {
     });
   });
 
+  it('offers tools, returns the tool calls the model made, then the worded answer after the tool message', async () => {
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'archive_search', description: 'Search the archives', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+      },
+    ];
+    const first = await client().chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'What is heat stroke?' }], tools });
+    expect(first.content).toBe('');
+    expect(first.toolCalls).toHaveLength(1);
+    expect(first.toolCalls[0]!.function.name).toBe('archive_search');
+    expect(typeof first.toolCalls[0]!.function.arguments.query).toBe('string');
+    expect(fake.requests[0]!.body).toMatchObject({ tools });
+    const second = await client().chat({
+      model: CHAT_MODEL.name,
+      messages: [
+        { role: 'user', content: 'What is heat stroke?' },
+        { role: 'assistant', content: '', tool_calls: first.toolCalls },
+        { role: 'tool', content: 'Heat stroke is a medical emergency.', tool_name: 'archive_search' },
+      ],
+      tools,
+    });
+    expect(second.toolCalls).toEqual([]);
+    expect(second.content).toContain('Heat stroke is a medical emergency.');
+    // no tools offered: nothing is sent under `tools`
+    await client().chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'Hi' }], tools: [] });
+    expect(fake.requests.at(-1)!.body).not.toHaveProperty('tools');
+  });
+
   it('returns a configured reply verbatim, newlines included', async () => {
     fake.chatReply = (req) => `You said ${req.messages.at(-1)!.content}.\nBye.`;
     expect((await ask()).content).toBe('You said Hi.\nBye.');

@@ -83,6 +83,21 @@ export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   images?: string[];
+  /** On an assistant message: the tool calls it made (sent back so the model sees its own calls). */
+  tool_calls?: ToolCall[];
+  /** On a tool message: which tool answered. */
+  tool_name?: string;
+}
+
+/** A tool the model may call (Ollama's `tools` entry): a function with a JSON schema for its arguments. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** A call the model asked for. The arguments are untrusted: check them against the tool's schema. */
+export interface ToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
 }
 
 export interface ChatRequest {
@@ -92,6 +107,8 @@ export interface ChatRequest {
   format?: 'json' | Record<string, unknown>;
   /** Model options (temperature, num_ctx, ...). */
   options?: Record<string, unknown>;
+  /** Tools offered to the model; its answer may then be tool calls instead of (or besides) text. */
+  tools?: ToolSpec[];
   signal?: AbortSignal;
   /** Deadline for the whole answer; default 120 s. */
   timeoutMs?: number;
@@ -101,6 +118,8 @@ export interface ChatRequest {
 
 export interface ChatResult {
   content: string;
+  /** The tool calls the model made in this turn, in order (empty when it answered in words). */
+  toolCalls: ToolCall[];
   /** "stop", "length" (cut by the token limit), ... */
   doneReason: string | null;
   promptTokens: number | null;
@@ -113,8 +132,10 @@ const ShowResponse = z.object({
   model_info: z.record(z.string(), z.unknown()).optional(),
 });
 
+const ToolCallLine = z.object({ function: z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).default({}) }) });
+
 const ChatLine = z.object({
-  message: z.object({ role: z.string().optional(), content: z.string().optional() }).optional(),
+  message: z.object({ role: z.string().optional(), content: z.string().optional(), tool_calls: z.array(ToolCallLine).optional() }).optional(),
   done: z.boolean().optional(),
   done_reason: z.string().optional(),
   prompt_eval_count: z.number().optional(),
@@ -244,7 +265,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
       }
       if (!res.ok && res.status !== 404) throw new ModelRuntimeError('http_error', `The model runtime answered ${res.status} when deleting ${model}.`, res.status);
     },
-    async chat({ model, messages, format, options, signal: callerSignal, timeoutMs: chatTimeoutMs = 120_000, onDelta }) {
+    async chat({ model, messages, format, options, tools, signal: callerSignal, timeoutMs: chatTimeoutMs = 120_000, onDelta }) {
       const deadline = AbortSignal.timeout(chatTimeoutMs);
       const signal = callerSignal ? AbortSignal.any([callerSignal, deadline]) : deadline;
       const timeout = () => new ModelRuntimeError('timeout', `The model did not finish its answer within ${Math.round(chatTimeoutMs / 1000)} s.`);
@@ -255,7 +276,14 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         res = await request(`${baseUrl}/api/chat`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ model, messages, stream: true, ...(format !== undefined ? { format } : {}), ...(options ? { options } : {}) }),
+          body: JSON.stringify({
+            model,
+            messages,
+            stream: true,
+            ...(format !== undefined ? { format } : {}),
+            ...(options ? { options } : {}),
+            ...(tools && tools.length > 0 ? { tools } : {}),
+          }),
           signal,
           headersTimeout: chatTimeoutMs,
           bodyTimeout: chatTimeoutMs,
@@ -276,6 +304,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
         throw new ModelRuntimeError('http_error', `The model runtime answered ${res.statusCode}${detail ? `: ${detail}` : ''}.`, res.statusCode);
       }
       let content = '';
+      const toolCalls: ToolCall[] = [];
       let final: z.infer<typeof ChatLine> | null = null;
       const handle = (line: string) => {
         if (!line.trim() || final) return;
@@ -286,6 +315,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
           throw new ModelRuntimeError('bad_response', 'The model runtime sent an answer that is not JSON.');
         }
         if (parsed.error) throw new ModelRuntimeError('cut_off', `The model stopped in the middle of its answer: ${parsed.error}`);
+        for (const call of parsed.message?.tool_calls ?? []) toolCalls.push(call);
         const delta = parsed.message?.content ?? '';
         if (delta) {
           content += delta;
@@ -303,7 +333,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
       }
       const done = final as z.infer<typeof ChatLine> | null;
       if (!done) throw new ModelRuntimeError('cut_off', 'The model runtime stopped before finishing its answer.');
-      return { content, doneReason: done.done_reason ?? null, promptTokens: done.prompt_eval_count ?? null, outputTokens: done.eval_count ?? null };
+      return { content, toolCalls, doneReason: done.done_reason ?? null, promptTokens: done.prompt_eval_count ?? null, outputTokens: done.eval_count ?? null };
     },
     async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
       let res;
