@@ -19,8 +19,9 @@ export default defineConfig({
     // the app itself says "Hearth is not reachable" when the API does not answer.
     VitePWA({
       registerType: 'autoUpdate',
-      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only
-      injectRegister: 'script',
+      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only;
+      // deferred, so it does not hold the first paint
+      injectRegister: 'script-defer',
       manifest: {
         name: 'Hearth',
         short_name: 'Hearth',

@@ -1,5 +1,7 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
-// then read setup state and the session, and hand over to the router.
+// then read setup state and the session, and hand over to the router. The readiness check, setup
+// state, the session and the code of the page being opened are all asked for at once: on a phone
+// each round trip waited for would cost a visible moment before the first screen.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -9,6 +11,7 @@ import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
+import { preloadPageFor } from './pages';
 import { createAppRouter } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -48,6 +51,10 @@ export function App(): ReactElement {
     const controller = new AbortController();
     (async () => {
       setPhase({ kind: 'checking' });
+      preloadPageFor(window.location.pathname);
+      // answered while booting too (the database is open before the server listens); unused then
+      const session = loadSession(controller.signal);
+      session.catch(() => undefined); // read below, unless the server is still booting
       try {
         const res = await apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
         if (controller.signal.aborted) return;
@@ -55,7 +62,10 @@ export function App(): ReactElement {
           setPhase({ kind: 'booting' });
           return;
         }
-        await load(controller.signal);
+        const snapshot = await session;
+        if (controller.signal.aborted) return;
+        setLost(false);
+        setPhase({ kind: 'ready', session: snapshot });
       } catch (error) {
         if (!controller.signal.aborted) setPhase({ kind: 'error', error });
       }

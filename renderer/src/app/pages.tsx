@@ -12,21 +12,31 @@ import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
 
 // Each page is its own chunk, loaded when first opened (router.tsx shows a small wait meanwhile),
-// so the first screen downloads only the shell.
-const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
-const AppStorePage = lazy(() => import('../features/apps/AppStorePage').then((m) => ({ default: m.AppStorePage })));
-const DownloadsPage = lazy(() => import('../features/downloads/DownloadsPage').then((m) => ({ default: m.DownloadsPage })));
-const FeaturesPage = lazy(() => import('../features/features-admin/FeaturesPage').then((m) => ({ default: m.FeaturesPage })));
-const DefaultLayoutPage = lazy(() => import('../features/home/DefaultLayoutPage').then((m) => ({ default: m.DefaultLayoutPage })));
-const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
-const MemberLayoutPage = lazy(() => import('../features/home/MemberLayoutPage').then((m) => ({ default: m.MemberLayoutPage })));
-const ArchivesAdminPage = lazy(() => import('../features/library/ArchivesAdminPage').then((m) => ({ default: m.ArchivesAdminPage })));
-const LibraryPage = lazy(() => import('../features/library/LibraryPage').then((m) => ({ default: m.LibraryPage })));
-const ReaderPage = lazy(() => import('../features/library/ReaderPage').then((m) => ({ default: m.ReaderPage })));
-const MembersPage = lazy(() => import('../features/members/MembersPage').then((m) => ({ default: m.MembersPage })));
-const ArticlePage = lazy(() => import('../features/reader/ArticlePage').then((m) => ({ default: m.ArticlePage })));
-const ReaderAdminPage = lazy(() => import('../features/reader/ReaderAdminPage').then((m) => ({ default: m.ReaderAdminPage })));
-const ReaderListPage = lazy(() => import('../features/reader/ReaderListPage').then((m) => ({ default: m.ReaderListPage })));
+// so the first screen downloads only the shell. The page a load starts on is fetched at once, beside
+// the start-up requests (preloadPageFor), instead of after them.
+const loaders = new Map<ComponentType, () => Promise<unknown>>();
+function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+  let started: Promise<{ default: ComponentType }> | undefined;
+  const start = () => (started ??= load().then((Component) => ({ default: Component })));
+  const Component = lazy(start);
+  loaders.set(Component, start);
+  return Component;
+}
+
+const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
+const AppStorePage = lazyPage(() => import('../features/apps/AppStorePage').then((m) => m.AppStorePage));
+const DownloadsPage = lazyPage(() => import('../features/downloads/DownloadsPage').then((m) => m.DownloadsPage));
+const FeaturesPage = lazyPage(() => import('../features/features-admin/FeaturesPage').then((m) => m.FeaturesPage));
+const DefaultLayoutPage = lazyPage(() => import('../features/home/DefaultLayoutPage').then((m) => m.DefaultLayoutPage));
+const HomePage = lazyPage(() => import('../features/home/HomePage').then((m) => m.HomePage));
+const MemberLayoutPage = lazyPage(() => import('../features/home/MemberLayoutPage').then((m) => m.MemberLayoutPage));
+const ArchivesAdminPage = lazyPage(() => import('../features/library/ArchivesAdminPage').then((m) => m.ArchivesAdminPage));
+const LibraryPage = lazyPage(() => import('../features/library/LibraryPage').then((m) => m.LibraryPage));
+const ReaderPage = lazyPage(() => import('../features/library/ReaderPage').then((m) => m.ReaderPage));
+const MembersPage = lazyPage(() => import('../features/members/MembersPage').then((m) => m.MembersPage));
+const ArticlePage = lazyPage(() => import('../features/reader/ArticlePage').then((m) => m.ArticlePage));
+const ReaderAdminPage = lazyPage(() => import('../features/reader/ReaderAdminPage').then((m) => m.ReaderAdminPage));
+const ReaderListPage = lazyPage(() => import('../features/reader/ReaderListPage').then((m) => m.ReaderListPage));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */
@@ -103,6 +113,13 @@ export function isAdminLocation(pathname: string): boolean {
 }
 
 export const pageHref = (page: Pick<ShellPage, 'path'>) => `/${page.path.replace(/\/\*$/, '')}`;
+
+/** Starts fetching the code of the page at `pathname` (if it is one of the shell's); a failure is left to the page's route to tell. */
+export function preloadPageFor(pathname: string): void {
+  const page = SHELL_PAGES.find((p) => matchPath({ path: `/${p.path}`, end: true }, pathname));
+  const load = page && loaders.get(page.Component);
+  if (load) load().catch(() => undefined);
+}
 
 /** Small controls shown in the shell header next to the user's name (e.g. a notifications bell). */
 export interface HeaderItem {
