@@ -64,6 +64,15 @@ describe('the web app installed and offline', () => {
     // the worker leaves /api and /docs to the server
     const sw = (await rawRequest(server.url, { path: '/sw.js' })).text;
     expect(sw).toContain('denylist');
+    // it precaches the first screen (index.html, its script and the Latin font), not every page's
+    // code nor the other alphabets: those are kept when first used
+    const index0 = /src="\/(assets\/index-[^"]+\.js)"/.exec(index.text)?.[1];
+    expect(index0).toBeTruthy();
+    for (const url of ['index.html', index0!]) expect(sw).toContain(`url:"${url}"`);
+    expect(sw).toMatch(/url:"assets\/inter-latin-wght-normal-[^"]+\.woff2"/);
+    expect(sw).not.toMatch(/url:"assets\/(ArticlePage|MembersPage|SetupWizard)-/);
+    expect(sw).not.toMatch(/url:"assets\/inter-(cyrillic|greek|vietnamese|latin-ext)/);
+    expect(sw).toContain('hearth-assets');
     await server.close();
     server = undefined;
   });
