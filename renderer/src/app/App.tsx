@@ -30,10 +30,14 @@ export function App(): ReactElement {
   const [lost, setLost] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => onNetworkError(() => setLost(true)), []);
+  // the not-reachable screen's retries: one quiet question; only an answer changes the screen
+  const answers = useCallback(async () => (await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null)) !== null, []);
   const checkAgain = useCallback(async () => {
-    const res = await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null);
-    if (res) setLost(false);
-  }, []);
+    if (await answers()) setLost(false);
+  }, [answers]);
+  const startAgain = useCallback(async () => {
+    if (await answers()) setAttempt((n) => n + 1);
+  }, [answers]);
 
   const load = useCallback(async (signal?: AbortSignal) => {
     setPhase({ kind: 'loading' });
@@ -80,7 +84,7 @@ export function App(): ReactElement {
     case 'booting':
       return <BootScreen onDone={() => void load()} />;
     case 'error':
-      if (isUnreachable(phase.error)) return <NotReachable onRetry={() => setAttempt((n) => n + 1)} />;
+      if (isUnreachable(phase.error)) return <NotReachable onRetry={startAgain} />;
       return (
         <div className="center-screen">
           <div className="card card--narrow">
