@@ -1,6 +1,6 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
 // then read setup state and the session, and hand over to the router. The readiness check, setup
-// state, the session and the code of the page being opened are all asked for at once: on a phone
+// state, the session and the code and first data of the page being opened are all asked for at once: on a phone
 // each round trip waited for would cost a visible moment before the first screen.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -55,7 +55,7 @@ export function App(): ReactElement {
     const controller = new AbortController();
     (async () => {
       setPhase({ kind: 'checking' });
-      preloadPageFor(window.location.pathname);
+      preloadPageFor(window.location.pathname, window.location.search);
       // answered while booting too (the database is open before the server listens); unused then
       const session = loadSession(controller.signal);
       session.catch(() => undefined); // read below, unless the server is still booting
@@ -110,12 +110,12 @@ function Routed(): ReactElement {
   return <RouterProvider router={router} />;
 }
 
+/** The same markup as the first paint in index.html; no text, so the font waits for the first real words. */
 function Splash(): ReactElement {
   return (
-    <div className="center-screen splash" role="status" aria-live="polite">
+    <div className="center-screen splash" role="status" aria-label="Opening Hearth…">
       <Icon name="flame" size={48} className="brand__mark" />
       <Spinner size={24} />
-      <span className="visually-hidden">Opening Hearth…</span>
     </div>
   );
 }

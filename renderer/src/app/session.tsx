@@ -3,7 +3,7 @@
 // Any 401 `unauthenticated` from the API clears the user, so the route guards send them to the picker.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, onUnauthorized } from '../api/client';
+import { api, ApiError, dropPrefetched, onUnauthorized } from '../api/client';
 import type { PublicUser, SessionResponse, SetupStatus } from '../api/types';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
@@ -53,6 +53,7 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     if (cachedFor.current === id) return;
     cachedFor.current = id;
     queryClient.clear();
+    dropPrefetched();
   }, [user, queryClient]);
   useEffect(
     () =>
