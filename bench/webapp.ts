@@ -5,13 +5,15 @@
 // in performance, accessibility and best practices on every page; first-screen script under 200 KB
 // gzipped. It builds nothing: run `npm run build:web` first.
 //
-//   npm run build:web && npm run bench -- webapp [--json]
+//   npm run build:web && npm run bench -- webapp [--json] [--lhr=<dir>]
+//
+// --lhr=<dir> writes each page's full Lighthouse report there (<page>.json), to read what costs.
 //
 // The household: an admin (Alex) who finished the welcome, a member (Sam) with a few Reader items,
 // one of them an article with its text kept offline. Signed-in pages carry the session cookie
 // through Lighthouse's extraHeaders. Chromium resolves no name but 127.0.0.1 and fetches nothing
 // of its own (no component updates, no background networking). CHROMIUM_PATH overrides the browser.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -44,6 +46,8 @@ const pct = (score: number | null | undefined) => Math.round((score ?? 0) * 100)
 
 export async function run(): Promise<void> {
   const json = process.argv.includes('--json');
+  const lhrDir = process.argv.find((a) => a.startsWith('--lhr='))?.slice('--lhr='.length) || undefined;
+  if (lhrDir) mkdirSync(lhrDir, { recursive: true });
   const webIndex = path.join(root, 'dist', 'web', 'index.html');
   if (!existsSync(webIndex)) throw new Error('dist/web is missing: run `npm run build:web` first (this bench builds nothing).');
 
@@ -149,6 +153,7 @@ export async function run(): Promise<void> {
       const lhr = runner.lhr;
       if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${p.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       if (new URL(lhr.finalDisplayedUrl).pathname !== p.path) throw new Error(`${p.path} ended on ${lhr.finalDisplayedUrl}: is the session cookie accepted?`);
+      if (lhrDir) writeFileSync(path.join(lhrDir, `${p.page.toLowerCase().replace(/\W+/g, '-').replace(/-$/, '')}.json`), JSON.stringify(lhr, null, 1));
 
       const requests = ((lhr.audits['network-requests']?.details as { items?: Array<{ url: string; resourceType?: string; transferSize?: number }> } | undefined)?.items ?? []).filter(
         (r) => r.resourceType === 'Script',

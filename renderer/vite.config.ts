@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
@@ -9,6 +10,18 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'dist', 'web');
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8787'}`;
 
+/** The files index.html loads (its script, module preloads and stylesheets), read from the built page. */
+function firstScreenAssets(): Set<string> {
+  const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  return new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!));
+}
+
+function isShellFile(url: string): boolean {
+  if (!url.startsWith('assets/')) return true; // index.html, registerSW.js, the favicon and icons
+  if (/^assets\/inter-latin-wght-\w+-[\w-]+\.woff2$/.test(url)) return true; // not latin-ext, greek, cyrillic…
+  return firstScreenAssets().has(url);
+}
+
 export default defineConfig({
   root: here,
   plugins: [
@@ -19,8 +32,9 @@ export default defineConfig({
     // the app itself says "Hearth is not reachable" when the API does not answer.
     VitePWA({
       registerType: 'autoUpdate',
-      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only
-      injectRegister: 'script',
+      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only;
+      // deferred, so it does not hold the first paint
+      injectRegister: 'script-defer',
       manifest: {
         name: 'Hearth',
         short_name: 'Hearth',
@@ -38,6 +52,18 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // precache what the first screen needs and no more: index.html, the files it loads, the
+        // icons and the Latin fonts; a page's own chunk (and Inter's other alphabets) is kept the
+        // first time it is used (runtimeCaching below)
+        manifestTransforms: [(entries) => ({ manifest: entries.filter((e) => isShellFile(e.url)), warnings: [] })],
+        runtimeCaching: [
+          {
+            // hashed names: a file under /assets never changes, so the copy kept is the answer
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'hearth-assets', expiration: { maxEntries: 200 } },
+          },
+        ],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api(\/|$)/, /^\/docs(\/|$)/],
         cleanupOutdatedCaches: true,

@@ -1,12 +1,14 @@
 // Installable and resilient: the web app manifest and its icons are served as a browser needs them,
 // and with the service worker installed a reload while the Hearth computer is off shows "Hearth is
 // not reachable" (with Try again) instead of the browser's error page; the same screen covers the
-// app when the API stops answering mid-session. Needs the built web app (`npm run build:web`).
+// app when the API stops answering mid-session. The screen asks again by itself and leaves when
+// Hearth answers, with nobody tapping Try again. Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
 
 describe('the web app installed and offline', () => {
   let server: TestServer | undefined;
@@ -64,6 +66,15 @@ describe('the web app installed and offline', () => {
     // the worker leaves /api and /docs to the server
     const sw = (await rawRequest(server.url, { path: '/sw.js' })).text;
     expect(sw).toContain('denylist');
+    // it precaches the first screen (index.html, its script and the Latin font), not every page's
+    // code nor the other alphabets: those are kept when first used
+    const index0 = /src="\/(assets\/index-[^"]+\.js)"/.exec(index.text)?.[1];
+    expect(index0).toBeTruthy();
+    for (const url of ['index.html', index0!]) expect(sw).toContain(`url:"${url}"`);
+    expect(sw).toMatch(/url:"assets\/inter-latin-wght-normal-[^"]+\.woff2"/);
+    expect(sw).not.toMatch(/url:"assets\/(ArticlePage|MembersPage|SetupWizard)-/);
+    expect(sw).not.toMatch(/url:"assets\/inter-(cyrillic|greek|vietnamese|latin-ext)/);
+    expect(sw).toContain('hearth-assets');
     await server.close();
     server = undefined;
   });
@@ -102,5 +113,43 @@ describe('the web app installed and offline', () => {
     expect(text).toContain('same Wi-Fi');
     await shown(page.getByRole('button', { name: 'Try again' }));
     await page.screenshot({ path: '/tmp/hearth-phone-not-reachable.png' });
+  });
+
+  it('leaves the screen by itself when Hearth answers again, mid-session and after a reload while it was off', async () => {
+    // the same household on the same address, as when the Hearth computer wakes up again
+    const data = makeTempDir();
+    try {
+      server = await startTestServer({ seed: 'household', dataDir: data.dir });
+      const port = Number(new URL(server.url).port);
+      const page = await openAsMember(server);
+      await page.goto(server.url);
+      await shown(page.getByTestId('home-name'));
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+
+      // mid-session: the computer goes off, the screen covers the app, the computer comes back
+      await server.close();
+      server = undefined;
+      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+      const screen = page.getByTestId('not-reachable');
+      await shown(screen);
+      server = await startTestServer({ dataDir: data.dir, port });
+      await gone(screen);
+      await shown(page.getByTestId('home-name'));
+
+      // opened while the computer is off (the cached app): the same, without a click
+      await server.close();
+      server = undefined;
+      await page.reload();
+      await shown(screen);
+      server = await startTestServer({ dataDir: data.dir, port });
+      await gone(screen);
+      await shown(page.getByTestId('home-name'));
+      await server.close();
+      server = undefined;
+    } finally {
+      data.remove();
+    }
   });
 });

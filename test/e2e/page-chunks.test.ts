@@ -5,7 +5,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
-import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
   let server: TestServer;
@@ -50,5 +50,35 @@ describe('a page whose code does not arrive', () => {
     expect(await page.getByRole('heading', { name: 'This page did not load' }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
     await ctx.close();
+  });
+
+  it("asks for the opened page's first data beside the session, not after it, and only once", async () => {
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    const ctx = await browser.newContext(PHONE);
+    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+    const page = await ctx.newPage();
+    const usersAsked: string[] = [];
+    let usersSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (usersSeen = resolve));
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname !== '/api/admin/users') return;
+      usersAsked.push(r.method());
+      usersSeen();
+    });
+    // the session's answer is held until the Members list has been asked for: without the early
+    // request the page would wait for the session first, and never open
+    await page.route('**/api/auth/session', async (route) => {
+      await seen;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/members`);
+      await shown(page.getByRole('heading', { name: 'Members', level: 1 }));
+      await shown(page.getByText(MEMBER.name).first());
+      expect(usersAsked).toEqual(['GET']);
+    } finally {
+      usersSeen();
+      await ctx.close();
+    }
   });
 });

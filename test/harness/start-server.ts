@@ -60,6 +60,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Wait until boot has finished (default true). */
   waitForBoot?: boolean;
+  /** Listen on this port (a server started again where a browser expects it); default any free one. */
+  port?: number;
 }
 
 export interface TestServer {
@@ -95,7 +97,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     ...opts.overrides,
     tuning: { ...TEST_TUNING, ...opts.overrides?.tuning },
   });
-  const { url } = await handle.listen(0, '127.0.0.1');
+  const { url } = await handle.listen(opts.port ?? 0, '127.0.0.1');
   if (opts.waitForBoot !== false) await handle.deps.boot.start();
 
   const anon = new TestClient(url);

@@ -84,10 +84,38 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
   }
 }
 
+// Reads asked for ahead: at start-up the app asks for the opened page's first data beside the
+// session (pages.tsx `prefetch`), and the page's own GET of the same path takes that answer, once,
+// within a few seconds, if it was a good one (a refusal or no answer is asked again, in the open).
+// Forgotten whenever the signed-in person changes (dropPrefetched).
+const PREFETCH_TTL_MS = 10_000;
+const prefetched = new Map<string, { at: number; res: Promise<Response | null> }>();
+
+export function prefetch(path: string): void {
+  if (prefetched.has(path)) return;
+  const res = fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(
+    (r) => (r.ok ? r : null),
+    () => null,
+  );
+  prefetched.set(path, { at: Date.now(), res });
+}
+
+export function dropPrefetched(): void {
+  prefetched.clear();
+}
+
+async function takePrefetched(path: string): Promise<Response | null> {
+  const entry = prefetched.get(path);
+  if (!entry) return null;
+  prefetched.delete(path);
+  return Date.now() - entry.at > PREFETCH_TTL_MS ? null : entry.res;
+}
+
 async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await apiFetch(path, {
+  const early = method === 'GET' ? await takePrefetched(path) : null;
+  const res = early ?? await apiFetch(path, {
     method,
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,5 +1,7 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
-// then read setup state and the session, and hand over to the router.
+// then read setup state and the session, and hand over to the router. The readiness check, setup
+// state, the session and the code and first data of the page being opened are all asked for at once: on a phone
+// each round trip waited for would cost a visible moment before the first screen.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -9,6 +11,7 @@ import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
+import { preloadPageFor } from './pages';
 import { createAppRouter } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -27,10 +30,14 @@ export function App(): ReactElement {
   const [lost, setLost] = useState(false);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => onNetworkError(() => setLost(true)), []);
+  // the not-reachable screen's retries: one quiet question; only an answer changes the screen
+  const answers = useCallback(async () => (await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null)) !== null, []);
   const checkAgain = useCallback(async () => {
-    const res = await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null);
-    if (res) setLost(false);
-  }, []);
+    if (await answers()) setLost(false);
+  }, [answers]);
+  const startAgain = useCallback(async () => {
+    if (await answers()) setAttempt((n) => n + 1);
+  }, [answers]);
 
   const load = useCallback(async (signal?: AbortSignal) => {
     setPhase({ kind: 'loading' });
@@ -48,6 +55,10 @@ export function App(): ReactElement {
     const controller = new AbortController();
     (async () => {
       setPhase({ kind: 'checking' });
+      preloadPageFor(window.location.pathname, window.location.search);
+      // answered while booting too (the database is open before the server listens); unused then
+      const session = loadSession(controller.signal);
+      session.catch(() => undefined); // read below, unless the server is still booting
       try {
         const res = await apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
         if (controller.signal.aborted) return;
@@ -55,7 +66,10 @@ export function App(): ReactElement {
           setPhase({ kind: 'booting' });
           return;
         }
-        await load(controller.signal);
+        const snapshot = await session;
+        if (controller.signal.aborted) return;
+        setLost(false);
+        setPhase({ kind: 'ready', session: snapshot });
       } catch (error) {
         if (!controller.signal.aborted) setPhase({ kind: 'error', error });
       }
@@ -70,7 +84,7 @@ export function App(): ReactElement {
     case 'booting':
       return <BootScreen onDone={() => void load()} />;
     case 'error':
-      if (isUnreachable(phase.error)) return <NotReachable onRetry={() => setAttempt((n) => n + 1)} />;
+      if (isUnreachable(phase.error)) return <NotReachable onRetry={startAgain} />;
       return (
         <div className="center-screen">
           <div className="card card--narrow">
@@ -96,12 +110,12 @@ function Routed(): ReactElement {
   return <RouterProvider router={router} />;
 }
 
+/** The same markup as the first paint in index.html; no text, so the font waits for the first real words. */
 function Splash(): ReactElement {
   return (
-    <div className="center-screen splash" role="status" aria-live="polite">
+    <div className="center-screen splash" role="status" aria-label="Opening Hearth…">
       <Icon name="flame" size={48} className="brand__mark" />
       <Spinner size={24} />
-      <span className="visually-hidden">Opening Hearth…</span>
     </div>
   );
 }

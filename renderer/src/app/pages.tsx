@@ -7,26 +7,37 @@
 // looking after the household; Downloads and the App Store are listed there too).
 import { lazy, type ComponentType } from 'react';
 import { matchPath } from 'react-router';
+import { prefetch } from '../api/client';
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
 
 // Each page is its own chunk, loaded when first opened (router.tsx shows a small wait meanwhile),
-// so the first screen downloads only the shell.
-const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
-const AppStorePage = lazy(() => import('../features/apps/AppStorePage').then((m) => ({ default: m.AppStorePage })));
-const DownloadsPage = lazy(() => import('../features/downloads/DownloadsPage').then((m) => ({ default: m.DownloadsPage })));
-const FeaturesPage = lazy(() => import('../features/features-admin/FeaturesPage').then((m) => ({ default: m.FeaturesPage })));
-const DefaultLayoutPage = lazy(() => import('../features/home/DefaultLayoutPage').then((m) => ({ default: m.DefaultLayoutPage })));
-const HomePage = lazy(() => import('../features/home/HomePage').then((m) => ({ default: m.HomePage })));
-const MemberLayoutPage = lazy(() => import('../features/home/MemberLayoutPage').then((m) => ({ default: m.MemberLayoutPage })));
-const ArchivesAdminPage = lazy(() => import('../features/library/ArchivesAdminPage').then((m) => ({ default: m.ArchivesAdminPage })));
-const LibraryPage = lazy(() => import('../features/library/LibraryPage').then((m) => ({ default: m.LibraryPage })));
-const ReaderPage = lazy(() => import('../features/library/ReaderPage').then((m) => ({ default: m.ReaderPage })));
-const MembersPage = lazy(() => import('../features/members/MembersPage').then((m) => ({ default: m.MembersPage })));
-const ArticlePage = lazy(() => import('../features/reader/ArticlePage').then((m) => ({ default: m.ArticlePage })));
-const ReaderAdminPage = lazy(() => import('../features/reader/ReaderAdminPage').then((m) => ({ default: m.ReaderAdminPage })));
-const ReaderListPage = lazy(() => import('../features/reader/ReaderListPage').then((m) => ({ default: m.ReaderListPage })));
+// so the first screen downloads only the shell. The page a load starts on is fetched at once, beside
+// the start-up requests (preloadPageFor), instead of after them.
+const loaders = new Map<ComponentType, () => Promise<unknown>>();
+function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+  let started: Promise<{ default: ComponentType }> | undefined;
+  const start = () => (started ??= load().then((Component) => ({ default: Component })));
+  const Component = lazy(start);
+  loaders.set(Component, start);
+  return Component;
+}
+
+const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
+const AppStorePage = lazyPage(() => import('../features/apps/AppStorePage').then((m) => m.AppStorePage));
+const DownloadsPage = lazyPage(() => import('../features/downloads/DownloadsPage').then((m) => m.DownloadsPage));
+const FeaturesPage = lazyPage(() => import('../features/features-admin/FeaturesPage').then((m) => m.FeaturesPage));
+const DefaultLayoutPage = lazyPage(() => import('../features/home/DefaultLayoutPage').then((m) => m.DefaultLayoutPage));
+const HomePage = lazyPage(() => import('../features/home/HomePage').then((m) => m.HomePage));
+const MemberLayoutPage = lazyPage(() => import('../features/home/MemberLayoutPage').then((m) => m.MemberLayoutPage));
+const ArchivesAdminPage = lazyPage(() => import('../features/library/ArchivesAdminPage').then((m) => m.ArchivesAdminPage));
+const LibraryPage = lazyPage(() => import('../features/library/LibraryPage').then((m) => m.LibraryPage));
+const ReaderPage = lazyPage(() => import('../features/library/ReaderPage').then((m) => m.ReaderPage));
+const MembersPage = lazyPage(() => import('../features/members/MembersPage').then((m) => m.MembersPage));
+const ArticlePage = lazyPage(() => import('../features/reader/ArticlePage').then((m) => m.ArticlePage));
+const ReaderAdminPage = lazyPage(() => import('../features/reader/ReaderAdminPage').then((m) => m.ReaderAdminPage));
+const ReaderListPage = lazyPage(() => import('../features/reader/ReaderListPage').then((m) => m.ReaderListPage));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */
@@ -47,17 +58,42 @@ export interface ShellPage {
   section?: 'main' | 'more' | 'admin';
   /** One line for the Admin page's list. */
   summary?: string;
+  /**
+   * The GETs the page makes first, asked for at start-up beside the session when a load opens on
+   * this page (client.ts `prefetch`); exactly the paths the page asks for, or they are not used.
+   */
+  prefetch?: (params: Readonly<Record<string, string | undefined>>, search: string) => string[];
 }
 
 export const SHELL_PAGES: readonly ShellPage[] = [
-  { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage },
-  { id: 'saved-reader', path: 'reader', label: 'Reader', icon: 'bookmark', access: 'user', Component: ReaderListPage, toolId: 'reader' },
-  { id: 'reader-article', path: 'reader/:id', label: 'Reader', icon: 'bookmark', access: 'user', Component: ArticlePage, inNav: false, toolId: 'reader' },
+  { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage, prefetch: () => ['/api/home-layout'] },
+  {
+    id: 'saved-reader',
+    path: 'reader',
+    label: 'Reader',
+    icon: 'bookmark',
+    access: 'user',
+    Component: ReaderListPage,
+    toolId: 'reader',
+    // the list as it opens without filters (ReaderListPage's first page of 60)
+    prefetch: (_, search) => (search ? [] : ['/api/reader?limit=60', '/api/reader/collections', '/api/reader/tags']),
+  },
+  {
+    id: 'reader-article',
+    path: 'reader/:id',
+    label: 'Reader',
+    icon: 'bookmark',
+    access: 'user',
+    Component: ArticlePage,
+    inNav: false,
+    toolId: 'reader',
+    prefetch: ({ id }) => (id ? [`/api/reader/${encodeURIComponent(id)}`] : []),
+  },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
   { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
-  { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.' },
+  { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.', prefetch: () => ['/api/admin/users'] },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage, section: 'admin', summary: 'The models and components Hearth runs on this computer.' },
   { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage, section: 'admin', summary: 'Download and look after the offline archives in the Library.' },
   { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
@@ -103,6 +139,20 @@ export function isAdminLocation(pathname: string): boolean {
 }
 
 export const pageHref = (page: Pick<ShellPage, 'path'>) => `/${page.path.replace(/\/\*$/, '')}`;
+
+/**
+ * Starts fetching the code and the first data of the page at `pathname` (if it is one of the
+ * shell's); a failure is left to the page itself to tell.
+ */
+export function preloadPageFor(pathname: string, search = ''): void {
+  for (const page of SHELL_PAGES) {
+    const match = matchPath({ path: `/${page.path}`, end: true }, pathname);
+    if (!match) continue;
+    loaders.get(page.Component)?.().catch(() => undefined);
+    for (const path of page.prefetch?.(match.params, search) ?? []) prefetch(path);
+    return;
+  }
+}
 
 /** Small controls shown in the shell header next to the user's name (e.g. a notifications bell). */
 export interface HeaderItem {

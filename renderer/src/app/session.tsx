@@ -3,7 +3,7 @@
 // Any 401 `unauthenticated` from the API clears the user, so the route guards send them to the picker.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, ApiError, onUnauthorized } from '../api/client';
+import { api, ApiError, dropPrefetched, onUnauthorized } from '../api/client';
 import type { PublicUser, SessionResponse, SetupStatus } from '../api/types';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
@@ -32,10 +32,9 @@ const SessionContext = createContext<SessionValue | null>(null);
 
 /** Reads first-run state and the current user: the start of every page load. */
 export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot> {
-  const setup = await api.get<SetupStatus>('/api/setup/status', { signal });
-  if (setup.needsAdmin) return { setup, user: null };
-  const { user } = await api.get<SessionResponse>('/api/auth/session', { signal });
-  return { setup, user };
+  // both at once (one round trip); before the first admin exists there is no user to show
+  const [setup, session] = await Promise.all([api.get<SetupStatus>('/api/setup/status', { signal }), api.get<SessionResponse>('/api/auth/session', { signal })]);
+  return { setup, user: setup.needsAdmin ? null : session.user };
 }
 
 export function SessionProvider({ initial, children }: { initial: SessionSnapshot; children: ReactNode }): ReactElement {
@@ -54,6 +53,7 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     if (cachedFor.current === id) return;
     cachedFor.current = id;
     queryClient.clear();
+    dropPrefetched();
   }, [user, queryClient]);
   useEffect(
     () =>

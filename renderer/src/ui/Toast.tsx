@@ -5,12 +5,13 @@
 //   <ToastProvider> wraps the app once;  const toast = useToast();  toast('Sam was added.');
 //   toast('Could not save.', { tone: 'error' });
 // Toasts show at the bottom on phones (above the tab bar) and the bottom right on wide screens.
-import * as RadixToast from '@radix-ui/react-toast';
+// The Radix part (ToastList.tsx) is its own chunk, loaded with the first toast (and tried again with
+// the next one if it did not arrive).
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
-import { Icon } from './icons';
+import type { ToastList as ToastListComponent } from './ToastList';
 
 export type ToastTone = 'info' | 'error';
-interface ToastEntry {
+export interface ToastEntry {
   id: number;
   message: string;
   tone: ToastTone;
@@ -21,34 +22,29 @@ const ToastContext = createContext<ShowToast | null>(null);
 
 export function ToastProvider({ children }: { children: ReactNode }): ReactElement {
   const [toasts, setToasts] = useState<ToastEntry[]>([]);
+  // once loaded the list stays mounted (Radix keeps its viewport and announcer)
+  const [List, setList] = useState<typeof ToastListComponent | null>(null);
+  const loading = useRef(false);
   const next = useRef(1);
   const show = useCallback<ShowToast>((message, options) => {
     const entry = { id: next.current++, message, tone: options?.tone ?? 'info' };
+    if (!loading.current) {
+      loading.current = true;
+      import('./ToastList').then(
+        (m) => setList(() => m.ToastList),
+        () => {
+          loading.current = false;
+        },
+      );
+    }
     setToasts((list) => [...list.slice(-2), entry]);
   }, []);
-  const drop = (id: number) => setToasts((list) => list.filter((t) => t.id !== id));
+  const drop = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const value = useMemo(() => show, [show]);
   return (
     <ToastContext.Provider value={value}>
-      <RadixToast.Provider swipeDirection="down" label="Notice">
-        {children}
-        {toasts.map((t) => (
-          <RadixToast.Root
-            key={t.id}
-            className={`toast toast--${t.tone}`}
-            type={t.tone === 'error' ? 'foreground' : 'background'}
-            duration={t.tone === 'error' ? Infinity : 5000}
-            onOpenChange={(open) => (open ? undefined : drop(t.id))}
-            data-testid="toast"
-          >
-            <RadixToast.Description className="toast__message">{t.message}</RadixToast.Description>
-            <RadixToast.Close className="btn btn--icon btn--ghost toast__close" aria-label="Close">
-              <Icon name="close" size={20} />
-            </RadixToast.Close>
-          </RadixToast.Root>
-        ))}
-        <RadixToast.Viewport className="toast-viewport" />
-      </RadixToast.Provider>
+      {children}
+      {List ? <List toasts={toasts} onDismiss={drop} /> : null}
     </ToastContext.Provider>
   );
 }

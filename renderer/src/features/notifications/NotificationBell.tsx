@@ -3,17 +3,19 @@
 // install requests here: Approve switches the tool on and marks the request read; Dismiss only
 // marks it read (spec: neither sends the member a notification).
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactElement } from 'react';
+import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { api } from '../../api/client';
 import { useAction } from '../../api/useAction';
 import { useUser } from '../../app/session';
-import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useTools, type ToolResponse } from '../apps/tools';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
 import { NOTIFICATIONS_KEY, useNotifications, useUnreadCount } from './queries';
 import './notifications.css';
+
+// the panel's dialog code comes with the first opening, not with every page's first screen
+const Dialog = lazy(() => import('../../ui/Dialog').then((m) => ({ default: m.Dialog })));
 
 export function NotificationBell(): ReactElement {
   const count = useUnreadCount();
@@ -39,12 +41,14 @@ export function NotificationBell(): ReactElement {
         ) : null}
       </button>
       {open ? (
-        <NotificationsPanel
-          onClose={() => {
-            setOpen(false);
-            void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
-          }}
-        />
+        <Suspense fallback={null}>
+          <NotificationsPanel
+            onClose={() => {
+              setOpen(false);
+              void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+            }}
+          />
+        </Suspense>
       ) : null}
     </>
   );
