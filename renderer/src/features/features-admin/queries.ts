@@ -2,13 +2,13 @@
 // switching a feature on or off invalidate what they change: the plan (FEATURES_KEY), the tools
 // and their readiness (what the navigation, the App Store and Home show), the download queue and
 // Home's Finish setting up card.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { TOOLS_KEY } from '../apps/queries';
 import { JOBS_KEY } from '../downloads/queries';
 import type { JobsResponse } from '../downloads/types';
 import { CHECKLIST_KEY } from '../home/queries';
-import type { FeatureFlagsResponse, FeaturePlan } from './types';
+import type { CatalogItem, FeatureFlagsResponse, FeaturePlan } from './types';
 
 export const FEATURES_KEY = ['features'] as const;
 
@@ -20,12 +20,23 @@ export function useFeaturePlan() {
   });
 }
 
+/** Switches an installed feature on or off; the switch shows the answer's flags at once. */
 export function useSetFeatureFlag() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, enabled }: { id: string; enabled: boolean }) =>
       api.put<FeatureFlagsResponse>(`/api/app-features/${encodeURIComponent(id)}`, { enabled }),
+    onSuccess: ({ features }) => queryClient.setQueryData<FeaturePlan>(FEATURES_KEY, (plan) => (plan ? withFlags(plan, features) : plan)),
     meta: { invalidates: [FEATURES_KEY, TOOLS_KEY] },
   });
+}
+
+function withFlags(plan: FeaturePlan, flags: Record<string, boolean>): FeaturePlan {
+  const set = <T extends CatalogItem>(i: T): T => ({ ...i, enabled: flags[i.id] === true });
+  return {
+    ...plan,
+    groups: plan.groups.map((g) => ({ ...g, base: set(g.base), items: g.items.map(set), categories: g.categories.map((c) => ({ ...c, items: c.items.map(set) })) })),
+  };
 }
 
 /** Queues the item's downloads (and what it needs); answers the jobs queued. */
