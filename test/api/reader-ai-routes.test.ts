@@ -164,4 +164,37 @@ describe('reader AI routes', () => {
       expect(a.status, mode).toBe(502);
     }
   });
+
+  it('chat switched off in Features refuses Summarize and Ask with a sentence, and every readiness answer says so; switched on, they work again', async () => {
+    const id = await captured(server.member);
+    try {
+      expect((await server.admin.put('/api/app-features/chat-base', { enabled: false })).status).toBe(200);
+      const s = await server.member.post(`/api/reader/${id}/summarize`);
+      expect(s.status).toBe(503);
+      expect(s.body.error).toMatchObject({ code: 'chat_switched_off' });
+      expect(s.body.error.message).toMatch(/^An admin switched chat off in Features.* switch Chat on again in Admin › Features\.$/);
+      const a = await server.member.post(`/api/reader/${id}/ask`, { question: 'Where is the library?' });
+      expect(a.status).toBe(503);
+      expect(a.body.error.code).toBe('chat_switched_off');
+      expect(fake.requests.some((q) => q.path === '/api/chat')).toBe(false); // the model was not asked
+      // the Reader's ai-status (Summarize and Ask hidden) gives the reason and the fix
+      expect((await server.member.get('/api/reader/ai-status')).body).toEqual({
+        available: false,
+        unavailableReason: 'An admin switched chat off in Features.',
+        fix: 'Switch Chat on in Admin › Features.',
+      });
+      // the Features page keeps chat's own row about the runtime, so the admin can switch it on again
+      const plan = (await server.admin.get('/api/admin/features')).body;
+      const chatRow = plan.groups.map((g: any) => g.base).find((b: any) => b.id === 'chat-base');
+      expect(chatRow).toMatchObject({ enabled: false, available: true });
+
+      expect((await server.admin.put('/api/app-features/chat-base', { enabled: true })).status).toBe(200);
+      expect((await server.member.get('/api/reader/ai-status')).body).toMatchObject({ available: true });
+      const again = await server.member.post(`/api/reader/${id}/summarize`);
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.summary).toBe(SUMMARY.summary);
+    } finally {
+      await server.admin.put('/api/app-features/chat-base', { enabled: true });
+    }
+  });
 });

@@ -5,7 +5,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchChromium, requireBuiltWebApp, shown } from '../harness/browser.js';
-import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+import { ADMIN, MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('several tabs, one session', () => {
   let server: TestServer;
@@ -92,6 +92,66 @@ describe('several tabs, one session', () => {
       await again.getByRole('button', { name: 'Cancel' }).click();
       await page.getByRole('button', { name: 'Add link' }).click();
       expect(await page.getByTestId('add-link-dialog').getByLabel('Address').inputValue()).toBe('');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('a member form’s name and role survive a sign-out and sign-in in the same tab, never its PIN, and another admin never sees them', async () => {
+    const ctx = await browser.newContext(DESKTOP);
+    try {
+      // Alex gets a session of their own (the first test signed the seeded one out); a second admin
+      // shares the tab later
+      const alex = await server.signIn(server.users.admin.id, ADMIN.pin);
+      expect((await alex.post('/api/admin/users', { name: 'Kim', pin: '2468', role: 'admin' })).status).toBe(201);
+      await ctx.addCookies([{ name: 'session', value: alex.cookie!.slice('session='.length), url: server.url }]);
+      const page = await ctx.newPage();
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      await page.goto(`${server.url}/members`);
+      await page.getByRole('button', { name: 'Add member' }).click();
+      const dialog = page.getByTestId('member-dialog');
+      await dialog.getByLabel('Name').fill('Juniper');
+      await dialog.getByLabel('PIN', { exact: true }).fill('1357');
+      await dialog.getByLabel('Confirm PIN').fill('1357');
+      await dialog.getByRole('radio', { name: /Admin/ }).check();
+
+      // signed out from another tab of the same browser: this one goes to the profile picker
+      const other = await ctx.newPage();
+      await other.goto(`${server.url}/`);
+      await other.getByRole('button', { name: 'Sign out' }).click();
+      await shown(page.getByRole('heading', { name: 'Who’s using Hearth?' }));
+      await other.close();
+
+      const signInAs = async (name: string, pin: string) => {
+        await page.getByRole('list', { name: 'Profiles' }).getByRole('button', { name }).click();
+        await shown(page.getByRole('heading', { name: `Hi, ${name}` }));
+        await page.keyboard.type(pin);
+        await page.keyboard.press('Enter');
+        await shown(page.getByRole('button', { name: 'Add member' }));
+      };
+
+      // another admin on the same tab finds an empty form
+      await signInAs('Kim', '2468');
+      await page.getByRole('button', { name: 'Add member' }).click();
+      const kims = page.getByTestId('member-dialog');
+      expect(await kims.getByLabel('Name').inputValue()).toBe('');
+      expect(await kims.getByRole('radio', { name: /Member/ }).isChecked()).toBe(true);
+      await kims.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await shown(page.getByRole('heading', { name: 'Who’s using Hearth?' }));
+
+      // Alex again: the name and role are back, the PIN is not
+      await signInAs(ADMIN.name, ADMIN.pin);
+      await page.getByRole('button', { name: 'Add member' }).click();
+      const again = page.getByTestId('member-dialog');
+      expect(await again.getByLabel('Name').inputValue()).toBe('Juniper');
+      expect(await again.getByRole('radio', { name: /Admin/ }).isChecked()).toBe(true);
+      expect(await again.getByLabel('PIN', { exact: true }).inputValue()).toBe('');
+      expect(await page.evaluate(() => JSON.stringify(Object.values(sessionStorage)))).not.toContain('1357');
+      // Cancel is a choice: the draft goes
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'Add member' }).click();
+      expect(await page.getByTestId('member-dialog').getByLabel('Name').inputValue()).toBe('');
     } finally {
       await ctx.close();
     }

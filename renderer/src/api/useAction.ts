@@ -3,7 +3,7 @@
 // fails, with the key of the action that failed (a page can show that message beside the part that
 // asked). Once an action has ended, either way, the query keys it `invalidates` are read again
 // (every screen showing them updates) and `after` runs.
-import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useMutation, type QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from './client';
 
@@ -31,13 +31,12 @@ interface Run {
 
 export function useAction(options: ActionOptions | (() => unknown) = {}): ActionState {
   const { invalidates = [], after } = typeof options === 'function' ? { after: options } : options;
-  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
   const mutation = useMutation({
     mutationFn: ({ run }: Run) => run(),
+    meta: { invalidates }, // read again (here and in the other tabs) by the query client, api/query.ts
     onSuccess: (message) => setNotice(message),
     onSettled: async () => {
-      await Promise.all(invalidates.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       await after?.();
     },
   });

@@ -39,22 +39,27 @@ export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot
 
 export function SessionProvider({ initial, children }: { initial: SessionSnapshot; children: ReactNode }): ReactElement {
   const [setup, setSetup] = useState(initial.setup);
-  const [user, setUser] = useState(initial.user);
+  const [user, setUserState] = useState(initial.user);
   const [signedOutReason, setSignedOutReason] = useState<SignedOutReason>(null);
 
   const userRef = useRef(user);
   userRef.current = user;
 
-  // one person's cached answers are never shown to the next: the cache goes when the person changes
+  // one person's cached answers are never shown to the next: the cache goes when the person
+  // changes, before anything renders for the new one (cleared in an effect it would also drop the
+  // queries the new person's first screen has just started, which then never answer)
   const queryClient = useQueryClient();
-  const cachedFor = useRef(user?.id ?? null);
-  useEffect(() => {
-    const id = user?.id ?? null;
-    if (cachedFor.current === id) return;
-    cachedFor.current = id;
-    queryClient.clear();
-    dropPrefetched();
-  }, [user, queryClient]);
+  const setUser = useCallback(
+    (next: PublicUser | null) => {
+      if ((userRef.current?.id ?? null) !== (next?.id ?? null)) {
+        queryClient.clear();
+        dropPrefetched();
+      }
+      userRef.current = next;
+      setUserState(next);
+    },
+    [queryClient],
+  );
   useEffect(
     () =>
       onUnauthorized(() => {
@@ -62,7 +67,7 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
         setSignedOutReason('expired');
         setUser(null);
       }),
-    [],
+    [setUser],
   );
 
   // the other tabs of this browser share the cookie: follow their sign-outs and sign-ins
@@ -88,20 +93,20 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     });
     channel.current = opened;
     return () => opened.close();
-  }, []);
+  }, [setUser]);
 
   const signIn = useCallback((u: PublicUser) => {
     setSignedOutReason(null);
     setUser(u);
     channel.current?.announce({ type: 'signed-in', userId: u.id });
-  }, []);
-  const updateUser = useCallback((u: PublicUser) => setUser((current) => (current && current.id === u.id ? u : current)), []);
+  }, [setUser]);
+  const updateUser = useCallback((u: PublicUser) => setUserState((current) => (current && current.id === u.id ? u : current)), []);
   const updateSetup = useCallback((patch: Partial<SetupStatus>) => setSetup((s) => ({ ...s, ...patch })), []);
   const forget = useCallback(() => {
     setSignedOutReason(null);
     setUser(null);
     channel.current?.announce({ type: 'signed-out' });
-  }, []);
+  }, [setUser]);
   const signOut = useCallback(async () => {
     try {
       await api.post('/api/auth/logout');

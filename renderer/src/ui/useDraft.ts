@@ -19,6 +19,11 @@ export function draftKey(userId: string, form: string): string {
   return `${PREFIX}${userId}:${form}`;
 }
 
+/** Drops a draft from outside its form (e.g. the dialog holding the form was dismissed). */
+export function clearDraft(userId: string, form: string): void {
+  storage()?.removeItem(draftKey(userId, form));
+}
+
 /**
  * `useState` for a form's text, kept as a draft for `userId` under `form` (e.g. 'reader.add-link').
  * Returns the value, its setter and `clear()` (call it once the form is sent or dismissed on purpose).

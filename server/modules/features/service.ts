@@ -41,6 +41,8 @@ export const RUNTIME_LOOK_TTL_MS = 3_000;
 export const RUNTIME_LOOK_BUDGET_MS = 1_500;
 
 const RUNTIME_DOWN = unavailable('The model runtime (Ollama) is not running on the Hearth computer.', 'Start Ollama on the Hearth computer.');
+/** What chat says while an admin has switched it off (Features, the Chat item's switch). */
+export const CHAT_SWITCHED_OFF = unavailable('An admin switched chat off in Features.', 'Switch Chat on in Admin › Features.');
 
 const GB = 1024 ** 3;
 
@@ -132,10 +134,21 @@ export class FeaturesService {
 
   /**
    * Whether chat can answer now (Reader's Summarize and Ask, and chat extensions such as archive
-   * search): the model runtime answers and has the chat model setup or Features chose.
+   * search): an admin has not switched it off in Features, and the model runtime answers and has
+   * the chat model setup or Features chose. (The Features page's own row for chat leaves the switch
+   * out, so the admin can see the runtime's state and switch chat on again: itemAvailability.)
    */
   async chatReadiness(): Promise<Availability> {
+    if (await this.chatSwitchedOff()) return CHAT_SWITCHED_OFF;
     return this.chatReadinessFrom(await this.lookAtRuntime());
+  }
+
+  /**
+   * An admin switched the Chat item off in Features. Only an explicit Off counts: a chat model
+   * installed by setup before flags were kept has no flag and works.
+   */
+  async chatSwitchedOff(): Promise<boolean> {
+    return (await this.flags())[CHAT_BASE_ITEM] === false;
   }
 
   private async chatReadinessFrom(runtime: RuntimeLook): Promise<Availability> {

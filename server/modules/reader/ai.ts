@@ -197,7 +197,7 @@ export interface ReaderAiServiceDeps {
     applySummary(actor: UserActor, id: string, excerpt: string, tags: string[]): Promise<FullReaderItem>;
   };
   store: { tagsFor(itemIds: string[]): Promise<Map<string, string[]>> };
-  models: ChosenModels & { chatReadiness(): Promise<AiStatusResponse> };
+  models: ChosenModels & { chatReadiness(): Promise<AiStatusResponse>; chatSwitchedOff(): Promise<boolean> };
   runtime: ModelRuntimeClient;
   timeoutMs?: number;
 }
@@ -217,6 +217,7 @@ export class ReaderAiService {
   /** Own items keep the summary as their excerpt and gain the tags; global items only answer. */
   async summarize(actor: UserActor, id: string): Promise<{ item: FullReaderItem; summary: string; tags: string[] }> {
     const rec = await this.textOf(actor, id);
+    await this.refuseWhenSwitchedOff();
     const model = await chosenChatModel(this.deps.models);
     const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
     if (rec.ownerId !== actor.id) return { item: await this.deps.items.get(actor, id), summary, tags };
@@ -229,6 +230,7 @@ export class ReaderAiService {
 
   async ask(actor: UserActor, id: string, question: string): Promise<{ answer: string }> {
     const rec = await this.textOf(actor, id);
+    await this.refuseWhenSwitchedOff();
     const model = await chosenChatModel(this.deps.models);
     return ask(rec.contentText, question, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
   }
@@ -240,6 +242,13 @@ export class ReaderAiService {
   /** Whether Summarize and Ask can work now: the household's one answer for chat. */
   status(): Promise<AiStatusResponse> {
     return this.deps.models.chatReadiness();
+  }
+
+  /** Chat switched off in Features: a 503 with the reason and the fix, before the model is asked. */
+  private async refuseWhenSwitchedOff(): Promise<void> {
+    if (await this.deps.models.chatSwitchedOff()) {
+      throw new ServiceUnavailableError('chat_switched_off', 'An admin switched chat off in Features, so Summarize and Ask are not available. An admin can switch Chat on again in Admin › Features.');
+    }
   }
 
   private timeout(): { timeoutMs?: number } {

@@ -2,13 +2,11 @@
 // household's admins look after it, and who they are, instead of being sent Home without a word.
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import type { ProfilesResponse } from '../../api/types';
-import { useResource } from '../../api/useResource';
+import { useProfiles } from '../members/queries';
 import { PageHeader } from '../../ui/PageHeader';
 
 export function AdminOnlyPage({ label }: { label: string }): ReactElement {
-  const profiles = useResource((signal) => api.get<ProfilesResponse>('/api/auth/profiles', { signal }).then((r) => r.profiles));
+  const profiles = useProfiles();
   const admins = (profiles.data ?? []).filter((p) => p.role === 'admin').map((p) => p.name);
   return (
     <section className="page" aria-labelledby="admin-only-title" data-testid="admin-only">

@@ -6,9 +6,9 @@
 // Installed is not the same as usable: a tool that cannot work yet (no archive, no model runtime)
 // says "Not ready yet" with why and, for admins, the fix; members do not see such an extension. There are
 // no on/off switches: Get keeps the spec's disclosure of where an app reaches before it is on.
-import { useEffect, useId, useState, type ReactElement } from 'react';
+import { useId, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { canOpen, SHELL_PAGES } from '../../app/pages';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
@@ -19,7 +19,8 @@ import { DialogActions } from '../../ui/DialogActions';
 import { NotReadyNote } from './NotReadyNote';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
 import { ToolIcon } from './ToolIcon';
-import { useTools, type InstallRequestResponse, type Tool, type ToolResponse } from './tools';
+import { useRequestTool, useSetToolEnabled } from './queries';
+import { useTools, type Tool } from './tools';
 import './apps.css';
 
 /** The server's cap on a request message (MAX_REQUEST_MESSAGE_LENGTH in the tools schema). */
@@ -35,15 +36,12 @@ const SOURCE_TYPES: Record<Tool['dataSources'][number]['type'], string> = {
 export function AppStorePage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
-  const { tools, status, error, reload, replaceTool } = useTools();
+  const { tools, status, error, reload } = useTools();
   const [getting, setGetting] = useState<Tool | null>(null);
   const [removing, setRemoving] = useState<Tool | null>(null);
   const [requesting, setRequesting] = useState<Tool | null>(null);
   const [requested, setRequested] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
-
-  // the store is where people look for changes: read the enabled set again on arrival
-  useEffect(() => reload(), [reload]);
 
   const builtIns = builtInEntries(
     SHELL_PAGES.filter((p) => canOpen(p, user.role)),
@@ -108,7 +106,6 @@ export function AppStorePage(): ReactElement {
           tool={getting}
           onClose={() => setGetting(null)}
           onDone={(t) => {
-            replaceTool(t);
             setNotice(`${t.name} is installed for everyone.`);
             setGetting(null);
           }}
@@ -119,7 +116,6 @@ export function AppStorePage(): ReactElement {
           tool={removing}
           onClose={() => setRemoving(null)}
           onDone={(t) => {
-            replaceTool(t);
             setNotice(`${t.name} was removed. Turn it back on any time; nothing in it was deleted.`);
             setRemoving(null);
           }}
@@ -258,25 +254,11 @@ function DataSources({ tool }: { tool: Tool }): ReactElement {
   );
 }
 
-function useSetEnabled(tool: Tool, enabled: boolean, onDone: (t: Tool) => void) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled });
-      onDone(r.tool);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
-
 function GetDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void; onDone: (t: Tool) => void }): ReactElement {
-  const { busy, error, run } = useSetEnabled(tool, true, onDone);
+  const setEnabled = useSetToolEnabled();
+  const busy = setEnabled.isPending;
+  const error = setEnabled.isError ? errorMessage(setEnabled.error) : null;
+  const run = () => setEnabled.mutateAsync({ toolId: tool.id, enabled: true }).then(onDone, () => undefined); // the failure is in setEnabled.error
   return (
     <Dialog open title={`Get ${tool.name}`} onClose={() => !busy && onClose()} testId="get-dialog" description={tool.description}>
       <DataSources tool={tool} />
@@ -286,6 +268,7 @@ function GetDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void;
 }
 
 function RemoveDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => void; onDone: (t: Tool) => void }): ReactElement {
+  const setEnabled = useSetToolEnabled();
   return (
     <ConfirmDialog
       open
@@ -296,8 +279,7 @@ function RemoveDialog({ tool, onClose, onDone }: { tool: Tool; onClose: () => vo
       confirmLabel="Remove"
       onClose={onClose}
       onConfirm={async () => {
-        const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(tool.id)}/enabled`, { enabled: false });
-        onDone(r.tool);
+        onDone(await setEnabled.mutateAsync({ toolId: tool.id, enabled: false }));
       }}
     />
   );
@@ -313,14 +295,14 @@ function RequestDialog({
   onDone: (outcome: 'sent' | 'duplicate' | 'installed') => void;
 }): ReactElement {
   const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
+  const request = useRequestTool();
+  const busy = request.isPending;
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const send = async () => {
-    setBusy(true);
     setError(null);
     try {
-      const r = await api.post<InstallRequestResponse>('/api/app-store/request', {
+      const r = await request.mutateAsync({
         toolId: tool.id,
         toolName: tool.name,
         ...(message.trim() ? { message: message.trim() } : {}),
@@ -332,7 +314,6 @@ function RequestDialog({
         return;
       }
       setError(errorMessage(err));
-      setBusy(false);
     }
   };
   return (

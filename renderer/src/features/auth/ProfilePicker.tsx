@@ -1,9 +1,8 @@
 // "Who's using Hearth?": one big tile per household member; choosing one opens the PIN pad.
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { api } from '../../api/client';
-import type { ProfilesResponse, PublicUser } from '../../api/types';
-import { useResource } from '../../api/useResource';
+import type { PublicUser } from '../../api/types';
+import { useProfiles } from '../members/queries';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
@@ -22,7 +21,7 @@ export function ProfilePicker(): ReactElement {
   const navigate = useNavigate();
   const location = useLocation();
   const from = (location.state as PickerState | null)?.from;
-  const profiles = useResource((signal) => api.get<ProfilesResponse>('/api/auth/profiles', { signal }).then((r) => r.profiles));
+  const profiles = useProfiles();
 
   return (
     <div className="picker">
@@ -38,10 +37,10 @@ export function ProfilePicker(): ReactElement {
             : 'You were signed out. Choose your profile to sign in again.'}
         </p>
       ) : null}
-      {profiles.status === 'loading' && !profiles.data ? (
+      {profiles.isPending ? (
         <LoadingState label="Loading profiles…" />
-      ) : profiles.status === 'error' ? (
-        <ErrorState title="Profiles did not load" error={profiles.error} onRetry={profiles.reload} />
+      ) : profiles.isError ? (
+        <ErrorState title="Profiles did not load" error={profiles.error} onRetry={() => void profiles.refetch()} />
       ) : profiles.data && profiles.data.length === 0 ? (
         <EmptyState title="No profiles yet">Hearth has no household members yet. Reload once setup is done on the home computer.</EmptyState>
       ) : (

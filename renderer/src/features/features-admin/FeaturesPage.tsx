@@ -4,8 +4,7 @@
 // to the download queue; items with a job in the queue show as downloading until it finishes.
 import { useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, errorMessage } from '../../api/client';
-import { useResource } from '../../api/useResource';
+import { errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
@@ -14,8 +13,8 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { useJobsStatus } from '../downloads/queries';
 import { NotReadyNote } from '../apps/NotReadyNote';
 import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
-import type { JobsResponse } from '../downloads/types';
-import { planItems, withRequirements, type CatalogItem, type FeatureFlagsResponse, type FeaturePlan } from './types';
+import { useFeaturePlan, useInstallFeature, useSetFeatureFlag, useUninstallFeature } from './queries';
+import { planItems, withRequirements, type CatalogItem, type FeaturePlan } from './types';
 
 /** How often the page looks at the queue while something is installing. */
 const INSTALL_POLL_MS = 3_000;
@@ -23,13 +22,13 @@ const INSTALL_POLL_MS = 3_000;
 type Notice = { text: string; downloadsLink?: boolean } | null;
 
 export function FeaturesPage(): ReactElement {
-  const plan = useResource((signal) => api.get<FeaturePlan>('/api/admin/features', { signal }));
+  const plan = useFeaturePlan();
+  const setFlag = useSetFeatureFlag();
   const jobs = useJobsStatus(INSTALL_POLL_MS);
   const [notice, setNotice] = useState<Notice>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [installing, setInstalling] = useState<CatalogItem | null>(null);
   const [uninstalling, setUninstalling] = useState<CatalogItem | null>(null);
-  const [toggling, setToggling] = useState<string | null>(null);
 
   const items = useMemo(() => (plan.data ? planItems(plan.data) : []), [plan.data]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
@@ -41,29 +40,25 @@ export function FeaturesPage(): ReactElement {
   );
   const activeKey = [...active].sort().join(',');
   const lastActive = useRef(activeKey);
-  const reloadPlan = plan.reload;
+  const { refetch: refetchPlan } = plan;
   useEffect(() => {
     // a job left the queue: what is installed may have changed
     const before = lastActive.current.split(',').filter(Boolean);
     lastActive.current = activeKey;
-    if (before.some((id) => !active.has(id))) reloadPlan();
-  }, [activeKey, active, reloadPlan]);
+    if (before.some((id) => !active.has(id))) void refetchPlan();
+  }, [activeKey, active, refetchPlan]);
 
   const isDownloading = (item: CatalogItem) => !item.installed && item.installs.some((a) => active.has(a.id));
 
   const toggle = async (item: CatalogItem, enabled: boolean) => {
     if (!plan.data) return;
-    setToggling(item.id);
     setActionError(null);
     setNotice(null);
     try {
-      const { features } = await api.put<FeatureFlagsResponse>(`/api/app-features/${encodeURIComponent(item.id)}`, { enabled });
-      plan.setData(withFlags(plan.data, features));
+      await setFlag.mutateAsync({ id: item.id, enabled });
       setNotice({ text: `${item.name} is ${enabled ? 'on' : 'off'}.` });
     } catch (err) {
       setActionError(`${item.name} was not switched ${enabled ? 'on' : 'off'}. ${errorMessage(err)}`);
-    } finally {
-      setToggling(null);
     }
   };
 
@@ -100,10 +95,10 @@ export function FeaturesPage(): ReactElement {
       </p>
       <FormError message={actionError} />
 
-      {plan.status === 'loading' && !data ? (
+      {plan.isPending ? (
         <LoadingState label="Loading features…" />
-      ) : plan.status === 'error' && !data ? (
-        <ErrorState title="Features did not load" error={plan.error} onRetry={plan.reload} />
+      ) : plan.isError && !data ? (
+        <ErrorState title="Features did not load" error={plan.error} onRetry={() => void plan.refetch()} />
       ) : !data || data.groups.length === 0 ? (
         <EmptyState title="No features">The feature catalog is empty.</EmptyState>
       ) : (
@@ -119,7 +114,7 @@ export function FeaturesPage(): ReactElement {
                   item={item}
                   byId={byId}
                   downloading={isDownloading(item)}
-                  toggling={toggling === item.id}
+                  toggling={setFlag.isPending && setFlag.variables.id === item.id}
                   onInstall={() => setInstalling(item)}
                   onUninstall={() => setUninstalling(item)}
                   onToggle={(on) => void toggle(item, on)}
@@ -136,7 +131,7 @@ export function FeaturesPage(): ReactElement {
                       item={item}
                       byId={byId}
                       downloading={isDownloading(item)}
-                      toggling={toggling === item.id}
+                      toggling={setFlag.isPending && setFlag.variables.id === item.id}
                       onInstall={() => setInstalling(item)}
                       onUninstall={() => setUninstalling(item)}
                       onToggle={(on) => void toggle(item, on)}
@@ -159,8 +154,6 @@ export function FeaturesPage(): ReactElement {
           setActionError(null);
           if (queued > 0) setNotice({ text: `${item.name} is downloading.`, downloadsLink: true });
           else setNotice({ text: `${item.name} is ready: there was nothing left to download.` });
-          plan.reload();
-          jobs.refresh();
         }}
       />
       <UninstallDialog
@@ -171,7 +164,6 @@ export function FeaturesPage(): ReactElement {
           setUninstalling(null);
           setActionError(null);
           setNotice({ text: `${item.name} was uninstalled.` });
-          plan.reload();
         }}
       />
     </section>
@@ -180,14 +172,6 @@ export function FeaturesPage(): ReactElement {
 
 function isEssential(plan: FeaturePlan, id: string): boolean {
   return [plan.essentials.chat.id, plan.essentials.embeddings.id, plan.essentials.router.id].includes(id);
-}
-
-function withFlags(plan: FeaturePlan, flags: Record<string, boolean>): FeaturePlan {
-  const set = <T extends CatalogItem>(i: T): T => ({ ...i, enabled: flags[i.id] === true });
-  return {
-    ...plan,
-    groups: plan.groups.map((g) => ({ ...g, base: set(g.base), items: g.items.map(set), categories: g.categories.map((c) => ({ ...c, items: c.items.map(set) })) })),
-  };
 }
 
 /** What installing this item downloads: itself and what it needs that is not installed yet. */
@@ -313,7 +297,8 @@ function InstallDialog({
   onClose: () => void;
   onInstalled: (item: CatalogItem, queued: number) => void;
 }): ReactElement {
-  const [busy, setBusy] = useState(false);
+  const installFeature = useInstallFeature();
+  const busy = installFeature.isPending;
   const [error, setError] = useState<string | null>(null);
   const set = item ? installSet(item, byId) : [];
   const extra = set.filter((i) => i.id !== item?.id);
@@ -327,15 +312,12 @@ function InstallDialog({
 
   const install = async () => {
     if (!item) return;
-    setBusy(true);
     setError(null);
     try {
-      const { jobs } = await api.post<JobsResponse>('/api/admin/install', { items: [item.id] });
-      setBusy(false);
+      const jobs = await installFeature.mutateAsync(item.id);
       onInstalled(item, jobs.length);
     } catch (err) {
       setError(errorMessage(err));
-      setBusy(false);
     }
   };
 
@@ -389,6 +371,7 @@ function UninstallDialog({
   onClose: () => void;
   onUninstalled: (item: CatalogItem) => void;
 }): ReactElement {
+  const uninstall = useUninstallFeature();
   return (
     <ConfirmDialog
       open={item !== null}
@@ -404,7 +387,7 @@ function UninstallDialog({
       onClose={onClose}
       onConfirm={async () => {
         if (!item) return;
-        await api.post('/api/admin/uninstall', { items: [item.id] });
+        await uninstall.mutateAsync(item.id);
         onUninstalled(item);
       }}
     />

@@ -2,17 +2,16 @@
 // (members who already have their own layout keep it).
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
-import type { DefaultLayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import { LayoutEditor } from './LayoutEditor';
 import { LayoutPreview } from './LayoutPreview';
+import { useDefaultLayout, useSaveDefaultLayout } from './queries';
 import './home.css';
 
 export function DefaultLayoutPage(): ReactElement {
-  const res = useResource((signal) => api.get<DefaultLayoutResponse>('/api/home-layout/default', { signal }));
+  const res = useDefaultLayout();
+  const save = useSaveDefaultLayout();
   const [editing, setEditing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const data = res.data;
@@ -49,8 +48,8 @@ export function DefaultLayoutPage(): ReactElement {
         {notice ?? ''}
       </p>
 
-      {!data && res.status === 'loading' ? <LoadingState label="Loading the default home screen…" /> : null}
-      {!data && res.status === 'error' ? <ErrorState title="The default did not load" error={res.error} onRetry={res.reload} /> : null}
+      {!data && res.isPending ? <LoadingState label="Loading the default home screen…" /> : null}
+      {!data && res.isError ? <ErrorState title="The default did not load" error={res.error} onRetry={() => void res.refetch()} /> : null}
       {data && editing ? (
         <LayoutEditor
           label="Edit the default home screen"
@@ -58,7 +57,7 @@ export function DefaultLayoutPage(): ReactElement {
           initial={data.layout}
           onCancel={() => setEditing(false)}
           onSave={async (layout) => {
-            res.setData(await api.put<DefaultLayoutResponse>('/api/home-layout/default', layout));
+            await save.mutateAsync(layout);
             setEditing(false);
             setNotice('The default home screen was saved.');
           }}

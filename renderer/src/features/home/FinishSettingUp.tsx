@@ -2,20 +2,14 @@
 // (the model runtime running, the chosen models in it, someone besides the admin). Each item says
 // what is missing and links to the page that fixes it; the card goes away once all are done.
 // Checked again when the tab comes back into view.
-import { useQuery } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import type { SetupChecklist } from '../../../../server/modules/setup/schema.js';
-import { api } from '../../api/client';
 import { Icon } from '../../ui/icons';
+import { useSetupChecklist } from './queries';
 
 export function FinishSettingUp(): ReactElement | null {
   // read again whenever the tab comes back into view or the window is focused (api/query.ts)
-  const res = useQuery({
-    queryKey: ['setup', 'checklist'],
-    queryFn: ({ signal }) => api.get<SetupChecklist>('/api/setup/checklist', { signal }),
-    staleTime: 0,
-  });
+  const res = useSetupChecklist();
 
   // an aid, not the page: nothing while it loads or if it cannot be checked
   const data = res.data;

@@ -1,17 +1,17 @@
 // Home: the person's Today canvas (their layout, else the household default), the header items
 // they picked, and an edit mode. A home screen an admin has locked has no Edit button. The layout
-// is read again when the tab comes back into view (an admin may have changed or locked it).
-import { useEffect, useState, type ReactElement } from 'react';
+// is read again when the tab comes back into view (an admin may have changed or locked it), except
+// while it is being edited (home/queries.ts).
+import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError } from '../../api/client';
-import { useResource } from '../../api/useResource';
+import { ApiError } from '../../api/client';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useTools } from '../apps/tools';
-import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
+import { useMyLayout, useSaveMyLayout } from './queries';
 import { HomeCanvas, visibleRows } from './widgets';
 import './home.css';
 
@@ -26,23 +26,11 @@ function greeting(hour: number): string {
 
 export function HomePage(): ReactElement {
   const user = useUser();
-  const res = useResource((signal) => api.get<LayoutResponse>('/api/home-layout', { signal }));
   const [editing, setEditing] = useState(false);
+  const res = useMyLayout({ editing });
+  const save = useSaveMyLayout();
   const [notice, setNotice] = useState<string | null>(null);
-  const { reload, setData } = res;
-
-  useEffect(() => {
-    if (editing) return;
-    const refresh = () => {
-      if (document.visibilityState === 'visible') reload();
-    };
-    window.addEventListener('focus', refresh);
-    document.addEventListener('visibilitychange', refresh);
-    return () => {
-      window.removeEventListener('focus', refresh);
-      document.removeEventListener('visibilitychange', refresh);
-    };
-  }, [editing, reload]);
+  const reload = () => void res.refetch();
 
   const data = res.data;
   const locked = data?.locked ?? false;
@@ -82,8 +70,8 @@ export function HomePage(): ReactElement {
         </p>
       ) : null}
 
-      {!data && res.status === 'loading' ? <LoadingState label="Loading your home screen…" /> : null}
-      {!data && res.status === 'error' ? <ErrorState title="Your home screen did not load" error={res.error} onRetry={reload} /> : null}
+      {!data && res.isPending ? <LoadingState label="Loading your home screen…" /> : null}
+      {!data && res.isError ? <ErrorState title="Your home screen did not load" error={res.error} onRetry={reload} /> : null}
 
       {data && editing ? (
         <>
@@ -98,15 +86,14 @@ export function HomePage(): ReactElement {
             onCancel={() => setEditing(false)}
             onSave={async (layout) => {
               try {
-                setData(await api.put<LayoutResponse>('/api/home-layout', layout));
+                await save.mutateAsync(layout);
                 setEditing(false);
                 setNotice('Your home screen was saved.');
               } catch (err) {
                 if (err instanceof ApiError && err.code === 'layout_locked') {
                   setEditing(false);
                   setNotice(err.message);
-                  reload();
-                  return;
+                  return; // the layout is read again: it is locked now
                 }
                 throw err;
               }

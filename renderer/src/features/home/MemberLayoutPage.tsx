@@ -2,9 +2,7 @@
 // for them, or put them back on the household default.
 import { useState, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ApiError, errorMessage } from '../../api/client';
-import type { UsersResponse } from '../../api/types';
-import { useResource } from '../../api/useResource';
+import { ApiError, errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
@@ -13,16 +11,18 @@ import type { LayoutResponse } from '../../../../server/modules/home-layout/sche
 import { DEFAULT_LAYOUT_HREF } from './HomePage';
 import { LayoutEditor } from './LayoutEditor';
 import { LayoutPreview } from './LayoutPreview';
+import { useMembers } from '../members/queries';
+import { useMemberLayout, useSetMemberLayout } from './queries';
 import './home.css';
 
 export function MemberLayoutPage(): ReactElement {
   const { userId = '' } = useParams();
   const me = useUser();
-  const users = useResource((signal) => api.get<UsersResponse>('/api/admin/users', { signal }).then((r) => r.users), []);
-  const res = useResource((signal) => api.get<LayoutResponse>(`/api/home-layout/users/${encodeURIComponent(userId)}`, { signal }), [userId]);
+  const users = useMembers();
+  const res = useMemberLayout(userId);
+  const change = useSetMemberLayout(userId);
   const [editing, setEditing] = useState(false);
   const [resetting, setResetting] = useState(false);
-  const [lockBusy, setLockBusy] = useState(false);
   const [lockError, setLockError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -31,24 +31,21 @@ export function MemberLayoutPage(): ReactElement {
   const name = member ? (isMe ? 'Your' : `${member.name}’s`) : 'Member’s';
   const who = isMe ? 'you' : (member?.name ?? 'this member');
   const data = res.data;
-  const put = (body: { layout?: LayoutResponse['layout'] | null; locked?: boolean }) =>
-    api.put<LayoutResponse>(`/api/home-layout/users/${encodeURIComponent(userId)}`, body);
+  const lockBusy = change.isPending && change.variables.locked !== undefined; // the switch's own change, not a save
+  const put = (body: { layout?: LayoutResponse['layout'] | null; locked?: boolean }) => change.mutateAsync(body);
 
   const setLocked = async (locked: boolean) => {
-    setLockBusy(true);
     setLockError(null);
     setNotice(null);
     try {
-      res.setData(await put({ locked }));
+      await put({ locked });
       setNotice(locked ? `Locked. Only admins can change this home screen now.` : `Unlocked. ${who === 'you' ? 'You' : who} can change it again.`);
     } catch (err) {
       setLockError(errorMessage(err));
-    } finally {
-      setLockBusy(false);
     }
   };
 
-  if (res.status === 'error' && res.error instanceof ApiError && res.error.status === 404) {
+  if (res.isError && res.error instanceof ApiError && res.error.status === 404) {
     return (
       <section className="page">
         <h1 className="page__title">Home screen</h1>
@@ -91,8 +88,8 @@ export function MemberLayoutPage(): ReactElement {
         {notice ?? ''}
       </p>
 
-      {!data && res.status === 'loading' ? <LoadingState label="Loading the home screen…" /> : null}
-      {!data && res.status === 'error' ? <ErrorState title="The home screen did not load" error={res.error} onRetry={res.reload} /> : null}
+      {!data && res.isPending ? <LoadingState label="Loading the home screen…" /> : null}
+      {!data && res.isError ? <ErrorState title="The home screen did not load" error={res.error} onRetry={() => void res.refetch()} /> : null}
 
       {data ? (
         <div className="card member-layout__controls">
@@ -145,7 +142,7 @@ export function MemberLayoutPage(): ReactElement {
           initial={data.layout}
           onCancel={() => setEditing(false)}
           onSave={async (layout) => {
-            res.setData(await put({ layout }));
+            await put({ layout });
             setEditing(false);
             setNotice('The home screen was saved.');
           }}
@@ -158,7 +155,7 @@ export function MemberLayoutPage(): ReactElement {
           who={who}
           onClose={() => setResetting(false)}
           onReset={async () => {
-            res.setData(await put({ layout: null }));
+            await put({ layout: null });
             setResetting(false);
             setNotice('The home screen is back to the household default.');
           }}

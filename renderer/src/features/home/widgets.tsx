@@ -6,14 +6,13 @@
 // A widget whose tool cannot work yet (the Library with no archive) says why instead of pretending.
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
-import { itemTitle, readerItemHref, type ItemListResponse } from '../reader/types';
+import { itemTitle, readerItemHref } from '../reader/types';
 import { NotReadyNote } from '../apps/NotReadyNote';
 import { ToolIcon } from '../apps/ToolIcon';
 import { useTools, type Tool } from '../apps/tools';
 import { useUser } from '../../app/session';
 import type { HomeColumn, HomeLayout, HomeRow } from './layout-edit';
+import { useUnreadReaderItems } from './queries';
 
 interface WidgetProps {
   tool: Tool | undefined;
@@ -69,7 +68,7 @@ function ToolCard({
 /** The newest unread items in the member's Reader (up to three), linking to each. */
 function ReaderWidget({ tool }: WidgetProps): ReactElement {
   const def = WIDGETS.reader!;
-  const unread = useResource((signal) => api.get<ItemListResponse>('/api/reader?status=unread&hidden=exclude&limit=3', { signal }));
+  const unread = useUnreadReaderItems();
   const data = unread.data;
   const text = !data
     ? unread.error

@@ -4,10 +4,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type StreamHandle } from '../../api/sse';
-import { useResource } from '../../api/useResource';
-import { ARCHIVES_KEY } from './queries';
+import { useFeaturePlan } from '../features-admin/queries';
+import { ARCHIVE_CHANGES, useArchiveCatalog, useArchivesStatus, useCancelArchiveDownload, useDeleteArchive, useVerifyArchives } from './queries';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
@@ -17,13 +17,11 @@ import './library.css';
 import {
   isBook,
   STATE_TEXT,
-  type ArchiveCatalogResponse,
   type ArchivesStatus,
   type CatalogEntry,
   type DownloadProgress,
   type DownloadStream,
   type RuntimeInstallStream,
-  type VerifyArchivesResponse,
   type VerifyResult,
 } from './types';
 
@@ -40,18 +38,19 @@ const PHASE_TEXT: Record<Live['phase'], string> = {
 };
 
 export function ArchivesAdminPage(): ReactElement {
-  const catalog = useResource((signal) => api.get<ArchiveCatalogResponse>('/api/admin/archives/catalog', { signal }));
-  const status = useResource((signal) => api.get<ArchivesStatus>('/api/archives/status', { signal }));
-  const disk = useResource((signal) =>
-    api.get<{ disk?: { freeBytes: number | null } }>('/api/admin/features', { signal }).then((p) => p.disk?.freeBytes ?? null),
-  );
+  const catalog = useArchiveCatalog();
+  const status = useArchivesStatus();
+  const plan = useFeaturePlan();
+  const freeBytes = plan.data?.disk.freeBytes ?? null;
+  const cancelDownload = useCancelArchiveDownload();
+  const verifyArchives = useVerifyArchives();
+  const verifying = verifyArchives.isPending;
   const [live, setLive] = useState<Record<string, Live>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [variants, setVariants] = useState<Record<string, string>>({});
   const [deleting, setDeleting] = useState<CatalogEntry | null>(null);
-  const [verifying, setVerifying] = useState(false);
   const [verifyResults, setVerifyResults] = useState<VerifyResult[] | null>(null);
   const streams = useRef(new Map<string, StreamHandle>());
 
@@ -67,12 +66,10 @@ export function ArchivesAdminPage(): ReactElement {
   const labelOf = (id: string) => sources.find((s) => s.id === id)?.label ?? id;
 
   const queryClient = useQueryClient();
+  // after a download or the archive server's install (streams, not mutations): the catalog, the
+  // Library's shelves and everything else an archive changes are read again
   const refresh = () => {
-    catalog.reload();
-    status.reload();
-    disk.reload();
-    // the Library's shelves (and anything else reading the archives) are read again too
-    void queryClient.invalidateQueries({ queryKey: ARCHIVES_KEY });
+    for (const queryKey of ARCHIVE_CHANGES) void queryClient.invalidateQueries({ queryKey });
   };
 
   const finish = (id: string, message: string | null, error: string | null) => {
@@ -139,29 +136,20 @@ export function ArchivesAdminPage(): ReactElement {
   const cancel = async (src: CatalogEntry) => {
     setActionError(null);
     try {
-      await api.post(`/api/admin/archives/cancel/${encodeURIComponent(src.id)}`);
-      if (!streams.current.has(src.id)) {
-        setNotice(`${src.label} was cancelled.`);
-        refresh();
-      }
+      await cancelDownload.mutateAsync(src.id);
+      if (!streams.current.has(src.id)) setNotice(`${src.label} was cancelled.`);
     } catch (err) {
       setActionError(errorMessage(err));
-      refresh();
     }
   };
 
   const verify = async () => {
-    setVerifying(true);
     setActionError(null);
     setNotice(null);
     try {
-      const { results } = await api.post<VerifyArchivesResponse>('/api/admin/archives/verify');
-      setVerifyResults(results);
+      setVerifyResults(await verifyArchives.mutateAsync());
     } catch (err) {
       setActionError(errorMessage(err));
-    } finally {
-      setVerifying(false);
-      refresh();
     }
   };
 
@@ -180,7 +168,7 @@ export function ArchivesAdminPage(): ReactElement {
           </h1>
           <p className="muted" data-testid="archives-summary">
             Offline encyclopedias and books for the <Link to="/library">Library</Link>.
-            {disk.data != null ? ` ${formatBytes(disk.data)} free on this computer.` : ''}
+            {freeBytes !== null ? ` ${formatBytes(freeBytes)} free on this computer.` : ''}
           </p>
         </div>
         {installedCount > 0 ? (
@@ -204,7 +192,7 @@ export function ArchivesAdminPage(): ReactElement {
 
       {!catalog.data ? (
         catalog.error ? (
-          <ErrorState title="The archive catalog did not load" error={catalog.error} onRetry={catalog.reload} />
+          <ErrorState title="The archive catalog did not load" error={catalog.error} onRetry={() => void catalog.refetch()} />
         ) : (
           <LoadingState label="Loading the catalog…" />
         )
@@ -227,7 +215,7 @@ export function ArchivesAdminPage(): ReactElement {
                       live={live[src.id]}
                       error={errors[src.id]}
                       variantKey={variants[src.id] ?? src.installed?.variantKey ?? src.variants[0]?.key ?? ''}
-                      freeBytes={disk.data ?? null}
+                      freeBytes={freeBytes}
                       onVariant={(k) => setVariants((v) => ({ ...v, [src.id]: k }))}
                       onDownload={() => download(src)}
                       onCancel={() => void cancel(src)}
@@ -247,7 +235,6 @@ export function ArchivesAdminPage(): ReactElement {
         onDeleted={(src) => {
           setDeleting(null);
           setNotice(`${src.label} was deleted.`);
-          refresh();
         }}
       />
     </section>
@@ -478,6 +465,7 @@ function RuntimePanel({ status, error, onChanged }: { status: ArchivesStatus | u
 }
 
 function DeleteDialog({ src, onClose, onDeleted }: { src: CatalogEntry | null; onClose: () => void; onDeleted: (s: CatalogEntry) => void }): ReactElement {
+  const remove = useDeleteArchive();
   return (
     <ConfirmDialog
       open={src !== null}
@@ -488,7 +476,7 @@ function DeleteDialog({ src, onClose, onDeleted }: { src: CatalogEntry | null; o
       confirmLabel="Delete"
       onConfirm={async () => {
         if (!src) return;
-        await api.delete(`/api/admin/archives/${encodeURIComponent(src.id)}`);
+        await remove.mutateAsync(src.id);
         onDeleted(src);
       }}
     />

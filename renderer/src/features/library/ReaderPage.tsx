@@ -4,14 +4,13 @@
 // archive pages in dark mode when the app is (cookie ld-theme, read by the proxy).
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useParams } from 'react-router';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { ArchiveIcon, ARCHIVES_ADMIN_HREF } from './LibraryPage';
 import './library.css';
-import { viewBase, type InstalledArchive, type InstalledArchivesResponse } from './types';
+import { useInstalledArchives } from './queries';
+import { viewBase, type InstalledArchive } from './types';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 
@@ -45,7 +44,7 @@ function useDarkMode(): boolean {
 export function ReaderPage(): ReactElement {
   const { sourceId = '' } = useParams();
   const user = useUser();
-  const installed = useResource((signal) => api.get<InstalledArchivesResponse>('/api/archives/installed', { signal }), [sourceId]);
+  const installed = useInstalledArchives();
   const archive = installed.data?.archives.find((a) => a.sourceId === sourceId);
 
   return (
@@ -68,7 +67,7 @@ export function ReaderPage(): ReactElement {
       </div>
       {!installed.data ? (
         installed.error ? (
-          <ErrorState title="The archive did not load" error={installed.error} onRetry={installed.reload} />
+          <ErrorState title="The archive did not load" error={installed.error} onRetry={() => void installed.refetch()} />
         ) : (
           <LoadingState label="Opening the archive…" />
         )

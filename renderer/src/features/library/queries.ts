@@ -1,9 +1,12 @@
 // The archives API the Library reads, as hooks (TanStack Query, see api/query.ts). The admin's
-// archive page invalidates ARCHIVES_KEY after a download, a delete or a verify, so the Library
-// shows the change the next time it is opened.
-import { useQuery } from '@tanstack/react-query';
+// archive page invalidates ARCHIVES_KEY (and what else an archive changes) after a download, a
+// cancel, a delete or a verify, so the Library and the tools show the change without a reload.
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { ArchivesStatus, InstalledArchivesResponse } from './types';
+import { TOOLS_KEY } from '../apps/queries';
+import { FEATURES_KEY } from '../features-admin/queries';
+import { CHECKLIST_KEY } from '../home/queries';
+import type { ArchiveCatalogResponse, ArchivesStatus, InstalledArchivesResponse, VerifyArchivesResponse } from './types';
 
 export const ARCHIVES_KEY = ['archives'] as const;
 
@@ -18,5 +21,38 @@ export function useArchivesStatus() {
   return useQuery({
     queryKey: [...ARCHIVES_KEY, 'status'],
     queryFn: ({ signal }) => api.get<ArchivesStatus>('/api/archives/status', { signal }),
+  });
+}
+
+/** The archive catalog with what is installed (admins). */
+export function useArchiveCatalog() {
+  return useQuery({
+    queryKey: [...ARCHIVES_KEY, 'catalog'],
+    queryFn: ({ signal }) => api.get<ArchiveCatalogResponse>('/api/admin/archives/catalog', { signal }),
+  });
+}
+
+/** What an archive change makes stale: the archives, the free disk (Features' plan), the tools'
+ *  readiness (archive search needs an archive) and Home's Finish setting up card. */
+export const ARCHIVE_CHANGES = [ARCHIVES_KEY, FEATURES_KEY, TOOLS_KEY, CHECKLIST_KEY] as const;
+
+export function useCancelArchiveDownload() {
+  return useMutation({
+    mutationFn: (sourceId: string) => api.post(`/api/admin/archives/cancel/${encodeURIComponent(sourceId)}`),
+    meta: { invalidates: ARCHIVE_CHANGES },
+  });
+}
+
+export function useVerifyArchives() {
+  return useMutation({
+    mutationFn: () => api.post<VerifyArchivesResponse>('/api/admin/archives/verify').then((r) => r.results),
+    meta: { invalidates: ARCHIVE_CHANGES },
+  });
+}
+
+export function useDeleteArchive() {
+  return useMutation({
+    mutationFn: (sourceId: string) => api.delete(`/api/admin/archives/${encodeURIComponent(sourceId)}`),
+    meta: { invalidates: ARCHIVE_CHANGES },
   });
 }

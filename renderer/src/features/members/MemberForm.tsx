@@ -1,11 +1,16 @@
 // Add or edit one household member: name, PIN (required when adding; optional "new PIN" when
-// editing) and role. Edits send only what changed.
+// editing) and role. Edits send only what changed. The name and role typed are kept as a draft
+// (ui/useDraft: this tab, the signed-in admin's own) so they survive the session ending mid-form;
+// the PIN never is: a PIN must not sit in sessionStorage, so it is plain state and is typed again.
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { api, ApiError, errorMessage } from '../../api/client';
-import type { PublicUser, Role, UserResponse } from '../../api/types';
+import { ApiError, errorMessage } from '../../api/client';
+import type { PublicUser, Role } from '../../api/types';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
+import { useAddMember, useUpdateMember } from './queries';
+import { useUser } from '../../app/session';
+import { clearDraft, useDraft } from '../../ui/useDraft';
 import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
 
 interface Errors {
@@ -34,12 +39,18 @@ export function MemberForm({
   onSaved: (user: PublicUser) => void;
 }): ReactElement {
   const adding = member === null;
-  const [name, setName] = useState(member?.name ?? '');
+  const me = useUser();
+  const form = memberDraftForm(member);
+  const [name, setName, clearName] = useDraft(me.id, `${form}.name`, member?.name ?? '');
+  // never a draft: a PIN is not kept in sessionStorage
   const [pin, setPin] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [role, setRole] = useState<Role>(member?.role ?? 'member');
+  const [roleText, setRoleText, clearRole] = useDraft(me.id, `${form}.role`, member?.role ?? 'member');
+  const role: Role = roleText === 'admin' ? 'admin' : 'member';
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const addMember = useAddMember();
+  const updateMember = useUpdateMember();
+  const busy = addMember.isPending || updateMember.isPending;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -53,25 +64,23 @@ export function MemberForm({
     if (next.name || next.pin || next.confirm) return;
 
     const trimmed = name.trim();
-    let body: Record<string, string>;
-    if (adding) {
-      body = { name: trimmed, pin, role };
-    } else {
-      body = {};
+    const body: Record<string, string> = {};
+    if (!adding) {
       if (trimmed !== member.name) body.name = trimmed;
       if (pin) body.pin = pin;
       if (role !== member.role) body.role = role;
       if (Object.keys(body).length === 0) {
-        onCancel(); // nothing changed
+        onCancel(); // nothing changed (the draft goes with the form)
         return;
       }
     }
 
-    setBusy(true);
     try {
-      const { user } = adding
-        ? await api.post<UserResponse>('/api/admin/users', body)
-        : await api.patch<UserResponse>(`/api/admin/users/${encodeURIComponent(member.id)}`, body);
+      const user = adding
+        ? await addMember.mutateAsync({ name: trimmed, pin, role })
+        : await updateMember.mutateAsync({ id: member.id, body });
+      clearName();
+      clearRole();
       onSaved(user);
     } catch (err) {
       const fields = err instanceof ApiError ? err.fieldIssues : {};
@@ -82,7 +91,6 @@ export function MemberForm({
         role: fields.role ?? null,
         form: taken ? null : errorMessage(err),
       });
-      setBusy(false);
     }
   };
 
@@ -131,7 +139,7 @@ export function MemberForm({
         <div className="role-options">
           {ROLES.map((r) => (
             <label key={r.value} className={role === r.value ? 'role-option is-selected' : 'role-option'}>
-              <input type="radio" name="role" value={r.value} checked={role === r.value} onChange={() => setRole(r.value)} />
+              <input type="radio" name="role" value={r.value} checked={role === r.value} onChange={() => setRoleText(r.value)} />
               <span>
                 <span className="role-option__label">{r.label}</span>
                 <span className="role-option__hint">{r.hint}</span>
@@ -153,4 +161,16 @@ export function MemberForm({
       </div>
     </form>
   );
+}
+
+/** The draft's name for this form: one for adding, one per member edited. */
+function memberDraftForm(member: PublicUser | null): string {
+  return member ? `members.edit.${member.id}` : 'members.add';
+}
+
+/** Forgets what was typed into the form (Cancel, Escape, a tap outside: dismissing is a choice). */
+export function forgetMemberDraft(userId: string, member: PublicUser | null): void {
+  const form = memberDraftForm(member);
+  clearDraft(userId, `${form}.name`);
+  clearDraft(userId, `${form}.role`);
 }

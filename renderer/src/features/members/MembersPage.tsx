@@ -6,9 +6,8 @@
 // shortened with an ellipsis and shown whole on hover and focus.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, errorMessage } from '../../api/client';
-import type { AdminUser, AdminUserResponse, PublicUser, UsersResponse } from '../../api/types';
-import { useResource } from '../../api/useResource';
+import { errorMessage } from '../../api/client';
+import type { AdminUser, PublicUser } from '../../api/types';
 import { useSession, useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -18,42 +17,42 @@ import { Icon } from '../../ui/icons';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
-import { MemberForm } from './MemberForm';
+import { forgetMemberDraft, MemberForm } from './MemberForm';
+import { useMembers, useRemoveMember, useUnlockMember } from './queries';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
 
 export function MembersPage(): ReactElement {
   const me = useUser();
   const { updateUser, forget } = useSession();
-  const users = useResource((signal) => api.get<UsersResponse>('/api/admin/users', { signal }).then((r) => r.users));
+  const users = useMembers();
+  const unlockMember = useUnlockMember();
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<PublicUser | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [unlocking, setUnlocking] = useState<string | null>(null);
 
   const list = users.data ?? [];
 
   const saved = (user: PublicUser, mode: 'add' | 'edit') => {
-    const next = mode === 'add' ? [...list, { ...user, lockedUntil: null }] : list.map((u) => (u.id === user.id ? { ...u, ...user } : u));
-    users.setData(next);
     setEditing(null);
     setNotice(mode === 'add' ? `${user.name} was added.` : `${user.name} was updated.`);
     if (user.id === me.id) updateUser(user); // e.g. renamed yourself or gave up admin
-    if (mode === 'edit') users.reload(); // a new PIN lifts a lock
   };
 
   const unlock = async (user: AdminUser) => {
     setNotice(null);
-    setUnlocking(user.id);
     try {
-      const { user: unlocked } = await api.post<AdminUserResponse>(`/api/admin/users/${encodeURIComponent(user.id)}/unlock`);
-      users.setData(list.map((u) => (u.id === unlocked.id ? unlocked : u)));
+      await unlockMember.mutateAsync(user.id);
       setNotice(`${user.name} can sign in again on every device.`);
     } catch (err) {
       setNotice(`${user.name} was not unlocked: ${errorMessage(err)}`);
-    } finally {
-      setUnlocking(null);
     }
+  };
+
+  // closing the form on purpose drops its draft (a session ending does not: the draft is for that)
+  const dismiss = () => {
+    if (editing) forgetMemberDraft(me.id, editing.mode === 'edit' ? editing.member : null);
+    setEditing(null);
   };
 
   const removed = (user: PublicUser) => {
@@ -62,7 +61,6 @@ export function MembersPage(): ReactElement {
       forget(); // your session went with your profile
       return;
     }
-    users.setData(list.filter((u) => u.id !== user.id));
     setNotice(`${user.name} was removed.`);
   };
 
@@ -97,10 +95,10 @@ export function MembersPage(): ReactElement {
         {notice ?? ''}
       </p>
 
-      {users.status === 'loading' && !users.data ? (
+      {users.isPending ? (
         <LoadingState label="Loading members…" />
-      ) : users.status === 'error' ? (
-        <ErrorState title="Members did not load" error={users.error} onRetry={users.reload} />
+      ) : users.isError && !users.data ? (
+        <ErrorState title="Members did not load" error={users.error} onRetry={() => void users.refetch()} />
       ) : list.length === 0 ? (
         <EmptyState title="No members yet">Add the people in your household so each gets their own profile.</EmptyState>
       ) : (
@@ -149,7 +147,7 @@ export function MembersPage(): ReactElement {
                     type="button"
                     className="btn btn--secondary btn--compact"
                     aria-label={`Unlock ${u.name}`}
-                    disabled={unlocking === u.id}
+                    disabled={unlockMember.isPending && unlockMember.variables === u.id}
                     onClick={() => void unlock(u)}
                   >
                     Unlock
@@ -164,7 +162,7 @@ export function MembersPage(): ReactElement {
       <Dialog
         open={editing !== null}
         title={editing?.mode === 'edit' ? `Edit ${editing.member.name}` : 'Add a household member'}
-        onClose={() => setEditing(null)}
+        onClose={dismiss}
         testId="member-dialog"
       >
         {editing ? (
@@ -172,7 +170,7 @@ export function MembersPage(): ReactElement {
             key={editing.mode === 'edit' ? editing.member.id : 'new'}
             member={editing.mode === 'edit' ? editing.member : null}
             isSelf={editing.mode === 'edit' && editing.member.id === me.id}
-            onCancel={() => setEditing(null)}
+            onCancel={dismiss}
             onSaved={(u) => saved(u, editing.mode)}
           />
         ) : null}
@@ -204,6 +202,7 @@ function RemoveDialog({
   onClose: () => void;
   onRemoved: (u: PublicUser) => void;
 }): ReactElement {
+  const remove = useRemoveMember();
   return (
     <ConfirmDialog
       open={member !== null}
@@ -220,7 +219,7 @@ function RemoveDialog({
       confirmLabel="Remove"
       onConfirm={async () => {
         if (!member) return;
-        await api.delete(`/api/admin/users/${encodeURIComponent(member.id)}`);
+        await remove.mutateAsync(member.id);
         onRemoved(member);
       }}
     />

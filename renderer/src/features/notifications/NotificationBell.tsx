@@ -9,7 +9,8 @@ import { useAction } from '../../api/useAction';
 import { useUser } from '../../app/session';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { useTools, type ToolResponse } from '../apps/tools';
+import { TOOLS_KEY } from '../apps/queries';
+import type { ToolResponse } from '../apps/tools';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
 import { NOTIFICATIONS_KEY, useNotifications, useUnreadCount } from './queries';
 import './notifications.css';
@@ -93,19 +94,17 @@ function timeAgo(iso: string, now = Date.now()): string {
 
 function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement {
   const user = useUser();
-  const { replaceTool } = useTools();
   const notifications = useNotifications();
   const data = notifications.data;
   const loadError = notifications.error;
   // after a change succeeds the panel and the bell are read again, before the busy mark goes
-  const { busy, notice, error, act } = useAction({ invalidates: [NOTIFICATIONS_KEY] });
+  const { busy, notice, error, act } = useAction({ invalidates: [NOTIFICATIONS_KEY, TOOLS_KEY] });
 
   const markRead = (n: Notification) => api.patch(`/api/notifications/${encodeURIComponent(n.id)}/read`, {});
   const approve = (n: Notification) =>
     act(n.id, async () => {
       const toolId = str(n.payload, 'toolId');
       const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
-      replaceTool(r.tool);
       await markRead(n);
       return `${r.tool.name} is installed for everyone.`;
     });

@@ -1,13 +1,11 @@
 // Wizard step: this computer in plain words (memory, graphics, free disk, processor) and where AI
 // models will run, from the hardware probe behind GET /api/setup/catalog.
 import type { ReactElement, Ref } from 'react';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
+import { useSetupCatalog } from './queries';
 import { formatMemory } from '../features-admin/item-text';
-import type { SetupCatalog } from '../../api/types';
 import type { FeaturePlan, GpuInfo, HardwareProfile } from '../features-admin/types';
 
 const VENDOR: Record<GpuInfo['vendor'], string> = { nvidia: 'NVIDIA', amd: 'AMD', intel: 'Intel', apple: 'Apple', other: '' };
@@ -37,7 +35,7 @@ export function runsOnText(plan: Pick<FeaturePlan, 'budget' | 'hardware'>): stri
 }
 
 export function ComputerStep({ headingRef, onBack, onContinue }: { headingRef: Ref<HTMLHeadingElement>; onBack: () => void; onContinue: () => void }): ReactElement {
-  const plan = useResource((signal) => api.get<SetupCatalog>('/api/setup/catalog', { signal }));
+  const plan = useSetupCatalog();
   const data = plan.data;
 
   return (
@@ -46,10 +44,10 @@ export function ComputerStep({ headingRef, onBack, onContinue }: { headingRef: R
         Your computer
       </h1>
       <p className="muted">Hearth looked at this computer to pick what runs well on it.</p>
-      {plan.status === 'loading' && !data ? (
+      {plan.isPending ? (
         <LoadingState label="Looking at this computer…" />
       ) : plan.status === 'error' && !data ? (
-        <ErrorState title="Hearth could not look at this computer" error={plan.error} onRetry={plan.reload} />
+        <ErrorState title="Hearth could not look at this computer" error={plan.error} onRetry={() => void plan.refetch()} />
       ) : data ? (
         <>
           <dl className="facts" data-testid="hardware-summary">
@@ -90,7 +88,7 @@ export function ComputerStep({ headingRef, onBack, onContinue }: { headingRef: R
         <button type="button" className="btn btn--secondary" onClick={onBack}>
           Back
         </button>
-        <button type="button" className="btn btn--primary btn--wide" onClick={onContinue} disabled={plan.status === 'loading' && !data}>
+        <button type="button" className="btn btn--primary btn--wide" onClick={onContinue} disabled={plan.isPending}>
           Continue
         </button>
       </div>

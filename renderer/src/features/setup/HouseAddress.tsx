@@ -2,18 +2,17 @@
 // best one and a copy button; or, when no other device can reach Hearth, why and what to change.
 // Shown at the end of setup (a parent who set up on this computer's localhost has nothing else to type).
 import { useEffect, useState, type ReactElement } from 'react';
-import type { HouseAddressesResponse } from '../../../../server/modules/system/schema.js';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
+import { useHouseAddresses } from './queries';
 import './setup-end.css';
 
 export function HouseAddress(): ReactElement {
-  const found = useResource((signal) => api.get<HouseAddressesResponse>('/api/system/addresses', { signal }));
-  if (found.status === 'loading' && !found.data) return <LoadingState label="Finding this computer’s address…" />;
-  if (found.status === 'error') return <ErrorState title="The address could not be found" error={found.error} onRetry={found.reload} />;
-  const { addresses, reach, host } = found.data!;
+  const found = useHouseAddresses();
+  const reload = () => void found.refetch();
+  if (found.isPending) return <LoadingState label="Finding this computer’s address…" />;
+  if (found.isError) return <ErrorState title="The address could not be found" error={found.error} onRetry={reload} />;
+  const { addresses, reach, host } = found.data;
   const preferred = addresses[0];
   if (reach !== 'lan' || !preferred) {
     return (
@@ -34,7 +33,7 @@ export function HouseAddress(): ReactElement {
             <p>Connect it to your home Wi-Fi or router, then check again.</p>
           </div>
         )}
-        <button type="button" className="btn btn--secondary" onClick={found.reload}>
+        <button type="button" className="btn btn--secondary" onClick={reload}>
           <Icon name="refresh" size={20} />
           Check again
         </button>

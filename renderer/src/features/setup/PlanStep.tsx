@@ -5,11 +5,10 @@
 // runtime the plan says so first: the essentials and the model extras wait (none is pre-checked,
 // none can be checked), the rest installs now.
 import { useMemo, useState, type ReactElement, type Ref } from 'react';
-import { api } from '../../api/client';
-import { useResource } from '../../api/useResource';
 import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
+import { useSetupCatalog } from './queries';
 import { itemSizeText, SLOW_NOTE } from '../features-admin/item-text';
 import type { SetupCatalog } from '../../api/types';
 import { planItems, withRequirements, type CatalogItem } from '../features-admin/types';
@@ -34,7 +33,7 @@ export function PlanStep({
   onContinue: (extras: string[]) => void;
   onSkip: () => void;
 }): ReactElement {
-  const plan = useResource((signal) => api.get<SetupCatalog>('/api/setup/catalog', { signal }));
+  const plan = useSetupCatalog();
   const data = plan.data;
 
   return (
@@ -47,11 +46,11 @@ export function PlanStep({
           ? 'Pick the extras to install now; you can add or remove them later under Features.'
           : 'Hearth always installs three essentials. Pick any extras you want now; you can add or remove them later under Features.'}
       </p>
-      {plan.status === 'loading' && !data ? (
+      {plan.isPending ? (
         <LoadingState label="Working out the plan…" />
       ) : plan.status === 'error' && !data ? (
         <>
-          <ErrorState title="The plan did not load" error={plan.error} onRetry={plan.reload} />
+          <ErrorState title="The plan did not load" error={plan.error} onRetry={() => void plan.refetch()} />
           <div className="actions">
             <button type="button" className="btn btn--secondary" onClick={onBack}>
               Back

@@ -1,16 +1,15 @@
 // Wizard step 3: is the local model runtime (Ollama) installed and running? Hearth works without
 // it, so this step informs and offers "Check again"; it never blocks finishing setup.
 import type { ReactElement, Ref } from 'react';
-import { api } from '../../api/client';
 import type { ModelRuntimeStatus } from '../../api/types';
-import { useResource } from '../../api/useResource';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { ErrorState } from '../../ui/StateViews';
+import { useRuntimeStatus } from './queries';
 
 export function RuntimeStep({ headingRef, onContinue }: { headingRef: Ref<HTMLHeadingElement>; onContinue: () => void }): ReactElement {
-  const status = useResource((signal) => api.get<ModelRuntimeStatus>('/api/setup/ollama-status', { signal }));
-  const checking = status.status === 'loading';
+  const status = useRuntimeStatus();
+  const checking = status.isFetching; // the first look, or Check again
 
   return (
     <>
@@ -19,19 +18,19 @@ export function RuntimeStep({ headingRef, onContinue }: { headingRef: Ref<HTMLHe
       </h1>
       <p className="muted">Chat and other AI helpers run on this computer through Ollama. Hearth works without it; those features wait until it runs.</p>
       <div className="runtime" aria-live="polite" aria-busy={checking} data-testid="runtime-status">
-        {status.status === 'loading' ? (
+        {checking ? (
           <div className="runtime__row">
             <Spinner size={24} />
             <span>Looking for Ollama…</span>
           </div>
-        ) : status.status === 'error' ? (
+        ) : status.isError ? (
           <ErrorState title="The check did not finish" error={status.error} />
         ) : (
-          <RuntimeResult s={status.data} />
+          status.data ? <RuntimeResult s={status.data} /> : null
         )}
       </div>
       <div className="actions">
-        <button type="button" className="btn btn--secondary" onClick={status.reload} disabled={checking}>
+        <button type="button" className="btn btn--secondary" onClick={() => void status.refetch()} disabled={checking}>
           <Icon name="refresh" size={20} />
           Check again
         </button>
