@@ -4,66 +4,41 @@
 // browser imports, or everything (offline articles included) as JSON.
 import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
-import { openPostStream, RawBody, type PostStreamHandle } from '../../api/sse';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import type { ImportDone, ImportProgress, ImportStreamEvents } from './types';
+import { useImportBookmarks } from './queries';
+import type { ImportDone, ImportProgress } from './types';
 
 const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
-export function ImportExportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }): ReactElement {
+export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactElement {
   const [file, setFile] = useState<File | null>(null);
   const [offline, setOffline] = useState(false);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
-  const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<ImportDone | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const stream = useRef<PostStreamHandle | null>(null);
+  const [checkError, setCheckError] = useState<string | null>(null);
+  const importBookmarks = useImportBookmarks();
+  const running = importBookmarks.isPending;
+  const result = importBookmarks.data ?? null;
+  const error = checkError ?? (importBookmarks.error ? errorMessage(importBookmarks.error) : null);
   const fileId = useId();
-  useEffect(() => () => stream.current?.close(), []);
+  // closing the dialog stops listening (the server finishes the import on its own)
+  const stop = useRef<AbortController | null>(null);
+  useEffect(() => () => stop.current?.abort(), []);
 
   const start = () => {
     if (!file) {
-      setError('Choose the bookmarks file first.');
+      setCheckError('Choose the bookmarks file first.');
       return;
     }
     if (file.size > MAX_IMPORT_BYTES) {
-      setError('That file is larger than 20 MB, the most Hearth imports at once.');
+      setCheckError('That file is larger than 20 MB, the most Hearth imports at once.');
       return;
     }
-    setError(null);
-    setResult(null);
+    setCheckError(null);
     setProgress(null);
-    setRunning(true);
-    let finished = false;
-    const handle = openPostStream<ImportStreamEvents>(
-      `/api/reader/import/html${offline ? '?type=offline' : ''}`,
-      new RawBody(file, 'text/html'),
-      {
-        progress: (p) => setProgress(p ?? null),
-        done: (d) => {
-          finished = true;
-          setResult(d ?? { imported: 0, skipped: 0, duplicates: 0, collections: [], errors: [] });
-        },
-        error: (d) => {
-          finished = true;
-          setError(d?.message ?? 'The import stopped.');
-        },
-      },
-      { closeOn: ['done', 'error'] },
-    );
-    stream.current = handle;
-    handle.done
-      .then(() => {
-        if (!finished) setError('The import ended before Hearth said it was done. Check your Reader, then try again if links are missing.');
-      })
-      .catch((err: unknown) => setError(errorMessage(err)))
-      .finally(() => {
-        stream.current = null;
-        setRunning(false);
-        onImported();
-      });
+    stop.current = new AbortController();
+    importBookmarks.mutate({ file, offline, onProgress: setProgress, signal: stop.current.signal });
   };
 
   const pct = progress && progress.total > 0 ? Math.min(100, Math.floor((progress.processed / progress.total) * 100)) : null;
@@ -88,8 +63,8 @@ export function ImportExportDialog({ onClose, onImported }: { onClose: () => voi
             disabled={running}
             onChange={(e) => {
               setFile(e.target.files?.[0] ?? null);
-              setResult(null);
-              setError(null);
+              importBookmarks.reset();
+              setCheckError(null);
             }}
           />
         </div>
