@@ -459,7 +459,7 @@ describe('the Reader in the browser', () => {
     await page.getByRole('button', { name: 'Import / export' }).tap();
     const sheet = page.getByTestId('import-export');
     await shown(sheet);
-    await sheet.getByLabel('Bookmarks file').setInputFiles(file);
+    await sheet.getByLabel('Choose a bookmarks file').setInputFiles(file);
     await sheet.getByRole('button', { name: 'Import', exact: true }).tap();
     const result = sheet.getByTestId('import-result');
     await shown(result, 20_000);

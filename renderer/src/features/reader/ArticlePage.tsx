@@ -14,6 +14,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
+import { useToast } from '../../ui/Toast';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
 import { useAiStatus, useAsk, useCollections, useDeleteItem, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
@@ -39,6 +40,7 @@ const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 5
 export function ArticlePage(): ReactElement {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const toast = useToast();
   // read again every 2 s while its copy is being saved (queries.ts)
   const item = useReaderItem(id);
   const data = item.data?.id === id ? item.data : undefined;
@@ -73,7 +75,16 @@ export function ArticlePage(): ReactElement {
       </section>
     );
   }
-  return <Article key={data.id} item={data} onDeleted={() => navigate('/reader', { replace: true })} />;
+  return (
+    <Article
+      key={data.id}
+      item={data}
+      onDeleted={() => {
+        navigate('/reader', { replace: true });
+        toast(`Deleted “${itemTitle(data)}”.`);
+      }}
+    />
+  );
 }
 
 function BackLink(): ReactElement {
@@ -89,6 +100,7 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
   const [probe, setProbe] = useState<ProbeResult | null>(null);
   const [view, setView] = useState<View | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
   const patchItem = usePatchItem(saved.id);
   // switches and selects move at once (the cache tells the page a tick later): the fields being
   // changed show over the saved item until the change has ended, and go back if Hearth refuses
@@ -287,9 +299,10 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
         <EditDialog
           item={item}
           onClose={() => setDialog(null)}
-          onSaved={() => {
+          onSaved={(message) => {
             setDialog(null);
-            setNotice('Saved your changes.');
+            setNotice(null);
+            toast(message);
           }}
         />
       ) : null}
@@ -513,7 +526,8 @@ function MonitorPanel({
   );
 }
 
-function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: () => void }): ReactElement {
+/** Saves title, collection and tags; `onSaved` gets the sentence to show ("Moved to Cooking."). */
+function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (message: string) => void }): ReactElement {
   const collections = useCollections();
   const patchItem = usePatchItem(item.id);
   const busy = patchItem.isPending;
@@ -536,7 +550,10 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
       body.collectionName = newName.trim();
     } else body.collectionId = collection || null;
     setError(null);
-    patchItem.mutate({ body }, { onSuccess: () => onSaved(), onError: (err) => setError(errorMessage(err)) });
+    const movedTo =
+      body.collectionName ?? (body.collectionId && body.collectionId !== item.collectionId ? collections.data?.find((c) => c.id === body.collectionId)?.name : undefined);
+    const message = movedTo ? `Moved to ${movedTo}.` : body.collectionId === null && item.collectionId ? 'Saved, and taken out of its collection.' : 'Saved your changes.';
+    patchItem.mutate({ body }, { onSuccess: () => onSaved(message), onError: (err) => setError(errorMessage(err)) });
   };
 
   return (

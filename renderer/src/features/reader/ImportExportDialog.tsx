@@ -2,9 +2,10 @@
 // it is (text/html) to POST /api/reader/import/html, which answers as an event stream of progress,
 // then a summary with the rows it could not read. Export: the live links as a bookmarks file any
 // browser imports, or everything (offline articles included) as JSON.
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
+import { FilePicker } from '../../ui/FilePicker';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { useImportBookmarks } from './queries';
@@ -21,7 +22,6 @@ export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactE
   const running = importBookmarks.isPending;
   const result = importBookmarks.data ?? null;
   const error = checkError ?? (importBookmarks.error ? errorMessage(importBookmarks.error) : null);
-  const fileId = useId();
   // closing the dialog stops listening (the server finishes the import on its own)
   const stop = useRef<AbortController | null>(null);
   useEffect(() => () => stop.current?.abort(), []);
@@ -51,23 +51,18 @@ export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactE
         <p className="muted">
           Export your bookmarks from your browser (or Pocket) as an HTML file, then choose it here. Folders become collections.
         </p>
-        <div className="field">
-          <label htmlFor={fileId} className="field__label">
-            Bookmarks file
-          </label>
-          <input
-            id={fileId}
-            type="file"
-            className="input reader-file"
-            accept=".html,.htm,text/html"
-            disabled={running}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              importBookmarks.reset();
-              setCheckError(null);
-            }}
-          />
-        </div>
+        <FilePicker
+          label="Choose a bookmarks file"
+          accept=".html,.htm,text/html"
+          hint="An HTML file, up to 20 MB."
+          disabled={running}
+          testId="bookmarks-file"
+          onFile={(f) => {
+            setFile(f);
+            importBookmarks.reset();
+            setCheckError(null);
+          }}
+        />
         <label className="reader-check">
           <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.target.checked)} disabled={running} />
           <span>Also save a copy of every page for offline reading (slower; leave off for big files)</span>

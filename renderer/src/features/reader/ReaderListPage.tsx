@@ -7,14 +7,15 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
+import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
+import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { AddLinkDialog } from './AddLinkDialog';
 import { CollectionsDialog } from './CollectionsDialog';
 import { useDebounced, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
-import { ReaderSheet } from './ReaderSheet';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
 import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
@@ -182,19 +183,41 @@ export function ReaderListPage(): ReactElement {
                   Search your Reader
                 </label>
                 <Icon name="search" size={20} className="reader__search-icon" />
+                {/* type=text, not search: the browser's own blue clear button is replaced by ours */}
                 <input
                   id="reader-search"
                   className="input reader__search-input"
-                  type="search"
+                  type="text"
+                  role="searchbox"
                   placeholder="Search your Reader"
                   value={query}
                   onChange={(e) => {
                     setQuery(e.target.value);
                     setLimit(PAGE);
                   }}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Escape' && query) {
+                      e.preventDefault();
+                      setQuery('');
+                    }
+                  }}
                   enterKeyHint="search"
                   autoComplete="off"
                 />
+                {query ? (
+                  <IconButton
+                    icon="close"
+                    label="Clear search"
+                    labelShown="never"
+                    tone="ghost"
+                    className="reader__search-clear"
+                    onClick={() => {
+                      setQuery('');
+                      setLimit(PAGE);
+                      document.getElementById('reader-search')?.focus();
+                    }}
+                  />
+                ) : null}
               </div>
               <button type="button" className="btn btn--secondary btn--compact reader__filters-btn" aria-haspopup="dialog" onClick={() => setSheet('filters')}>
                 <Icon name="sliders" size={20} />
@@ -274,7 +297,7 @@ export function ReaderListPage(): ReactElement {
         </div>
       )}
 
-      <ReaderSheet
+      <Sheet
         open={sheet === 'filters'}
         title="Filters"
         onClose={() => setSheet(null)}
@@ -340,7 +363,7 @@ export function ReaderListPage(): ReactElement {
           </div>
           {sidebar}
         </div>
-      </ReaderSheet>
+      </Sheet>
       {sheet === 'add' ? (
         <AddLinkDialog
           collections={collections.data ?? []}
