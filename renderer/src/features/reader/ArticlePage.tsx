@@ -15,6 +15,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
+import { useDraft } from '../../ui/useDraft';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
 import { useAiStatus, useAsk, useCollections, useDeleteItem, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
@@ -327,7 +328,9 @@ function ReaderContent({ html }: { html: string }): ReactElement {
 function AiPanel({ item }: { item: FullReaderItem }): ReactElement {
   const summarize = useSummarize(item.id);
   const askQuestion = useAsk(item.id);
-  const [question, setQuestion] = useState('');
+  // the question survives the session ending mid-way (kept for this person, this article, this tab)
+  const { id: userId } = useUser();
+  const [question, setQuestion, clearQuestion] = useDraft(userId, `reader.ask.${item.id}`);
   const [askError, setAskError] = useState<string | null>(null);
   const questionId = useId();
   const summary = summarize.data ?? null;
@@ -344,7 +347,7 @@ function AiPanel({ item }: { item: FullReaderItem }): ReactElement {
       return;
     }
     setAskError(null);
-    askQuestion.mutate(q, { onError: (err) => setAskError(aiMessage(err)) });
+    askQuestion.mutate(q, { onSuccess: clearQuestion, onError: (err) => setAskError(aiMessage(err)) });
   };
 
   return (

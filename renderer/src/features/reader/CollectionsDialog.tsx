@@ -6,6 +6,8 @@ import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
+import { useUser } from '../../app/session';
+import { useDraft } from '../../ui/useDraft';
 import { CollectionMark } from './parts';
 import { useCreateCollection, useDeleteCollection, useRenameCollection } from './queries';
 import type { ReaderCollection, ReaderTag } from './types';
@@ -31,12 +33,14 @@ export function CollectionsDialog({
   onClose: () => void;
   onPickTag: (tag: string) => void;
 }): ReactElement {
-  const [name, setName] = useState('');
-  const [icon, setIcon] = useState('');
-  const [color, setColor] = useState('');
+  // what is typed survives the session ending mid-way (kept for this person in this tab until sent)
+  const { id: userId } = useUser();
+  const [name, setName, clearName] = useDraft(userId, 'reader.collection.new.name');
+  const [icon, setIcon, clearIcon] = useDraft(userId, 'reader.collection.new.icon');
+  const [color, setColor, clearColor] = useDraft(userId, 'reader.collection.new.color');
   const [nameError, setNameError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ReaderCollection | null>(null);
   const createCollection = useCreateCollection();
   const renameCollection = useRenameCollection();
@@ -69,23 +73,21 @@ export function CollectionsDialog({
       {
         onSuccess: () => {
           setNotice(`Added “${trimmed}”.`);
-          setName('');
-          setIcon('');
-          setColor('');
+          clearName();
+          clearIcon();
+          clearColor();
         },
       },
     );
   };
 
-  const rename = (e: FormEvent) => {
-    e.preventDefault();
-    if (!editing || !editing.name.trim()) return;
-    const next = editing.name.trim();
+  const rename = (id: string, next: string, done: () => void) => {
     starting();
     renameCollection.mutate(
-      { id: editing.id, name: next },
+      { id, name: next },
       {
         onSuccess: () => {
+          done();
           setNotice(`Renamed to “${next}”.`);
           setEditing(null);
         },
@@ -118,19 +120,8 @@ export function CollectionsDialog({
         <ul className="reader-manage__list">
           {collections.map((c) => (
             <li key={c.id} className="reader-manage__row">
-              {editing?.id === c.id ? (
-                <form className="reader-manage__rename" onSubmit={rename}>
-                  <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
-                    New name for {c.name}
-                  </label>
-                  <input id={`rename-${c.id}`} className="input" value={editing.name} onChange={(e) => setEditing({ id: c.id, name: e.target.value })} maxLength={100} autoFocus />
-                  <button type="submit" className="btn btn--primary btn--compact" disabled={pending}>
-                    Save
-                  </button>
-                  <button type="button" className="btn btn--ghost btn--compact" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </form>
+              {editing === c.id ? (
+                <RenameForm userId={userId} collection={c} pending={pending} onRename={rename} onCancel={() => setEditing(null)} />
               ) : deleting?.id === c.id ? (
                 <div className="reader-manage__confirm" role="alert">
                   <span>
@@ -150,7 +141,7 @@ export function CollectionsDialog({
                   <span className="reader-manage__name">{c.name}</span>
                   <span className="muted">{c.itemCount === 1 ? '1 item' : `${c.itemCount} items`}</span>
                   <span className="reader-manage__actions">
-                    <button type="button" className="btn btn--icon btn--ghost" aria-label={`Rename ${c.name}`} onClick={() => setEditing({ id: c.id, name: c.name })}>
+                    <button type="button" className="btn btn--icon btn--ghost" aria-label={`Rename ${c.name}`} onClick={() => setEditing(c.id)}>
                       <Icon name="edit" size={20} />
                     </button>
                     <button type="button" className="btn btn--icon btn--danger-ghost" aria-label={`Delete ${c.name}`} onClick={() => setDeleting(c)}>
@@ -205,5 +196,47 @@ export function CollectionsDialog({
         </ul>
       )}
     </Dialog>
+  );
+}
+
+/** Renames one collection; the new name is a draft of its own (kept until saved or cancelled). */
+function RenameForm({
+  userId,
+  collection,
+  pending,
+  onRename,
+  onCancel,
+}: {
+  userId: string;
+  collection: ReaderCollection;
+  pending: boolean;
+  onRename: (id: string, name: string, done: () => void) => void;
+  onCancel: () => void;
+}): ReactElement {
+  const [name, setName, clear] = useDraft(userId, `reader.collection.rename.${collection.id}`, collection.name);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim()) onRename(collection.id, name.trim(), clear);
+  };
+  return (
+    <form className="reader-manage__rename" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor={`rename-${collection.id}`}>
+        New name for {collection.name}
+      </label>
+      <input id={`rename-${collection.id}`} className="input" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus />
+      <button type="submit" className="btn btn--primary btn--compact" disabled={pending}>
+        Save
+      </button>
+      <button
+        type="button"
+        className="btn btn--ghost btn--compact"
+        onClick={() => {
+          clear();
+          onCancel();
+        }}
+      >
+        Cancel
+      </button>
+    </form>
   );
 }

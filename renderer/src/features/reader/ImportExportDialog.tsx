@@ -6,6 +6,8 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { FilePicker } from '../../ui/FilePicker';
+import { useDraft } from '../../ui/useDraft';
+import { useUser } from '../../app/session';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { useImportBookmarks } from './queries';
@@ -15,7 +17,11 @@ const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
 export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactElement {
   const [file, setFile] = useState<File | null>(null);
-  const [offline, setOffline] = useState(false);
+  // the import's options are kept as a draft (the file itself cannot be: the browser will not give it back)
+  const { id: userId } = useUser();
+  const [offlineDraft, setOfflineDraft, clearOffline] = useDraft(userId, 'reader.import.offline');
+  const offline = offlineDraft === 'yes';
+  const setOffline = (on: boolean) => setOfflineDraft(on ? 'yes' : '');
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [checkError, setCheckError] = useState<string | null>(null);
   const importBookmarks = useImportBookmarks();
@@ -38,7 +44,7 @@ export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactE
     setCheckError(null);
     setProgress(null);
     stop.current = new AbortController();
-    importBookmarks.mutate({ file, offline, onProgress: setProgress, signal: stop.current.signal });
+    importBookmarks.mutate({ file, offline, onProgress: setProgress, signal: stop.current.signal }, { onSuccess: clearOffline });
   };
 
   const pct = progress && progress.total > 0 ? Math.min(100, Math.floor((progress.processed / progress.total) * 100)) : null;
