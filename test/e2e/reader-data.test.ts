@@ -3,7 +3,9 @@
 // is still fresh in the cache (the write invalidates it). The Reader uses the app's shared parts:
 // the Filters sheet is ui/Sheet, the search field's clear button is a labelled "Clear search"
 // (not the browser's blue one), the bookmarks import picks its file through ui/FilePicker, and
-// short confirmations ("Moved to Cooking.", "Deleted …") are toasts. Live links only: nothing is fetched.
+// short confirmations ("Moved to Cooking.", "Deleted …") are toasts. An empty Reader shows one
+// loading state until its list answers, then its empty state, never the filters in between.
+// Live links only: nothing is fetched.
 // Needs the built web app (`npm run build:web`) and Chromium.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +97,35 @@ describe('the Reader keeps its screens in agreement', () => {
     await page.getByTestId('delete-item').getByRole('button', { name: 'Delete', exact: true }).tap();
     await shown(page.getByTestId('toast').getByText('Deleted “Soup notes”.'));
     await shown(page.getByRole('heading', { name: 'Reader', exact: true }));
+  }, 30_000);
+
+  it('shows one loading state, not the filters, until an empty Reader\'s list answers', async () => {
+    const ctx2 = await browser.newContext(PHONE);
+    try {
+      await ctx2.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+      const tab = await ctx2.newPage();
+      // the list is held back until the test lets it through
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let asked!: () => void;
+      const listAsked = new Promise<void>((resolve) => (asked = resolve));
+      await tab.route(/\/api\/reader\?/, async (route) => {
+        asked();
+        await held;
+        await route.continue();
+      });
+      await tab.goto(`${server.url}/reader`);
+      await listAsked;
+      await shown(tab.getByText('Loading your Reader…'));
+      expect(await tab.getByRole('button', { name: /^Filters/ }).count()).toBe(0);
+      expect(await tab.getByRole('searchbox', { name: 'Search your Reader' }).count()).toBe(0);
+      expect(await tab.getByRole('heading', { name: 'Collections' }).count()).toBe(0);
+      release();
+      await shown(tab.getByText('Nothing saved yet'));
+      expect(await tab.getByRole('button', { name: /^Filters/ }).count()).toBe(0);
+      expect(await tab.getByRole('searchbox', { name: 'Search your Reader' }).count()).toBe(0);
+    } finally {
+      await ctx2.close();
+    }
   }, 30_000);
 });

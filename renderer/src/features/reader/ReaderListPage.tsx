@@ -152,7 +152,15 @@ export function ReaderListPage(): ReactElement {
       </p>
       <FormError message={actionError ? errorMessage(actionError) : null} />
 
-      {empty ? (
+      {/* until the first answer: one neutral loading state, so an empty Reader never flashes the
+          filter layout before its empty state (later answers keep the list on screen) */}
+      {!items.data ? (
+        items.error ? (
+          <ErrorState title="Your Reader did not load" error={items.error} onRetry={() => void items.refetch()} />
+        ) : (
+          <LoadingState label="Loading your Reader…" />
+        )
+      ) : empty ? (
         <EmptyState
           title="Nothing saved yet"
           action={
@@ -246,13 +254,7 @@ export function ReaderListPage(): ReactElement {
               </label>
             ) : null}
 
-            {!items.data ? (
-              items.error ? (
-                <ErrorState title="Your Reader did not load" error={items.error} onRetry={() => void items.refetch()} />
-              ) : (
-                <LoadingState label="Loading your Reader…" />
-              )
-            ) : shown.length === 0 ? (
+            {shown.length === 0 ? (
               <EmptyState title="Nothing matches" action={filtering ? <button type="button" className="btn btn--secondary" onClick={clearFilters}>Clear filters</button> : undefined}>
                 {q ? `Nothing you saved mentions “${q}”.` : filtering ? 'No saved links match these filters.' : 'Everything here is hidden.'}
               </EmptyState>
