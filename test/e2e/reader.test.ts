@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
-import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -459,7 +459,7 @@ describe('the Reader in the browser', () => {
     await page.getByRole('button', { name: 'Import / export' }).tap();
     const sheet = page.getByTestId('import-export');
     await shown(sheet);
-    await sheet.getByLabel('Bookmarks file').setInputFiles(file);
+    await sheet.getByLabel('Choose a bookmarks file').setInputFiles(file);
     await sheet.getByRole('button', { name: 'Import', exact: true }).tap();
     const result = sheet.getByTestId('import-result');
     await shown(result, 20_000);
@@ -543,4 +543,34 @@ describe('the Reader in the browser', () => {
     expect(await page.getByTestId('reader-item').filter({ hasText: 'School portal' }).count()).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 40_000);
+
+  it('keeps a question typed in the Ask box through a sign-out and a sign-in in the same tab', async () => {
+    // a session of its own, so signing it out leaves the other tests' member session alone
+    const own = await server.signIn(server.users.member.id, MEMBER.pin);
+    const ctx = await browser.newContext(DESKTOP);
+    contexts.push(ctx);
+    await ctx.addCookies([{ name: 'session', value: own.cookie!.slice('session='.length), url: server.url }]);
+    const tab = await ctx.newPage();
+    tab.on('pageerror', (err) => pageErrors.push(`ask draft: ${err.message}`));
+    const jam = (await server.member.get('/api/reader')).body.items.find((i: any) => i.title === 'Autumn Apple Jam, the Slow Way');
+    await tab.goto(`${server.url}/reader/${jam.id}`);
+    const question = tab.getByLabel('Ask a question about the article');
+    await question.fill('Can I use plums instead?');
+
+    await tab.getByRole('button', { name: 'Sign out' }).click();
+    await shown(tab.getByRole('heading', { name: 'Who’s using Hearth?' }));
+    await tab.getByRole('button', { name: MEMBER.name }).click();
+    await shown(tab.getByRole('heading', { name: `Hi, ${MEMBER.name}` }));
+    await tab.keyboard.type(MEMBER.pin);
+    await tab.keyboard.press('Enter');
+    // signed in again (back on the page the session ended on), the question is still there
+    await shown(tab.getByRole('button', { name: 'Sign out' }));
+    if (!tab.url().endsWith(`/reader/${jam.id}`)) await tab.goto(`${server.url}/reader/${jam.id}`);
+    await shown(question);
+    expect(await question.inputValue()).toBe('Can I use plums instead?');
+    // asked: the draft goes
+    await tab.getByRole('button', { name: 'Ask', exact: true }).click();
+    await shown(tab.getByTestId('answer').getByText('Simmer it gently for forty minutes.'));
+    expect(await question.inputValue()).toBe('');
+  }, 30_000);
 });

@@ -3,7 +3,7 @@
 // messages older Hearth versions stored, which are shown in today's words.
 import { describe, expect, it } from 'vitest';
 import { toCaptureError } from '../../server/modules/reader/capture/load.js';
-import { BROWSER_FAILED, httpErrorMessage, readableCaptureMessage, unreachableMessage } from '../../server/modules/reader/capture/messages.js';
+import { BROWSER_FAILED, httpErrorMessage, notWebPageMessage, readableCaptureMessage, timeoutMessage, unreachableMessage } from '../../server/modules/reader/capture/messages.js';
 import { BlockedUrlError } from '../../server/platform/ssrf.js';
 
 const RAW = /\bE[A-Z]{4,}\b|EAI_|net::|ERR_|HTTP \d{3}|\(\d{3}\)/;
@@ -75,5 +75,48 @@ describe('capture failure messages', () => {
     ]) {
       expect(readableCaptureMessage(sentence)).toBe(sentence);
     }
+  });
+});
+
+describe('capture messages name no file type and no code', () => {
+  const MIME = /\b(application|text|image|video|audio|font|multipart)\/[\w.+-]+/i;
+  const ERRNO = /\bE[A-Z]{4,}\b|EAI_|net::|ERR_[A-Z]|HTTP \d{3}|\(\d{3}\)/;
+
+  it('says what a file is in words, with what to do, for every kind of content', () => {
+    for (const [mime, words] of [
+      ['application/pdf', /a PDF document, not a web page/],
+      ['image/png', /a picture/],
+      ['video/mp4', /a video/],
+      ['application/zip', /a compressed file/],
+      ['application/octet-stream', /a file, not a web page/],
+      ['', /a file, not a web page/],
+    ] as const) {
+      const message = notWebPageMessage(mime);
+      expect(message, mime).toMatch(words);
+      expect(message, mime).toMatch(/live link/);
+      expect(message, mime).not.toMatch(MIME);
+    }
+  });
+
+  it('leaves no content type or errno in any message, old stored ones included', () => {
+    const all = [
+      ...['ENOTFOUND', 'ECONNREFUSED', 'ETIMEDOUT', 'CERT_HAS_EXPIRED', 'ECONNRESET', ''].map((c) => unreachableMessage(c)),
+      ...[400, 401, 403, 404, 410, 418, 429, 500, 503].map((s) => httpErrorMessage(s)),
+      ...['application/pdf', 'image/jpeg', 'application/json', 'text/plain', 'application/x-whatever'].map((m) => notWebPageMessage(m)),
+      timeoutMessage(),
+      BROWSER_FAILED,
+      ...[
+        'That address is not a web page (application/pdf).',
+        'That address is not a web page (unknown type).',
+        'The site could not be reached (ENOTFOUND).',
+        'The site answered with an error (HTTP 403).',
+        'Something odd: image/svg+xml',
+      ].map((m) => readableCaptureMessage(m)),
+    ];
+    for (const message of all) {
+      expect(message).not.toMatch(MIME);
+      expect(message).not.toMatch(ERRNO);
+    }
+    expect(readableCaptureMessage('That address is not a web page (application/pdf).')).toBe(notWebPageMessage('application/pdf'));
   });
 });

@@ -3,7 +3,7 @@
 //   <Sheet open={x} onClose={close} title="Filters" side="right">…</Sheet>
 // `side` picks the edge on wide screens ('right' by default, 'left' for navigation); under 600 px
 // every sheet is a bottom sheet. The title is shown (and names the dialog); `description` is a line
-// under it.
+// under it; `footer` is a row of buttons kept in sight at the bottom (e.g. "Show results").
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactElement, ReactNode } from 'react';
 import { useReturnFocus } from './useReturnFocus';
@@ -16,10 +16,11 @@ export interface SheetProps {
   description?: ReactNode;
   side?: 'left' | 'right' | 'bottom';
   children: ReactNode;
+  footer?: ReactNode;
   testId?: string;
 }
 
-export function Sheet({ open, onClose, title, description, side = 'right', children, testId }: SheetProps): ReactElement {
+export function Sheet({ open, onClose, title, description, side = 'right', children, footer, testId }: SheetProps): ReactElement {
   const returnFocus = useReturnFocus();
   return (
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
@@ -38,6 +39,7 @@ export function Sheet({ open, onClose, title, description, side = 'right', child
           </div>
           {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
           <div className="sheet__body">{children}</div>
+          {footer ? <div className="sheet__footer">{footer}</div> : null}
         </RadixDialog.Content>
       </RadixDialog.Portal>
     </RadixDialog.Root>

@@ -10,7 +10,8 @@ import { TextField } from '../../ui/TextField';
 import { useDraft } from '../../ui/useDraft';
 import { useUser } from '../../app/session';
 import { useDebounced } from './hooks';
-import { parseTags, type CreateItemBody, type ItemResponse, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
+import { useAddLink } from './queries';
+import { parseTags, type CreateItemBody, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
 
 const NEW_COLLECTION = '__new__';
 
@@ -71,7 +72,10 @@ export function AddLinkDialog({
     clearTags();
   };
   const [probe, setProbe] = useState<Probe>({ state: 'idle' });
-  const [busy, setBusy] = useState(false);
+  const addLink = useAddLink();
+  // asking the probe about the address just before saving, when it has not answered yet
+  const [checking, setChecking] = useState(false);
+  const busy = checking || addLink.isPending;
   const [error, setError] = useState<string | null>(null);
   const [urlError, setUrlError] = useState<string | null>(null);
   const full = useDebounced(normalizeUrl(url), 400);
@@ -108,7 +112,7 @@ export function AddLinkDialog({
       setError('Give the new collection a name, or pick another one.');
       return;
     }
-    setBusy(true);
+    setChecking(true);
     // an address the server refuses (a device on the home network, a non-web address) is not saved:
     // use the probe's answer for this address, or ask now (briefly) if it has not answered yet
     let checked: Probe = probe;
@@ -116,11 +120,11 @@ export function AddLinkDialog({
       checked = await runProbe(address, AbortSignal.timeout(5000));
       setProbe(checked);
     }
+    setChecking(false);
     // a live link is only a link (nothing is fetched to read it), so it may point anywhere the
     // server's own rules allow; an offline copy of a refused address cannot be made
     if (checked.state === 'refused' && type === 'offline') {
       setUrlError(`${checked.message} Hearth can't save a copy of it; you can keep it as a live link instead.`);
-      setBusy(false);
       return;
     }
     const body: CreateItemBody = { url: address, type };
@@ -129,16 +133,17 @@ export function AddLinkDialog({
     else if (collection) body.collectionId = collection;
     const tagList = parseTags(tags);
     if (tagList.length) body.tags = tagList;
-    try {
-      const { item } = await api.post<ItemResponse>('/api/reader', body);
-      clearDraft();
-      onSaved(item);
-    } catch (err) {
-      const issues = err instanceof ApiError ? err.fieldIssues : {};
-      if (err instanceof ApiError && (err.code === 'blocked_url' || issues.url)) setUrlError(issues.url ?? err.message);
-      else setError(errorMessage(err));
-      setBusy(false);
-    }
+    addLink.mutate(body, {
+      onSuccess: (item) => {
+        clearDraft();
+        onSaved(item);
+      },
+      onError: (err) => {
+        const issues = err instanceof ApiError ? err.fieldIssues : {};
+        if (err instanceof ApiError && (err.code === 'blocked_url' || issues.url)) setUrlError(issues.url ?? err.message);
+        else setError(errorMessage(err));
+      },
+    });
   };
 
   const result = probe.state === 'done' ? probe.result : null;

@@ -7,8 +7,6 @@ import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import { useAction } from '../../api/useAction';
-import { useResource } from '../../api/useResource';
 import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
@@ -16,27 +14,22 @@ import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
+import { useToast } from '../../ui/Toast';
+import { useDraft } from '../../ui/useDraft';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { usePoll } from './hooks';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
+import { useAiStatus, useAsk, useCollections, useDeleteItem, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
 import './reader.css';
 import {
   hostOf,
   INTERVALS,
   isBusy,
-  itemApi,
   itemTitle,
   parseTags,
   STATUS_TEXT,
-  type AiStatusResponse,
-  type AskResponse,
-  type ChangesResponse,
-  type CollectionsResponse,
   type FullReaderItem,
-  type ItemResponse,
   type PatchItemBody,
   type ProbeResult,
-  type SummarizeResponse,
 } from './types';
 
 type View = 'reader' | 'live' | 'archived';
@@ -48,23 +41,22 @@ const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 5
 export function ArticlePage(): ReactElement {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const item = useResource((signal) => api.get<ItemResponse>(itemApi(id), { signal }).then((r) => r.item), [id]);
+  const toast = useToast();
+  // read again every 2 s while its copy is being saved (queries.ts)
+  const item = useReaderItem(id);
   const data = item.data?.id === id ? item.data : undefined;
   usePageTitle(data ? itemTitle(data) : 'Reader');
-  usePoll(Boolean(data && isBusy(data)), item.reload);
   const user = useUser();
   // Opening an own unread saved article makes it "reading": asked for here with a PATCH, since the
-  // GET that loads it changes nothing (a link from another site must not change anyone's data)
+  // GET that loads it changes nothing (a link from another site must not change anyone's data).
+  // If it fails the item stays unread; the Mark read action is there.
   const marked = useRef<string | null>(null);
-  const { setData } = item;
+  const { mutate: markReading } = usePatchItem(id);
   useEffect(() => {
     if (!data || data.status !== 'unread' || data.type !== 'offline' || data.ownerId !== user.id || marked.current === data.id) return;
     marked.current = data.id;
-    api.patch<ItemResponse>(itemApi(data.id), { status: 'reading' }).then(
-      (r) => setData(r.item),
-      () => undefined, // it stays unread; the Mark as read button is there
-    );
-  }, [data, user.id, setData]);
+    markReading({ body: { status: 'reading' } });
+  }, [data, user.id, markReading]);
 
   if (!data) {
     return (
@@ -76,7 +68,7 @@ export function ArticlePage(): ReactElement {
               It may have been deleted, or it belongs to someone else.
             </EmptyState>
           ) : (
-            <ErrorState title="This article did not load" error={item.error} onRetry={item.reload} />
+            <ErrorState title="This article did not load" error={item.error} onRetry={() => void item.refetch()} />
           )
         ) : (
           <LoadingState label="Opening…" />
@@ -84,7 +76,16 @@ export function ArticlePage(): ReactElement {
       </section>
     );
   }
-  return <Article key={data.id} item={data} onChange={item.setData} onReload={item.reload} onDeleted={() => navigate('/reader', { replace: true })} />;
+  return (
+    <Article
+      key={data.id}
+      item={data}
+      onDeleted={() => {
+        navigate('/reader', { replace: true });
+        toast(`Deleted “${itemTitle(data)}”.`);
+      }}
+    />
+  );
 }
 
 function BackLink(): ReactElement {
@@ -96,21 +97,25 @@ function BackLink(): ReactElement {
   );
 }
 
-function Article({
-  item,
-  onChange,
-  onReload,
-  onDeleted,
-}: {
-  item: FullReaderItem;
-  onChange: (next: FullReaderItem) => void;
-  onReload: () => void;
-  onDeleted: () => void;
-}): ReactElement {
+function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: () => void }): ReactElement {
   const [probe, setProbe] = useState<ProbeResult | null>(null);
   const [view, setView] = useState<View | null>(null);
-  // what failed carries the key of the part of the page that asked (its message shows beside that part)
-  const { busy, notice, setNotice, error, act } = useAction();
+  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  const patchItem = usePatchItem(saved.id);
+  // switches and selects move at once (the cache tells the page a tick later): the fields being
+  // changed show over the saved item until the change has ended, and go back if Hearth refuses
+  const [changing, setChanging] = useState<Partial<FullReaderItem> | null>(null);
+  useEffect(() => {
+    if (!patchItem.isPending) setChanging(null);
+  }, [saved, patchItem.isPending]);
+  const item: FullReaderItem = changing ? { ...saved, ...changing } : saved;
+  const rearchiveItem = useRearchive();
+  // which part of the page is waiting on Hearth; what failed carries the key of the part that asked
+  // (its message shows beside that part)
+  const busy = patchItem.isPending ? (patchItem.variables.key ?? 'status') : rearchiveItem.isPending ? 'rearchive' : null;
+  const failed = patchItem.isError ? { key: patchItem.variables?.key ?? 'status', error: patchItem.error } : rearchiveItem.isError ? { key: 'rearchive', error: rearchiveItem.error } : null;
+  const error = failed ? { key: failed.key, message: errorMessage(failed.error) } : null;
   const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
 
   // whether the live page may be framed: the proxy always may; otherwise ask the probe once
@@ -128,28 +133,22 @@ function Article({
   const preferred: View | undefined = item.useEmbed && canEmbed ? 'live' : views[0];
   const current: View | null = view && views.includes(view) ? view : (preferred ?? null);
 
-  const patch = (key: string, body: PatchItemBody, message: string | null) =>
-    act(key, async () => {
-      // switches and selects move at once; they go back if Hearth refuses
-      const before = item;
-      const { collectionName: _name, ...fields } = body;
-      onChange({ ...item, ...fields });
-      try {
-        const { item: next } = await api.patch<ItemResponse>(itemApi(item.id), body);
-        // keep the article text already shown if the answer is a list row
-        onChange({ ...before, ...next, contentHtml: next.contentHtml ?? before.contentHtml, contentText: next.contentText ?? before.contentText });
-      } catch (err) {
-        onChange(before);
-        throw err;
-      }
-      return message;
-    });
-  const rearchive = () =>
-    act('rearchive', async () => {
-      const { item: next } = await api.post<ItemResponse>(`${itemApi(item.id)}/rearchive`);
-      onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
-      return item.type === 'offline' || item.autoUpdate ? 'Hearth is saving a fresh copy.' : 'Hearth is refreshing the preview picture.';
-    });
+  const starting = () => {
+    setNotice(null);
+    patchItem.reset();
+    rearchiveItem.reset();
+  };
+  const patch = (key: string, body: PatchItemBody, message: string | null) => {
+    starting();
+    const { collectionName: _name, ...fields } = body;
+    setChanging(fields);
+    patchItem.mutate({ key, body } satisfies PatchVars, { onSuccess: () => setNotice(message) });
+  };
+  const rearchive = () => {
+    starting();
+    const message = item.type === 'offline' || item.autoUpdate ? 'Hearth is saving a fresh copy.' : 'Hearth is refreshing the preview picture.';
+    rearchiveItem.mutate(item.id, { onSuccess: () => setNotice(message) });
+  };
 
   const site = item.siteName?.trim() || hostOf(item.url);
   const meta = [item.byline?.trim() ? `by ${item.byline.trim()}` : null, readingTime(item)].filter(Boolean).join(' · ');
@@ -191,13 +190,13 @@ function Article({
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
               <DropdownMenu.Content className="reader-menu" align="end" sideOffset={6} collisionPadding={8}>
-                <DropdownMenu.Item className="reader-menu__item" onSelect={() => void patch('status', { status: item.status === 'unread' ? 'reading' : 'unread' }, item.status === 'unread' ? 'Marked as read.' : 'Marked as unread.')}>
+                <DropdownMenu.Item className="reader-menu__item" onSelect={() => patch('status', { status: item.status === 'unread' ? 'reading' : 'unread' }, item.status === 'unread' ? 'Marked as read.' : 'Marked as unread.')}>
                   <Icon name={item.status === 'unread' ? 'check' : 'bookmark'} size={20} />
                   {item.status === 'unread' ? 'Mark read' : 'Mark unread'}
                 </DropdownMenu.Item>
                 <DropdownMenu.Item
                   className="reader-menu__item"
-                  onSelect={() => void patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')}
+                  onSelect={() => patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')}
                 >
                   <Icon name="archive" size={20} />
                   {item.status === 'archived' ? 'Unarchive' : 'Archive'}
@@ -208,7 +207,7 @@ function Article({
                 </DropdownMenu.Item>
                 {/* a failed copy has its one Retry below, with the reason */}
                 {item.archiveState === 'failed' ? null : (
-                  <DropdownMenu.Item className="reader-menu__item" disabled={isBusy(item)} onSelect={() => void rearchive()}>
+                  <DropdownMenu.Item className="reader-menu__item" disabled={isBusy(item)} onSelect={rearchive}>
                     <Icon name="refresh" size={20} />
                     {item.type === 'offline' || item.autoUpdate ? 'Save a fresh copy' : 'Refresh preview'}
                   </DropdownMenu.Item>
@@ -273,7 +272,7 @@ function Article({
           title="Hearth could not save a copy"
           action={
             item.canEdit ? (
-              <button type="button" className="btn btn--primary" onClick={() => void rearchive()} disabled={busy !== null}>
+              <button type="button" className="btn btn--primary" onClick={rearchive} disabled={busy !== null}>
                 {busy === 'rearchive' ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
                 Retry
               </button>
@@ -292,7 +291,7 @@ function Article({
         </EmptyState>
       )}
 
-      {item.contentText?.trim() ? <AiPanel item={item} onTags={(excerpt, tags) => onChange({ ...item, excerpt: excerpt ?? item.excerpt, tags })} /> : null}
+      {item.contentText?.trim() ? <AiPanel item={item} /> : null}
       {/* watching needs an address Hearth can fetch again (every Reader item has one today; the
           server still refuses a private or local one, with the reason beside the switch) */}
       {item.canEdit && /^https?:\/\//i.test(item.url) ? <MonitorPanel item={item} busy={busy} error={error?.key === 'monitor' ? error.message : null} onPatch={patch} /> : null}
@@ -301,11 +300,10 @@ function Article({
         <EditDialog
           item={item}
           onClose={() => setDialog(null)}
-          onSaved={(next) => {
-            onChange({ ...item, ...next, contentHtml: next.contentHtml ?? item.contentHtml, contentText: next.contentText ?? item.contentText });
+          onSaved={(message) => {
             setDialog(null);
-            setNotice('Saved your changes.');
-            onReload();
+            setNotice(null);
+            toast(message);
           }}
         />
       ) : null}
@@ -327,49 +325,29 @@ function ReaderContent({ html }: { html: string }): ReactElement {
   return <div ref={ref} className="reader-content" data-testid="reader-content" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: string | null, tags: string[]) => void }): ReactElement {
-  const [summary, setSummary] = useState<{ summary: string; tags: string[] } | null>(null);
-  const [summarizing, setSummarizing] = useState(false);
-  const [summaryError, setSummaryError] = useState<string | null>(null);
-  const [question, setQuestion] = useState('');
-  const [asking, setAsking] = useState(false);
-  const [answer, setAnswer] = useState<{ q: string; a: string } | null>(null);
+function AiPanel({ item }: { item: FullReaderItem }): ReactElement {
+  const summarize = useSummarize(item.id);
+  const askQuestion = useAsk(item.id);
+  // the question survives the session ending mid-way (kept for this person, this article, this tab)
+  const { id: userId } = useUser();
+  const [question, setQuestion, clearQuestion] = useDraft(userId, `reader.ask.${item.id}`);
   const [askError, setAskError] = useState<string | null>(null);
   const questionId = useId();
+  const summary = summarize.data ?? null;
+  const summaryError = summarize.error ? aiMessage(summarize.error) : null;
+  const answer = askQuestion.data ?? null;
   // offered only where it can work: a chat model chosen, the runtime up and the model there
-  const ai = useResource((signal) => api.get<AiStatusResponse>('/api/reader/ai-status', { signal }));
+  const ai = useAiStatus();
 
-  const summarize = async () => {
-    setSummarizing(true);
-    setSummaryError(null);
-    try {
-      const r = await api.post<SummarizeResponse>(`${itemApi(item.id)}/summarize`);
-      setSummary({ summary: r.summary, tags: r.tags });
-      if (item.canEdit) onTags(r.item?.excerpt ?? null, r.item?.tags ?? item.tags);
-    } catch (err) {
-      setSummaryError(aiMessage(err));
-    } finally {
-      setSummarizing(false);
-    }
-  };
-
-  const ask = async (e: FormEvent) => {
+  const ask = (e: FormEvent) => {
     e.preventDefault();
     const q = question.trim();
     if (!q) {
       setAskError('Type a question about the article first.');
       return;
     }
-    setAsking(true);
     setAskError(null);
-    try {
-      const r = await api.post<AskResponse>(`${itemApi(item.id)}/ask`, { question: q });
-      setAnswer({ q, a: r.answer });
-    } catch (err) {
-      setAskError(aiMessage(err));
-    } finally {
-      setAsking(false);
-    }
+    askQuestion.mutate(q, { onSuccess: clearQuestion, onError: (err) => setAskError(aiMessage(err)) });
   };
 
   return (
@@ -379,23 +357,23 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
       </h2>
       {!ai.data ? (
         ai.error ? (
-          <p className="muted">Hearth could not check whether its local AI is ready. <button type="button" className="link-btn" onClick={ai.reload}>Check again</button></p>
+          <p className="muted">Hearth could not check whether its local AI is ready. <button type="button" className="link-btn" onClick={() => void ai.refetch()}>Check again</button></p>
         ) : (
           <LoadingState label="Checking the local AI…" />
         )
       ) : !ai.data.available ? (
         <p className="muted" data-testid="ai-unavailable">
           {ai.data.unavailableReason} {ai.data.fix}{' '}
-          <button type="button" className="link-btn" onClick={ai.reload}>
+          <button type="button" className="link-btn" onClick={() => void ai.refetch()}>
             Check again
           </button>
         </p>
       ) : (
         <>
       <p className="muted">Uses the AI model on this computer; the article never leaves the house.</p>
-      <button type="button" className="btn btn--secondary btn--compact" onClick={() => void summarize()} disabled={summarizing}>
-        {summarizing ? <Spinner size={20} /> : <Icon name="sparkles" size={20} />}
-        {summarizing ? 'Summarizing…' : 'Summarize'}
+      <button type="button" className="btn btn--secondary btn--compact" onClick={() => summarize.mutate()} disabled={summarize.isPending}>
+        {summarize.isPending ? <Spinner size={20} /> : <Icon name="sparkles" size={20} />}
+        {summarize.isPending ? 'Summarizing…' : 'Summarize'}
       </button>
       {summaryError ? (
         <p className="banner banner--warn reader-panel__msg" role="alert">
@@ -416,14 +394,14 @@ function AiPanel({ item, onTags }: { item: FullReaderItem; onTags: (excerpt: str
           ) : null}
         </div>
       ) : null}
-      <form className="reader-ask" onSubmit={(e) => void ask(e)} noValidate>
+      <form className="reader-ask" onSubmit={ask} noValidate>
         <label htmlFor={questionId} className="field__label">
           Ask a question about the article
         </label>
         <div className="reader-ask__row">
           <input id={questionId} className="input" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="e.g. What temperature does it say?" maxLength={500} />
-          <button type="submit" className="btn btn--primary btn--compact" disabled={asking}>
-            {asking ? <Spinner size={20} /> : <Icon name="forward" size={20} />}
+          <button type="submit" className="btn btn--primary btn--compact" disabled={askQuestion.isPending}>
+            {askQuestion.isPending ? <Spinner size={20} /> : <Icon name="forward" size={20} />}
             Ask
           </button>
         </div>
@@ -456,10 +434,10 @@ function MonitorPanel({
   busy: string | null;
   /** Why the last change here was refused, shown in the panel (on a phone the page's top is out of sight). */
   error: string | null;
-  onPatch: (key: string, body: PatchItemBody, message: string | null) => Promise<void>;
+  onPatch: (key: string, body: PatchItemBody, message: string | null) => void;
 }): ReactElement {
   const intervalId = useId();
-  const changes = useResource((signal) => api.get<ChangesResponse>(`${itemApi(item.id)}/changes`, { signal }).then((r) => r.changes), [item.id, item.lastCheckedAt]);
+  const changes = useItemChanges(item.id, item.lastCheckedAt);
   const interval = item.autoUpdateIntervalMins ?? 1440;
   return (
     <section className="card reader-panel" aria-labelledby="monitor-title" data-testid="monitor">
@@ -473,7 +451,7 @@ function MonitorPanel({
           type="checkbox"
           checked={item.autoUpdate}
           disabled={busy !== null}
-          onChange={(e) => void onPatch('monitor', { autoUpdate: e.target.checked }, e.target.checked ? 'Hearth will check this page for changes.' : 'Stopped checking this page.')}
+          onChange={(e) => onPatch('monitor', { autoUpdate: e.target.checked }, e.target.checked ? 'Hearth will check this page for changes.' : 'Stopped checking this page.')}
         />
         <span className="switch__track" aria-hidden="true" />
         <span className="switch__text">Check this page for changes</span>
@@ -490,7 +468,7 @@ function MonitorPanel({
               className="input"
               value={INTERVALS.some((i) => i.mins === interval) ? interval : ''}
               disabled={busy !== null}
-              onChange={(e) => void onPatch('monitor', { autoUpdateIntervalMins: Number(e.target.value) }, 'Saved how often to check.')}
+              onChange={(e) => onPatch('monitor', { autoUpdateIntervalMins: Number(e.target.value) }, 'Saved how often to check.')}
             >
               {INTERVALS.some((i) => i.mins === interval) ? null : <option value="">Every {interval} minutes</option>}
               {INTERVALS.map((i) => (
@@ -506,7 +484,7 @@ function MonitorPanel({
               type="checkbox"
               checked={item.alertOnChange}
               disabled={busy !== null}
-              onChange={(e) => void onPatch('monitor', { alertOnChange: e.target.checked }, e.target.checked ? 'You will get a notification when it changes.' : 'No notifications for changes.')}
+              onChange={(e) => onPatch('monitor', { alertOnChange: e.target.checked }, e.target.checked ? 'You will get a notification when it changes.' : 'No notifications for changes.')}
             />
             <span className="switch__track" aria-hidden="true" />
             <span className="switch__text">Notify me when it changes</span>
@@ -522,7 +500,7 @@ function MonitorPanel({
         changes.error ? (
           <p className="job__error">
             The history did not load: {errorMessage(changes.error)}{' '}
-            <button type="button" className="link-btn" onClick={changes.reload}>
+            <button type="button" className="link-btn" onClick={() => void changes.refetch()}>
               Try again
             </button>
           </p>
@@ -551,17 +529,19 @@ function MonitorPanel({
   );
 }
 
-function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (item: FullReaderItem) => void }): ReactElement {
-  const collections = useResource((signal) => api.get<CollectionsResponse>('/api/reader/collections', { signal }).then((r) => r.collections));
+/** Saves title, collection and tags; `onSaved` gets the sentence to show ("Moved to Cooking."). */
+function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (message: string) => void }): ReactElement {
+  const collections = useCollections();
+  const patchItem = usePatchItem(item.id);
+  const busy = patchItem.isPending;
   const [title, setTitle] = useState(item.title ?? '');
   const [collection, setCollection] = useState(item.collectionId ?? '');
   const [newName, setNewName] = useState('');
   const [tags, setTags] = useState(item.tags.join(', '));
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const selectId = useId();
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
     const body: PatchItemBody = { tags: parseTags(tags) };
     if (title.trim() && title.trim() !== (item.title ?? '')) body.title = title.trim();
@@ -572,20 +552,16 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
       }
       body.collectionName = newName.trim();
     } else body.collectionId = collection || null;
-    setBusy(true);
     setError(null);
-    try {
-      const { item: next } = await api.patch<ItemResponse>(itemApi(item.id), body);
-      onSaved(next);
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
+    const movedTo =
+      body.collectionName ?? (body.collectionId && body.collectionId !== item.collectionId ? collections.data?.find((c) => c.id === body.collectionId)?.name : undefined);
+    const message = movedTo ? `Moved to ${movedTo}.` : body.collectionId === null && item.collectionId ? 'Saved, and taken out of its collection.' : 'Saved your changes.';
+    patchItem.mutate({ body }, { onSuccess: () => onSaved(message), onError: (err) => setError(errorMessage(err)) });
   };
 
   return (
     <Dialog open title="Edit" onClose={() => (busy ? undefined : onClose())} testId="edit-item">
-      <form onSubmit={(e) => void save(e)} noValidate>
+      <form onSubmit={save} noValidate>
         <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />
         <div className="field">
           <label className="field__label" htmlFor={selectId}>
@@ -611,6 +587,7 @@ function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose:
 }
 
 function DeleteDialog({ item, onClose, onDeleted }: { item: FullReaderItem | null; onClose: () => void; onDeleted: () => void }): ReactElement {
+  const deleteItem = useDeleteItem();
   return (
     <ConfirmDialog
       open={item !== null}
@@ -621,7 +598,7 @@ function DeleteDialog({ item, onClose, onDeleted }: { item: FullReaderItem | nul
       confirmLabel="Delete"
       onConfirm={async () => {
         if (!item) return;
-        await api.delete(itemApi(item.id));
+        await deleteItem.mutateAsync(item.id);
         onDeleted();
       }}
     />

@@ -1,12 +1,15 @@
 // Collections and tags: create a collection (with an optional emoji and colour), rename or delete one
 // (its items stay, just without a collection), and the tags in use with how many items carry each.
 import { useState, type FormEvent, type ReactElement } from 'react';
-import { api, ApiError, errorMessage } from '../../api/client';
+import { ApiError, errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
+import { useUser } from '../../app/session';
+import { useDraft } from '../../ui/useDraft';
 import { CollectionMark } from './parts';
+import { useCreateCollection, useDeleteCollection, useRenameCollection } from './queries';
 import type { ReaderCollection, ReaderTag } from './types';
 
 export const COLORS: ReadonlyArray<{ value: string; label: string }> = [
@@ -22,81 +25,84 @@ export const COLORS: ReadonlyArray<{ value: string; label: string }> = [
 export function CollectionsDialog({
   collections,
   tags,
-  onChanged,
   onClose,
   onPickTag,
 }: {
   collections: ReaderCollection[] | undefined;
   tags: ReaderTag[] | undefined;
-  onChanged: () => void;
   onClose: () => void;
   onPickTag: (tag: string) => void;
 }): ReactElement {
-  const [name, setName] = useState('');
-  const [icon, setIcon] = useState('');
-  const [color, setColor] = useState('');
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // what is typed survives the session ending mid-way (kept for this person in this tab until sent)
+  const { id: userId } = useUser();
+  const [name, setName, clearName] = useDraft(userId, 'reader.collection.new.name');
+  const [icon, setIcon, clearIcon] = useDraft(userId, 'reader.collection.new.icon');
+  const [color, setColor, clearColor] = useDraft(userId, 'reader.collection.new.color');
   const [nameError, setNameError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [editing, setEditing] = useState<{ id: string; name: string } | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ReaderCollection | null>(null);
-
-  const run = async (key: string, work: () => Promise<string>) => {
-    setBusy(key);
-    setError(null);
+  const createCollection = useCreateCollection();
+  const renameCollection = useRenameCollection();
+  const deleteCollection = useDeleteCollection();
+  const writes = [createCollection, renameCollection, deleteCollection];
+  const pending = writes.some((w) => w.isPending);
+  // one message at a time: the last write's failure
+  const failed = writes.find((w) => w.isError)?.error;
+  const error = failed
+    ? failed instanceof ApiError && failed.code === 'collection_exists'
+      ? `You already have a collection called “${createCollection.variables?.name ?? ''}”.`
+      : errorMessage(failed)
+    : null;
+  const starting = () => {
     setNotice(null);
-    try {
-      setNotice(await work());
-      onChanged();
-      return true;
-    } catch (err) {
-      setError(errorMessage(err));
-      return false;
-    } finally {
-      setBusy(null);
-    }
+    for (const w of writes) w.reset();
   };
 
-  const create = async (e: FormEvent) => {
+  const create = (e: FormEvent) => {
     e.preventDefault();
     setNameError(null);
-    if (!name.trim()) {
+    const trimmed = name.trim();
+    if (!trimmed) {
       setNameError('Give the collection a name.');
       return;
     }
-    const ok = await run('create', async () => {
-      try {
-        await api.post('/api/reader/collections', { name: name.trim(), ...(icon.trim() ? { icon: icon.trim() } : {}), ...(color ? { color } : {}) });
-      } catch (err) {
-        if (err instanceof ApiError && err.code === 'collection_exists') throw new Error(`You already have a collection called “${name.trim()}”.`, { cause: err });
-        throw err;
-      }
-      return `Added “${name.trim()}”.`;
-    });
-    if (ok) {
-      setName('');
-      setIcon('');
-      setColor('');
-    }
+    starting();
+    createCollection.mutate(
+      { name: trimmed, ...(icon.trim() ? { icon: icon.trim() } : {}), ...(color ? { color } : {}) },
+      {
+        onSuccess: () => {
+          setNotice(`Added “${trimmed}”.`);
+          clearName();
+          clearIcon();
+          clearColor();
+        },
+      },
+    );
   };
 
-  const rename = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!editing || !editing.name.trim()) return;
-    const ok = await run(`rename:${editing.id}`, async () => {
-      await api.patch(`/api/reader/collections/${encodeURIComponent(editing.id)}`, { name: editing.name.trim() });
-      return `Renamed to “${editing.name.trim()}”.`;
-    });
-    if (ok) setEditing(null);
+  const rename = (id: string, next: string, done: () => void) => {
+    starting();
+    renameCollection.mutate(
+      { id, name: next },
+      {
+        onSuccess: () => {
+          done();
+          setNotice(`Renamed to “${next}”.`);
+          setEditing(null);
+        },
+      },
+    );
   };
 
-  const remove = async (c: ReaderCollection) => {
-    const ok = await run(`delete:${c.id}`, async () => {
-      await api.delete(`/api/reader/collections/${encodeURIComponent(c.id)}`);
-      return `Deleted “${c.name}”. Its items are still in your Reader.`;
+  const remove = (c: ReaderCollection) => {
+    starting();
+    deleteCollection.mutate(c.id, {
+      onSuccess: () => {
+        setNotice(`Deleted “${c.name}”. Its items are still in your Reader.`);
+        setDeleting(null);
+      },
     });
-    if (ok) setDeleting(null);
   };
 
   return (
@@ -114,26 +120,15 @@ export function CollectionsDialog({
         <ul className="reader-manage__list">
           {collections.map((c) => (
             <li key={c.id} className="reader-manage__row">
-              {editing?.id === c.id ? (
-                <form className="reader-manage__rename" onSubmit={(e) => void rename(e)}>
-                  <label className="visually-hidden" htmlFor={`rename-${c.id}`}>
-                    New name for {c.name}
-                  </label>
-                  <input id={`rename-${c.id}`} className="input" value={editing.name} onChange={(e) => setEditing({ id: c.id, name: e.target.value })} maxLength={100} autoFocus />
-                  <button type="submit" className="btn btn--primary btn--compact" disabled={busy !== null}>
-                    Save
-                  </button>
-                  <button type="button" className="btn btn--ghost btn--compact" onClick={() => setEditing(null)}>
-                    Cancel
-                  </button>
-                </form>
+              {editing === c.id ? (
+                <RenameForm userId={userId} collection={c} pending={pending} onRename={rename} onCancel={() => setEditing(null)} />
               ) : deleting?.id === c.id ? (
                 <div className="reader-manage__confirm" role="alert">
                   <span>
                     Delete “{c.name}”? Its {c.itemCount === 1 ? 'item stays' : `${c.itemCount} items stay`} in your Reader.
                   </span>
-                  <button type="button" className="btn btn--danger btn--compact" onClick={() => void remove(c)} disabled={busy !== null}>
-                    {busy === `delete:${c.id}` ? <Spinner size={18} /> : <Icon name="trash" size={18} />}
+                  <button type="button" className="btn btn--danger btn--compact" onClick={() => remove(c)} disabled={pending}>
+                    {deleteCollection.isPending && deleteCollection.variables === c.id ? <Spinner size={18} /> : <Icon name="trash" size={18} />}
                     Delete
                   </button>
                   <button type="button" className="btn btn--ghost btn--compact" onClick={() => setDeleting(null)}>
@@ -146,7 +141,7 @@ export function CollectionsDialog({
                   <span className="reader-manage__name">{c.name}</span>
                   <span className="muted">{c.itemCount === 1 ? '1 item' : `${c.itemCount} items`}</span>
                   <span className="reader-manage__actions">
-                    <button type="button" className="btn btn--icon btn--ghost" aria-label={`Rename ${c.name}`} onClick={() => setEditing({ id: c.id, name: c.name })}>
+                    <button type="button" className="btn btn--icon btn--ghost" aria-label={`Rename ${c.name}`} onClick={() => setEditing(c.id)}>
                       <Icon name="edit" size={20} />
                     </button>
                     <button type="button" className="btn btn--icon btn--danger-ghost" aria-label={`Delete ${c.name}`} onClick={() => setDeleting(c)}>
@@ -160,7 +155,7 @@ export function CollectionsDialog({
         </ul>
       )}
 
-      <form className="reader-manage__new" onSubmit={(e) => void create(e)} noValidate>
+      <form className="reader-manage__new" onSubmit={create} noValidate>
         <h3 className="reader-manage__title">New collection</h3>
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} error={nameError} maxLength={100} />
         <div className="reader-manage__extras">
@@ -178,8 +173,8 @@ export function CollectionsDialog({
             </select>
           </div>
         </div>
-        <button type="submit" className="btn btn--secondary" disabled={busy !== null}>
-          {busy === 'create' ? <Spinner size={20} /> : <Icon name="plus" size={20} />}
+        <button type="submit" className="btn btn--secondary" disabled={pending}>
+          {createCollection.isPending ? <Spinner size={20} /> : <Icon name="plus" size={20} />}
           Add collection
         </button>
       </form>
@@ -201,5 +196,47 @@ export function CollectionsDialog({
         </ul>
       )}
     </Dialog>
+  );
+}
+
+/** Renames one collection; the new name is a draft of its own (kept until saved or cancelled). */
+function RenameForm({
+  userId,
+  collection,
+  pending,
+  onRename,
+  onCancel,
+}: {
+  userId: string;
+  collection: ReaderCollection;
+  pending: boolean;
+  onRename: (id: string, name: string, done: () => void) => void;
+  onCancel: () => void;
+}): ReactElement {
+  const [name, setName, clear] = useDraft(userId, `reader.collection.rename.${collection.id}`, collection.name);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (name.trim()) onRename(collection.id, name.trim(), clear);
+  };
+  return (
+    <form className="reader-manage__rename" onSubmit={submit}>
+      <label className="visually-hidden" htmlFor={`rename-${collection.id}`}>
+        New name for {collection.name}
+      </label>
+      <input id={`rename-${collection.id}`} className="input" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} autoFocus />
+      <button type="submit" className="btn btn--primary btn--compact" disabled={pending}>
+        Save
+      </button>
+      <button
+        type="button"
+        className="btn btn--ghost btn--compact"
+        onClick={() => {
+          clear();
+          onCancel();
+        }}
+      >
+        Cancel
+      </button>
+    </form>
   );
 }

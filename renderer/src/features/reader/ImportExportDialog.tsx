@@ -2,68 +2,49 @@
 // it is (text/html) to POST /api/reader/import/html, which answers as an event stream of progress,
 // then a summary with the rows it could not read. Export: the live links as a bookmarks file any
 // browser imports, or everything (offline articles included) as JSON.
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
-import { openPostStream, RawBody, type PostStreamHandle } from '../../api/sse';
 import { Dialog } from '../../ui/Dialog';
+import { FilePicker } from '../../ui/FilePicker';
+import { useDraft } from '../../ui/useDraft';
+import { useUser } from '../../app/session';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import type { ImportDone, ImportProgress, ImportStreamEvents } from './types';
+import { useImportBookmarks } from './queries';
+import type { ImportDone, ImportProgress } from './types';
 
 const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
-export function ImportExportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }): ReactElement {
+export function ImportExportDialog({ onClose }: { onClose: () => void }): ReactElement {
   const [file, setFile] = useState<File | null>(null);
-  const [offline, setOffline] = useState(false);
+  // the import's options are kept as a draft (the file itself cannot be: the browser will not give it back)
+  const { id: userId } = useUser();
+  const [offlineDraft, setOfflineDraft, clearOffline] = useDraft(userId, 'reader.import.offline');
+  const offline = offlineDraft === 'yes';
+  const setOffline = (on: boolean) => setOfflineDraft(on ? 'yes' : '');
   const [progress, setProgress] = useState<ImportProgress | null>(null);
-  const [running, setRunning] = useState(false);
-  const [result, setResult] = useState<ImportDone | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const stream = useRef<PostStreamHandle | null>(null);
-  const fileId = useId();
-  useEffect(() => () => stream.current?.close(), []);
+  const [checkError, setCheckError] = useState<string | null>(null);
+  const importBookmarks = useImportBookmarks();
+  const running = importBookmarks.isPending;
+  const result = importBookmarks.data ?? null;
+  const error = checkError ?? (importBookmarks.error ? errorMessage(importBookmarks.error) : null);
+  // closing the dialog stops listening (the server finishes the import on its own)
+  const stop = useRef<AbortController | null>(null);
+  useEffect(() => () => stop.current?.abort(), []);
 
   const start = () => {
     if (!file) {
-      setError('Choose the bookmarks file first.');
+      setCheckError('Choose the bookmarks file first.');
       return;
     }
     if (file.size > MAX_IMPORT_BYTES) {
-      setError('That file is larger than 20 MB, the most Hearth imports at once.');
+      setCheckError('That file is larger than 20 MB, the most Hearth imports at once.');
       return;
     }
-    setError(null);
-    setResult(null);
+    setCheckError(null);
     setProgress(null);
-    setRunning(true);
-    let finished = false;
-    const handle = openPostStream<ImportStreamEvents>(
-      `/api/reader/import/html${offline ? '?type=offline' : ''}`,
-      new RawBody(file, 'text/html'),
-      {
-        progress: (p) => setProgress(p ?? null),
-        done: (d) => {
-          finished = true;
-          setResult(d ?? { imported: 0, skipped: 0, duplicates: 0, collections: [], errors: [] });
-        },
-        error: (d) => {
-          finished = true;
-          setError(d?.message ?? 'The import stopped.');
-        },
-      },
-      { closeOn: ['done', 'error'] },
-    );
-    stream.current = handle;
-    handle.done
-      .then(() => {
-        if (!finished) setError('The import ended before Hearth said it was done. Check your Reader, then try again if links are missing.');
-      })
-      .catch((err: unknown) => setError(errorMessage(err)))
-      .finally(() => {
-        stream.current = null;
-        setRunning(false);
-        onImported();
-      });
+    stop.current = new AbortController();
+    importBookmarks.mutate({ file, offline, onProgress: setProgress, signal: stop.current.signal }, { onSuccess: clearOffline });
   };
 
   const pct = progress && progress.total > 0 ? Math.min(100, Math.floor((progress.processed / progress.total) * 100)) : null;
@@ -76,23 +57,18 @@ export function ImportExportDialog({ onClose, onImported }: { onClose: () => voi
         <p className="muted">
           Export your bookmarks from your browser (or Pocket) as an HTML file, then choose it here. Folders become collections.
         </p>
-        <div className="field">
-          <label htmlFor={fileId} className="field__label">
-            Bookmarks file
-          </label>
-          <input
-            id={fileId}
-            type="file"
-            className="input reader-file"
-            accept=".html,.htm,text/html"
-            disabled={running}
-            onChange={(e) => {
-              setFile(e.target.files?.[0] ?? null);
-              setResult(null);
-              setError(null);
-            }}
-          />
-        </div>
+        <FilePicker
+          label="Choose a bookmarks file"
+          accept=".html,.htm,text/html"
+          hint="An HTML file, up to 20 MB."
+          disabled={running}
+          testId="bookmarks-file"
+          onFile={(f) => {
+            setFile(f);
+            importBookmarks.reset();
+            setCheckError(null);
+          }}
+        />
         <label className="reader-check">
           <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.target.checked)} disabled={running} />
           <span>Also save a copy of every page for offline reading (slower; leave off for big files)</span>

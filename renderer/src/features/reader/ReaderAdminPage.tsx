@@ -3,8 +3,7 @@
 // unless chosen otherwise); members can hide one for themselves but not change it.
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { Link } from 'react-router';
-import { api, ApiError, errorMessage } from '../../api/client';
-import { useResource } from '../../api/useResource';
+import { ApiError, errorMessage } from '../../api/client';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/icons';
@@ -13,14 +12,14 @@ import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { normalizeUrl } from './AddLinkDialog';
 import { Favicon } from './parts';
+import { useDeleteHouseholdLink, useHouseholdLinks, useSaveHouseholdLink } from './queries';
 import './reader.css';
-import { hostOf, itemTitle, type AdminItemListResponse, type ReaderItem } from './types';
+import { hostOf, itemTitle, type ReaderItem } from './types';
 
 const DEFAULT_CATEGORY = 'Services';
-const adminItemApi = (id: string) => `/api/admin/reader/${encodeURIComponent(id)}`;
 
 export function ReaderAdminPage(): ReactElement {
-  const items = useResource((signal) => api.get<AdminItemListResponse>('/api/admin/reader', { signal }).then((r) => r.items));
+  const items = useHouseholdLinks();
   const [editing, setEditing] = useState<ReaderItem | 'new' | null>(null);
   const [deleting, setDeleting] = useState<ReaderItem | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,7 +55,7 @@ export function ReaderAdminPage(): ReactElement {
 
       {!items.data ? (
         items.error ? (
-          <ErrorState title="Household links did not load" error={items.error} onRetry={items.reload} />
+          <ErrorState title="Household links did not load" error={items.error} onRetry={() => void items.refetch()} />
         ) : (
           <LoadingState label="Loading household links…" />
         )
@@ -111,7 +110,6 @@ export function ReaderAdminPage(): ReactElement {
           onSaved={(msg) => {
             setEditing(null);
             setNotice(msg);
-            items.reload();
           }}
         />
       ) : null}
@@ -121,7 +119,6 @@ export function ReaderAdminPage(): ReactElement {
         onDeleted={(i) => {
           setDeleting(null);
           setNotice(`Deleted ${itemTitle(i)}.`);
-          items.reload();
         }}
       />
     </section>
@@ -132,11 +129,12 @@ function GlobalLinkDialog({ item, categories, onClose, onSaved }: { item: Reader
   const [url, setUrl] = useState(item?.url ?? '');
   const [title, setTitle] = useState(item?.title ?? '');
   const [category, setCategory] = useState(item?.category ?? DEFAULT_CATEGORY);
-  const [busy, setBusy] = useState(false);
+  const saveLink = useSaveHouseholdLink();
+  const busy = saveLink.isPending;
   const [error, setError] = useState<string | null>(null);
   const [urlError, setUrlError] = useState<string | null>(null);
 
-  const save = async (e: FormEvent) => {
+  const save = (e: FormEvent) => {
     e.preventDefault();
     setError(null);
     setUrlError(null);
@@ -146,22 +144,22 @@ function GlobalLinkDialog({ item, categories, onClose, onSaved }: { item: Reader
       return;
     }
     const body = { url: address, ...(title.trim() ? { title: title.trim() } : {}), category: category.trim() || DEFAULT_CATEGORY };
-    setBusy(true);
-    try {
-      if (item) await api.patch(adminItemApi(item.id), body);
-      else await api.post('/api/admin/reader', body);
-      onSaved(item ? `Saved ${title.trim() || hostOf(address)}.` : `Added ${title.trim() || hostOf(address)} for everyone.`);
-    } catch (err) {
-      const issues = err instanceof ApiError ? err.fieldIssues : {};
-      if (err instanceof ApiError && (err.code === 'blocked_url' || issues.url)) setUrlError(issues.url ?? err.message);
-      else setError(errorMessage(err));
-      setBusy(false);
-    }
+    saveLink.mutate(
+      { id: item?.id ?? null, body },
+      {
+        onSuccess: () => onSaved(item ? `Saved ${title.trim() || hostOf(address)}.` : `Added ${title.trim() || hostOf(address)} for everyone.`),
+        onError: (err) => {
+          const issues = err instanceof ApiError ? err.fieldIssues : {};
+          if (err instanceof ApiError && (err.code === 'blocked_url' || issues.url)) setUrlError(issues.url ?? err.message);
+          else setError(errorMessage(err));
+        },
+      },
+    );
   };
 
   return (
     <Dialog open title={item ? 'Edit household link' : 'Add household link'} onClose={() => (busy ? undefined : onClose())} testId="global-link-dialog">
-      <form onSubmit={(e) => void save(e)} noValidate>
+      <form onSubmit={save} noValidate>
         <TextField label="Address" type="url" inputMode="url" autoCapitalize="off" spellCheck={false} value={url} onChange={(e) => setUrl(e.target.value)} error={urlError} required />
         <TextField label="Name (optional)" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />
         <TextField label="Category" hint="Links are grouped by category." value={category} onChange={(e) => setCategory(e.target.value)} list="reader-categories" maxLength={60} />
@@ -177,6 +175,7 @@ function GlobalLinkDialog({ item, categories, onClose, onSaved }: { item: Reader
 }
 
 function DeleteGlobalDialog({ item, onClose, onDeleted }: { item: ReaderItem | null; onClose: () => void; onDeleted: (i: ReaderItem) => void }): ReactElement {
+  const deleteLink = useDeleteHouseholdLink();
   return (
     <ConfirmDialog
       open={item !== null}
@@ -187,7 +186,7 @@ function DeleteGlobalDialog({ item, onClose, onDeleted }: { item: ReaderItem | n
       confirmLabel="Delete"
       onConfirm={async () => {
         if (!item) return;
-        await api.delete(adminItemApi(item.id));
+        await deleteLink.mutateAsync(item.id);
         onDeleted(item);
       }}
     />

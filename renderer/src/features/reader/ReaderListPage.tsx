@@ -1,23 +1,24 @@
 // Reader: the household's read-later library. Own items plus the household links admins share, as a
 // list or a grid (remembered on this device), filtered by status, type, collection and tag, searched
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
-// spinner and the page polls every 2 s until none is; a failed save shows why, with Retry.
+// spinner and the list is read again every 2 s until none is (queries.ts); a failed save shows why,
+// with Retry.
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, errorMessage } from '../../api/client';
-import { useAction } from '../../api/useAction';
-import { useResource } from '../../api/useResource';
+import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
+import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
+import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { AddLinkDialog } from './AddLinkDialog';
 import { CollectionsDialog } from './CollectionsDialog';
-import { useDebounced, usePoll, useStoredChoice } from './hooks';
+import { useDebounced, useStoredChoice } from './hooks';
 import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
-import { ReaderSheet } from './ReaderSheet';
 import './reader.css';
-import { asStatus, asType, isBusy, itemApi, saveNotice, STATUS_TEXT, type CollectionsResponse, type ItemListResponse, type ReaderCollection, type ReaderItem, type TagsResponse } from './types';
+import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
+import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -38,7 +39,9 @@ export function ReaderListPage(): ReactElement {
   const [showHidden, setShowHidden] = useStoredChoice('hearth.reader.hidden', ['show', 'hide'] as const, 'hide');
   const [limit, setLimit] = useState(PAGE);
   const [sheet, setSheet] = useState<null | 'add' | 'filters' | 'manage' | 'import'>(null);
-  const { busy: busyId, notice, error: actionError, act } = useAction(() => items.reload());
+  const [notice, setNotice] = useState<string | null>(null);
+  const rearchive = useRearchive();
+  const hideItem = useHideItem();
   // the link just added: what the banner says follows its capture (saving, ready or failed), so a
   // failed copy is never announced as saved
   const [justSaved, setJustSaved] = useState<ReaderItem | null>(null);
@@ -60,47 +63,36 @@ export function ReaderListPage(): ReactElement {
     setParams(next, { replace: true });
   }, [q]); // only when the debounced search changes
 
-  const listUrl = (() => {
-    const s = new URLSearchParams();
-    if (status) s.set('status', status);
-    if (type) s.set('type', type);
-    if (collectionId) s.set('collectionId', collectionId);
-    if (tag) s.set('tag', tag);
-    if (q) s.set('q', q);
-    s.set('limit', String(limit));
-    return `/api/reader?${s}`;
-  })();
-  const items = useResource((signal) => api.get<ItemListResponse>(listUrl, { signal }), [listUrl]);
-  const collections = useResource((signal) => api.get<CollectionsResponse>('/api/reader/collections', { signal }).then((r) => r.collections));
-  const tags = useResource((signal) => api.get<TagsResponse>('/api/reader/tags', { signal }).then((r) => r.tags));
+  // the link just added is followed (read again while it is being saved) even where these filters
+  // do not show it, so its banner can say how the save ended
+  const items = useReaderItems({ status, type, collectionId, tag, q, limit }, justSaved);
+  const collections = useCollections();
+  const tags = useTags();
 
   const all = items.data?.items ?? [];
   const shown = showHidden === 'show' ? all : all.filter((i) => !i.isHidden);
   const hiddenCount = all.length - all.filter((i) => !i.isHidden).length;
-  usePoll(all.some(isBusy) || Boolean(justSaved && isBusy(justSaved) && !all.some((i) => i.id === justSaved.id)), items.reload);
-  const savedNow = justSaved ? (all.find((i) => i.id === justSaved.id) ?? justSaved) : null;
+  const savedRow = justSaved ? all.find((i) => i.id === justSaved.id) : undefined;
+  const savedNow = justSaved ? (savedRow ?? justSaved) : null;
   const saved = savedNow ? saveNotice(savedNow) : null;
 
-  const refreshAll = () => {
-    items.reload();
-    collections.reload();
-    tags.reload();
+  const retry = (item: ReaderItem) => {
+    setJustSaved(null);
+    setNotice(null);
+    hideItem.reset();
+    rearchive.mutate(item.id, { onSuccess: () => setNotice('Trying to save it again.') });
   };
-
-  const retry = (item: ReaderItem) =>
-    act(item.id, async () => {
-      setJustSaved(null);
-      await api.post(`${itemApi(item.id)}/rearchive`);
-      return 'Trying to save it again.';
-    });
-  const hide = (item: ReaderItem, hidden: boolean) =>
-    act(item.id, async () => {
-      setJustSaved(null);
-      const path = `/api/reader/hide/${encodeURIComponent(item.id)}`;
-      if (hidden) await api.put(path, {});
-      else await api.delete(path);
-      return hidden ? 'Hidden from your Reader. Turn on “Show hidden” to see it again.' : 'Shown in your Reader again.';
-    });
+  const hide = (item: ReaderItem, hidden: boolean) => {
+    setJustSaved(null);
+    setNotice(null);
+    rearchive.reset();
+    hideItem.mutate(
+      { id: item.id, hidden },
+      { onSuccess: () => setNotice(hidden ? 'Hidden from your Reader. Turn on “Show hidden” to see it again.' : 'Shown in your Reader again.') },
+    );
+  };
+  const busyId = rearchive.isPending ? rearchive.variables : hideItem.isPending ? hideItem.variables.id : null;
+  const actionError = rearchive.error ?? hideItem.error;
 
   const collectionName = collections.data?.find((c) => c.id === collectionId)?.name;
   const filtering = Boolean(status || type || collectionId || tag || q);
@@ -113,7 +105,7 @@ export function ReaderListPage(): ReactElement {
     <CollectionsNav
       collections={collections.data}
       error={collections.error}
-      onRetry={collections.reload}
+      onRetry={() => void collections.refetch()}
       total={filtering ? undefined : items.data?.total}
       active={collectionId}
       onPick={(id) => {
@@ -158,9 +150,17 @@ export function ReaderListPage(): ReactElement {
       <p className={`notice${!notice && saved?.failed ? ' notice--warn' : ''}`} role="status" aria-live="polite" data-testid="reader-notice">
         {notice ?? saved?.text ?? ''}
       </p>
-      <FormError message={actionError?.message} />
+      <FormError message={actionError ? errorMessage(actionError) : null} />
 
-      {empty ? (
+      {/* until the first answer: one neutral loading state, so an empty Reader never flashes the
+          filter layout before its empty state (later answers keep the list on screen) */}
+      {!items.data ? (
+        items.error ? (
+          <ErrorState title="Your Reader did not load" error={items.error} onRetry={() => void items.refetch()} />
+        ) : (
+          <LoadingState label="Loading your Reader…" />
+        )
+      ) : empty ? (
         <EmptyState
           title="Nothing saved yet"
           action={
@@ -191,19 +191,41 @@ export function ReaderListPage(): ReactElement {
                   Search your Reader
                 </label>
                 <Icon name="search" size={20} className="reader__search-icon" />
+                {/* type=text, not search: the browser's own blue clear button is replaced by ours */}
                 <input
                   id="reader-search"
                   className="input reader__search-input"
-                  type="search"
+                  type="text"
+                  role="searchbox"
                   placeholder="Search your Reader"
                   value={query}
                   onChange={(e) => {
                     setQuery(e.target.value);
                     setLimit(PAGE);
                   }}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Escape' && query) {
+                      e.preventDefault();
+                      setQuery('');
+                    }
+                  }}
                   enterKeyHint="search"
                   autoComplete="off"
                 />
+                {query ? (
+                  <IconButton
+                    icon="close"
+                    label="Clear search"
+                    labelShown="never"
+                    tone="ghost"
+                    className="reader__search-clear"
+                    onClick={() => {
+                      setQuery('');
+                      setLimit(PAGE);
+                      document.getElementById('reader-search')?.focus();
+                    }}
+                  />
+                ) : null}
               </div>
               <button type="button" className="btn btn--secondary btn--compact reader__filters-btn" aria-haspopup="dialog" onClick={() => setSheet('filters')}>
                 <Icon name="sliders" size={20} />
@@ -232,13 +254,7 @@ export function ReaderListPage(): ReactElement {
               </label>
             ) : null}
 
-            {!items.data ? (
-              items.error ? (
-                <ErrorState title="Your Reader did not load" error={items.error} onRetry={items.reload} />
-              ) : (
-                <LoadingState label="Loading your Reader…" />
-              )
-            ) : shown.length === 0 ? (
+            {shown.length === 0 ? (
               <EmptyState title="Nothing matches" action={filtering ? <button type="button" className="btn btn--secondary" onClick={clearFilters}>Clear filters</button> : undefined}>
                 {q ? `Nothing you saved mentions “${q}”.` : filtering ? 'No saved links match these filters.' : 'Everything here is hidden.'}
               </EmptyState>
@@ -283,7 +299,7 @@ export function ReaderListPage(): ReactElement {
         </div>
       )}
 
-      <ReaderSheet
+      <Sheet
         open={sheet === 'filters'}
         title="Filters"
         onClose={() => setSheet(null)}
@@ -349,7 +365,7 @@ export function ReaderListPage(): ReactElement {
           </div>
           {sidebar}
         </div>
-      </ReaderSheet>
+      </Sheet>
       {sheet === 'add' ? (
         <AddLinkDialog
           collections={collections.data ?? []}
@@ -357,7 +373,6 @@ export function ReaderListPage(): ReactElement {
           onSaved={(item) => {
             setSheet(null);
             setJustSaved(item);
-            refreshAll();
           }}
         />
       ) : null}
@@ -365,7 +380,6 @@ export function ReaderListPage(): ReactElement {
         <CollectionsDialog
           collections={collections.data}
           tags={tags.data}
-          onChanged={refreshAll}
           onClose={() => setSheet(null)}
           onPickTag={(t) => {
             setParam('tag', t);
@@ -373,7 +387,7 @@ export function ReaderListPage(): ReactElement {
           }}
         />
       ) : null}
-      {sheet === 'import' ? <ImportExportDialog onClose={() => setSheet(null)} onImported={refreshAll} /> : null}
+      {sheet === 'import' ? <ImportExportDialog onClose={() => setSheet(null)} /> : null}
     </section>
   );
 }

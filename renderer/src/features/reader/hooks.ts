@@ -1,6 +1,6 @@
-// Small hooks for the Reader screens: a debounced value, a choice remembered on this device, and a
-// quiet refresh every few seconds while something is still being saved.
-import { useEffect, useRef, useState } from 'react';
+// Small hooks for the Reader screens: a debounced value and a choice remembered on this device.
+// (Reading an item again while its copy is being saved is the query's refetchInterval, queries.ts.)
+import { useEffect, useState } from 'react';
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -30,17 +30,4 @@ export function useStoredChoice<T extends string>(key: string, allowed: readonly
     }
   };
   return [value, set];
-}
-
-/** Calls `tick` every `ms` while `active` (and the tab is visible); stops as soon as it is not. */
-export function usePoll(active: boolean, tick: () => void, ms = 2000): void {
-  const tickRef = useRef(tick);
-  tickRef.current = tick;
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') tickRef.current();
-    }, ms);
-    return () => clearInterval(timer);
-  }, [active, ms]);
 }

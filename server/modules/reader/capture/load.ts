@@ -10,7 +10,7 @@ import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
 import { stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
 import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
-import { BROWSER_FAILED, httpErrorMessage, timeoutMessage, unreachableMessage } from './messages.js';
+import { BROWSER_FAILED, httpErrorMessage, notWebPageMessage, timeoutMessage, unreachableMessage } from './messages.js';
 import { CaptureError, type CaptureRequest, type CaptureResult } from './types.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
@@ -43,7 +43,7 @@ export function toCaptureError(err: unknown, signal?: AbortSignal): CaptureError
   if (err instanceof CaptureError) return err;
   if (signal?.aborted) return cancelled();
   if (err instanceof BlockedUrlError) return blocked(err);
-  if (err instanceof TooLargeError) return new CaptureError('not_html', 'The page is too large to save.');
+  if (err instanceof TooLargeError) return new CaptureError('not_html', 'The page is too large for Hearth to save. Keep it as a live link instead: it opens the page in a new tab.');
   const code = (err as NodeJS.ErrnoException).code ?? (err as { cause?: NodeJS.ErrnoException }).cause?.code ?? '';
   const name = (err as Error).name ?? '';
   if (name === 'AbortError') return cancelled();
@@ -201,7 +201,7 @@ export function createPageLoader(o: PageLoaderOptions) {
       } catch (err) {
         if (signal?.aborted) throw cancelled();
         if (topBlocked) throw blocked(topBlocked);
-        if (topNotHtml !== null) throw new CaptureError('not_html', `That address is not a web page (${topNotHtml || 'unknown type'}).`);
+        if (topNotHtml !== null) throw new CaptureError('not_html', notWebPageMessage(topNotHtml));
         if ((err as Error).name === 'TimeoutError') {
           // slow third-party scripts can hold DOMContentLoaded back: keep what has rendered if it is a page
           const chars = await page.evaluate(() => document.body?.innerText.length ?? 0).catch(() => 0);
@@ -282,7 +282,7 @@ export function createPageLoader(o: PageLoaderOptions) {
       if (await isChallenge({ html, status: res.status }, req.signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
       throw httpError(res.status);
     }
-    if (!isHtmlType(mime)) throw new CaptureError('not_html', `That address is not a web page (${mime}).`);
+    if (!isHtmlType(mime)) throw new CaptureError('not_html', notWebPageMessage(mime));
     return { finalUrl: res.url, html, screenshot: null, seen: new Map(), rendered: false, method: 'static' };
   }
 

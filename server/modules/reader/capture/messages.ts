@@ -28,11 +28,33 @@ export function httpErrorMessage(status: number): string {
   return `The site refused to send this page. ${TRY_LATER}`;
 }
 
+/** What kind of file a content type is, in words ("a PDF document"), or null when it has no plain name. */
+function fileKind(mime: string): string | null {
+  const m = mime.toLowerCase();
+  if (m === 'application/pdf') return 'a PDF document';
+  if (m.startsWith('image/')) return 'a picture';
+  if (m.startsWith('video/')) return 'a video';
+  if (m.startsWith('audio/')) return 'a sound file';
+  if (m.startsWith('text/plain')) return 'a plain text file';
+  if (/zip|compressed|tar|gzip|x-7z|rar/.test(m)) return 'a compressed file';
+  if (/msword|wordprocessing|opendocument\.text|rtf/.test(m)) return 'a document';
+  if (/excel|spreadsheet|csv/.test(m)) return 'a spreadsheet';
+  if (/json|xml/.test(m)) return 'data for programs';
+  return null;
+}
+
+/** The address leads to a file, not a page: says which kind in words, never its content type. */
+export function notWebPageMessage(mime = ''): string {
+  const kind = fileKind(mime);
+  const what = kind ? `That link is ${kind}, not a web page` : 'That link is a file, not a web page';
+  return `${what}, so Hearth cannot keep a reading copy of it. Keep it as a live link instead: it opens the file in a new tab.`;
+}
+
 /** Hearth's own page saver (headless Chromium) did not start or stopped. */
 export const BROWSER_FAILED = 'Hearth’s page saver stopped before the page was saved. Try again; if it keeps happening, restart Hearth.';
 
 /** Raw codes that must never reach a person: errno names, Chromium net errors, HTTP statuses. */
-const RAW_CODE = /\b(E[A-Z]{4,}|EAI_[A-Z]+)\b|net::ERR_|\bHTTP \d{3}\b/;
+const RAW_CODE = /\b(E[A-Z]{4,}|EAI_[A-Z]+)\b|net::ERR_|\bHTTP \d{3}\b|\b(application|text|image|video|audio)\/[\w.+-]+/;
 
 /**
  * A stored capture message as the household sees it: the messages older Hearth versions wrote
@@ -49,6 +71,8 @@ export function readableCaptureMessage(stored: string): string {
   if (loadFailed) return unreachableMessage(/net::(ERR_\w+)/.exec(loadFailed[1] ?? '')?.[1] ?? '');
   if (/^The capture browser (could not start|failed)/.test(stored)) return BROWSER_FAILED;
   if (/^The (site took too long to answer|page took too long to load)\.$/.test(stored)) return timeoutMessage();
+  const notPage = /^That address is not a web page \(([^)]*)\)\.?$/.exec(stored);
+  if (notPage) return notWebPageMessage(notPage[1]);
   if (RAW_CODE.test(stored)) return `The page could not be saved. ${TRY_LATER}`;
   return stored;
 }
