@@ -123,6 +123,8 @@ export interface FakeModelRuntime {
   readonly url: string;
   readonly port: number;
   readonly mode: FakeMode;
+  /** Delay between streamed lines; tests may change it (e.g. a long answer to stop midway). */
+  chunkDelayMs: number;
   /** Installed models; tests may edit the list. */
   models: FakeModel[];
   requests: RecordedRequest[];
@@ -216,7 +218,7 @@ function exampleArguments(tool: ToolDef): Record<string, unknown> {
 }
 
 export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}): Promise<FakeModelRuntime> {
-  const chunkDelayMs = opts.chunkDelayMs ?? 5;
+  let chunkDelayMs = opts.chunkDelayMs ?? 5;
   const pullable = opts.pullable ?? [PULLABLE_MODEL];
   const models: FakeModel[] = [...(opts.models ?? [CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL])];
   const loaded = new Map<string, number>(); // model name -> loaded at
@@ -535,6 +537,12 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     },
     get mode() {
       return mode;
+    },
+    get chunkDelayMs() {
+      return chunkDelayMs;
+    },
+    set chunkDelayMs(ms: number) {
+      chunkDelayMs = ms;
     },
     models,
     requests,
