@@ -55,6 +55,9 @@ import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
+import { ModelDetailsCache } from './modules/models/details.js';
+import { ModelsService } from './modules/models/service.js';
+import { ModelAccessStore } from './modules/models/store.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupChecklistService } from './modules/setup/checklist.js';
 import { SetupService } from './modules/setup/service.js';
@@ -94,6 +97,8 @@ export interface Deps {
   downloads: DownloadsService;
   catalog: Catalog;
   features: FeaturesService;
+  modelDetails: ModelDetailsCache;
+  models: ModelsService;
   archives: ArchivesService;
   archiveDownloads: ArchiveDownloadsService;
   archiveContent: ArchiveContentService;
@@ -194,6 +199,18 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('features'),
     runtimeLookTtlMs: overrides.tuning?.runtimeLookTtlMs,
   });
+  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
+  const models = new ModelsService({
+    runtime: modelRuntime,
+    details: modelDetails,
+    features,
+    downloads,
+    auth,
+    store: new ModelAccessStore(db),
+    hardware,
+    clock,
+    offline: config.offline,
+  });
   const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
@@ -281,7 +298,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems });
+  wireEvents(bus, { features, readerItems, models });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -290,17 +307,19 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, modelDetails, models, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; models: ModelsService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
   // a deleted member's Reader items went with their row; their saved pages on disk go here
   bus.on('user.deleted', async () => {
     await on.readerItems.removeOrphanFiles();
   });
+  // a deleted member's model allow-list goes with them
+  bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
 }
