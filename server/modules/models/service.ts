@@ -46,7 +46,7 @@ export interface ChatModelPicker {
 }
 
 const RUNTIME_DOWN_REASON = 'The model runtime (Ollama) is not running on the Hearth computer.';
-const RUNTIME_DOWN_FIX = 'Start Ollama on the Hearth computer, then reload this page.';
+const RUNTIME_DOWN_FIX = 'Start Ollama on the Hearth computer.';
 
 type Chosen = ModelsResponse['chosen'];
 interface Installed {
