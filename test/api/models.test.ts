@@ -218,6 +218,17 @@ describe('/api/models', () => {
     }
   });
 
+  it('a name Ollama\'s library does not know fails at once, saying so, instead of being tried six times', async () => {
+    const r = await s.admin.post('/api/models/pull', { model: 'nosuchmodel:1b' });
+    expect(r.status).toBe(202);
+    const failed = await waitFor(async () => {
+      const job = (await s.admin.get('/api/jobs/status')).body.jobs.find((j: { id: string }) => j.id === r.body.job.id);
+      return job?.state === 'failed' && job;
+    }, 'the pull job to fail', 15_000);
+    expect(failed.attempts).toBe(1);
+    expect(failed.lastError).toBe("Ollama's library has no model called nosuchmodel:1b. Check the name and try again.");
+  });
+
   it('refuses a name that is not a model name', async () => {
     for (const model of ['', 'Has Spaces', '../etc/passwd', 'a:b:c', 'x'.repeat(300)]) {
       const r = await s.admin.post('/api/models/pull', { model });
