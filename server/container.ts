@@ -52,7 +52,7 @@ import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
 import { ReaderTransferService } from './modules/reader/transfer.js';
 import { ChatImageFiles } from './modules/chat/images.js';
-import { simpleModelPicker, type ChatModelPicker } from './modules/chat/ports.js';
+import type { ChatModelPicker } from './modules/chat/ports.js';
 import { RunningAnswers } from './modules/chat/running.js';
 import { ChatService } from './modules/chat/service.js';
 import { ChatStore } from './modules/chat/store.js';
@@ -64,6 +64,8 @@ import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
+import { ModelsService } from './modules/models/service.js';
+import { ModelAccessStore } from './modules/models/store.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupChecklistService } from './modules/setup/checklist.js';
 import { SetupService } from './modules/setup/service.js';
@@ -103,6 +105,8 @@ export interface Deps {
   downloads: DownloadsService;
   catalog: Catalog;
   features: FeaturesService;
+  modelDetails: ModelDetailsCache;
+  models: ModelsService;
   archives: ArchivesService;
   archiveDownloads: ArchiveDownloadsService;
   archiveContent: ArchiveContentService;
@@ -112,7 +116,6 @@ export interface Deps {
   reader: ReaderServices;
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
-  modelDetails: ModelDetailsCache;
   chat: ChatService;
   chatStream: ChatStreamService;
   chatTools: ChatToolRegistry;
@@ -219,6 +222,18 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('features'),
     runtimeLookTtlMs: overrides.tuning?.runtimeLookTtlMs,
   });
+  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
+  const models = new ModelsService({
+    runtime: modelRuntime,
+    details: modelDetails,
+    features,
+    downloads,
+    auth,
+    store: new ModelAccessStore(db),
+    hardware,
+    clock,
+    offline: config.offline,
+  });
   const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
@@ -298,7 +313,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
-  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
   const chatRunning = new RunningAnswers();
@@ -312,7 +326,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     running: chatRunning,
     runtime: modelRuntime,
     details: modelDetails,
-    picker: overrides.chatModelPicker ?? simpleModelPicker(features),
+    picker: overrides.chatModelPicker ?? models,
     looker: features,
     tools: chatTools,
     extensions: tools,
@@ -330,7 +344,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems, chat });
+  wireEvents(bus, { features, readerItems, chat, models });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -339,18 +353,20 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, chat, chatStream, chatTools, chatRunning, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
   // a deleted member's Reader items and conversations went with their row; their files on disk go here
   bus.on('user.deleted', async (e) => {
     await on.readerItems.removeOrphanFiles();
     await on.chat.onUserDeleted(e.userId);
   });
+  // a deleted member's model allow-list goes with them
+  bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
 }

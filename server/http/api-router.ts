@@ -9,6 +9,7 @@ import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRout
 import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
+import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
 import { createAppStoreRoutes, createToolRoutes } from '../modules/tools/routes.js';
@@ -30,6 +31,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/home-layout', createHomeLayoutRoutes(d.homeLayout)],
     ['/jobs', createJobRoutes(d.downloads)],
     ['/jobs', createEnqueueRoutes(d.features)],
+    ['/models', createModelRoutes(d.models)],
     ['/app-features', createAppFeatureRoutes(d.features)],
     ['/admin', createFeatureAdminRoutes(d.features)],
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],

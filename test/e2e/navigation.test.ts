@@ -32,6 +32,7 @@ const ADMIN_DESTINATIONS: readonly Destination[] = [
   { label: 'Admin', path: '/admin', via: 'main' },
   { label: 'Members', path: '/members', via: 'admin' },
   { label: 'Features', path: '/features', via: 'admin' },
+  { label: 'Models', path: '/admin/models', via: 'admin' },
   { label: 'Archives', path: '/admin/archives', via: 'admin' },
   { label: 'Household links', path: '/admin/reader', via: 'admin' },
   { label: 'Default home screen', path: '/home/default', via: 'admin' },

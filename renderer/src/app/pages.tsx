@@ -34,6 +34,7 @@ const MemberLayoutPage = lazyPage(() => import('../features/home/MemberLayoutPag
 const ArchivesAdminPage = lazyPage(() => import('../features/library/ArchivesAdminPage').then((m) => m.ArchivesAdminPage));
 const LibraryPage = lazyPage(() => import('../features/library/LibraryPage').then((m) => m.LibraryPage));
 const ReaderPage = lazyPage(() => import('../features/library/ReaderPage').then((m) => m.ReaderPage));
+const ModelsPage = lazyPage(() => import('../features/models/ModelsPage').then((m) => m.ModelsPage));
 const MembersPage = lazyPage(() => import('../features/members/MembersPage').then((m) => m.MembersPage));
 const ArticlePage = lazyPage(() => import('../features/reader/ArticlePage').then((m) => m.ArticlePage));
 const ReaderAdminPage = lazyPage(() => import('../features/reader/ReaderAdminPage').then((m) => m.ReaderAdminPage));
@@ -95,6 +96,7 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.', prefetch: () => ['/api/admin/users'] },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage, section: 'admin', summary: 'The models and components Hearth runs on this computer.' },
+  { id: 'models', path: 'admin/models', label: 'Models', icon: 'sparkles', access: 'admin', Component: ModelsPage, section: 'admin', summary: 'The AI models on this computer, the household’s choices, and who may use which.' },
   { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage, section: 'admin', summary: 'Download and look after the offline archives in the Library.' },
   { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
   { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false, section: 'admin', summary: 'The home screen a new member starts with.' },

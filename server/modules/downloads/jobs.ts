@@ -4,7 +4,7 @@
 // than such a transfer takes, and its byte loop is too short to hold up the event loop.
 import { downloadToFile } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
-import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sameModel } from '../models/boot-steps.js';
 import type { JobExecutor } from './runner.js';
@@ -26,11 +26,19 @@ export function createDownloadExecutor(deps: {
       // left over from before a restart. A model the runtime already has is not pulled again.
       const have = await deps.runtime.listModels().catch(() => null);
       if (have?.some((m) => sameModel(m.name, job.target))) return;
-      await deps.runtime.pull(job.target, {
-        signal: ctx.signal,
-        stallTimeoutMs,
-        onProgress: (p) => ctx.onProgress(p.completed, p.total || null),
-      });
+      try {
+        await deps.runtime.pull(job.target, {
+          signal: ctx.signal,
+          stallTimeoutMs,
+          onProgress: (p) => ctx.onProgress(p.completed, p.total || null),
+        });
+      } catch (err) {
+        // a name Ollama's library does not know: another attempt cannot fix that
+        if (err instanceof ModelRuntimeError && err.failure === 'pull_failed' && /file does not exist|not found/i.test(err.message)) {
+          throw Object.assign(new Error(`Ollama's library has no model called ${job.target}. Check the name and try again.`), { retryable: false });
+        }
+        throw err;
+      }
       return;
     }
     if (!job.destination) throw Object.assign(new Error(`${job.label} has no destination.`), { retryable: false });

@@ -359,6 +359,26 @@ export class FeaturesService {
   }
 
   /**
+   * A runtime model was deleted outside Features (Admin › Models): the catalog artifacts that are
+   * that model are no longer installed and the items using them are switched off, so boot does not
+   * download it again.
+   */
+  async forgetRuntimeModel(model: string): Promise<string[]> {
+    const installed = await this.installed();
+    const gone = Object.keys(installed).filter((id) => {
+      const a = this.deps.catalog.artifact(id);
+      return a?.kind === 'runtime_model' && sameModel(a.target, model);
+    });
+    if (!gone.length) return [];
+    for (const id of gone) delete installed[id];
+    await this.deps.settings.set(SETTING_INSTALLED, installed);
+    const flags = await this.flags();
+    for (const item of this.deps.catalog.items.values()) if (item.installs.some((a) => gone.includes(a.id))) flags[item.id] = false;
+    await this.deps.settings.set(SETTING_FLAGS, flags);
+    return gone;
+  }
+
+  /**
    * Boot: installed artifacts whose files went missing (or models the runtime no longer has) are
    * handed back to the queue. Returns what was re-queued.
    */
