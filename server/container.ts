@@ -48,9 +48,14 @@ import { ReaderItemsService } from './modules/reader/items.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
 import { ReaderProbeService } from './modules/reader/probe.js';
 import type { ReaderServices } from './modules/reader/routes.js';
+import { createReaderSearchProvider } from './modules/reader/search-provider.js';
 import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
 import { ReaderTransferService } from './modules/reader/transfer.js';
+import { createArchiveSearchProvider } from './modules/archives/search-provider.js';
+import { createPageSearchProvider } from './modules/search/pages.js';
+import { SearchProviderRegistry, SearchService } from './modules/search/service.js';
+import { createToolSearchProvider } from './modules/tools/search-provider.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
@@ -103,6 +108,9 @@ export interface Deps {
   reader: ReaderServices;
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
+  /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
+  searchProviders: SearchProviderRegistry;
+  search: SearchService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -126,6 +134,8 @@ export interface Tuning {
   pinThrottle?: Partial<PinThrottleRules>;
   /** How long one look at the model runtime's models serves every readiness question (default 3 s). */
   runtimeLookTtlMs?: number;
+  /** How long unified search waits for its slowest provider (default 1.5 s). */
+  searchBudgetMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -273,6 +283,15 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
+  // Unified search: each module's provider, answering for what the caller may see.
+  const searchProviders = new SearchProviderRegistry().register(
+    createReaderSearchProvider({ items: readerItems, isEnabled: () => tools.isEnabled('reader') }),
+    createArchiveSearchProvider({ archives, isEnabled: () => tools.isEnabled('library') }),
+    createToolSearchProvider({ tools }),
+    createPageSearchProvider({ isEnabled: (toolId) => tools.isEnabled(toolId) }),
+  );
+  const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -290,7 +309,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
