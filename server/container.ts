@@ -50,7 +50,7 @@ import { ReaderProbeService } from './modules/reader/probe.js';
 import type { ReaderServices } from './modules/reader/routes.js';
 import { createReaderSearchProvider } from './modules/reader/search-provider.js';
 import { ReaderStore } from './modules/reader/store.js';
-import { readerTools } from './modules/reader/tools.js';
+import { readerToolChecks, readerTools } from './modules/reader/tools.js';
 import { ReaderTransferService } from './modules/reader/transfer.js';
 import { createArchiveSearchProvider } from './modules/archives/search-provider.js';
 import { createPageSearchProvider } from './modules/search/pages.js';
@@ -258,7 +258,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   // Each feature module contributes its own tool definitions, and what they need to work.
   const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
-  const checks = archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() });
+  const checks = { ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }), ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }) };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.

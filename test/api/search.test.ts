@@ -1,47 +1,14 @@
 // Unified search (GET /api/search) over a real household: Reader items from both sides of the
 // privacy boundary, the fixture archives served by the real kiwix-serve, the App Store's tools and
 // the web app's pages; then the archive server stopped, which is named while the rest answers.
-import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArchivesStore } from '../../server/modules/archives/store.js';
 import { SearchResponse } from '../../server/modules/search/schema.js';
 import { freePort } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { fixtureCatalog, installFixtureArchives } from '../harness/archives.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
 import type { TestClient } from '../harness/client.js';
-
-/** Installs the fixture archives as a finished download leaves them, and serves them. */
-export async function installFixtureArchives(s: TestServer, zims: TestZims, dir: string): Promise<void> {
-  const store = new ArchivesStore(s.handle.deps.db);
-  const now = new Date().toISOString();
-  for (const [id, file] of [
-    ['fixturepedia', zims.encyclopedia],
-    ['fixturebooks', zims.books],
-  ] as const) {
-    const dest = path.join(dir, 'archives', id, path.basename(file));
-    mkdirSync(path.dirname(dest), { recursive: true });
-    copyFileSync(file, dest);
-    await store.upsert({ sourceId: id, variantKey: 'all', filePath: dest, fileSizeBytes: statSync(dest).size, zimDate: '2024-05', downloadedAt: now, verifiedAt: now }, now);
-  }
-  await s.handle.deps.archives.serve();
-}
-
-/** An archive catalog naming the fixture archives (their labels are shown in results). */
-export function fixtureCatalog(dir: string, zims: TestZims): string {
-  const file = path.join(dir, 'archives.json');
-  const source = (id: string, label: string, zim: string) => ({
-    id,
-    label,
-    description: label,
-    category: 'Reference',
-    faviconUrl: 'https://example.org/f.ico',
-    variants: [{ key: 'all', label: 'All', url: `https://example.org/${path.basename(zim)}`, sizeBytes: statSync(zim).size, date: '2024-05', language: 'eng' }],
-  });
-  writeFileSync(file, JSON.stringify({ sources: [source('fixturepedia', 'Fixturepedia', zims.encyclopedia), source('fixturebooks', 'Fixture books', zims.books)] }));
-  return file;
-}
 
 describe('unified search', () => {
   const temp = makeTempDir();
