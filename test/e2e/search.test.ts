@@ -97,7 +97,7 @@ describe('the shell search in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('on a laptop: Ctrl+K and "/" open it, Esc closes it, nothing found says so, a stopped archive server is one quiet line', async () => {
+  it('on a laptop: Ctrl+K and "/" open it, Esc closes it, nothing found says so, typing on cancels the last question, a stopped archive server is one quiet line', async () => {
     const page = await open('admin', DESKTOP);
     await page.goto(`${server.url}/`);
     await shown(page.getByRole('button', { name: 'Search Hearth' }));
@@ -115,6 +115,25 @@ describe('the shell search in the browser', () => {
     await shown(dialog);
     await dialog.getByRole('combobox').fill('zyxwvut');
     await shown(dialog.getByText('Nothing found for “zyxwvut”.'));
+    await page.keyboard.press('Escape');
+    await gone(dialog);
+
+    // typing on cancels the question still on its way: the first one is held, and given up
+    let held: (() => void) | null = null;
+    const isFirst = (u: URL | string) => new URL(String(u)).pathname === '/api/search' && new URL(String(u)).searchParams.get('q') === 'ladd';
+    await page.route(isFirst, (route) => {
+      held = () => void route.continue().catch(() => undefined);
+    });
+    const firstAsked = page.waitForRequest((r) => isFirst(r.url()));
+    const firstCancelled = page.waitForEvent('requestfailed', (r) => isFirst(r.url()));
+    await page.keyboard.press('/');
+    await dialog.getByRole('combobox').fill('ladd');
+    await firstAsked;
+    await dialog.getByRole('combobox').fill('ladder');
+    await firstCancelled;
+    await shown(dialog.getByRole('group', { name: 'Offline archives' }).getByRole('option', { name: /^Ladder/ }));
+    held?.();
+    await page.unroute(isFirst);
     await page.keyboard.press('Escape');
     await gone(dialog);
 
