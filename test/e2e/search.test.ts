@@ -119,10 +119,10 @@ describe('the shell search in the browser', () => {
     await gone(dialog);
 
     // typing on cancels the question still on its way: the first one is held, and given up
-    let held: (() => void) | null = null;
+    const held: Array<() => void> = [];
     const isFirst = (u: URL | string) => new URL(String(u)).pathname === '/api/search' && new URL(String(u)).searchParams.get('q') === 'ladd';
     await page.route(isFirst, (route) => {
-      held = () => void route.continue().catch(() => undefined);
+      held.push(() => void route.continue().catch(() => undefined));
     });
     const firstAsked = page.waitForRequest((r) => isFirst(r.url()));
     const firstCancelled = page.waitForEvent('requestfailed', (r) => isFirst(r.url()));
@@ -132,7 +132,7 @@ describe('the shell search in the browser', () => {
     await dialog.getByRole('combobox').fill('ladder');
     await firstCancelled;
     await shown(dialog.getByRole('group', { name: 'Offline archives' }).getByRole('option', { name: /^Ladder/ }));
-    held?.();
+    for (const release of held) release();
     await page.unroute(isFirst);
     await page.keyboard.press('Escape');
     await gone(dialog);
