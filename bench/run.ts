@@ -4,6 +4,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   download: () => import('./download.js'),
   archives: () => import('./archives.js'),
   'reader-search': () => import('./reader-search.js'),
+  search: () => import('./search.js'),
   capture: () => import('./capture.js'),
   'bookmarks-import': () => import('./bookmarks-import.js'),
   'http-load': () => import('./http-load.js'),

@@ -48,8 +48,9 @@ import { ReaderItemsService } from './modules/reader/items.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './modules/reader/monitor.js';
 import { ReaderProbeService } from './modules/reader/probe.js';
 import type { ReaderServices } from './modules/reader/routes.js';
+import { createReaderSearchProvider } from './modules/reader/search-provider.js';
 import { ReaderStore } from './modules/reader/store.js';
-import { readerTools } from './modules/reader/tools.js';
+import { readerToolChecks, readerTools } from './modules/reader/tools.js';
 import { ReaderTransferService } from './modules/reader/transfer.js';
 import { ChatImageFiles } from './modules/chat/images.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
@@ -59,6 +60,13 @@ import { ChatStore } from './modules/chat/store.js';
 import { ChatStreamService } from './modules/chat/stream.js';
 import { ChatToolRegistry, type ChatTool } from './modules/chat/tools.js';
 import { ModelDetailsCache } from './modules/models/details.js';
+import { createArchiveSearchProvider } from './modules/archives/search-provider.js';
+import { createPageSearchProvider } from './modules/search/pages.js';
+import { SearchProviderRegistry, SearchService } from './modules/search/service.js';
+import { createToolSearchProvider } from './modules/tools/search-provider.js';
+import { conversationSearchProvider } from './modules/chat/search-provider.js';
+import { createArchiveSearchTool } from './modules/archives/chat-tool.js';
+import { createReaderSearchTool } from './modules/reader/chat-tool.js';
 import { ToolRegistry } from './modules/tools/registry.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
@@ -120,6 +128,9 @@ export interface Deps {
   chatStream: ChatStreamService;
   chatTools: ChatToolRegistry;
   chatRunning: RunningAnswers;
+  /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
+  searchProviders: SearchProviderRegistry;
+  search: SearchService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -147,6 +158,8 @@ export interface Tuning {
   chatFirstTokenMs?: number;
   /** How long chat waits for the router model's title (default 20 s). */
   chatTitleMs?: number;
+  /** How long unified search waits for its slowest provider (default 1.5 s). */
+  searchBudgetMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -288,7 +301,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   // Each feature module contributes its own tool definitions, and what they need to work.
   const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...(overrides.extensions ?? []));
-  const checks = archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() });
+  const checks = { ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }), ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }) };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.
@@ -316,8 +329,13 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
   const chatRunning = new RunningAnswers();
-  // Each module that owns household knowledge registers its chat tool here (archive_search, reader_search).
-  const chatTools = new ChatToolRegistry().register(...(overrides.chatTools ?? []));
+  // Each module that owns household knowledge registers its chat tool here; a test's stand-in
+  // (overrides.chatTools) takes the place of the real tool with the same id.
+  const standIns = overrides.chatTools ?? [];
+  const chatTools = new ChatToolRegistry().register(
+    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems })].filter((t) => !standIns.some((s) => s.id === t.id)),
+    ...standIns,
+  );
   const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });
   const chatStream = new ChatStreamService({
     chat,
@@ -336,6 +354,16 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     titleMs: tuning.chatTitleMs,
   });
 
+  // Unified search: each module's provider, answering for what the caller may see.
+  const searchProviders = new SearchProviderRegistry().register(
+    createReaderSearchProvider({ items: readerItems, isEnabled: () => tools.isEnabled('reader') }),
+    createArchiveSearchProvider({ archives, isEnabled: () => tools.isEnabled('library') }),
+    createToolSearchProvider({ tools }),
+    createPageSearchProvider({ isEnabled: (toolId) => tools.isEnabled(toolId) }),
+    conversationSearchProvider(chat),
+  );
+  const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -353,7 +381,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

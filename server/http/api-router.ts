@@ -11,6 +11,7 @@ import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
+import { createSearchRoutes } from '../modules/search/routes.js';
 import { createSetupRoutes } from '../modules/setup/routes.js';
 import { createAppStoreRoutes, createToolRoutes } from '../modules/tools/routes.js';
 import { createSystemRoutes } from '../modules/system/routes.js';
@@ -37,6 +38,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/queue', createQueueAdminRoutes(d.downloads)],
     ['/archives', createArchiveRoutes(d.archives)],
     ['/admin/archives', createArchiveAdminRoutes(d.archives, d.archiveDownloads, d.archiveRuntime, d.sse)],
+    ['/search', createSearchRoutes(d.search)],
     ['/reader', createReaderRoutes(d.reader, d.sse, d.readerAi)],
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],

@@ -87,6 +87,17 @@ describe('GET /api/tools availability', () => {
     expect(byId.archive_search).toMatchObject(expected);
   });
 
+  it('says Reader search works whenever chat does: the runtime down, no chat model chosen, then chosen', async () => {
+    await fake.setMode('down');
+    expect((await tools(s.member)).reader_search).toMatchObject({ enabled: true, ...RUNTIME_DOWN });
+    await fake.setMode('ok');
+    const none = (await tools(s.member)).reader_search!;
+    expect(none.available).toBe(false);
+    expect(none.unavailableReason).toBeTruthy();
+    await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    expect((await tools(s.member)).reader_search).toMatchObject(READY);
+  });
+
   it('says the same whether the model runtime is up or down while no archive is installed', async () => {
     await fake.setMode('down');
     const byId = await tools(s.member);

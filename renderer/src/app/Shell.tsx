@@ -6,7 +6,7 @@
 // - phones: the main entries as a bottom tab bar, and a More tab opening the More group above it.
 // Admin pages are not listed one by one: the Admin entry opens a page listing them, and shows as
 // current on any of them. Pages of tools that are switched off are left out (ToolsProvider).
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
@@ -17,6 +17,9 @@ import { ToastProvider } from '../ui/Toast';
 import { ADMIN_PAGE_ID, HEADER_ITEMS, isAdminLocation, navFor, pageHref, type ShellPage } from './pages';
 import { useSession, useUser } from './session';
 import './shell.css';
+
+// the search box is its own chunk: nothing of it in the first screen's script
+const SearchBox = lazy(() => import('../features/search/SearchBox').then((m) => ({ default: m.SearchBox })));
 
 /** localStorage key of the sidebar's collapsed choice ('1' collapsed). */
 export const SIDEBAR_KEY = 'hearth.sidebarCollapsed';
@@ -96,6 +99,7 @@ function ShellFrame(): ReactElement {
           <span className="brand__name">Hearth</span>
         </Link>
         <div className="shell__actions">
+          <Suspense fallback={null}><SearchBox /></Suspense>
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}

@@ -194,6 +194,52 @@ export class ArchivesService {
     return this.zimSearch(ids, query, limit);
   }
 
+  /**
+   * Unified search and chat's archive_search: titles (suggest) and full text (search, where the
+   * book has an index) of every installed archive in catalog order, title matches first, one
+   * entry per article. `path` is the article's path inside its archive (not encoded). Nothing
+   * while the archive server is not ready: ask readiness() why.
+   */
+  async findArticles(query: string, limit: number): Promise<Array<{ sourceId: string; label: string; title: string; path: string; snippet: string | null }>> {
+    const out: Array<{ sourceId: string; label: string; title: string; path: string; snippet: string | null }> = [];
+    if (this.deps.supervisor.status().state !== 'ready' || !query.trim()) return out;
+    const installed = new Set((await this.deps.store.list()).filter((r) => !r.quarantinedAt).map((r) => r.sourceId));
+    const order = this.deps.catalog.sources.map((s) => s.id);
+    const ids = [...order.filter((id) => installed.has(id)), ...[...installed].filter((id) => !order.includes(id))];
+    const per = await Promise.all(
+      ids.map(async (sourceId) => {
+        const book = this.books.get(sourceId);
+        if (!book) return [];
+        const label = this.source(sourceId)?.label ?? book.title ?? sourceId;
+        const [titles, text] = await Promise.all([
+          this.deps.kiwix.suggest(book, query, limit).catch((err: Error) => {
+            this.deps.logger.warn({ sourceId, err: err.message }, 'archive title search failed');
+            return [];
+          }),
+          this.deps.kiwix.search(book, query, limit).catch((err: Error) => {
+            this.deps.logger.warn({ sourceId, err: err.message }, 'archive search failed');
+            return { noIndex: true as const };
+          }),
+        ]);
+        const hits = 'noIndex' in text ? [] : text.hits;
+        const snippets = new Map(hits.map((h) => [h.path, h.snippet.replace(/<[^>]+>/g, '').trim() || null]));
+        const seen = new Set<string>();
+        const found: typeof out = [];
+        for (const t of [...titles.map((s) => ({ title: s.title, path: s.path })), ...hits]) {
+          if (seen.has(t.path)) continue;
+          seen.add(t.path);
+          found.push({ sourceId, label, title: t.title, path: t.path, snippet: snippets.get(t.path) ?? null });
+        }
+        return found;
+      }),
+    );
+    // in turns, so every archive is heard: each archive's best, the general references first
+    for (let i = 0; out.length < limit && per.some((list) => list.length > i); i++) {
+      for (const list of per) if (list[i] && out.length < limit) out.push(list[i]!);
+    }
+    return out;
+  }
+
   // ---- admin: delete and verify ----
 
   /** Deletes the row, restarts the server with the rest, and only then removes the file. */

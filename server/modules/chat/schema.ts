@@ -18,7 +18,7 @@ export const MAX_SEARCH_QUERY_CHARS = 200;
 export const Source = z.object({
   type: z.enum(['archive', 'reader']),
   title: z.string(),
-  /** A web app path: `/read/:sourceId/...` for an archive article, `/reader/items/:id` for a Reader item. */
+  /** A web app path: `/read/:sourceId/...` for an archive article, `/reader/:id` for a Reader item. */
   url: z.string(),
   snippet: z.string().nullable(),
 });

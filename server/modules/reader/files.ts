@@ -109,3 +109,13 @@ export function buildMatch(q: string): string | null {
   if (tokens.length === 0) return null;
   return tokens.map((t, i) => `"${t}"${i === tokens.length - 1 ? '*' : ''}`).join(' ');
 }
+
+/**
+ * An FTS5 MATCH expression for items with ANY of these words (chat's grounding looks a whole
+ * question up by its key words), each word whole; null when none is left.
+ */
+export function buildAnyMatch(words: string[]): string | null {
+  const tokens = words.flatMap((w) => w.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, MAX_QUERY_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+  if (tokens.length === 0) return null;
+  return tokens.map((t) => `"${t}"`).join(' OR ');
+}

@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
 import { itemNotFound as notFound, type ReaderAccess } from './access.js';
 import type { ReaderCollectionsService } from './collections.js';
-import { buildMatch, clientSnapshotFile, isPng, itemDir, readerRoot } from './files.js';
+import { buildAnyMatch, buildMatch, clientSnapshotFile, isPng, itemDir, readerRoot } from './files.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import { refusal } from './probe.js';
 import {
@@ -68,6 +68,19 @@ export class ReaderItemsService {
       offset: q.offset,
     });
     return { items: await this.deps.access.decorateMany(rows, { kind: 'user', actor }), total };
+  }
+
+  /**
+   * Unified search and chat's reader_search: the caller's own and household items matching the
+   * words, best first (the same FTS search and visibility as list), household items the caller
+   * hid left out. `anyWord` finds items with any of the words instead of all of them.
+   */
+  async find(actor: UserActor, words: string, limit: number, opts: { anyWord?: boolean } = {}): Promise<ReaderItem[]> {
+    const match = opts.anyWord ? buildAnyMatch(words.split(/\s+/)) : buildMatch(words);
+    if (match === null) return [];
+    const hidden = await this.deps.access.hiddenIds(actor.id);
+    const { rows } = await this.deps.store.list({ viewerId: actor.id, match, excludeIds: hidden.length ? hidden : undefined, limit, offset: 0 });
+    return this.deps.access.decorateMany(rows, { kind: 'user', actor });
   }
 
   async create(actor: UserActor, body: CreateItemBody): Promise<FullReaderItem> {

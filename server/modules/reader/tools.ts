@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../tools/schema.js';
+import type { AvailabilityCheck, ToolDefinition } from '../tools/schema.js';
 
 export const readerTools: ToolDefinition[] = [
   {
@@ -13,4 +13,24 @@ export const readerTools: ToolDefinition[] = [
     category: 'Reading',
     icon: '📖',
   },
+  {
+    id: 'reader_search',
+    name: 'Reader search',
+    description: 'Lets chat find what you saved in the Reader, and the household links, with links to them. Only your own items and the household ones, never anyone else\'s.',
+    offline: true,
+    examples: ['Find the recipe I saved last week', 'What did that article I saved say about sleep?'],
+    configSchema: {
+      type: 'object',
+      properties: { limit: { type: 'integer', minimum: 1, maximum: 10, default: 3 } },
+      additionalProperties: false,
+    },
+    dataSources: [],
+    category: 'Reading',
+    icon: '🔖',
+  },
 ];
+
+/** Reader search works whenever chat does (the Reader itself needs nothing else). */
+export function readerToolChecks(deps: { chatReadiness: AvailabilityCheck }): Record<string, AvailabilityCheck> {
+  return { reader_search: () => deps.chatReadiness() };
+}

@@ -3,7 +3,7 @@
 // archive's own full-text search), Shuffle (a random article), back to the Library, and the
 // archive pages in dark mode when the app is (cookie ld-theme, read by the proxy).
 import { useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
@@ -43,6 +43,7 @@ function useDarkMode(): boolean {
 
 export function ReaderPage(): ReactElement {
   const { sourceId = '' } = useParams();
+  const location = useLocation();
   const user = useUser();
   const installed = useInstalledArchives();
   const archive = installed.data?.archives.find((a) => a.sourceId === sourceId);
@@ -93,13 +94,25 @@ export function ReaderPage(): ReactElement {
             : 'It may have been removed. Ask an admin to install it again.'}
         </EmptyState>
       ) : (
-        <Reader key={archive.sourceId} archive={archive} />
+        <Reader key={archive.sourceId} archive={archive} article={articlePath(location.pathname)} />
       )}
     </section>
   );
 }
 
-function Reader({ archive }: { archive: InstalledArchive }): ReactElement {
+/**
+ * The article a link opens, as written after /read/<sourceId>/ (still encoded, as the address bar
+ * has it): search results and chat's sources link straight to one.
+ */
+function articlePath(pathname: string): string {
+  const m = /^\/read\/[^/]+\/(.+)$/.exec(pathname);
+  if (!m) return '';
+  // only paths inside this archive's view: no dot segments, however written
+  const inside = m[1]!.split('/').every((seg) => !/^(\.|%2e){1,2}$/i.test(seg) && !/%2f|%5c|\\/i.test(seg));
+  return inside ? m[1]! : '';
+}
+
+function Reader({ archive, article }: { archive: InstalledArchive; article: string }): ReactElement {
   const dark = useDarkMode();
   const frame = useRef<HTMLIFrameElement>(null);
   const [query, setQuery] = useState('');
@@ -171,7 +184,7 @@ function Reader({ archive }: { archive: InstalledArchive }): ReactElement {
           This archive is still being opened; the page below refreshes by itself.
         </p>
       ) : null}
-      <iframe ref={frame} className="reader__frame" title={`${archive.label} content`} src={base} data-testid="reader-frame" />
+      <iframe ref={frame} className="reader__frame" title={`${archive.label} content`} src={base + article} data-testid="reader-frame" />
     </>
   );
 }
