@@ -15,6 +15,7 @@ import type { IconName } from '../ui/icons';
 // so the first screen downloads only the shell.
 const AdminPage = lazy(() => import('../features/admin/AdminPage').then((m) => ({ default: m.AdminPage })));
 const AppStorePage = lazy(() => import('../features/apps/AppStorePage').then((m) => ({ default: m.AppStorePage })));
+const ChatPage = lazy(() => import('../features/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
 const DownloadsPage = lazy(() => import('../features/downloads/DownloadsPage').then((m) => ({ default: m.DownloadsPage })));
 const FeaturesPage = lazy(() => import('../features/features-admin/FeaturesPage').then((m) => ({ default: m.FeaturesPage })));
 const DefaultLayoutPage = lazy(() => import('../features/home/DefaultLayoutPage').then((m) => ({ default: m.DefaultLayoutPage })));
@@ -53,6 +54,8 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage },
   { id: 'saved-reader', path: 'reader', label: 'Reader', icon: 'bookmark', access: 'user', Component: ReaderListPage, toolId: 'reader' },
   { id: 'reader-article', path: 'reader/:id', label: 'Reader', icon: 'bookmark', access: 'user', Component: ArticlePage, inNav: false, toolId: 'reader' },
+  // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
+  { id: 'chat', path: 'chat/*', label: 'Chat', icon: 'chat', access: 'user', Component: ChatPage },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
   { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
