@@ -51,7 +51,16 @@ import type { ReaderServices } from './modules/reader/routes.js';
 import { ReaderStore } from './modules/reader/store.js';
 import { readerTools } from './modules/reader/tools.js';
 import { ReaderTransferService } from './modules/reader/transfer.js';
+import { ChatImageFiles } from './modules/chat/images.js';
+import { simpleModelPicker, type ChatModelPicker } from './modules/chat/ports.js';
+import { RunningAnswers } from './modules/chat/running.js';
+import { ChatService } from './modules/chat/service.js';
+import { ChatStore } from './modules/chat/store.js';
+import { ChatStreamService } from './modules/chat/stream.js';
+import { ChatToolRegistry, type ChatTool } from './modules/chat/tools.js';
+import { ModelDetailsCache } from './modules/models/details.js';
 import { ToolRegistry } from './modules/tools/registry.js';
+import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
@@ -103,6 +112,11 @@ export interface Deps {
   reader: ReaderServices;
   readerAi: ReaderAiService;
   readerMonitor: ReaderMonitor;
+  modelDetails: ModelDetailsCache;
+  chat: ChatService;
+  chatStream: ChatStreamService;
+  chatTools: ChatToolRegistry;
+  chatRunning: RunningAnswers;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -126,10 +140,21 @@ export interface Tuning {
   pinThrottle?: Partial<PinThrottleRules>;
   /** How long one look at the model runtime's models serves every readiness question (default 3 s). */
   runtimeLookTtlMs?: number;
+  /** How long chat waits for the model's first word (default FIRST_TOKEN_BUDGET_MS, 90 s). */
+  chatFirstTokenMs?: number;
+  /** How long chat waits for the router model's title (default 20 s). */
+  chatTitleMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
-export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine' | 'networkInterfaces'>>;
+export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'modelRuntime' | 'diskFree' | 'tuning' | 'captureEngine' | 'networkInterfaces'>> & {
+  /** Chat tools to register (tests' stand-ins); each id is an Extension's. */
+  chatTools?: ChatTool[];
+  /** Extra Extensions in the tool registry, for tests' stand-in chat tools. */
+  extensions?: ToolDefinition[];
+  /** Who may use which chat model (the models module's per-member access replaces the simple picker). */
+  chatModelPicker?: ChatModelPicker;
+};
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
   const { config, logger, db } = base;
@@ -247,7 +272,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools);
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...(overrides.extensions ?? []));
   const checks = archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() });
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
@@ -273,6 +298,30 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
+  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
+  const chatStore = new ChatStore(db);
+  const chatFiles = new ChatImageFiles(config.dataDir);
+  const chatRunning = new RunningAnswers();
+  // Each module that owns household knowledge registers its chat tool here (archive_search, reader_search).
+  const chatTools = new ChatToolRegistry().register(...(overrides.chatTools ?? []));
+  const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });
+  const chatStream = new ChatStreamService({
+    chat,
+    store: chatStore,
+    files: chatFiles,
+    running: chatRunning,
+    runtime: modelRuntime,
+    details: modelDetails,
+    picker: overrides.chatModelPicker ?? simpleModelPicker(features),
+    looker: features,
+    tools: chatTools,
+    extensions: tools,
+    clock,
+    logger: logger.child('chat'),
+    firstTokenMs: tuning.chatFirstTokenMs,
+    titleMs: tuning.chatTitleMs,
+  });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -281,7 +330,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems });
+  wireEvents(bus, { features, readerItems, chat });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -290,17 +339,18 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, chat, chatStream, chatTools, chatRunning, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
-  // a deleted member's Reader items went with their row; their saved pages on disk go here
-  bus.on('user.deleted', async () => {
+  // a deleted member's Reader items and conversations went with their row; their files on disk go here
+  bus.on('user.deleted', async (e) => {
     await on.readerItems.removeOrphanFiles();
+    await on.chat.onUserDeleted(e.userId);
   });
 }

@@ -6,6 +6,7 @@ import { createAuthRoutes, createUserAdminRoutes } from '../modules/auth/routes.
 import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/routes.js';
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
 import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
+import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
@@ -36,6 +37,8 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/archives', createArchiveAdminRoutes(d.archives, d.archiveDownloads, d.archiveRuntime, d.sse)],
     ['/reader', createReaderRoutes(d.reader, d.sse, d.readerAi)],
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
+    ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],
+    ['/projects', createProjectRoutes(d.chat)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -130,6 +130,11 @@ export class FeaturesService {
     return look;
   }
 
+  /** The runtime's model names from the shared quick look (null: it did not answer within the budget). */
+  runtimeModels(): Promise<string[] | null> {
+    return this.lookAtRuntime();
+  }
+
   /**
    * Whether chat can answer now (Reader's Summarize and Ask, and chat extensions such as archive
    * search): the model runtime answers and has the chat model setup or Features chose.
