@@ -57,7 +57,8 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
   { id: 'chat', path: 'chat/*', label: 'Chat', icon: 'chat', access: 'user', Component: ChatPage },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
-  { id: 'reader', path: 'read/:sourceId', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
+  // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
+  { id: 'reader', path: 'read/:sourceId/*', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.' },

@@ -43,7 +43,7 @@ function useDarkMode(): boolean {
 }
 
 export function ReaderPage(): ReactElement {
-  const { sourceId = '' } = useParams();
+  const { sourceId = '', '*': article = '' } = useParams();
   const user = useUser();
   const installed = useResource((signal) => api.get<InstalledArchivesResponse>('/api/archives/installed', { signal }), [sourceId]);
   const archive = installed.data?.archives.find((a) => a.sourceId === sourceId);
@@ -94,13 +94,16 @@ export function ReaderPage(): ReactElement {
             : 'It may have been removed. Ask an admin to install it again.'}
         </EmptyState>
       ) : (
-        <Reader key={archive.sourceId} archive={archive} />
+        <Reader key={archive.sourceId} archive={archive} article={article} />
       )}
     </section>
   );
 }
 
-function Reader({ archive }: { archive: InstalledArchive }): ReactElement {
+/** An article's path inside the archive (decoded by the router), as a URL path again. */
+const articlePath = (article: string) => article.split('/').map(encodeURIComponent).join('/');
+
+function Reader({ archive, article }: { archive: InstalledArchive; article: string }): ReactElement {
   const dark = useDarkMode();
   const frame = useRef<HTMLIFrameElement>(null);
   const [query, setQuery] = useState('');
@@ -172,7 +175,7 @@ function Reader({ archive }: { archive: InstalledArchive }): ReactElement {
           This archive is still being opened; the page below refreshes by itself.
         </p>
       ) : null}
-      <iframe ref={frame} className="reader__frame" title={`${archive.label} content`} src={base} data-testid="reader-frame" />
+      <iframe ref={frame} className="reader__frame" title={`${archive.label} content`} src={base + articlePath(article)} data-testid="reader-frame" />
     </>
   );
 }
