@@ -1,0 +1,242 @@
+// The Chat page in a real browser on a 390 px phone (and its drawer on a laptop), against the
+// Ollama fake and the real kiwix-serve serving a fixture archive: a question that makes the model
+// call archive_search streams its answer with a chip saying what was looked up and a source link
+// that opens the archive article; a long answer is stopped and kept as stopped; a chat is renamed
+// and deleted; the runtime going down is one sentence with the words kept in the composer; a chat
+// that is gone says so; chat that cannot answer says why. axe finds nothing serious.
+// Needs the built web app (`npm run build:web`), Debian's kiwix-tools and zim-tools.
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { ChatTool } from '../../server/modules/chat/tools.js';
+import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { freePort } from '../harness/net.js';
+import { connectSse } from '../harness/sse-client.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
+
+/**
+ * archive_search as the chat server will call it, until the archives module registers the real
+ * one: it answers with the installed fixture archive's Heat pump article, which the real
+ * kiwix-serve serves when the source link is opened.
+ */
+const ARCHIVE_SEARCH_STAND_IN: ChatTool = {
+  id: 'archive_search',
+  description: 'Search the installed offline archives.',
+  args: z.object({ query: z.string() }),
+  timeoutMs: 5_000,
+  run: async () => ({
+    content: 'Heat pump: a heat pump moves heat from outside into the house.',
+    summary: 'Looked up “heat pump” in the archives: 1 article',
+    sources: [{ type: 'archive', title: 'Heat pump', url: '/read/fixturepedia/A/Heat_pump', snippet: 'A heat pump moves heat…' }],
+  }),
+};
+
+/** Enough words that the answer is still arriving when Stop is pressed (the fake sends one every few ms). */
+const LONG_ANSWER = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+
+describe('the Chat page in the browser', () => {
+  const temp = makeTempDir();
+  let zims: TestZims;
+  let files: FakeFileServer;
+  let runtime: FakeModelRuntime;
+  let server: TestServer;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  async function open(device: typeof PHONE | typeof DESKTOP = PHONE): Promise<Page> {
+    const ctx = await browser.newContext(device);
+    contexts.push(ctx);
+    const cookie = server.member.cookie!;
+    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
+    const page = await ctx.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return page;
+  }
+
+  const composer = (page: Page) => page.getByRole('textbox', { name: 'Your message' });
+  const answers = (page: Page) => page.getByRole('article', { name: 'Answer' });
+
+  async function ask(page: Page, question: string): Promise<void> {
+    await composer(page).fill(question);
+    await page.getByRole('button', { name: 'Send' }).tap();
+  }
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    zims = buildTestZims();
+    files = await new FakeFileServer().start();
+    const data = readFileSync(zims.encyclopedia);
+    const catalog = {
+      sources: [
+        {
+          id: 'fixturepedia',
+          label: 'Fixturepedia',
+          description: 'The household encyclopedia',
+          category: 'Encyclopedia',
+          faviconUrl: 'https://example.org/f.ico',
+          variants: [{ key: 'all', label: 'Everything', url: files.addFile('fixturepedia.zim', zims.encyclopedia), sizeBytes: data.length, sha256: sha256(data), date: '2024-05', language: 'eng' }],
+        },
+      ],
+    };
+    const catalogFile = path.join(temp.dir, 'archives.json');
+    writeFileSync(catalogFile, JSON.stringify(catalog));
+    runtime = await startFakeModelRuntime();
+    server = await startTestServer({
+      seed: 'household',
+      config: { archiveCatalogPath: catalogFile, fetchAllowOrigins: [files.url], archiveServerPort: await freePort(), kiwixServePath: kiwixServeOnPath(), modelRuntimeUrl: runtime.url },
+      overrides: { chatTools: [ARCHIVE_SEARCH_STAND_IN] },
+    });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    const install = await connectSse(server.url, '/api/admin/archives/download/fixturepedia', { cookie: server.admin.cookie! }, { body: {} });
+    await install.ended;
+    expect((await server.member.get('/api/archives/installed')).body.archives.map((a: { sourceId: string }) => a.sourceId)).toEqual(['fixturepedia']);
+    // the household has archive search switched on for chat
+    expect((await server.admin.put('/api/tools/archive_search/enabled', { enabled: true })).status).toBe(200);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await runtime?.close();
+    await files?.close();
+    zims?.remove();
+    temp.remove();
+  });
+
+  it('on a phone, a question answered from the archives streams in with a chip and a source that opens the article', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/chat`);
+    await shown(page.getByText('Ask anything'));
+    await expectNoSeriousA11yViolations(page);
+
+    await ask(page, 'What does the encyclopedia say about heat pumps?');
+    // the address gains the new chat's id; the question shows, then the answer with its chip
+    await page.waitForURL(/\/chat\/[^/]+$/);
+    await shown(page.getByText('What does the encyclopedia say about heat pumps?'));
+    const answer = answers(page).last();
+    const chip = answer.getByTestId('tool-chip').first();
+    await shown(chip);
+    await shown(answer.getByText('Here is what the tool said', { exact: false }));
+    expect(await chip.innerText()).toMatch(/archives/i);
+    await gone(answer.getByText('Writing…'));
+    await expectNoSeriousA11yViolations(page);
+
+    // the title is made after the first answer and shows in the page head
+    const id = new URL(page.url()).pathname.split('/').pop()!;
+    const stored = (await server.member.get(`/api/chat/conversations/${id}`)).body.conversation;
+    await shown(page.getByRole('heading', { level: 1, name: stored.title }));
+
+    // a source link opens the archive article in the web app's reader
+    const source = answer.getByRole('navigation', { name: 'Sources' }).getByRole('link').first();
+    await shown(source);
+    const href = await source.getAttribute('href');
+    expect(href).toMatch(/^\/read\/fixturepedia\//);
+    await source.tap();
+    await page.waitForURL((u) => u.pathname === href);
+    await shown(page.frameLocator('[data-testid="reader-frame"]').getByRole('heading', { name: 'Heat pump' }));
+  });
+
+  it('a long answer stopped on the phone is kept, marked as stopped, with Retry', async () => {
+    const page = await open();
+    // without tools on offer the fake model answers straight away, with the long reply
+    expect((await server.admin.put('/api/tools/archive_search/enabled', { enabled: false })).status).toBe(200);
+    runtime.chatReply = LONG_ANSWER;
+    try {
+      await page.goto(`${server.url}/chat`);
+      await shown(page.getByText('Ask anything'));
+      await ask(page, 'Tell me a very long story');
+      await shown(page.getByText('word5', { exact: false }));
+      await page.getByRole('button', { name: 'Stop' }).tap();
+      const note = answers(page).last().getByTestId('answer-note');
+      await shown(note);
+      expect(await note.innerText()).toContain('You stopped this answer.');
+      await shown(note.getByRole('button', { name: 'Retry' }));
+      // the server kept the partial answer as stopped; a reload shows the same
+      const id = new URL(page.url()).pathname.split('/').pop()!;
+      await page.reload();
+      await shown(answers(page).last().getByTestId('answer-note'));
+      const last = (await server.member.get(`/api/chat/conversations/${id}`)).body.conversation.messages.at(-1);
+      expect(last.status).toBe('stopped');
+      expect(last.content.length).toBeGreaterThan(0);
+      expect(last.content.length).toBeLessThan(LONG_ANSWER.length);
+    } finally {
+      runtime.chatReply = null;
+      await server.admin.put('/api/tools/archive_search/enabled', { enabled: true });
+    }
+  });
+
+  it('a chat is renamed and deleted from its menu in the drawer', async () => {
+    const made = await connectSse(server.url, '/api/chat/chat/stream', { cookie: server.member.cookie! }, { body: { message: 'Hello there' } });
+    await made.ended;
+    const page = await open();
+    await page.goto(`${server.url}/chat`);
+    await page.getByRole('button', { name: 'Chats' }).tap();
+    const drawer = page.getByTestId('chat-drawer');
+    await shown(drawer);
+    const list = await server.member.get('/api/chat/conversations');
+    const title: string = list.body.conversations[0].title;
+    await drawer.getByRole('button', { name: `More actions for ${title}` }).tap();
+    await page.getByRole('menuitem', { name: 'Rename' }).tap();
+    const name = page.getByRole('textbox', { name: 'Name' });
+    await name.fill('Saying hello');
+    await page.getByRole('button', { name: 'Save' }).tap();
+    await shown(drawer.getByRole('link', { name: 'Saying hello' }));
+
+    await drawer.getByRole('button', { name: 'More actions for Saying hello' }).tap();
+    await page.getByRole('menuitem', { name: 'Delete' }).tap();
+    await shown(page.getByRole('alertdialog', { name: 'Delete “Saying hello”?' }));
+    await page.getByRole('button', { name: 'Delete' }).tap();
+    await gone(drawer.getByRole('link', { name: 'Saying hello' }));
+    expect((await server.member.get('/api/chat/conversations')).body.conversations.some((c: { title: string }) => c.title === 'Saying hello')).toBe(false);
+  });
+
+  it('on a laptop the drawer is a column beside the conversation', async () => {
+    const page = await open(DESKTOP);
+    await page.goto(`${server.url}/chat`);
+    const drawer = page.getByRole('complementary', { name: 'Your chats' });
+    await shown(drawer);
+    await shown(drawer.getByRole('button', { name: 'New chat' }));
+    await shown(page.getByText('Ask anything'));
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('a chat that is not there any more says so, with a way back', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/chat/no-such-chat`);
+    await shown(page.getByText('This chat is not there any more'));
+    await page.getByRole('link', { name: 'Start a new chat' }).tap();
+    await shown(page.getByText('Ask anything'));
+  });
+
+  it('when the model runtime is down, sending says what to do and keeps the words in the composer', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/chat`);
+    await shown(page.getByText('Ask anything'));
+    await runtime.setMode('down');
+    try {
+      await ask(page, 'Is anyone there?');
+      await shown(page.getByRole('alert').filter({ hasText: 'The assistant is not running right now' }));
+      expect(await composer(page).inputValue()).toBe('Is anyone there?');
+
+      // a fresh visit explains why chat cannot answer and what an admin does, instead of a dead page
+      await page.reload();
+      await shown(page.getByText('Chat cannot answer right now'));
+      await shown(page.getByText('Ask an admin', { exact: false }));
+      await expectNoSeriousA11yViolations(page);
+    } finally {
+      await runtime.setMode('ok');
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});
