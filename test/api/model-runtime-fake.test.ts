@@ -3,6 +3,7 @@
 // each failure mode.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fetch } from 'undici';
+import { waitFor } from '../harness/net.js';
 import { CHAT_MODEL, EMBEDDING_MODEL, PULLABLE_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
 
 interface Streamed {
@@ -103,6 +104,33 @@ describe('the Ollama fake', () => {
       messages: [{ role: 'user', content: 'Weather?' }, first.lines[0].message, { role: 'tool', content: 'Sunny, 21 C', tool_name: 'get_weather' }],
     });
     expect(second.lines[0].message.content).toContain('Sunny, 21 C');
+  });
+
+  it('calls a tool only when the question names its subject, the first one named', async () => {
+    const tools = [
+      { type: 'function', function: { name: 'archive_search', description: 'Search the offline archives', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+      { type: 'function', function: { name: 'reader_search', description: 'Search saved pages', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+    ];
+    const ask = async (content: string) => (await call('POST', '/api/chat', { model: CHAT_MODEL.name, stream: false, tools, messages: [{ role: 'user', content }] })).lines[0].message;
+    expect((await ask('How are you today?')).tool_calls).toBeUndefined();
+    expect((await ask('What does the encyclopedia say about bees?')).tool_calls[0].function.name).toBe('archive_search');
+    expect((await ask('Search the archives for bees')).tool_calls[0].function.name).toBe('archive_search');
+    expect((await ask('Find the recipe I saved last week')).tool_calls[0].function.name).toBe('reader_search');
+    // a model without the tools capability answers in words whatever it is asked
+    const vision = await call('POST', '/api/chat', { model: VISION_MODEL.name, stream: false, tools, messages: [{ role: 'user', content: 'What does the encyclopedia say?' }] });
+    expect(vision.lines[0].message.tool_calls).toBeUndefined();
+  });
+
+  it('makes the tool calls a test scripts: again and again, to a tool it was not offered, with arguments that do not fit', async () => {
+    fake.toolScript = (req) => (req.messages.at(-1)?.role === 'user' ? [{ function: { name: 'not_offered', arguments: { nonsense: true } } }] : null);
+    try {
+      const r = await call('POST', '/api/chat', { model: CHAT_MODEL.name, stream: false, messages: [{ role: 'user', content: 'Hi' }] });
+      expect(r.lines[0].message.tool_calls).toEqual([{ function: { name: 'not_offered', arguments: { nonsense: true } } }]);
+      const after = await call('POST', '/api/chat', { model: CHAT_MODEL.name, stream: false, messages: [{ role: 'user', content: 'Hi' }, { role: 'tool', content: 'no' }] });
+      expect(after.lines[0].message.content).toContain('no');
+    } finally {
+      fake.toolScript = null;
+    }
   });
 
   it('refuses images for a model without vision, and chat for an embedding model', async () => {
@@ -225,6 +253,31 @@ describe('the Ollama fake', () => {
       expect(r.lines.some((l) => l.done === true)).toBe(false);
       const json = await call('GET', '/api/tags');
       expect(json.error).toBeDefined(); // a promised body that never fully arrives
+    });
+
+    it("'slow-first-token' sends a stream's headers at once and holds its first line; a client that leaves is recorded", async () => {
+      await fake.setMode('slow-first-token', { slowMs: 60_000, only: '/api/chat' });
+      expect((await call('GET', '/api/tags')).status).toBe(200);
+      fake.requests.length = 0;
+      const controller = new AbortController();
+      // with the whole minute held back this resolves only because the headers came first
+      const res = await fetch(`${fake.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'Hi' }] }), signal: controller.signal });
+      expect(res.status).toBe(200);
+      controller.abort();
+      await waitFor(() => fake.requests[0]?.aborted === true, 'the fake to see the client leave', 5000);
+    });
+
+    it("'garbage-line' sends a line that is not JSON mid-stream; 'only' keeps other paths answering", async () => {
+      await fake.setMode('garbage-line', { only: '/api/chat' });
+      const r = await call('POST', '/api/chat', { model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
+      expect(r.status).toBe(200);
+      expect(r.lines[0]).toMatchObject({ message: { content: expect.any(String) } });
+      expect(r.lines.at(-1)).toEqual(expect.stringContaining('<html>'));
+      expect(r.lines.some((l) => l.done === true)).toBe(false);
+      await fake.setMode('cut', { only: '/api/chat' });
+      const tags = await call('GET', '/api/tags');
+      expect(tags.error).toBeUndefined();
+      expect(tags.lines[0].models.length).toBeGreaterThan(0);
     });
 
     it("'error-line' sends an {error} line mid-stream, and 500 {error} for plain calls", async () => {

@@ -138,7 +138,7 @@ describe('createOllamaClient chat', () => {
         function: { name: 'archive_search', description: 'Search the archives', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
       },
     ];
-    const first = await client().chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'What is heat stroke?' }], tools });
+    const first = await client().chat({ model: CHAT_MODEL.name, messages: [{ role: 'user', content: 'What does the encyclopedia say about heat stroke?' }], tools });
     expect(first.content).toBe('');
     expect(first.toolCalls).toHaveLength(1);
     expect(first.toolCalls[0]!.function.name).toBe('archive_search');

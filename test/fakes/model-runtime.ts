@@ -1,12 +1,21 @@
 // A protocol-faithful stand-in for Ollama (reference/ollama.md): node:http on 127.0.0.1:0 with
 // canned models (a chat model with tools, a vision model, an embedding model), NDJSON streaming
 // with small delays, pull progress per layer, Ollama's error bodies, and failure modes switched at
-// run time ('down', 'slow', 'garbage', 'cut', 'error-line'). Every request is recorded.
+// run time ('down', 'slow', 'garbage', 'cut', 'error-line', and for streams 'slow-first-token' and
+// 'garbage-line'), optionally for one path only. Tool calls come when the question names a tool's
+// subject, or as a test scripts them. Every request is recorded, with whether its client left.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FakeMode = 'ok' | 'down' | 'slow' | 'garbage' | 'cut' | 'error-line';
+/**
+ * ok; down (not listening); slow (every answer held back slowMs before its first byte); garbage (an
+ * HTML body instead of JSON); cut (half the answer, then the connection drops); error-line (an
+ * {error} line mid-stream; 500 elsewhere); slow-first-token (a stream's headers at once, its first
+ * line after slowMs); garbage-line (a stream's line that is not JSON, mid-stream).
+ */
+export type FakeMode = 'ok' | 'down' | 'slow' | 'garbage' | 'cut' | 'error-line' | 'slow-first-token' | 'garbage-line';
 
 export interface FakeModel {
   name: string;
@@ -32,6 +41,8 @@ export interface RecordedRequest {
   /** Parsed JSON when the body was JSON, the raw text otherwise, undefined when empty. */
   body: unknown;
   at: number;
+  /** True once the client closed the connection before the answer was complete (a stopped chat). */
+  aborted: boolean;
 }
 
 export const CHAT_MODEL: FakeModel = {
@@ -88,10 +99,22 @@ export interface FakeModelRuntimeOptions {
 
 export interface FakeChatRequest {
   model: string;
-  messages: Array<{ role?: string; content?: string }>;
+  messages: Array<{ role?: string; content?: string; images?: string[]; tool_calls?: unknown[]; tool_name?: string }>;
   format?: unknown;
   options?: unknown;
+  tools?: ToolDef[];
 }
+
+/** A tool call the fake model makes. */
+export interface FakeToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+/**
+ * Scripted tool calls: return the calls the model makes for this request (even to tools it was not
+ * offered, or with arguments that do not fit), or null to behave as usual.
+ */
+export type ToolScript = (req: FakeChatRequest) => FakeToolCall[] | null;
 
 /** A canned chat reply, or one computed from the request; sent verbatim, even with `format`. */
 export type ChatReply = string | ((req: FakeChatRequest) => string);
@@ -100,6 +123,8 @@ export interface FakeModelRuntime {
   readonly url: string;
   readonly port: number;
   readonly mode: FakeMode;
+  /** Delay between streamed lines; tests may change it (e.g. a long answer to stop midway). */
+  chunkDelayMs: number;
   /** Installed models; tests may edit the list. */
   models: FakeModel[];
   requests: RecordedRequest[];
@@ -109,8 +134,13 @@ export interface FakeModelRuntime {
    * request is sent as is, so a test can hand back valid JSON, garbage, or an empty reply.
    */
   chatReply: ChatReply | null;
-  /** Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens again on the same port. */
-  setMode(mode: FakeMode, opts?: { slowMs?: number }): Promise<void>;
+  /** Scripted tool calls (see ToolScript); null: a tool call only when the question names a tool's subject. */
+  toolScript: ToolScript | null;
+  /**
+   * Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens
+   * again on the same port. `only` limits the mode to one path (e.g. '/api/chat'): the rest answers as 'ok'.
+   */
+  setMode(mode: FakeMode, opts?: { slowMs?: number; only?: string }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -158,9 +188,25 @@ function embedding(text: string, dims: number): number[] {
   return v.map((x) => x / norm);
 }
 
-interface ToolDef {
+export interface ToolDef {
   type?: string;
-  function?: { name?: string; parameters?: { properties?: Record<string, { type?: string }>; required?: string[] } };
+  function?: { name?: string; description?: string; parameters?: { properties?: Record<string, { type?: string }>; required?: string[] } };
+}
+
+/** Words that name what a tool is about, from its function name, with the words people use for them. */
+const GENERIC = new Set(['search', 'lookup', 'find', 'get', 'tool', 'query']);
+const SUBJECT_WORDS: Record<string, string[]> = {
+  archive: ['encyclopedia', 'encyclopaedia', 'wikipedia', 'offline'],
+  reader: ['saved', 'bookmark', 'read-later'],
+};
+export function toolSubjects(tool: ToolDef): string[] {
+  const parts = (tool.function?.name ?? '').toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !GENERIC.has(w));
+  return parts.flatMap((p) => [p, ...(SUBJECT_WORDS[p] ?? [])]);
+}
+/** The first tool whose subject the question names (a word starting with a subject word), or undefined. */
+export function toolNamedBy(question: string, tools: ToolDef[]): ToolDef | undefined {
+  const words = question.toLowerCase().match(/[a-z][a-z-]*/g) ?? [];
+  return tools.find((t) => toolSubjects(t).some((subject) => words.some((w) => w.startsWith(subject))));
 }
 
 function exampleArguments(tool: ToolDef): Record<string, unknown> {
@@ -172,21 +218,25 @@ function exampleArguments(tool: ToolDef): Record<string, unknown> {
 }
 
 export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}): Promise<FakeModelRuntime> {
-  const chunkDelayMs = opts.chunkDelayMs ?? 5;
+  let chunkDelayMs = opts.chunkDelayMs ?? 5;
   const pullable = opts.pullable ?? [PULLABLE_MODEL];
   const models: FakeModel[] = [...(opts.models ?? [CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL])];
   const loaded = new Map<string, number>(); // model name -> loaded at
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let mode: FakeMode = 'ok';
+  let modeOnly: string | undefined;
   let slowMs = 1000;
   let port = 0;
+  // the mode one request sees: the set one, or 'ok' when it is limited to another path
+  const requestMode = new AsyncLocalStorage<FakeMode>();
+  const modeNow = (): FakeMode => requestMode.getStore() ?? mode;
 
   const find = (name: unknown) => (typeof name === 'string' ? state.models.find((m) => normalize(m.name) === normalize(name)) : undefined);
 
   function json(res: ServerResponse, status: number, body: unknown): void {
     const text = JSON.stringify(body);
-    if (mode === 'cut') {
+    if (modeNow() === 'cut') {
       // Promise the whole body, send half of it, then drop the connection.
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
       res.write(text.slice(0, Math.floor(text.length / 2)));
@@ -199,16 +249,23 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
 
   /** Streams NDJSON lines; honours 'cut' (drop mid-way) and 'error-line' (an {error} line mid-way). */
   async function stream(res: ServerResponse, lines: unknown[]): Promise<void> {
+    const m = modeNow();
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    res.flushHeaders();
+    if (m === 'slow-first-token') await sleep(slowMs);
     const half = Math.max(1, Math.floor(lines.length / 2));
     for (let i = 0; i < lines.length; i++) {
       if (res.destroyed) return;
-      if (i === half && mode === 'cut') {
+      if (i === half && m === 'cut') {
         res.socket?.destroy();
         return;
       }
-      if (i === half && mode === 'error-line') {
+      if (i === half && m === 'error-line') {
         res.end(`${JSON.stringify({ error: 'an error was encountered while running the model: unexpected EOF' })}\n`);
+        return;
+      }
+      if (i === half && m === 'garbage-line') {
+        res.end('<html>502 Bad Gateway</html>\n');
         return;
       }
       res.write(`${JSON.stringify(lines[i])}\n`);
@@ -232,7 +289,7 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     if (!model) return json(res, 404, NOT_FOUND(String(req.model)));
     if (!model.capabilities.includes('completion')) return json(res, 400, { error: `"${model.name}" does not support chat` });
     if (!Array.isArray(req.messages)) return json(res, 400, { error: 'messages is required' });
-    const messages = req.messages as Array<{ role?: string; content?: string; images?: unknown[] }>;
+    const messages = req.messages as FakeChatRequest['messages'];
     if (messages.some((m) => Array.isArray(m.images) && m.images.length > 0) && !model.capabilities.includes('vision')) {
       return json(res, 400, { error: `"${model.name}" does not support images` });
     }
@@ -243,11 +300,13 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     const promptChars = messages.reduce((n, m) => n + String(m.content ?? '').length, 0);
     const stream_ = req.stream !== false;
 
-    // A model with tools asked about something answers with a tool call; after the tool's
-    // answer comes back it replies in words.
-    if (tools.length > 0 && model.capabilities.includes('tools') && last?.role === 'user') {
-      const tool = tools[0]!;
-      const message = { role: 'assistant', content: '', tool_calls: [{ function: { name: tool.function?.name ?? 'unknown', arguments: exampleArguments(tool) } }] };
+    // A model with tools asked about a tool's subject answers with a tool call (or the calls a test
+    // scripted); after the tool's answer comes back it replies in words.
+    const scripted = state.toolScript?.(req as unknown as FakeChatRequest) ?? null;
+    const named = tools.length > 0 && model.capabilities.includes('tools') && last?.role === 'user' ? toolNamedBy(String(last.content ?? ''), tools) : undefined;
+    if (scripted || named) {
+      const calls = scripted ?? [{ function: { name: named!.function?.name ?? 'unknown', arguments: exampleArguments(named!) } }];
+      const message = { role: 'assistant', content: '', tool_calls: calls };
       const final = { model: model.name, created_at, message, done: true, done_reason: 'stop', ...durations(promptChars, 12) };
       if (!stream_) return json(res, 200, final);
       return stream(res, [{ model: model.name, created_at, message, done: false }, { ...final, message: { role: 'assistant', content: '' } }]);
@@ -328,12 +387,12 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     };
     if (!streaming) {
       await sleep(chunkDelayMs);
-      if (mode === 'error-line') return json(res, 500, { error: 'max retries exceeded: unexpected EOF' });
+      if (modeNow() === 'error-line') return json(res, 500, { error: 'max retries exceeded: unexpected EOF' });
       install();
       return json(res, 200, { status: 'success' });
     }
     await stream(res, lines);
-    if (mode === 'ok' || mode === 'slow') install();
+    if (['ok', 'slow', 'slow-first-token'].includes(modeNow())) install();
   }
 
   function show(req: Record<string, unknown>, res: ServerResponse): void {
@@ -371,7 +430,7 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
       }
     }
     const key = `${method} ${path}`;
-    if (mode === 'error-line' && !['POST /api/chat', 'POST /api/generate', 'POST /api/pull'].includes(key)) {
+    if (modeNow() === 'error-line' && !['POST /api/chat', 'POST /api/generate', 'POST /api/pull'].includes(key)) {
       return json(res, 500, { error: 'llama runner process has terminated: exit status 2' });
     }
     switch (key) {
@@ -418,7 +477,9 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
   }
 
   const server = http.createServer((req, res) => {
-    void (async () => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const m: FakeMode = modeOnly !== undefined && path !== modeOnly ? 'ok' : mode;
+    void requestMode.run(m, async () => {
       const raw = await readBody(req);
       let body: unknown;
       try {
@@ -426,16 +487,20 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
       } catch {
         body = raw;
       }
-      requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: Date.now() });
-      if (mode === 'slow') await sleep(slowMs);
+      const recorded: RecordedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: Date.now(), aborted: false };
+      requests.push(recorded);
+      res.on('close', () => {
+        if (!res.writableFinished) recorded.aborted = true;
+      });
+      if (m === 'slow') await sleep(slowMs);
       if (res.destroyed) return;
-      if (mode === 'garbage') {
+      if (m === 'garbage') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end('<html><body>502 Bad Gateway</body></html> not json {');
         return;
       }
       await route(req, res, raw);
-    })().catch(() => {
+    }).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -473,11 +538,19 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     get mode() {
       return mode;
     },
+    get chunkDelayMs() {
+      return chunkDelayMs;
+    },
+    set chunkDelayMs(ms: number) {
+      chunkDelayMs = ms;
+    },
     models,
     requests,
     chatReply: opts.chatReply ?? null,
+    toolScript: null,
     async setMode(next, o = {}) {
       if (o.slowMs !== undefined) slowMs = o.slowMs;
+      modeOnly = o.only;
       if (next === 'down' && mode !== 'down') await stop();
       if (next !== 'down' && mode === 'down') await listen(port);
       mode = next;
