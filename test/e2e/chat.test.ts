@@ -38,8 +38,8 @@ const ARCHIVE_SEARCH_STAND_IN: ChatTool = {
   }),
 };
 
-/** Enough words that the answer is still arriving when Stop is pressed (the fake sends one every few ms). */
-const LONG_ANSWER = Array.from({ length: 3000 }, (_, i) => `word${i}`).join(' ');
+/** An answer still arriving when Stop is pressed: 1,000 words, one every 40 ms (40 s in all). */
+const LONG_ANSWER = Array.from({ length: 1000 }, (_, i) => `word${i}`).join(' ');
 
 describe('the Chat page in the browser', () => {
   const temp = makeTempDir();
@@ -149,9 +149,9 @@ describe('the Chat page in the browser', () => {
 
   it('a long answer stopped on the phone is kept, marked as stopped, with Retry', async () => {
     const page = await open();
-    // without tools on offer the fake model answers straight away, with the long reply
-    expect((await server.admin.put('/api/tools/archive_search/enabled', { enabled: false })).status).toBe(200);
+    // a question naming no tool's subject is answered straight away: a long reply, slowly
     runtime.chatReply = LONG_ANSWER;
+    runtime.chunkDelayMs = 40;
     try {
       await page.goto(`${server.url}/chat`);
       await shown(page.getByText('Ask anything'));
@@ -172,7 +172,7 @@ describe('the Chat page in the browser', () => {
       expect(last.content.length).toBeLessThan(LONG_ANSWER.length);
     } finally {
       runtime.chatReply = null;
-      await server.admin.put('/api/tools/archive_search/enabled', { enabled: true });
+      runtime.chunkDelayMs = 5;
     }
   });
 
