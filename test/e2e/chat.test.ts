@@ -1,7 +1,8 @@
 // The Chat page in a real browser on a 390 px phone (and its drawer on a laptop), against the
 // Ollama fake and the real kiwix-serve serving a fixture archive: a question that makes the model
 // call archive_search streams its answer with a chip saying what was looked up and a source link
-// that opens the archive article; a long answer is stopped and kept as stopped; a chat is renamed
+// that opens the archive article; a long answer is stopped and kept as stopped; one that breaks off
+// keeps its words and Retry answers again; a chat is renamed
 // and deleted; the runtime going down is one sentence with the words kept in the composer; a chat
 // that is gone says so; chat that cannot answer says why. axe finds nothing serious.
 // Needs the built web app (`npm run build:web`), Debian's kiwix-tools and zim-tools.
@@ -174,6 +175,29 @@ describe('the Chat page in the browser', () => {
       runtime.chatReply = null;
       runtime.chunkDelayMs = 5;
     }
+  });
+
+  it('an answer that breaks off keeps its words and says so, and Retry answers again', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/chat`);
+    await shown(page.getByText('Ask anything'));
+    await runtime.setMode('cut', { only: '/api/chat' });
+    try {
+      await ask(page, 'How do I bake bread?');
+      const note = answers(page).last().getByTestId('answer-note');
+      await shown(note);
+      expect(await note.getAttribute('role')).toBe('alert');
+      // the words that arrived stay above the sentence
+      expect((await answers(page).last().locator('.chat-md').innerText()).trim()).toMatch(/^Hello/);
+    } finally {
+      await runtime.setMode('ok');
+    }
+    await answers(page).last().getByRole('button', { name: 'Retry' }).tap();
+    await shown(answers(page).last().getByText('Hello from the fake model runtime', { exact: false }));
+    await gone(answers(page).last().getByTestId('answer-note'));
+    await shown(answers(page).last().getByRole('button', { name: 'Regenerate' }));
+    // Retry replaced the broken answer instead of adding one
+    await expect.poll(() => answers(page).count()).toBe(1);
   });
 
   it('a chat is renamed and deleted from its menu in the drawer', async () => {
