@@ -2,9 +2,10 @@
 // Ollama fake and the real kiwix-serve serving a fixture archive: a question that makes the model
 // call archive_search streams its answer with a chip saying what was looked up and a source link
 // that opens the archive article; a long answer is stopped and kept as stopped; one that breaks off
-// keeps its words and Retry answers again; a chat is renamed
-// and deleted; the runtime going down is one sentence with the words kept in the composer; a chat
-// that is gone says so; chat that cannot answer says why. axe finds nothing serious.
+// keeps its words and Retry answers again; a chat is renamed and deleted, pinned, moved into a
+// project and found by its words; the runtime going down is one sentence with the words kept in
+// the composer; a chat that is gone says so; chat that cannot answer says why. axe finds nothing
+// serious.
 // Needs the built web app (`npm run build:web`), Debian's kiwix-tools and zim-tools.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -233,6 +234,54 @@ describe('the Chat page in the browser', () => {
     await shown(drawer.getByRole('button', { name: 'New chat' }));
     await shown(page.getByText('Ask anything'));
     await expectNoSeriousA11yViolations(page);
+  });
+
+  it('on a laptop, chats are pinned, put in a project, found by their words, and the project renamed and deleted', async () => {
+    for (const message of ['Ideas for the vegetable garden', 'Which tomatoes grow well in pots?']) {
+      const made = await connectSse(server.url, '/api/chat/chat/stream', { cookie: server.member.cookie! }, { body: { message } });
+      await made.ended;
+    }
+    const titles = (await server.member.get('/api/chat/conversations')).body.conversations.map((c: { title: string }) => c.title) as string[];
+    const [newest, older] = titles as [string, string];
+    const page = await open(DESKTOP);
+    await page.goto(`${server.url}/chat`);
+    const drawer = page.getByRole('complementary', { name: 'Your chats' });
+    const menu = async (title: string, item: string) => {
+      await drawer.getByRole('button', { name: `More actions for ${title}` }).click();
+      await page.getByRole('menuitem', { name: item }).click();
+    };
+
+    // pinned: listed first, under Pinned
+    await menu(older, 'Pin to the top');
+    await shown(drawer.getByRole('region', { name: 'Pinned' }).getByRole('link', { name: older }));
+
+    // a new project, and the newest chat moved into it
+    await drawer.getByRole('button', { name: 'New project' }).click();
+    await page.getByRole('textbox', { name: 'Project name' }).fill('Garden');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await shown(drawer.getByRole('region', { name: 'Project Garden' }));
+    await menu(newest, 'Move to a project');
+    await page.getByRole('dialog', { name: 'Move to a project' }).getByRole('button', { name: 'Garden' }).click();
+    await shown(drawer.getByRole('region', { name: 'Project Garden' }).getByRole('link', { name: newest }));
+
+    // the search finds a chat by a word in it
+    await drawer.getByRole('searchbox', { name: 'Search your chats' }).fill('tomatoes');
+    await gone(drawer.getByRole('link', { name: older }));
+    await shown(drawer.getByRole('link', { name: newest }));
+    await drawer.getByRole('searchbox', { name: 'Search your chats' }).fill('');
+
+    // the project renamed, then deleted: its chat stays, outside any project
+    await drawer.getByRole('button', { name: 'More actions for the project Garden' }).click();
+    await page.getByRole('menuitem', { name: 'Rename project' }).click();
+    await page.getByRole('textbox', { name: 'Project name' }).fill('Allotment');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await shown(drawer.getByRole('region', { name: 'Project Allotment' }));
+    await drawer.getByRole('button', { name: 'More actions for the project Allotment' }).click();
+    await page.getByRole('menuitem', { name: 'Delete project' }).click();
+    await page.getByRole('button', { name: 'Delete project' }).click();
+    await gone(drawer.getByRole('region', { name: 'Project Allotment' }));
+    await shown(drawer.getByRole('link', { name: newest }));
+    expect((await server.member.get('/api/projects')).body.projects).toEqual([]);
   });
 
   it('a chat that is not there any more says so, with a way back', async () => {
