@@ -305,7 +305,7 @@ describe('the Chat page in the browser', () => {
       // a fresh visit explains why chat cannot answer and what an admin does, instead of a dead page
       await page.reload();
       await shown(page.getByText('Chat cannot answer right now'));
-      await shown(page.getByText('Ask an admin', { exact: false }));
+      await shown(page.getByText('An admin can fix this.', { exact: false }));
       await expectNoSeriousA11yViolations(page);
     } finally {
       await runtime.setMode('ok');

@@ -62,7 +62,7 @@ export function ChatPage(): ReactElement {
     body = (
       <EmptyState icon="warn" title="Chat cannot answer right now">
         {readiness.data.unavailableReason ?? 'The assistant is not ready.'}{' '}
-        {user.role === 'admin' ? (readiness.data.fix ?? '') : `Ask an admin: ${readiness.data.fix ?? 'they can set chat up in Admin › Features.'}`}
+        {user.role === 'admin' ? (readiness.data.fix ?? '') : `An admin can fix this. ${readiness.data.fix ?? 'Chat is set up in Admin › Features.'}`}
       </EmptyState>
     );
   else if (id && conversation.isPending) body = <LoadingState label="Opening the chat…" />;
