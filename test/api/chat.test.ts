@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
+import { conversationSearchProvider } from '../../server/modules/chat/search-provider.js';
 import { CANNED_REPLY, CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { ask } from '../harness/chat.js';
 import { TestClient } from '../harness/client.js';
@@ -255,6 +256,13 @@ describe('chat conversations and projects', () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it('the stream takes bodies past the 1 MB default: a 3 MB picture is accepted', async () => {
+    const big = Buffer.concat([Buffer.from(PNG, 'base64'), Buffer.alloc(3 * 1024 * 1024)]).toString('base64');
+    const a = await ask(s.member, { message: 'A big picture', images: [big], model: VISION_MODEL.name });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(a.names.at(-1)).toBe('done');
+  });
+
   it('a runtime that is down is a 503 before the stream opens; no chat model chosen is a 409', async () => {
     await fake.setMode('down');
     const down = await ask(s.member, { message: 'Are you there?' });
@@ -273,9 +281,11 @@ describe('chat conversations and projects', () => {
     const userId = created.body.user.id as string;
     const leaving = new TestClient(s.url, await mintSession(s.handle, userId));
     await leaving.post('/api/projects', { name: 'Mine' });
-    const id = (await ask(leaving, { message: 'A picture', images: [PNG], model: VISION_MODEL.name })).get('conversation').id as string;
+    const id = (await ask(leaving, { message: 'A quokka picture', images: [PNG], model: VISION_MODEL.name })).get('conversation').id as string;
     const dir = path.join(s.dataDir, 'chat', userId);
     expect(existsSync(dir)).toBe(true);
+    const indexed = "SELECT count(*) AS n FROM chat_message_fts WHERE chat_message_fts MATCH 'quokka'";
+    expect((await s.handle.deps.db.raw(indexed)) as unknown).toEqual([{ n: 1 }]);
     expect((await s.admin.delete(`/api/admin/users/${userId}`)).status).toBe(200);
     const db = s.handle.deps.db;
     expect(await db('chat_conversations').where({ user_id: userId })).toEqual([]);
@@ -285,7 +295,7 @@ describe('chat conversations and projects', () => {
     const { until } = await import('../harness/net.js');
     await until(() => !existsSync(dir), 'the member’s pictures to be removed', 5000);
     // the full-text index forgot them too
-    expect((await db.raw("SELECT count(*) AS n FROM chat_message_fts WHERE chat_message_fts MATCH 'picture'")) as unknown).toEqual([{ n: 0 }]);
+    expect((await db.raw(indexed)) as unknown).toEqual([{ n: 0 }]);
   });
 });
 
@@ -319,6 +329,41 @@ describe('chat across a restart', () => {
     } finally {
       await fake2.close();
       temp.remove();
+    }
+  });
+});
+
+describe('the conversation search provider', () => {
+  it('finds the caller’s own conversations by title and message text, never another member’s, with the web app URL', async () => {
+    const fake3 = await startFakeModelRuntime({ chunkDelayMs: 0 });
+    const srv = await startTestServer({ seed: 'household', overrides: { modelRuntime: createOllamaClient({ baseUrl: fake3.url }) } });
+    try {
+      await srv.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+      fake3.chatReply = (req) => (req.format !== undefined ? JSON.stringify({ title: 'Sourdough starter care' }) : 'Feed the starter with flour and water every day.');
+      const mine = (await ask(srv.member, { message: 'How do I keep bread yeast alive?' })).get('conversation').id as string;
+      fake3.chatReply = 'Feed the starter daily.';
+      await ask(srv.admin, { message: 'My own starter question' });
+      const provider = conversationSearchProvider(srv.handle.deps.chat);
+      const { auth } = srv.handle.deps;
+      const actor = async (id: string) => {
+        const u = (await auth.getUser(id))!;
+        return { kind: 'user' as const, id: u.id, name: u.name, role: u.role, sessionId: 'test' };
+      };
+      const ctx = async (id: string) => ({ actor: await actor(id), limit: 5, signal: new AbortController().signal });
+      const byTitle = await provider.search('sourdough', await ctx(srv.users.member.id));
+      expect(byTitle).toEqual([{ type: 'conversation', id: mine, title: 'Sourdough starter care', snippet: expect.stringContaining('Sourdough'), url: `/chat/${mine}` }]);
+      const byText = await provider.search('flour', await ctx(srv.users.member.id));
+      expect(byText.map((r) => r.id)).toEqual([mine]);
+      expect(byText[0]!.snippet).toContain('flour');
+      // the admin's own conversation is theirs alone, and the member's is not the admin's
+      const adminHits = await provider.search('starter', await ctx(srv.users.admin.id));
+      expect(adminHits.map((r) => r.id)).not.toContain(mine);
+      expect(adminHits).toHaveLength(1);
+      expect(await provider.search('"; DROP TABLE', await ctx(srv.users.member.id))).toEqual([]);
+      expect(provider.type).toBe('conversation');
+    } finally {
+      await srv.close();
+      await fake3.close();
     }
   });
 });
