@@ -278,6 +278,26 @@ describe('the Chat page in the browser', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  it('on a laptop Enter sends and Shift+Enter starts a new line; an unsent message survives a reload', async () => {
+    const page = await open(DESKTOP);
+    await page.goto(`${server.url}/chat`);
+    await shown(page.getByText('Ask anything'));
+    const box = composer(page);
+    await box.click();
+    await page.keyboard.type('First line');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('second line');
+    expect(await box.inputValue()).toBe('First line\nsecond line');
+    // the draft is kept for this member while it is not sent
+    await page.reload();
+    await shown(box);
+    expect(await box.inputValue()).toBe('First line\nsecond line');
+    await box.press('Enter');
+    await shown(page.locator('.chat-bubble__text', { hasText: 'First line' }));
+    await shown(answers(page).last().getByRole('button', { name: 'Regenerate' }));
+    expect(await box.inputValue()).toBe('');
+  });
+
   it('on a laptop, chats are pinned, put in a project, found by their words, and the project renamed and deleted', async () => {
     for (const message of ['Ideas for the vegetable garden', 'Which tomatoes grow well in pots?']) {
       const made = await connectSse(server.url, '/api/chat/chat/stream', { cookie: server.member.cookie! }, { body: { message } });
