@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'bookmarks-import': () => import('./bookmarks-import.js'),
   'http-load': () => import('./http-load.js'),
   webapp: () => import('./webapp.js'),
+  chat: () => import('./chat.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -249,6 +249,18 @@ describe('the chat answer stream', () => {
       expect((await s.member.post(`/api/chat/conversations/${id}/stop`)).body).toEqual({ stopped: false });
     });
 
+    it('while an answer is being written it reads as streaming, and a second question in the same conversation is refused', async () => {
+      const live = await openAnswer(s.member, { message: 'Write me a third long story' });
+      const id = (await live.waitFor((e) => e.event === 'conversation')).data.id as string;
+      await live.waitFor((e) => e.event === 'token');
+      expect((await lastAnswer(id)).status).toBe('streaming');
+      const again = await ask(s.member, { conversationId: id, message: 'Hurry up' });
+      expect(again.status).toBe(409);
+      expect(again.body.error).toMatchObject({ code: 'answer_in_progress', message: expect.stringMatching(/still being written/) });
+      expect((await s.member.post(`/api/chat/conversations/${id}/stop`)).body).toEqual({ stopped: true });
+      await live.ended;
+    });
+
     it('the client leaving stops the model at the runtime and keeps the partial answer as stopped', async () => {
       const live = await openAnswer(s.member, { message: 'Write me another long story' });
       const id = (await live.waitFor((e) => e.event === 'conversation')).data.id as string;
