@@ -301,17 +301,17 @@ describe('apps, notifications and the home screen in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('on a phone an admin gets Home, Reader, Library, Admin and More, whose menu opens the other pages', async () => {
+  it('on a phone an admin gets Home, Reader, Chat, Library, Admin and More, whose menu opens the other pages', async () => {
     const phone = await open('admin', { ...PHONE, viewport: { width: 360, height: 740 } });
     await visit(phone, '/');
     const bar = nav(phone);
     const more = bar.getByRole('button', { name: 'More' });
     await shown(more);
-    // the bar fits the screen: no sideways scrolling, four tabs plus More
+    // the bar fits the screen: no sideways scrolling, five tabs plus More
     const fits = await bar.locator('.nav-list--main').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
     expect(fits).toBe(true);
     const tabs = await bar.locator('.nav-list--main > li:visible').allInnerTexts();
-    expect(tabs.map((t) => t.trim())).toEqual(['Home', 'Reader', 'Library', 'Admin', 'More']);
+    expect(tabs.map((t) => t.trim())).toEqual(['Home', 'Reader', 'Chat', 'Library', 'Admin', 'More']);
     expect(await more.getAttribute('aria-expanded')).toBe('false');
 
     // open: the pages that are not tabs; Escape closes it again

@@ -22,6 +22,7 @@ interface Destination {
 const MEMBER_DESTINATIONS: readonly Destination[] = [
   { label: 'Home', path: '/', via: 'main' },
   { label: 'Reader', path: '/reader', via: 'main' },
+  { label: 'Chat', path: '/chat', via: 'main' },
   { label: 'Library', path: '/library', via: 'main' },
   { label: 'App Store', path: '/apps', via: 'more' },
   { label: 'Downloads', path: '/downloads', via: 'more' },

@@ -26,6 +26,7 @@ function lazyPage(load: () => Promise<ComponentType>): ComponentType {
 
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
 const AppStorePage = lazyPage(() => import('../features/apps/AppStorePage').then((m) => m.AppStorePage));
+const ChatPage = lazyPage(() => import('../features/chat/ChatPage').then((m) => m.ChatPage));
 const DownloadsPage = lazyPage(() => import('../features/downloads/DownloadsPage').then((m) => m.DownloadsPage));
 const FeaturesPage = lazyPage(() => import('../features/features-admin/FeaturesPage').then((m) => m.FeaturesPage));
 const DefaultLayoutPage = lazyPage(() => import('../features/home/DefaultLayoutPage').then((m) => m.DefaultLayoutPage));
@@ -90,7 +91,10 @@ export const SHELL_PAGES: readonly ShellPage[] = [
     toolId: 'reader',
     prefetch: ({ id }) => (id ? [`/api/reader/${encodeURIComponent(id)}`] : []),
   },
+  // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
+  { id: 'chat', path: 'chat/*', label: 'Chat', icon: 'chat', access: 'user', Component: ChatPage },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
+  // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
   { id: 'reader', path: 'read/:sourceId/*', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },

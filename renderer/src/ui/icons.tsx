@@ -48,6 +48,7 @@ const PATHS = {
   shield: 'M12 3.5 5 6.5v5c0 4.3 2.9 7.8 7 9 4.1-1.2 7-4.7 7-9v-5l-7-3Z',
   sidebar: 'M4.5 5h15a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1h-15a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1ZM9.5 5v14',
   upload: 'M12 15V4m-4.5 4.5L12 4l4.5 4.5M5 19.5h14',
+  chat: 'M4.5 4.5h15a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H10l-4.5 3.5v-3.5h-1a1 1 0 0 1-1-1v-10a1 1 0 0 1 1-1ZM8 9.5h8M8 12.5h5',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,0 +1,129 @@
+// The Chat page (/chat and /chat/:id): the member's own conversations in a drawer (a side column
+// on wide screens, a sheet on phones) and the open conversation with its composer. One page for
+// both paths, so an answer keeps arriving while the address changes from /chat to /chat/:id.
+// While chat cannot answer (no runtime, no chat model) the page says why and what an admin does.
+import { useEffect, useState, type ReactElement } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useUser } from '../../app/session';
+import { Icon } from '../../ui/icons';
+import { Sheet } from '../../ui/Sheet';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { ChatDrawer } from './ChatDrawer';
+import { ConversationView } from './ConversationView';
+import { useChatReadiness, useConversation } from './queries';
+import { useChatStream } from './useChatStream';
+import './chat.css';
+
+const WIDE_QUERY = '(min-width: 900px)';
+
+function useWide(): boolean {
+  const [wide, setWide] = useState(() => window.matchMedia?.(WIDE_QUERY).matches === true);
+  useEffect(() => {
+    const mq = window.matchMedia?.(WIDE_QUERY);
+    if (!mq) return;
+    const change = () => setWide(mq.matches);
+    mq.addEventListener('change', change);
+    return () => mq.removeEventListener('change', change);
+  }, []);
+  return wide;
+}
+
+export function ChatPage(): ReactElement {
+  const user = useUser();
+  const params = useParams();
+  const id = (params['*'] ?? '').split('/')[0] || undefined;
+  const navigate = useNavigate();
+  const wide = useWide();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const readiness = useChatReadiness();
+  const stream = useChatStream();
+  const conversation = useConversation(id, stream.streamingId !== null && stream.streamingId === id);
+  usePageTitle(conversation.data?.title ?? 'Chat');
+
+  // a new conversation or another one opened: the phone's drawer gets out of the way
+  useEffect(() => setDrawerOpen(false), [id]);
+
+  const drawer = (
+    <ChatDrawer
+      currentId={id}
+      busy={stream.streamingId !== null}
+      onNew={() => {
+        setDrawerOpen(false);
+        void navigate('/chat');
+      }}
+      onOpen={() => setDrawerOpen(false)}
+    />
+  );
+
+  let body: ReactElement;
+  if (readiness.isPending) body = <LoadingState label="Checking that chat can answer…" />;
+  else if (readiness.data && !readiness.data.available && !id)
+    body = (
+      <EmptyState icon="warn" title="Chat cannot answer right now">
+        {readiness.data.unavailableReason ?? 'The assistant is not ready.'}{' '}
+        {user.role === 'admin' ? (readiness.data.fix ?? '') : `An admin can fix this. ${readiness.data.fix ?? 'Chat is set up in Admin › Features.'}`}
+      </EmptyState>
+    );
+  else if (id && conversation.isPending) body = <LoadingState label="Opening the chat…" />;
+  else if (id && conversation.error)
+    body =
+      (conversation.error as { status?: number }).status === 404 ? (
+        <EmptyState
+          icon="search"
+          title="This chat is not there any more"
+          action={
+            <Link to="/chat" className="btn btn--primary">
+              Start a new chat
+            </Link>
+          }
+        >
+          It may have been deleted, perhaps on another device.
+        </EmptyState>
+      ) : (
+        <ErrorState title="This chat did not open" error={conversation.error} onRetry={() => void conversation.refetch()} />
+      );
+  else
+    body = (
+      <ConversationView
+        key={id ?? 'new'}
+        userId={user.id}
+        conversation={id ? conversation.data : undefined}
+        stream={stream}
+        readiness={readiness.data}
+        onAccepted={(newId) => {
+          if (newId !== id) void navigate(`/chat/${newId}`, { replace: id === undefined });
+        }}
+      />
+    );
+
+  return (
+    <section className={wide ? 'page chat chat--wide' : 'page chat'} aria-labelledby="chat-title">
+      {wide ? <aside className="chat__drawer" aria-label="Your chats">{drawer}</aside> : null}
+      <div className="chat__main">
+        <div className="chat__head">
+          {!wide ? (
+            <button type="button" className="btn btn--secondary btn--compact" onClick={() => setDrawerOpen(true)} aria-haspopup="dialog">
+              <Icon name="list" size={20} />
+              Chats
+            </button>
+          ) : null}
+          <h1 id="chat-title" className="chat__title">
+            {id ? (conversation.data?.title ?? 'Chat') : 'New chat'}
+          </h1>
+          {!wide && id ? (
+            <Link to="/chat" className="btn btn--ghost btn--compact" aria-label="New chat" title="New chat">
+              <Icon name="plus" size={20} />
+            </Link>
+          ) : null}
+        </div>
+        {body}
+      </div>
+      {!wide ? (
+        <Sheet open={drawerOpen} onClose={() => setDrawerOpen(false)} title="Your chats" side="left" testId="chat-drawer">
+          {drawer}
+        </Sheet>
+      ) : null}
+    </section>
+  );
+}

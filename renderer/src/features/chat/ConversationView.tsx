@@ -1,0 +1,209 @@
+// One conversation: its messages (answers as Markdown with a chip per lookup and their sources),
+// the state of the last answer (being written, stopped, failed: with Retry), and the composer. A
+// new chat shows a welcome with example questions. The view follows the answer down the page while
+// it arrives, unless the member scrolled up to read.
+import { useEffect, useRef, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import type { AiStatusResponse } from '../../../../server/modules/reader/schema.js';
+import { Icon, Spinner } from '../../ui/icons';
+import { Composer } from './Composer';
+import { Markdown } from './Markdown';
+import type { ChatMessage, Conversation, Source, ToolCallRecord } from './queries';
+import type { ChatStream, SendArgs } from './useChatStream';
+
+export const EXAMPLE_QUESTIONS = [
+  'What does the encyclopedia say about heat stroke?',
+  'What have I saved in the Reader about bread?',
+  'How do I treat a small burn at home?',
+];
+
+export interface ConversationViewProps {
+  userId: string;
+  conversation: Conversation | undefined;
+  stream: ChatStream;
+  readiness: AiStatusResponse | undefined;
+  onAccepted: (conversationId: string) => void;
+}
+
+const NEAR_BOTTOM_PX = 120;
+const pageBottom = () => document.documentElement.scrollHeight;
+const nearBottom = () => window.innerHeight + window.scrollY >= pageBottom() - NEAR_BOTTOM_PX;
+
+export function ConversationView({ userId, conversation, stream, readiness, onAccepted }: ConversationViewProps): ReactElement {
+  const following = useRef(true);
+  const messages = conversation?.messages ?? [];
+  const last = messages.at(-1);
+  const streamingHere = stream.streamingId !== null && (stream.streamingId === conversation?.id || (!conversation && stream.streamingId === 'new'));
+
+  useEffect(() => {
+    const onScroll = () => {
+      following.current = nearBottom();
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+
+  // the answer grows: keep its end in view unless the member scrolled up
+  const size = messages.length + (last?.content.length ?? 0) + (last?.toolCalls.length ?? 0);
+  useEffect(() => {
+    if (following.current && size > 0) window.scrollTo({ top: pageBottom() });
+  }, [size]);
+
+  const send = (args: SendArgs, onSent?: () => void) => {
+    following.current = true;
+    return stream.send({ ...args, conversationId: conversation?.id, projectId: conversation ? undefined : args.projectId }, (id) => {
+      onSent?.();
+      onAccepted(id);
+    });
+  };
+  const retry = () => void stream.send({ conversationId: conversation?.id, regenerate: true });
+
+  return (
+    <div className="chat-conversation">
+      {messages.length === 0 ? (
+        <div className="chat-welcome">
+          <Icon name="sparkles" size={32} className="chat-welcome__icon" />
+          <p className="chat-welcome__title">Ask anything</p>
+          <p className="muted">Answers come from the model on this computer, and from your household's archives and Reader when they help. Nothing leaves the house.</p>
+          {readiness?.available !== false ? (
+            <ul className="chat-welcome__examples" aria-label="Example questions">
+              {EXAMPLE_QUESTIONS.map((q) => (
+                <li key={q}>
+                  <button type="button" className="btn btn--secondary chat-welcome__example" disabled={stream.streamingId !== null} onClick={() => void send({ message: q })}>
+                    {q}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : (
+        <ol className="chat-messages" aria-label="Messages">
+          {messages.map((m) => (
+            <li key={m.id} className={`chat-message chat-message--${m.role}`}>
+              {m.role === 'user' ? <UserMessage message={m} /> : <Answer message={m} isLast={m === last} canRetry={!streamingHere && stream.streamingId === null} onRetry={retry} />}
+            </li>
+          ))}
+        </ol>
+      )}
+      <Composer
+        userId={userId}
+        conversation={conversation}
+        streaming={streamingHere}
+        otherBusy={stream.streamingId !== null && !streamingHere}
+        refusal={stream.refusal}
+        onDismissRefusal={stream.clearRefusal}
+        onSend={send}
+        onStop={() => void stream.stop()}
+      />
+    </div>
+  );
+}
+
+function UserMessage({ message }: { message: ChatMessage }): ReactElement {
+  return (
+    <div className="chat-bubble">
+      <span className="visually-hidden">You said: </span>
+      {message.images.length ? (
+        <div className="chat-bubble__images">
+          {message.images.map((img) => (
+            <img key={img.id} src={img.url} alt="A picture you sent" className="chat-bubble__image" />
+          ))}
+        </div>
+      ) : null}
+      <p className="chat-bubble__text">{message.content}</p>
+    </div>
+  );
+}
+
+const STATUS_TEXT = {
+  stopped: 'You stopped this answer.',
+  error: 'This answer broke off before it was finished.',
+};
+
+function Answer({ message, isLast, canRetry, onRetry }: { message: ChatMessage; isLast: boolean; canRetry: boolean; onRetry: () => void }): ReactElement {
+  const writing = message.status === 'streaming';
+  return (
+    <article className="chat-answer" aria-busy={writing || undefined} aria-label="Answer">
+      {message.toolCalls.length ? (
+        <ul className="chat-tools" aria-label="What was looked up">
+          {message.toolCalls.map((t, i) => (
+            <ToolChip key={i} call={t} />
+          ))}
+        </ul>
+      ) : null}
+      {message.content ? <Markdown text={message.content} /> : null}
+      {writing ? (
+        <p className="chat-answer__status" role="status">
+          <Spinner size={16} /> {message.content ? 'Writing…' : 'Thinking…'}
+        </p>
+      ) : null}
+      {message.status === 'stopped' || message.status === 'error' ? (
+        <div className={`chat-answer__note chat-answer__note--${message.status}`} role={message.status === 'error' ? 'alert' : undefined} data-testid="answer-note">
+          <Icon name={message.status === 'error' ? 'warn' : 'pause'} size={18} />
+          <span>{message.status === 'error' ? (message.error ?? STATUS_TEXT.error) : STATUS_TEXT.stopped}</span>
+          {isLast && canRetry ? (
+            <button type="button" className="btn btn--secondary btn--compact" onClick={onRetry}>
+              <Icon name="refresh" size={18} />
+              Retry
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {message.sources.length ? <Sources sources={message.sources} /> : null}
+      {isLast && message.status === 'complete' && canRetry ? (
+        <div className="chat-answer__actions">
+          <button type="button" className="btn btn--ghost btn--compact" onClick={onRetry}>
+            <Icon name="refresh" size={18} />
+            Regenerate
+          </button>
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+/** Words for a lookup still running; its summary replaces them when it ends. */
+function pendingText(call: ToolCallRecord): string {
+  const query = typeof call.args.query === 'string' ? `“${call.args.query}”` : null;
+  if (call.name === 'archive_search') return query ? `Looking up ${query} in the archives…` : 'Looking in the archives…';
+  if (call.name === 'reader_search') return query ? `Looking for ${query} in the Reader…` : 'Looking in the Reader…';
+  return 'Looking something up…';
+}
+
+function ToolChip({ call }: { call: ToolCallRecord }): ReactElement {
+  const pending = call.summary === '';
+  const failed = !pending && call.status !== 'ok';
+  const text = pending
+    ? pendingText(call)
+    : call.status === 'refused'
+      ? `${call.summary || 'A lookup was not allowed'}. The answer went on without it.`
+      : call.status === 'error'
+        ? `${call.summary || 'A lookup did not work'}. The answer went on without it.`
+        : call.summary;
+  return (
+    <li className={failed ? 'chat-tool chat-tool--failed' : 'chat-tool'} data-testid="tool-chip">
+      {pending ? <Spinner size={16} /> : <Icon name={failed ? 'warn' : 'search'} size={16} />}
+      <span>{text}</span>
+    </li>
+  );
+}
+
+function Sources({ sources }: { sources: readonly Source[] }): ReactElement {
+  return (
+    <nav className="chat-sources" aria-label="Sources">
+      <p className="chat-sources__title">Sources</p>
+      <ul>
+        {sources.map((s) => (
+          <li key={s.url}>
+            <Link to={s.url} className="chat-source">
+              <Icon name={s.type === 'archive' ? 'book' : 'bookmark'} size={16} />
+              <span className="chat-source__kind">{s.type === 'archive' ? 'Archive' : 'Reader'}</span>
+              <span className="chat-source__title">{s.title}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
