@@ -11,8 +11,6 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import type { ChatTool } from '../../server/modules/chat/tools.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
@@ -22,23 +20,6 @@ import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath, type TestZims } from '../harness/zims.js';
-
-/**
- * archive_search as the chat server will call it, until the archives module registers the real
- * one: it answers with the installed fixture archive's Heat pump article, which the real
- * kiwix-serve serves when the source link is opened.
- */
-const ARCHIVE_SEARCH_STAND_IN: ChatTool = {
-  id: 'archive_search',
-  description: 'Search the installed offline archives.',
-  args: z.object({ query: z.string() }),
-  timeoutMs: 5_000,
-  run: async () => ({
-    content: 'Heat pump: a heat pump moves heat from outside into the house.',
-    summary: 'Looked up “heat pump” in the archives: 1 article',
-    sources: [{ type: 'archive', title: 'Heat pump', url: '/read/fixturepedia/A/Heat_pump', snippet: 'A heat pump moves heat…' }],
-  }),
-};
 
 /** A 1x1 PNG. */
 const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -97,7 +78,6 @@ describe('the Chat page in the browser', () => {
     server = await startTestServer({
       seed: 'household',
       config: { archiveCatalogPath: catalogFile, fetchAllowOrigins: [files.url], archiveServerPort: await freePort(), kiwixServePath: kiwixServeOnPath(), modelRuntimeUrl: runtime.url },
-      overrides: { chatTools: [ARCHIVE_SEARCH_STAND_IN] },
     });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
@@ -139,6 +119,8 @@ describe('the Chat page in the browser', () => {
     await shown(chip);
     await shown(answer.getByText('Here is what the tool said', { exact: false }));
     expect(await chip.innerText()).toMatch(/archives/i);
+    // the real archive_search looked up the question's words in the real archive
+    expect(await chip.innerText()).toMatch(/heat pumps?/i);
     await gone(answer.getByText('Writing…'));
     await expectNoSeriousA11yViolations(page);
 

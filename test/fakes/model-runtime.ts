@@ -209,10 +209,27 @@ export function toolNamedBy(question: string, tools: ToolDef[]): ToolDef | undef
   return tools.find((t) => toolSubjects(t).some((subject) => words.some((w) => w.startsWith(subject))));
 }
 
-function exampleArguments(tool: ToolDef): Record<string, unknown> {
+const QUESTION_WORDS = new Set(
+  'what whats which who whom how why when where does do did is are was were the a an of in on to for from about say says tell me my our us i you please can could would should there any some and or with this that it its find look up search'.split(' '),
+);
+
+/**
+ * The search words a model would pull out of a question: the question without its question words
+ * and the tool's subject ("What does the encyclopedia say about heat pumps?" → "heat pumps").
+ */
+export function queryFrom(question: string, tool: ToolDef): string {
+  const subjects = toolSubjects(tool);
+  const words = (question.toLowerCase().match(/[a-z0-9][a-z0-9'-]*/g) ?? []).filter((w) => !QUESTION_WORDS.has(w) && !subjects.some((s) => w.startsWith(s)));
+  return words.join(' ') || 'example';
+}
+
+/** Arguments as a model would fill them: a string named like a query gets the question's search words. */
+function exampleArguments(tool: ToolDef, question: string): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [key, prop] of Object.entries(tool.function?.parameters?.properties ?? {})) {
-    args[key] = prop.type === 'number' || prop.type === 'integer' ? 1 : prop.type === 'boolean' ? true : 'example';
+    if (prop.type === 'number' || prop.type === 'integer') args[key] = 1;
+    else if (prop.type === 'boolean') args[key] = true;
+    else args[key] = /query|q|search|text|question/i.test(key) ? queryFrom(question, tool) : 'example';
   }
   return args;
 }
@@ -305,7 +322,7 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     const scripted = state.toolScript?.(req as unknown as FakeChatRequest) ?? null;
     const named = tools.length > 0 && model.capabilities.includes('tools') && last?.role === 'user' ? toolNamedBy(String(last.content ?? ''), tools) : undefined;
     if (scripted || named) {
-      const calls = scripted ?? [{ function: { name: named!.function?.name ?? 'unknown', arguments: exampleArguments(named!) } }];
+      const calls = scripted ?? [{ function: { name: named!.function?.name ?? 'unknown', arguments: exampleArguments(named!, String(last?.content ?? '')) } }];
       const message = { role: 'assistant', content: '', tool_calls: calls };
       const final = { model: model.name, created_at, message, done: true, done_reason: 'stop', ...durations(promptChars, 12) };
       if (!stream_) return json(res, 200, final);
