@@ -117,16 +117,17 @@ describe('the chat answer stream', () => {
       const a = await ask(s.member, { message: 'What does the encyclopedia say about bees?' });
       expect(a.status, JSON.stringify(a.body)).toBe(200);
       expect(a.names.filter((n) => n !== 'token')).toEqual(['conversation', 'tool', 'tool_result', 'sources', 'done']);
-      expect(a.get('tool')).toEqual({ name: 'archive_lookup', args: { query: 'example' } });
-      expect(a.get('tool_result')).toEqual({ name: 'archive_lookup', summary: 'Looked up "example" in the archives: 2 articles', sources: [BEE, HIVE, BEE], status: 'ok' });
+      expect(a.get('tool')).toEqual({ name: 'archive_lookup', args: { query: 'bees' } });
+      expect(a.get('tool_result')).toEqual({ name: 'archive_lookup', summary: 'Looked up "bees" in the archives: 2 articles', sources: [BEE, HIVE, BEE], status: 'ok' });
       expect(a.get('sources')).toEqual({ sources: [BEE, HIVE] });
       const [first, second] = answers();
-      // the real archive_search is not available here (no archive is installed), the disabled one is off
-      expect(offeredNames(first!).sort()).toEqual(['archive_lookup', 'broken_tool', 'hanging_tool']);
-      expect(first!.tools![0]).toMatchObject({ type: 'function', function: { name: 'archive_lookup', parameters: { type: 'object', properties: { query: { type: 'string' } } } } });
-      expect(second!.messages.at(-1)).toEqual({ role: 'tool', tool_name: 'archive_lookup', content: '[Bee] Bees make honey. (example)' });
+      // the real archive_search is not available here (no archive is installed), the disabled one is
+      // off; the real reader_search works whenever chat does
+      expect(offeredNames(first!).sort()).toEqual(['archive_lookup', 'broken_tool', 'hanging_tool', 'reader_search']);
+      expect(first!.tools!.find((t) => t.function?.name === 'archive_lookup')).toMatchObject({ type: 'function', function: { name: 'archive_lookup', parameters: { type: 'object', properties: { query: { type: 'string' } } } } });
+      expect(second!.messages.at(-1)).toEqual({ role: 'tool', tool_name: 'archive_lookup', content: '[Bee] Bees make honey. (bees)' });
       const msg = await lastAnswer(a.get('conversation').id);
-      expect(msg.toolCalls).toEqual([{ name: 'archive_lookup', args: { query: 'example' }, summary: 'Looked up "example" in the archives: 2 articles', sources: [BEE, HIVE, BEE], status: 'ok' }]);
+      expect(msg.toolCalls).toEqual([{ name: 'archive_lookup', args: { query: 'bees' }, summary: 'Looked up "bees" in the archives: 2 articles', sources: [BEE, HIVE, BEE], status: 'ok' }]);
       expect(msg.sources).toEqual([BEE, HIVE]);
       expect(msg.content).toContain('Bees make honey');
     });

@@ -174,6 +174,11 @@ describe('/api/models', () => {
       await s.admin.put(`/api/models/access/${s.users.member.id}`, { allowed: [] });
       await expect(models.pickChatModel(memberActor(), undefined)).rejects.toMatchObject({ status: 403, code: 'model_not_allowed' });
       expect(await models.pickChatModel(adminActor(), undefined)).toBe(CHAT_MODEL.name);
+      // while an admin has chosen no household chat model, chat is not ready for anyone (as readiness says)
+      const chosen = await s.handle.deps.features.chosenModel('chat');
+      await s.handle.deps.settings.set('chat_model', '');
+      await expect(models.pickChatModel(adminActor(), undefined)).rejects.toMatchObject({ status: 409, code: 'no_chat_model' });
+      await s.handle.deps.settings.set('chat_model', chosen!);
     });
 
     it('says so when the runtime is down', async () => {

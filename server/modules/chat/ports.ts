@@ -19,6 +19,6 @@ export interface RuntimeLooker {
 
 export class NoChatModelError extends ConflictError {
   constructor() {
-    super('no_chat_model', 'No chat model is chosen yet. An admin can choose one in Admin › Features.');
+    super('no_chat_model', 'No chat model is chosen yet. An admin can choose one in Admin › Models.');
   }
 }

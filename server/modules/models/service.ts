@@ -255,7 +255,10 @@ export class ModelsService implements ChatModelPicker {
   /**
    * The chat model for a turn. A requested model must be installed (404), able to chat (400) and
    * allowed for this member (403 model_not_allowed). With none requested: the household's chat
-   * model when allowed, else the member's first allowed chat model, else 403.
+   * model (409 no_chat_model while an admin has chosen none, as chat readiness says) when this
+   * member may use it — a chosen model the runtime lost is still named, so the answer says it is
+   * not installed rather than quietly using another — else the member's first allowed chat
+   * model, else 403.
    */
   async pickChatModel(actor: UserActor, requested: string | undefined): Promise<string> {
     const installed = await this.installed();
@@ -270,10 +273,9 @@ export class ModelsService implements ChatModelPicker {
       }
       return found.model.name;
     }
-    if (chat.length === 0) throw new ServiceUnavailableError('no_chat_model', 'No chat model is installed yet. An admin can add one in Admin › Models.');
     const household = await this.deps.features.chosenModel('chat');
-    const preferred = household ? chat.find((m) => sameModel(m.model.name, household) && ModelsService.mayUse(allowed, m.model.name)) : undefined;
-    if (preferred) return preferred.model.name;
+    if (!household) throw new ConflictError('no_chat_model', 'No chat model is chosen yet. An admin can choose one in Admin › Models.');
+    if (ModelsService.mayUse(allowed, household)) return household;
     const first = chat.map((m) => m.model.name).sort((a, b) => a.localeCompare(b)).find((n) => ModelsService.mayUse(allowed, n));
     if (first) return first;
     throw new ForbiddenError('No chat model is open to you yet. Ask an admin to choose one for you in Admin › Models.', 'model_not_allowed');
