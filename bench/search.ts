@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { ArchivesStore } from '../server/modules/archives/store.js';
+import { ChatStore } from '../server/modules/chat/store.js';
 import { newItemRecord, ReaderStore, type NewItem } from '../server/modules/reader/store.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { FakeCaptureEngine } from '../test/fakes/capture-engine.js';
@@ -25,6 +26,7 @@ import { buildTestZims, kiwixServeOnPath } from '../test/harness/zims.js';
 import { article, between, DOMAINS, pick, VOCAB, word } from './reader-search.js';
 
 const ITEMS = Number(process.env.SEARCH_BENCH_ITEMS ?? 50_000);
+const CONVERSATIONS = Number(process.env.SEARCH_BENCH_CONVERSATIONS ?? 1_000);
 const REPEATS = 2;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -104,9 +106,22 @@ export async function run(): Promise<void> {
       }
       await store.insertMany(batch, new Date().toISOString());
     }
+    // 1,000 conversations (most the caller's, some another member's), each a question, an answer
+    // and a follow-up pair, through the chat store
+    const chat = new ChatStore(deps.db);
+    const at = (k: number) => new Date(start + k * 1000).toISOString();
+    const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(' ');
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      const id = `bench-conv-${c}`;
+      await chat.insertConversation({ id, userId: Math.random() < 0.8 ? admin.user.id : other.id, title: sentence(between(2, 5)), model: 'llama3.2:3b', projectId: null, pinned: false, createdAt: at(c), updatedAt: at(c) });
+      for (let m = 0; m < 4; m++) {
+        const role = m % 2 === 0 ? 'user' : 'assistant';
+        await chat.insertMessage({ id: `${id}-m${m}`, conversationId: id, role, content: sentence(role === 'user' ? between(6, 20) : between(60, 200)), model: role === 'user' ? null : 'llama3.2:3b', status: 'complete', error: null, usage: null, toolCalls: [], sources: [], createdAt: at(c) });
+      }
+    }
     await deps.db.raw("INSERT INTO reader_fts(reader_fts) VALUES('optimize')");
     await deps.db.raw('ANALYZE');
-    console.log(`search: seeded ${ITEMS.toLocaleString('en')} Reader items in ${((performance.now() - t0) / 1000).toFixed(1)} s; 2 fixture archives on kiwix-serve; no conversations (the chat store is not on this branch)`);
+    console.log(`search: seeded ${ITEMS.toLocaleString('en')} Reader items in ${((performance.now() - t0) / 1000).toFixed(1)} s; 2 fixture archives on kiwix-serve; ${CONVERSATIONS.toLocaleString('en')} conversations`);
 
     const mid = VOCAB.slice(60, 1500);
     const half = (w: string) => w.slice(0, Math.max(3, Math.ceil(w.length / 2)));
@@ -144,6 +159,7 @@ export async function run(): Promise<void> {
       ['all types', undefined],
       ['reader only', 'reader'],
       ['archive only', 'archive'],
+      ['conversation only', 'conversation'],
       ['tool only', 'tool'],
       ['page only', 'page'],
     ] as const) {
