@@ -2,18 +2,43 @@
 // does not arrive (the connection dropped, or Hearth was updated and the old file is gone), the
 // page says so in a sentence with a way on, inside the shell, and a reload brings the page.
 // Needs the built web app (`npm run build:web`).
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
 import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
   let server: TestServer;
   let browser: Browser;
+  let articleId: string;
+  let unreadId: string;
 
   beforeAll(async () => {
     requireBuiltWebApp();
     server = await startTestServer({ seed: 'household' });
+    const text = 'Mix the flour, water, salt and a little yeast the evening before, and let it rise overnight. '.repeat(20);
+    const article = newItemRecord(
+      {
+        ownerId: server.users.member.id,
+        type: 'offline',
+        url: 'https://bread.example/overnight-loaf',
+        title: 'An overnight loaf',
+        siteName: 'bread.example',
+        excerpt: text.slice(0, 120),
+        contentHtml: `<p>${text}</p>`,
+        contentText: text,
+        archiveState: 'ready',
+        thumbnailState: 'none',
+      },
+      new Date().toISOString(),
+    );
+    // a second one, still unread when the last test opens it
+    const { id: _id, ...fields } = article;
+    const unread = newItemRecord({ ...fields, url: 'https://bread.example/rye', title: 'A rye loaf' }, new Date().toISOString());
+    await new ReaderStore(server.handle.deps.db).insertMany([{ item: article, tags: ['kitchen'] }, { item: unread, tags: [] }], new Date().toISOString());
+    articleId = article.id;
+    unreadId = unread.id;
     browser = await launchChromium();
   });
 
@@ -52,32 +77,92 @@ describe('a page whose code does not arrive', () => {
     await ctx.close();
   });
 
-  it("asks for the opened page's first data beside the session, not after it, and only once", async () => {
-    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+  // The session's answer is held until every one of the page's early requests has been made: without
+  // them the page would wait for the session first, and never open. A path in pages.tsx that is not
+  // exactly what the page's query asks for is asked again by the page, and `asked` shows it twice.
+  async function opensWithEarlyData(as: 'admin' | 'member', at: string, early: string[], ready: (page: Page) => Promise<void>): Promise<void> {
     const ctx = await browser.newContext(PHONE);
-    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+    const client = as === 'admin' ? server.admin : server.member;
+    await ctx.addCookies([{ name: 'session', value: client.cookie!.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
-    const usersAsked: string[] = [];
-    let usersSeen!: () => void;
-    const seen = new Promise<void>((resolve) => (usersSeen = resolve));
+    const asked: string[] = [];
+    let allSeen!: () => void;
+    const seen = new Promise<void>((resolve) => (allSeen = resolve));
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname !== '/api/admin/users') return;
-      usersAsked.push(r.method());
-      usersSeen();
+      const u = new URL(r.url());
+      const p = u.pathname + u.search;
+      if (r.method() !== 'GET' || !early.includes(p)) return;
+      asked.push(`${r.method()} ${p}`);
+      if (early.every((e) => asked.includes(`GET ${e}`))) allSeen();
     });
-    // the session's answer is held until the Members list has been asked for: without the early
-    // request the page would wait for the session first, and never open
     await page.route('**/api/auth/session', async (route) => {
       await seen;
       await route.continue();
     });
     try {
-      await page.goto(`${server.url}/members`);
+      await page.goto(`${server.url}${at}`);
+      await ready(page);
+      expect(asked.sort()).toEqual(early.map((e) => `GET ${e}`).sort());
+    } finally {
+      allSeen();
+      await ctx.close();
+    }
+  }
+
+  it("asks for the opened page's first data beside the session, not after it, and only once", async () => {
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await opensWithEarlyData('admin', '/members', ['/api/admin/users'], async (page) => {
       await shown(page.getByRole('heading', { name: 'Members', level: 1 }));
       await shown(page.getByText(MEMBER.name).first());
-      expect(usersAsked).toEqual(['GET']);
+    });
+    await opensWithEarlyData('member', '/', ['/api/home-layout'], async (page) => {
+      await shown(page.getByTestId('home-name'));
+    });
+    await opensWithEarlyData('member', '/reader', ['/api/reader?limit=60', '/api/reader/collections', '/api/reader/tags'], async (page) => {
+      await shown(page.getByText('An overnight loaf').first());
+    });
+    await opensWithEarlyData('member', `/reader/${articleId}`, [`/api/reader/${articleId}`], async (page) => {
+      await shown(page.getByTestId('reader-content'));
+    });
+  });
+
+  it("asks for what is not needed to read an article only once its text is on screen", async () => {
+    const ctx = await browser.newContext(PHONE);
+    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    const page = await ctx.newPage();
+    // in the page: each request notes whether the article's text had been painted when it was made
+    await page.addInitScript(() => {
+      const w = window as unknown as { textPainted: boolean; asked: Array<[string, boolean]> };
+      w.textPainted = false;
+      w.asked = [];
+      const seen = new MutationObserver(() => {
+        if (!document.querySelector('[data-testid="reader-content"]')) return;
+        seen.disconnect();
+        requestAnimationFrame(() => setTimeout(() => (w.textPainted = true), 0));
+      });
+      document.addEventListener('DOMContentLoaded', () => seen.observe(document.body, { childList: true, subtree: true }));
+      const fetch0 = window.fetch.bind(window);
+      window.fetch = (input, init) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        w.asked.push([`${init?.method ?? 'GET'} ${new URL(url, location.href).pathname}`, w.textPainted]);
+        return fetch0(input, init);
+      };
+    });
+    try {
+      await page.goto(`${server.url}/reader/${unreadId}`);
+      await shown(page.getByTestId('reader-content'));
+      await shown(page.getByTestId('ai-unavailable'));
+      await shown(page.getByTestId('monitor'));
+      // marked as reading (own unread offline article), after the text
+      await expect.poll(async () => (await server.member.get(`/api/reader/${unreadId}`)).body.item.status).toBe('reading');
+      const asked = await page.evaluate(() => (window as unknown as { asked: Array<[string, boolean]> }).asked);
+      const after = [`GET /api/reader/ai-status`, `GET /api/reader/${unreadId}/changes`, `PATCH /api/reader/${unreadId}`, 'GET /api/reader/probe'];
+      for (const req of after) {
+        const made = asked.filter(([r]) => r === req);
+        expect(made.length, req).toBeGreaterThan(0);
+        expect(made.filter(([, painted]) => !painted), req).toEqual([]);
+      }
     } finally {
-      usersSeen();
       await ctx.close();
     }
   });

@@ -4,28 +4,24 @@
 // status (opening an unread offline article makes it "reading" on the server), edit, delete,
 // re-archive, summary and questions through the local AI, and the change monitor with its history.
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { DialogActions } from '../../ui/DialogActions';
-import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { useDraft } from '../../ui/useDraft';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
-import { useAiStatus, useAsk, useCollections, useDeleteItem, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
+import { useAfterFirstPaint } from './hooks';
+import { useAiStatus, useAsk, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
 import './reader.css';
 import {
   hostOf,
   INTERVALS,
   isBusy,
   itemTitle,
-  parseTags,
   STATUS_TEXT,
   type FullReaderItem,
   type PatchItemBody,
@@ -38,6 +34,10 @@ const AI_DOWN = 'The local AI model isn’t running, so Hearth can’t do this r
 
 const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 503 ? AI_DOWN : errorMessage(err));
 
+// The overflow menu's Edit and Delete dialogs are fetched when first opened, not with the article.
+const EditDialog = lazy(() => import('./ArticleDialogs').then((m) => ({ default: m.EditDialog })));
+const DeleteDialog = lazy(() => import('./ArticleDialogs').then((m) => ({ default: m.DeleteDialog })));
+
 export function ArticlePage(): ReactElement {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -46,17 +46,6 @@ export function ArticlePage(): ReactElement {
   const item = useReaderItem(id);
   const data = item.data?.id === id ? item.data : undefined;
   usePageTitle(data ? itemTitle(data) : 'Reader');
-  const user = useUser();
-  // Opening an own unread saved article makes it "reading": asked for here with a PATCH, since the
-  // GET that loads it changes nothing (a link from another site must not change anyone's data).
-  // If it fails the item stays unread; the Mark read action is there.
-  const marked = useRef<string | null>(null);
-  const { mutate: markReading } = usePatchItem(id);
-  useEffect(() => {
-    if (!data || data.status !== 'unread' || data.type !== 'offline' || data.ownerId !== user.id || marked.current === data.id) return;
-    marked.current = data.id;
-    markReading({ body: { status: 'reading' } });
-  }, [data, user.id, markReading]);
 
   if (!data) {
     return (
@@ -117,14 +106,27 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
   const failed = patchItem.isError ? { key: patchItem.variables?.key ?? 'status', error: patchItem.error } : rearchiveItem.isError ? { key: 'rearchive', error: rearchiveItem.error } : null;
   const error = failed ? { key: failed.key, message: errorMessage(failed.error) } : null;
   const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
+  // what is not needed to read the text is asked for once the text is on screen
+  const shown = useAfterFirstPaint();
+  const user = useUser();
+  // Opening an own unread saved article makes it "reading": asked for here with a PATCH, since the
+  // GET that loads it changes nothing (a link from another site must not change anyone's data).
+  // If it fails the item stays unread; the Mark read action is there.
+  const marked = useRef(false);
+  const { mutate: markReading } = usePatchItem(saved.id);
+  useEffect(() => {
+    if (!shown || saved.status !== 'unread' || saved.type !== 'offline' || saved.ownerId !== user.id || marked.current) return;
+    marked.current = true;
+    markReading({ body: { status: 'reading' } });
+  }, [shown, saved, user.id, markReading]);
 
   // whether the live page may be framed: the proxy always may; otherwise ask the probe once
   useEffect(() => {
-    if (item.useProxy) return;
+    if (item.useProxy || !shown) return;
     const controller = new AbortController();
     api.get<ProbeResult>(`/api/reader/probe?url=${encodeURIComponent(item.url)}`, { signal: controller.signal }).then(setProbe, () => undefined);
     return () => controller.abort();
-  }, [item.url, item.useProxy]);
+  }, [item.url, item.useProxy, shown]);
 
   const hasReader = Boolean(item.contentHtml);
   const canEmbed = item.useProxy || Boolean(probe && probe.reachable && !probe.framesBlocked);
@@ -296,6 +298,7 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
           server still refuses a private or local one, with the reason beside the switch) */}
       {item.canEdit && /^https?:\/\//i.test(item.url) ? <MonitorPanel item={item} busy={busy} error={error?.key === 'monitor' ? error.message : null} onPatch={patch} /> : null}
 
+      <Suspense fallback={null}>
       {dialog === 'edit' ? (
         <EditDialog
           item={item}
@@ -307,7 +310,8 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
           }}
         />
       ) : null}
-      <DeleteDialog item={dialog === 'delete' ? item : null} onClose={() => setDialog(null)} onDeleted={onDeleted} />
+      {dialog === 'delete' ? <DeleteDialog item={item} onClose={() => setDialog(null)} onDeleted={onDeleted} /> : null}
+      </Suspense>
     </article>
   );
 }
@@ -337,7 +341,7 @@ function AiPanel({ item }: { item: FullReaderItem }): ReactElement {
   const summaryError = summarize.error ? aiMessage(summarize.error) : null;
   const answer = askQuestion.data ?? null;
   // offered only where it can work: a chat model chosen, the runtime up and the model there
-  const ai = useAiStatus();
+  const ai = useAiStatus(useAfterFirstPaint());
 
   const ask = (e: FormEvent) => {
     e.preventDefault();
@@ -437,7 +441,7 @@ function MonitorPanel({
   onPatch: (key: string, body: PatchItemBody, message: string | null) => void;
 }): ReactElement {
   const intervalId = useId();
-  const changes = useItemChanges(item.id, item.lastCheckedAt);
+  const changes = useItemChanges(item.id, item.lastCheckedAt, useAfterFirstPaint());
   const interval = item.autoUpdateIntervalMins ?? 1440;
   return (
     <section className="card reader-panel" aria-labelledby="monitor-title" data-testid="monitor">
@@ -526,81 +530,5 @@ function MonitorPanel({
         </ol>
       )}
     </section>
-  );
-}
-
-/** Saves title, collection and tags; `onSaved` gets the sentence to show ("Moved to Cooking."). */
-function EditDialog({ item, onClose, onSaved }: { item: FullReaderItem; onClose: () => void; onSaved: (message: string) => void }): ReactElement {
-  const collections = useCollections();
-  const patchItem = usePatchItem(item.id);
-  const busy = patchItem.isPending;
-  const [title, setTitle] = useState(item.title ?? '');
-  const [collection, setCollection] = useState(item.collectionId ?? '');
-  const [newName, setNewName] = useState('');
-  const [tags, setTags] = useState(item.tags.join(', '));
-  const [error, setError] = useState<string | null>(null);
-  const selectId = useId();
-
-  const save = (e: FormEvent) => {
-    e.preventDefault();
-    const body: PatchItemBody = { tags: parseTags(tags) };
-    if (title.trim() && title.trim() !== (item.title ?? '')) body.title = title.trim();
-    if (collection === '__new__') {
-      if (!newName.trim()) {
-        setError('Give the new collection a name.');
-        return;
-      }
-      body.collectionName = newName.trim();
-    } else body.collectionId = collection || null;
-    setError(null);
-    const movedTo =
-      body.collectionName ?? (body.collectionId && body.collectionId !== item.collectionId ? collections.data?.find((c) => c.id === body.collectionId)?.name : undefined);
-    const message = movedTo ? `Moved to ${movedTo}.` : body.collectionId === null && item.collectionId ? 'Saved, and taken out of its collection.' : 'Saved your changes.';
-    patchItem.mutate({ body }, { onSuccess: () => onSaved(message), onError: (err) => setError(errorMessage(err)) });
-  };
-
-  return (
-    <Dialog open title="Edit" onClose={() => (busy ? undefined : onClose())} testId="edit-item">
-      <form onSubmit={save} noValidate>
-        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={300} />
-        <div className="field">
-          <label className="field__label" htmlFor={selectId}>
-            Collection
-          </label>
-          <select id={selectId} className="input" value={collection} onChange={(e) => setCollection(e.target.value)} disabled={!collections.data && !collections.error}>
-            <option value="">No collection</option>
-            {(collections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-            <option value="__new__">New collection…</option>
-          </select>
-          {collections.error ? <span className="field__error">Collections did not load: {errorMessage(collections.error)}</span> : null}
-        </div>
-        {collection === '__new__' ? <TextField label="New collection name" value={newName} onChange={(e) => setNewName(e.target.value)} maxLength={100} /> : null}
-        <TextField label="Tags" hint="Separate tags with commas" value={tags} onChange={(e) => setTags(e.target.value)} autoCapitalize="off" />
-        <DialogActions busy={busy} error={error} onCancel={onClose} label="Save" icon="check" />
-      </form>
-    </Dialog>
-  );
-}
-
-function DeleteDialog({ item, onClose, onDeleted }: { item: FullReaderItem | null; onClose: () => void; onDeleted: () => void }): ReactElement {
-  const deleteItem = useDeleteItem();
-  return (
-    <ConfirmDialog
-      open={item !== null}
-      title="Delete this item?"
-      onClose={onClose}
-      testId="delete-item"
-      description={item ? `“${itemTitle(item)}” and its saved copy leave your Reader. This cannot be undone.` : undefined}
-      confirmLabel="Delete"
-      onConfirm={async () => {
-        if (!item) return;
-        await deleteItem.mutateAsync(item.id);
-        onDeleted();
-      }}
-    />
   );
 }

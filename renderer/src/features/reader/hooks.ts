@@ -31,3 +31,30 @@ export function useStoredChoice<T extends string>(key: string, allowed: readonly
   };
   return [value, set];
 }
+
+/**
+ * False until the page has been painted (with its web font, when one is loading), then true: the
+ * Article asks for what is not needed to read the text (AI status, change history, the probe,
+ * marking it as reading) only once the text is on screen, so those requests do not hold it back.
+ */
+export function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let done = false;
+    let frame = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const fonts = typeof document !== 'undefined' && document.fonts ? document.fonts.ready : Promise.resolve();
+    void fonts.then(() => {
+      if (done) return;
+      frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => setReady(true), 0);
+      });
+    });
+    return () => {
+      done = true;
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+  return ready;
+}

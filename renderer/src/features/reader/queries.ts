@@ -90,10 +90,14 @@ export function useReaderItem(id: string) {
   });
 }
 
-/** The watch history of one item; its key changes when the item says it was checked again. */
-export function useItemChanges(id: string, lastCheckedAt: string | null) {
+/**
+ * The watch history of one item; its key changes when the item says it was checked again. Not
+ * asked for while `enabled` is false (the Article waits until its text is on screen).
+ */
+export function useItemChanges(id: string, lastCheckedAt: string | null, enabled = true) {
   return useQuery({
     queryKey: [...changesKey(id), lastCheckedAt],
+    enabled,
     queryFn: ({ signal }) => api.get<ChangesResponse>(`${itemApi(id)}/changes`, { signal }).then((r) => r.changes),
   });
 }
@@ -112,10 +116,14 @@ export function useTags() {
   });
 }
 
-/** Whether Summarize and Ask can work now (a chat model chosen, the runtime up, the model there). */
-export function useAiStatus() {
+/**
+ * Whether Summarize and Ask can work now (a chat model chosen, the runtime up, the model there).
+ * Not asked for while `enabled` is false.
+ */
+export function useAiStatus(enabled = true) {
   return useQuery({
     queryKey: AI_KEY,
+    enabled,
     queryFn: ({ signal }) => api.get<AiStatusResponse>('/api/reader/ai-status', { signal }),
   });
 }
