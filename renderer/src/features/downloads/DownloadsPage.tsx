@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes, formatDuration } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { JOB_STATE_TEXT, JobProgress } from './JobProgress';
 import type { JobProgress as Job, JobsStatus } from './types';
 import { useCancelJob, useJobsStatus, useMoveJob, usePauseQueue, useRetryAllFailed, useRetryJob } from './queries';
@@ -31,12 +32,12 @@ export function DownloadsPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
   const status = useJobsStatus();
-  // admin actions, one at a time: a notice on success and the server's message on failure; the status is read again after each
+  // admin actions, one at a time: a toast on success and the server's message on the page on failure; the status is read again after each
+  const toast = useToast();
   const pause = usePauseQueue();
   const retryAllFailed = useRetryAllFailed();
   const retryJob = useRetryJob();
   const moveJob = useMoveJob();
-  const [notice, setNotice] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const busy = pause.isPending
     ? 'pause'
@@ -48,10 +49,9 @@ export function DownloadsPage(): ReactElement {
           ? `move:${moveJob.variables.id}`
           : null;
   const act = async <T,>(run: () => Promise<T>, said: (answer: T) => string) => {
-    setNotice(null);
     setActionError(null);
     try {
-      setNotice(said(await run()));
+      toast(said(await run()));
     } catch (err) {
       setActionError(errorMessage(err));
     }
@@ -121,9 +121,6 @@ export function DownloadsPage(): ReactElement {
         ) : null}
       </div>
 
-      <p className="notice" role="status" aria-live="polite">
-        {notice ?? ''}
-      </p>
       <FormError message={actionError} />
 
       {data?.offline ? (
@@ -272,7 +269,7 @@ export function DownloadsPage(): ReactElement {
         onClose={() => setCancelling(null)}
         onCancelled={(j) => {
           setCancelling(null);
-          setNotice(`${j.label} was cancelled.`);
+          toast(`${j.label} was cancelled.`);
         }}
       />
     </section>
