@@ -5,7 +5,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a write shows in the other open views', () => {
@@ -68,11 +68,13 @@ describe('a write shows in the other open views', () => {
     const confirm = store.getByRole('alertdialog', { name: 'Remove Library?' });
     await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
     await gone(confirm);
+    await toastSays(store, 'Library was removed. Turn it back on any time; nothing in it was deleted.');
     await gone(nav(home).getByRole('link', { name: 'Library', exact: true }));
 
     await library.getByRole('button', { name: 'Get Library' }).click();
     await store.getByRole('dialog', { name: 'Get Library' }).getByRole('button', { name: 'Install for everyone' }).click();
     await shown(library.getByRole('link', { name: 'Open Library' }));
+    await toastSays(store, 'Library is on.');
     await shown(nav(home).getByRole('link', { name: 'Library', exact: true }));
     await Promise.all([store.close(), home.close()]);
   });

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { pullable, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
@@ -324,7 +324,7 @@ describe('setup plan, downloads and features in the browser', () => {
     const stopped = page.getByTestId('jobs-failed').getByRole('listitem').filter({ hasText: 'Maps toolchain' });
     await shown(stopped);
     await shown(stopped.getByText('Cancelled', { exact: true }));
-    await shown(page.getByRole('status').getByText('Maps toolchain was cancelled.'));
+    await toastSays(page, 'Maps toolchain was cancelled.');
     const job = (await admin.get('/api/jobs/status')).body.jobs.find((j: any) => j.label === 'Maps toolchain');
     expect(job.state).toBe('cancelled');
   });
@@ -342,7 +342,7 @@ describe('setup plan, downloads and features in the browser', () => {
     const retried = page.waitForResponse((r) => /\/api\/jobs\/[^/]+\/retry$/.test(r.url()));
     await row.getByRole('button', { name: 'Retry Voice model' }).tap();
     expect((await retried).status()).toBe(200);
-    await shown(page.getByRole('status').getByText('Trying Voice model again.'));
+    await toastSays(page, 'Trying Voice model again.');
     // it really went back to the server, and failed the same way
     await until(
       async () => files.requests.filter((r) => r.path === 'missing/voice.bin').length,

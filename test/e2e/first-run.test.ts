@@ -5,7 +5,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { createOllamaClient, type ModelRuntimeClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CLOSED_URL, startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -174,7 +174,7 @@ describe('first run in the browser', () => {
     const row = list.getByRole('listitem').filter({ hasText: MEMBER.name });
     await shown(row);
     expect(await row.locator('.badge').textContent()).toBe('Member');
-    await shown(page.getByRole('status').getByText(`${MEMBER.name} was added.`));
+    await toastSays(page, `Added ${MEMBER.name}.`);
 
     // the last admin cannot be removed: the server's message shows in the dialog
     await page.getByRole('button', { name: `Remove ${ADMIN.name}` }).tap();

@@ -6,7 +6,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 
@@ -104,7 +104,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     await dialog.getByRole('button', { name: 'Send request' }).tap();
     expect((await sent).status()).toBe(201);
     await gone(dialog);
-    await shown(member.getByTestId('store-notice').getByText('Your request for Reader was sent to the admins.'));
+    await toastSays(member, 'Your request for Reader was sent to the admins.');
     expect(await reader.getByRole('button', { name: 'Reader requested' }).isDisabled()).toBe(true);
 
     // the admin's bell rises on its next poll, 30 s on
@@ -166,7 +166,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     await editor.getByRole('button', { name: 'Save' }).tap();
     expect((await saved).status()).toBe(200);
     await gone(editor);
-    await shown(member.getByText('Your home screen was saved.'));
+    await toastSays(member, 'Saved your home screen.');
 
     const stored = (await server.member.get('/api/home-layout')).body;
     expect(stored.custom).toBe(true);
@@ -207,7 +207,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     const locked = admin.waitForResponse((r) => r.url().endsWith(`/api/home-layout/users/${server.users.member.id}`) && r.request().method() === 'PUT');
     await lock.click();
     expect((await locked).status()).toBe(200);
-    await shown(admin.getByText('Locked. Only admins can change this home screen now.'));
+    await toastSays(admin, 'Locked. Only admins can change this home screen now.');
     expect(await lock.isChecked()).toBe(true);
     await admin.screenshot({ path: '/tmp/hearth-desktop-member-home.png', fullPage: true });
 
@@ -227,7 +227,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     const editor = admin.getByTestId('layout-editor');
     await editor.getByRole('button', { name: 'Remove row 3' }).click();
     await editor.getByRole('button', { name: 'Save for Sam' }).click();
-    await shown(admin.getByText('The home screen was saved.'));
+    await toastSays(admin, 'Saved Sam’s home screen.');
     expect((await server.admin.get(`/api/home-layout/users/${server.users.member.id}`)).body).toMatchObject({ locked: true, custom: true });
     expect((await server.member.get('/api/home-layout')).body.layout.canvas).toHaveLength(2);
     // ...and can put it back: the household default replaces it, the lock stays
@@ -236,7 +236,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     await shown(reset.getByText('The lock stays as it is.'));
     await reset.getByRole('button', { name: 'Use the default' }).click();
     await gone(reset);
-    await shown(admin.getByText('The home screen is back to the household default.'));
+    await toastSays(admin, 'Sam’s home screen is back to the household default.');
     expect((await server.admin.get(`/api/home-layout/users/${server.users.member.id}`)).body).toMatchObject({ locked: true, custom: false });
     expect((await server.member.get('/api/home-layout')).body.layout.canvas).toEqual((await server.admin.get('/api/home-layout/default')).body.layout.canvas);
 
@@ -246,7 +246,7 @@ describe('apps, notifications and the home screen in the browser', () => {
     await admin.getByRole('button', { name: 'Edit default' }).click();
     await editor.getByRole('button', { name: 'Move row 2 up' }).click();
     await editor.getByRole('button', { name: 'Save default' }).click();
-    await shown(admin.getByText('The default home screen was saved.'));
+    await toastSays(admin, 'Saved the default home screen.');
     const reader = [{ toolId: 'reader', colSpan: 2 }];
     expect((await server.admin.get('/api/home-layout/default')).body.layout.canvas.map((r: any) => r.cols)[0]).toEqual(reader);
     // the admin (no layout of their own) now starts from it

@@ -4,7 +4,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 async function tapPin(page: Page, pin: string): Promise<void> {
@@ -93,7 +93,7 @@ describe('unlocking a member in the browser', () => {
     const answered = admin.waitForResponse((r) => r.url().endsWith('/unlock'));
     await unlock.tap();
     expect((await answered).status()).toBe(200);
-    await shown(admin.getByText(`${MEMBER.name} can sign in again on every device.`));
+    await toastSays(admin, `Unlocked ${MEMBER.name}. They can sign in again on every device.`);
     await gone(row.getByTestId('member-locked'));
 
     const phone = await open(PHONE);

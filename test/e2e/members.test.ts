@@ -5,7 +5,7 @@
 // being cut. Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { announcing, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 // 40 characters: the server's limit (server/modules/auth/schema.ts MAX_NAME_LENGTH)
@@ -79,8 +79,10 @@ describe('members: labelled actions and long names', () => {
 
     await field.fill(OTHER_LONG);
     expect(await dialog.getByText(sentence).count()).toBe(0);
+    const announced = announcing(page, `Added ${OTHER_LONG}.`);
     await dialog.getByRole('button', { name: 'Add member' }).tap();
-    await shown(page.getByRole('status').getByText(`${OTHER_LONG} was added.`));
+    await toastSays(page, `Added ${OTHER_LONG}.`);
+    await announced; // read out politely (role=status), not only shown
     expect((await server.admin.get('/api/admin/users')).body.users.map((u: { name: string }) => u.name)).toContain(OTHER_LONG);
     expect(pageErrors).toEqual([]);
   });

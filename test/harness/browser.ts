@@ -2,7 +2,7 @@
 // phone and desktop devices, the built web app check, and the two waits the tests read by.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -34,3 +34,14 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
 
 export const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
 export const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
+
+/**
+ * Waits for a toast saying `text` (ui/Toast: the short news after an action). When `announced` is
+ * given (a promise from `announcing` started before the action) it must also have been read out
+ * by the polite role=status announcer Radix shows for a moment.
+ */
+export const toastSays = (page: Page, text: string, timeout = 15_000) => shown(page.getByTestId('toast').getByText(text), timeout);
+
+/** Start before the action: resolves once a role=status announcer holding `text` was in the page. */
+export const announcing = (page: Page, text: string, timeout = 15_000) =>
+  page.getByRole('status').filter({ hasText: text }).first().waitFor({ state: 'attached', timeout });

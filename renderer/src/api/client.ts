@@ -38,6 +38,27 @@ export class ApiError extends Error {
 const NETWORK_MESSAGE = 'Hearth cannot be reached. Check that this device is on the home network, then try again.';
 
 /** Turns anything thrown into a sentence a person can act on. */
+/** What a refusal without a message of its own means to a person: what happened and what to do, never the status code. */
+export function refusalSentence(status: number): string {
+  if (status >= 500) return 'Hearth had a problem answering. Please try again in a moment.';
+  switch (status) {
+    case 401:
+      return 'You are signed out. Choose your profile and enter your PIN again.';
+    case 403:
+      return 'Only an admin can do that. Ask an admin in your household.';
+    case 404:
+      return 'That is not here any more. Go back and look again.';
+    case 409:
+      return 'That changed meanwhile. Look again and try once more.';
+    case 413:
+      return 'That is too big for Hearth to take. Try a smaller one.';
+    case 429:
+      return 'That was tried too often. Wait a minute, then try again.';
+    default:
+      return 'Hearth could not do that. Check what you entered and try again.';
+  }
+}
+
 export function errorMessage(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   if (err instanceof Error && err.message) return err.message;
@@ -137,9 +158,7 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
   const message =
     typeof err?.message === 'string' && err.message
       ? err.message
-      : res.status >= 500
-        ? 'Hearth had a problem answering. Please try again in a moment.'
-        : `The request failed (${res.status}).`;
+      : refusalSentence(res.status);
   const apiError = new ApiError(res.status, code, message, err?.details, retryAfter(res, err?.details));
   if (res.status === 401 && code === 'unauthenticated') for (const l of unauthorizedListeners) l(path);
   throw apiError;

@@ -2,7 +2,7 @@
 // close on a terminal event (the server ends replay streams after `done`; without closing, the
 // browser would reconnect and replay everything again). POST streams (EventSource cannot POST)
 // go through openPostStream, a fetch-body reader with the same handlers.
-import { ApiError, apiFetch } from './client';
+import { ApiError, apiFetch, refusalSentence } from './client';
 
 export type StreamHandlers<M> = { [K in keyof M]?: (data: M[K]) => void };
 
@@ -71,7 +71,7 @@ const LOST_MESSAGE = 'Lost touch with Hearth before it finished. Check that this
 async function refusal(res: Response): Promise<ApiError> {
   const body = (await res.json().catch(() => undefined)) as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined;
   const err = body?.error;
-  const message = typeof err?.message === 'string' && err.message ? err.message : `The request failed (${res.status}).`;
+  const message = typeof err?.message === 'string' && err.message ? err.message : refusalSentence(res.status);
   return new ApiError(res.status, typeof err?.code === 'string' ? err.code : `http_${res.status}`, message, err?.details);
 }
 

@@ -16,6 +16,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { DialogActions } from '../../ui/DialogActions';
+import { useToast } from '../../ui/Toast';
 import { NotReadyNote } from './NotReadyNote';
 import { builtInEntries, groupEntries, type StoreEntry } from './store-entries';
 import { ToolIcon } from './ToolIcon';
@@ -41,7 +42,7 @@ export function AppStorePage(): ReactElement {
   const [removing, setRemoving] = useState<Tool | null>(null);
   const [requesting, setRequesting] = useState<Tool | null>(null);
   const [requested, setRequested] = useState<ReadonlySet<string>>(new Set());
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
 
   const builtIns = builtInEntries(
     SHELL_PAGES.filter((p) => canOpen(p, user.role)),
@@ -67,10 +68,6 @@ export function AppStorePage(): ReactElement {
         </div>
       </div>
 
-      <p className="notice" role="status" aria-live="polite" data-testid="store-notice">
-        {notice ?? ''}
-      </p>
-
       {!tools && status === 'loading' ? <LoadingState label="Loading apps…" /> : null}
       {!tools && status === 'error' ? <ErrorState title="Apps did not load" error={error} onRetry={reload} /> : null}
       {tools && toolGroups.length === 0 ? <p className="muted">No other apps are available in this version of Hearth.</p> : null}
@@ -83,18 +80,9 @@ export function AppStorePage(): ReactElement {
                 entry={e}
                 isAdmin={isAdmin}
                 requested={requested.has(e.id)}
-                onGet={() => {
-                  setNotice(null);
-                  setGetting(e.tool);
-                }}
-                onRemove={() => {
-                  setNotice(null);
-                  setRemoving(e.tool);
-                }}
-                onRequest={() => {
-                  setNotice(null);
-                  setRequesting(e.tool);
-                }}
+                onGet={() => setGetting(e.tool)}
+                onRemove={() => setRemoving(e.tool)}
+                onRequest={() => setRequesting(e.tool)}
               />
             </StoreItem>
           ))}
@@ -106,7 +94,7 @@ export function AppStorePage(): ReactElement {
           tool={getting}
           onClose={() => setGetting(null)}
           onDone={(t) => {
-            setNotice(`${t.name} is installed for everyone.`);
+            toast(`${t.name} is on.`);
             setGetting(null);
           }}
         />
@@ -116,7 +104,7 @@ export function AppStorePage(): ReactElement {
           tool={removing}
           onClose={() => setRemoving(null)}
           onDone={(t) => {
-            setNotice(`${t.name} was removed. Turn it back on any time; nothing in it was deleted.`);
+            toast(`${t.name} was removed. Turn it back on any time; nothing in it was deleted.`);
             setRemoving(null);
           }}
         />
@@ -129,10 +117,10 @@ export function AppStorePage(): ReactElement {
             const name = requesting.name;
             if (outcome === 'installed') {
               reload();
-              setNotice(`${name} is already installed.`);
+              toast(`${name} is already installed.`);
             } else {
               setRequested((s) => new Set(s).add(requesting.id));
-              setNotice(outcome === 'duplicate' ? `You already asked for ${name}. The admins have your request.` : `Your request for ${name} was sent to the admins.`);
+              toast(outcome === 'duplicate' ? `You already asked for ${name}. The admins have your request.` : `Your request for ${name} was sent to the admins.`);
             }
             setRequesting(null);
           }}

@@ -4,8 +4,7 @@
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { SelectResponse, UserResponse } from '../../api/types';
-import { useResource } from '../../api/useResource';
+import type { UserResponse } from '../../api/types';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { formatClock } from '../../ui/format';
@@ -13,6 +12,7 @@ import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { PinPad } from './PinPad';
+import { useSelectProfile } from './queries';
 import type { PickerState } from './ProfilePicker';
 
 export function PinScreen(): ReactElement {
@@ -22,11 +22,8 @@ export function PinScreen(): ReactElement {
   const state = (location.state as PickerState | null) ?? {};
   const { signIn } = useSession();
   // POST /select confirms the profile still exists (and gives its name on a direct visit).
-  const profile = useResource(
-    (signal) => api.post<SelectResponse>('/api/auth/select', { userId }, { signal }),
-    [userId],
-  );
-  const reloadProfile = profile.reload;
+  const profile = useSelectProfile(userId);
+  const reloadProfile = profile.refetch;
   const name = profile.data?.name ?? (state.profile?.id === userId ? state.profile.name : '');
   usePageTitle(name ? `Sign in as ${name}` : 'Sign in');
 
@@ -62,7 +59,7 @@ export function PinScreen(): ReactElement {
         if (err instanceof ApiError && (err.code === 'locked_out' || err.code === 'rate_limited')) {
           setLockedUntil(Date.now() + (err.retryAfterSeconds ?? 300) * 1000);
         } else if (err instanceof ApiError && err.status === 404) {
-          reloadProfile();
+          void reloadProfile();
         }
         setError(errorMessage(err));
       }
@@ -92,8 +89,8 @@ export function PinScreen(): ReactElement {
         <h1 className="pin-screen__title">{name ? `Hi, ${name}` : 'Sign in'}</h1>
         <p className="muted">Enter your PIN</p>
       </div>
-      {profile.status === 'loading' && !name ? <LoadingState label="Loading profile…" /> : null}
-      {profile.status === 'error' && !name ? <ErrorState error={profile.error} onRetry={profile.reload} /> : null}
+      {profile.status === 'pending' && !name ? <LoadingState label="Loading profile…" /> : null}
+      {profile.status === 'error' && !name ? <ErrorState error={profile.error} onRetry={() => void profile.refetch()} /> : null}
       {locked ? (
         <p className="banner banner--warn lockout" role="timer" aria-live="off" data-testid="lockout">
           <Icon name="lock" size={20} />

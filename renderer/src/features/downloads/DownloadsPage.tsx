@@ -3,16 +3,16 @@
 // jobs and pause the queue (members get the same page without the controls).
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api, errorMessage } from '../../api/client';
-import { useAction } from '../../api/useAction';
+import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes, formatDuration } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { JOB_STATE_TEXT, JobProgress } from './JobProgress';
-import type { JobProgress as Job, JobsStatus, RetriedResponse } from './types';
-import { JOBS_KEY, useJobsStatus } from './queries';
+import type { JobProgress as Job, JobsStatus } from './types';
+import { useCancelJob, useJobsStatus, useMoveJob, usePauseQueue, useRetryAllFailed, useRetryJob } from './queries';
 
 const KIND_TEXT: Record<Job['kind'], string> = {
   archive: 'Archive',
@@ -32,8 +32,30 @@ export function DownloadsPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
   const status = useJobsStatus();
-  // admin actions: one busy key, a notice on success and the server's message on failure; the status is read again after each
-  const { busy, notice, setNotice, error: actionError, act } = useAction({ invalidates: [JOBS_KEY] });
+  // admin actions, one at a time: a toast on success and the server's message on the page on failure; the status is read again after each
+  const toast = useToast();
+  const pause = usePauseQueue();
+  const retryAllFailed = useRetryAllFailed();
+  const retryJob = useRetryJob();
+  const moveJob = useMoveJob();
+  const [actionError, setActionError] = useState<string | null>(null);
+  const busy = pause.isPending
+    ? 'pause'
+    : retryAllFailed.isPending
+      ? 'retry-all'
+      : retryJob.isPending
+        ? `retry:${retryJob.variables}`
+        : moveJob.isPending
+          ? `move:${moveJob.variables.id}`
+          : null;
+  const act = async <T,>(run: () => Promise<T>, said: (answer: T) => string) => {
+    setActionError(null);
+    try {
+      toast(said(await run()));
+    } catch (err) {
+      setActionError(errorMessage(err));
+    }
+  };
   const [cancelling, setCancelling] = useState<Job | null>(null);
   const [showAllDone, setShowAllDone] = useState(false);
 
@@ -47,29 +69,28 @@ export function DownloadsPage(): ReactElement {
 
 
   const setPaused = (paused: boolean) =>
-    act('pause', async () => {
-      await api.post(paused ? '/api/admin/queue/pause' : '/api/admin/queue/resume');
-      status.patch((s): JobsStatus => ({ ...s, paused }));
-      return paused ? 'The queue is paused.' : 'The queue is running again.';
-    });
+    act(
+      () => pause.mutateAsync(paused),
+      () => (paused ? 'The queue is paused.' : 'The queue is running again.'),
+    );
 
   const retryAll = () =>
-    act('retry-all', async () => {
-      const { retried } = await api.post<RetriedResponse>('/api/jobs/retry-all-failed');
-      return retried === 1 ? 'Trying 1 download again.' : `Trying ${retried} downloads again.`;
-    });
+    act(
+      () => retryAllFailed.mutateAsync(),
+      (retried) => (retried === 1 ? 'Trying 1 download again.' : `Trying ${retried} downloads again.`),
+    );
 
   const retry = (job: Job) =>
-    act(`retry:${job.id}`, async () => {
-      await api.post(`/api/jobs/${encodeURIComponent(job.id)}/retry`);
-      return `Trying ${job.label} again.`;
-    });
+    act(
+      () => retryJob.mutateAsync(job.id),
+      () => `Trying ${job.label} again.`,
+    );
 
   const move = (job: Job, direction: Move) =>
-    act(`move:${job.id}`, async () => {
-      await api.patch(`/api/admin/queue/${encodeURIComponent(job.id)}`, { move: direction });
-      return `${job.label} moved ${direction}.`;
-    });
+    act(
+      () => moveJob.mutateAsync({ id: job.id, direction }),
+      () => `${job.label} moved ${direction}.`,
+    );
 
   const labelsOf = (ids: string[]) => ids.map((id) => jobs.find((j) => j.id === id)).filter((j): j is Job => Boolean(j && j.state !== 'completed'));
 
@@ -100,10 +121,7 @@ export function DownloadsPage(): ReactElement {
         ) : null}
       </div>
 
-      <p className="notice" role="status" aria-live="polite">
-        {notice ?? ''}
-      </p>
-      <FormError message={actionError?.message} />
+      <FormError message={actionError} />
 
       {data?.offline ? (
         <p className="banner banner--warn" data-testid="offline-banner">
@@ -251,8 +269,7 @@ export function DownloadsPage(): ReactElement {
         onClose={() => setCancelling(null)}
         onCancelled={(j) => {
           setCancelling(null);
-          setNotice(`${j.label} was cancelled.`);
-          status.refresh();
+          toast(`${j.label} was cancelled.`);
         }}
       />
     </section>
@@ -333,6 +350,7 @@ function CancelButton({ job, disabled, onClick }: { job: Job; disabled: boolean;
 }
 
 function CancelDialog({ job, onClose, onCancelled }: { job: Job | null; onClose: () => void; onCancelled: (j: Job) => void }): ReactElement {
+  const cancel = useCancelJob();
   return (
     <ConfirmDialog
       open={job !== null}
@@ -345,7 +363,7 @@ function CancelDialog({ job, onClose, onCancelled }: { job: Job | null; onClose:
       onClose={onClose}
       onConfirm={async () => {
         if (!job) return;
-        await api.post(`/api/jobs/${encodeURIComponent(job.id)}/cancel`);
+        await cancel.mutateAsync(job.id);
         onCancelled(job);
       }}
     />

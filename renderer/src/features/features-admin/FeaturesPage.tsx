@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { useJobsStatus } from '../downloads/queries';
 import { NotReadyNote } from '../apps/NotReadyNote';
 import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
@@ -25,6 +26,8 @@ export function FeaturesPage(): ReactElement {
   const plan = useFeaturePlan();
   const setFlag = useSetFeatureFlag();
   const jobs = useJobsStatus(INSTALL_POLL_MS);
+  const toast = useToast();
+  // a notice with a link to Downloads stays on the page; a switch turned on or off is a toast
   const [notice, setNotice] = useState<Notice>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const [installing, setInstalling] = useState<CatalogItem | null>(null);
@@ -56,7 +59,7 @@ export function FeaturesPage(): ReactElement {
     setNotice(null);
     try {
       await setFlag.mutateAsync({ id: item.id, enabled });
-      setNotice({ text: `${item.name} is ${enabled ? 'on' : 'off'}.` });
+      toast(`${item.name} is ${enabled ? 'on' : 'off'}.`);
     } catch (err) {
       setActionError(`${item.name} was not switched ${enabled ? 'on' : 'off'}. ${errorMessage(err)}`);
     }

@@ -4,6 +4,7 @@ import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { LayoutEditor } from './LayoutEditor';
 import { LayoutPreview } from './LayoutPreview';
 import { useDefaultLayout, useSaveDefaultLayout } from './queries';
@@ -13,7 +14,7 @@ export function DefaultLayoutPage(): ReactElement {
   const res = useDefaultLayout();
   const save = useSaveDefaultLayout();
   const [editing, setEditing] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
   const data = res.data;
 
   return (
@@ -33,20 +34,13 @@ export function DefaultLayoutPage(): ReactElement {
           <button
             type="button"
             className="btn btn--primary btn--compact"
-            onClick={() => {
-              setNotice(null);
-              setEditing(true);
-            }}
+            onClick={() => setEditing(true)}
           >
             <Icon name="edit" size={20} />
             Edit default
           </button>
         ) : null}
       </div>
-
-      <p className="notice" role="status" aria-live="polite">
-        {notice ?? ''}
-      </p>
 
       {!data && res.isPending ? <LoadingState label="Loading the default home screen…" /> : null}
       {!data && res.isError ? <ErrorState title="The default did not load" error={res.error} onRetry={() => void res.refetch()} /> : null}
@@ -59,7 +53,7 @@ export function DefaultLayoutPage(): ReactElement {
           onSave={async (layout) => {
             await save.mutateAsync(layout);
             setEditing(false);
-            setNotice('The default home screen was saved.');
+            toast('Saved the default home screen.');
           }}
         />
       ) : null}

@@ -8,6 +8,7 @@ import { ApiError } from '../../api/client';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { useTools } from '../apps/tools';
 import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
@@ -29,6 +30,8 @@ export function HomePage(): ReactElement {
   const [editing, setEditing] = useState(false);
   const res = useMyLayout({ editing });
   const save = useSaveMyLayout();
+  const toast = useToast();
+  // only the refusal stays on the page (the layout was locked meanwhile); a save is a toast
   const [notice, setNotice] = useState<string | null>(null);
   const reload = () => void res.refetch();
 
@@ -88,7 +91,7 @@ export function HomePage(): ReactElement {
               try {
                 await save.mutateAsync(layout);
                 setEditing(false);
-                setNotice('Your home screen was saved.');
+                toast('Saved your home screen.');
               } catch (err) {
                 if (err instanceof ApiError && err.code === 'layout_locked') {
                   setEditing(false);

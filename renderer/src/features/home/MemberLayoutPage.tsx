@@ -7,6 +7,7 @@ import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import type { LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import { DEFAULT_LAYOUT_HREF } from './HomePage';
 import { LayoutEditor } from './LayoutEditor';
@@ -24,7 +25,7 @@ export function MemberLayoutPage(): ReactElement {
   const [editing, setEditing] = useState(false);
   const [resetting, setResetting] = useState(false);
   const [lockError, setLockError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
 
   const member = users.data?.find((u) => u.id === userId);
   const isMe = member?.id === me.id;
@@ -36,10 +37,9 @@ export function MemberLayoutPage(): ReactElement {
 
   const setLocked = async (locked: boolean) => {
     setLockError(null);
-    setNotice(null);
     try {
       await put({ locked });
-      setNotice(locked ? `Locked. Only admins can change this home screen now.` : `Unlocked. ${who === 'you' ? 'You' : who} can change it again.`);
+      toast(locked ? `Locked. Only admins can change this home screen now.` : `Unlocked. ${who === 'you' ? 'You' : who} can change it again.`);
     } catch (err) {
       setLockError(errorMessage(err));
     }
@@ -84,10 +84,6 @@ export function MemberLayoutPage(): ReactElement {
         </div>
       </div>
 
-      <p className="notice" role="status" aria-live="polite">
-        {notice ?? ''}
-      </p>
-
       {!data && res.isPending ? <LoadingState label="Loading the home screen…" /> : null}
       {!data && res.isError ? <ErrorState title="The home screen did not load" error={res.error} onRetry={() => void res.refetch()} /> : null}
 
@@ -116,10 +112,7 @@ export function MemberLayoutPage(): ReactElement {
               <button
                 type="button"
                 className="btn btn--primary btn--compact"
-                onClick={() => {
-                  setNotice(null);
-                  setEditing(true);
-                }}
+                onClick={() => setEditing(true)}
               >
                 <Icon name="edit" size={20} />
                 Edit for {who}
@@ -144,7 +137,7 @@ export function MemberLayoutPage(): ReactElement {
           onSave={async (layout) => {
             await put({ layout });
             setEditing(false);
-            setNotice('The home screen was saved.');
+            toast(isMe ? 'Saved your home screen.' : `Saved ${member?.name ?? 'their'}’s home screen.`);
           }}
         />
       ) : null}
@@ -157,7 +150,7 @@ export function MemberLayoutPage(): ReactElement {
           onReset={async () => {
             await put({ layout: null });
             setResetting(false);
-            setNotice('The home screen is back to the household default.');
+            toast(`${isMe ? 'Your' : name} home screen is back to the household default.`);
           }}
         />
       ) : null}

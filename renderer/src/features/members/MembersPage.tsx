@@ -16,7 +16,8 @@ import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
-import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useToast } from '../../ui/Toast';
 import { forgetMemberDraft, MemberForm } from './MemberForm';
 import { useMembers, useRemoveMember, useUnlockMember } from './queries';
 
@@ -29,23 +30,25 @@ export function MembersPage(): ReactElement {
   const unlockMember = useUnlockMember();
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<PublicUser | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const toast = useToast();
+  // what went wrong stays on the page, beside the list; what went right is a toast
+  const [problem, setProblem] = useState<string | null>(null);
 
   const list = users.data ?? [];
 
   const saved = (user: PublicUser, mode: 'add' | 'edit') => {
     setEditing(null);
-    setNotice(mode === 'add' ? `${user.name} was added.` : `${user.name} was updated.`);
+    toast(mode === 'add' ? `Added ${user.name}.` : 'Saved.');
     if (user.id === me.id) updateUser(user); // e.g. renamed yourself or gave up admin
   };
 
   const unlock = async (user: AdminUser) => {
-    setNotice(null);
+    setProblem(null);
     try {
       await unlockMember.mutateAsync(user.id);
-      setNotice(`${user.name} can sign in again on every device.`);
+      toast(`Unlocked ${user.name}. They can sign in again on every device.`);
     } catch (err) {
-      setNotice(`${user.name} was not unlocked: ${errorMessage(err)}`);
+      setProblem(`${user.name} was not unlocked: ${errorMessage(err)}`);
     }
   };
 
@@ -61,7 +64,7 @@ export function MembersPage(): ReactElement {
       forget(); // your session went with your profile
       return;
     }
-    setNotice(`${user.name} was removed.`);
+    toast(`Removed ${user.name}.`);
   };
 
   return (
@@ -80,7 +83,7 @@ export function MembersPage(): ReactElement {
               type="button"
               className="btn btn--primary"
               onClick={() => {
-                setNotice(null);
+                setProblem(null);
                 setEditing({ mode: 'add' });
               }}
             >
@@ -91,9 +94,7 @@ export function MembersPage(): ReactElement {
         }
       />
 
-      <p className="notice" role="status" aria-live="polite">
-        {notice ?? ''}
-      </p>
+      <FormError message={problem} />
 
       {users.isPending ? (
         <LoadingState label="Loading members…" />
@@ -121,7 +122,7 @@ export function MembersPage(): ReactElement {
                   accessibleLabel={`Edit ${u.name}`}
                   labelShown="always"
                   onClick={() => {
-                    setNotice(null);
+                    setProblem(null);
                     setEditing({ mode: 'edit', member: u });
                   }}
                 />
@@ -132,7 +133,7 @@ export function MembersPage(): ReactElement {
                   labelShown="always"
                   tone="danger-ghost"
                   onClick={() => {
-                    setNotice(null);
+                    setProblem(null);
                     setRemoving(u);
                   }}
                 />

@@ -4,15 +4,12 @@
 // marks it read (spec: neither sends the member a notification).
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactElement } from 'react';
-import { api } from '../../api/client';
-import { useAction } from '../../api/useAction';
+import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { TOOLS_KEY } from '../apps/queries';
-import type { ToolResponse } from '../apps/tools';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
-import { NOTIFICATIONS_KEY, useNotifications, useUnreadCount } from './queries';
+import { NOTIFICATIONS_KEY, useApproveRequest, useMarkAllRead, useMarkRead, useNotifications, useUnreadCount } from './queries';
 import './notifications.css';
 
 // the panel's dialog code comes with the first opening, not with every page's first screen
@@ -97,16 +94,28 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
   const notifications = useNotifications();
   const data = notifications.data;
   const loadError = notifications.error;
-  // after a change succeeds the panel and the bell are read again, before the busy mark goes
-  const { busy, notice, error, act } = useAction({ invalidates: [NOTIFICATIONS_KEY, TOOLS_KEY] });
-
-  const markRead = (n: Notification) => api.patch(`/api/notifications/${encodeURIComponent(n.id)}/read`, {});
+  // after a change the panel and the bell are read again, before the busy mark goes
+  const approveRequest = useApproveRequest();
+  const markOne = useMarkRead();
+  const markAll = useMarkAllRead();
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const busy = markAll.isPending ? 'all' : approveRequest.isPending ? approveRequest.variables.id : markOne.isPending ? markOne.variables.id : null;
+  const act = async (run: () => Promise<string | null>) => {
+    setNotice(null);
+    setError(null);
+    try {
+      setNotice(await run());
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
   const approve = (n: Notification) =>
-    act(n.id, async () => {
-      const toolId = str(n.payload, 'toolId');
-      const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
-      await markRead(n);
-      return `${r.tool.name} is installed for everyone.`;
+    act(async () => `${await approveRequest.mutateAsync({ id: n.id, toolId: str(n.payload, 'toolId') })} is installed for everyone.`);
+  const markRead = (n: Notification) =>
+    act(async () => {
+      await markOne.mutateAsync(n);
+      return null;
     });
 
   const list = data?.notifications ?? [];
@@ -120,8 +129,8 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
             className="btn btn--ghost btn--compact"
             disabled={busy !== null}
             onClick={() =>
-              void act('all', async () => {
-                await api.post('/api/notifications/read-all');
+              void act(async () => {
+                await markAll.mutateAsync();
                 return null;
               })
             }
@@ -134,7 +143,7 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
       <p className="notice" role="status" aria-live="polite">
         {notice ?? ''}
       </p>
-      <FormError message={error?.message} />
+      <FormError message={error} />
       {!data && !loadError ? <LoadingState label="Loading notifications…" /> : null}
       {!data && loadError ? <ErrorState title="Notifications did not load" error={loadError} onRetry={() => void notifications.refetch()} /> : null}
       {data && list.length === 0 ? <EmptyState title="Nothing here yet">Install requests and messages from Hearth appear here.</EmptyState> : null}
@@ -172,12 +181,7 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
                             type="button"
                             className="btn btn--secondary btn--compact"
                             disabled={busy !== null}
-                            onClick={() =>
-                              void act(n.id, async () => {
-                                await markRead(n);
-                                return null;
-                              })
-                            }
+                            onClick={() => void markRead(n)}
                           >
                             Dismiss
                           </button>
@@ -187,12 +191,7 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
                           type="button"
                           className="btn btn--ghost btn--compact"
                           disabled={busy !== null}
-                          onClick={() =>
-                            void act(n.id, async () => {
-                              await markRead(n);
-                              return null;
-                            })
-                          }
+                          onClick={() => void markRead(n)}
                         >
                           Mark read
                         </button>

@@ -1,9 +1,11 @@
 // The notifications API as hooks (TanStack Query, see api/query.ts). The unread count is polled
 // every 30 s while the tab is visible and read again when it comes back into view; every change
 // (mark read, approve) invalidates NOTIFICATIONS_KEY, so the bell and the panel agree.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { NotificationsResponse, UnreadCountResponse } from '../../../../server/modules/notifications/schema.js';
+import type { Notification, NotificationsResponse, UnreadCountResponse } from '../../../../server/modules/notifications/schema.js';
+import { TOOLS_KEY } from '../apps/queries';
+import type { ToolResponse } from '../apps/tools';
 
 export const UNREAD_POLL_MS = 30_000;
 export const NOTIFICATIONS_KEY = ['notifications'] as const;
@@ -25,5 +27,34 @@ export function useNotifications() {
     queryKey: [...NOTIFICATIONS_KEY, 'list'],
     queryFn: ({ signal }) => api.get<NotificationsResponse>('/api/notifications', { signal }),
     staleTime: 0,
+  });
+}
+
+const markRead = (id: string) => api.patch(`/api/notifications/${encodeURIComponent(id)}/read`, {});
+
+/** Marks one notification read (Mark read, Dismiss). */
+export function useMarkRead() {
+  return useMutation({
+    mutationFn: (n: Notification) => markRead(n.id),
+    meta: { invalidates: [NOTIFICATIONS_KEY] },
+  });
+}
+
+export function useMarkAllRead() {
+  return useMutation({
+    mutationFn: () => api.post('/api/notifications/read-all'),
+    meta: { invalidates: [NOTIFICATIONS_KEY] },
+  });
+}
+
+/** An admin approves an install request: the tool is switched on for everyone, the request marked read; answers the tool's name. */
+export function useApproveRequest() {
+  return useMutation({
+    mutationFn: async ({ id, toolId }: { id: string; toolId: string }) => {
+      const r = await api.put<ToolResponse>(`/api/tools/${encodeURIComponent(toolId)}/enabled`, { enabled: true });
+      await markRead(id);
+      return r.tool.name;
+    },
+    meta: { invalidates: [NOTIFICATIONS_KEY, TOOLS_KEY] },
   });
 }

@@ -1,11 +1,11 @@
 // Wizard step 2: the admin's name and PIN (typed twice). POST /api/setup/admin signs them in.
 import { useState, type FormEvent, type ReactElement, type Ref } from 'react';
-import { api, ApiError, errorMessage } from '../../api/client';
-import type { CreateAdminResponse } from '../../api/types';
+import { ApiError, errorMessage } from '../../api/client';
 import { useSession } from '../../app/session';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
+import { useCreateAdmin } from './queries';
 import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
 
 interface Errors {
@@ -21,7 +21,9 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
   const [pin, setPin] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const createAdmin = useCreateAdmin();
+  // busy from the submit until the next step opens (a success leaves this step)
+  const busy = createAdmin.isPending || createAdmin.isSuccess;
   const [adminExists, setAdminExists] = useState(false);
 
   const submit = async (e: FormEvent) => {
@@ -33,9 +35,8 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
     };
     setErrors(next);
     if (next.name || next.pin || next.confirm) return;
-    setBusy(true);
     try {
-      const { user } = await api.post<CreateAdminResponse>('/api/setup/admin', { name: name.trim(), pin });
+      const user = await createAdmin.mutateAsync({ name: name.trim(), pin });
       signIn(user);
       updateSetup({ needsAdmin: false });
       onCreated();
@@ -43,7 +44,6 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
       if (err instanceof ApiError && err.code === 'admin_exists') setAdminExists(true);
       const fields = err instanceof ApiError ? err.fieldIssues : {};
       setErrors({ name: fields.name ?? null, pin: fields.pin ?? null, form: errorMessage(err) });
-      setBusy(false);
     }
   };
 

@@ -5,7 +5,7 @@
 // choices. Finishing calls /api/setup/welcome-complete.
 import { useEffect, useRef, useState, type ReactElement, type Ref } from 'react';
 import { useNavigate } from 'react-router';
-import { api, errorMessage } from '../../api/client';
+import { errorMessage } from '../../api/client';
 import type { SetupState, SetupStatus } from '../../api/types';
 import { useSession } from '../../app/session';
 import { Icon, Spinner } from '../../ui/icons';
@@ -17,6 +17,7 @@ import { HouseAddress } from './HouseAddress';
 import { InstallStep } from './InstallStep';
 import { PlanStep } from './PlanStep';
 import { RuntimeStep } from './RuntimeStep';
+import { useCompleteWelcome, useSaveSetupState } from './queries';
 import { savedChoices, type WizardChoices } from './wizard-state';
 
 export type StepId = 'welcome' | 'admin' | 'runtime' | 'computer' | 'plan' | 'install' | 'finish';
@@ -47,6 +48,7 @@ export function SetupWizard(): ReactElement {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
   const saving = useRef<Promise<unknown>>(Promise.resolve());
+  const saveState = useSaveSetupState();
   const choices = savedChoices(setup.state);
   const index = STEPS.findIndex((s) => s.id === step);
   usePageTitle(`Set up · ${STEPS[index]!.title}`);
@@ -63,7 +65,7 @@ export function SetupWizard(): ReactElement {
   /** Saves the step and choices; saves run one after another so the last one wins on the server. */
   const save = (state: SetupState) => {
     updateSetup({ state });
-    const put = saving.current.then(() => api.put('/api/setup/state', state));
+    const put = saving.current.then(() => saveState.mutateAsync(state));
     saving.current = put.catch(() => undefined);
     put.catch((err: unknown) => {
       // Not fatal: the wizard still works, it just would not resume here after a reload.
@@ -160,21 +162,17 @@ export function SetupWizard(): ReactElement {
 function FinishStep({ headingRef, name, onBack }: { headingRef: Ref<HTMLHeadingElement>; name: string; onBack: () => void }): ReactElement {
   const { updateSetup } = useSession();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const complete = useCompleteWelcome();
+  // busy from the click until Home opens (a success leaves this screen)
+  const busy = complete.isPending || complete.isSuccess;
 
-  const finish = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.post('/api/setup/welcome-complete');
-      updateSetup({ welcomeComplete: true });
-      navigate('/', { replace: true });
-    } catch (err) {
-      setError(errorMessage(err));
-      setBusy(false);
-    }
-  };
+  const finish = () =>
+    complete.mutate(undefined, {
+      onSuccess: () => {
+        updateSetup({ welcomeComplete: true });
+        navigate('/', { replace: true });
+      },
+    });
 
   return (
     <>
@@ -184,12 +182,12 @@ function FinishStep({ headingRef, name, onBack }: { headingRef: Ref<HTMLHeadingE
       <p>You are the household&rsquo;s admin. Next, add everyone else from <strong>Members</strong>: each person gets their own profile and PIN.</p>
       <h2 className="house-address__title">Open Hearth on every phone</h2>
       <HouseAddress />
-      <FormError message={error} />
+      <FormError message={complete.isError ? errorMessage(complete.error) : null} />
       <div className="actions">
         <button type="button" className="btn btn--secondary" onClick={onBack} disabled={busy}>
           Back
         </button>
-        <button type="button" className="btn btn--primary btn--wide" onClick={() => void finish()} disabled={busy}>
+        <button type="button" className="btn btn--primary btn--wide" onClick={finish} disabled={busy}>
           {busy ? <Spinner size={20} /> : null}
           Open Hearth
         </button>
