@@ -119,8 +119,13 @@ describe('navigation at every width', () => {
       if (d.via === 'more' && (await more.isVisible())) {
         await more.click();
         await shown(link);
-        const box = await link.boundingBox();
-        expect(box && inside({ name: d.label, ...box, cut: false }, width), `${d.label} under More at ${width}px`).toBe(true);
+        // asked until the sheet has settled (a busy machine can catch it mid-render, with no box yet)
+        await expect
+          .poll(async () => {
+            const box = await link.boundingBox();
+            return box !== null && inside({ name: d.label, ...box, cut: false }, width);
+          }, { message: `${d.label} under More at ${width}px` })
+          .toBe(true);
       }
       await link.click();
       await arrived(page, d.path);
