@@ -276,6 +276,27 @@ describe('chat conversations and projects', () => {
     expect(none.body.error.code).toBe('no_chat_model');
   });
 
+  it("a member's model access holds in the answer stream: another model is 403 model_not_allowed before the stream opens", async () => {
+    expect((await s.admin.put(`/api/models/access/${s.users.member.id}`, { allowed: [VISION_MODEL.name] })).status).toBe(200);
+    try {
+      const refused = await ask(s.member, { message: 'Hello', model: CHAT_MODEL.name });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('model_not_allowed');
+      expect(refused.body.error.message).toMatch(/ask an admin/i);
+      // nothing was asked of the model, and no conversation was made
+      expect(fake.requests.some((r) => r.path === '/api/chat')).toBe(false);
+      expect((await s.member.get('/api/chat/conversations?q=Hello')).body.conversations).toEqual([]);
+      // with no model named, the member's allowed model answers (the household's is not open to them)
+      const allowed = await ask(s.member, { message: 'Hello again' });
+      expect(allowed.status).toBe(200);
+      expect(allowed.get('conversation').model).toBe(VISION_MODEL.name);
+      // an admin may use every model
+      expect((await ask(s.admin, { message: 'Hello', model: CHAT_MODEL.name })).status).toBe(200);
+    } finally {
+      await s.admin.put(`/api/models/access/${s.users.member.id}`, { allowed: null });
+    }
+  });
+
   it("deleting a member deletes their conversations, projects and pictures", async () => {
     const created = await s.admin.post('/api/admin/users', { name: 'Leaving', pin: '1357' });
     const userId = created.body.user.id as string;
