@@ -5,7 +5,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
+import { gone, launchChromium, requireBuiltWebApp, shown, signedInContext, openTab, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a write shows in the other open views', () => {
@@ -14,12 +14,7 @@ describe('a write shows in the other open views', () => {
   let context: BrowserContext;
   const pageErrors: string[] = [];
 
-  async function tab(pathname: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(`${server.url}${pathname}`);
-    return page;
-  }
+  const tab = (pathname: string) => openTab(context, server.url, pathname, pageErrors);
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
   beforeAll(async () => {
@@ -27,8 +22,7 @@ describe('a write shows in the other open views', () => {
     server = await startTestServer({ seed: 'household' });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     browser = await launchChromium();
-    context = await browser.newContext(DESKTOP);
-    await context.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+    context = await signedInContext(browser, server.url, server.admin.cookie!);
   });
 
   afterAll(async () => {

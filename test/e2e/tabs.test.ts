@@ -2,9 +2,9 @@
 // the profile picker at once (saying why), and signing in as someone else in one switches the others
 // to that person (they would otherwise show one member while acting with another's cookie).
 // Needs the built web app (`npm run build:web`).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, launchChromium, requireBuiltWebApp, shown, signedInContext, openTab } from '../harness/browser.js';
 import { ADMIN, MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('several tabs, one session', () => {
@@ -13,20 +13,14 @@ describe('several tabs, one session', () => {
   let context: BrowserContext;
   const pageErrors: string[] = [];
 
-  async function tab(pathname: string): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(`${server.url}${pathname}`);
-    return page;
-  }
+  const tab = (pathname: string) => openTab(context, server.url, pathname, pageErrors);
 
   beforeAll(async () => {
     requireBuiltWebApp();
     server = await startTestServer({ seed: 'household' });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     browser = await launchChromium();
-    context = await browser.newContext(DESKTOP);
-    await context.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
+    context = await signedInContext(browser, server.url, server.admin.cookie!);
   });
 
   afterAll(async () => {

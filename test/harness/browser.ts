@@ -2,7 +2,7 @@
 // phone and desktop devices, the built web app check, and the two waits the tests read by.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,3 +45,18 @@ export const toastSays = (page: Page, text: string, timeout = 15_000) => shown(p
 /** Start before the action: resolves once a role=status announcer holding `text` was in the page. */
 export const announcing = (page: Page, text: string, timeout = 15_000) =>
   page.getByRole('status').filter({ hasText: text }).first().waitFor({ state: 'attached', timeout });
+
+/** A browser context signed in with a test client's session cookie (`session=…`). */
+export async function signedInContext(browser: Browser, url: string, cookie: string, device: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
+  const context = await browser.newContext(device);
+  await context.addCookies([{ name: 'session', value: cookie.slice('session='.length), url }]);
+  return context;
+}
+
+/** Opens a page (a tab sharing the context's cookie) at a path, collecting its uncaught errors. */
+export async function openTab(context: BrowserContext, url: string, pathname: string, pageErrors: string[]): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  await page.goto(`${url}${pathname}`);
+  return page;
+}
