@@ -1,0 +1,182 @@
+// Graphs of the pipelines that make something new: txt2img, face_id (a picture with a member's
+// face, IPAdapter FaceID), video (text to video on the engine's core Wan 2.1 nodes) and i2v (a
+// picture animated with Stable Video Diffusion). Node chains follow reference/comfyui/CUSTOM-NODES.md.
+import { checkpointWithLoras, clamp, decodeTiled, encodePrompts, GraphBuilder, ksampler, loadImage, out, sampleImage, saveImage, type LoraUse } from './graph-builder.js';
+import { clampSide, hiResFor, samplingFor, VIDEO_SIDE_STEP_PX, type HiResPlan } from './presets.js';
+import type { BuiltGraph, SourceImage } from './workflow-graph.js';
+
+interface PromptPair {
+  positive: string;
+  negative: string;
+}
+
+export interface Txt2ImgRequest extends PromptPair {
+  pipeline: 'txt2img';
+  checkpoint: string;
+  seed: number;
+  /** Already chosen by sizeFor; clamped and snapped again here. */
+  width: number;
+  height: number;
+  steps?: number | null;
+  guidance?: number | null;
+  fastMode?: boolean;
+  loras?: readonly LoraUse[];
+  /** An installed upscale model for the hi-res pass; null for the latent upscale. */
+  upscaleModel?: string | null;
+  /** false turns the hi-res pass off (a preview-sized job); it runs by the rules otherwise. */
+  hiRes?: boolean;
+  filenamePrefix: string;
+}
+
+export interface FaceIdRequest extends Omit<Txt2ImgRequest, 'pipeline'> {
+  pipeline: 'face_id';
+  /** The stored reference face, uploaded into the engine's input folder. */
+  referenceFace: string;
+  /** How strongly the face is kept, 0 to 1.5 (default 0.85). */
+  faceStrength?: number;
+  /** Where insightface runs: CUDA on NVIDIA, CoreML on a Mac, CPU elsewhere. */
+  provider?: 'CPU' | 'CUDA' | 'CoreML' | 'ROCM' | 'DirectML';
+}
+
+export interface VideoRequest extends PromptPair {
+  pipeline: 'video';
+  /** Wan 2.1 text-to-video: the diffusion model, its umt5 text encoder and its VAE. */
+  models: { diffusionModel: string; textEncoder: string; vae: string };
+  seed: number;
+  width: number;
+  height: number;
+  /** Frames at 16 per second: 4k+1, 5 to 81 (default 33, about two seconds). */
+  frames?: number;
+  fastMode?: boolean;
+  filenamePrefix: string;
+}
+
+export interface I2vRequest {
+  pipeline: 'i2v';
+  /** An SVD checkpoint (svd.safetensors: 14 frames; svd_xt: 25). */
+  checkpoint: string;
+  source: SourceImage;
+  seed: number;
+  frames?: number;
+  /** How much moves, 1 to 255 (the model's motion bucket; default 127). */
+  motion?: number;
+  fastMode?: boolean;
+  filenamePrefix: string;
+}
+
+function hiResPlanFor(r: Txt2ImgRequest | FaceIdRequest, sampling: ReturnType<typeof samplingFor>, width: number, height: number): HiResPlan | null {
+  if (r.hiRes === false) return null;
+  return hiResFor({ sampling, width, height, upscaleModel: r.upscaleModel ?? null }).plan;
+}
+
+export function buildTxt2Img(r: Txt2ImgRequest): BuiltGraph {
+  const g = new GraphBuilder();
+  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
+  const width = clampSide(r.width);
+  const height = clampSide(r.height);
+  const chain = checkpointWithLoras(g, r.checkpoint, r.loras);
+  const conditioning = encodePrompts(g, chain.clip, r.positive, r.negative);
+  const hiRes = hiResPlanFor(r, sampling, width, height);
+  const { image, samplers } = sampleImage(g, { chain, conditioning, sampling, seed: r.seed, width, height, hiRes, upscaleModel: r.upscaleModel ?? null });
+  const save = saveImage(g, image, r.filenamePrefix);
+  return { pipeline: 'txt2img', graph: g.graph, outputNode: save, output: 'png', samplers, width: hiRes?.width ?? width, height: hiRes?.height ?? height };
+}
+
+export const FACE_STRENGTH_DEFAULT = 0.85;
+
+export function buildFaceId(r: FaceIdRequest): BuiltGraph {
+  const g = new GraphBuilder();
+  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
+  const width = clampSide(r.width);
+  const height = clampSide(r.height);
+  const chain = checkpointWithLoras(g, r.checkpoint, r.loras);
+  // FACEID PLUS V2 works on SDXL and SD1.5 alike; its paired LoRA is loaded by the unified loader
+  const loader = g.add('IPAdapterUnifiedLoaderFaceID', { model: chain.model, preset: 'FACEID PLUS V2', lora_strength: 0.6, provider: r.provider ?? 'CPU' });
+  const face = loadImage(g, r.referenceFace);
+  const strength = clamp(r.faceStrength ?? FACE_STRENGTH_DEFAULT, 0, 1.5);
+  const faceId = g.add('IPAdapterFaceID', {
+    model: out(loader, 0),
+    ipadapter: out(loader, 1),
+    image: face.image,
+    weight: strength,
+    weight_faceidv2: strength,
+    weight_type: 'linear',
+    combine_embeds: 'concat',
+    start_at: 0,
+    end_at: 1,
+    embeds_scaling: 'V only',
+  });
+  const conditioning = encodePrompts(g, chain.clip, r.positive, r.negative);
+  const hiRes = hiResPlanFor(r, sampling, width, height);
+  const { image, samplers } = sampleImage(g, {
+    chain: { ...chain, model: out(faceId, 0) },
+    conditioning,
+    sampling,
+    seed: r.seed,
+    width,
+    height,
+    hiRes,
+    upscaleModel: r.upscaleModel ?? null,
+  });
+  const save = saveImage(g, image, r.filenamePrefix);
+  return { pipeline: 'face_id', graph: g.graph, outputNode: save, output: 'png', samplers, width: hiRes?.width ?? width, height: hiRes?.height ?? height };
+}
+
+export const VIDEO_FPS = 16;
+export const VIDEO_FRAMES_DEFAULT = 33;
+export const VIDEO_FRAMES_MAX = 81;
+/** Wan 2.1's own settings (ComfyUI's example workflow): uni_pc, simple, cfg 6, shift 8. */
+const WAN = { steps: 30, fastSteps: 12, cfg: 6, sampler: 'uni_pc', scheduler: 'simple', shift: 8 } as const;
+/** The engine's video nodes step width and height by 16 and Wan wants 4k+1 frames. */
+const snapFrames = (n: number): number => clamp(Math.round((n - 1) / 4) * 4 + 1, 5, VIDEO_FRAMES_MAX);
+
+export function buildVideo(r: VideoRequest): BuiltGraph {
+  const g = new GraphBuilder();
+  const width = clampSide(r.width, VIDEO_SIDE_STEP_PX);
+  const height = clampSide(r.height, VIDEO_SIDE_STEP_PX);
+  const unet = g.add('UNETLoader', { unet_name: r.models.diffusionModel, weight_dtype: 'default' });
+  const model = out(g.add('ModelSamplingSD3', { model: out(unet), shift: WAN.shift }));
+  const clip = out(g.add('CLIPLoader', { clip_name: r.models.textEncoder, type: 'wan', device: 'default' }));
+  const vae = out(g.add('VAELoader', { vae_name: r.models.vae }));
+  const conditioning = encodePrompts(g, clip, r.positive, r.negative);
+  const frames = snapFrames(r.frames ?? VIDEO_FRAMES_DEFAULT);
+  const latent = out(g.add('EmptyHunyuanLatentVideo', { width, height, length: frames, batch_size: 1 }));
+  const steps = r.fastMode ? WAN.fastSteps : WAN.steps;
+  const sampler = ksampler(g, { model, ...conditioning, latent, seed: r.seed, steps, cfg: WAN.cfg, sampler: WAN.sampler, scheduler: WAN.scheduler, denoise: 1 });
+  const images = decodeTiled(g, out(sampler.node), vae);
+  const save = g.add('SaveAnimatedWEBP', { images, filename_prefix: r.filenamePrefix, fps: VIDEO_FPS, lossless: false, quality: 80, method: 'default' });
+  return { pipeline: 'video', graph: g.graph, outputNode: save, output: 'webp', samplers: [sampler], width, height, frames };
+}
+
+export const I2V_FPS = 6;
+/** SVD's own settings: euler with karras, cfg 2.5 easing to 1 over the frames. */
+const SVD = { steps: 20, fastSteps: 10, cfg: 2.5, minCfg: 1, sampler: 'euler', scheduler: 'karras' } as const;
+/** SVD was trained at 1024×576; a portrait or square source keeps its shape. */
+const SVD_SIZES = { landscape: { width: 1024, height: 576 }, portrait: { width: 576, height: 1024 }, square: { width: 768, height: 768 } } as const;
+
+export function buildI2v(r: I2vRequest): BuiltGraph {
+  const g = new GraphBuilder();
+  const ratio = r.source.width / Math.max(1, r.source.height);
+  const size = SVD_SIZES[ratio > 1.15 ? 'landscape' : ratio < 0.87 ? 'portrait' : 'square'];
+  const modelFrames = /xt/i.test(r.checkpoint) ? 25 : 14;
+  const frames = clamp(Math.round(r.frames ?? modelFrames), 2, modelFrames);
+  const ckpt = g.add('ImageOnlyCheckpointLoader', { ckpt_name: r.checkpoint });
+  const init = loadImage(g, r.source.name);
+  const cond = g.add('SVD_img2vid_Conditioning', {
+    clip_vision: out(ckpt, 1),
+    init_image: init.image,
+    vae: out(ckpt, 2),
+    width: size.width,
+    height: size.height,
+    video_frames: frames,
+    motion_bucket_id: clamp(Math.round(r.motion ?? 127), 1, 255),
+    fps: I2V_FPS,
+    augmentation_level: 0,
+  });
+  const model = out(g.add('VideoLinearCFGGuidance', { model: out(ckpt, 0), min_cfg: SVD.minCfg }));
+  const steps = r.fastMode ? SVD.fastSteps : SVD.steps;
+  const sampler = ksampler(g, { model, positive: out(cond, 0), negative: out(cond, 1), latent: out(cond, 2), seed: r.seed, steps, cfg: SVD.cfg, sampler: SVD.sampler, scheduler: SVD.scheduler, denoise: 1 });
+  const images = decodeTiled(g, out(sampler.node), out(ckpt, 2));
+  const save = g.add('SaveAnimatedWEBP', { images, filename_prefix: r.filenamePrefix, fps: I2V_FPS, lossless: false, quality: 80, method: 'default' });
+  return { pipeline: 'i2v', graph: g.graph, outputNode: save, output: 'webp', samplers: [sampler], width: size.width, height: size.height, frames };
+}
