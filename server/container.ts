@@ -33,6 +33,7 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
+import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -131,6 +132,8 @@ export interface Deps {
   /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
   searchProviders: SearchProviderRegistry;
   search: SearchService;
+  /** Home inventory: the one label reader (tesseract.js worker), closed by close(). */
+  homeOcr: LabelOcr;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -160,6 +163,8 @@ export interface Tuning {
   chatTitleMs?: number;
   /** How long unified search waits for its slowest provider (default 1.5 s). */
   searchBudgetMs?: number;
+  /** One label photo's OCR budget (default 20 s). */
+  ocrBudgetMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -365,6 +370,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   );
   const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
 
+  // Home inventory, the AI part: the label reader (identify).
+  const homeOcr = new LabelOcr({ logger: logger.child('home-inventory'), budgetMs: tuning.ocrBudgetMs });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -382,7 +390,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, homeOcr, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
