@@ -33,7 +33,11 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
+import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
+import { InventoryFiles } from './modules/home-inventory/files.js';
+import { HomeIdentifyService } from './modules/home-inventory/identify.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
+import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -134,6 +138,8 @@ export interface Deps {
   search: SearchService;
   /** Home inventory: the one label reader (tesseract.js worker), closed by close(). */
   homeOcr: LabelOcr;
+  /** Home inventory: identify, Ask the manual, maintenance drafts (routes in home-inventory/ai-routes.ts). */
+  homeAi: HomeAiServices;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -165,6 +171,8 @@ export interface Tuning {
   searchBudgetMs?: number;
   /** One label photo's OCR budget (default 20 s). */
   ocrBudgetMs?: number;
+  /** Each model answer of identify and Ask the manual (default 120 s). */
+  inventoryModelMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -371,7 +379,13 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
 
   // Home inventory, the AI part: the label reader (identify).
-  const homeOcr = new LabelOcr({ logger: logger.child('home-inventory'), budgetMs: tuning.ocrBudgetMs });
+  const homeAiLog = logger.child('home-inventory');
+  const homeOcr = new LabelOcr({ logger: homeAiLog, budgetMs: tuning.ocrBudgetMs });
+  const homeAiStore = new HomeInventoryStore(db);
+  const homeAiFiles = new InventoryFiles(config.dataDir);
+  const homeAi: HomeAiServices = {
+    identify: new HomeIdentifyService({ store: homeAiStore, files: homeAiFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+  };
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -390,7 +404,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, homeOcr, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, homeOcr, homeAi, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
