@@ -35,6 +35,7 @@ import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
 import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
+import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
@@ -385,6 +386,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const homeAiFiles = new InventoryFiles(config.dataDir);
   const homeAi: HomeAiServices = {
     identify: new HomeIdentifyService({ store: homeAiStore, files: homeAiFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+    ask: new HomeAskService({ store: homeAiStore, models, runtime: modelRuntime, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
   };
 
   // Each module contributes its own boot steps; they run in this order.

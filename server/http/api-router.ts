@@ -44,7 +44,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],
     ['/projects', createProjectRoutes(d.chat)],
-    ['/home', createHomeAiRoutes(d.homeAi)],
+    ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],
