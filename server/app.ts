@@ -86,6 +86,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
         await deps.captureEngine.close();
       },
     });
+    // the label reader's worker thread (started on the first identify)
+    cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -41,6 +41,10 @@ import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
 import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './modules/home-inventory/warranties.js';
+import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
+import { HomeAskService } from './modules/home-inventory/ask.js';
+import { HomeIdentifyService } from './modules/home-inventory/identify.js';
+import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -80,7 +84,7 @@ import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
-import { ModelsService } from './modules/models/service.js';
+import { ModelsService, visionModelsOf } from './modules/models/service.js';
 import { ModelAccessStore } from './modules/models/store.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupChecklistService } from './modules/setup/checklist.js';
@@ -143,6 +147,10 @@ export interface Deps {
   /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
   searchProviders: SearchProviderRegistry;
   search: SearchService;
+  /** Home inventory: the one label reader (tesseract.js worker), closed by close(). */
+  homeOcr: LabelOcr;
+  /** Home inventory: identify, Ask the manual, maintenance drafts (routes in home-inventory/ai-routes.ts). */
+  homeAi: HomeAiServices;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -172,6 +180,10 @@ export interface Tuning {
   chatTitleMs?: number;
   /** How long unified search waits for its slowest provider (default 1.5 s). */
   searchBudgetMs?: number;
+  /** One label photo's OCR budget (default 20 s). */
+  ocrBudgetMs?: number;
+  /** Each model answer of identify and Ask the manual (default 120 s). */
+  inventoryModelMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -258,6 +270,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     hardware,
     clock,
     offline: config.offline,
+    preferredVisionModels: visionModelsOf(catalog),
   });
   const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
@@ -397,6 +410,14 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   );
   const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
 
+  // Home inventory, the AI part: the label reader (identify).
+  const homeAiLog = logger.child('home-inventory');
+  const homeOcr = new LabelOcr({ logger: homeAiLog, budgetMs: tuning.ocrBudgetMs });
+  const homeAi: HomeAiServices = {
+    identify: new HomeIdentifyService({ store: homeStore, files: homeFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+    ask: new HomeAskService({ store: homeStore, models, runtime: modelRuntime, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+  };
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -417,7 +438,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

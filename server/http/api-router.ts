@@ -8,6 +8,7 @@ import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes }
 import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
 import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
+import { createHomeAiRoutes } from '../modules/home-inventory/ai-routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
@@ -45,6 +46,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],
     ['/projects', createProjectRoutes(d.chat)],
     ['/home', createHomeInventoryRoutes(d.home)],
+    ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

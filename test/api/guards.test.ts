@@ -71,6 +71,8 @@ describe('guards and HTTP conventions', () => {
           'PATCH /api/home/devices/:id/service/:entryId',
           'DELETE /api/home/devices/:id/service/:entryId',
           'GET /api/home/warranties',
+          'POST /api/home/devices/:id/identify',
+          'POST /api/home/devices/:id/ask',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);

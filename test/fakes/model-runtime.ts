@@ -4,6 +4,11 @@
 // run time ('down', 'slow', 'garbage', 'cut', 'error-line', and for streams 'slow-first-token' and
 // 'garbage-line'), optionally for one path only. Tool calls come when the question names a tool's
 // subject, or as a test scripts them. Every request is recorded, with whether its client left.
+// Vision: a request carrying `images` is a transcription when its prompt asks to transcribe (the
+// label text a test set, visionTranscript) and a description otherwise (visionDescription). A
+// `format` JSON schema asking for a device's label fields (serialNumber…) is answered by reading
+// "Model:"/"Serial:" lines out of the prompt, copied verbatim, unless garbageJsonReplies says to
+// send garbage for the next few.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -87,6 +92,30 @@ export const PULLABLE_MODEL: PullableModel = {
 
 export const FAKE_VERSION = '0.12.6';
 export const CANNED_REPLY = 'Hello from the fake model runtime. How can I help?';
+export const CANNED_DESCRIPTION = 'A white front-loading washing machine with a round glass door and a control dial.';
+export const CANNED_TRANSCRIPT = 'I cannot read any text in this picture.';
+
+/** The label fields a reconcile request asks for, read from the prompt as a careful model would (values verbatim). */
+export function fakeReconcile(prompt: string): Record<string, unknown> {
+  const line = (re: RegExp) => (prompt.match(re)?.[1] ?? '').trim() || null;
+  const model = line(/^\s*(?:model(?: no\.?| number)?|type)\s*[:.]\s*(\S.*)$/im);
+  const serial = line(/^\s*(?:serial(?: no\.?| number)?|s\/n|sn)\s*[:.]\s*(\S.*)$/im);
+  const made = line(/^\s*(?:manufactured|mfg\.?(?: date)?|date of manufacture)\s*[:.]\s*(\S.*)$/im);
+  const brand = line(/^\s*([A-Z][A-Z0-9&-]{2,})\s*$/m);
+  const voltage = line(/^\s*rated voltage\s*:\s*(\S.*)$/im);
+  const power = line(/^\s*rated power\s*:\s*(\S.*)$/im);
+  const washing = /washing machine/i.test(prompt);
+  return {
+    name: washing ? 'Washing machine' : brand && model ? `${brand} ${model}` : null,
+    brand,
+    model,
+    serialNumber: serial,
+    category: washing ? 'appliance' : null,
+    manufacturedDate: made,
+    labelSpecs: { ...(voltage ? { 'Rated voltage': voltage } : {}), ...(power ? { 'Rated power': power } : {}) },
+    confidence: model && serial ? 0.9 : 0.3,
+  };
+}
 
 export interface FakeModelRuntimeOptions {
   models?: FakeModel[];
@@ -136,6 +165,12 @@ export interface FakeModelRuntime {
   chatReply: ChatReply | null;
   /** Scripted tool calls (see ToolScript); null: a tool call only when the question names a tool's subject. */
   toolScript: ToolScript | null;
+  /** What a vision request asking to transcribe a label answers (default CANNED_TRANSCRIPT: nothing readable). */
+  visionTranscript: string;
+  /** What a vision request asking to describe a picture answers. */
+  visionDescription: string;
+  /** The next this-many `format` (JSON) replies are garbage that is not the JSON asked for (a model that rambles). */
+  garbageJsonReplies: number;
   /**
    * Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens
    * again on the same port. `only` limits the mode to one path (e.g. '/api/chat'): the rest answers as 'ok'.
@@ -329,9 +364,19 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
       return stream(res, [{ model: model.name, created_at, message, done: false }, { ...final, message: { role: 'assistant', content: '' } }]);
     }
     let reply = CANNED_REPLY;
+    const prompt = messages.map((m) => String(m.content ?? '')).join('\n');
+    const fields = typeof req.format === 'object' && req.format !== null ? ((req.format as { properties?: Record<string, unknown> }).properties ?? {}) : {};
     if (last?.role === 'tool') reply = `Here is what the tool said: ${String(last.content ?? '')}`;
-    else if (last?.images?.length) reply = 'The picture shows a small test image.';
-    if (req.format !== undefined) reply = JSON.stringify({ answer: reply });
+    else if (last?.images?.length) {
+      if (/transcribe/i.test(prompt)) reply = state.visionTranscript;
+      else if (/describe/i.test(prompt)) reply = state.visionDescription;
+      else reply = 'The picture shows a small test image.';
+    }
+    if (req.format !== undefined) reply = 'serialNumber' in fields ? JSON.stringify(fakeReconcile(prompt)) : JSON.stringify({ answer: reply });
+    if (req.format !== undefined && state.garbageJsonReplies > 0) {
+      state.garbageJsonReplies -= 1;
+      reply = 'Sure! Here is the JSON you asked for: {"brand": "NORD';
+    }
     if (state.chatReply !== null && last?.role !== 'tool') {
       reply = typeof state.chatReply === 'function' ? state.chatReply(req as unknown as FakeChatRequest) : state.chatReply;
     }
@@ -565,6 +610,9 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     requests,
     chatReply: opts.chatReply ?? null,
     toolScript: null,
+    visionTranscript: CANNED_TRANSCRIPT,
+    visionDescription: CANNED_DESCRIPTION,
+    garbageJsonReplies: 0,
     async setMode(next, o = {}) {
       if (o.slowMs !== undefined) slowMs = o.slowMs;
       modeOnly = o.only;
