@@ -49,11 +49,11 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     rules: restrict([{ group: ['**/server/**', '!**/server/config', '!**/server/config.js'], message: 'main/ talks to the server over the fork and HTTP.' }]),
   },
-  // A module's files are of three kinds. Route-side: routes.ts and the request/response helpers
-  // its routes use (http-io.ts). Stores: store.ts. Everything else under server/modules/<x>/
+  // A module's files are of three kinds. Route-side: routes.ts (and <part>-routes.ts, the routes of
+  // a part of the module built on its own) and the request/response helpers its routes use (http-io.ts). Stores: store.ts. Everything else under server/modules/<x>/
   // (service.ts and the smaller services split from it, jobs, helpers, capture/…) is service-side.
   {
-    files: ['server/modules/*/routes.ts', 'server/modules/*/http-io.ts'],
+    files: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts'],
     rules: restrict([
       { group: ['**/store', '**/store.js', 'knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
       otherStores,
@@ -65,7 +65,7 @@ export default tseslint.config(
   },
   {
     files: ['server/modules/*/**/*.ts'],
-    ignores: ['server/modules/*/routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts'],
+    ignores: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts'],
     rules: restrict([
       { group: ['express', '**/http/**', '!**/http/sse', '!**/http/sse.js'], message: 'Services are transport-neutral.' },
       { group: ['**/http/sse', '**/http/sse.js'], allowTypeImports: true, message: 'Services may name a ReplayChannel type; streams are opened by routes.' },
@@ -92,7 +92,7 @@ export default tseslint.config(
   {
     files: ['server/http/api-router.ts'],
     rules: restrict([
-      { group: ['**/modules/**', '!**/modules/', '!**/modules/*/', '!**/modules/*/routes', '!**/modules/*/routes.js'], message: "api-router.ts mounts each module's routes and imports nothing else from a module." },
+      { group: ['**/modules/**', '!**/modules/', '!**/modules/*/', '!**/modules/*/routes', '!**/modules/*/routes.js', '!**/modules/*/*-routes', '!**/modules/*/*-routes.js'], message: "api-router.ts mounts each module's routes and imports nothing else from a module." },
       { group: ['**/container', '**/container.js'], allowTypeImports: true, message: 'api-router.ts takes the Deps type only.' },
     ]),
   },

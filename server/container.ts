@@ -33,6 +33,12 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
+import { createWebSearchClient, type WebSearchClient } from './adapters/web-search/searxng.js';
+import { InventoryFiles } from './modules/home-inventory/files.js';
+import { chosenChatModelPickerForLookup, HomeLookupService } from './modules/home-inventory/lookup.js';
+import { ManualService } from './modules/home-inventory/manual.js';
+import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
+import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -87,6 +93,7 @@ import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
+import { ParseWorker } from './platform/workers/parse-worker.js';
 
 export interface Deps {
   config: Config;
@@ -131,6 +138,12 @@ export interface Deps {
   /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
   searchProviders: SearchProviderRegistry;
   search: SearchService;
+  /** WEB_SEARCH_URL's client (null when unset); it owns a guard that lets exactly that origin through. */
+  webSearch: WebSearchClient | null;
+  /** Home inventory: manual download and text extraction (an uploaded PDF's too). */
+  homeManuals: ManualService;
+  /** Home inventory: the web lookup and generate-specs. */
+  homeLookup: HomeLookupService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -160,6 +173,10 @@ export interface Tuning {
   chatTitleMs?: number;
   /** How long unified search waits for its slowest provider (default 1.5 s). */
   searchBudgetMs?: number;
+  /** Per web search of the inventory lookup (default 10 s). */
+  webSearchTimeoutMs?: number;
+  /** Budget of one manual's text extraction in the parse worker (default 60 s). */
+  manualExtractMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -364,6 +381,42 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   );
   const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
 
+  // Home inventory, the web lookup's part: the household's own search server (often on the LAN) is
+  // reached through a guard that lets exactly its origin through; what it finds goes through `guard`.
+  const homeStore = new HomeInventoryStore(db);
+  const inventoryFiles = new InventoryFiles(config.dataDir);
+  const inventoryLog = logger.child('home-inventory');
+  const homeManuals = new ManualService({
+    store: homeStore,
+    files: inventoryFiles,
+    guard,
+    pdf: new PdfTasks(new ParseWorker({ handlers: PDF_TASKS_MODULE, taskTimeoutMs: tuning.manualExtractMs ?? 60_000, logger: inventoryLog })),
+    clock,
+    logger: inventoryLog,
+    extractTimeoutMs: tuning.manualExtractMs,
+  });
+  const webSearch = config.webSearchUrl
+    ? createWebSearchClient({
+        baseUrl: config.webSearchUrl,
+        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+        timeoutMs: tuning.webSearchTimeoutMs,
+      })
+    : null;
+  const homeLookup = new HomeLookupService({
+    store: homeStore,
+    files: inventoryFiles,
+    manuals: homeManuals,
+    search: webSearch,
+    guard,
+    offline: config.offline,
+    runtime: modelRuntime,
+    // TEMPORARY: the models module's InventoryModelPicker replaces this at merge
+    picker: chosenChatModelPickerForLookup(features),
+    backgroundTextModel: () => features.chosenModel('chat'),
+    clock,
+    logger: inventoryLog,
+  });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -381,7 +434,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, webSearch, homeManuals, homeLookup, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

@@ -51,7 +51,6 @@ describe('inventory manuals', () => {
   });
   afterAll(async () => {
     await manuals.close();
-    await worker.close();
     await guard.close();
     await s.close();
     await site.close();
@@ -146,7 +145,7 @@ describe('inventory manuals', () => {
     const has = await insertDevice(store, { manualText: 'The manual we already had.' });
     const up2 = await stored(has.id);
     manuals.fromUploadedFile(has.id, up2.fileId);
-    await manuals.close();
+    await manuals.idle();
     expect((await store.getDevice(has.id))!.manualText).toBe('The manual we already had.');
   });
 
@@ -158,7 +157,7 @@ describe('inventory manuals', () => {
     writeFileSync(files.resolve(filePath)!, '%PDF-1.4 this is not really a PDF');
     await store.insertFile({ id: fileId, deviceId: d.id, label: 'broken.pdf', filePath, thumbPath: null, fileType: 'pdf', contentType: 'application/pdf', bytes: 30, source: 'user', comment: null, createdBy: null, createdAt: new Date().toISOString() });
     expect(() => manuals.fromUploadedFile(d.id, fileId)).not.toThrow();
-    await manuals.close();
+    await manuals.idle();
     expect((await store.getDevice(d.id))!.manualText).toBeNull();
     expect(s.logger.lines.some((l) => l.msg === "inventory: an uploaded PDF's text was not extracted" && l.fileId === fileId)).toBe(true);
   });

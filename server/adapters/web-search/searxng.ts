@@ -39,12 +39,14 @@ export interface WebSearchResult {
 export interface WebSearchClient {
   readonly baseUrl: string;
   search(query: string, opts?: { category?: WebSearchCategory; signal?: AbortSignal }): Promise<WebSearchResult[]>;
+  /** Closes the guard's connections (the client owns the guard it was given). */
+  close(): Promise<void>;
 }
 
 export interface WebSearchClientOptions {
   /** WEB_SEARCH_URL: the server's base (…/search is added) or its /search endpoint. */
   baseUrl: string;
-  /** A guard that lets the search server's own origin through (see the container). */
+  /** A guard that lets the search server's own origin through (see the container); the client owns it. */
   guard: SsrfGuard;
   /** Whole request, headers and body (default 10 s). */
   timeoutMs?: number;
@@ -154,5 +156,5 @@ export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchCl
     return out;
   }
 
-  return { baseUrl: endpoint.href, search };
+  return { baseUrl: endpoint.href, search, close: () => opts.guard.close() };
 }

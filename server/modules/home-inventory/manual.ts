@@ -197,8 +197,14 @@ export class ManualService implements ManualExtraction {
     await this.deps.store.updateDevice(deviceId, { manualText: text, manualFetchedAt: at, updatedAt: at, ...(now.manualPath ? {} : { manualPath: file.filePath }) });
   }
 
-  /** Waits for the uploads' extractions still running (server close). */
-  async close(): Promise<void> {
+  /** Waits for the uploads' extractions still running. */
+  async idle(): Promise<void> {
     await Promise.allSettled([...this.running]);
+  }
+
+  /** Waits for the running extractions, then stops the parse worker (server close). */
+  async close(): Promise<void> {
+    await this.idle();
+    await this.deps.pdf.close();
   }
 }

@@ -52,4 +52,9 @@ export class PdfTasks {
   async text(path: string, opts?: RunOptions & { maxChars?: number }): Promise<{ text: string; pages: number }> {
     return TextOutput.parse(await this.worker.run('pdfText', { path, maxChars: opts?.maxChars ?? MAX_MANUAL_TEXT_CHARS }, opts));
   }
+
+  /** Stops the worker (a later task starts a new one). */
+  close(): Promise<void> {
+    return this.worker.close();
+  }
 }
