@@ -4,9 +4,12 @@
 // main photo), how-to videos, and the text model's specs over the label's; failed keeps the device
 // and a sentence; skipped for each of its three reasons; every URL the search finds passes the
 // SSRF guard; runs left pending by a stop start again; generate-specs with the model and without.
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InventoryFiles } from '../../server/modules/home-inventory/files.js';
 import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup.js';
 import { MAX_LOOKUP_PHOTOS } from '../../server/modules/home-inventory/schema.js';
 import { HomeInventoryStore, type DeviceRecord } from '../../server/modules/home-inventory/store.js';
@@ -128,14 +131,15 @@ describe('inventory web lookup', () => {
     await s.member.post(`/api/home/devices/${d.id}/lookup`, {});
     const done = await settled(store, d.id);
     expect(done.lookupStatus).toBe('failed');
-    expect(done.lookupError).toBe('The web search failed: The web search could not be reached. Check that it is running and that WEB_SEARCH_URL points at it.');
+    expect(done.lookupError).toBe('Hearth could not reach its web search, so nothing was looked up. Try again later; if it keeps happening, the search server may be switched off.');
+    expect(s.logger.lines.some((l) => l.msg === 'inventory lookup failed' && l.failure === 'unreachable')).toBe(true);
     expect(done.name).toBe('Coffee machine');
 
     await search.setMode('garbage');
     await s.member.post(`/api/home/devices/${d.id}/lookup`, {});
     const garbage = await settled(store, d.id);
     expect(garbage.lookupStatus).toBe('failed');
-    expect(garbage.lookupError).toBe('The web search failed: The web search did not answer in its JSON format.');
+    expect(garbage.lookupError).toBe('The web search gave an answer Hearth could not use, so nothing was looked up. Try again later; if it keeps happening, the search server may need a look.');
   });
 
   it('is skipped, with the reason, without a brand or a model', async () => {
@@ -186,6 +190,20 @@ describe('inventory web lookup', () => {
     expect(files).toHaveLength(1);
     expect(done.mainPhotoId).toBe(files[0]!.id);
     expect(s.logger.lines.some((l) => l.msg === 'inventory lookup: manual not kept' && String(l.err).includes('private or local network'))).toBe(true);
+  });
+
+  it('a device deleted during its lookup leaves no files behind', async () => {
+    const d = await insertDevice(store);
+    await search.setMode('slow', { slowMs: 300 });
+    await s.member.post(`/api/home/devices/${d.id}/lookup`, {});
+    await until(() => search.requests.some((r) => r.category === 'images'), 'the lookup to search for pictures');
+    // what deleting a device does: the row, then its folder
+    await store.deleteDevice(d.id);
+    const files = new InventoryFiles(s.dataDir);
+    await files.removeDevice(d.id);
+    await until(() => !s.handle.deps.homeLookup.isRunning(d.id), 'the lookup to end');
+    expect(existsSync(path.join(files.root, d.id))).toBe(false);
+    expect(await store.getDevice(d.id)).toBeNull();
   });
 
   it('answers 404 for a device that is not there, and 400 for a bad id', async () => {

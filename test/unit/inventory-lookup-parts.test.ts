@@ -1,6 +1,7 @@
 // The lookup's pure parts: what a support page gives (phone, pictures) and how specs merge.
 import { describe, expect, it } from 'vitest';
-import { cleanSpecs, mergeSpecs } from '../../server/modules/home-inventory/lookup.js';
+import { WebSearchError } from '../../server/adapters/web-search/searxng.js';
+import { cleanSpecs, lookupFailureSentence, mergeSpecs } from '../../server/modules/home-inventory/lookup.js';
 import { MAX_SPECS } from '../../server/modules/home-inventory/schema.js';
 import { readSupportPage } from '../../server/modules/home-inventory/support-page.js';
 
@@ -33,5 +34,18 @@ describe('lookup specs', () => {
     const merged = mergeSpecs(full, { k0: 'ai', extra: 'no room' });
     expect(Object.keys(merged)).toHaveLength(MAX_SPECS);
     expect(merged.k0).toBe('ai');
+  });
+});
+
+describe('lookup failure sentences', () => {
+  it('says what happened in plain words, never the adapter\'s details', () => {
+    const sentences = (['unreachable', 'timeout', 'http_error', 'bad_response', 'too_large', 'blocked'] as const).map((f) =>
+      lookupFailureSentence(new WebSearchError(f, 'The web search answered 403. Its JSON format may be switched off (search.formats in settings.yml).', 403)),
+    );
+    for (const text of sentences) {
+      expect(text).toMatch(/^[A-Z].*\.$/);
+      expect(text).not.toMatch(/403|settings\.yml|ECONN/);
+    }
+    expect(lookupFailureSentence(Object.assign(new Error('connect ECONNREFUSED 10.0.0.1:80'), { code: 'ECONNREFUSED' }))).toBe('The lookup stopped because of an unexpected problem. Try again later.');
   });
 });

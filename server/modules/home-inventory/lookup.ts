@@ -43,6 +43,21 @@ export const LOOKUP_SKIPPED = {
 export const LOOKUP_INTERRUPTED = 'The lookup was interrupted when Hearth stopped. Look it up again.';
 const LOOKUP_UNEXPECTED = 'The lookup stopped because of an unexpected problem. Try again later.';
 
+/** Why a lookup failed, as the household reads it (the adapter's own words go to the log). */
+export function lookupFailureSentence(err: unknown): string {
+  if (!(err instanceof WebSearchError)) return LOOKUP_UNEXPECTED;
+  switch (err.failure) {
+    case 'unreachable':
+      return 'Hearth could not reach its web search, so nothing was looked up. Try again later; if it keeps happening, the search server may be switched off.';
+    case 'timeout':
+      return 'The web search took too long to answer, so nothing was looked up. Try again later.';
+    case 'blocked':
+      return "Hearth's web search address was refused. Whoever set up Hearth can check WEB_SEARCH_URL.";
+    default:
+      return 'The web search gave an answer Hearth could not use, so nothing was looked up. Try again later; if it keeps happening, the search server may need a look.';
+  }
+}
+
 /** Manual PDFs tried per lookup, support pages read, pictures tried, videos kept. */
 const MAX_MANUAL_TRIES = 3;
 const MAX_PHOTO_TRIES = 8;
@@ -217,14 +232,17 @@ export class HomeLookupService implements DeviceLookup {
 
     const failures = [m, sp, ph, v].filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown);
     const current = await this.deps.store.getDevice(deviceId);
-    if (!current) return; // deleted meanwhile
+    if (!current) {
+      // deleted meanwhile: what this run wrote into its folder goes too
+      await this.deps.files.removeDevice(deviceId);
+      return;
+    }
     const now = this.deps.clock.now().toISOString();
     if (failures.length > 0) {
       const first = failures[0];
-      const sentence = first instanceof WebSearchError ? `The web search failed: ${first.message}` : LOOKUP_UNEXPECTED;
       if (!(first instanceof WebSearchError)) this.log.error({ deviceId, err: first }, 'inventory lookup failed');
-      else this.log.info({ deviceId, err: first.message }, 'inventory lookup failed');
-      await this.deps.store.updateDevice(deviceId, { lookupStatus: 'failed', lookupError: sentence, updatedAt: now });
+      else this.log.info({ deviceId, failure: first.failure, err: first.message }, 'inventory lookup failed');
+      await this.deps.store.updateDevice(deviceId, { lookupStatus: 'failed', lookupError: lookupFailureSentence(first), updatedAt: now });
       return;
     }
     const page = sp.status === 'fulfilled' ? sp.value : null;
