@@ -125,7 +125,7 @@ describe('inventory web lookup', () => {
     expect(done.manualText).toContain(MANUAL_FACTS.descale);
   });
 
-  it('fails with a sentence when the search is down; the device stays', async () => {
+  it('fails with a sentence when the search is down, answers garbage or is too slow; the device stays', async () => {
     await search.setMode('down');
     const d = await insertDevice(store);
     await s.member.post(`/api/home/devices/${d.id}/lookup`, {});
@@ -140,6 +140,20 @@ describe('inventory web lookup', () => {
     const garbage = await settled(store, d.id);
     expect(garbage.lookupStatus).toBe('failed');
     expect(garbage.lookupError).toBe('The web search gave an answer Hearth could not use, so nothing was looked up. Try again later; if it keeps happening, the search server may need a look.');
+
+    // a search slower than its budget
+    const impatient = await startTestServer({ seed: 'household', config: serverConfig(), overrides: { tuning: { webSearchTimeoutMs: 200 } } });
+    try {
+      await search.setMode('slow', { slowMs: 800 });
+      const st = new HomeInventoryStore(impatient.handle.deps.db);
+      const slow = await insertDevice(st);
+      await impatient.member.post(`/api/home/devices/${slow.id}/lookup`, {});
+      const timedOut = await settled(st, slow.id);
+      expect(timedOut.lookupStatus).toBe('failed');
+      expect(timedOut.lookupError).toBe('The web search took too long to answer, so nothing was looked up. Try again later.');
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('is skipped, with the reason, without a brand or a model', async () => {

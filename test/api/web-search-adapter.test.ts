@@ -56,8 +56,10 @@ describe('web search adapter (SearXNG JSON API)', () => {
     const client = createWebSearchClient({ baseUrl: fake.url, guard, timeoutMs: 300 });
     await fake.setMode('not-found');
     expect(await failureOf(client.search('q'))).toBe('http_error');
-    await fake.setMode('garbage');
-    expect(await failureOf(client.search('q'))).toBe('bad_response');
+    for (const mode of ['garbage', 'bad-json', 'wrong-shape'] as const) {
+      await fake.setMode(mode);
+      expect(await failureOf(client.search('q')), mode).toBe('bad_response');
+    }
     await fake.setMode('slow', { slowMs: 1_000 });
     expect(await failureOf(client.search('q'))).toBe('timeout');
     await fake.setMode('ok');

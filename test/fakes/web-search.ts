@@ -3,12 +3,12 @@
 // results: [{url, title, content, engine, img_src?, thumbnail?}]}. What it finds is a function of
 // the query and category that a test sets (by default: nothing). Like a real instance, it answers
 // 403 when the JSON format is not asked for. Failure modes, switched at run time: down (not
-// listening), slow (held back slowMs), not-found (404 HTML), garbage (HTML with 200). Every request
-// is recorded.
+// listening), slow (held back slowMs), not-found (404 HTML), garbage (HTML with 200), bad-json
+// (JSON cut off mid-way), wrong-shape (JSON without results). Every request is recorded.
 import http, { type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FakeSearchMode = 'ok' | 'down' | 'slow' | 'not-found' | 'garbage';
+export type FakeSearchMode = 'ok' | 'down' | 'slow' | 'not-found' | 'garbage' | 'bad-json' | 'wrong-shape';
 
 export interface FakeSearchResult {
   url: string;
@@ -50,6 +50,8 @@ export async function startFakeWebSearch(answer: SearchAnswer = () => []): Promi
       if (res.destroyed) return;
       if (mode === 'not-found' || url.pathname !== '/search') return send(res, 404, 'text/html', '<html><body><h1>Not Found</h1></body></html>');
       if (mode === 'garbage') return send(res, 200, 'text/html', '<!doctype html><html><body>Too many requests, try again later</body></html>');
+      if (mode === 'bad-json') return send(res, 200, 'application/json', '{"query": "x", "results": [{"url": "https://maker.example/", "tit');
+      if (mode === 'wrong-shape') return send(res, 200, 'application/json', JSON.stringify({ error: 'rate limited' }));
       if (url.searchParams.get('format') !== 'json') return send(res, 403, 'text/html', '<h1>403 Forbidden</h1>');
       const results = state.answer(q, category).map((r) => ({ engine: 'fake', parsed_url: [], score: 1, category, ...r }));
       send(res, 200, 'application/json', JSON.stringify({ query: q, number_of_results: results.length, results, answers: [], suggestions: [], unresponsive_engines: [] }));
