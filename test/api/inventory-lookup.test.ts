@@ -185,10 +185,11 @@ describe('inventory web lookup', () => {
     }
   });
 
-  it('refuses every private address the search leads to: manual, redirect, picture, support page', async () => {
+  it('refuses every private address the search leads to: manual, redirect, picture, support page, the search server itself', async () => {
     site.redirectTarget = `${intranetUrl}/manual.pdf`;
     search.answer = searchAnswer(site, {
-      manuals: ['http://192.168.1.20/manual.pdf', '/manuals/moved.pdf', `${intranetUrl}/manual.pdf`],
+      // the search server's own origin is let through for searching only, not for what it finds
+      manuals: ['http://192.168.1.20/manual.pdf', '/manuals/moved.pdf', `${search.url}/files/manual.pdf`],
       support: [`${intranetUrl}/support`, 'http://10.0.0.9/support'],
       images: ['http://10.1.2.3/p.jpg', `${intranetUrl}/p.jpg`, '/images/broken.jpg', '/images/page.jpg', '/images/product-2.jpg'],
     });
@@ -199,6 +200,7 @@ describe('inventory web lookup', () => {
     expect(done.manualText).toBeNull();
     expect(done.supportPhone).toBeNull();
     expect(intranetHits).toBe(0);
+    expect(search.requests.filter((r) => r.q === '')).toEqual([]);
     // only the real picture was kept: not the private ones, the broken JPEG or the web page
     const files = await store.listFiles(d.id);
     expect(files).toHaveLength(1);
