@@ -38,7 +38,7 @@ import { readSupportPage } from './support-page.js';
 export const LOOKUP_SKIPPED = {
   noBrandOrModel: 'Add the brand and the model to look this device up on the web.',
   offline: 'Hearth is in offline mode, so it does not look devices up on the web.',
-  noSearch: 'No web search is set up (WEB_SEARCH_URL), so Hearth cannot look devices up on the web.',
+  noSearch: 'No web search is set up, so Hearth cannot look devices up on the web. An admin can add one (WEB_SEARCH_URL).',
 } as const;
 export const LOOKUP_INTERRUPTED = 'The lookup was interrupted when Hearth stopped. Look it up again.';
 const LOOKUP_UNEXPECTED = 'The lookup stopped because of an unexpected problem. Try again later.';
