@@ -5,7 +5,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { AppError, BadRequestError } from '../../errors.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { THUMB_PX } from './schema.js';
@@ -15,6 +15,9 @@ export class UnsupportedMediaError extends AppError {
     super(415, 'unsupported_media_type', message);
   }
 }
+
+/** sharp is loaded on the first picture, not at start (test/unit/startup-imports.test.ts, the start-up budget). */
+const loadSharp = async () => (await import('sharp')).default;
 
 export type SniffedType = { contentType: string; ext: string; kind: 'image' | 'pdf' | 'heic' | 'other' };
 
@@ -68,6 +71,7 @@ export class InventoryFiles {
    */
   async storeImage(deviceId: string, fileId: string, input: Buffer | { path: string }): Promise<StoredImage> {
     await this.ensureDeviceDir(deviceId);
+    const sharp = await loadSharp();
     const source = Buffer.isBuffer(input) ? input : input.path;
     let meta: Metadata;
     try {
