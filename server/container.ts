@@ -78,7 +78,7 @@ import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
-import { ModelsService } from './modules/models/service.js';
+import { ModelsService, visionModelsOf } from './modules/models/service.js';
 import { ModelAccessStore } from './modules/models/store.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
 import { SetupChecklistService } from './modules/setup/checklist.js';
@@ -263,6 +263,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     hardware,
     clock,
     offline: config.offline,
+    preferredVisionModels: visionModelsOf(catalog),
   });
   const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });

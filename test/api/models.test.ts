@@ -187,6 +187,39 @@ describe('/api/models', () => {
     });
   });
 
+  describe('the home inventory\'s models', () => {
+    const QWEN_VL: FakeModel = { ...VISION_MODEL, name: 'qwen2.5vl:7b', family: 'qwen25vl' };
+    const ZZ_VISION: FakeModel = { ...VISION_MODEL, name: 'aaa-vision:2b' };
+
+    it('reads labels with the Home inventory feature\'s vision model first, else another that can see, else none', async () => {
+      const { models } = s.handle.deps;
+      // only llava can see: it is the one
+      expect(await models.visionModel()).toBe(VISION_MODEL.name);
+      // the catalog's Home inventory model wins over one earlier by name
+      runtime.models = [...START_MODELS, ZZ_VISION, QWEN_VL];
+      expect(await models.visionModel()).toBe(QWEN_VL.name);
+      // without it: the first by name among the models that can see
+      runtime.models = [...START_MODELS, ZZ_VISION];
+      expect(await models.visionModel()).toBe(ZZ_VISION.name);
+      runtime.models = [CHAT_MODEL, EMBEDDING_MODEL];
+      expect(await models.visionModel()).toBeNull();
+      await runtime.setMode('down');
+      await expect(models.visionModel()).rejects.toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
+    });
+
+    it('answers with the chat model this member may use, as chat picks it', async () => {
+      const { models } = s.handle.deps;
+      expect(await models.textModel(memberActor())).toBe(CHAT_MODEL.name);
+      await s.admin.put(`/api/models/access/${s.users.member.id}`, { allowed: [VISION_MODEL.name] });
+      expect(await models.textModel(memberActor())).toBe(VISION_MODEL.name);
+      expect(await models.textModel(adminActor())).toBe(CHAT_MODEL.name);
+      await s.handle.deps.settings.set('chat_model', '');
+      await expect(models.textModel(adminActor())).rejects.toMatchObject({ status: 409, code: 'no_chat_model' });
+      await runtime.setMode('down');
+      await expect(models.textModel(adminActor())).rejects.toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
+    });
+  });
+
   it('pulls a model through the durable download queue, with its job on the Downloads page', async () => {
     const r = await s.admin.post('/api/models/pull', { model: PULLABLE_MODEL.name });
     expect(r.status).toBe(202);

@@ -11,7 +11,9 @@ import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { AuthService } from '../auth/service.js';
 import { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
+import type { Catalog } from '../features/catalog.js';
 import type { FeaturesService } from '../features/service.js';
+import type { InventoryModelPicker } from '../home-inventory/ports.js';
 import { unavailable, AVAILABLE, type Availability } from '../tools/schema.js';
 import { sameModel } from './boot-steps.js';
 import type { ModelDetailsCache } from './details.js';
@@ -38,6 +40,16 @@ export interface ModelsDeps {
   hardware: HardwareProbe;
   clock: Clock;
   offline: boolean;
+  /** Vision models to prefer, in order (the Home inventory feature's model: see visionModelsOf). */
+  preferredVisionModels?: string[];
+}
+
+/** The runtime models a catalog group installs (home-inventory: its vision model), in catalog order. */
+export function visionModelsOf(catalog: Catalog, groupId = 'home-inventory'): string[] {
+  const group = catalog.data.groups.find((g) => g.id === groupId);
+  if (!group) return [];
+  const items = [group.base, ...group.items, ...group.categories.flatMap((c) => c.items)];
+  return items.flatMap((i) => i.installs.map((a) => catalog.artifact(a.id))).flatMap((a) => (a?.kind === 'runtime_model' ? [a.target] : []));
 }
 
 /** The chat module's way of choosing the model for a turn (see server/modules/chat). */
@@ -73,7 +85,7 @@ export function capabilitiesOf(reported: string[], model: RuntimeModel): ModelCa
   return out;
 }
 
-export class ModelsService implements ChatModelPicker {
+export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   constructor(private readonly deps: ModelsDeps) {}
 
   private runtimeUnavailable(err: unknown): ServiceUnavailableError {
@@ -284,5 +296,27 @@ export class ModelsService implements ChatModelPicker {
   /** The ChatModelPicker the chat module takes. */
   pick(actor: UserActor, requested: string | undefined): Promise<string> {
     return this.pickChatModel(actor, requested);
+  }
+
+  /** The inventory's text model (reconcile, Ask): the chat model this member may use, as chat picks it. */
+  textModel(actor: UserActor): Promise<string> {
+    return this.pickChatModel(actor, undefined);
+  }
+
+  /**
+   * An installed model that can see pictures: the Home inventory feature's model first, then the
+   * household chat model when it can see, then the first by name; null when none can. Throws 503
+   * model_runtime_unavailable when the runtime does not answer.
+   */
+  async visionModel(): Promise<string | null> {
+    const seeing = (await this.installed()).filter((m) => m.capabilities.includes('vision')).map((m) => m.model.name);
+    if (seeing.length === 0) return null;
+    for (const preferred of this.deps.preferredVisionModels ?? []) {
+      const found = seeing.find((n) => sameModel(n, preferred));
+      if (found) return found;
+    }
+    const household = await this.deps.features.chosenModel('chat');
+    const chat = household ? seeing.find((n) => sameModel(n, household)) : undefined;
+    return chat ?? [...seeing].sort((a, b) => a.localeCompare(b))[0]!;
   }
 }
