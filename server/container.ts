@@ -35,7 +35,7 @@ import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
 import { createWebSearchClient, type WebSearchClient } from './adapters/web-search/searxng.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
-import { chosenChatModelPickerForLookup, HomeLookupService } from './modules/home-inventory/lookup.js';
+import { HomeLookupService } from './modules/home-inventory/lookup.js';
 import { ManualService } from './modules/home-inventory/manual.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
@@ -411,8 +411,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     guard,
     offline: config.offline,
     runtime: modelRuntime,
-    // TEMPORARY: the models module's InventoryModelPicker replaces this at merge
-    picker: chosenChatModelPickerForLookup(features),
+    picker: models,
     backgroundTextModel: () => features.chosenModel('chat'),
     clock,
     logger: inventoryLog,

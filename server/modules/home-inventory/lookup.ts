@@ -456,18 +456,3 @@ function runtimeFailure(err: unknown, model: string): unknown {
   if (err.failure === 'timeout') return new AppError(504, 'model_timeout', 'The local AI model took too long to answer. Try again.');
   return new UpstreamError('model_runtime_error', 'The local AI model stopped in the middle of its answer. Try again.');
 }
-
-/**
- * The text model picker until the models module's InventoryModelPicker is merged (inv-ai / models):
- * the household's chosen chat model for everyone. TEMPORARY: replaced at merge.
- */
-export function chosenChatModelPickerForLookup(features: { chosenModel(role: 'chat'): Promise<string | null> }): InventoryModelPicker {
-  return {
-    async textModel() {
-      const model = await features.chosenModel('chat');
-      if (!model) throw new ConflictError('no_chat_model', "The local AI model isn't set up yet. An admin can choose a chat model in Setup.");
-      return model;
-    },
-    visionModel: () => Promise.resolve(null),
-  };
-}
