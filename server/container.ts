@@ -34,11 +34,16 @@ import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
 import { createWebSearchClient, type WebSearchClient } from './adapters/web-search/searxng.js';
+import { HomeDeviceFilesService } from './modules/home-inventory/device-files.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
 import { HomeLookupService } from './modules/home-inventory/lookup.js';
 import { ManualService } from './modules/home-inventory/manual.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
+import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
+import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
+import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
+import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './modules/home-inventory/warranties.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -135,6 +140,10 @@ export interface Deps {
   chatStream: ChatStreamService;
   chatTools: ChatToolRegistry;
   chatRunning: RunningAnswers;
+  /** The household inventory (/api/home): its store and files for the other inventory parts, and its services. */
+  homeStore: HomeInventoryStore;
+  homeFiles: InventoryFiles;
+  home: HomeInventoryServices;
   /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
   searchProviders: SearchProviderRegistry;
   search: SearchService;
@@ -318,8 +327,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...(overrides.extensions ?? []));
-  const checks = { ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }), ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }) };
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...(overrides.extensions ?? []));
+  const checks = {
+    ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }),
+    ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }),
+    ...inventoryToolChecks({ chatReadiness: () => features.chatReadiness() }),
+  };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.
@@ -343,6 +356,56 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   };
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
+
+  // The household inventory.
+  const homeStore = new HomeInventoryStore(db);
+  const homeFiles = new InventoryFiles(config.dataDir);
+  // Home inventory, the web lookup's part: the household's own search server (often on the LAN) is
+  // reached through a guard that lets exactly its origin through; what it finds goes through `guard`.
+  const inventoryLog = logger.child('home-inventory');
+  const homeManuals = new ManualService({
+    store: homeStore,
+    files: homeFiles,
+    guard,
+    pdf: new PdfTasks(new ParseWorker({ handlers: PDF_TASKS_MODULE, taskTimeoutMs: tuning.manualExtractMs ?? 60_000, logger: inventoryLog })),
+    clock,
+    logger: inventoryLog,
+    extractTimeoutMs: tuning.manualExtractMs,
+  });
+  const webSearch = config.webSearchUrl
+    ? createWebSearchClient({
+        baseUrl: config.webSearchUrl,
+        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+        timeoutMs: tuning.webSearchTimeoutMs,
+      })
+    : null;
+  const homeLookup = new HomeLookupService({
+    store: homeStore,
+    files: homeFiles,
+    manuals: homeManuals,
+    search: webSearch,
+    guard,
+    offline: config.offline,
+    runtime: modelRuntime,
+    picker: models,
+    backgroundTextModel: () => features.chosenModel('chat'),
+    clock,
+    logger: inventoryLog,
+  });
+
+  const homeDevices = new HomeDevicesService({
+    store: homeStore,
+    files: homeFiles,
+    auth,
+    clock,
+    logger: logger.child('home-inventory'),
+    lookup: homeLookup,
+  });
+  const home: HomeInventoryServices = {
+    devices: homeDevices,
+    files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: homeManuals, clock, logger: logger.child('home-inventory') }),
+    warranties: new HomeWarrantiesService({ store: homeStore, notifications, clock, logger: logger.child('home-inventory') }),
+  };
 
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
@@ -382,41 +445,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   );
   const search = new SearchService({ registry: searchProviders, logger: logger.child('search'), budgetMs: tuning.searchBudgetMs });
 
-  // Home inventory, the web lookup's part: the household's own search server (often on the LAN) is
-  // reached through a guard that lets exactly its origin through; what it finds goes through `guard`.
-  const homeStore = new HomeInventoryStore(db);
-  const inventoryFiles = new InventoryFiles(config.dataDir);
-  const inventoryLog = logger.child('home-inventory');
-  const homeManuals = new ManualService({
-    store: homeStore,
-    files: inventoryFiles,
-    guard,
-    pdf: new PdfTasks(new ParseWorker({ handlers: PDF_TASKS_MODULE, taskTimeoutMs: tuning.manualExtractMs ?? 60_000, logger: inventoryLog })),
-    clock,
-    logger: inventoryLog,
-    extractTimeoutMs: tuning.manualExtractMs,
-  });
-  const webSearch = config.webSearchUrl
-    ? createWebSearchClient({
-        baseUrl: config.webSearchUrl,
-        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
-        timeoutMs: tuning.webSearchTimeoutMs,
-      })
-    : null;
-  const homeLookup = new HomeLookupService({
-    store: homeStore,
-    files: inventoryFiles,
-    manuals: homeManuals,
-    search: webSearch,
-    guard,
-    offline: config.offline,
-    runtime: modelRuntime,
-    picker: models,
-    backgroundTextModel: () => features.chosenModel('chat'),
-    clock,
-    logger: inventoryLog,
-  });
-
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -430,11 +458,14 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
+  scheduler.every(WARRANTY_SWEEP_TASK, WARRANTY_SWEEP_MS, async () => {
+    await home.warranties.sweep();
+  });
   scheduler.every(MONITOR_TASK, tuning.readerMonitorTickMs ?? MONITOR_TICK_MS, async () => {
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, webSearch, homeManuals, homeLookup, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, searchProviders, search, webSearch, homeManuals, homeLookup, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

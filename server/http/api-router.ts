@@ -7,6 +7,7 @@ import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/ro
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
 import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
+import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
 import { createHomeLookupRoutes } from '../modules/home-inventory/lookup-routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
@@ -44,7 +45,8 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],
     ['/projects', createProjectRoutes(d.chat)],
-    ['/home', createHomeLookupRoutes(d.homeLookup)],
+    ['/home', createHomeInventoryRoutes(d.home)],
+    ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InventoryFiles } from '../../server/modules/home-inventory/files.js';
 import { ManualError, ManualService } from '../../server/modules/home-inventory/manual.js';
@@ -147,6 +148,30 @@ describe('inventory manuals', () => {
     manuals.fromUploadedFile(has.id, up2.fileId);
     await manuals.idle();
     expect((await store.getDevice(has.id))!.manualText).toBe('The manual we already had.');
+  });
+
+  it('over HTTP: a PDF uploaded to a device without manual text becomes its readable, servable manual', async () => {
+    const created = await s.member.post('/api/home/devices', { name: 'Espresso machine', brand: MANUAL_FACTS.brand, model: MANUAL_FACTS.model });
+    expect(created.status).toBe(201);
+    const id = created.body.device.id as string;
+    const boundary = '----hearthmanual';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="manual.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      site.manual,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const up = await request(`${s.url}/api/home/devices/${id}/files`, { method: 'POST', body, headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    expect(up.statusCode).toBe(201);
+    await up.body.dump();
+    const device = await until(async () => {
+      const d = (await s.member.get(`/api/home/devices/${id}`)).body.device as { manualTextChars: number; hasManual: boolean };
+      return d.manualTextChars > 0 ? d : null;
+    }, 'the uploaded manual to be read');
+    expect(device.hasManual).toBe(true);
+    expect((await store.getDevice(id))!.manualText).toContain(MANUAL_FACTS.descale);
+    const pdf = await request(`${s.url}/api/home/devices/${id}/manual`, { headers: { cookie: s.member.cookie! } });
+    expect(pdf.statusCode).toBe(200);
+    expect(Buffer.from(await pdf.body.arrayBuffer()).equals(site.manual)).toBe(true);
   });
 
   it('logs, and never throws, when an uploaded "PDF" cannot be read', async () => {

@@ -6,17 +6,17 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { HomeLookupService } from './lookup.js';
+import type { HomeDevicesService } from './service.js';
 import { DeviceIdParams, GenerateSpecsResponse, LookupResponse } from './schema.js';
 
-export function createHomeLookupRoutes(lookup: HomeLookupService) {
+export function createHomeLookupRoutes(lookup: HomeLookupService, devices: Pick<HomeDevicesService, 'getSummary'>) {
   return defineRoutes((r) => {
     r.post('/devices/:id/lookup', { access: 'user', response: LookupResponse }, async (req, res) => {
       const actor = actorOf(req);
       const { id } = parse(DeviceIdParams, req.params);
       await lookup.start(id);
       res.status(202);
-      // TEMPORARY: the devices service's getSummary (inv-core) replaces summaryOf at merge
-      return { device: await lookup.summaryOf(actor, id) };
+      return { device: await devices.getSummary(actor, id) };
     });
 
     r.post('/devices/:id/generate-specs', { access: 'user', response: GenerateSpecsResponse }, async (req) => ({

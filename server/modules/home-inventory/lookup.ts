@@ -21,17 +21,16 @@ import { z } from 'zod';
 import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import { WebSearchError, type WebSearchClient, type WebSearchResult } from '../../adapters/web-search/searxng.js';
 import { fetchCapped } from '../../adapters/web/fetch-capped.js';
-import { isAdmin, type UserActor } from '../../actor.js';
+import type { UserActor } from '../../actor.js';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { todayOf, warrantyStatus } from './dates.js';
 import { sniff, type InventoryFiles } from './files.js';
 import type { ManualService } from './manual.js';
 import type { DeviceLookup, InventoryModelPicker } from './ports.js';
-import { DEFAULT_WARRANTY_DAYS, MAX_FILES_PER_DEVICE, MAX_LOOKUP_PHOTOS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type DeviceSummary, type LookupStatus } from './schema.js';
+import { MAX_FILES_PER_DEVICE, MAX_LOOKUP_PHOTOS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type LookupStatus } from './schema.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
 import { readSupportPage } from './support-page.js';
 
@@ -404,7 +403,7 @@ export class HomeLookupService implements DeviceLookup {
     return added;
   }
 
-  // ---- generate-specs and the lookup route's answer ----
+  // ---- generate-specs ----
 
   /** The text model's baseline specs for the device's brand and model, for the member to review (nothing is written). */
   async generateSpecs(actor: UserActor, deviceId: string): Promise<Record<string, string>> {
@@ -417,34 +416,6 @@ export class HomeLookupService implements DeviceLookup {
     } catch (err) {
       throw runtimeFailure(err, model);
     }
-  }
-
-  /**
-   * The device as lists show it, for POST /devices/:id/lookup's answer.
-   * TEMPORARY until the devices service (inv-core) is merged: its getSummary replaces this.
-   */
-  async summaryOf(actor: UserActor, deviceId: string): Promise<DeviceSummary> {
-    const d = await this.deps.store.getDevice(deviceId);
-    if (!d) throw new NotFoundError('That device is not in the inventory.');
-    return {
-      id: d.id,
-      name: d.name,
-      brand: d.brand,
-      model: d.model,
-      serialNumber: d.serialNumber,
-      category: d.category,
-      location: d.location,
-      owner: d.owner,
-      purchaseDate: d.purchaseDate,
-      warrantyExpires: d.warrantyExpires,
-      warrantyStatus: warrantyStatus(d.warrantyExpires, todayOf(this.deps.clock), DEFAULT_WARRANTY_DAYS),
-      photoUrl: d.mainPhotoId ? `/api/home/devices/${d.id}/photo?thumb=1` : null,
-      lookupStatus: d.lookupStatus,
-      hasManual: Boolean(d.manualPath || d.manualText),
-      canDelete: isAdmin(actor) || d.createdBy === actor.id,
-      createdAt: d.createdAt,
-      updatedAt: d.updatedAt,
-    };
   }
 }
 
