@@ -88,6 +88,15 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     });
     // the label reader's worker thread (started on the first identify)
     cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
+    // running inventory lookups are aborted and stay pending; resumePending starts them at the next start
+    cleanups.push({
+      name: 'home inventory lookups',
+      run: async () => {
+        await deps.homeLookup.close();
+        await deps.webSearch?.close();
+      },
+    });
+    await deps.homeLookup.resumePending();
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -33,9 +33,12 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
+import { createWebSearchClient, type WebSearchClient } from './adapters/web-search/searxng.js';
 import { HomeDeviceFilesService } from './modules/home-inventory/device-files.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
-import { manualExtractionNotSetUp, WebLookupNotSetUp } from './modules/home-inventory/lookup-not-set-up.js';
+import { HomeLookupService } from './modules/home-inventory/lookup.js';
+import { ManualService } from './modules/home-inventory/manual.js';
+import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
 import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
@@ -99,6 +102,7 @@ import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
+import { ParseWorker } from './platform/workers/parse-worker.js';
 
 export interface Deps {
   config: Config;
@@ -151,6 +155,12 @@ export interface Deps {
   homeOcr: LabelOcr;
   /** Home inventory: identify, Ask the manual, maintenance drafts (routes in home-inventory/ai-routes.ts). */
   homeAi: HomeAiServices;
+  /** WEB_SEARCH_URL's client (null when unset); it owns a guard that lets exactly that origin through. */
+  webSearch: WebSearchClient | null;
+  /** Home inventory: manual download and text extraction (an uploaded PDF's too). */
+  homeManuals: ManualService;
+  /** Home inventory: the web lookup and generate-specs. */
+  homeLookup: HomeLookupService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -184,6 +194,10 @@ export interface Tuning {
   ocrBudgetMs?: number;
   /** Each model answer of identify and Ask the manual (default 120 s). */
   inventoryModelMs?: number;
+  /** Per web search of the inventory lookup (default 10 s). */
+  webSearchTimeoutMs?: number;
+  /** Budget of one manual's text extraction in the parse worker (default 60 s). */
+  manualExtractMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -355,20 +369,53 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
 
-  // The household inventory. The web lookup and manual extraction are stand-ins until their part is wired.
+  // The household inventory.
   const homeStore = new HomeInventoryStore(db);
   const homeFiles = new InventoryFiles(config.dataDir);
+  // Home inventory, the web lookup's part: the household's own search server (often on the LAN) is
+  // reached through a guard that lets exactly its origin through; what it finds goes through `guard`.
+  const inventoryLog = logger.child('home-inventory');
+  const homeManuals = new ManualService({
+    store: homeStore,
+    files: homeFiles,
+    guard,
+    pdf: new PdfTasks(new ParseWorker({ handlers: PDF_TASKS_MODULE, taskTimeoutMs: tuning.manualExtractMs ?? 60_000, logger: inventoryLog })),
+    clock,
+    logger: inventoryLog,
+    extractTimeoutMs: tuning.manualExtractMs,
+  });
+  const webSearch = config.webSearchUrl
+    ? createWebSearchClient({
+        baseUrl: config.webSearchUrl,
+        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+        timeoutMs: tuning.webSearchTimeoutMs,
+      })
+    : null;
+  const homeLookup = new HomeLookupService({
+    store: homeStore,
+    files: homeFiles,
+    manuals: homeManuals,
+    search: webSearch,
+    guard,
+    offline: config.offline,
+    runtime: modelRuntime,
+    picker: models,
+    backgroundTextModel: () => features.chosenModel('chat'),
+    clock,
+    logger: inventoryLog,
+  });
+
   const homeDevices = new HomeDevicesService({
     store: homeStore,
     files: homeFiles,
     auth,
     clock,
     logger: logger.child('home-inventory'),
-    lookup: new WebLookupNotSetUp({ store: homeStore, clock }),
+    lookup: homeLookup,
   });
   const home: HomeInventoryServices = {
     devices: homeDevices,
-    files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: manualExtractionNotSetUp, clock, logger: logger.child('home-inventory') }),
+    files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: homeManuals, clock, logger: logger.child('home-inventory') }),
     warranties: new HomeWarrantiesService({ store: homeStore, notifications, clock, logger: logger.child('home-inventory') }),
   };
 
@@ -438,7 +485,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

@@ -9,6 +9,7 @@ import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRout
 import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
 import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
 import { createHomeAiRoutes } from '../modules/home-inventory/ai-routes.js';
+import { createHomeLookupRoutes } from '../modules/home-inventory/lookup-routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
@@ -47,6 +48,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/projects', createProjectRoutes(d.chat)],
     ['/home', createHomeInventoryRoutes(d.home)],
     ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
+    ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

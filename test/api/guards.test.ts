@@ -73,6 +73,8 @@ describe('guards and HTTP conventions', () => {
           'GET /api/home/warranties',
           'POST /api/home/devices/:id/identify',
           'POST /api/home/devices/:id/ask',
+          'POST /api/home/devices/:id/lookup',
+          'POST /api/home/devices/:id/generate-specs',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOOKUP_NOT_SET_UP } from '../../server/modules/home-inventory/lookup-not-set-up.js';
+import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -72,7 +72,8 @@ describe('home inventory: devices', () => {
       links: [],
       serviceLog: [],
       lookupStatus: 'skipped',
-      lookupError: LOOKUP_NOT_SET_UP,
+      // this test server has no WEB_SEARCH_URL: the lookup says so
+      lookupError: LOOKUP_SKIPPED.noSearch,
     });
     const got = await s.admin.get(`/api/home/devices/${d.id}`);
     expect(got.status).toBe(200);
