@@ -115,6 +115,21 @@ describe('inventory web lookup', () => {
     expect(await store.listLinks(d.id)).toHaveLength(links.length);
   });
 
+  it('starts on save: a device created with brand and model is pending, then complete; without a model it is skipped', async () => {
+    const created = await s.member.post('/api/home/devices', { name: 'Espresso machine', brand: MANUAL_FACTS.brand, model: MANUAL_FACTS.model });
+    expect(created.status).toBe(201);
+    expect(created.body.device.lookupStatus).toBe('pending');
+    const done = await settled(store, created.body.device.id as string);
+    expect(done.lookupStatus).toBe('complete');
+    const got = (await s.member.get(`/api/home/devices/${done.id}`)).body.device;
+    expect(got).toMatchObject({ lookupStatus: 'complete', hasManual: true, supportPhone: SUPPORT_PHONE });
+    expect(got.files).toHaveLength(MAX_LOOKUP_PHOTOS);
+    expect(got.photoUrl).not.toBeNull();
+
+    const bare = await s.member.post('/api/home/devices', { name: 'Old kettle', brand: 'Brewtide' });
+    expect(bare.body.device).toMatchObject({ lookupStatus: 'skipped', lookupError: LOOKUP_SKIPPED.noBrandOrModel });
+  });
+
   it('completes without the text model when its runtime is down, keeping the label specs', async () => {
     await runtime.setMode('down');
     const d = await insertDevice(store, { specs: { Voltage: '230 V' } });
