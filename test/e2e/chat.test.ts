@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { freePort } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -38,10 +38,8 @@ describe('the Chat page in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(device: typeof PHONE | typeof DESKTOP = PHONE): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, device);
     contexts.push(ctx);
-    const cookie = server.member.cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;

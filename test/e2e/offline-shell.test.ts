@@ -5,7 +5,7 @@
 // Hearth answers, with nobody tapping Try again. Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -28,9 +28,8 @@ describe('the web app installed and offline', () => {
   });
 
   async function openAsMember(s: TestServer): Promise<Page> {
-    const ctx = await browser.newContext(PHONE);
+    const ctx = await signedInContext(browser, s.url, s.member.cookie!, PHONE);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: s.member.cookie!.slice('session='.length), url: s.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;

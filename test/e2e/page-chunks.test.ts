@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
@@ -48,9 +48,7 @@ describe('a page whose code does not arrive', () => {
   });
 
   it('says it did not load, keeps the navigation, and opens after a reload', async () => {
-    const ctx = await browser.newContext(PHONE);
-    const cookie = server.member.cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -81,9 +79,7 @@ describe('a page whose code does not arrive', () => {
   // them the page would wait for the session first, and never open. A path in pages.tsx that is not
   // exactly what the page's query asks for is asked again by the page, and `asked` shows it twice.
   async function opensWithEarlyData(as: 'admin' | 'member', at: string, early: string[], ready: (page: Page) => Promise<void>): Promise<void> {
-    const ctx = await browser.newContext(PHONE);
-    const client = as === 'admin' ? server.admin : server.member;
-    await ctx.addCookies([{ name: 'session', value: client.cookie!.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, PHONE);
     const page = await ctx.newPage();
     const asked: string[] = [];
     let allSeen!: () => void;
@@ -127,8 +123,7 @@ describe('a page whose code does not arrive', () => {
   });
 
   it("asks for what is not needed to read an article only once its text is on screen", async () => {
-    const ctx = await browser.newContext(PHONE);
-    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     // in the page: each request notes whether the article's text had been painted when it was made
     await page.addInitScript(() => {
