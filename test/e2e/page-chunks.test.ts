@@ -122,6 +122,31 @@ describe('a page whose code does not arrive', () => {
     });
   });
 
+  it('fetches the article\'s "More actions" menu only when it is first pressed, and opens it at once', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/reader/${articleId}`);
+      await shown(page.getByTestId('reader-content'));
+      await shown(page.getByTestId('monitor'));
+      expect(scripts.filter((s) => s.includes('/ArticleMenu-'))).toEqual([]);
+      await page.getByRole('button', { name: 'More actions' }).tap();
+      await shown(page.getByRole('menuitem', { name: 'Edit', exact: true }));
+      expect(scripts.filter((s) => s.includes('/ArticleMenu-'))).toHaveLength(1);
+      // it closes and opens again as one menu
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+      await page.getByRole('button', { name: 'More actions' }).tap();
+      await shown(page.getByRole('menuitem', { name: 'Delete', exact: true }));
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it("asks for what is not needed to read an article only once its text is on screen", async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
