@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('accessibility of every page (axe: no serious or critical violation)', () => {
@@ -19,12 +19,8 @@ describe('accessibility of every page (axe: no serious or critical violation)', 
   let articleId: string;
 
   async function open(as: 'admin' | 'member' | null, device: typeof PHONE | typeof DESKTOP, on = () => server): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, on().url, as && (as === 'admin' ? server.admin : server.member).cookie, device);
     contexts.push(ctx);
-    if (as) {
-      const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-      await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: on().url }]);
-    }
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as ?? 'nobody'}: ${err.message}`));
     return page;

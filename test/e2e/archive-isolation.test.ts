@@ -13,7 +13,7 @@ import zlib from 'node:zlib';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { freePort } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -97,10 +97,8 @@ describe('a malicious archive cannot act as the viewer', () => {
   const withSession: string[] = [];
 
   async function open(device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, server.admin.cookie!, device);
     contexts.push(ctx);
-    // as the server sets it: HttpOnly, SameSite=Lax
-    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url, httpOnly: true, sameSite: 'Lax' }]);
     ctx.on('request', (req) => {
       const url = new URL(req.url());
       if (!url.pathname.startsWith('/api/') || url.pathname.startsWith('/api/archives/view/')) return;

@@ -7,14 +7,13 @@
 // the composer; a chat that is gone says so; chat that cannot answer says why. axe finds nothing
 // serious.
 // Needs the built web app (`npm run build:web`), Debian's kiwix-tools and zim-tools.
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { FakeFileServer } from '../fakes/file-server.js';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { FIXTUREPEDIA, installFromCatalog, servedVariant, writeCatalog } from '../harness/archives.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { freePort } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -38,10 +37,8 @@ describe('the Chat page in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(device: typeof PHONE | typeof DESKTOP = PHONE): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, device);
     contexts.push(ctx);
-    const cookie = server.member.cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;
@@ -59,21 +56,7 @@ describe('the Chat page in the browser', () => {
     requireBuiltWebApp();
     zims = buildTestZims();
     files = await new FakeFileServer().start();
-    const data = readFileSync(zims.encyclopedia);
-    const catalog = {
-      sources: [
-        {
-          id: 'fixturepedia',
-          label: 'Fixturepedia',
-          description: 'The household encyclopedia',
-          category: 'Encyclopedia',
-          faviconUrl: 'https://example.org/f.ico',
-          variants: [{ key: 'all', label: 'Everything', url: files.addFile('fixturepedia.zim', zims.encyclopedia), sizeBytes: data.length, sha256: sha256(data), date: '2024-05', language: 'eng' }],
-        },
-      ],
-    };
-    const catalogFile = path.join(temp.dir, 'archives.json');
-    writeFileSync(catalogFile, JSON.stringify(catalog));
+    const catalogFile = writeCatalog(temp.dir, [{ ...FIXTUREPEDIA, variants: [servedVariant(files, 'fixturepedia.zim', zims.encyclopedia)] }]);
     runtime = await startFakeModelRuntime();
     server = await startTestServer({
       seed: 'household',
@@ -81,8 +64,7 @@ describe('the Chat page in the browser', () => {
     });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
-    const install = await connectSse(server.url, '/api/admin/archives/download/fixturepedia', { cookie: server.admin.cookie! }, { body: {} });
-    await install.ended;
+    await installFromCatalog(server, 'fixturepedia');
     expect((await server.member.get('/api/archives/installed')).body.archives.map((a: { sourceId: string }) => a.sourceId)).toEqual(['fixturepedia']);
     // the household has archive search switched on for chat
     expect((await server.admin.put('/api/tools/archive_search/enabled', { enabled: true })).status).toBe(200);

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
 import { FakeFileServer, makeContent, sha256 } from '../fakes/file-server.js';
 import { pullable, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
@@ -399,9 +399,8 @@ describe('setup plan, downloads and features in the browser', () => {
     const created = await admin.post('/api/admin/users', { ...MEMBER, role: 'member' });
     expect(created.status).toBe(201);
     const member = await server.signIn(created.body.user.id, MEMBER.pin);
-    const desktop = await browser.newContext(DESKTOP);
+    const desktop = await signedInContext(browser, server.url, member.cookie!, DESKTOP);
     try {
-      await desktop.addCookies([{ name: 'session', value: member.cookie!.slice('session='.length), url: server.url }]);
       const web = await desktop.newPage();
       web.on('pageerror', (err) => pageErrors.push(err.message));
       await web.goto(`${server.url}/downloads`);

@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('honest states in the browser', () => {
@@ -18,10 +18,8 @@ describe('honest states in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP, pathname: string): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
     contexts.push(ctx);
-    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
     const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');

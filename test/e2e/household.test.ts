@@ -6,7 +6,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 
@@ -20,10 +20,8 @@ describe('apps, notifications and the home screen in the browser', () => {
   let member: Page;
 
   async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
     contexts.push(ctx);
-    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
     return page;

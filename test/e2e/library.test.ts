@@ -4,12 +4,12 @@
 // article in the reader, follows a link inside it, searches the archive and shuffles; dark mode
 // reaches the archive pages; an archive that is not installed shows an empty state.
 // Needs the built web app (`npm run build:web`) and Debian's kiwix-tools and zim-tools.
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
-import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { FakeFileServer } from '../fakes/file-server.js';
+import { FIXTURE_BOOKS, FIXTUREPEDIA, servedVariant, writeCatalog } from '../harness/archives.js';
 import { freePort, waitFor } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -27,10 +27,8 @@ describe('the offline library in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP = PHONE): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
     contexts.push(ctx);
-    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;
@@ -40,36 +38,16 @@ describe('the offline library in the browser', () => {
     requireBuiltWebApp();
     zims = buildTestZims();
     files = await new FakeFileServer().start();
-    const variant = (name: string, file: string, extra: object = {}) => {
-      const data = readFileSync(file);
-      return { key: 'all', label: 'Everything', url: files.addFile(name, file), sizeBytes: data.length, sha256: sha256(data), date: '2024-05', language: 'eng', ...extra };
-    };
     const pediaSize = readFileSync(zims.encyclopedia).length;
-    const catalog = {
-      sources: [
-        {
-          id: 'fixturepedia',
-          label: 'Fixturepedia',
-          description: 'The household encyclopedia',
-          category: 'Encyclopedia',
-          faviconUrl: 'https://example.org/f.ico',
-          variants: [variant('fixturepedia.zim', zims.encyclopedia), { ...variant('fixturepedia-mini.zim', zims.encyclopedia), key: 'mini', label: 'Introductions only' }],
-        },
-        {
-          id: 'fixturebooks',
-          label: 'Fixture books',
-          description: 'Old books about the house',
-          category: 'Books',
-          bookCategory: 'How-to',
-          faviconUrl: 'https://example.org/b.ico',
-          variants: [variant('fixturebooks.zim', zims.books)],
-        },
-      ],
-    };
+    const catalogFile = writeCatalog(temp.dir, [
+      {
+        ...FIXTUREPEDIA,
+        variants: [servedVariant(files, 'fixturepedia.zim', zims.encyclopedia), servedVariant(files, 'fixturepedia-mini.zim', zims.encyclopedia, { key: 'mini', label: 'Introductions only' })],
+      },
+      { ...FIXTURE_BOOKS, variants: [servedVariant(files, 'fixturebooks.zim', zims.books)] },
+    ]);
     // about 3 s for the encyclopedia, so the progress is visible
     files.behave('fixturepedia.zim', { throttleBps: Math.max(64 * 1024, Math.round(pediaSize / 3)) });
-    const catalogFile = path.join(temp.dir, 'archives.json');
-    writeFileSync(catalogFile, JSON.stringify(catalog));
     server = await startTestServer({
       seed: 'household',
       config: { archiveCatalogPath: catalogFile, fetchAllowOrigins: [files.url], archiveServerPort: await freePort(), kiwixServePath: kiwixServeOnPath() },

@@ -4,7 +4,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 async function tapPin(page: Page, pin: string): Promise<void> {
@@ -23,9 +23,8 @@ describe('unlocking a member in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(device: typeof PHONE | typeof DESKTOP, as?: 'admin'): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, as && server.admin.cookie, device);
     contexts.push(ctx);
-    if (as) await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;

@@ -5,7 +5,7 @@
 // being cut. Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { announcing, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
+import { announcing, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 // 40 characters: the server's limit (server/modules/auth/schema.ts MAX_NAME_LENGTH)
@@ -36,9 +36,8 @@ describe('members: labelled actions and long names', () => {
   const pageErrors: string[] = [];
 
   async function open(width: number, as?: 'admin'): Promise<Page> {
-    const ctx = await browser.newContext({ ...PHONE, viewport: { width, height: 800 } });
+    const ctx = await signedInContext(browser, server.url, as && server.admin.cookie, { ...PHONE, viewport: { width, height: 800 } });
     contexts.push(ctx);
-    if (as) await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;

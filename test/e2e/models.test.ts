@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, EMBEDDING_MODEL, PULLABLE_MODEL, VISION_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('the admin Models page', () => {
@@ -19,9 +19,8 @@ describe('the admin Models page', () => {
   const pageErrors: string[] = [];
 
   async function open(device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, server.admin.cookie!, device);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;

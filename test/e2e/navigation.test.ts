@@ -6,7 +6,7 @@
 // One browser, one page per role, resized between widths. Needs the built web app.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { launchChromium, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { ADMIN, startTestServer, type TestServer } from '../harness/start-server.js';
 
 const WIDTHS = [320, 390, 768, 1024, 1280, 1920] as const;
@@ -79,10 +79,8 @@ describe('navigation at every width', () => {
   const pageErrors: string[] = [];
 
   async function open(as: 'admin' | 'member'): Promise<Page> {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: HEIGHT } });
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, { viewport: { width: 1280, height: HEIGHT } });
     contexts.push(ctx);
-    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
     return page;

@@ -3,9 +3,9 @@
 // not reachable" (with Try again) instead of the browser's error page; the same screen covers the
 // app when the API stops answering mid-session. The screen asks again by itself and leaves when
 // Hearth answers, with nobody tapping Try again. Needs the built web app (`npm run build:web`).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -28,12 +28,47 @@ describe('the web app installed and offline', () => {
   });
 
   async function openAsMember(s: TestServer): Promise<Page> {
-    const ctx = await browser.newContext(PHONE);
+    const ctx = await signedInContext(browser, s.url, s.member.cookie!, PHONE);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: s.member.cookie!.slice('session='.length), url: s.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     return page;
+  }
+
+  /** The member on Home, with the service worker ready (the app shell cached). */
+  async function homeWithWorker(s: TestServer): Promise<Page> {
+    const page = await openAsMember(s);
+    await page.goto(s.url);
+    await shown(page.getByTestId('home-name'));
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    return page;
+  }
+
+  /** The Hearth computer goes off. */
+  async function switchOff(): Promise<void> {
+    await server?.close();
+    server = undefined;
+  }
+
+  /**
+   * The computer goes off mid-session: the next call (the home screen is read again when the tab
+   * comes back into view) gets no answer, and the screen covers the app.
+   */
+  async function offMidSession(page: Page): Promise<Locator> {
+    await switchOff();
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    const screen = page.getByTestId('not-reachable');
+    await shown(screen);
+    return screen;
+  }
+
+  /** The same household comes back on the same address; the screen leaves with nobody tapping. */
+  async function backOn(page: Page, dataDir: string, port: number): Promise<void> {
+    server = await startTestServer({ dataDir, port });
+    await gone(page.getByTestId('not-reachable'));
+    await shown(page.getByTestId('home-name'));
   }
 
   it('serves a valid manifest whose icons are reachable, and the service worker and index.html are never cached for long', async () => {
@@ -75,26 +110,13 @@ describe('the web app installed and offline', () => {
     expect(sw).not.toMatch(/url:"assets\/(ArticlePage|MembersPage|SetupWizard)-/);
     expect(sw).not.toMatch(/url:"assets\/inter-(cyrillic|greek|vietnamese|latin-ext)/);
     expect(sw).toContain('hearth-assets');
-    await server.close();
-    server = undefined;
+    await switchOff();
   });
 
   it('when the API stops answering the app says Hearth is not reachable, and with the service worker a reload while Hearth is off says the same', async () => {
     server = await startTestServer({ seed: 'household' });
-    const page = await openAsMember(server);
-    await page.goto(server.url);
-    await shown(page.getByTestId('home-name'));
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
-
-    // the Hearth computer goes off mid-session: the next call (the home screen is read again when
-    // the tab comes back into view) gets no answer, and the screen covers the app
-    await server.close();
-    server = undefined;
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    const screen = page.getByTestId('not-reachable');
-    await shown(screen);
+    const page = await homeWithWorker(server);
+    const screen = await offMidSession(page);
     expect(await screen.getByRole('heading', { level: 1 }).textContent()).toBe('Hearth is not reachable');
 
     // Try again while it is still off: the screen stays
@@ -121,33 +143,18 @@ describe('the web app installed and offline', () => {
     try {
       server = await startTestServer({ seed: 'household', dataDir: data.dir });
       const port = Number(new URL(server.url).port);
-      const page = await openAsMember(server);
-      await page.goto(server.url);
-      await shown(page.getByTestId('home-name'));
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-      });
+      const page = await homeWithWorker(server);
 
       // mid-session: the computer goes off, the screen covers the app, the computer comes back
-      await server.close();
-      server = undefined;
-      await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-      const screen = page.getByTestId('not-reachable');
-      await shown(screen);
-      server = await startTestServer({ dataDir: data.dir, port });
-      await gone(screen);
-      await shown(page.getByTestId('home-name'));
+      await offMidSession(page);
+      await backOn(page, data.dir, port);
 
       // opened while the computer is off (the cached app): the same, without a click
-      await server.close();
-      server = undefined;
+      await switchOff();
       await page.reload();
-      await shown(screen);
-      server = await startTestServer({ dataDir: data.dir, port });
-      await gone(screen);
-      await shown(page.getByTestId('home-name'));
-      await server.close();
-      server = undefined;
+      await shown(page.getByTestId('not-reachable'));
+      await backOn(page, data.dir, port);
+      await switchOff();
     } finally {
       data.remove();
     }

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
@@ -48,9 +48,7 @@ describe('a page whose code does not arrive', () => {
   });
 
   it('says it did not load, keeps the navigation, and opens after a reload', async () => {
-    const ctx = await browser.newContext(PHONE);
-    const cookie = server.member.cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -81,9 +79,7 @@ describe('a page whose code does not arrive', () => {
   // them the page would wait for the session first, and never open. A path in pages.tsx that is not
   // exactly what the page's query asks for is asked again by the page, and `asked` shows it twice.
   async function opensWithEarlyData(as: 'admin' | 'member', at: string, early: string[], ready: (page: Page) => Promise<void>): Promise<void> {
-    const ctx = await browser.newContext(PHONE);
-    const client = as === 'admin' ? server.admin : server.member;
-    await ctx.addCookies([{ name: 'session', value: client.cookie!.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, PHONE);
     const page = await ctx.newPage();
     const asked: string[] = [];
     let allSeen!: () => void;
@@ -126,9 +122,33 @@ describe('a page whose code does not arrive', () => {
     });
   });
 
+  it('fetches the article\'s "More actions" menu only when it is first pressed, and opens it at once', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/reader/${articleId}`);
+      await shown(page.getByTestId('reader-content'));
+      await shown(page.getByTestId('monitor'));
+      expect(scripts.filter((s) => s.includes('/ArticleMenu-'))).toEqual([]);
+      await page.getByRole('button', { name: 'More actions' }).tap();
+      await shown(page.getByRole('menuitem', { name: 'Edit', exact: true }));
+      expect(scripts.filter((s) => s.includes('/ArticleMenu-'))).toHaveLength(1);
+      // it closes and opens again as one menu
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('menu').count()).toBe(0);
+      await page.getByRole('button', { name: 'More actions' }).tap();
+      await shown(page.getByRole('menuitem', { name: 'Delete', exact: true }));
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it("asks for what is not needed to read an article only once its text is on screen", async () => {
-    const ctx = await browser.newContext(PHONE);
-    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     // in the page: each request notes whether the article's text had been painted when it was made
     await page.addInitScript(() => {

@@ -9,7 +9,7 @@
 // Needs the built web app (`npm run build:web`) and Chromium.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('the Reader keeps its screens in agreement', () => {
@@ -24,8 +24,7 @@ describe('the Reader keeps its screens in agreement', () => {
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
     browser = await launchChromium();
-    ctx = await browser.newContext(PHONE);
-    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     page = await ctx.newPage();
   }, 60_000);
 
@@ -100,9 +99,8 @@ describe('the Reader keeps its screens in agreement', () => {
   }, 30_000);
 
   it('shows one loading state, not the filters, until an empty Reader\'s list answers', async () => {
-    const ctx2 = await browser.newContext(PHONE);
+    const ctx2 = await signedInContext(browser, server.url, server.admin.cookie!, PHONE);
     try {
-      await ctx2.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
       const tab = await ctx2.newPage();
       // the list is held back until the test lets it through
       let release!: () => void;

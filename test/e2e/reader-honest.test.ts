@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { CHROMIUM_PATH, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { waitFor } from '../harness/net.js';
@@ -54,8 +54,7 @@ describe('the Reader is honest on a phone', () => {
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
     browser = await launchChromium();
-    ctx = await browser.newContext(PHONE);
-    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
+    ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
   }, 60_000);

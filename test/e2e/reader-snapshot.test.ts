@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FullReaderItem } from '../../server/modules/reader/schema.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
-import { CHROMIUM_PATH, launchChromium } from '../harness/browser.js';
+import { CHROMIUM_PATH, launchChromium, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe.skipIf(!existsSync(CHROMIUM_PATH))('reader snapshot in the browser', () => {
@@ -30,9 +30,7 @@ describe.skipIf(!existsSync(CHROMIUM_PATH))('reader snapshot in the browser', ()
     }
     expect(item.snapshotUrl).toBe(`/api/reader/${item.id}/archive/index.html`);
 
-    const context = await browser.newContext();
-    const [name, value] = s.member.cookie!.split('=');
-    await context.addCookies([{ name: name!, value: value!, url: s.url, httpOnly: true, sameSite: 'Lax' }]);
+    const context = await signedInContext(browser, s.url, s.member.cookie!, {});
     const page = await context.newPage();
     const failed: string[] = [];
     page.on('requestfailed', (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));

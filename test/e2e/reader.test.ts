@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_PATH, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { CHROMIUM_PATH, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
@@ -117,9 +117,8 @@ describe('the Reader in the browser', () => {
     expect((await server.admin.put('/api/tools/reader/enabled', { enabled: true })).status).toBe(200);
 
     browser = await launchChromium();
-    const ctx = await browser.newContext(PHONE);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
     page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
   }, 60_000);
@@ -483,9 +482,8 @@ describe('the Reader in the browser', () => {
   }, 40_000);
 
   it('lets an admin add a household link that members see and can hide for themselves; the admin recategorizes and deletes it', async () => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await signedInContext(browser, server.url, server.admin.cookie!, DESKTOP);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: server.admin.cookie!.slice('session='.length), url: server.url }]);
     const admin = await ctx.newPage();
     admin.on('pageerror', (err) => pageErrors.push(`admin: ${err.message}`));
     await admin.goto(`${server.url}/reader`);
@@ -547,9 +545,8 @@ describe('the Reader in the browser', () => {
   it('keeps a question typed in the Ask box through a sign-out and a sign-in in the same tab', async () => {
     // a session of its own, so signing it out leaves the other tests' member session alone
     const own = await server.signIn(server.users.member.id, MEMBER.pin);
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await signedInContext(browser, server.url, own.cookie!, DESKTOP);
     contexts.push(ctx);
-    await ctx.addCookies([{ name: 'session', value: own.cookie!.slice('session='.length), url: server.url }]);
     const tab = await ctx.newPage();
     tab.on('pageerror', (err) => pageErrors.push(`ask draft: ${err.message}`));
     const jam = (await server.member.get('/api/reader')).body.items.find((i: any) => i.title === 'Autumn Apple Jam, the Slow Way');

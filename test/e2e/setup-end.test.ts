@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 type Interfaces = ReturnType<typeof os.networkInterfaces>;
@@ -24,10 +24,8 @@ describe('the end of setup in the browser', () => {
   const pageErrors: string[] = [];
 
   async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await browser.newContext(device);
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
     contexts.push(ctx);
-    const cookie = (as === 'admin' ? server.admin : server.member).cookie!;
-    await ctx.addCookies([{ name: 'session', value: cookie.slice('session='.length), url: server.url }]);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
     return page;

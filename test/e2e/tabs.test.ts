@@ -55,9 +55,8 @@ describe('several tabs, one session', () => {
   });
 
   it('what a member was typing survives the session ending: after signing in again the form has it', async () => {
-    const ctx = await browser.newContext(DESKTOP);
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, DESKTOP);
     try {
-      await ctx.addCookies([{ name: 'session', value: server.member.cookie!.slice('session='.length), url: server.url }]);
       const page = await ctx.newPage();
       page.on('pageerror', (err) => pageErrors.push(err.message));
       await page.goto(`${server.url}/reader`);

@@ -46,10 +46,13 @@ export const toastSays = (page: Page, text: string, timeout = 15_000) => shown(p
 export const announcing = (page: Page, text: string, timeout = 15_000) =>
   page.getByRole('status').filter({ hasText: text }).first().waitFor({ state: 'attached', timeout });
 
-/** A browser context signed in with a test client's session cookie (`session=…`). */
-export async function signedInContext(browser: Browser, url: string, cookie: string, device: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
+/**
+ * A browser context signed in with a test client's session cookie (`session=…`), set as the server
+ * sets it (HttpOnly, SameSite=Lax); with no cookie, a signed-out one.
+ */
+export async function signedInContext(browser: Browser, url: string, cookie: string | null | undefined, device: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
   const context = await browser.newContext(device);
-  await context.addCookies([{ name: 'session', value: cookie.slice('session='.length), url }]);
+  if (cookie) await context.addCookies([{ name: 'session', value: cookie.slice('session='.length), url, httpOnly: true, sameSite: 'Lax' }]);
   return context;
 }
 

@@ -3,7 +3,6 @@
 // site allows frames (or goes through Hearth's proxy); the archived full page opens sandboxed. Also:
 // status (opening an unread offline article makes it "reading" on the server), edit, delete,
 // re-archive, summary and questions through the local AI, and the change monitor with its history.
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
@@ -37,6 +36,12 @@ const aiMessage = (err: unknown) => (err instanceof ApiError && err.status === 5
 // The overflow menu's Edit and Delete dialogs are fetched when first opened, not with the article.
 const EditDialog = lazy(() => import('./ArticleDialogs').then((m) => ({ default: m.EditDialog })));
 const DeleteDialog = lazy(() => import('./ArticleDialogs').then((m) => ({ default: m.DeleteDialog })));
+// The "More actions" menu (and Radix with it) is fetched when first wanted: a plain button of the same
+// name stands in until then; pointing at it or focusing it starts the fetch.
+let menuModule: ReturnType<typeof importMenu> | undefined;
+const importMenu = () => import('./ArticleMenu');
+const loadMenu = () => (menuModule ??= importMenu());
+const ArticleMenu = lazy(() => loadMenu().then((m) => ({ default: m.ArticleMenu })));
 
 export function ArticlePage(): ReactElement {
   const { id = '' } = useParams();
@@ -86,6 +91,31 @@ function BackLink(): ReactElement {
   );
 }
 
+/**
+ * The "More actions" button before its menu has loaded (ArticleMenu draws the same): pressing it
+ * loads the menu, which opens at once; while it loads (`onOpen` absent) a press does nothing.
+ */
+function MoreButton({ busy, onOpen }: { busy: boolean; onOpen?: (byKeyboard: boolean) => void }): ReactElement {
+  const load = () => void loadMenu().catch(() => undefined); // a failure shows when the menu is wanted
+  return (
+    <button
+      type="button"
+      className="btn btn--secondary btn--compact"
+      aria-label="More actions"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      disabled={busy}
+      onPointerEnter={load}
+      onFocus={load}
+      // a click from Enter or Space has no pointer position (detail 0)
+      onClick={(e) => onOpen?.(e.detail === 0)}
+    >
+      {busy ? <Spinner size={20} /> : <Icon name="more" size={20} />}
+      More
+    </button>
+  );
+}
+
 function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: () => void }): ReactElement {
   const [probe, setProbe] = useState<ProbeResult | null>(null);
   const [view, setView] = useState<View | null>(null);
@@ -106,6 +136,8 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
   const failed = patchItem.isError ? { key: patchItem.variables?.key ?? 'status', error: patchItem.error } : rearchiveItem.isError ? { key: 'rearchive', error: rearchiveItem.error } : null;
   const error = failed ? { key: failed.key, message: errorMessage(failed.error) } : null;
   const [dialog, setDialog] = useState<null | 'edit' | 'delete'>(null);
+  // null until "More actions" is first pressed; then the Radix menu (ArticleMenu.tsx) takes over
+  const [menu, setMenu] = useState<null | { byKeyboard: boolean }>(null);
   // what is not needed to read the text is asked for once the text is on screen
   const shown = useAfterFirstPaint();
   const user = useUser();
@@ -185,43 +217,22 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
           Open original
         </a>
         {item.canEdit ? (
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger className="btn btn--secondary btn--compact" aria-label="More actions" disabled={busy !== null}>
-              {busy !== null ? <Spinner size={20} /> : <Icon name="more" size={20} />}
-              More
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content className="reader-menu" align="end" sideOffset={6} collisionPadding={8}>
-                <DropdownMenu.Item className="reader-menu__item" onSelect={() => patch('status', { status: item.status === 'unread' ? 'reading' : 'unread' }, item.status === 'unread' ? 'Marked as read.' : 'Marked as unread.')}>
-                  <Icon name={item.status === 'unread' ? 'check' : 'bookmark'} size={20} />
-                  {item.status === 'unread' ? 'Mark read' : 'Mark unread'}
-                </DropdownMenu.Item>
-                <DropdownMenu.Item
-                  className="reader-menu__item"
-                  onSelect={() => patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')}
-                >
-                  <Icon name="archive" size={20} />
-                  {item.status === 'archived' ? 'Unarchive' : 'Archive'}
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className="reader-menu__item" onSelect={() => setDialog('edit')}>
-                  <Icon name="edit" size={20} />
-                  Edit
-                </DropdownMenu.Item>
-                {/* a failed copy has its one Retry below, with the reason */}
-                {item.archiveState === 'failed' ? null : (
-                  <DropdownMenu.Item className="reader-menu__item" disabled={isBusy(item)} onSelect={rearchive}>
-                    <Icon name="refresh" size={20} />
-                    {item.type === 'offline' || item.autoUpdate ? 'Save a fresh copy' : 'Refresh preview'}
-                  </DropdownMenu.Item>
-                )}
-                <DropdownMenu.Separator className="reader-menu__sep" />
-                <DropdownMenu.Item className="reader-menu__item reader-menu__item--danger" onSelect={() => setDialog('delete')}>
-                  <Icon name="trash" size={20} />
-                  Delete
-                </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+          menu === null ? (
+            <MoreButton busy={busy !== null} onOpen={(byKeyboard) => setMenu({ byKeyboard })} />
+          ) : (
+            <Suspense fallback={<MoreButton busy />}>
+              <ArticleMenu
+                item={item}
+                busy={busy !== null}
+                byKeyboard={menu.byKeyboard}
+                onToggleRead={() => patch('status', { status: item.status === 'unread' ? 'reading' : 'unread' }, item.status === 'unread' ? 'Marked as read.' : 'Marked as unread.')}
+                onToggleArchived={() => patch('status', { status: item.status === 'archived' ? 'reading' : 'archived' }, item.status === 'archived' ? 'Back in your reading list.' : 'Archived.')}
+                onEdit={() => setDialog('edit')}
+                onRearchive={rearchive}
+                onDelete={() => setDialog('delete')}
+              />
+            </Suspense>
+          )
         ) : null}
       </div>
 

@@ -37,7 +37,7 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
     <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content className="search-dialog" aria-describedby={undefined} data-testid="search-dialog" {...returnFocus}>
+        <RadixDialog.Content className="dialog search-dialog" aria-describedby={undefined} data-testid="search-dialog" {...returnFocus}>
           <RadixDialog.Title className="visually-hidden">Search Hearth</RadixDialog.Title>
           <Command shouldFilter={false} label="Search Hearth" className="search" loop>
             <div className="search__bar">
