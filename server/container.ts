@@ -33,6 +33,14 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
+import { HomeDeviceFilesService } from './modules/home-inventory/device-files.js';
+import { InventoryFiles } from './modules/home-inventory/files.js';
+import { manualExtractionNotSetUp, WebLookupNotSetUp } from './modules/home-inventory/lookup-not-set-up.js';
+import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
+import { HomeDevicesService } from './modules/home-inventory/service.js';
+import { HomeInventoryStore } from './modules/home-inventory/store.js';
+import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
+import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './modules/home-inventory/warranties.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -128,6 +136,10 @@ export interface Deps {
   chatStream: ChatStreamService;
   chatTools: ChatToolRegistry;
   chatRunning: RunningAnswers;
+  /** The household inventory (/api/home): its store and files for the other inventory parts, and its services. */
+  homeStore: HomeInventoryStore;
+  homeFiles: InventoryFiles;
+  home: HomeInventoryServices;
   /** Unified search's providers, one per type; a module adds its own (modules/<x>/search-provider.ts). */
   searchProviders: SearchProviderRegistry;
   search: SearchService;
@@ -300,8 +312,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...(overrides.extensions ?? []));
-  const checks = { ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }), ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }) };
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...(overrides.extensions ?? []));
+  const checks = {
+    ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }),
+    ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }),
+    ...inventoryToolChecks({ chatReadiness: () => features.chatReadiness() }),
+  };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.
@@ -325,6 +341,23 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   };
   const readerAi = new ReaderAiService({ access: readerAccess, items: readerItems, store: readerStore, models: features, runtime: modelRuntime });
   const readerMonitor = new ReaderMonitor({ store: readerStore, capture: readerQueue, notifications, clock, logger: logger.child('reader-monitor') });
+
+  // The household inventory. The web lookup and manual extraction are stand-ins until their part is wired.
+  const homeStore = new HomeInventoryStore(db);
+  const homeFiles = new InventoryFiles(config.dataDir);
+  const homeDevices = new HomeDevicesService({
+    store: homeStore,
+    files: homeFiles,
+    auth,
+    clock,
+    logger: logger.child('home-inventory'),
+    lookup: new WebLookupNotSetUp({ store: homeStore, clock }),
+  });
+  const home: HomeInventoryServices = {
+    devices: homeDevices,
+    files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: manualExtractionNotSetUp, clock, logger: logger.child('home-inventory') }),
+    warranties: new HomeWarrantiesService({ store: homeStore, notifications, clock, logger: logger.child('home-inventory') }),
+  };
 
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
@@ -377,11 +410,14 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
+  scheduler.every(WARRANTY_SWEEP_TASK, WARRANTY_SWEEP_MS, async () => {
+    await home.warranties.sweep();
+  });
   scheduler.every(MONITOR_TASK, tuning.readerMonitorTickMs ?? MONITOR_TICK_MS, async () => {
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

@@ -7,6 +7,7 @@ import { createJobRoutes, createQueueAdminRoutes } from '../modules/downloads/ro
 import { createAppFeatureRoutes, createEnqueueRoutes, createFeatureAdminRoutes } from '../modules/features/routes.js';
 import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from '../modules/archives/routes.js';
 import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js';
+import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
@@ -43,6 +44,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/reader', createReaderAdminRoutes(d.reader)],
     ['/chat', createChatRoutes(d.chat, d.chatStream, d.sse)],
     ['/projects', createProjectRoutes(d.chat)],
+    ['/home', createHomeInventoryRoutes(d.home)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

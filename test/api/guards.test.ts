@@ -47,6 +47,32 @@ describe('guards and HTTP conventions', () => {
     it('lists the routes of every feature', () => {
       const keys = s.handle.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
       expect(keys).toEqual(expect.arrayContaining(['GET /api/auth/me', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/setup/state', 'POST /api/chat/chat/stream', 'GET /api/projects']));
+      // the home inventory (its identify/ask and lookup routes are listed by their own parts)
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'GET /api/home/devices',
+          'POST /api/home/devices',
+          'GET /api/home/devices/:id',
+          'PATCH /api/home/devices/:id',
+          'DELETE /api/home/devices/:id',
+          'GET /api/home/devices/:id/photo',
+          'POST /api/home/devices/:id/set-main-photo',
+          'GET /api/home/devices/:id/files',
+          'POST /api/home/devices/:id/files',
+          'GET /api/home/devices/:id/files/:fid',
+          'DELETE /api/home/devices/:id/files/:fid',
+          'PATCH /api/home/devices/:id/files/:fileId/comment',
+          'GET /api/home/devices/:id/manual',
+          'GET /api/home/devices/:id/links',
+          'POST /api/home/devices/:id/links',
+          'DELETE /api/home/devices/:id/links/:linkId',
+          'GET /api/home/devices/:id/service',
+          'POST /api/home/devices/:id/service',
+          'PATCH /api/home/devices/:id/service/:entryId',
+          'DELETE /api/home/devices/:id/service/:entryId',
+          'GET /api/home/warranties',
+        ]),
+      );
       expect(new Set(keys).size).toBe(keys.length);
     });
 

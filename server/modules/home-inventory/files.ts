@@ -2,10 +2,11 @@
 // .thumb.webp beside them, manuals, receipts), always reached through the one path guard. Images are
 // checked by their first bytes and read by sharp: EXIF orientation is applied to the stored copy
 // and a thumbnail is made. A format sharp cannot read (HEIC on this build, a broken file) is 415.
+// sharp is loaded on the first image, not at start (test/unit/startup-imports.test.ts).
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, default as Sharp } from 'sharp';
 import { AppError, BadRequestError } from '../../errors.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { THUMB_PX } from './schema.js';
@@ -29,6 +30,10 @@ export function sniff(head: Buffer): SniffedType {
   if (latin.startsWith('%PDF-')) return { contentType: 'application/pdf', ext: 'pdf', kind: 'pdf' };
   return { contentType: 'application/octet-stream', ext: 'bin', kind: 'other' };
 }
+
+/** sharp, loaded once on first use. */
+let sharpModule: Promise<typeof Sharp> | null = null;
+const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import('sharp').then((m) => m.default));
 
 export interface StoredImage {
   /** Relative to the inventory root. */
@@ -69,6 +74,7 @@ export class InventoryFiles {
   async storeImage(deviceId: string, fileId: string, input: Buffer | { path: string }): Promise<StoredImage> {
     await this.ensureDeviceDir(deviceId);
     const source = Buffer.isBuffer(input) ? input : input.path;
+    const sharp = await loadSharp();
     let meta: Metadata;
     try {
       meta = await sharp(source).metadata();
@@ -125,5 +131,20 @@ export class InventoryFiles {
   async removeDevice(deviceId: string): Promise<void> {
     const dir = this.resolve(deviceId);
     if (dir && dir !== this.root) await rm(dir, { recursive: true, force: true });
+  }
+
+  /** Moves a stored file to another relative path (an upload's temp file to its final name). */
+  async move(fromRelative: string, toRelative: string): Promise<void> {
+    const from = this.resolve(fromRelative);
+    const to = this.resolve(toRelative);
+    if (!from || !to || from === this.root || to === this.root) throw new BadRequestError('That file cannot be stored.');
+    await rename(from, to);
+  }
+
+  /** Removes a device's folder when nothing is in it (after a failed first upload). */
+  async removeDeviceDirIfEmpty(deviceId: string): Promise<void> {
+    const dir = this.resolve(deviceId);
+    if (!dir || dir === this.root) return;
+    await rmdir(dir).catch(() => undefined);
   }
 }

@@ -1,0 +1,138 @@
+// Request and response plumbing for the inventory routes: a multipart upload streamed to the temp
+// file the service named (busboy, capped, the first bytes kept for sniffing), a raw body read up to
+// a limit, and a stored file piped out with its headers. Transport only; the rules are the services'.
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { Request, Response } from 'express';
+import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
+import type { OpenedFile, ReceivedUpload } from './device-files.js';
+
+const HEAD_BYTES = 64;
+/** Room for the multipart framing and the text fields around the file. */
+const FORM_OVERHEAD = 64 * 1024;
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+/**
+ * Reads a multipart form with one file: the file is written to `target` (at most `max` bytes, or
+ * 413 and the partial file left for the caller to remove), the text fields are collected.
+ */
+export function receiveUpload(req: Request, target: string, max: number): Promise<ReceivedUpload> {
+  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}. Hearth keeps files up to ${mb(max)}.`);
+  if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
+    req.resume();
+    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
+  }
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: 10, fieldSize: 4_000, parts: 12 } });
+    } catch {
+      req.resume();
+      reject(new BadRequestError('The form upload could not be read. Choose the file again.'));
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let filename: string | null = null;
+    let bytes = 0;
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let writing: Promise<void> | null = null;
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(bb);
+      req.resume();
+      reject(err);
+    };
+    bb.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    bb.on('file', (_name, stream, info) => {
+      if (writing) {
+        stream.resume();
+        return;
+      }
+      filename = info.filename ? info.filename.replace(/^.*[\\/]/, '').slice(0, 200) : null;
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (headLength < HEAD_BYTES) {
+          head.push(chunk.subarray(0, HEAD_BYTES - headLength));
+          headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
+        }
+      });
+      stream.on('limit', () => fail(tooLarge()));
+      writing = pipeline(stream, createWriteStream(target)).catch((err: unknown) => {
+        fail(err instanceof Error ? err : new Error(String(err)));
+      });
+    });
+    bb.on('error', () => fail(new BadRequestError('The form upload could not be read. Choose the file again.')));
+    bb.on('close', () => {
+      void (async () => {
+        // the file's own write finishes after the form is read
+        await writing;
+        if (failed) return;
+        if (!writing) return fail(new BadRequestError('The form has no file in it. Choose a photo or a file to upload.'));
+        resolve({ bytes, head: Buffer.concat(head), filename, fields });
+      })();
+    });
+    req.pipe(bb);
+  });
+}
+
+/** Reads a raw request body up to `max` bytes; over it is 413. */
+export async function readRawBody(req: Request, max: number): Promise<Buffer> {
+  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}.`);
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    req.resume();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      req.resume();
+      throw tooLarge();
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** `filename="..."` for plain names and `filename*=` for the exact one. */
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** Sends a stored file: its type, a safe name, nosniff; a failed read cuts the response. */
+export function sendFile(res: Response, file: OpenedFile): Promise<void> {
+  res.status(200).set({
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.size),
+    'Content-Disposition': contentDisposition(file.disposition, file.filename),
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  });
+  // a file opened on its own is never a page of Hearth's origin (the PDF viewer needs no sandbox: it runs no page script)
+  if (file.contentType !== 'application/pdf') res.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
+  return new Promise((resolve) => {
+    file.stream.once('error', () => {
+      res.destroy();
+      resolve();
+    });
+    res.once('close', () => {
+      file.stream.destroy();
+      resolve();
+    });
+    file.stream.pipe(res);
+  });
+}
