@@ -124,6 +124,9 @@ describe('a page whose code does not arrive', () => {
     await opensWithEarlyData('member', `/reader/${articleId}`, [`/api/reader/${articleId}`], async (page) => {
       await shown(page.getByTestId('reader-content'));
     });
+    await opensWithEarlyData('member', '/inventory', ['/api/home/devices'], async (page) => {
+      await shown(page.getByText('Nothing in the inventory yet'));
+    });
   });
 
   it("asks for what is not needed to read an article only once its text is on screen", async () => {
