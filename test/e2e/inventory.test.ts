@@ -245,4 +245,43 @@ describe('the Inventory in the browser', () => {
     await shown(page.getByTestId('lookup-state').getByText('Add the brand and model'));
     expect([...api.devices.values()].find((d) => d.name === 'Garden hose reel')?.category).toBe('tool');
   });
+
+  it('against the real /api/home: a photo goes up, the fields are saved, the lookup says why it was skipped, a service is noted and the device deleted', async () => {
+    const context = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${server.url}/inventory`);
+    await shown(page.getByText('Nothing in the inventory yet'));
+    await page.getByTestId('add-by-photo').setInputFiles({ name: 'label.png', mimeType: 'image/png', buffer: photo });
+    const review = page.getByTestId('device-review');
+    await shown(review);
+    // whatever identify answered, the member can still fill in and save the fields
+    await review.getByLabel('Name', { exact: true }).fill('Dishwasher');
+    await review.getByLabel('Brand').fill(LABEL.brand);
+    await review.getByLabel('Model').fill(LABEL.model);
+    await review.getByLabel('Serial number').fill(LABEL.serial);
+    await review.getByRole('button', { name: 'Save device' }).tap();
+    await shown(page.getByRole('heading', { name: 'Dishwasher', level: 1 }));
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    const stored = (await server.member.get(`/api/home/devices/${id}`)).body.device;
+    expect(stored).toMatchObject({ name: 'Dishwasher', brand: LABEL.brand, model: LABEL.model, serialNumber: LABEL.serial });
+    // the label photo is the main photo, served (and thumbnailed) by Hearth
+    expect(stored.mainPhotoId).toBeTruthy();
+    await expect.poll(() => page.getByAltText('Dishwasher, main photo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // the lookup's state comes from the server, with its sentence
+    await shown(page.getByTestId('lookup-state').getByText(stored.lookupError ?? 'Looking up'));
+
+    await page.getByRole('button', { name: 'Note a service' }).tap();
+    const dialog = page.getByTestId('service-dialog');
+    await dialog.getByLabel('What was done').fill('Cleaned the spray arms');
+    await dialog.getByRole('button', { name: 'Add to service log' }).tap();
+    await shown(page.getByTestId('service-entry').getByText('Cleaned the spray arms'));
+    expect((await server.member.get(`/api/home/devices/${id}`)).body.device.serviceLog).toHaveLength(1);
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).tap();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).tap();
+    await shown(page.getByText('Nothing in the inventory yet'));
+    expect((await server.member.get(`/api/home/devices/${id}`)).status).toBe(404);
+  });
 });
