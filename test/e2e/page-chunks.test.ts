@@ -120,6 +120,9 @@ describe('a page whose code does not arrive', () => {
     await opensWithEarlyData('member', `/reader/${articleId}`, [`/api/reader/${articleId}`], async (page) => {
       await shown(page.getByTestId('reader-content'));
     });
+    await opensWithEarlyData('member', '/inventory', ['/api/home/devices'], async (page) => {
+      await shown(page.getByText('Nothing in the inventory yet'));
+    });
   });
 
   it('fetches the article\'s "More actions" menu only when it is first pressed, and opens it at once', async () => {

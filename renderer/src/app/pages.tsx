@@ -30,6 +30,9 @@ const ChatPage = lazyPage(() => import('../features/chat/ChatPage').then((m) => 
 const DownloadsPage = lazyPage(() => import('../features/downloads/DownloadsPage').then((m) => m.DownloadsPage));
 const FeaturesPage = lazyPage(() => import('../features/features-admin/FeaturesPage').then((m) => m.FeaturesPage));
 const DefaultLayoutPage = lazyPage(() => import('../features/home/DefaultLayoutPage').then((m) => m.DefaultLayoutPage));
+const DevicePage = lazyPage(() => import('../features/inventory/DevicePage').then((m) => m.DevicePage));
+const InventoryPage = lazyPage(() => import('../features/inventory/InventoryPage').then((m) => m.InventoryPage));
+const WarrantiesPage = lazyPage(() => import('../features/inventory/WarrantiesPage').then((m) => m.WarrantiesPage));
 const HomePage = lazyPage(() => import('../features/home/HomePage').then((m) => m.HomePage));
 const MemberLayoutPage = lazyPage(() => import('../features/home/MemberLayoutPage').then((m) => m.MemberLayoutPage));
 const ArchivesAdminPage = lazyPage(() => import('../features/library/ArchivesAdminPage').then((m) => m.ArchivesAdminPage));
@@ -93,6 +96,33 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   },
   // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
   { id: 'chat', path: 'chat/*', label: 'Chat', icon: 'chat', access: 'user', Component: ChatPage },
+  {
+    id: 'inventory',
+    path: 'inventory',
+    label: 'Inventory',
+    icon: 'box',
+    access: 'user',
+    Component: InventoryPage,
+    toolId: 'inventory',
+    // 'more' until the phone's tab bar can take a seventh tab: at 320 px Home, Reader, Chat, Library,
+    // Admin and More already fill it (navigation.test.ts checks no label is cut)
+    section: 'more',
+    summary: 'Every device in the house, with its manual, warranty and service history.',
+    // the list as it opens without a search or a kind chosen (queries.ts devicesUrl)
+    prefetch: (_, search) => (search ? [] : ['/api/home/devices']),
+  },
+  { id: 'inventory-warranties', path: 'inventory/warranties', label: 'Warranties', icon: 'box', access: 'user', Component: WarrantiesPage, inNav: false, toolId: 'inventory', prefetch: () => ['/api/home/warranties?days=60'] },
+  {
+    id: 'inventory-device',
+    path: 'inventory/:id',
+    label: 'Inventory',
+    icon: 'box',
+    access: 'user',
+    Component: DevicePage,
+    inNav: false,
+    toolId: 'inventory',
+    prefetch: ({ id }) => (id ? [`/api/home/devices/${encodeURIComponent(id)}`] : []),
+  },
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
   // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
   { id: 'reader', path: 'read/:sourceId/*', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
