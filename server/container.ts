@@ -35,6 +35,8 @@ import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
 import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
+import { createHomeInventoryTool } from './modules/home-inventory/chat-tool.js';
+import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
 import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
@@ -315,8 +317,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...(overrides.extensions ?? []));
-  const checks = { ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }), ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }) };
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...(overrides.extensions ?? []));
+  const checks = {
+    ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }),
+    ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }),
+    ...inventoryToolChecks({ chatReadiness: () => features.chatReadiness() }),
+  };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
   // The shared browser launches on the first capture, not here.
@@ -348,7 +354,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // (overrides.chatTools) takes the place of the real tool with the same id.
   const standIns = overrides.chatTools ?? [];
   const chatTools = new ChatToolRegistry().register(
-    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems })].filter((t) => !standIns.some((s) => s.id === t.id)),
+    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: new HomeInventoryStore(db), clock })].filter((t) => !standIns.some((s) => s.id === t.id)),
     ...standIns,
   );
   const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });

@@ -19,12 +19,14 @@ describe('tools and the app store', () => {
       expect(r.status).toBe(200);
       const { tools } = ToolsResponse.parse(r.body);
       const byId = Object.fromEntries(tools.map((t) => [t.id, t]));
-      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'library', 'reader', 'reader_search']);
+      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_inventory', 'inventory', 'library', 'reader', 'reader_search']);
       expect(byId.reader).toMatchObject({ offline: false, route: '/reader', enabled: true });
       expect(byId.library).toMatchObject({ offline: false, route: '/library', enabled: true });
+      expect(byId.inventory).toMatchObject({ offline: false, route: '/inventory', enabled: true });
       // an Extension: chat-only, no page, fully local
       expect(byId.archive_search).toMatchObject({ offline: true, route: null, dataSources: [], enabled: true });
       expect(byId.reader_search).toMatchObject({ offline: true, route: null, dataSources: [], enabled: true });
+      expect(byId.home_inventory).toMatchObject({ offline: true, route: null, dataSources: [], enabled: true });
       for (const t of tools) {
         expect(t.examples.length).toBeGreaterThan(0);
         expect(t.configSchema).toMatchObject({ type: 'object' });

@@ -31,6 +31,7 @@ export interface ToolDefinition {
 export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   reader: '/reader',
   library: '/library',
+  inventory: '/inventory',
 };
 
 /**
