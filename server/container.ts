@@ -39,6 +39,7 @@ import { createHomeInventoryTool } from './modules/home-inventory/chat-tool.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
 import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
+import { HomeMaintenanceService } from './modules/home-inventory/maintenance.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
@@ -393,6 +394,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const homeAi: HomeAiServices = {
     identify: new HomeIdentifyService({ store: homeAiStore, files: homeAiFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
     ask: new HomeAskService({ store: homeAiStore, models, runtime: modelRuntime, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+    maintenance: new HomeMaintenanceService({ store: homeAiStore, clock }),
   };
 
   // Each module contributes its own boot steps; they run in this order.

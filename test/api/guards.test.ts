@@ -46,7 +46,7 @@ describe('guards and HTTP conventions', () => {
   describe('route table', () => {
     it('lists the routes of every feature', () => {
       const keys = s.handle.routes.map((r) => `${r.method.toUpperCase()} ${r.path}`);
-      expect(keys).toEqual(expect.arrayContaining(['GET /api/auth/me', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/setup/state', 'POST /api/chat/chat/stream', 'GET /api/projects', 'POST /api/home/devices/:id/identify', 'POST /api/home/devices/:id/ask']));
+      expect(keys).toEqual(expect.arrayContaining(['GET /api/auth/me', 'POST /api/admin/users', 'DELETE /api/admin/users/:id', 'PUT /api/setup/state', 'POST /api/chat/chat/stream', 'GET /api/projects', 'POST /api/home/devices/:id/identify', 'POST /api/home/devices/:id/ask', 'GET /api/home/devices/:id/maintenance']));
       expect(new Set(keys).size).toBe(keys.length);
     });
 
