@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   webapp: () => import('./webapp.js'),
   chat: () => import('./chat.js'),
   'inventory-manual': () => import('./inventory-manual.js'),
+  'inventory-ocr': () => import('./inventory-ocr.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

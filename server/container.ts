@@ -45,8 +45,10 @@ import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
 import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './modules/home-inventory/warranties.js';
 import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
+import { createHomeInventoryTool } from './modules/home-inventory/chat-tool.js';
 import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
+import { HomeMaintenanceService } from './modules/home-inventory/maintenance.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
@@ -426,7 +428,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // (overrides.chatTools) takes the place of the real tool with the same id.
   const standIns = overrides.chatTools ?? [];
   const chatTools = new ChatToolRegistry().register(
-    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems })].filter((t) => !standIns.some((s) => s.id === t.id)),
+    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: homeStore, clock })].filter((t) => !standIns.some((s) => s.id === t.id)),
     ...standIns,
   );
   const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });
@@ -463,6 +465,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const homeAi: HomeAiServices = {
     identify: new HomeIdentifyService({ store: homeStore, files: homeFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
     ask: new HomeAskService({ store: homeStore, models, runtime: modelRuntime, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
+    maintenance: new HomeMaintenanceService({ store: homeStore, clock }),
   };
 
   // Each module contributes its own boot steps; they run in this order.

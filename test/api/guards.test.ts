@@ -75,6 +75,7 @@ describe('guards and HTTP conventions', () => {
           'POST /api/home/devices/:id/ask',
           'POST /api/home/devices/:id/lookup',
           'POST /api/home/devices/:id/generate-specs',
+          'GET /api/home/devices/:id/maintenance',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);

@@ -16,9 +16,9 @@ export const MAX_SEARCH_QUERY_CHARS = 200;
 
 /** Where part of an answer came from, linked to the web app's own viewer. */
 export const Source = z.object({
-  type: z.enum(['archive', 'reader']),
+  type: z.enum(['archive', 'reader', 'inventory']),
   title: z.string(),
-  /** A web app path: `/read/:sourceId/...` for an archive article, `/reader/:id` for a Reader item. */
+  /** A web app path: `/read/:sourceId/...` for an archive article, `/reader/:id` for a Reader item, `/inventory/:id` for a device. */
   url: z.string(),
   snippet: z.string().nullable(),
 });

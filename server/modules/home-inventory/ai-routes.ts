@@ -7,11 +7,13 @@ import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import type { HomeAskService } from './ask.js';
 import type { HomeIdentifyService } from './identify.js';
-import { AskBody, AskEvents, DeviceIdParams, IdentifyBody, IdentifyResponse } from './schema.js';
+import type { HomeMaintenanceService } from './maintenance.js';
+import { AskBody, AskEvents, DeviceIdParams, IdentifyBody, IdentifyResponse, MaintenanceResponse } from './schema.js';
 
 export interface HomeAiServices {
   identify: HomeIdentifyService;
   ask: HomeAskService;
+  maintenance: HomeMaintenanceService;
 }
 
 export function createHomeAiRoutes(ai: HomeAiServices, sse: SseRegistry) {
@@ -29,5 +31,7 @@ export function createHomeAiRoutes(ai: HomeAiServices, sse: SseRegistry) {
         await answer.run({ send: (event, data) => stream.send(event, data), signal: stream.signal });
       }),
     );
+
+    r.get('/devices/:id/maintenance', { access: 'user', response: MaintenanceResponse }, (req) => ai.maintenance.suggest(actorOf(req), parse(DeviceIdParams, req.params).id));
   });
 }

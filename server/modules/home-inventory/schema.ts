@@ -281,7 +281,12 @@ export const IdentifyUnavailableDetails = z.object({ rawLabelText: z.string(), f
 
 export const LookupResponse = z.object({ device: DeviceSummary });
 export const GenerateSpecsResponse = z.object({ specs: z.record(z.string(), z.string()) });
-/** Maintenance intervals found in the manual ("replace the filter every 6 months"), proposed as service-log entries to confirm. */
+/**
+ * Maintenance intervals found in the manual ("replace the filter every 6 months"), proposed as
+ * service-log entries to confirm: the member confirms one by POSTing it to
+ * /devices/:id/service (type maintenance, the description, the date done); nothing is written by
+ * GET /devices/:id/maintenance.
+ */
 export const MaintenanceSuggestion = z.object({
   id: z.string(),
   description: z.string(),

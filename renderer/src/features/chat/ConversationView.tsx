@@ -197,8 +197,8 @@ function Sources({ sources }: { sources: readonly Source[] }): ReactElement {
         {sources.map((s) => (
           <li key={s.url}>
             <Link to={s.url} className="chat-source">
-              <Icon name={s.type === 'archive' ? 'book' : 'bookmark'} size={16} />
-              <span className="chat-source__kind">{s.type === 'archive' ? 'Archive' : 'Reader'}</span>
+              <Icon name={s.type === 'archive' ? 'book' : s.type === 'inventory' ? 'home' : 'bookmark'} size={16} />
+              <span className="chat-source__kind">{s.type === 'archive' ? 'Archive' : s.type === 'inventory' ? 'Inventory' : 'Reader'}</span>
               <span className="chat-source__title">{s.title}</span>
             </Link>
           </li>
