@@ -71,6 +71,8 @@ describe('guards and HTTP conventions', () => {
           'PATCH /api/home/devices/:id/service/:entryId',
           'DELETE /api/home/devices/:id/service/:entryId',
           'GET /api/home/warranties',
+          'GET /api/home/export',
+          'POST /api/home/import',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);
