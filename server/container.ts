@@ -43,6 +43,7 @@ import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
+import { HomeTransferService } from './modules/home-inventory/transfer.js';
 import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './modules/home-inventory/warranties.js';
 import type { HomeAiServices } from './modules/home-inventory/ai-routes.js';
 import { createHomeInventoryTool } from './modules/home-inventory/chat-tool.js';
@@ -419,6 +420,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     devices: homeDevices,
     files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: homeManuals, clock, logger: logger.child('home-inventory') }),
     warranties: new HomeWarrantiesService({ store: homeStore, notifications, clock, logger: logger.child('home-inventory') }),
+    transfer: new HomeTransferService({ store: homeStore, clock }),
   };
 
   const chatStore = new ChatStore(db);

@@ -76,6 +76,8 @@ describe('guards and HTTP conventions', () => {
           'POST /api/home/devices/:id/lookup',
           'POST /api/home/devices/:id/generate-specs',
           'GET /api/home/devices/:id/maintenance',
+          'GET /api/home/export',
+          'POST /api/home/import',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);

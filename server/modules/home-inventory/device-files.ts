@@ -61,6 +61,7 @@ export function safeFilename(label: string, ext: string): string {
     .normalize('NFKD')
     .replace(/[^\w .-]+/g, '')
     .replace(/\s+/g, ' ')
+    .replace(/\.{2,}/g, '.')
     .replace(/^[ .-]+|[ .-]+$/g, '')
     .slice(0, 80);
   const name = base || 'file';

@@ -136,3 +136,45 @@ export function sendFile(res: Response, file: OpenedFile): Promise<void> {
     file.stream.pipe(res);
   });
 }
+
+/** The one file of a small multipart form, in memory (an import file), up to `max` bytes. */
+export function receiveFormFile(req: Request, max: number): Promise<Buffer> {
+  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}. Split it and import each part.`);
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: 10, parts: 12 } });
+    } catch {
+      req.resume();
+      reject(new BadRequestError('The form upload could not be read. Choose the file again.'));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let got = false;
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(bb);
+      req.resume();
+      reject(err);
+    };
+    bb.on('file', (_name, stream) => {
+      got = true;
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => fail(tooLarge()));
+    });
+    bb.on('error', () => fail(new BadRequestError('The form upload could not be read. Choose the file again.')));
+    bb.on('close', () => {
+      if (failed) return;
+      if (!got) return fail(new BadRequestError('The form has no file in it. Choose the CSV file to import.'));
+      resolve(Buffer.concat(chunks));
+    });
+    req.pipe(bb);
+  });
+}

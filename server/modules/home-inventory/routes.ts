@@ -6,7 +6,7 @@ import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { HomeDeviceFilesService } from './device-files.js';
-import { receiveUpload, sendFile } from './http-io.js';
+import { readRawBody, receiveFormFile, receiveUpload, sendFile } from './http-io.js';
 import {
   CreateDeviceBody,
   CreateLinkBody,
@@ -14,14 +14,17 @@ import {
   DeviceResponse,
   DevicesQuery,
   DevicesResponse,
+  ExportQuery,
   FileCommentBody,
   FileCommentParams,
   FileParams,
   FileResponse,
   FilesResponse,
+  ImportResponse,
   LinkParams,
   LinkResponse,
   LinksResponse,
+  MAX_IMPORT_BYTES,
   MAX_UPLOAD_BYTES,
   PatchDeviceBody,
   PatchServiceEntryBody,
@@ -35,7 +38,9 @@ import {
   WarrantiesResponse,
 } from './schema.js';
 import type { HomeDevicesService } from './service.js';
+import type { HomeTransferService } from './transfer.js';
 import type { HomeWarrantiesService } from './warranties.js';
+import { BadRequestError } from '../../errors.js';
 import { z } from 'zod';
 
 /** The inventory's services, as the container wires them. */
@@ -43,6 +48,7 @@ export interface HomeInventoryServices {
   devices: HomeDevicesService;
   files: HomeDeviceFilesService;
   warranties: HomeWarrantiesService;
+  transfer: HomeTransferService;
 }
 
 const ThumbQuery = z.object({ thumb: z.enum(['1', '0', 'true', 'false']).optional() });
@@ -146,5 +152,30 @@ export function createHomeInventoryRoutes(home: HomeInventoryServices, opts: { m
 
     // ---- warranties ------------------------------------------------------------------------
     r.get('/warranties', { access: 'user', response: WarrantiesResponse }, (req) => home.warranties.list(actorOf(req), parse(WarrantiesQuery, req.query).days));
+
+    // ---- moving in and out -----------------------------------------------------------------
+    r.get('/export', { access: 'user', response: bytes('application/json (every device with its files\' labels, links and service log) or with ?format=homebox a Homebox CSV, as an attachment') }, async (req, res) => {
+      const { format } = parse(ExportQuery, req.query);
+      const actor = actorOf(req);
+      if (format === 'homebox') {
+        const csv = await home.transfer.exportHomebox(actor);
+        res.set({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-inventory-homebox.csv"', 'X-Content-Type-Options': 'nosniff' }).send(csv);
+        return;
+      }
+      const data = await home.transfer.exportJson(actor);
+      res.set({ 'Content-Type': 'application/json; charset=utf-8', 'Content-Disposition': 'attachment; filename="hearth-inventory.json"', 'X-Content-Type-Options': 'nosniff' }).send(JSON.stringify(data, null, 2));
+    });
+    r.post('/import', { access: 'user', jsonLimit: false, response: ImportResponse }, async (req) => {
+      const type = req.get('content-type') ?? '';
+      let body: Buffer;
+      if (/^multipart\/form-data/i.test(type)) body = await receiveFormFile(req, MAX_IMPORT_BYTES);
+      else if (/^(text\/(csv|plain|tab-separated-values)|application\/(csv|octet-stream))/i.test(type)) body = await readRawBody(req, MAX_IMPORT_BYTES);
+      else {
+        req.resume();
+        throw new BadRequestError('Send the Homebox CSV file as a form upload, or as a text/csv body.');
+      }
+      if (body.length === 0) throw new BadRequestError('The file is empty. Export the items from Homebox and upload that file.');
+      return home.transfer.importHomebox(actorOf(req), body.toString('utf8'));
+    });
   });
 }
