@@ -145,7 +145,7 @@ describe('home inventory: devices', () => {
   it('answers 404 not_found with a sentence for an unknown device on every device route', async () => {
     const routes = s.handle.routes.filter((r) => r.path.startsWith('/api/home/devices/:id'));
     for (const r of routes) {
-      const body = r.method === 'get' || r.method === 'delete' ? undefined : r.path.endsWith('/service') ? { date: '2026-01-01', type: 'repair', description: 'x' } : r.path.endsWith('/links') ? { label: 'x', url: 'https://example.com/' } : r.path.endsWith('set-main-photo') ? { fileId: 'x' } : r.path.endsWith('/comment') ? { comment: 'x' } : r.path.includes('/service/') ? { description: 'y' } : { name: 'x' };
+      const body = r.method === 'get' || r.method === 'delete' ? undefined : r.path.endsWith('/service') ? { date: '2026-01-01', type: 'repair', description: 'x' } : r.path.endsWith('/links') ? { label: 'x', url: 'https://example.com/' } : r.path.endsWith('set-main-photo') ? { fileId: 'x' } : r.path.endsWith('/comment') ? { comment: 'x' } : r.path.includes('/service/') ? { description: 'y' } : r.path.endsWith('/ask') ? { question: 'How do I descale it?' } : /\/(identify|lookup|generate-specs)$/.test(r.path) ? {} : { name: 'x' };
       // uploads are multipart: checked in inventory-files.test.ts
       if (r.path.endsWith('/files') && r.method === 'post') continue;
       const res = await s.member.req(r.method.toUpperCase() as 'GET', fill(r.path), body);

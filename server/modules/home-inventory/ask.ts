@@ -67,7 +67,7 @@ export class HomeAskService {
    */
   async prepare(actor: UserActor, deviceId: string, question: string): Promise<{ run(sink: AskSink): Promise<void> }> {
     const device = await this.deps.store.getDevice(deviceId);
-    if (!device) throw new NotFoundError(DEVICE_GONE, 'device_not_found');
+    if (!device) throw new NotFoundError(DEVICE_GONE);
     const model = await this.deps.models.textModel(actor);
     const manual = device.manualText ? forAsk(device.manualText, question) : null;
     const messages: ChatMessage[] = [

@@ -31,9 +31,9 @@ export function sniff(head: Buffer): SniffedType {
   return { contentType: 'application/octet-stream', ext: 'bin', kind: 'other' };
 }
 
-/** sharp, loaded once on first use. */
+/** sharp, loaded once on first use (every inventory part that reads pictures takes it from here). */
 let sharpModule: Promise<typeof Sharp> | null = null;
-const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import('sharp').then((m) => m.default));
+export const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import('sharp').then((m) => m.default));
 
 export interface StoredImage {
   /** Relative to the inventory root. */

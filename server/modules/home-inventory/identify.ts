@@ -8,14 +8,13 @@
 // contain is not believed. Only rawLabelText is written; the member confirms the rest (PATCH).
 // Without the runtime or a model, OCR still answers: 503/409 with a sentence and what it read.
 import { readFile } from 'node:fs/promises';
-import sharp from 'sharp';
 import { z } from 'zod';
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { InventoryFiles } from './files.js';
+import { loadSharp, type InventoryFiles } from './files.js';
 import { meaningfulChars, OcrTimeoutError, type OcrResult } from './ocr.js';
 import type { InventoryModelPicker } from './ports.js';
 import { DeviceCategory, MAX_FIELD_CHARS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type IdentifiedFields, type IdentifyResponse } from './schema.js';
@@ -226,7 +225,7 @@ export class HomeIdentifyService {
   async identify(actor: UserActor, deviceId: string, fileId?: string): Promise<IdentifyResponse> {
     const { store, ocr, models, logger } = this.deps;
     const device = await store.getDevice(deviceId);
-    if (!device) throw new NotFoundError(DEVICE_GONE, 'device_not_found');
+    if (!device) throw new NotFoundError(DEVICE_GONE);
     const photo = await this.labelPhoto(device, fileId);
     const bytes = await this.imageBytes(photo);
 
@@ -267,7 +266,7 @@ export class HomeIdentifyService {
     let transcribed = false;
     let description: string | null = null;
     if (visionModel) {
-      const image = (await sharp(bytes).rotate().resize(VISION_PX, VISION_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer()).toString('base64');
+      const image = (await (await loadSharp())(bytes).rotate().resize(VISION_PX, VISION_PX, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer()).toString('base64');
       const [transcript, described] = await Promise.allSettled([tooLittle ? this.transcribe(visionModel, image) : Promise.resolve(null), this.describe(visionModel, image)]);
       for (const r of [transcript, described]) if (r.status === 'rejected' && runtimeGone(r.reason)) throw unavailable(r.reason, fallback());
       if (transcript.status === 'rejected') logger.warn({ err: transcript.reason }, 'the vision model could not transcribe the label');

@@ -95,7 +95,7 @@ export class HomeMaintenanceService {
 
   async suggest(_actor: UserActor, deviceId: string): Promise<MaintenanceResponse> {
     const device = await this.deps.store.getDevice(deviceId);
-    if (!device) throw new NotFoundError(DEVICE_GONE, 'device_not_found');
+    if (!device) throw new NotFoundError(DEVICE_GONE);
     if (!device.manualText) return { suggestions: [] };
     const service = await this.deps.store.listService(deviceId);
     return { suggestions: maintenanceFrom(device.manualText, service, todayOf(this.deps.clock)) };

@@ -6,10 +6,10 @@
 // sharp first: EXIF orientation applied, greyscale, contrast stretched, small photos enlarged and
 // huge ones reduced, so the time per label stays about the same.
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
 import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
 import { AppError, BadRequestError } from '../../errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { loadSharp } from './files.js';
 
 const require = createRequire(import.meta.url);
 const eng = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
@@ -49,6 +49,7 @@ export function meaningfulChars(text: string): number {
 
 /** The picture as tesseract reads it best: upright, grey, stretched, a readable size. PNG bytes. */
 export async function prepareForOcr(image: Buffer | string): Promise<Buffer> {
+  const sharp = await loadSharp();
   let meta;
   try {
     meta = await sharp(image).metadata();
