@@ -37,6 +37,7 @@ import { HomeDeviceFilesService } from './modules/home-inventory/device-files.js
 import { InventoryFiles } from './modules/home-inventory/files.js';
 import { manualExtractionNotSetUp, WebLookupNotSetUp } from './modules/home-inventory/lookup-not-set-up.js';
 import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
+import { createDeviceSearchProvider } from './modules/home-inventory/search-provider.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
@@ -393,6 +394,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const searchProviders = new SearchProviderRegistry().register(
     createReaderSearchProvider({ items: readerItems, isEnabled: () => tools.isEnabled('reader') }),
     createArchiveSearchProvider({ archives, isEnabled: () => tools.isEnabled('library') }),
+    createDeviceSearchProvider({ devices: homeDevices, isEnabled: () => tools.isEnabled('inventory') }),
     createToolSearchProvider({ tools }),
     createPageSearchProvider({ isEnabled: (toolId) => tools.isEnabled(toolId) }),
     conversationSearchProvider(chat),
