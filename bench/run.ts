@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'http-load': () => import('./http-load.js'),
   webapp: () => import('./webapp.js'),
   chat: () => import('./chat.js'),
+  inventory: () => import('./inventory.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
