@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   chat: () => import('./chat.js'),
   'inventory-manual': () => import('./inventory-manual.js'),
   'inventory-ocr': () => import('./inventory-ocr.js'),
+  inventory: () => import('./inventory.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

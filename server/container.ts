@@ -40,6 +40,7 @@ import { HomeLookupService } from './modules/home-inventory/lookup.js';
 import { ManualService } from './modules/home-inventory/manual.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
 import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
+import { createDeviceSearchProvider } from './modules/home-inventory/search-provider.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
 import { HomeInventoryStore } from './modules/home-inventory/store.js';
 import { inventoryToolChecks, inventoryTools } from './modules/home-inventory/tools.js';
@@ -455,6 +456,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const searchProviders = new SearchProviderRegistry().register(
     createReaderSearchProvider({ items: readerItems, isEnabled: () => tools.isEnabled('reader') }),
     createArchiveSearchProvider({ archives, isEnabled: () => tools.isEnabled('library') }),
+    createDeviceSearchProvider({ devices: homeDevices, isEnabled: () => tools.isEnabled('inventory') }),
     createToolSearchProvider({ tools }),
     createPageSearchProvider({ isEnabled: (toolId) => tools.isEnabled(toolId) }),
     conversationSearchProvider(chat),

@@ -161,3 +161,21 @@ describe('home inventory: export and Homebox import', () => {
     expect(await count(b)).toBe(before);
   });
 });
+
+describe('home inventory in unified search', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ seed: 'household' });
+  });
+  afterAll(() => s.close());
+
+  it('finds a device by brand for any member, linking to its page; and offers the Inventory page for "warranty"', async () => {
+    const d = (await s.admin.post('/api/home/devices', { name: 'Dishwasher', brand: 'Bosch', model: 'SMS6', location: 'Kitchen' })).body.device;
+    const r = await s.member.get('/api/search?q=bosch');
+    expect(r.status).toBe(200);
+    const group = r.body.groups.find((g: { type: string }) => g.type === 'device');
+    expect(group).toMatchObject({ label: 'Inventory', results: [{ type: 'device', id: d.id, title: 'Dishwasher', snippet: 'Bosch SMS6 · Kitchen', url: `/inventory/${d.id}` }] });
+    const pages = (await s.member.get('/api/search?q=warranty&types=page')).body.groups[0];
+    expect(pages.results.map((p: { id: string }) => p.id)).toContain('inventory');
+  });
+});

@@ -220,6 +220,12 @@ export class HomeDevicesService {
     if (!(await this.deps.store.deleteService(id, entryId))) throw serviceNotFound();
     await this.touch(id);
   }
+
+  /** Devices matching the words of q, for unified search (every member sees every device). */
+  async find(actor: UserActor, q: string, limit: number): Promise<DeviceSummary[]> {
+    const today = this.today();
+    return (await this.deps.store.listDevices({ q, limit })).map((d) => summaryView(actor, d, today));
+  }
 }
 
 const serviceNotFound = () => new NotFoundError('That service entry is not on this device any more.');

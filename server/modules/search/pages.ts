@@ -25,6 +25,7 @@ export const PAGES: readonly PageEntry[] = [
   { id: 'reader', title: 'Reader', path: '/reader', snippet: 'Links and articles saved to read later.', access: 'user', toolId: 'reader', words: ['saved', 'bookmarks', 'links', 'articles', 'read later'] },
   { id: 'chat', title: 'Chat', path: '/chat', snippet: 'Ask questions; answers from the household’s archives and Reader.', access: 'user', words: ['ask', 'assistant', 'ai', 'question', 'conversation', 'chats', 'talk'] },
   { id: 'library', title: 'Library', path: '/library', snippet: 'Offline encyclopedias and books.', access: 'user', toolId: 'library', words: ['archives', 'encyclopedia', 'wikipedia', 'books', 'offline', 'kiwix'] },
+  { id: 'inventory', title: 'Inventory', path: '/inventory', snippet: 'Every device in the house: photos, manuals, warranties and service history.', access: 'user', toolId: 'inventory', words: ['devices', 'appliances', 'warranty', 'warranties', 'manual', 'manuals', 'receipts', 'serial number', 'home inventory', 'service', 'repair'] },
   { id: 'downloads', title: 'Downloads', path: '/downloads', snippet: 'Everything Hearth is downloading, with progress.', access: 'user', words: ['progress', 'queue', 'downloading'] },
   { id: 'apps', title: 'App Store', path: '/apps', snippet: 'The apps Hearth offers, and which ones the household has.', access: 'user', words: ['apps', 'tools', 'extensions', 'install', 'store'] },
   { id: 'admin', title: 'Admin', path: '/admin', snippet: 'Looking after the household.', access: 'admin', words: ['settings', 'manage', 'administration'] },

@@ -14,6 +14,7 @@ import { TYPE_LABELS, useSearch, type SearchResult, type SearchType } from './qu
 const TYPE_ICONS: Record<SearchType, IconName> = {
   reader: 'bookmark',
   archive: 'book',
+  device: 'apps',
   conversation: 'sparkles',
   tool: 'apps',
   page: 'forward',

@@ -16,6 +16,7 @@ export const SEARCH_KEY = ['search'] as const;
 export const TYPE_LABELS: Record<SearchType, string> = {
   reader: 'Reader',
   archive: 'Offline archives',
+  device: 'Inventory',
   conversation: 'Chats',
   tool: 'Apps',
   page: 'Pages',
