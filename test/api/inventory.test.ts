@@ -98,6 +98,22 @@ describe('home inventory: devices', () => {
     expect((await s.member.get('/api/home/devices?category=spaceship')).status).toBe(400);
   });
 
+  it('pages the list in name order: limit and offset, the filter total and the next offset', async () => {
+    for (const n of ['Alarm', 'Boiler', 'Cooker', 'Dryer', 'Extractor']) await create({ name: n, location: 'House' });
+    const first = await s.member.get('/api/home/devices?limit=2');
+    expect(first.body).toMatchObject({ total: 5, nextOffset: 2 });
+    expect(first.body.devices.map((d: { name: string }) => d.name)).toEqual(['Alarm', 'Boiler']);
+    const last = await s.member.get('/api/home/devices?limit=2&offset=4');
+    expect(last.body).toMatchObject({ total: 5, nextOffset: null });
+    expect(last.body.devices.map((d: { name: string }) => d.name)).toEqual(['Extractor']);
+    const filtered = await s.member.get('/api/home/devices?q=dryer&limit=2');
+    expect(filtered.body).toMatchObject({ total: 1, nextOffset: null });
+    // the default page is 100, and a page is at most 500
+    expect((await s.member.get('/api/home/devices')).body.nextOffset).toBeNull();
+    expect((await s.member.get('/api/home/devices?limit=501')).status).toBe(400);
+    expect((await s.member.get('/api/home/devices?offset=-1')).status).toBe(400);
+  });
+
   it('lets a member see and edit a device an admin added; clearing a field with an empty string', async () => {
     const d = await create({ name: 'Boiler', brand: 'Vaillant', location: 'Cellar', notes: 'Serviced yearly' }, 'admin');
     const seen = await s.member.get(`/api/home/devices/${d.id}`);

@@ -177,11 +177,17 @@ export const FileCommentParams = z.object({ id: z.string().min(1).max(100), file
 export const LinkParams = z.object({ id: z.string().min(1).max(100), linkId: z.string().min(1).max(100) });
 export const ServiceParams = z.object({ id: z.string().min(1).max(100), entryId: z.string().min(1).max(100) });
 
+/** Devices per page of GET /devices (name order); the web app asks for the next page with `offset`. */
+export const DEVICES_PAGE = 100;
+export const MAX_DEVICES_PAGE = 500;
 export const DevicesQuery = z.object({
   /** Words over name, brand, model, category and location. */
   q: z.string().trim().max(200).optional(),
   category: DeviceCategory.optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_DEVICES_PAGE).default(DEVICES_PAGE),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
+export type DevicesQuery = z.infer<typeof DevicesQuery>;
 
 const deviceFields = {
   brand: optText(),
@@ -236,7 +242,16 @@ export const IdentifyBody = z.strictObject({
 export const AskBody = z.strictObject({ question: text(MAX_QUESTION_CHARS).min(1, 'Ask a question.') });
 
 // ---- responses -------------------------------------------------------------------------------
-export const DevicesResponse = z.object({ devices: z.array(DeviceSummary), categories: z.record(DeviceCategory, z.number().int()) });
+export const DevicesResponse = z.object({
+  devices: z.array(DeviceSummary),
+  /** Every device per category (for the chips), whatever the filter. */
+  categories: z.record(DeviceCategory, z.number().int()),
+  /** Devices matching the filter, on every page. */
+  total: z.number().int(),
+  /** The next page's offset; null on the last page. */
+  nextOffset: z.number().int().nullable(),
+});
+export type DevicesResponse = z.infer<typeof DevicesResponse>;
 export const DeviceResponse = z.object({ device: Device });
 export const FilesResponse = z.object({ files: z.array(DeviceFile) });
 export const FileResponse = z.object({ file: DeviceFile });

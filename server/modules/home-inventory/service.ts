@@ -16,6 +16,8 @@ import {
   type Device,
   type DeviceLink,
   type DeviceSummary,
+  type DevicesQuery,
+  type DevicesResponse,
   type LinkCategory,
   type PatchDeviceBody,
   type ServiceEntry,
@@ -92,11 +94,18 @@ export class HomeDevicesService {
     return d;
   }
 
-  async list(actor: UserActor, query: { q?: string; category?: DeviceCategory }): Promise<{ devices: DeviceSummary[]; categories: Record<DeviceCategory, number> }> {
-    const [rows, counts] = await Promise.all([this.deps.store.listDevices({ q: query.q, category: query.category }), this.deps.store.countByCategory()]);
+  /** One page of devices in name order (DevicesQuery's limit and offset), with the filter's total and every category's count. */
+  async list(actor: UserActor, query: DevicesQuery): Promise<DevicesResponse> {
+    const filter = { q: query.q, category: query.category };
+    const [rows, total, counts] = await Promise.all([
+      this.deps.store.listDevices({ ...filter, limit: query.limit, offset: query.offset }),
+      this.deps.store.countDevices(filter),
+      this.deps.store.countByCategory(),
+    ]);
     const today = this.today();
     const categories = Object.fromEntries(DeviceCategory.options.map((c) => [c, counts[c] ?? 0])) as Record<DeviceCategory, number>;
-    return { devices: rows.map((d) => summaryView(actor, d, today)), categories };
+    const next = query.offset + rows.length;
+    return { devices: rows.map((d) => summaryView(actor, d, today)), categories, total, nextOffset: next < total ? next : null };
   }
 
   async get(actor: UserActor, id: string): Promise<Device> {

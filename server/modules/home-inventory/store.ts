@@ -220,8 +220,21 @@ export class HomeInventoryStore {
    * Devices for lists (no manual or label text), name order. Every word of `q` must appear in one
    * of name, brand, model, category or location (case-insensitive).
    */
-  async listDevices(opts: { q?: string; category?: DeviceCategory; limit?: number; ids?: string[] } = {}): Promise<DeviceRecord[]> {
-    const q = this.db('home_devices').select(SUMMARY_KEYS.map((k) => DEVICE_COLUMNS[k]));
+  async listDevices(opts: { q?: string; category?: DeviceCategory; limit?: number; offset?: number; ids?: string[] } = {}): Promise<DeviceRecord[]> {
+    const q = this.filtered(this.db('home_devices').select(SUMMARY_KEYS.map((k) => DEVICE_COLUMNS[k])), opts);
+    q.orderByRaw('name COLLATE NOCASE, id');
+    if (opts.limit) q.limit(opts.limit);
+    if (opts.offset) q.offset(opts.offset);
+    return ((await q) as Record<string, unknown>[]).map(toDevice);
+  }
+
+  /** How many devices listDevices would give without a limit. */
+  async countDevices(opts: { q?: string; category?: DeviceCategory } = {}): Promise<number> {
+    const row = (await this.filtered(this.db('home_devices'), opts).count({ n: '*' }).first()) as { n: number } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  private filtered(q: Knex.QueryBuilder, opts: { q?: string; category?: DeviceCategory; ids?: string[] }): Knex.QueryBuilder {
     if (opts.category) q.where('category', opts.category);
     if (opts.ids) q.whereIn('id', opts.ids);
     for (const word of (opts.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8)) {
@@ -230,9 +243,7 @@ export class HomeInventoryStore {
         for (const c of ['name', 'brand', 'model', 'category', 'location']) w.orWhereRaw(`${c} LIKE ? ESCAPE '\\'`, [term]);
       });
     }
-    q.orderByRaw('name COLLATE NOCASE, id');
-    if (opts.limit) q.limit(opts.limit);
-    return ((await q) as Record<string, unknown>[]).map(toDevice);
+    return q;
   }
 
   /** Devices per category (for the category chips). */
