@@ -62,8 +62,9 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
     setParams(next, { replace: true });
   };
 
-  const devices = list.data?.devices ?? [];
-  const counts: Partial<Record<DeviceCategory, number>> = list.data?.categories ?? {};
+  const devices = list.data?.pages.flatMap((p) => p.devices) ?? [];
+  const counts: Partial<Record<DeviceCategory, number>> = list.data?.pages[0]?.categories ?? {};
+  const matching = list.data?.pages[0]?.total ?? 0;
   const total = Object.values(counts).reduce<number>((a, b) => a + (b ?? 0), 0);
   const filtering = Boolean(q || category);
   const empty = list.data !== undefined && devices.length === 0 && !filtering;
@@ -199,6 +200,16 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
               ))}
             </ul>
           )}
+          {list.hasNextPage ? (
+            <div className="inv-more">
+              <p className="muted">
+                Showing {devices.length} of {matching} devices.
+              </p>
+              <button type="button" className="btn btn--secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+                {list.isFetchingNextPage ? 'Loading more…' : 'Show more'}
+              </button>
+            </div>
+          ) : null}
         </>
       )}
       <ImportExportDialog open={transfer} onClose={() => setTransfer(false)} />

@@ -4,7 +4,7 @@
 // `meta.invalidates`, so the list, the device page and the warranties agree without a reload. While
 // any device in the list is still being looked up, the list is read again every LOOKUP_POLL_MS (3 s);
 // a device page does the same for its own device.
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type {
   LOOKUP_POLL_MS as SERVER_POLL_MS,
@@ -40,22 +40,28 @@ const READINESS_KEY = ['chat', 'readiness'] as const;
 /** Every write that changes a device changes these. */
 const deviceChanged = (id: string) => [LIST_KEY, deviceKey(id), WARRANTIES_KEY] as const;
 
-/** The list URL exactly as the page first asks for it (pages.tsx prefetches the unfiltered one). */
-export function devicesUrl(q: string, category: DeviceCategory | null): string {
+/** The list URL exactly as the page first asks for it (pages.tsx prefetches the unfiltered one); later pages add their offset. */
+export function devicesUrl(q: string, category: DeviceCategory | null, offset = 0): string {
   const s = new URLSearchParams();
   if (q) s.set('q', q);
   if (category) s.set('category', category);
+  if (offset > 0) s.set('offset', String(offset));
   const query = s.toString();
   return `${API}/devices${query ? `?${query}` : ''}`;
 }
 
-/** The household's devices for a search and category; read again every 3 s while any is being looked up. */
+/**
+ * The household's devices for a search and category, a page (100, name order) at a time: "Show
+ * more" asks for the next one. Read again (every loaded page) every 3 s while any is being looked up.
+ */
 export function useDevices(q: string, category: DeviceCategory | null) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: [...LIST_KEY, { q, category }],
-    queryFn: ({ signal }) => api.get<Devices>(devicesUrl(q, category), { signal }),
+    queryFn: ({ signal, pageParam }) => api.get<Devices>(devicesUrl(q, category, pageParam), { signal }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.nextOffset ?? undefined,
     placeholderData: keepPreviousData,
-    refetchInterval: (query) => (query.state.data?.devices.some((d) => d.lookupStatus === 'pending') ? LOOKUP_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.devices.some((d) => d.lookupStatus === 'pending')) ? LOOKUP_POLL_MS : false),
   });
 }
 
