@@ -50,6 +50,13 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** A file of a kind Hearth cannot read (a HEIC photo, a damaged picture), said in a sentence. */
+export class UnsupportedMediaError extends AppError {
+  constructor(message: string) {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
 export class UnprocessableError extends AppError {
   constructor(code: string, message: string, details?: unknown) {
     super(422, code, message, details);

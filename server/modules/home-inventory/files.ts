@@ -7,15 +7,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Metadata, default as Sharp } from 'sharp';
-import { AppError, BadRequestError } from '../../errors.js';
+import { AppError, BadRequestError, UnsupportedMediaError } from '../../errors.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { THUMB_PX } from './schema.js';
 
-export class UnsupportedMediaError extends AppError {
-  constructor(message: string) {
-    super(415, 'unsupported_media_type', message);
-  }
-}
+export { UnsupportedMediaError };
 
 export type SniffedType = { contentType: string; ext: string; kind: 'image' | 'pdf' | 'heic' | 'other' };
 

@@ -3,12 +3,12 @@
 // turning). sharp does the work on libvips' own threads, so no Python and no GPU are needed on the
 // household's computer. Each takes the picture's bytes and answers a PNG.
 import sharp, { type Sharp } from 'sharp';
-import { AppError } from '../../errors.js';
+import { UnsupportedMediaError } from '../../errors.js';
 
-/** A picture sharp cannot read: 415, as for the home inventory's photos. */
-export class UnreadablePictureError extends AppError {
+/** A picture sharp cannot read: 415 (server/errors.ts), as for the home inventory's photos. */
+export class UnreadablePictureError extends UnsupportedMediaError {
   constructor(message = 'Hearth cannot read that picture. Send a JPEG, PNG or WebP picture.') {
-    super(415, 'unsupported_media_type', message);
+    super(message);
   }
 }
 
