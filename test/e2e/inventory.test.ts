@@ -16,6 +16,11 @@ import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { installInventoryStandIn, LABEL, type InventoryStandIn } from '../fakes/inventory-routes.js';
+import { searchAnswer, startManufacturerSite, type ManufacturerSite } from '../fakes/manufacturer-site.js';
+import { CHAT_MODEL, fakeReconcile, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { startFakeWebSearch, type FakeWebSearch } from '../fakes/web-search.js';
+import { labelJpeg, type Plate } from '../fixtures/inventory/labels.js';
+import { MANUAL_FACTS } from '../fixtures/inventory/manual-pdf.js';
 
 /** A rating plate as a photo: brand, model, serial and the electrical ratings, black on silver. */
 async function labelPhoto(): Promise<Buffer> {
@@ -283,5 +288,136 @@ describe('the Inventory in the browser', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).tap();
     await shown(page.getByText('Nothing in the inventory yet'));
     expect((await server.member.get(`/api/home/devices/${id}`)).status).toBe(404);
+  });
+});
+
+/** The maker's rating plate on the coffee machine whose manual the maker-site fake serves. */
+const PLATE: Plate = { brand: MANUAL_FACTS.brand.toUpperCase(), model: MANUAL_FACTS.model, serial: 'SN7301945520', voltage: '220-240V ~ 50Hz', power: '1450W' };
+const DESCALE_ANSWER = 'Fill the tank with **descaler** and water, start the descaling programme, then rinse twice. Descale the machine every 3 months.';
+
+/** The Ollama fake's answers for this household: the label reconciled, the lookup's specs, the descaling answer. */
+function householdReplies(runtime: FakeModelRuntime) {
+  return (req: FakeChatRequest): string => {
+    const prompt = req.messages.map((m) => String(m.content ?? '')).join('\n');
+    const fields = (req.format as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    if (req.messages.some((m) => m.images?.length)) return /transcribe/i.test(prompt) ? runtime.visionTranscript : 'A silver espresso machine with a water tank at the back.';
+    if ('serialNumber' in fields) return JSON.stringify(fakeReconcile(prompt));
+    if (prompt.includes('household inventory app describe one device')) return JSON.stringify({ specs: { 'Water tank': '1.8 l' }, manualQuery: `${MANUAL_FACTS.brand} ${MANUAL_FACTS.model} owners manual pdf` });
+    return DESCALE_ANSWER;
+  };
+}
+
+describe('the Inventory in the browser against the real server', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let site: ManufacturerSite;
+  let search: FakeWebSearch;
+  let runtime: FakeModelRuntime;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  async function open(device: typeof PHONE | typeof DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await signedInContext(browser, server.url, server.member.cookie!, device);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return { page, context };
+  }
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    site = await startManufacturerSite();
+    search = await startFakeWebSearch(searchAnswer(site));
+    // words arrive one by one, far enough apart for the page to show each
+    runtime = await startFakeModelRuntime({ chunkDelayMs: 60 });
+    runtime.chatReply = householdReplies(runtime);
+    server = await startTestServer({ seed: 'household', config: { webSearchUrl: search.url, fetchAllowOrigins: [site.url], modelRuntimeUrl: runtime.url } });
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await Promise.all([site?.close(), search?.close(), runtime?.close()]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone: a label photo read by OCR, reviewed and saved, the lookup finds the manual, it opens, answers a question as it streams and suggests a service', async () => {
+    const { page, context } = await open(PHONE);
+    await page.goto(`${server.url}/inventory`);
+    await shown(page.getByText('Nothing in the inventory yet'));
+    await expectNoSeriousA11yViolations(page, '/inventory (empty, real server)');
+
+    // the search is held back, so the lookup the save starts is seen pending
+    await search.setMode('slow', { slowMs: 4_000 });
+    await page.getByTestId('add-by-photo').setInputFiles({ name: 'label.jpg', mimeType: 'image/jpeg', buffer: await labelJpeg(PLATE) });
+    const review = page.getByTestId('device-review');
+    await shown(review);
+    await expect.poll(() => review.getByLabel('Model').inputValue(), { timeout: 30_000 }).toBe(PLATE.model);
+    expect(await review.getByLabel('Serial number').inputValue()).toBe(PLATE.serial);
+    expect(await review.getByLabel('Brand').inputValue()).toBe(PLATE.brand);
+    await page.getByText('What the label says').click();
+    await shown(page.getByTestId('label-text').getByText(PLATE.serial));
+    await expectNoSeriousA11yViolations(page, '/inventory (review, real server)');
+
+    await review.getByLabel('Where it is').fill('Kitchen');
+    await review.getByRole('button', { name: 'Save device' }).tap();
+    await shown(page.getByRole('heading', { name: `${PLATE.brand} ${PLATE.model}`, level: 1 }));
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    expect((await server.member.get(`/api/home/devices/${id}`)).body.device).toMatchObject({ brand: PLATE.brand, model: PLATE.model, serialNumber: PLATE.serial, location: 'Kitchen' });
+
+    await shown(page.getByTestId('lookup-state').getByText('Looking up the manual'));
+    await search.setMode('ok');
+    await shown(page.getByTestId('open-manual'), 30_000);
+    await gone(page.getByTestId('lookup-state'));
+    await shown(page.getByTestId('manual-text-state').getByText('Hearth has read the manual'));
+    await expectNoSeriousA11yViolations(page, '/inventory/:id (real server)');
+
+    const [tab, manual] = await Promise.all([
+      context.waitForEvent('page'),
+      context.waitForEvent('response', (r) => new URL(r.url()).pathname === `/api/home/devices/${id}/manual`),
+      page.getByTestId('open-manual').tap(),
+    ]);
+    expect(manual.status()).toBe(200);
+    expect(manual.headers()['content-type']).toBe('application/pdf');
+    // the tab shows Chromium's PDF viewer; the bytes it was given are the maker's manual
+    const bytes = await (await context.request.get(manual.url())).body();
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(bytes.equals(site.manual)).toBe(true);
+    await tab.close();
+
+    // the answer's text as it grows, seen from inside the page
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { answerTexts: string[] }).answerTexts = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="ask-answer"]')?.textContent ?? '';
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByLabel(`Your question about ${PLATE.brand} ${PLATE.model}`).fill('How do I descale it?');
+    await page.getByRole('button', { name: 'Ask', exact: true }).tap();
+    const answer = page.getByTestId('ask-answer');
+    await shown(page.locator('[data-testid="ask-answer"][data-state="complete"]'), 30_000);
+    await shown(answer.locator('strong', { hasText: 'descaler' }));
+    await shown(answer.getByText('Descale the machine every 3 months'));
+    const texts = await page.evaluate(() => (window as unknown as { answerTexts: string[] }).answerTexts);
+    // tokens arrived one after another: the page showed the answer part-written before it was whole
+    expect(texts.filter((t) => t.includes('Fill the tank') && !t.includes('every 3 months')).length).toBeGreaterThan(0);
+
+    // the manual's "every 3 months" becomes a service-log entry once confirmed
+    const suggestion = page.getByTestId('maintenance-suggestions').getByRole('listitem').filter({ hasText: 'every 3 months' });
+    await shown(suggestion);
+    await suggestion.getByRole('button', { name: 'Add to service log' }).tap();
+    const dialog = page.getByTestId('service-dialog');
+    const what = await dialog.getByLabel('What was done').inputValue();
+    expect(what).toMatch(/descale/i);
+    await dialog.getByRole('button', { name: 'Add to service log' }).tap();
+    await shown(page.getByTestId('service-entry').getByText(what));
+    const log = (await server.member.get(`/api/home/devices/${id}`)).body.device.serviceLog;
+    expect(log).toEqual([expect.objectContaining({ description: what })]);
   });
 });
