@@ -9,6 +9,7 @@
 // finds no serious or critical violation on each screen, and Add by photo is reachable by keyboard.
 // The /api/home routes are a stand-in in the browser (test/fakes/inventory-routes.ts) until the
 // server branches land; the rest (session, shell, tools) is a real Hearth. Needs `npm run build:web`.
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -419,5 +420,81 @@ describe('the Inventory in the browser against the real server', () => {
     await shown(page.getByTestId('service-entry').getByText(what));
     const log = (await server.member.get(`/api/home/devices/${id}`)).body.device.serviceLog;
     expect(log).toEqual([expect.objectContaining({ description: what })]);
+  });
+
+  it('on a laptop: warranties with one ending soon, Homebox CSV out and back in, search and category chips, and deleting a device its adder added', async () => {
+    // the household's devices, written over the API by Sam (no brand or model, so no lookup runs)
+    const add = async (body: Record<string, unknown>) => {
+      const r = await server.member.post('/api/home/devices', body);
+      expect(r.status).toBe(201);
+      return r.body.device.id as string;
+    };
+    const washer = await add({ name: 'Washing machine', category: 'appliance', location: 'Utility room' });
+    expect((await server.member.patch(`/api/home/devices/${washer}`, { warrantyExpires: localDay(12) })).status).toBe(200);
+    await add({ name: 'Old kettle', category: 'appliance', location: 'Kitchen', warrantyExpires: localDay(-30) });
+    await add({ name: 'Cordless drill', category: 'tool', location: 'Garage' });
+
+    const { page } = await open(DESKTOP);
+    await page.goto(`${server.url}/inventory`);
+    const list = page.getByTestId('device-list');
+    const card = (name: string) => list.getByTestId('device-card').filter({ hasText: name });
+    await shown(card('Washing machine').getByText('Warranty ends in 12 days'));
+    await shown(card('Old kettle').getByText('Warranty ended'));
+    const before = await list.getByTestId('device-card').count();
+    await expectNoSeriousA11yViolations(page, '/inventory (laptop, real server)');
+
+    // category chips and search, answered by the server's own filters
+    await page.getByRole('button', { name: 'Tools 1' }).click();
+    await expect.poll(() => list.getByTestId('device-card').count()).toBe(1);
+    await shown(card('Cordless drill'));
+    await page.getByRole('button', { name: /^All/ }).click();
+    await expect.poll(() => list.getByTestId('device-card').count()).toBe(before);
+    await page.getByRole('searchbox', { name: 'Search the inventory' }).fill('utility');
+    await expect.poll(() => list.getByTestId('device-card').count()).toBe(1);
+    await shown(card('Washing machine'));
+    await page.getByRole('button', { name: 'Clear search' }).click();
+    await expect.poll(() => list.getByTestId('device-card').count()).toBe(before);
+
+    // the warranties view: the one ending soon, the one that ended
+    await page.getByRole('link', { name: 'Warranties' }).click();
+    await shown(page.getByRole('heading', { name: 'Warranties', level: 1 }));
+    const row = (name: string) => page.getByTestId('warranty-row').filter({ hasText: name });
+    await shown(row('Washing machine').getByText('Ends in 12 days'));
+    await shown(row('Old kettle').getByText(/^Ended /));
+    await expectNoSeriousA11yViolations(page, '/inventory/warranties (real server)');
+
+    // Homebox CSV out; the drill deleted by Sam, who added it; the same file back in through POST /import
+    await page.getByRole('link', { name: 'Inventory' }).first().click();
+    await shown(list);
+    await page.getByRole('button', { name: 'Import and export' }).click();
+    const dialog = page.getByTestId('inventory-import-export');
+    const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Export for Homebox (CSV)' }).click()]);
+    expect(download.suggestedFilename()).toBe('hearth-inventory-homebox.csv');
+    const csv = await readFile((await download.path())!);
+    expect(csv.toString('utf8')).toMatch(/HB\.name/);
+    expect(csv.toString('utf8')).toContain('Cordless drill');
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+
+    await card('Cordless drill').getByRole('link').first().click();
+    await shown(page.getByRole('heading', { name: 'Cordless drill', level: 1 }));
+    const drill = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await shown(list);
+    await expect.poll(() => list.getByTestId('device-card').count()).toBe(before - 1);
+    expect((await server.member.get(`/api/home/devices/${drill}`)).status).toBe(404);
+
+    await page.getByRole('button', { name: 'Import and export' }).click();
+    await dialog.getByTestId('import-file').setInputFiles({ name: 'homebox.csv', mimeType: 'text/csv', buffer: csv });
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    const result = dialog.getByTestId('import-result');
+    await shown(result.getByText('1 device was added.'));
+    // the rows still in the inventory are not added twice, each with its sentence
+    await shown(result.getByText(`${before - 1} rows were skipped:`));
+    await shown(result.getByText(/“Washing machine” is already in the inventory/));
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await shown(card('Cordless drill'));
+    expect(await list.getByTestId('device-card').count()).toBe(before);
+    expect((await server.member.get(`/api/home/devices/${drill}`)).body.device).toMatchObject({ name: 'Cordless drill', category: 'tool', location: 'Garage' });
   });
 });
