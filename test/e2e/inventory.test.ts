@@ -112,6 +112,8 @@ describe('the Inventory in the browser against the real server', () => {
     await expect.poll(() => review.getByLabel('Model').inputValue(), { timeout: 30_000 }).toBe(PLATE.model);
     expect(await review.getByLabel('Serial number').inputValue()).toBe(PLATE.serial);
     expect(await review.getByLabel('Brand').inputValue()).toBe(PLATE.brand);
+    expect(await review.getByLabel('Specification 1: value').inputValue()).toBe(PLATE.voltage);
+    await shown(page.getByTestId('identify-confidence'));
     await page.getByText('What the label says').click();
     await shown(page.getByTestId('label-text').getByText(PLATE.serial));
     await expectNoSeriousA11yViolations(page, '/inventory (review, real server)');
@@ -131,6 +133,7 @@ describe('the Inventory in the browser against the real server', () => {
     await shown(page.getByTestId('open-manual'), 30_000);
     await gone(page.getByTestId('lookup-state'));
     await shown(page.getByTestId('manual-text-state').getByText('Hearth has read the manual'));
+    await shown(page.getByTestId('links-section').getByRole('link', { name: /How to descale the Brewtide CM-4200/ }));
     await expectNoSeriousA11yViolations(page, '/inventory/:id (real server)');
 
     const [tab, manual] = await Promise.all([
@@ -161,6 +164,7 @@ describe('the Inventory in the browser against the real server', () => {
     await shown(page.locator('[data-testid="ask-answer"][data-state="complete"]'), 30_000);
     await shown(answer.locator('strong', { hasText: 'descaler' }));
     await shown(answer.getByText('Descale the machine every 3 months'));
+    await shown(page.getByTestId('ask-covered'));
     const texts = await page.evaluate(() => (window as unknown as { answerTexts: string[] }).answerTexts);
     // tokens arrived one after another: the page showed the answer part-written before it was whole
     expect(texts.filter((t) => t.includes('Fill the tank') && !t.includes('every 3 months')).length).toBeGreaterThan(0);
