@@ -17,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { CreateDeviceBody } from '../../server/modules/home-inventory/schema.js';
+import { newDeviceRecord } from '../../server/modules/home-inventory/service.js';
 import { searchAnswer, startManufacturerSite, type ManufacturerSite } from '../fakes/manufacturer-site.js';
 import { CHAT_MODEL, fakeReconcile, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startFakeWebSearch, type FakeWebSearch } from '../fakes/web-search.js';
@@ -333,5 +335,22 @@ describe('the Inventory in the browser against the real server', () => {
     await shown(page.getByTestId('lookup-state').getByText(/Add the brand and the model to look this device up/));
     const reel = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     expect((await server.member.get(`/api/home/devices/${reel}`)).body.device).toMatchObject({ name: 'Garden hose reel', category: 'tool', lookupStatus: 'skipped' });
+  });
+  // last: it fills the inventory past one page
+  it('on a phone: a long inventory comes a page at a time, and Show more brings the rest', async () => {
+    const { homeStore } = server.handle.deps;
+    const now = new Date().toISOString();
+    const have = (await server.member.get('/api/home/devices')).body.total as number;
+    await homeStore.transaction(async (tx) => {
+      for (let i = 0; i < 130 - have; i++) await tx.insertDevice(newDeviceRecord(`paging-${i}`, CreateDeviceBody.parse({ name: `Zz lamp ${String(i).padStart(3, '0')}` }), null, now));
+    });
+    const { page } = await open(PHONE);
+    await page.goto(`${server.url}/inventory`);
+    const cards = page.getByTestId('device-list').getByTestId('device-card');
+    await shown(page.getByText('Showing 100 of 130 devices.'));
+    expect(await cards.count()).toBe(100);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect.poll(() => cards.count()).toBe(130);
+    await gone(page.getByRole('button', { name: 'Show more' }));
   });
 });
