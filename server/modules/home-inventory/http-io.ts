@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
+import { pipeToResponse } from '../../http/body.js';
 import type { OpenedFile, ReceivedUpload } from './device-files.js';
 
 const HEAD_BYTES = 64;
@@ -86,27 +87,6 @@ export function receiveUpload(req: Request, target: string, max: number): Promis
   });
 }
 
-/** Reads a raw request body up to `max` bytes; over it is 413. */
-export async function readRawBody(req: Request, max: number): Promise<Buffer> {
-  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}.`);
-  const declared = Number(req.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) {
-    req.resume();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      req.resume();
-      throw tooLarge();
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 /** `filename="..."` for plain names and `filename*=` for the exact one. */
 export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
@@ -124,17 +104,7 @@ export function sendFile(res: Response, file: OpenedFile): Promise<void> {
   });
   // a file opened on its own is never a page of Hearth's origin (the PDF viewer needs no sandbox: it runs no page script)
   if (file.contentType !== 'application/pdf') res.set('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
-  return new Promise((resolve) => {
-    file.stream.once('error', () => {
-      res.destroy();
-      resolve();
-    });
-    res.once('close', () => {
-      file.stream.destroy();
-      resolve();
-    });
-    file.stream.pipe(res);
-  });
+  return pipeToResponse(res, file.stream);
 }
 
 /** The one file of a small multipart form, in memory (an import file), up to `max` bytes. */

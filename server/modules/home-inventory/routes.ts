@@ -6,7 +6,8 @@ import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { HomeDeviceFilesService } from './device-files.js';
-import { readRawBody, receiveFormFile, receiveUpload, sendFile } from './http-io.js';
+import { readRawBody } from '../../http/body.js';
+import { receiveFormFile, receiveUpload, sendFile } from './http-io.js';
 import {
   CreateDeviceBody,
   CreateLinkBody,
@@ -169,7 +170,7 @@ export function createHomeInventoryRoutes(home: HomeInventoryServices, opts: { m
       const type = req.get('content-type') ?? '';
       let body: Buffer;
       if (/^multipart\/form-data/i.test(type)) body = await receiveFormFile(req, MAX_IMPORT_BYTES);
-      else if (/^(text\/(csv|plain|tab-separated-values)|application\/(csv|octet-stream))/i.test(type)) body = await readRawBody(req, MAX_IMPORT_BYTES);
+      else if (/^(text\/(csv|plain|tab-separated-values)|application\/(csv|octet-stream))/i.test(type)) body = await readRawBody(req, MAX_IMPORT_BYTES, `That file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
       else {
         req.resume();
         throw new BadRequestError('Send the Homebox CSV file as a form upload, or as a text/csv body.');

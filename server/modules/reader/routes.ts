@@ -38,7 +38,8 @@ import {
   TagsResponse,
 } from './schema.js';
 import { AskBody, type ReaderAiService } from './ai.js';
-import { pipeToResponse, readRawBody, sendArchiveFile, sendPieces } from './http-io.js';
+import { pipeToResponse, readRawBody } from '../../http/body.js';
+import { sendArchiveFile, sendPieces } from './http-io.js';
 import type { ReaderAccess } from './access.js';
 import type { ReaderArchiveFiles } from './archive-files.js';
 import type { ReaderCollectionsService } from './collections.js';
@@ -73,6 +74,9 @@ function ownItemRoutes(r: RouteBuilder, reader: ReaderServices) {
   });
 }
 
+/** What a raw upload over its limit answers (413). */
+const uploadTooLarge = (max: number) => `The upload is larger than ${Math.round(max / 1024 / 1024)} MB.`;
+
 export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai: ReaderAiService) {
   const routes = defineRoutes((r) => {
     // Registered before /:id so "probe", "collections", "tags" are never taken for item ids.
@@ -98,7 +102,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
     r.post('/import/html', { access: 'user', jsonLimit: false, response: events(ImportEvents) }, (req, res) =>
       sse.run(req, res, async (open) => {
         const { type } = parse(ImportQuery, req.query);
-        const body = await readRawBody(req, MAX_IMPORT_BYTES);
+        const body = await readRawBody(req, MAX_IMPORT_BYTES, uploadTooLarge(MAX_IMPORT_BYTES));
         if (body.length === 0) throw new BadRequestError('Send the bookmarks file as the request body.');
         const stream = open();
         // a failure midway is an ImportFailedError: its error event says how many links were saved
@@ -142,7 +146,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
       const { id } = parse(ItemIdParams, req.params);
       const actor = actorOf(req);
       await reader.access.ownItem(actor, id);
-      return { item: await reader.items.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES)) };
+      return { item: await reader.items.setThumbnail(actor, id, await readRawBody(req, MAX_THUMBNAIL_BYTES, uploadTooLarge(MAX_THUMBNAIL_BYTES))) };
     });
 
     r.get('/:id/archive/*rest', { access: 'user', response: bytes("a capture's file (its page as a 302 to the token path)") }, async (req, res) => {
