@@ -141,7 +141,9 @@ export class ManualService implements ManualExtraction {
       });
       if (head.length < PDF_MAGIC.length) throw new ManualError('The link led to an empty or damaged file, not a PDF manual.');
     } catch (err) {
+      // the stream opens its file on its own: wait until it is closed, or the file appears after the rm
       out.destroy();
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(target, { force: true });
       if (refusal) throw refusal;
       if (signal?.aborted) throw signal.reason ?? err;
