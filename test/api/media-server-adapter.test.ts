@@ -252,6 +252,16 @@ describe('media-server adapter (Plex)', () => {
       expect([show.viewedLeafCount, show.leafCount]).toEqual([5, 5]);
       expect(await failure(server.scrobble(alice, '999'))).toMatchObject({ failure: 'not_found' });
     });
+
+    it('reports playback on the timeline: a session the owner sees while playing, gone when stopped, the time kept as the resume point', async () => {
+      const bob = fake.tokens.bobServer;
+      await server.timeline(bob, '103', 'playing', 60_000, 6_103_000);
+      const playing = await server.sessions(fake.tokens.admin);
+      expect(playing.find((s) => s.user.title === 'bob')).toMatchObject({ item: { ratingKey: '103' }, player: { state: 'playing', product: 'Hearth' } });
+      await server.timeline(bob, '103', 'stopped', 90_000, 6_103_000);
+      expect((await server.sessions(fake.tokens.admin)).some((s) => s.user.title === 'bob')).toBe(false);
+      expect((await server.metadata(bob, '103'))!.viewOffsetMs).toBe(90_000);
+    });
   });
 
   it('never sends a token in a URL, nor lets one into an error, a stack or a log line', () => {

@@ -69,7 +69,9 @@ function failureSentence(service: MediaService, failure: MediaServerFailure, sta
     case 'bad_response':
       return `${who} sent an answer Hearth could not read.`;
     case 'blocked':
-      return `${who}'s address was refused: Hearth only reaches the media server address set in the admin settings on the home network.`;
+      return service === 'server'
+        ? 'The media server’s address was refused: on the home network Hearth reaches only the address set for the media server in the admin settings.'
+        : `${who} could not be reached: its address was refused, or Hearth runs in offline mode.`;
     default:
       return `${who} answered with an error${status ? ` (${status})` : ''}.`;
   }
@@ -687,6 +689,11 @@ export interface PlexServerClient {
   unscrobble(token: string, ratingKey: string): Promise<void>;
   /** The resume point for the token's user; near the end the server counts it as played. */
   progress(token: string, ratingKey: string, timeMs: number): Promise<void>;
+  /**
+   * Reports playback for the token's user (/:/timeline): playing or paused shows Hearth's player as
+   * a session on the server, stopped ends it; the time is also the resume point.
+   */
+  timeline(token: string, ratingKey: string, state: 'playing' | 'paused' | 'buffering' | 'stopped', timeMs: number, durationMs: number | null): Promise<void>;
   /** Creates a section (owner only): for home videos, agent com.plexapp.agents.none with Plex Video Files Scanner. */
   createSection(token: string, s: { name: string; type: 'movie' | 'show'; agent: string; scanner: string; language: string; locations: string[] }): Promise<PlexSection | null>;
   /** Starts a scan, limited to one folder (as the server sees it) when given. */
@@ -768,6 +775,12 @@ export function createPlexServerClient(o: CommonOptions & { partTimeoutMs?: numb
     unscrobble: (token, rk) => played(token, 'unscrobble', rk),
     async progress(token, ratingKey, timeMs) {
       await call('/:/progress', EMPTY, { token, query: { key: ratingKey, identifier: LIBRARY, time: Math.max(0, Math.round(timeMs)), state: 'stopped' } });
+    },
+    async timeline(token, ratingKey, state, timeMs, durationMs) {
+      await call('/:/timeline', EMPTY, {
+        token,
+        query: { ratingKey, key: `/library/metadata/${ratingKey}`, identifier: LIBRARY, state, time: Math.max(0, Math.round(timeMs)), duration: durationMs === null ? undefined : Math.round(durationMs) },
+      });
     },
     async createSection(token, s) {
       const res = await call('/library/sections', SectionsContainer, { method: 'POST', token, query: { name: s.name, type: s.type, agent: s.agent, scanner: s.scanner, language: s.language, location: s.locations } });
