@@ -93,6 +93,8 @@ describe('media-server adapter (Plex)', () => {
       expect(await failure(quick.sections(fake.tokens.admin))).toMatchObject({ failure: 'bad_response' });
       await fake.setMode('slow', { role: 'server', slowMs: 3_000 });
       expect(await failure(quick.sections(fake.tokens.admin))).toMatchObject({ failure: 'timeout' });
+      // a part's stream has no overall budget, but its answer must start in time
+      expect(await failure(quick.part(fake.tokens.admin, '/library/parts/2101/1/file.mp4'))).toMatchObject({ failure: 'timeout' });
       await fake.setMode('down');
       expect(await failure(quick.identity())).toMatchObject({ failure: 'unreachable' });
       await fake.setMode('ok');

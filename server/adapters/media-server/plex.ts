@@ -142,14 +142,15 @@ async function send(
   service: MediaService,
   o: CommonOptions,
   url: string,
-  c: CallOptions & { accept?: string; bodyTimeoutMs?: number },
+  c: CallOptions & { accept?: string; bodyTimeoutMs?: number; stream?: boolean },
 ): Promise<{ statusCode: number; headers: Dispatcher.ResponseData['headers']; body: Dispatcher.ResponseData['body'] }> {
   const timeoutMs = o.timeoutMs ?? 10_000;
   const headers: Record<string, string> = { ...plexHeaders(o.client), ...c.headers };
   if (!c.bare) headers.Accept = c.accept ?? 'application/json';
   if (c.token) headers['X-Plex-Token'] = c.token;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  const signal = c.signal ? AbortSignal.any([c.signal, timeout]) : timeout;
+  // a call has one budget for headers and body; a stream only for its headers, then per chunk
+  const timeout = c.stream ? null : AbortSignal.timeout(timeoutMs);
+  const signal = c.signal && timeout ? AbortSignal.any([c.signal, timeout]) : (timeout ?? c.signal);
   let checked: URL;
   try {
     checked = o.guard.checkUrl(url);
@@ -163,7 +164,7 @@ async function send(
     if (c.signal?.aborted) throw c.signal.reason ?? err;
     const cause = (err as { cause?: unknown }).cause;
     if (err instanceof BlockedUrlError || cause instanceof BlockedUrlError || (err as NodeJS.ErrnoException).code === 'ESSRFBLOCKED') throw fail(service, 'blocked');
-    if (timeout.aborted || (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT') throw fail(service, 'timeout');
+    if (timeout?.aborted || (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT') throw fail(service, 'timeout');
     throw fail(service, 'unreachable');
   }
 }
@@ -721,7 +722,7 @@ export function createMediaServerGuard(serverUrl: string, base: { allowOrigins?:
   return createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [new URL(serverUrl).origin], offline: base.offline });
 }
 
-export function createPlexServerClient(o: CommonOptions & { partTimeoutMs?: number; maxImageBytes?: number }): PlexServerClient {
+export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: number }): PlexServerClient {
   const call = <T>(path: string, schema: z.ZodType<T>, c?: CallOptions) => callJson('server', o, path, schema, c);
   const items = async (path: string, token: string, c: CallOptions = {}) => (await call(path, ItemsContainer, { token, ...c })).MediaContainer.Metadata.map(toItem);
   const played = async (token: string, name: 'scrobble' | 'unscrobble', ratingKey: string) => {
@@ -805,7 +806,7 @@ export function createPlexServerClient(o: CommonOptions & { partTimeoutMs?: numb
       if (opts.ifRange) headers['If-Range'] = opts.ifRange;
       const url = buildUrl(o.baseUrl, partKey);
       // a stream has no overall budget: the answer's headers must come in time, then each chunk
-      const res = await send('server', { ...o, timeoutMs: o.partTimeoutMs ?? 3_600_000 }, url, { method: opts.method ?? 'GET', token, headers, accept: '*/*', signal: opts.signal, bodyTimeoutMs: 60_000 }).catch((err: unknown) => {
+      const res = await send('server', o, url, { method: opts.method ?? 'GET', token, headers, accept: '*/*', signal: opts.signal, stream: true, bodyTimeoutMs: 60_000 }).catch((err: unknown) => {
         if (err instanceof MediaServerError) o.logger?.warn({ service: 'server', method: opts.method ?? 'GET', path: pathOf(url), failure: err.failure }, 'Media server call failed');
         throw err;
       });
