@@ -14,6 +14,8 @@ import type { LoraRegistration, LoraRegistry } from '../../server/modules/image-
 import type { AdminLora } from '../../server/modules/image-gen/schema.js';
 import { makeContent } from '../fakes/file-server.js';
 import { startFakeModelHub, type FakeModelHub } from '../fakes/model-hub.js';
+import { until } from '../harness/net.js';
+import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 const KEY = 'hub-secret-key-8f3a2c';
@@ -199,6 +201,26 @@ describe('model hub for LoRAs', () => {
     const done = parseSse(r.text).find((e) => e.event === 'done');
     expect(done?.data.lora).toMatchObject({ filePath: 'pixel_wc.safetensors', isAdult: true, baseFamilies: ['sd15'], triggerTokens: ['pixelwc'] });
     expect(sha(readFileSync(path.join(s.dataDir, 'models', 'loras', 'pixel_wc.safetensors')))).toBe(sha(PIXEL));
+  });
+
+  it('registers the LoRA when the queue finishes its download, even after the admin closed the import', async () => {
+    hub.models.push({ id: 106, name: 'Night Ink', versions: [{ id: 5006, baseModel: 'SDXL 1.0', trainedWords: ['night ink'], file: { name: 'night_ink.safetensors', data: makeContent(96 * 1024, 5) } }] });
+    const release = hub.holdFiles();
+    const stream = await connectSse(s.url, `${BASE}/civitai-import`, { cookie: s.admin.cookie! }, { body: { externalId: '5006' } });
+    try {
+      expect(stream.status).toBe(200);
+      const first = await stream.waitFor((e) => e.event === 'progress');
+      expect(['waiting', 'downloading']).toContain(first.data.state);
+    } finally {
+      stream.close();
+      release();
+    }
+    const found = await until(async () => {
+      const r = await s.admin.post(`${BASE}/civitai-search`, { query: 'night ink' });
+      return r.body.results?.[0]?.importedAs as string | null;
+    }, 'the LoRA registered by the queue\'s completion');
+    expect(found).toBeTruthy();
+    expect(existsSync(path.join(s.dataDir, 'models', 'loras', 'night_ink.safetensors'))).toBe(true);
   });
 
   it('keeps the API key server-side: sent to the hub as a header, answered only as set or not', async () => {

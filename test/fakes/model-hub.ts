@@ -9,7 +9,7 @@
 // every route (401 without or with a wrong one, like the real hub for gated files). Failure modes,
 // switched at run time: down (not listening), slow (answers held back slowMs), garbage (HTML with 200
 // on the JSON routes), and `cutNext(bytes)`: the next file transfer stops after that many bytes by
-// closing the connection. Every request is recorded with its Range and Authorization headers.
+// closing the connection; `holdFiles()` keeps file transfers waiting until released. Every request is recorded with its Range and Authorization headers.
 import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -39,6 +39,8 @@ export interface FakeModelHub {
   requireKey: string | null;
   /** The next file transfer closes its connection after this many body bytes. */
   cutNext(bytes: number): void;
+  /** File transfers wait (headers unsent) until the returned release is called. */
+  holdFiles(): () => void;
   setMode(mode: FakeHubMode, opts?: { slowMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function startFakeModelHub(models: FakeHubModel[] = []): Promise<Fa
   let mode: FakeHubMode = 'ok';
   let slowMs = 2_000;
   let cutAt: number | null = null;
+  let held: Promise<void> | null = null;
   const sockets = new Set<Socket>();
   let port = 0;
 
@@ -136,6 +139,8 @@ export async function startFakeModelHub(models: FakeHubModel[] = []): Promise<Fa
       record(404);
       return json(res, 404, { error: 'Not found' });
     }
+    if (held) await held;
+    if (res.destroyed) return;
     const etag = `"${sha256(data).slice(0, 16)}"`;
     let start = 0;
     let status = 200;
@@ -185,6 +190,14 @@ export async function startFakeModelHub(models: FakeHubModel[] = []): Promise<Fa
     requireKey: null,
     cutNext(bytes) {
       cutAt = bytes;
+    },
+    holdFiles() {
+      let release!: () => void;
+      held = new Promise<void>((r) => (release = r));
+      return () => {
+        held = null;
+        release();
+      };
     },
     async setMode(next, opts = {}) {
       if (opts.slowMs !== undefined) slowMs = opts.slowMs;
