@@ -536,8 +536,9 @@ export function wireEvents(bus: EventBus, on: { features: FeaturesService; reade
   bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
 }
 
-/** Until the LoRA service is wired in: finds nothing and refuses to register, with a sentence. */
-const unwiredLoraRegistry: LoraRegistry = {
-  findByExternalId: () => Promise.resolve(null),
-  register: () => Promise.reject(new ServiceUnavailableError('image_loras_unavailable', 'LoRAs cannot be added yet on this Hearth.')),
-};
+/**
+ * Until the LoRA service is wired in (it implements LoraRegistry): an import refuses with a sentence
+ * before anything is downloaded, instead of fetching a file nothing would register.
+ */
+const loraServiceMissing = () => Promise.reject(new ServiceUnavailableError('image_loras_unavailable', 'LoRAs cannot be added on this Hearth yet.'));
+const unwiredLoraRegistry: LoraRegistry = { findByExternalId: loraServiceMissing, register: loraServiceMissing };

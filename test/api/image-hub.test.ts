@@ -289,6 +289,19 @@ describe('model hub for LoRAs', () => {
     }
   });
 
+  it('without the LoRA service wired in, an import refuses with a sentence before downloading anything', async () => {
+    const bare = await startTestServer({ seed: 'household', config: { modelHubUrl: hub.url, fetchAllowOrigins: [hub.url] } });
+    try {
+      const before = hub.requests.length;
+      const r = keep(await bare.admin.post(`${BASE}/civitai-import`, { externalId: '5003' }));
+      expect(r.status).toBe(503);
+      expect(r.body.error).toEqual({ code: 'image_loras_unavailable', message: 'LoRAs cannot be added on this Hearth yet.' });
+      expect(hub.requests.slice(before)).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('is for admins only: anonymous 401, a member 403', async () => {
     const routes: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string, unknown]> = [
       ['POST', `${BASE}/civitai-search`, { query: 'watercolor' }],
