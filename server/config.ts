@@ -32,6 +32,8 @@ export const ConfigSchema = z.object({
   mediaAccountUrl: httpUrl.default('https://plex.tv'),
   mediaDiscoverUrl: httpUrl.default('https://discover.provider.plex.tv'),
   webSearchUrl: httpUrl.optional(),
+  /** The civitai-style model hub the admin searches and imports LoRAs from (tests point it at a fake). */
+  modelHubUrl: httpUrl.default('https://civitai.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     mediaAccountUrl: emptyToUndefined(env.MEDIA_ACCOUNT_URL),
     mediaDiscoverUrl: emptyToUndefined(env.MEDIA_DISCOVER_URL),
     webSearchUrl: emptyToUndefined(env.WEB_SEARCH_URL),
+    modelHubUrl: emptyToUndefined(env.MODEL_HUB_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

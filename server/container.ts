@@ -107,6 +107,9 @@ import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
 import { ParseWorker } from './platform/workers/parse-worker.js';
+import { createModelHubClient } from './adapters/model-hub/civitai.js';
+import { ServiceUnavailableError } from './errors.js';
+import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
 
 export interface Deps {
   config: Config;
@@ -165,6 +168,8 @@ export interface Deps {
   homeManuals: ManualService;
   /** Home inventory: the web lookup and generate-specs. */
   homeLookup: HomeLookupService;
+  /** Image generation: the external model hub (LoRA search, import through the download queue, its API key). */
+  imageHub: ModelHubService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -212,6 +217,8 @@ export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'mo
   extensions?: ToolDefinition[];
   /** Who may use which chat model (the models module's per-member access replaces the simple picker). */
   chatModelPicker?: ChatModelPicker;
+  /** Where the model hub registers imported LoRAs (until the LoRA service is wired in, tests pass a store-backed one). */
+  imageLoraRegistry?: LoraRegistry;
 };
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
@@ -262,9 +269,26 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
       runtime: modelRuntime,
       destinationPath: queueState.destinationPath,
       stallTimeoutMs: tuning.downloadStallTimeoutMs,
+      // the model hub's API key, asked for at each attempt so it is never kept in a job's row
+      headersFor: (job): Promise<Record<string, string> | null> => imageHub.downloadHeaders(job),
     }),
   });
   const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
+
+  // Image generation's model hub: the household's key stays in app settings; files go through the queue.
+  const imageHub: ModelHubService = new ModelHubService({
+    client: createModelHubClient({ baseUrl: config.modelHubUrl, guard }),
+    settings,
+    registry: overrides.imageLoraRegistry ?? unwiredLoraRegistry,
+    downloads: {
+      enqueue: async (actor, job) => (await downloads.enqueue(actor, [job]))[0]!,
+      progress: (id) => downloads.progress(id),
+      destinationPath: (d) => downloads.destinationPath(d),
+    },
+    // the engine reads this folder too (its extra_model_paths); the engine runtime may name its own
+    lorasDir: () => Promise.resolve(path.join(config.dataDir, 'models', 'loras')),
+    logger: logger.child('image-hub'),
+  });
 
   const catalog = Catalog.load(config.featureCatalogPath);
   const features = new FeaturesService({
@@ -480,7 +504,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems, chat, models });
+  wireEvents(bus, { features, readerItems, chat, models, imageHub });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -492,15 +516,17 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageHub: ModelHubService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
+  // a LoRA imported from the model hub is registered once the queue has its whole file
+  bus.on('download.completed', (e) => on.imageHub.onDownloaded(e));
   // a deleted member's Reader items and conversations went with their row; their files on disk go here
   bus.on('user.deleted', async (e) => {
     await on.readerItems.removeOrphanFiles();
@@ -509,3 +535,10 @@ export function wireEvents(bus: EventBus, on: { features: FeaturesService; reade
   // a deleted member's model allow-list goes with them
   bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
 }
+
+/**
+ * Until the LoRA service is wired in (it implements LoraRegistry): an import refuses with a sentence
+ * before anything is downloaded, instead of fetching a file nothing would register.
+ */
+const loraServiceMissing = () => Promise.reject(new ServiceUnavailableError('image_loras_unavailable', 'LoRAs cannot be added on this Hearth yet.'));
+const unwiredLoraRegistry: LoraRegistry = { findByExternalId: loraServiceMissing, register: loraServiceMissing };

@@ -11,6 +11,7 @@ import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
 import { createHomeAiRoutes } from '../modules/home-inventory/ai-routes.js';
 import { createHomeLookupRoutes } from '../modules/home-inventory/lookup-routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
+import { createImageHubRoutes } from '../modules/image-gen/hub-routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
@@ -49,6 +50,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/home', createHomeInventoryRoutes(d.home)],
     ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
     ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices)],
+    ['/admin/image-loras', createImageHubRoutes(d.imageHub, d.sse)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -35,6 +35,15 @@ export class OfflineModeError extends BlockedUrlError {
 export const MAX_REDIRECTS = 10;
 
 /**
+ * The headers for a redirect's next hop: credentials (Authorization, Cookie) go only to the origin
+ * they were meant for, as browsers do, so a hub's API key never follows a redirect to its file store.
+ */
+export function headersForHop<H extends Record<string, string> | undefined>(headers: H, from: URL, to: URL): H {
+  if (!headers || from.origin === to.origin) return headers;
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !['authorization', 'cookie', 'proxy-authorization'].includes(k.toLowerCase()))) as H;
+}
+
+/**
  * True only for globally routable unicast addresses. IPv6 forms that carry an IPv4 address are
  * judged by what a socket would reach: IPv4-mapped (::ffff:a.b.c.d) is the IPv4 address itself;
  * IPv4-compatible (::a.b.c.d, deprecated, e.g. ::7f00:1) is refused whole, since ipaddr.js calls

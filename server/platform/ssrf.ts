@@ -13,7 +13,7 @@
 // The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
 // the undici dispatcher and guardedRequest.
 import { Agent, request, type Dispatcher } from 'undici';
-import { BlockedUrlError, createAddressGuard, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
+import { BlockedUrlError, createAddressGuard, headersForHop, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
 
 export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
 
@@ -57,13 +57,14 @@ export async function guardedRequest(
   opts: { method?: 'GET' | 'HEAD'; headers?: Record<string, string>; signal?: AbortSignal; maxRedirects?: number; headersTimeoutMs?: number; bodyTimeoutMs?: number } = {},
 ): Promise<GuardedResponse> {
   let url = guard.checkUrl(raw);
+  let headers = opts.headers;
   const redirects: string[] = [];
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
         method: opts.method ?? 'GET',
-        headers: opts.headers,
+        headers,
         signal: opts.signal,
         dispatcher: guard.dispatcher,
         headersTimeout: opts.headersTimeoutMs ?? 30_000,
@@ -81,7 +82,9 @@ export async function guardedRequest(
       res.body.resume();
       if (hop >= (opts.maxRedirects ?? MAX_REDIRECTS)) throw new BlockedUrlError('Too many redirects.', url.href);
       redirects.push(url.href);
-      url = guard.checkUrl(new URL(location, url));
+      const next = guard.checkUrl(new URL(location, url));
+      headers = headersForHop(headers, url, next);
+      url = next;
       continue;
     }
     return { url: url.href, statusCode: res.statusCode, headers: res.headers, body: res.body, redirects };

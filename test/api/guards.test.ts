@@ -80,6 +80,16 @@ describe('guards and HTTP conventions', () => {
           'POST /api/home/import',
         ]),
       );
+      // image generation's model hub (admin)
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'POST /api/admin/image-loras/civitai-search',
+          'POST /api/admin/image-loras/civitai-import',
+          'GET /api/admin/image-loras/hub-key',
+          'PUT /api/admin/image-loras/hub-key',
+          'DELETE /api/admin/image-loras/hub-key',
+        ]),
+      );
       expect(new Set(keys).size).toBe(keys.length);
     });
 

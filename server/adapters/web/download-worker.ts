@@ -27,6 +27,7 @@ const WorkerInit = z.object({
   expectedBytes: z.number().nullable(),
   sha256: z.string().nullable(),
   stallTimeoutMs: z.number().positive(),
+  headers: z.record(z.string(), z.string()).optional(),
 });
 type WorkerInit = z.infer<typeof WorkerInit>;
 
@@ -58,6 +59,7 @@ export async function downloadInWorker(opts: DownloadOptions & { guard: SsrfGuar
     expectedBytes: opts.expectedBytes ?? null,
     sha256: opts.sha256 ?? null,
     stallTimeoutMs: opts.stallTimeoutMs,
+    headers: opts.headers,
   };
   const worker = new Worker(workerEntry(new URL(import.meta.url)), { workerData: init, stdout: false, stderr: false });
   hooks.onWorker?.(worker);
@@ -116,6 +118,7 @@ async function serve(): Promise<void> {
       sha256: init.sha256,
       signal: controller.signal,
       stallTimeoutMs: init.stallTimeoutMs,
+      headers: init.headers,
       onProgress: (p) => {
         const now = performance.now();
         if (now - lastProgress < PROGRESS_EVERY_MS) return;

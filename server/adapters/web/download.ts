@@ -32,6 +32,8 @@ export interface DownloadOptions {
   signal: AbortSignal;
   stallTimeoutMs: number;
   onProgress?: (p: { bytesDone: number; bytesTotal: number | null }) => void;
+  /** Extra request headers (a hub's Authorization); sent to the URL's own origin only, never past a redirect to another. */
+  headers?: Record<string, string>;
 }
 
 export interface DownloadResult {
@@ -168,7 +170,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   const hash = createHash('sha256');
   let res: GetResponse | undefined;
   try {
-    const headers: Record<string, string> = { 'accept-encoding': 'identity' };
+    const headers: Record<string, string> = { ...opts.headers, 'accept-encoding': 'identity' };
     if (existing > 0) {
       headers.range = `bytes=${existing}-`;
       const validator = meta?.etag && !meta.etag.startsWith('W/') ? meta.etag : meta?.lastModified;

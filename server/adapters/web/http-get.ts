@@ -9,7 +9,7 @@
 // chunked transfer coding, or by the end of the connection, and anything malformed is an error.
 import net from 'node:net';
 import tls from 'node:tls';
-import { BlockedUrlError, MAX_REDIRECTS, type AddressGuard } from '../../platform/ssrf-address.js';
+import { BlockedUrlError, headersForHop, MAX_REDIRECTS, type AddressGuard } from '../../platform/ssrf-address.js';
 
 const READ_BUFFER_BYTES = 256 * 1024;
 const MAX_HEAD_BYTES = 64 * 1024;
@@ -349,10 +349,11 @@ class Exchange {
  */
 export async function guardedGet(guard: AddressGuard, raw: string, opts: GetOptions = {}): Promise<GetResponse> {
   let url = guard.checkUrl(raw);
+  let hopOpts = opts;
   const redirects: string[] = [];
   opts.signal?.throwIfAborted();
   for (let hop = 0; ; hop++) {
-    const exchange = new Exchange(guard, url, opts);
+    const exchange = new Exchange(guard, url, hopOpts);
     const onAbort = () => exchange.abort(opts.signal!.reason);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     let head;
@@ -368,7 +369,9 @@ export async function guardedGet(guard: AddressGuard, raw: string, opts: GetOpti
       exchange.discard();
       if (hop >= (opts.maxRedirects ?? MAX_REDIRECTS)) throw new BlockedUrlError('Too many redirects.', url.href);
       redirects.push(url.href);
-      url = guard.checkUrl(new URL(location, url));
+      const next = guard.checkUrl(new URL(location, url));
+      hopOpts = { ...hopOpts, headers: headersForHop(hopOpts.headers, url, next) };
+      url = next;
       continue;
     }
     const finalUrl = url.href;

@@ -8,7 +8,7 @@ import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sameModel } from '../models/boot-steps.js';
 import type { JobExecutor } from './runner.js';
-import { STALL_TIMEOUT_MS } from './schema.js';
+import { STALL_TIMEOUT_MS, type DownloadJob } from './schema.js';
 
 /** Downloads of a known size below this run on the calling thread. */
 export const IN_THREAD_MAX_BYTES = 8 * 1024 * 1024;
@@ -18,6 +18,11 @@ export function createDownloadExecutor(deps: {
   runtime: ModelRuntimeClient;
   destinationPath: (destination: string) => string;
   stallTimeoutMs?: number;
+  /**
+   * Request headers a job's source needs (the model hub's API key), asked for at each attempt so
+   * they are never stored in the job's row; null for none.
+   */
+  headersFor?: (job: DownloadJob) => Promise<Record<string, string> | null>;
 }): JobExecutor {
   const stallTimeoutMs = deps.stallTimeoutMs ?? STALL_TIMEOUT_MS;
   return async (job, ctx) => {
@@ -42,6 +47,7 @@ export function createDownloadExecutor(deps: {
       return;
     }
     if (!job.destination) throw Object.assign(new Error(`${job.label} has no destination.`), { retryable: false });
+    const headers = (await deps.headersFor?.(job)) ?? undefined;
     const transfer = job.expectedBytes != null && job.expectedBytes < IN_THREAD_MAX_BYTES ? downloadToFile : downloadInWorker;
     await transfer({
       guard: deps.guard,
@@ -51,6 +57,7 @@ export function createDownloadExecutor(deps: {
       sha256: job.sha256,
       signal: ctx.signal,
       stallTimeoutMs,
+      headers,
       onProgress: (p) => ctx.onProgress(p.bytesDone, p.bytesTotal),
     });
   };

@@ -17,6 +17,7 @@ import {
   NewJob,
   PRIORITY_BY_KIND,
   type DownloadJob,
+  type JobProgress,
   type JobsStatus,
   type JobState,
   type ReorderBody,
@@ -159,6 +160,14 @@ export class DownloadsService {
         return live ? { ...j, ...live } : { ...j, etaSeconds: null };
       }),
     };
+  }
+
+  /** One job with its live progress while it runs, or null (a feature watching its own download). */
+  async progress(id: string): Promise<JobProgress | null> {
+    const job = await this.deps.store.find(id);
+    if (!job) return null;
+    const live = this.deps.runner.progressOf(id);
+    return live ? { ...job, ...live } : { ...job, etaSeconds: null };
   }
 
   private async get(id: string): Promise<DownloadJob> {

@@ -287,6 +287,22 @@ export const HubResult = z.object({
 });
 export const HubSearchResponse = z.object({ results: z.array(HubResult) });
 export const HubImportBody = z.object({ externalId: z.string().min(1).max(64) }).strict();
+/**
+ * The SSE events of POST /civitai-import: progress while the durable download queue fetches the
+ * file (waiting for its turn, downloading, or retrying after a dropped connection, resuming where
+ * it stopped), then done with the registered LoRA, or error.
+ */
+export const HubImportEvents = {
+  progress: z.object({
+    state: z.enum(['waiting', 'downloading', 'retrying']),
+    bytesDone: z.number().int().nonnegative(),
+    bytesTotal: z.number().int().nonnegative().nullable(),
+    /** While retrying: why the last attempt stopped, as a sentence. */
+    message: z.string().nullable(),
+  }),
+  done: z.object({ lora: AdminLora }),
+  error: z.object({ code: z.string(), message: z.string() }).loose(),
+} as const;
 /** The hub API key is kept server-side: GET answers whether one is set, never the key. */
 export const HubKeyResponse = z.object({ set: z.boolean() });
 export const HubKeyBody = z.object({ key: z.string().trim().min(8).max(200) }).strict();

@@ -1,0 +1,321 @@
+// The model hub for LoRAs (/api/admin/image-loras: civitai-search, civitai-import, hub-key)
+// against the civitai-style fake: search with the base family filter, an import whose connection
+// is cut mid-file and resumes through the durable download queue (a Range request for the rest),
+// the file landing in the loras folder and registered with the hub's trigger words, family and
+// nsfw flag; the API key kept server-side (sent to the hub, never answered or logged); the hub
+// down or talking nonsense as a sentence; admin only. The LoRA store is the service part's; here
+// a registry over a direct insert into image_loras stands in for it, as hub.ts's LoraRegistry asks.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoraRegistration, LoraRegistry } from '../../server/modules/image-gen/hub.js';
+import type { AdminLora } from '../../server/modules/image-gen/schema.js';
+import { makeContent } from '../fakes/file-server.js';
+import { startFakeModelHub, type FakeModelHub } from '../fakes/model-hub.js';
+import { until } from '../harness/net.js';
+import { connectSse } from '../harness/sse-client.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const KEY = 'hub-secret-key-8f3a2c';
+const BASE = '/api/admin/image-loras';
+
+function parseSse(text: string): Array<{ event: string; data: any }> {
+  const out: Array<{ event: string; data: any }> = [];
+  for (const frame of text.split('\n\n')) {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of frame.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).trim());
+    }
+    if (data.length) out.push({ event, data: JSON.parse(data.join('\n')) });
+  }
+  return out;
+}
+
+/** Stands in for the LoRA service's store: a direct insert into image_loras. */
+function storeRegistry(db: () => Knex): LoraRegistry {
+  type Row = Record<string, unknown>;
+  const toLora = (r: Row): AdminLora => ({
+    id: r.id as string,
+    name: r.name as string,
+    triggerTokens: JSON.parse(r.trigger_tokens as string) as string[],
+    defaultWeight: r.default_weight as number,
+    minWeight: r.min_weight as number,
+    maxWeight: r.max_weight as number,
+    styleLabel: null,
+    isStylistic: Boolean(r.is_stylistic),
+    isAdult: Boolean(r.is_adult),
+    whenToUse: (r.when_to_use as string | null) ?? null,
+    category: null,
+    filePath: r.file_path as string,
+    fileBytes: (r.file_bytes as number | null) ?? null,
+    fileExists: true,
+    enabled: Boolean(r.enabled),
+    exampleRequests: [],
+    externalId: (r.external_id as string | null) ?? null,
+    baseFamilies: JSON.parse(r.base_families as string) as AdminLora['baseFamilies'],
+    createdAt: r.created_at as string,
+    updatedAt: r.updated_at as string,
+  });
+  return {
+    async register(input: LoraRegistration) {
+      const now = new Date().toISOString();
+      const id = randomUUID();
+      await db()('image_loras').insert({
+        id,
+        name: input.name,
+        file_path: input.fileName,
+        file_bytes: input.fileBytes,
+        trigger_tokens: JSON.stringify(input.triggerTokens),
+        is_adult: input.isAdult,
+        when_to_use: input.whenToUse,
+        external_id: input.externalId,
+        base_families: JSON.stringify(input.baseFamilies),
+        created_at: now,
+        updated_at: now,
+      });
+      return toLora((await db()('image_loras').where({ id }).first()) as Row);
+    },
+    async findByExternalId(externalId: string) {
+      const row = (await db()('image_loras').where({ external_id: externalId }).first()) as Row | undefined;
+      return row ? toLora(row) : null;
+    },
+  };
+}
+
+const WATERCOLOR = makeContent(3 * 1024 * 1024, 7);
+const PIXEL = makeContent(200 * 1024, 9);
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('model hub for LoRAs', () => {
+  let hub: FakeModelHub;
+  let s: TestServer;
+  /** Every body any route answered, to check the key never appears in one. */
+  const answered: string[] = [];
+  const keep = <T extends { text: string }>(r: T): T => {
+    answered.push(r.text);
+    return r;
+  };
+
+  beforeAll(async () => {
+    hub = await startFakeModelHub([
+      {
+        id: 101,
+        name: 'Soft Watercolor',
+        description: '<p>Gentle <b>watercolor</b> washes &amp; paper texture.</p>',
+        versions: [{ id: 5001, baseModel: 'SDXL 1.0', trainedWords: ['watercolor style', ' soft wash '], file: { name: 'soft_watercolor_xl.safetensors', data: WATERCOLOR } }],
+      },
+      { id: 102, name: 'Pixel Watercolor', nsfw: true, versions: [{ id: 5002, baseModel: 'SD 1.5', trainedWords: ['pixelwc'], file: { name: '../../pixel wc.safetensors', data: PIXEL } }] },
+      { id: 103, name: 'Watercolor Installer', versions: [{ id: 5003, baseModel: 'SDXL 1.0', file: { name: 'setup.exe', data: Buffer.from('MZ') } }] },
+    ]);
+    let db: Knex | null = null;
+    s = await startTestServer({
+      seed: 'household',
+      config: { modelHubUrl: hub.url, fetchAllowOrigins: [hub.url] },
+      overrides: { imageLoraRegistry: storeRegistry(() => db!), tuning: { downloadBackoffBaseMs: 20 } },
+    });
+    db = s.handle.deps.db;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await hub?.close();
+  });
+
+  it('searches the hub for LoRAs: family, trigger words, plain-text description, adult from the nsfw flag', async () => {
+    const r = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+    expect(r.status).toBe(200);
+    const byId = Object.fromEntries((r.body.results as any[]).map((x) => [x.externalId, x]));
+    expect(byId['5001']).toEqual({
+      externalId: '5001',
+      name: 'Soft Watercolor',
+      description: 'Gentle watercolor washes & paper texture.',
+      baseFamily: 'sdxl',
+      triggerWords: ['watercolor style', 'soft wash'],
+      fileName: 'soft_watercolor_xl.safetensors',
+      bytes: WATERCOLOR.length,
+      isAdult: false,
+      importedAs: null,
+    });
+    expect(byId['5002']).toMatchObject({ baseFamily: 'sd15', isAdult: true });
+    expect(hub.requests.at(-1)!.path).toContain('types=LORA');
+
+    const sd15 = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor', baseFamily: 'sd15' }));
+    expect((sd15.body.results as any[]).map((x) => x.externalId)).toEqual(['5002']);
+    expect(hub.requests.at(-1)!.path).toContain('baseModels=SD+1.5');
+  });
+
+  it('refuses bad input with a 400 and an unknown LoRA with a 404', async () => {
+    expect(keep(await s.admin.post(`${BASE}/civitai-search`, { query: '  ' })).status).toBe(400);
+    expect(keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'x', baseFamily: 'sd9' })).status).toBe(400);
+    expect(keep(await s.admin.post(`${BASE}/civitai-import`, {})).status).toBe(400);
+    const missing = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '999999' }));
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.message).toMatch(/no such LoRA/);
+    const exe = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5003' }));
+    expect(exe.status).toBe(422);
+    expect(exe.body.error.code).toBe('unsupported_lora_file');
+  });
+
+  it('imports a LoRA whose download is cut mid-file: the queue resumes from where it stopped and the LoRA is registered', async () => {
+    const cutAt = 1024 * 1024 + 123;
+    hub.cutNext(cutAt);
+    const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5001' }));
+    expect(r.status).toBe(200);
+    const events = parseSse(r.text);
+    const done = events.find((e) => e.event === 'done');
+    expect(events.filter((e) => e.event === 'error')).toEqual([]);
+    expect(done?.data.lora).toMatchObject({
+      name: 'Soft Watercolor',
+      filePath: 'soft_watercolor_xl.safetensors',
+      fileBytes: WATERCOLOR.length,
+      triggerTokens: ['watercolor style', 'soft wash'],
+      baseFamilies: ['sdxl'],
+      isAdult: false,
+      externalId: '5001',
+    });
+    // the second attempt asked for the rest only, and got it
+    const fileRequests = hub.requests.filter((q) => q.path.startsWith('/files/'));
+    expect(fileRequests.map((q) => q.status)).toEqual([200, 206]);
+    expect(fileRequests[0]!.range).toBeUndefined();
+    const resumedFrom = Number(/^bytes=(\d+)-$/.exec(fileRequests[1]!.range ?? '')?.[1]);
+    expect(resumedFrom).toBeGreaterThan(0);
+    expect(resumedFrom).toBeLessThanOrEqual(cutAt);
+    // the file is whole, in the loras folder, and nothing partial is left behind
+    const file = path.join(s.dataDir, 'models', 'loras', 'soft_watercolor_xl.safetensors');
+    expect(sha(readFileSync(file))).toBe(sha(WATERCOLOR));
+    expect(existsSync(`${file}.part`)).toBe(false);
+
+    // search now says it is imported, and a second import is refused
+    const again = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'soft' }));
+    expect(again.body.results[0].importedAs).toBe(done!.data.lora.id);
+    const twice = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5001' }));
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.code).toBe('already_imported');
+  });
+
+  it('keeps a hub file name inside the loras folder and marks an nsfw LoRA adult', async () => {
+    const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5002' }));
+    const done = parseSse(r.text).find((e) => e.event === 'done');
+    expect(done?.data.lora).toMatchObject({ filePath: 'pixel_wc.safetensors', isAdult: true, baseFamilies: ['sd15'], triggerTokens: ['pixelwc'] });
+    expect(sha(readFileSync(path.join(s.dataDir, 'models', 'loras', 'pixel_wc.safetensors')))).toBe(sha(PIXEL));
+  });
+
+  it('registers the LoRA when the queue finishes its download, even after the admin closed the import', async () => {
+    hub.models.push({ id: 106, name: 'Night Ink', versions: [{ id: 5006, baseModel: 'SDXL 1.0', trainedWords: ['night ink'], file: { name: 'night_ink.safetensors', data: makeContent(96 * 1024, 5) } }] });
+    const release = hub.holdFiles();
+    const stream = await connectSse(s.url, `${BASE}/civitai-import`, { cookie: s.admin.cookie! }, { body: { externalId: '5006' } });
+    try {
+      expect(stream.status).toBe(200);
+      const first = await stream.waitFor((e) => e.event === 'progress');
+      expect(['waiting', 'downloading']).toContain(first.data.state);
+    } finally {
+      stream.close();
+      release();
+    }
+    const found = await until(async () => {
+      const r = await s.admin.post(`${BASE}/civitai-search`, { query: 'night ink' });
+      return r.body.results?.[0]?.importedAs as string | null;
+    }, 'the LoRA registered by the queue\'s completion');
+    expect(found).toBeTruthy();
+    expect(existsSync(path.join(s.dataDir, 'models', 'loras', 'night_ink.safetensors'))).toBe(true);
+  });
+
+  it('keeps the API key server-side: sent to the hub as a header, answered only as set or not', async () => {
+    hub.requireKey = KEY;
+    try {
+      const before = keep(await s.admin.get(`${BASE}/hub-key`));
+      expect(before.body).toEqual({ set: false });
+      const refused = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+      expect(refused.status).toBe(502);
+      expect(refused.body.error).toMatchObject({ code: 'model_hub_key_rejected' });
+      expect(refused.body.error.message).toMatch(/asks for an API key/);
+
+      expect(keep(await s.admin.put(`${BASE}/hub-key`, { key: 'short' })).status).toBe(400);
+      const saved = keep(await s.admin.put(`${BASE}/hub-key`, { key: KEY }));
+      expect(saved.status).toBe(200);
+      expect(saved.body).toEqual({ set: true });
+      expect(keep(await s.admin.get(`${BASE}/hub-key`)).body).toEqual({ set: true });
+
+      const found = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+      expect(found.status).toBe(200);
+      expect(hub.requests.at(-1)!.authorization).toBe(`Bearer ${KEY}`);
+
+      // a gated download: the queue's executor sends the key too
+      hub.models.push({ id: 104, name: 'Gated Ink', versions: [{ id: 5004, baseModel: 'Flux.1 D', file: { name: 'gated_ink.safetensors', data: makeContent(64 * 1024, 3) } }] });
+      const imported = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5004' }));
+      expect(parseSse(imported.text).find((e) => e.event === 'done')?.data.lora).toMatchObject({ externalId: '5004', baseFamilies: ['flux'] });
+      expect(hub.requests.filter((q) => q.path.startsWith('/files/gated')).map((q) => [q.authorization, q.status])).toEqual([[`Bearer ${KEY}`, 200]]);
+
+      // a wrong key is a sentence about the key
+      keep(await s.admin.put(`${BASE}/hub-key`, { key: 'not-the-right-key' }));
+      const wrong = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+      expect(wrong.status).toBe(502);
+      expect(wrong.body.error.message).toMatch(/did not accept the saved API key/);
+
+      const removed = await s.admin.delete(`${BASE}/hub-key`);
+      expect(removed.status).toBe(204);
+      expect(keep(await s.admin.get(`${BASE}/hub-key`)).body).toEqual({ set: false });
+      answered.push(keep(await s.admin.get('/api/jobs')).text);
+    } finally {
+      hub.requireKey = null;
+    }
+    // never in an answer (the download queue's jobs included) nor in a log line
+    expect(answered.filter((t) => t.includes(KEY))).toEqual([]);
+    expect(s.logger.lines.filter((l) => JSON.stringify(l).includes(KEY))).toEqual([]);
+  });
+
+  it('says in a sentence when the hub is down or answers nonsense', async () => {
+    await hub.setMode('down');
+    try {
+      const down = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+      expect(down.status).toBe(503);
+      expect(down.body.error).toEqual({ code: 'model_hub_unavailable', message: expect.stringMatching(/could not be reached/) });
+      const importDown = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5003' }));
+      expect(importDown.status).toBe(503);
+      expect(importDown.body.error.message).toMatch(/could not be reached/);
+    } finally {
+      await hub.setMode('ok');
+    }
+    await hub.setMode('garbage');
+    try {
+      const garbage = keep(await s.admin.post(`${BASE}/civitai-search`, { query: 'watercolor' }));
+      expect(garbage.status).toBe(503);
+      expect(garbage.body.error.message).toMatch(/could not read/);
+    } finally {
+      await hub.setMode('ok');
+    }
+  });
+
+  it('without the LoRA service wired in, an import refuses with a sentence before downloading anything', async () => {
+    const bare = await startTestServer({ seed: 'household', config: { modelHubUrl: hub.url, fetchAllowOrigins: [hub.url] } });
+    try {
+      const before = hub.requests.length;
+      const r = keep(await bare.admin.post(`${BASE}/civitai-import`, { externalId: '5003' }));
+      expect(r.status).toBe(503);
+      expect(r.body.error).toEqual({ code: 'image_loras_unavailable', message: 'LoRAs cannot be added on this Hearth yet.' });
+      expect(hub.requests.slice(before)).toEqual([]);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('is for admins only: anonymous 401, a member 403', async () => {
+    const routes: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string, unknown]> = [
+      ['POST', `${BASE}/civitai-search`, { query: 'watercolor' }],
+      ['POST', `${BASE}/civitai-import`, { externalId: '5001' }],
+      ['GET', `${BASE}/hub-key`, undefined],
+      ['PUT', `${BASE}/hub-key`, { key: KEY }],
+      ['DELETE', `${BASE}/hub-key`, undefined],
+    ];
+    for (const [method, p, body] of routes) {
+      const anon = keep(await s.anon.req(method, p, body));
+      expect(anon.status, `${method} ${p}`).toBe(401);
+      const member = keep(await s.member.req(method, p, body));
+      expect(member.status, `${method} ${p}`).toBe(403);
+    }
+    expect(keep(await s.admin.get(`${BASE}/hub-key`)).body).toEqual({ set: false });
+  });
+});
