@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { FilePicker } from '../../ui/FilePicker';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
-import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView, readinessOf } from './parts';
+import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView } from './parts';
 import { useHistory, useImageStatus } from './queries';
 import { artifactTitle, EDIT_OPS, OP_ORDER, OP_TEXT, type Artifact, type EditOp } from './types';
 import { useImageJob } from './useImageJob';
@@ -76,13 +76,12 @@ export function EditPage(): ReactElement {
       </Frame>
     );
   }
-  const ready = readinessOf(status.data) === 'ready';
   const beforeUrl = source ? (source.kind === 'file' ? source.url : source.artifact.url) : null;
   const beforeAlt = source ? (source.kind === 'file' ? `Your picture ${source.file.name}` : artifactTitle(source.artifact)) : '';
 
   return (
     <Frame>
-      <EngineNotice status={status.data} />
+      <EngineNotice status={status.data}>Auto colour and Adjust work without it.</EngineNotice>
 
       <div className="img-source">
         <h2 className="img-h2">1. Choose a picture</h2>
@@ -114,9 +113,9 @@ export function EditPage(): ReactElement {
           <h2 className="img-h2">2. Choose what to do</h2>
           <ul className="img-ops" aria-label="What to do">
             {OP_ORDER.map((op) => {
+              // the server's availability decides: auto colour and adjust run in Hearth, with no engine
               const a = availabilityOf(status.data, EDIT_OPS[op]);
-              const reason = !ready ? 'The picture maker is not ready yet.' : a.reason;
-              const disabled = job.running || !ready || !a.available;
+              const disabled = job.running || !a.available;
               return (
                 <li key={op} className="img-op">
                   <button
@@ -132,7 +131,7 @@ export function EditPage(): ReactElement {
                     {OP_TEXT[op].label}
                   </button>
                   <span id={`op-${op}-hint`} className={`img-op__hint${!disabled || job.running ? '' : ' img-op__hint--why'}`}>
-                    {ready && a.available ? OP_TEXT[op].hint : reason}
+                    {a.available ? OP_TEXT[op].hint : a.reason}
                   </span>
                 </li>
               );

@@ -46,7 +46,8 @@ export function availabilityOf(s: ImageStatusResponse | undefined, pipeline: Pip
 }
 
 /** The engine's state when it is not ready, in words; nothing when it is. */
-export function EngineNotice({ status }: { status: ImageStatusResponse }): ReactElement | null {
+/** `children`: a line for this page (what works meanwhile), shown under the not-set-up and failed notes. */
+export function EngineNotice({ status, children }: { status: ImageStatusResponse; children?: ReactNode }): ReactElement | null {
   const isAdmin = useUser().role === 'admin';
   const readiness = readinessOf(status);
   if (readiness === 'ready') return null;
@@ -67,6 +68,7 @@ export function EngineNotice({ status }: { status: ImageStatusResponse }): React
               ? 'Hearth needs the image engine (ComfyUI) on this computer. Tell Hearth where it is installed and which picture model to use, then come back here.'
               : 'An admin in your household needs to set it up on this computer first. Ask them to open Admin, then Image engine.'}
           </p>
+          {children ? <p className="muted">{children}</p> : null}
           {adminLink}
         </div>
       </div>
@@ -88,6 +90,7 @@ export function EngineNotice({ status }: { status: ImageStatusResponse }): React
         <p className="img-notice__title">The picture maker is not working right now</p>
         <p>{status.error ?? 'It stopped unexpectedly.'}</p>
         <p className="muted">{isAdmin ? 'The image engine page shows what it wrote before it stopped.' : 'Let an admin in your household know.'}</p>
+        {children ? <p className="muted">{children}</p> : null}
         {adminLink}
       </div>
     </div>
