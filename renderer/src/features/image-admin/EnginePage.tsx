@@ -60,7 +60,7 @@ function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
         <span className={`badge badge--${tone}`}>{status.configured ? ENGINE_STATE_TEXT[status.state] : 'Not set up'}</span>{' '}
         {status.state === 'warming' || status.state === 'installing' ? <Spinner size={18} label="Starting" /> : null}
       </p>
-      {status.error ? (
+      {status.error && status.configured ? (
         <p className="banner banner--error" role="alert">
           <Icon name="warn" size={22} />
           <span>{status.error}</span>
