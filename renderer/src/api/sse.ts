@@ -85,7 +85,8 @@ export class RawBody {
 
 /**
  * POSTs a body and reads the answer as an event stream (e.g. POST /api/setup/download). The body is
- * sent as JSON, or as-is when it is a RawBody (e.g. an uploaded bookmarks file as text/html).
+ * sent as JSON, as-is when it is a RawBody (e.g. an uploaded bookmarks file as text/html), or as
+ * multipart when it is a FormData (a picture to edit with its fields).
  */
 export function openPostStream<M extends object>(
   url: string,
@@ -140,8 +141,13 @@ function openFetchStream<M extends object>(
       const init: RequestInit = { method: request.method, headers: { Accept: 'text/event-stream' }, signal: controller.signal };
       if (request.method === 'POST') {
         const { body } = request;
-        init.headers = { Accept: 'text/event-stream', 'Content-Type': body instanceof RawBody ? body.contentType : 'application/json' };
-        init.body = body instanceof RawBody ? body.data : JSON.stringify(body);
+        if (body instanceof FormData) {
+          // multipart: the browser writes the Content-Type with its boundary
+          init.body = body;
+        } else {
+          init.headers = { Accept: 'text/event-stream', 'Content-Type': body instanceof RawBody ? body.contentType : 'application/json' };
+          init.body = body instanceof RawBody ? body.data : JSON.stringify(body);
+        }
       }
       const res = await apiFetch(url, init);
       if (!res.ok || !(res.headers.get('Content-Type') ?? '').includes('text/event-stream')) throw await refusal(res);

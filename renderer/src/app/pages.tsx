@@ -43,6 +43,12 @@ const MembersPage = lazyPage(() => import('../features/members/MembersPage').the
 const ArticlePage = lazyPage(() => import('../features/reader/ArticlePage').then((m) => m.ArticlePage));
 const ReaderAdminPage = lazyPage(() => import('../features/reader/ReaderAdminPage').then((m) => m.ReaderAdminPage));
 const ReaderListPage = lazyPage(() => import('../features/reader/ReaderListPage').then((m) => m.ReaderListPage));
+const CreatePage = lazyPage(() => import('../features/image/CreatePage').then((m) => m.CreatePage));
+const EditImagePage = lazyPage(() => import('../features/image/EditPage').then((m) => m.EditPage));
+const ImageEnginePage = lazyPage(() => import('../features/image-admin/EnginePage').then((m) => m.EnginePage));
+const ImageLorasPage = lazyPage(() => import('../features/image-admin/LorasPage').then((m) => m.LorasPage));
+const ImageMembersPage = lazyPage(() => import('../features/image-admin/MembersImagePage').then((m) => m.MembersImagePage));
+const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */
@@ -126,12 +132,29 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
   // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
   { id: 'reader', path: 'read/:sourceId/*', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
+  // 'more' for the same reason as the Inventory: the phone's tab bar is full at 320 px
+  {
+    id: 'images',
+    path: 'images',
+    label: 'Pictures',
+    icon: 'image',
+    access: 'user',
+    Component: CreatePage,
+    section: 'more',
+    summary: 'Create pictures from words and tidy up photos, privately on this computer.',
+    prefetch: () => ['/api/image/status', '/api/image/loras', '/api/image/building'],
+  },
+  { id: 'images-edit', path: 'images/edit', label: 'Edit a picture', icon: 'image', access: 'user', Component: EditImagePage, inNav: false, prefetch: () => ['/api/image/status', '/api/image/history'] },
+  { id: 'images-history', path: 'images/history', label: 'My pictures', icon: 'image', access: 'user', Component: ImageHistoryPage, inNav: false, prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.', prefetch: () => ['/api/admin/users'] },
   { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage, section: 'admin', summary: 'The models and components Hearth runs on this computer.' },
   { id: 'models', path: 'admin/models', label: 'Models', icon: 'sparkles', access: 'admin', Component: ModelsPage, section: 'admin', summary: 'The AI models on this computer, the household’s choices, and who may use which.' },
   { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage, section: 'admin', summary: 'Download and look after the offline archives in the Library.' },
+  { id: 'image-engine', path: 'admin/images', label: 'Image engine', icon: 'image', access: 'admin', Component: ImageEnginePage, section: 'admin', summary: 'Set up the program that draws pictures, and see what it can do.', prefetch: () => ['/api/admin/image-engine'] },
+  { id: 'image-loras', path: 'admin/image-loras', label: 'Picture add-ons', icon: 'sparkles', access: 'admin', Component: ImageLorasPage, inNav: false, section: 'admin', summary: 'LoRAs: add them, sort them into categories, find more online.', prefetch: () => ['/api/admin/image-loras'] },
+  { id: 'image-members', path: 'admin/image-members', label: 'Pictures: who may use what', icon: 'members', access: 'admin', Component: ImageMembersPage, inNav: false, section: 'admin', summary: 'Each member’s picture protections and the add-ons they may use.', prefetch: () => ['/api/admin/users', '/api/admin/image-loras'] },
   { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
   { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false, section: 'admin', summary: 'The home screen a new member starts with.' },
   { id: 'member-home', path: 'members/:userId/home', label: 'Home screen', icon: 'home', access: 'admin', Component: MemberLayoutPage, inNav: false },

@@ -28,6 +28,7 @@ const BUILT_IN_DESCRIPTIONS: Readonly<Record<string, string>> = {
   downloads: 'Everything Hearth is downloading, with progress.',
   features: 'Install the models and components Hearth runs on this computer.',
   archives: 'Download and look after the offline archives in the Library.',
+  images: 'Create pictures from words and tidy up photos, privately on this computer.',
 };
 
 export const BUILT_IN_CATEGORY = 'Built into Hearth';

@@ -1,0 +1,222 @@
+// Image engine (admin): where the household's ComfyUI is installed and which Python runs it, the
+// picture model (checkpoint), the engine's state in words, what each kind of picture work needs when
+// it is not available (the pipeline's reason and the missing pieces), the launch Hearth chose for this
+// computer's hardware, and the last lines the engine wrote. Saving (PUT /api/admin/image-engine)
+// starts or restarts the engine; the page follows it while it starts.
+import { useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { Icon, Spinner } from '../../ui/icons';
+import { PageHeader } from '../../ui/PageHeader';
+import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
+import { useToast } from '../../ui/Toast';
+import { CREATE_HREF, PIPELINE_TEXT } from '../image/types';
+import { useEngineAdmin, useEngineLogs, useSaveEngine } from './queries';
+import { ENGINE_STATE_TEXT, type EngineAdminResponse } from './types';
+import '../image/image.css';
+import './image-admin.css';
+
+export function EnginePage(): ReactElement {
+  const engine = useEngineAdmin();
+  return (
+    <section className="page img-admin" aria-labelledby="img-engine-title">
+      <PageHeader titleId="img-engine-title" title="Image engine" description="The program that draws and edits pictures on this computer (ComfyUI), and what it can do." />
+      <p className="img-admin__links">
+        <Link to="/admin/image-loras" className="btn btn--ghost btn--compact">
+          <Icon name="sparkles" size={20} />
+          Add-ons (LoRAs)
+        </Link>
+        <Link to="/admin/image-members" className="btn btn--ghost btn--compact">
+          <Icon name="members" size={20} />
+          Who may use what
+        </Link>
+      </p>
+      {!engine.data ? (
+        engine.error ? (
+          <ErrorState title="The image engine settings did not load" error={engine.error} onRetry={() => void engine.refetch()} />
+        ) : (
+          <LoadingState label="Loading the image engine settings…" />
+        )
+      ) : (
+        <>
+          <EngineState data={engine.data} />
+          <EngineForm key={`${engine.data.config.installDir ?? ''}|${engine.data.config.python ?? ''}|${engine.data.config.checkpoint ?? ''}`} data={engine.data} />
+          <Pipelines data={engine.data} />
+          <Logs />
+        </>
+      )}
+    </section>
+  );
+}
+
+function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
+  const { status, launch } = data;
+  const tone = status.state === 'ready' ? 'ok' : status.state === 'failed' ? 'error' : status.configured ? 'info' : 'warn';
+  return (
+    <div className="card img-admin__card" data-testid="engine-state">
+      <h2 className="img-h2 img-admin__h2">State</h2>
+      <p>
+        <span className={`badge badge--${tone}`}>{status.configured ? ENGINE_STATE_TEXT[status.state] : 'Not set up'}</span>{' '}
+        {status.state === 'warming' || status.state === 'installing' ? <Spinner size={18} label="Starting" /> : null}
+      </p>
+      {status.error && status.configured ? (
+        <p className="banner banner--error" role="alert">
+          <Icon name="warn" size={22} />
+          <span>{status.error}</span>
+        </p>
+      ) : null}
+      {!status.configured ? <p className="muted">Install ComfyUI on this computer, then tell Hearth its folder below. Hearth starts it when someone wants a picture.</p> : null}
+      <dl className="facts img-admin__facts">
+        <div className="facts__row">
+          <dt>Picture model</dt>
+          <dd>{status.checkpoint ?? 'None chosen yet'}</dd>
+        </div>
+        <div className="facts__row">
+          <dt>Pictures being made</dt>
+          <dd>
+            {status.queue.running} now, {status.queue.waiting} waiting
+          </dd>
+        </div>
+        {data.config.externalUrl ? (
+          <div className="facts__row">
+            <dt>Engine address</dt>
+            <dd>{data.config.externalUrl} (set when Hearth was started; Hearth uses that engine and does not start its own)</dd>
+          </div>
+        ) : null}
+        {launch ? (
+          <div className="facts__row">
+            <dt>Runs on</dt>
+            <dd>
+              {launch.target} ({launch.dtype}){launch.note ? `. ${launch.note}` : ''}
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {status.state === 'ready' ? (
+        <Link to={CREATE_HREF} className="btn btn--secondary btn--compact">
+          <Icon name="sparkles" size={20} />
+          Try it: create a picture
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+function EngineForm({ data }: { data: EngineAdminResponse }): ReactElement {
+  const save = useSaveEngine();
+  const toast = useToast();
+  const [installDir, setInstallDir] = useState(data.config.installDir ?? '');
+  const [python, setPython] = useState(data.config.python ?? '');
+  const [checkpoint, setCheckpoint] = useState(data.config.checkpoint ?? '');
+  const external = data.config.externalUrl !== null;
+  const submit = () => {
+    save.mutate(
+      {
+        ...(external ? {} : { installDir: installDir.trim() || null, python: python.trim() || null }),
+        checkpoint: checkpoint.trim() || null,
+      },
+      { onSuccess: () => toast('Saved. The image engine starts with these settings.') },
+    );
+  };
+  return (
+    <form
+      className="card img-admin__card img-admin__form"
+      aria-labelledby="engine-setup-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <h2 id="engine-setup-title" className="img-h2 img-admin__h2">
+        Set up
+      </h2>
+      {external ? null : (
+        <>
+          <TextField label="ComfyUI folder" hint="The folder on this computer that holds ComfyUI’s main.py." placeholder="/home/alex/ComfyUI" value={installDir} onChange={(e) => setInstallDir(e.target.value)} autoComplete="off" spellCheck={false} />
+          <TextField label="Python (optional)" hint="The Python that runs it. Leave empty to use the folder’s own venv." placeholder="/home/alex/ComfyUI/venv/bin/python" value={python} onChange={(e) => setPython(e.target.value)} autoComplete="off" spellCheck={false} />
+        </>
+      )}
+      {data.config.checkpoints.length > 0 ? (
+        <div className="field">
+          <label htmlFor="engine-checkpoint" className="field__label">
+            Picture model
+          </label>
+          <select id="engine-checkpoint" className="input" value={checkpoint} onChange={(e) => setCheckpoint(e.target.value)}>
+            <option value="">Choose one…</option>
+            {data.config.checkpoints.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : (
+        <TextField label="Picture model" hint="The checkpoint file in ComfyUI’s models/checkpoints folder. The list of models shows here once the engine runs." placeholder="sdxl_lightning_4step.safetensors" value={checkpoint} onChange={(e) => setCheckpoint(e.target.value)} autoComplete="off" spellCheck={false} />
+      )}
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+      <div className="actions">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending} data-testid="engine-save">
+          {save.isPending ? <Spinner size={18} /> : <Icon name="check" size={20} />}
+          Save and start
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Pipelines({ data }: { data: EngineAdminResponse }): ReactElement {
+  const pipelines = data.status.pipelines;
+  return (
+    <div className="card img-admin__card" data-testid="engine-pipelines">
+      <h2 className="img-h2 img-admin__h2">What it can do</h2>
+      {pipelines.length === 0 ? (
+        <p className="muted">Hearth lists this once the engine runs.</p>
+      ) : (
+        <ul className="img-admin__pipelines">
+          {pipelines.map((p) => (
+            <li key={p.pipeline} className="img-admin__pipeline">
+              <Icon name={p.available ? 'check' : 'warn'} size={20} className={p.available ? 'img-admin__ok' : 'img-admin__warn'} />
+              <div>
+                <p className="img-admin__pipeline-name">
+                  {PIPELINE_TEXT[p.pipeline]}
+                  <span className="visually-hidden">{p.available ? ': available' : ': not available'}</span>
+                </p>
+                {!p.available ? <p className="muted">{p.reason ?? 'Not available yet.'}</p> : null}
+                {!p.available && p.missing.length > 0 ? (
+                  <p className="img-admin__missing">
+                    Needs: <span>{p.missing.join(', ')}</span>
+                  </p>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Logs(): ReactElement {
+  const logs = useEngineLogs();
+  return (
+    <div className="card img-admin__card">
+      <div className="img-admin__row">
+        <h2 className="img-h2 img-admin__h2">What the engine wrote last</h2>
+        <button type="button" className="btn btn--ghost btn--compact" onClick={() => void logs.refetch()} disabled={logs.isFetching}>
+          <Icon name="refresh" size={20} />
+          Read again
+        </button>
+      </div>
+      {!logs.data ? (
+        logs.error ? <ErrorState title="The engine’s log did not load" error={logs.error} onRetry={() => void logs.refetch()} /> : <LoadingState label="Loading the log…" />
+      ) : logs.data.length === 0 ? (
+        <p className="muted">Nothing yet: the engine has not run.</p>
+      ) : (
+        <pre className="img-admin__log" tabIndex={0} aria-label="The engine’s last lines" data-testid="engine-log">
+          {logs.data.join('\n')}
+        </pre>
+      )}
+    </div>
+  );
+}
