@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createComfyUiClient } from '../../server/adapters/image-engine/comfyui.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRowPatch, JobEvent } from '../../server/modules/image-gen/ports.js';
-import { CRASH_SENTENCE, EngineJobRunner, STALL_SENTENCE } from '../../server/modules/image-gen/runner.js';
+import { CRASH_SENTENCE, EngineJobRunner, FORGOTTEN_SENTENCE, STALL_SENTENCE } from '../../server/modules/image-gen/runner.js';
 import type { Artifact } from '../../server/modules/image-gen/schema.js';
 import { buildGraph } from '../../server/modules/image-gen/workflow-graph.js';
 import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
@@ -21,8 +21,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(opts: { stepMs?: number; stallMs?: number } = {}) {
-  const engine = await startFakeImageEngine({ stepMs: opts.stepMs ?? 5 });
+async function setup(opts: { stepMs?: number; stallMs?: number; packs?: string[] } = {}) {
+  const engine = await startFakeImageEngine({ stepMs: opts.stepMs ?? 5, packs: opts.packs });
   cleanups.push(() => engine.close());
   const tmp = makeTempDir('image-runner-');
   cleanups.push(() => tmp.remove());
@@ -54,14 +54,16 @@ async function setup(opts: { stepMs?: number; stallMs?: number } = {}) {
   });
   cleanups.push(() => runner.stop());
   const events = new Map<string, JobEvent[]>();
-  const enqueue = (id: string, userId: string, pipeline: 'txt2img' | 'video' = 'txt2img', checkpoint = 'sdxl_base.safetensors') => {
+  const enqueue = (id: string, userId: string, pipeline: 'txt2img' | 'video' | 'face_id' = 'txt2img', checkpoint = 'sdxl_base.safetensors') => {
     const job: EngineJob = {
       id,
       userId,
       pipeline,
       inputs: {},
       build: () =>
-        pipeline === 'video'
+        pipeline === 'face_id'
+          ? buildGraph({ pipeline: 'face_id', referenceFace: 'reference_face.png', checkpoint, seed: 1, width: 512, height: 512, hiRes: false, positive: 'a fox', negative: '', filenamePrefix: `hearth/${id}` })
+          : pipeline === 'video'
           ? buildGraph({ pipeline: 'video', models: { diffusionModel: 'wan2.1_t2v_1.3B_fp16.safetensors', textEncoder: 'umt5_xxl_fp8_e4m3fn_scaled.safetensors', vae: 'sdxl_vae.safetensors' }, seed: 1, width: 480, height: 320, frames: 5, fastMode: true, positive: 'waves', negative: '', filenamePrefix: `hearth/${id}` })
           : buildGraph({ pipeline: 'txt2img', checkpoint, seed: 1, width: 512, height: 512, hiRes: false, steps: 3, positive: 'a fox', negative: '', filenamePrefix: `hearth/${id}` }),
     };
@@ -160,5 +162,22 @@ describe('the image job runner', () => {
       message: `The picture engine refused the picture's recipe: the model file "gone.safetensors" is not in the picture engine's checkpoints folder (CheckpointLoaderSimple).`,
     });
     expect(rows.get('b1')).toMatchObject({ state: 'failed' });
+  });
+
+  it('fails a job the engine forgot (the queue poll no longer finds it)', async () => {
+    const { engine, rows, enqueue, ended } = await setup();
+    engine.scriptNext({ forgetAtStep: 2 });
+    enqueue('a1', 'anna');
+    expect(await ended('a1')).toEqual({ type: 'error', code: 'image_engine_lost_job', message: FORGOTTEN_SENTENCE });
+    expect(rows.get('a1')).toMatchObject({ state: 'failed', error: FORGOTTEN_SENTENCE });
+  });
+
+  it('restarts the engine when a refusal says a custom node is missing', async () => {
+    const { restarts, enqueue, ended } = await setup({ packs: [] });
+    enqueue('f1', 'anna', 'face_id');
+    const end = await ended('f1');
+    expect(end).toMatchObject({ type: 'error', code: 'image_engine_refused' });
+    expect((end as { message: string }).message).toMatch(/custom node pack that brings it is not installed/);
+    expect(restarts).toEqual([expect.stringMatching(/^a node is missing \(IPAdapter/)]);
   });
 });
