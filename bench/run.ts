@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'inventory-manual': () => import('./inventory-manual.js'),
   'inventory-ocr': () => import('./inventory-ocr.js'),
   inventory: () => import('./inventory.js'),
+  image: () => import('./image.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -36,6 +36,8 @@ export interface JobScript {
   stallAtStep?: number;
   /** The engine dies at this step: sockets cut, HTTP refused, queue and history lost. */
   crashAtStep?: number;
+  /** The engine drops the job at this step without a word: no more frames, gone from /queue. */
+  forgetAtStep?: number;
 }
 
 export type FakeEngineMode = 'ok' | 'down' | 'garbage';
@@ -293,6 +295,10 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
           cur.step = samplerStep;
           if (script.crashAtStep === samplerStep) {
             await crash();
+            return;
+          }
+          if (script.forgetAtStep === samplerStep) {
+            running = null;
             return;
           }
           if (script.stallAtStep === samplerStep) {

@@ -137,6 +137,28 @@ export interface ImageJobRunner {
   stop(): Promise<void>;
 }
 
+/** What the runner writes into a generated_images row (the service's store implements it). */
+export interface ImageJobRowPatch {
+  state?: 'queued' | 'building' | 'ready' | 'cancelled' | 'failed';
+  stepCurrent?: number;
+  stepTotal?: number;
+  /** Relative to DATA_DIR/images: `<userId>/<id>.png` or `.webp`. */
+  outputPath?: string;
+  contentType?: string;
+  width?: number;
+  height?: number;
+  bytes?: number;
+  error?: string | null;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export interface ImageJobRows {
+  update(id: string, patch: ImageJobRowPatch): Promise<void>;
+  /** The row as the member sees it (for the `done` event). */
+  artifact(id: string): Promise<Artifact | null>;
+}
+
 // ---- models ----------------------------------------------------------------------------------
 export interface ImageModelHelper {
   /** The household chat model this member may use; throws 503 model_runtime_unavailable / 409 no_chat_model. */
