@@ -91,6 +91,8 @@ describe('navigation at every width', () => {
     const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');
     await page.goto(`${server.url}${pathname}`);
     await tools;
+    // boxes are measured in the bundled font, not in the fallback a fast first screen may still use
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
   }
 
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -98,6 +100,9 @@ describe('navigation at every width', () => {
   async function arrived(page: Page, path: string): Promise<void> {
     await page.waitForURL((u) => u.pathname === path);
     await shown(page.locator('main h1').first());
+    // and settled: the shell's effects for the new address (the More group closing) run after the
+    // page is painted, so a tap on More in the same frame would be undone by them
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   }
 
   /** Opens every destination from the navigation, as a person would at this width. */
