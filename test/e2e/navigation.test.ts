@@ -100,6 +100,9 @@ describe('navigation at every width', () => {
   async function arrived(page: Page, path: string): Promise<void> {
     await page.waitForURL((u) => u.pathname === path);
     await shown(page.locator('main h1').first());
+    // and settled: the shell's effects for the new address (the More group closing) run after the
+    // page is painted, so a tap on More in the same frame would be undone by them
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
   }
 
   /** Opens every destination from the navigation, as a person would at this width. */

@@ -150,6 +150,38 @@ describe('a page whose code does not arrive', () => {
     }
   });
 
+  it("fetches the Reader list's dialogs and sheets (and Radix's dialog) only when one first opens, and opens it at once", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    const fetched = (name: string) => scripts.filter((s) => s.startsWith(`/assets/${name}-`));
+    try {
+      await page.goto(`${server.url}/reader`);
+      await shown(page.getByText('An overnight loaf').first());
+      await shown(page.getByRole('button', { name: 'Add link' }));
+      for (const name of ['RadixDialogs', 'AddLinkDialog', 'CollectionsDialog', 'ImportExportDialog']) expect(fetched(name), name).toEqual([]);
+      await page.getByRole('button', { name: 'Add link' }).tap();
+      await shown(page.getByTestId('add-link-dialog').getByRole('heading', { name: 'Add a link' }));
+      expect(fetched('RadixDialogs')).toHaveLength(1);
+      expect(fetched('AddLinkDialog')).toHaveLength(1);
+      // it closes and opens again as one dialog, and the filters sheet needs nothing more of Radix
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('button', { name: 'Add link' }).tap();
+      await shown(page.getByTestId('add-link-dialog'));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page.getByRole('button', { name: /^Filters/ }).tap();
+      await shown(page.getByTestId('reader-filters'));
+      expect(fetched('RadixDialogs')).toHaveLength(1);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it("asks for what is not needed to read an article only once its text is on screen", async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();

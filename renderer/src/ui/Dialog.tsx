@@ -3,11 +3,12 @@
 // Radix brings the focus trap, Escape, a tap outside to close, aria-hidden on the rest of the page
 // and scroll locking; focus returns to whatever had it when the dialog opened (these dialogs are
 // opened from state, without a Radix trigger). role="alertdialog" for a confirmation (ConfirmDialog).
-// On phones (< 600 px) it is a bottom sheet (CSS in components.css).
-import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactElement, ReactNode } from 'react';
-import { useReturnFocus } from './useReturnFocus';
-import { Icon } from './icons';
+// On phones (< 600 px) it is a bottom sheet (CSS in components.css). The Radix part (RadixDialogs.tsx)
+// is fetched the first time a dialog opens, so a page's first screen does not carry it.
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { useOpenedOnce } from './useOpenedOnce';
+
+const DialogPanel = lazy(() => import('./RadixDialogs').then((m) => ({ default: m.DialogPanel })));
 
 export interface DialogProps {
   open: boolean;
@@ -20,30 +21,11 @@ export interface DialogProps {
   testId?: string;
 }
 
-export function Dialog({ open, title, onClose, children, description, role = 'dialog', testId }: DialogProps): ReactElement {
-  const returnFocus = useReturnFocus();
+export function Dialog(props: DialogProps): ReactElement | null {
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content
-          className="dialog"
-          role={role}
-          data-testid={testId}
-          {...returnFocus}
-        >
-          <div className="dialog__content">
-            <div className="dialog__header">
-              <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
-              <RadixDialog.Close className="btn btn--icon btn--ghost" aria-label="Close">
-                <Icon name="close" />
-              </RadixDialog.Close>
-            </div>
-            {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
-            {children}
-          </div>
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <DialogPanel {...props} />
+    </Suspense>
   );
 }

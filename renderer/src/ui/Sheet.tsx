@@ -2,12 +2,13 @@
 // @radix-ui/react-dialog: focus trap, Escape and a tap outside close it, focus returns to the opener.
 //   <Sheet open={x} onClose={close} title="Filters" side="right">…</Sheet>
 // `side` picks the edge on wide screens ('right' by default, 'left' for navigation); under 600 px
-// every sheet is a bottom sheet. The title is shown (and names the dialog); `description` is a line
+// every sheet is a bottom sheet. The Radix part (RadixDialogs.tsx) is fetched the first time a sheet
+// opens. The title is shown (and names the dialog); `description` is a line
 // under it; `footer` is a row of buttons kept in sight at the bottom (e.g. "Show results").
-import * as RadixDialog from '@radix-ui/react-dialog';
-import type { ReactElement, ReactNode } from 'react';
-import { useReturnFocus } from './useReturnFocus';
-import { Icon } from './icons';
+import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { useOpenedOnce } from './useOpenedOnce';
+
+const SheetPanel = lazy(() => import('./RadixDialogs').then((m) => ({ default: m.SheetPanel })));
 
 export interface SheetProps {
   open: boolean;
@@ -20,28 +21,11 @@ export interface SheetProps {
   testId?: string;
 }
 
-export function Sheet({ open, onClose, title, description, side = 'right', children, footer, testId }: SheetProps): ReactElement {
-  const returnFocus = useReturnFocus();
+export function Sheet(props: SheetProps): ReactElement | null {
+  if (!useOpenedOnce(props.open)) return null;
   return (
-    <RadixDialog.Root open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
-      <RadixDialog.Portal>
-        <RadixDialog.Overlay className="dialog-overlay" />
-        <RadixDialog.Content
-          className={`sheet sheet--${side}`}
-          data-testid={testId}
-          {...returnFocus}
-        >
-          <div className="dialog__header">
-            <RadixDialog.Title className="dialog__title">{title}</RadixDialog.Title>
-            <RadixDialog.Close className="btn btn--icon btn--ghost" aria-label="Close">
-              <Icon name="close" />
-            </RadixDialog.Close>
-          </div>
-          {description ? <RadixDialog.Description className="dialog__description">{description}</RadixDialog.Description> : null}
-          <div className="sheet__body">{children}</div>
-          {footer ? <div className="sheet__footer">{footer}</div> : null}
-        </RadixDialog.Content>
-      </RadixDialog.Portal>
-    </RadixDialog.Root>
+    <Suspense fallback={null}>
+      <SheetPanel {...props} />
+    </Suspense>
   );
 }

@@ -3,7 +3,7 @@
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
 // spinner and the list is read again every 2 s until none is (queries.ts); a failed save shows why,
 // with Retry.
-import { useEffect, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
@@ -11,14 +11,16 @@ import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { AddLinkDialog } from './AddLinkDialog';
-import { CollectionsDialog } from './CollectionsDialog';
 import { useDebounced, useStoredChoice } from './hooks';
-import { ImportExportDialog } from './ImportExportDialog';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
 import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
+
+// the Add, Collections and Import / export dialogs are fetched when first opened, not with the list
+const AddLinkDialog = lazy(() => import('./AddLinkDialog').then((m) => ({ default: m.AddLinkDialog })));
+const CollectionsDialog = lazy(() => import('./CollectionsDialog').then((m) => ({ default: m.CollectionsDialog })));
+const ImportExportDialog = lazy(() => import('./ImportExportDialog').then((m) => ({ default: m.ImportExportDialog })));
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
@@ -366,28 +368,30 @@ export function ReaderListPage(): ReactElement {
           {sidebar}
         </div>
       </Sheet>
-      {sheet === 'add' ? (
-        <AddLinkDialog
-          collections={collections.data ?? []}
-          onClose={() => setSheet(null)}
-          onSaved={(item) => {
-            setSheet(null);
-            setJustSaved(item);
-          }}
-        />
-      ) : null}
-      {sheet === 'manage' ? (
-        <CollectionsDialog
-          collections={collections.data}
-          tags={tags.data}
-          onClose={() => setSheet(null)}
-          onPickTag={(t) => {
-            setParam('tag', t);
-            setSheet(null);
-          }}
-        />
-      ) : null}
-      {sheet === 'import' ? <ImportExportDialog onClose={() => setSheet(null)} /> : null}
+      <Suspense fallback={null}>
+        {sheet === 'add' ? (
+          <AddLinkDialog
+            collections={collections.data ?? []}
+            onClose={() => setSheet(null)}
+            onSaved={(item) => {
+              setSheet(null);
+              setJustSaved(item);
+            }}
+          />
+        ) : null}
+        {sheet === 'manage' ? (
+          <CollectionsDialog
+            collections={collections.data}
+            tags={tags.data}
+            onClose={() => setSheet(null)}
+            onPickTag={(t) => {
+              setParam('tag', t);
+              setSheet(null);
+            }}
+          />
+        ) : null}
+        {sheet === 'import' ? <ImportExportDialog onClose={() => setSheet(null)} /> : null}
+      </Suspense>
     </section>
   );
 }
