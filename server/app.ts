@@ -88,6 +88,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     });
     // the label reader's worker thread (started on the first identify)
     cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
+    // image generation's local edits (auto colour, adjust) run in their own worker thread
+    cleanups.push({ name: 'image edits', run: () => deps.imageEditTasks.close() });
     // running inventory lookups are aborted and stay pending; resumePending starts them at the next start
     cleanups.push({
       name: 'home inventory lookups',

@@ -52,6 +52,15 @@ import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
 import { HomeMaintenanceService } from './modules/home-inventory/maintenance.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
+import { ImageArtifactsService } from './modules/image-gen/artifacts.js';
+import { ImageEditService } from './modules/image-gen/edit.js';
+import { EDIT_TASKS_MODULE, LocalEditTasks } from './modules/image-gen/edit-tasks.js';
+import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
+import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
+import { ImageFiles } from './modules/image-gen/files.js';
+import { ImageLorasService } from './modules/image-gen/loras.js';
+import type { ImageServices } from './modules/image-gen/routes.js';
+import { ImageGenStore } from './modules/image-gen/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -165,6 +174,11 @@ export interface Deps {
   homeManuals: ManualService;
   /** Home inventory: the web lookup and generate-specs. */
   homeLookup: HomeLookupService;
+  /** Image generation (/api/image, /api/admin/image-loras, /api/admin/image-engine): its store and services. */
+  imageStore: ImageGenStore;
+  image: ImageServices;
+  /** The local edits' worker thread, closed by close(). */
+  imageEditTasks: LocalEditTasks;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -202,6 +216,8 @@ export interface Tuning {
   webSearchTimeoutMs?: number;
   /** Budget of one manual's text extraction in the parse worker (default 60 s). */
   manualExtractMs?: number;
+  /** Largest LoRA file import-file takes (default MAX_LORA_BYTES, 2 GB). */
+  imageLoraMaxBytes?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -472,6 +488,22 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     maintenance: new HomeMaintenanceService({ store: homeStore, clock }),
   };
 
+  // Image generation: each member's pictures, the household's LoRAs, the engine's setup.
+  const imageStore = new ImageGenStore(db);
+  const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
+  const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
+  const imageEngine: ImageEngineParts = { runtime: null, client: null, runner: null };
+  const imageLog = logger.child('image-gen');
+  const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
+  // auto colour and adjust: sharp in a worker thread, one picture at a time
+  const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
+  const image: ImageServices = {
+    artifacts: imageArtifacts,
+    loras: new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth }),
+    engine: new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware }),
+    edit: new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog }),
+  };
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -492,7 +524,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, imageStore, image, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
