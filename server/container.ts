@@ -58,6 +58,10 @@ import { EDIT_TASKS_MODULE, LocalEditTasks } from './modules/image-gen/edit-task
 import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
 import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
 import { ImageFiles } from './modules/image-gen/files.js';
+import { ImageGenerateService } from './modules/image-gen/generate.js';
+import { ImagePromptHelpService } from './modules/image-gen/prompt-help.js';
+import { createImageGenTool } from './modules/image-gen/chat-tool.js';
+import { imageToolChecks, imageTools } from './modules/image-gen/tools.js';
 import { ImageLorasService } from './modules/image-gen/loras.js';
 import type { ImageServices } from './modules/image-gen/routes.js';
 import { ImageGenStore } from './modules/image-gen/store.js';
@@ -359,11 +363,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...(overrides.extensions ?? []));
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...imageTools, ...(overrides.extensions ?? []));
   const checks = {
     ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }),
     ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }),
     ...inventoryToolChecks({ chatReadiness: () => features.chatReadiness() }),
+    ...imageToolChecks({ chatReadiness: () => features.chatReadiness(), engineConfigured: () => imageEngineAdmin.configured() }),
   };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
@@ -440,6 +445,27 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     transfer: new HomeTransferService({ store: homeStore, clock }),
   };
 
+  // Image generation: each member's pictures, the household's LoRAs, the engine's setup.
+  const imageStore = new ImageGenStore(db);
+  const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
+  const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
+  const imageEngine: ImageEngineParts = { runtime: null, client: null, runner: null };
+  const imageLog = logger.child('image-gen');
+  const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
+  // auto colour and adjust: sharp in a worker thread, one picture at a time
+  const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
+  const imageLoras = new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth });
+  const imageEngineAdmin = new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware });
+  const imageEdit = new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog });
+  const image: ImageServices = {
+    artifacts: imageArtifacts,
+    loras: imageLoras,
+    engine: imageEngineAdmin,
+    edit: imageEdit,
+    generate: new ImageGenerateService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, loras: imageLoras, edit: imageEdit, engine: imageEngineAdmin, config: imageConfig, ...imageEngine, clock }),
+    help: new ImagePromptHelpService({ models, runtime: modelRuntime, loras: imageLoras, artifacts: imageArtifacts, runner: imageEngine.runner, timeoutMs: tuning.inventoryModelMs }),
+  };
+
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
   const chatRunning = new RunningAnswers();
@@ -447,7 +473,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // (overrides.chatTools) takes the place of the real tool with the same id.
   const standIns = overrides.chatTools ?? [];
   const chatTools = new ChatToolRegistry().register(
-    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: homeStore, clock })].filter((t) => !standIns.some((s) => s.id === t.id)),
+    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: homeStore, clock }), createImageGenTool({ generate: image.generate })].filter((t) => !standIns.some((s) => s.id === t.id)),
     ...standIns,
   );
   const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });
@@ -486,22 +512,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     identify: new HomeIdentifyService({ store: homeStore, files: homeFiles, ocr: homeOcr, models, runtime: modelRuntime, clock, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
     ask: new HomeAskService({ store: homeStore, models, runtime: modelRuntime, logger: homeAiLog, modelTimeoutMs: tuning.inventoryModelMs }),
     maintenance: new HomeMaintenanceService({ store: homeStore, clock }),
-  };
-
-  // Image generation: each member's pictures, the household's LoRAs, the engine's setup.
-  const imageStore = new ImageGenStore(db);
-  const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
-  const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
-  const imageEngine: ImageEngineParts = { runtime: null, client: null, runner: null };
-  const imageLog = logger.child('image-gen');
-  const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
-  // auto colour and adjust: sharp in a worker thread, one picture at a time
-  const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
-  const image: ImageServices = {
-    artifacts: imageArtifacts,
-    loras: new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth }),
-    engine: new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware }),
-    edit: new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog }),
   };
 
   // Each module contributes its own boot steps; they run in this order.

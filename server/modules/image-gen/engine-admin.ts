@@ -34,6 +34,13 @@ export class ImageEngineAdminService {
     return client.objectInfo().catch(() => null);
   }
 
+  /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */
+  async configured(): Promise<boolean> {
+    const st = this.deps.runtime?.status();
+    if (st) return st.configured;
+    return this.deps.config.externalUrl !== null || (await this.deps.config.engine()).installDir !== null;
+  }
+
   /** GET /api/image/status: starts the engine if it is set up and idle, never waits for it. */
   async status(): Promise<ImageStatusResponse> {
     const { runtime, runner } = this.deps;

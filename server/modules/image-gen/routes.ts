@@ -8,21 +8,30 @@ import type { SseRegistry, SseStream } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
 import type { ImageArtifactsService } from './artifacts.js';
 import type { ImageEngineAdminService } from './engine-admin.js';
-import type { ImageEditService } from './edit.js';
+import { isLocalOp, type ImageEditService } from './edit.js';
+import type { ImageGenerateService, QueuedJob } from './generate.js';
+import type { ImagePromptHelpService } from './prompt-help.js';
 import { receiveFile, sendPicture } from './http-io.js';
 import type { ImageLorasService } from './loras.js';
 import type { JobEvent } from './ports.js';
 import {
   ArtifactIdParams,
   ArtifactResponse,
+  AutoEnhanceBody,
+  AutoEnhanceResponse,
   BuildingResponse,
   EditFields,
+  EnhancePromptBody,
+  EnhancePromptResponse,
+  GenerateBody,
   HistoryQuery,
   HistoryResponse,
   ImageEvents,
   ImageStatusResponse,
   MAX_IMAGE_UPLOAD_BYTES,
   MemberLorasResponse,
+  PreviewCheckBody,
+  PreviewCheckResponse,
   ReferenceFaceResponse,
 } from './schema.js';
 
@@ -32,6 +41,8 @@ export interface ImageServices {
   loras: ImageLorasService;
   engine: ImageEngineAdminService;
   edit: ImageEditService;
+  generate: ImageGenerateService;
+  help: ImagePromptHelpService;
 }
 
 const idOf = (req: Request) => parse(ArtifactIdParams, req.params).id;
@@ -101,6 +112,20 @@ export function createImageRoutes(image: ImageServices, sse: SseRegistry, opts: 
       }
       await sendPicture(res, opened);
     });
+    /** A queued engine job's stream: start, then the queue's events until done or error (the job outlives the stream). */
+    const stream = (req: Request, res: Parameters<typeof sse.run>[1], queued: QueuedJob) =>
+      sse.run(req, res, async (open) => {
+        const s = open();
+        const a = queued.artifact;
+        s.send('start', { id: a.id, isAdult: a.isAdult, position: a.position, artifact: a });
+        await follow(s, a.id, (listener) => image.artifacts.attach(actorOf(req), a.id, listener));
+      });
+
+    r.post('/generate', { access: 'user', response: events(ImageEvents) }, async (req, res) => {
+      const queued = await image.generate.generate(actorOf(req), parse(GenerateBody, req.body));
+      await stream(req, res, queued);
+    });
+
     // ---- edits and reference faces (multipart) ----------------------------------------------
     r.post('/edit', { access: 'user', jsonLimit: false, response: events(ImageEvents) }, async (req, res) => {
       const actor = actorOf(req);
@@ -108,7 +133,13 @@ export function createImageRoutes(image: ImageServices, sse: SseRegistry, opts: 
       let job;
       try {
         const received = await receiveFile(req, pending.tempPath, maxUpload, { fileOptional: true, what: 'pictures' });
-        job = await image.edit.beginLocal(actor, pending, received, parse(EditFields, received.fields));
+        const fields = parse(EditFields, received.fields);
+        if (!isLocalOp(fields.op)) {
+          const queued = await image.generate.edit(actor, pending, received, fields);
+          await stream(req, res, queued);
+          return;
+        }
+        job = await image.edit.beginLocal(actor, pending, received, fields);
       } catch (err) {
         await image.edit.abandonUpload(pending);
         throw err;
@@ -136,6 +167,11 @@ export function createImageRoutes(image: ImageServices, sse: SseRegistry, opts: 
       res.status(201);
       return face;
     });
+
+    // ---- prompt help ------------------------------------------------------------------------
+    r.post('/enhance-prompt', { access: 'user', response: EnhancePromptResponse }, (req) => image.help.enhancePrompt(actorOf(req), parse(EnhancePromptBody, req.body).prompt));
+    r.post('/auto-enhance', { access: 'user', response: AutoEnhanceResponse }, (req) => image.help.autoEnhance(actorOf(req), parse(AutoEnhanceBody, req.body)));
+    r.post('/preview-check', { access: 'user', response: PreviewCheckResponse }, (req) => image.help.previewCheck(actorOf(req), parse(PreviewCheckBody, req.body).id));
 
     r.post('/artifacts/:id/cancel', { access: 'user', response: ArtifactResponse }, async (req) => ({ artifact: await image.artifacts.cancel(actorOf(req), idOf(req)) }));
     r.delete('/artifacts/:id', { access: 'user', response: NO_CONTENT }, async (req, res) => {
