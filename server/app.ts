@@ -99,6 +99,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       },
     });
     await deps.homeLookup.resumePending();
+    // pictures a stopped Hearth left half-made cannot finish (the engine queue lives in memory)
+    await deps.image.artifacts.failLeftovers();
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -522,7 +522,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems, chat, models });
+  wireEvents(bus, { features, readerItems, chat, models, imageArtifacts });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -541,7 +541,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageArtifacts: ImageArtifactsService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
   // a deleted member's Reader items and conversations went with their row; their files on disk go here
   bus.on('user.deleted', async (e) => {
@@ -550,4 +550,6 @@ export function wireEvents(bus: EventBus, on: { features: FeaturesService; reade
   });
   // a deleted member's model allow-list goes with them
   bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
+  // a deleted member's pictures went with their row; their folder of files goes here
+  bus.on('user.deleted', (e) => on.imageArtifacts.onUserDeleted(e.userId));
 }

@@ -7,7 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArtifactRecord } from '../../server/modules/image-gen/store.js';
 import { getBytes } from '../harness/multipart.js';
+import { until } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -193,5 +195,41 @@ describe('image artifacts', () => {
     expect(by.adjust).toMatchObject({ available: true });
     expect(by.txt2img).toMatchObject({ available: false });
     expect(by.txt2img.reason).toMatch(/not set up/);
+  });
+
+  it('deleting a member deletes their pictures and their folder of files', async () => {
+    const created = await s.admin.post('/api/admin/users', { name: 'Leaving', pin: '1357' });
+    const userId = created.body.user.id as string;
+    const a = await artifact(userId);
+    const dir = path.join(s.dataDir, 'images', userId);
+    expect(existsSync(dir)).toBe(true);
+    expect((await s.admin.delete(`/api/admin/users/${userId}`)).status).toBe(200);
+    expect(await s.handle.deps.imageStore.artifact(a.id)).toBeNull();
+    await until(() => !existsSync(dir), 'the member\'s picture folder to go');
+  });
+
+  it('pictures a stopped Hearth left half-made fail with a sentence at the next start; finished ones stay', async () => {
+    const temp = makeTempDir('hearth-image-restart-');
+    const dataDir = path.join(temp.dir, 'data');
+    mkdirSync(dataDir, { recursive: true });
+    const prev = s;
+    try {
+      s = await startTestServer({ seed: 'household', dataDir });
+      const building = await artifact(s.users.member.id, { state: 'building', stepCurrent: 9 });
+      const queued = await artifact(s.users.member.id, { state: 'queued' });
+      const done = await artifact(s.users.member.id);
+      await s.close();
+      s = await startTestServer({ seed: 'empty', dataDir });
+      for (const id of [building.id, queued.id]) {
+        const row = await s.handle.deps.imageStore.artifact(id);
+        expect(row).toMatchObject({ state: 'failed' });
+        expect(row!.error).toMatch(/restarted/);
+      }
+      expect(await s.handle.deps.imageStore.artifact(done.id)).toMatchObject({ state: 'ready' });
+    } finally {
+      await s.close();
+      s = prev;
+      temp.remove();
+    }
   });
 });

@@ -105,6 +105,16 @@ export class ImageArtifactsService {
     await this.deps.files.remove(row.outputPath);
   }
 
+  /** At start: jobs a stopped Hearth left queued or building cannot finish any more; they fail with a sentence. */
+  async failLeftovers(): Promise<number> {
+    return this.deps.store.failUnfinished('Hearth restarted before this picture was finished. Make it again.', this.deps.clock.now().toISOString());
+  }
+
+  /** A deleted member's pictures went with their row; their folder goes here. */
+  async onUserDeleted(userId: string): Promise<void> {
+    await this.deps.files.removeUserDir(userId);
+  }
+
   /**
    * Follows a running job (GET /artifacts/:id/stream): the past step and latest preview, then live
    * events. A job that already ended answers its last word at once (done or error).

@@ -63,6 +63,11 @@ export class ImageFiles {
     if (p) await rm(p, { force: true });
   }
 
+  async removeUserDir(userId: string): Promise<void> {
+    const dir = this.resolve(userId);
+    if (dir && !userId.includes('/')) await rm(dir, { recursive: true, force: true });
+  }
+
   // ---- LoRAs -------------------------------------------------------------------------------
   async loraDir(): Promise<string> {
     return this.lorasDir();
