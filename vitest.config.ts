@@ -11,19 +11,20 @@ const CAPTURE_TESTS = ['test/api/capture*.test.ts'];
 
 export default defineConfig({
   test: {
-    // API tests mostly wait on I/O and scrypt's thread pool: two files at a time even on a
-    // 2-core machine (vitest's default of cores - 1 would run them one by one there).
+    // API tests mostly wait on I/O and scrypt's thread pool, and an e2e file leaves a core partly
+    // idle: two files at a time even on a 2-core machine (vitest's default of cores - 1 would run
+    // them one by one there).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ['default', './test/harness/summary-reporter.ts'],
     globalSetup: ['test/harness/global-setup.ts'],
     projects: [
       {
-        // budget 30 s: pure logic, no server, no network
+        // budget 30 s (11 s): pure logic, no server, no network
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
       },
       {
-        // budget 90 s: a real server on port 0 with fakes; no browser
+        // budget 90 s (87 s): a real server on port 0 with fakes; no browser
         extends: true,
         test: {
           name: 'api',
@@ -35,7 +36,7 @@ export default defineConfig({
         },
       },
       {
-        // budget 120 s: the capture engine against real Chromium and jsdom, CPU-bound
+        // budget 120 s (44 s): the capture engine against real Chromium and jsdom, CPU-bound
         extends: true,
         test: {
           name: 'capture',
@@ -46,7 +47,8 @@ export default defineConfig({
         },
       },
       {
-        // budget 180 s: the web app in Chromium against a test server (needs `npm run build:web`)
+        // budget 180 s (187 s on 2026-11-26): the web app in Chromium against a test server (needs
+        // `npm run build:web`)
         extends: true,
         test: {
           name: 'e2e',
@@ -54,8 +56,9 @@ export default defineConfig({
           setupFiles: ['test/harness/network.ts'],
           testTimeout: 90_000,
           hookTimeout: 60_000,
-          // one browser at a time on a 2-core machine
-          fileParallelism: false,
+          // Two files at a time (the root's maxWorkers): alone on 2 cores the project took 289 s one
+          // file at a time and 187 s two at a time (2026-11-26). fileParallelism: false also put it
+          // in a one-worker group that vitest runs after all the other projects.
         },
       },
     ],

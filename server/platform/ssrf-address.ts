@@ -72,14 +72,32 @@ export interface AddressGuard {
   lookup: typeof dns.lookup;
   /** The exact origins let through although local (tests' fixture servers), normalized. */
   allowOrigins: readonly string[];
+  /** The admin-configured home-network origins (see AddressGuardOptions.lanOrigins), normalized. */
+  lanOrigins: readonly string[];
   /** Offline mode: every URL and every lookup is refused with OfflineModeError. */
   offline: boolean;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
-export function createAddressGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup; offline?: boolean } = {}): AddressGuard {
+export interface AddressGuardOptions {
+  allowOrigins?: readonly string[];
+  /**
+   * Origins on the home network that the admin configured (the household's media server): each
+   * exact origin is let through, and its host name may resolve to a private address, which no
+   * other name may. Any other port or scheme on such a name is refused, since the connection's
+   * DNS lookup cannot see the port. Not carried to worker threads (workerOptions).
+   */
+  lanOrigins?: readonly string[];
+  lookup?: typeof dns.lookup;
+  offline?: boolean;
+}
+
+export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard {
   const allow = new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin));
+  const lan = new Set((opts.lanOrigins ?? []).map((o) => new URL(o).origin));
+  // the names (not literal addresses) of the LAN origins, as a socket's lookup sees them
+  const lanNames = new Set([...lan].map((o) => new URL(o).hostname).filter((h) => !net.isIP(h.replace(/^\[|\]$/g, ''))));
   const baseLookup = opts.lookup ?? dns.lookup;
   const offline = opts.offline === true;
 
@@ -94,7 +112,8 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     if (url.username || url.password) throw new BlockedUrlError('Addresses with a user name or password cannot be fetched.', url.href);
     // offline means nothing goes out, the test fixtures that stand in for the internet included
     if (offline) throw new OfflineModeError(url.href);
-    if (allow.has(url.origin)) return url;
+    if (allow.has(url.origin) || lan.has(url.origin)) return url;
+    if (lanNames.has(url.hostname)) throw new BlockedUrlError('Only the address set for that computer on the home network can be fetched.', url.href);
     // WHATWG URL parsing has already normalized IPv4 written in hex, octal or as one number.
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(host) && !isPublicAddress(host)) throw new BlockedUrlError('That address is on a private or local network.', url.href);
@@ -110,9 +129,10 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
       e.code = 'ESSRFBLOCKED';
       return process.nextTick(() => callback(e, '', 0));
     }
+    const onLan = lanNames.has(hostname);
     baseLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '', 0);
-      const list = (addresses as unknown as LookupAddress[]).filter((a) => isPublicAddress(a.address));
+      const list = (addresses as unknown as LookupAddress[]).filter((a) => onLan || isPublicAddress(a.address));
       const first = list[0];
       if (!first) {
         const e = new BlockedUrlError(`${hostname} points to a private or local network address.`, hostname) as unknown as NodeJS.ErrnoException;
@@ -124,5 +144,5 @@ export function createAddressGuard(opts: { allowOrigins?: readonly string[]; loo
     });
   };
 
-  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow], offline };
+  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow], lanOrigins: [...lan], offline };
 }

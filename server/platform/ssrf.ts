@@ -7,14 +7,15 @@
 //    no window between "checked" and "connected" for DNS rebinding;
 //  - follows redirects itself and checks every hop;
 //  - in offline mode (OFFLINE_MODE=1) refuses every URL and lookup with OfflineModeError.
-// Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins).
+// Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins). The
+// one home-network exception is lanOrigins: the media server the admin configured (see
+// adapters/media-server/plex.ts), its exact origin only, its name allowed to resolve privately.
 // The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
 // the undici dispatcher and guardedRequest.
-import type dns from 'node:dns';
 import { Agent, request, type Dispatcher } from 'undici';
-import { BlockedUrlError, createAddressGuard, MAX_REDIRECTS, type AddressGuard } from './ssrf-address.js';
+import { BlockedUrlError, createAddressGuard, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
 
-export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard } from './ssrf-address.js';
+export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
 
 export interface SsrfGuard extends AddressGuard {
   /** An undici dispatcher whose every connection is checked at DNS-lookup time (with `lookup`). */
@@ -33,7 +34,7 @@ export interface SsrfGuardOptions {
   offline: boolean;
 }
 
-export function createSsrfGuard(opts: { allowOrigins?: readonly string[]; lookup?: typeof dns.lookup; offline?: boolean } = {}): SsrfGuard {
+export function createSsrfGuard(opts: AddressGuardOptions = {}): SsrfGuard {
   const address = createAddressGuard(opts);
   const dispatcher = new Agent({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options);
   return { ...address, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins], offline: address.offline }, close: () => dispatcher.close() };

@@ -69,6 +69,8 @@ describe('the admin Models page', () => {
     await shown(page.getByRole('progressbar', { name: `Downloading ${PULLABLE_MODEL.name}` }));
     const job = (await server.admin.get('/api/jobs/status')).body.jobs.find((j: { target: string }) => j.target === PULLABLE_MODEL.name);
     expect(job).toMatchObject({ kind: 'runtime_model' });
+    // the progress has been seen: the rest of the pull comes at the fake's usual pace
+    runtime.chunkDelayMs = 5;
     await shown(row(page, PULLABLE_MODEL.name), 30_000);
     await gone(page.getByRole('progressbar', { name: `Downloading ${PULLABLE_MODEL.name}` }));
 

@@ -91,6 +91,8 @@ describe('navigation at every width', () => {
     const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');
     await page.goto(`${server.url}${pathname}`);
     await tools;
+    // labels are measured in the web app's own font: on a busy machine it can arrive after the page
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
   }
 
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -127,6 +129,9 @@ describe('navigation at every width', () => {
       }
       await link.click();
       await arrived(page, d.path);
+      // the router has shown the page, not only changed the address: its entry is the current one
+      // (until then the old page stays, and a More panel opened now would close when it goes)
+      await page.locator(`nav[aria-label="Main"] a[href="${d.path}"][aria-current="page"]`).waitFor({ state: 'attached', timeout: 15_000 });
     }
   }
 

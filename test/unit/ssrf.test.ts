@@ -95,3 +95,40 @@ describe('guarded connections', () => {
     }
   });
 });
+
+describe('the home-network media server (lanOrigins)', () => {
+  type Answer = Array<{ address: string; family: number }>;
+  const resolvesTo = (map: Record<string, string>) =>
+    ((host: string, _o: unknown, cb: (e: Error | null, a: Answer) => void) => (map[host] ? cb(null, [{ address: map[host], family: 4 }]) : cb(new Error('ENOTFOUND'), []))) as never;
+
+  it('lets the configured origin through and nothing else on the home network', () => {
+    const g = createSsrfGuard({ lanOrigins: ['http://192.168.1.10:32400'] });
+    expect(g.checkUrl('http://192.168.1.10:32400/identity').port).toBe('32400');
+    for (const url of ['http://192.168.1.10:22/', 'https://192.168.1.10:32400/', 'http://192.168.1.11:32400/', 'http://127.0.0.1:32400/']) expect(() => g.checkUrl(url), url).toThrow(BlockedUrlError);
+    expect(g.checkUrl('https://plex.tv/api/v2/user').hostname).toBe('plex.tv');
+  });
+
+  it('lets the configured name resolve to its private address, refuses other ports on that name and other names that resolve privately', async () => {
+    const server = http.createServer((_req, res) => res.end('plex'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const lookup = resolvesTo({ 'plexbox.lan': '127.0.0.1', 'router.lan': '127.0.0.1' });
+    const g = createSsrfGuard({ lanOrigins: [`http://plexbox.lan:${port}`], lookup });
+    try {
+      const ok = await guardedRequest(g, `http://plexbox.lan:${port}/identity`);
+      expect(await ok.body.text()).toBe('plex');
+      expect(() => g.checkUrl(`http://plexbox.lan:${port + 1}/`)).toThrow(/Only the address set for that computer/);
+      expect(() => g.checkUrl(`https://plexbox.lan:${port}/`)).toThrow(BlockedUrlError);
+      await expect(guardedRequest(g, `http://router.lan:${port}/`)).rejects.toThrow(/private or local network/);
+    } finally {
+      await g.close();
+      server.close();
+    }
+  });
+
+  it('does not carry the exception to a guard without it, nor into offline mode', () => {
+    expect(() => createSsrfGuard().checkUrl('http://192.168.1.10:32400/')).toThrow(BlockedUrlError);
+    expect(() => createSsrfGuard({ lanOrigins: ['http://192.168.1.10:32400'], offline: true }).checkUrl('http://192.168.1.10:32400/')).toThrow(/offline mode/);
+    expect(createSsrfGuard({ lanOrigins: ['http://192.168.1.10:32400'] }).workerOptions).toEqual({ allowOrigins: [], offline: false });
+  });
+});
