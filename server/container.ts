@@ -232,6 +232,8 @@ export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'mo
   extensions?: ToolDefinition[];
   /** Who may use which chat model (the models module's per-member access replaces the simple picker). */
   chatModelPicker?: ChatModelPicker;
+  /** The image engine's client, runtime and queue (tests' stand-ins, until the engine part is wired here). */
+  imageEngine?: ImageEngineParts;
 };
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
@@ -449,7 +451,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const imageStore = new ImageGenStore(db);
   const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
   const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
-  const imageEngine: ImageEngineParts = { runtime: null, client: null, runner: null };
+  const imageEngine: ImageEngineParts = overrides.imageEngine ?? { runtime: null, client: null, runner: null };
   const imageLog = logger.child('image-gen');
   const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
