@@ -413,6 +413,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
       if (!res.headersSent) empty(res, 400);
     });
     bb.on('close', () => {
+      if (res.headersSent) return;
       if (file === null || !fileName) return empty(res, 400);
       const type = fields.type ?? 'input';
       if (!['input', 'temp', 'output'].includes(type)) return empty(res, 500);

@@ -51,6 +51,8 @@ export interface EngineSocket {
 export interface EngineRefusal {
   message: string;
   nodeErrors: NodeErrors;
+  /** The node class the engine does not have (a missing custom node pack: the runtime restarts), or null. */
+  missingClass?: string | null;
 }
 
 export interface ImageEngineClient {
