@@ -90,6 +90,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
     // image generation's local edits (auto colour, adjust) run in their own worker thread
     cleanups.push({ name: 'image edits', run: () => deps.imageEditTasks.close() });
+    cleanups.push({ name: 'image engine', run: () => deps.imageRuntime.stop() });
     // running inventory lookups are aborted and stay pending; resumePending starts them at the next start
     cleanups.push({
       name: 'home inventory lookups',

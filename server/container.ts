@@ -58,6 +58,11 @@ import { EDIT_TASKS_MODULE, LocalEditTasks } from './modules/image-gen/edit-task
 import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
 import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
 import { ImageFiles } from './modules/image-gen/files.js';
+import { createComfyUiClient } from './adapters/image-engine/comfyui.js';
+import { EngineRuntime } from './modules/image-gen/runtime.js';
+import { ENGINE_PORT, ENGINE_READY_DEADLINE_MS } from './modules/image-gen/schema.js';
+import { probeImageEngineLaunch } from './platform/image-engine-flags.js';
+import { imageEngineDefinition, RotatingLineLog, type ImageEngineSidecarConfig } from './platform/sidecars/image-engine.js';
 import { ImageGenerateService } from './modules/image-gen/generate.js';
 import { ImagePromptHelpService } from './modules/image-gen/prompt-help.js';
 import { createImageGenTool } from './modules/image-gen/chat-tool.js';
@@ -181,6 +186,8 @@ export interface Deps {
   /** Image generation (/api/image, /api/admin/image-loras, /api/admin/image-engine): its store and services. */
   imageStore: ImageGenStore;
   image: ImageServices;
+  /** The image engine's process (stopped by close()). */
+  imageRuntime: { stop(): Promise<void> };
   /** The local edits' worker thread, closed by close(). */
   imageEditTasks: LocalEditTasks;
   tuning: Tuning;
@@ -451,7 +458,21 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const imageStore = new ImageGenStore(db);
   const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
   const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
-  const imageEngine: ImageEngineParts = overrides.imageEngine ?? { runtime: null, client: null, runner: null };
+  // the engine: IMAGE_ENGINE_URL as it is, or the household's ComfyUI run by the one supervisor on 127.0.0.1
+  const imageClient = createComfyUiClient({ baseUrl: config.imageEngineUrl ?? `http://127.0.0.1:${ENGINE_PORT}` });
+  const imageEngineLog = new RotatingLineLog(path.join(config.dataDir, 'logs', 'image-engine.log'));
+  const imageSupervisor = new ProcessSupervisor<ImageEngineSidecarConfig>(
+    imageEngineDefinition({
+      port: ENGINE_PORT,
+      readinessTimeoutMs: ENGINE_READY_DEADLINE_MS,
+      probe: async (signal) => (await imageClient.systemStats(signal), true),
+      pidFile: path.join(config.dataDir, 'run', 'image-engine.pid'),
+    }),
+    imageEngineLog.asLogger(),
+  );
+  const imageRuntime = new EngineRuntime({ client: imageClient, external: config.imageEngineUrl !== undefined, settings, supervisor: imageSupervisor, launch: () => probeImageEngineLaunch(hardware), log: imageEngineLog, now });
+  // the household's queue (runner.ts) joins here when it lands; until then generate answers 503
+  const imageEngine: ImageEngineParts = overrides.imageEngine ?? { runtime: imageRuntime, client: imageClient, runner: null };
   const imageLog = logger.child('image-gen');
   const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
@@ -536,7 +557,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, imageStore, image, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, searchProviders, search, imageStore, image, imageRuntime: imageEngine.runtime ?? imageRuntime, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

@@ -216,7 +216,9 @@ describe('image LoRAs', () => {
     const res = await importFile('in-comfy.safetensors', safetensors({}));
     expect(res.status).toBe(201);
     expect(existsSync(path.join(install, 'models', 'loras', 'in-comfy.safetensors'))).toBe(true);
-    expect((await s.admin.get('/api/admin/image-engine/logs?lines=20')).body).toEqual({ lines: [] });
+    const logs = await s.admin.get('/api/admin/image-engine/logs?lines=20');
+    expect(logs.status).toBe(200);
+    expect(logs.body.lines.length).toBeLessThanOrEqual(20);
     expect((await s.admin.get('/api/admin/image-engine/logs?lines=0')).status).toBe(400);
   });
 });

@@ -36,22 +36,20 @@ export class ImageEngineAdminService {
 
   /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */
   async configured(): Promise<boolean> {
-    const st = this.deps.runtime?.status();
-    if (st) return st.configured;
-    return this.deps.config.externalUrl !== null || (await this.deps.config.engine()).installDir !== null;
+    return this.deps.config.configured();
   }
 
   /** GET /api/image/status: starts the engine if it is set up and idle, never waits for it. */
   async status(): Promise<ImageStatusResponse> {
     const { runtime, runner } = this.deps;
-    runtime?.ensureStarted();
+    const configured = await this.deps.config.configured();
+    // an engine that is set up starts on the first look; one that is not stays idle with the sentence below
+    if (configured) runtime?.ensureStarted();
     const st = runtime?.status() ?? null;
-    const stored = await this.deps.config.engine();
-    const configured = st?.configured ?? (this.deps.config.externalUrl !== null || stored.installDir !== null);
     const info = await this.objectInfo();
     return {
-      state: st?.state ?? 'idle',
-      error: st?.error ?? (configured ? null : NOT_SET_UP),
+      state: configured ? (st?.state ?? 'idle') : 'idle',
+      error: configured ? (st?.error ?? null) : NOT_SET_UP,
       configured,
       checkpoint: await this.deps.config.checkpoint(),
       pipelines: PIPELINES.map((p) => availability(p, info, configured)),
@@ -88,7 +86,11 @@ export class ImageEngineAdminService {
     assertAdmin(actor);
     const stored = await this.deps.config.engine();
     const next = { installDir: body.installDir === undefined ? stored.installDir : body.installDir, python: body.python === undefined ? stored.python : body.python };
-    if (next.installDir !== stored.installDir || next.python !== stored.python) await this.deps.config.setEngine(next);
+    if (next.installDir !== stored.installDir || next.python !== stored.python) {
+      await this.deps.config.setEngine(next);
+      // a running engine moves to the new folder; an idle one reads it when next started
+      if (this.deps.runtime && this.deps.runtime.status().state !== 'idle') await this.deps.runtime.restart('the engine folder changed');
+    }
     if (body.checkpoint !== undefined) await this.deps.config.setCheckpoint(body.checkpoint);
     return this.admin(actor);
   }

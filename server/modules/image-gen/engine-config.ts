@@ -3,8 +3,8 @@
 // points at an engine Hearth uses as it is.
 import path from 'node:path';
 import type { AppSettingsStore } from '../../db/kv.js';
+import { IMAGE_ENGINE_DIR_KEY, IMAGE_ENGINE_PYTHON_KEY } from './runtime.js';
 
-export const ENGINE_SETTING = 'image_engine';
 export const CHECKPOINT_SETTING = 'image_model';
 
 export interface StoredEngineConfig {
@@ -21,13 +21,22 @@ export class ImageEngineConfig {
     return this.deps.externalUrl;
   }
 
+  /** The folder and Python the engine runtime starts (runtime.ts reads the same settings). */
   async engine(): Promise<StoredEngineConfig> {
-    const v = await this.deps.settings.get<Partial<StoredEngineConfig>>(ENGINE_SETTING);
-    return { installDir: typeof v?.installDir === 'string' ? v.installDir : null, python: typeof v?.python === 'string' ? v.python : null };
+    const [dir, python] = await Promise.all([this.deps.settings.get<unknown>(IMAGE_ENGINE_DIR_KEY), this.deps.settings.get<unknown>(IMAGE_ENGINE_PYTHON_KEY)]);
+    return { installDir: typeof dir === 'string' && dir ? dir : null, python: typeof python === 'string' && python ? python : null };
   }
 
   async setEngine(c: StoredEngineConfig): Promise<void> {
-    await this.deps.settings.set(ENGINE_SETTING, c);
+    for (const [key, value] of [[IMAGE_ENGINE_DIR_KEY, c.installDir], [IMAGE_ENGINE_PYTHON_KEY, c.python]] as const) {
+      if (value === null) await this.deps.settings.delete(key);
+      else await this.deps.settings.set(key, value);
+    }
+  }
+
+  /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */
+  async configured(): Promise<boolean> {
+    return this.deps.externalUrl !== null || (await this.engine()).installDir !== null;
   }
 
   async checkpoint(): Promise<string | null> {

@@ -61,11 +61,10 @@ export class ImageGenerateService {
   }
 
   /** The engine parts, or 503 with the way to fix it; starts the engine when it is idle. */
-  private parts(): { runtime: ImageEngineRuntime; runner: ImageJobRunner } {
+  private async parts(): Promise<{ runtime: ImageEngineRuntime; runner: ImageJobRunner }> {
     const { runtime, runner } = this.deps;
-    if (!runtime || !runner) throw new ServiceUnavailableError('image_engine_unavailable', NOT_SET_UP);
-    const st = runtime.status();
-    if (!st.configured) throw new ServiceUnavailableError('image_engine_unavailable', st.error ?? NOT_SET_UP);
+    if (!runtime || !(await this.deps.config.configured())) throw new ServiceUnavailableError('image_engine_unavailable', NOT_SET_UP);
+    if (!runner) throw new ServiceUnavailableError('image_engine_unavailable', 'Making pictures is not ready in this version of Hearth yet.');
     runtime.ensureStarted();
     return { runtime, runner };
   }
@@ -130,7 +129,7 @@ export class ImageGenerateService {
 
   /** POST /generate: refusals, the prompt pipeline, the row, the job queued. */
   async generate(actor: UserActor, body: GenerateBody): Promise<QueuedJob> {
-    const { runner } = this.parts();
+    const { runner } = await this.parts();
     await this.checkQueue(actor, runner);
     const pipeline = body.pipeline;
     const info = await this.installed(pipeline);
@@ -194,7 +193,7 @@ export class ImageGenerateService {
   /** POST /edit with an engine op: the source (upload or own picture), the op's graph, queued. */
   async edit(actor: UserActor, p: PendingUpload, received: ReceivedPicture, fields: EditFields): Promise<QueuedJob> {
     const pipeline = EDIT_OPS[fields.op] as EnginePipeline;
-    const { runner } = this.parts();
+    const { runner } = await this.parts();
     await this.checkQueue(actor, runner);
     const info = await this.installed(pipeline);
     const src = await this.deps.edit.source(actor, p, received, fields.sourceId);
