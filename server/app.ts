@@ -88,6 +88,9 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     });
     // the label reader's worker thread (started on the first identify)
     cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
+    // image generation's local edits (auto colour, adjust) run in their own worker thread
+    cleanups.push({ name: 'image edits', run: () => deps.imageEditTasks.close() });
+    cleanups.push({ name: 'image engine', run: () => deps.imageRuntime.stop() });
     // running inventory lookups are aborted and stay pending; resumePending starts them at the next start
     cleanups.push({
       name: 'home inventory lookups',
@@ -97,6 +100,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       },
     });
     await deps.homeLookup.resumePending();
+    // pictures a stopped Hearth left half-made cannot finish (the engine queue lives in memory)
+    await deps.image.artifacts.failLeftovers();
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();

@@ -52,6 +52,26 @@ import { HomeAskService } from './modules/home-inventory/ask.js';
 import { HomeIdentifyService } from './modules/home-inventory/identify.js';
 import { HomeMaintenanceService } from './modules/home-inventory/maintenance.js';
 import { LabelOcr } from './modules/home-inventory/ocr.js';
+import { ImageArtifactsService } from './modules/image-gen/artifacts.js';
+import { ImageEditService } from './modules/image-gen/edit.js';
+import { EDIT_TASKS_MODULE, LocalEditTasks } from './modules/image-gen/edit-tasks.js';
+import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
+import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
+import { ImageFiles } from './modules/image-gen/files.js';
+import { createComfyUiClient } from './adapters/image-engine/comfyui.js';
+import { EngineRuntime } from './modules/image-gen/runtime.js';
+import { EngineJobRunner } from './modules/image-gen/runner.js';
+import type { ImageJobRows } from './modules/image-gen/ports.js';
+import { ENGINE_PORT, ENGINE_READY_DEADLINE_MS } from './modules/image-gen/schema.js';
+import { probeImageEngineLaunch } from './platform/image-engine-flags.js';
+import { imageEngineDefinition, RotatingLineLog, type ImageEngineSidecarConfig } from './platform/sidecars/image-engine.js';
+import { ImageGenerateService } from './modules/image-gen/generate.js';
+import { ImagePromptHelpService } from './modules/image-gen/prompt-help.js';
+import { createImageGenTool } from './modules/image-gen/chat-tool.js';
+import { imageToolChecks, imageTools } from './modules/image-gen/tools.js';
+import { ImageLorasService } from './modules/image-gen/loras.js';
+import type { ImageServices } from './modules/image-gen/routes.js';
+import { ImageGenStore } from './modules/image-gen/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
 import { NotificationsService } from './modules/notifications/service.js';
@@ -108,7 +128,6 @@ import { Scheduler } from './platform/scheduler.js';
 import { Semaphore } from './platform/semaphore.js';
 import { ParseWorker } from './platform/workers/parse-worker.js';
 import { createModelHubClient } from './adapters/model-hub/civitai.js';
-import { ServiceUnavailableError } from './errors.js';
 import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
 
 export interface Deps {
@@ -170,6 +189,13 @@ export interface Deps {
   homeLookup: HomeLookupService;
   /** Image generation: the external model hub (LoRA search, import through the download queue, its API key). */
   imageHub: ModelHubService;
+  /** Image generation (/api/image, /api/admin/image-loras, /api/admin/image-engine): its store and services. */
+  imageStore: ImageGenStore;
+  image: ImageServices;
+  /** The image engine's queue and process (stopped by close()). */
+  imageRuntime: { stop(): Promise<void> };
+  /** The local edits' worker thread, closed by close(). */
+  imageEditTasks: LocalEditTasks;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -207,6 +233,12 @@ export interface Tuning {
   webSearchTimeoutMs?: number;
   /** Budget of one manual's text extraction in the parse worker (default 60 s). */
   manualExtractMs?: number;
+  /** Largest LoRA file import-file takes (default MAX_LORA_BYTES, 2 GB). */
+  imageLoraMaxBytes?: number;
+  /** The engine queue's stall timer for pictures (default 30 s; video keeps 20 minutes). */
+  imageStallMs?: number;
+  /** How often the engine queue asks the engine's own queue whether the running job is still there (default 5 s). */
+  imageQueuePollMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -219,6 +251,8 @@ export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'mo
   chatModelPicker?: ChatModelPicker;
   /** Where the model hub registers imported LoRAs (until the LoRA service is wired in, tests pass a store-backed one). */
   imageLoraRegistry?: LoraRegistry;
+  /** The image engine's client, runtime and queue (tests' stand-ins, until the engine part is wired here). */
+  imageEngine?: ImageEngineParts;
 };
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
@@ -279,14 +313,15 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const imageHub: ModelHubService = new ModelHubService({
     client: createModelHubClient({ baseUrl: config.modelHubUrl, guard }),
     settings,
-    registry: overrides.imageLoraRegistry ?? unwiredLoraRegistry,
+    // late-bound: the LoRA service is built with the rest of image generation below
+    registry: overrides.imageLoraRegistry ?? { register: (input) => imageLoras.registerFromHub(input), findByExternalId: (id) => imageLoras.findByExternalId(id) },
     downloads: {
       enqueue: async (actor, job) => (await downloads.enqueue(actor, [job]))[0]!,
       progress: (id) => downloads.progress(id),
       destinationPath: (d) => downloads.destinationPath(d),
     },
     // the engine reads this folder too (its extra_model_paths); the engine runtime may name its own
-    lorasDir: () => Promise.resolve(path.join(config.dataDir, 'models', 'loras')),
+    lorasDir: () => imageConfig.lorasDir(),
     logger: logger.child('image-hub'),
   });
 
@@ -367,11 +402,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   // Each feature module contributes its own tool definitions, and what they need to work.
-  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...(overrides.extensions ?? []));
+  const registry = new ToolRegistry().register(...readerTools, ...archiveTools, ...inventoryTools, ...imageTools, ...(overrides.extensions ?? []));
   const checks = {
     ...archiveToolChecks({ archives, chatReadiness: () => features.chatReadiness() }),
     ...readerToolChecks({ chatReadiness: () => features.chatReadiness() }),
     ...inventoryToolChecks({ chatReadiness: () => features.chatReadiness() }),
+    ...imageToolChecks({ chatReadiness: () => features.chatReadiness(), engineConfigured: () => imageEngineAdmin.configured() }),
   };
   const tools = new ToolsService({ registry, store: new ToolSettingsStore(db, now), notifications, checks });
 
@@ -448,6 +484,52 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     transfer: new HomeTransferService({ store: homeStore, clock }),
   };
 
+  // Image generation: each member's pictures, the household's LoRAs, the engine's setup.
+  const imageStore = new ImageGenStore(db);
+  const imageConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
+  const imageFiles = new ImageFiles(config.dataDir, () => imageConfig.lorasDir());
+  // the engine: IMAGE_ENGINE_URL as it is, or the household's ComfyUI run by the one supervisor on 127.0.0.1
+  const imageClient = createComfyUiClient({ baseUrl: config.imageEngineUrl ?? `http://127.0.0.1:${ENGINE_PORT}` });
+  const imageEngineLog = new RotatingLineLog(path.join(config.dataDir, 'logs', 'image-engine.log'));
+  const imageSupervisor = new ProcessSupervisor<ImageEngineSidecarConfig>(
+    imageEngineDefinition({
+      port: ENGINE_PORT,
+      readinessTimeoutMs: ENGINE_READY_DEADLINE_MS,
+      probe: async (signal) => (await imageClient.systemStats(signal), true),
+      pidFile: path.join(config.dataDir, 'run', 'image-engine.pid'),
+    }),
+    imageEngineLog.asLogger(),
+  );
+  const imageRuntime = new EngineRuntime({ client: imageClient, external: config.imageEngineUrl !== undefined, settings, supervisor: imageSupervisor, launch: () => probeImageEngineLaunch(hardware), log: imageEngineLog, now });
+  // the household's one engine queue; it writes each job's row through imageRows (late-bound: the
+  // artifact view asks the queue for a waiting job's position)
+  const imageRows: ImageJobRows = {
+    update: (id, patch) => imageStore.updateArtifact(id, patch),
+    artifact: async (id) => {
+      const row = await imageStore.artifact(id);
+      return row ? imageArtifacts.view(row) : null;
+    },
+  };
+  const imageRunner = overrides.imageEngine
+    ? null
+    : new EngineJobRunner({ client: imageClient, runtime: imageRuntime, rows: imageRows, imagesDir: imageFiles.root, logger: logger.child('image-runner'), now, stallMs: tuning.imageStallMs, queuePollMs: tuning.imageQueuePollMs });
+  const imageEngine: ImageEngineParts = overrides.imageEngine ?? { runtime: imageRuntime, client: imageClient, runner: imageRunner };
+  const imageLog = logger.child('image-gen');
+  const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
+  // auto colour and adjust: sharp in a worker thread, one picture at a time
+  const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
+  const imageLoras = new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth });
+  const imageEngineAdmin = new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware });
+  const imageEdit = new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog });
+  const image: ImageServices = {
+    artifacts: imageArtifacts,
+    loras: imageLoras,
+    engine: imageEngineAdmin,
+    edit: imageEdit,
+    generate: new ImageGenerateService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, loras: imageLoras, edit: imageEdit, engine: imageEngineAdmin, config: imageConfig, ...imageEngine, clock }),
+    help: new ImagePromptHelpService({ models, runtime: modelRuntime, loras: imageLoras, artifacts: imageArtifacts, runner: imageEngine.runner, timeoutMs: tuning.inventoryModelMs }),
+  };
+
   const chatStore = new ChatStore(db);
   const chatFiles = new ChatImageFiles(config.dataDir);
   const chatRunning = new RunningAnswers();
@@ -455,7 +537,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // (overrides.chatTools) takes the place of the real tool with the same id.
   const standIns = overrides.chatTools ?? [];
   const chatTools = new ChatToolRegistry().register(
-    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: homeStore, clock })].filter((t) => !standIns.some((s) => s.id === t.id)),
+    ...[createArchiveSearchTool({ archives }), createReaderSearchTool({ items: readerItems }), createHomeInventoryTool({ store: homeStore, clock }), createImageGenTool({ generate: image.generate })].filter((t) => !standIns.some((s) => s.id === t.id)),
     ...standIns,
   );
   const chat = new ChatService({ store: chatStore, files: chatFiles, running: chatRunning, clock });
@@ -504,7 +586,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems, chat, models, imageHub });
+  wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -516,14 +598,14 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageHub: ModelHubService }): void {
+export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageHub: ModelHubService; imageArtifacts: ImageArtifactsService }): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
   // a LoRA imported from the model hub is registered once the queue has its whole file
   bus.on('download.completed', (e) => on.imageHub.onDownloaded(e));
@@ -534,11 +616,6 @@ export function wireEvents(bus: EventBus, on: { features: FeaturesService; reade
   });
   // a deleted member's model allow-list goes with them
   bus.on('user.deleted', (e) => on.models.onUserDeleted(e.userId));
+  // a deleted member's pictures went with their row; their folder of files goes here
+  bus.on('user.deleted', (e) => on.imageArtifacts.onUserDeleted(e.userId));
 }
-
-/**
- * Until the LoRA service is wired in (it implements LoraRegistry): an import refuses with a sentence
- * before anything is downloaded, instead of fetching a file nothing would register.
- */
-const loraServiceMissing = () => Promise.reject(new ServiceUnavailableError('image_loras_unavailable', 'LoRAs cannot be added on this Hearth yet.'));
-const unwiredLoraRegistry: LoraRegistry = { findByExternalId: loraServiceMissing, register: loraServiceMissing };

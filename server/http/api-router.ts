@@ -10,6 +10,8 @@ import { createChatRoutes, createProjectRoutes } from '../modules/chat/routes.js
 import { createHomeInventoryRoutes } from '../modules/home-inventory/routes.js';
 import { createHomeAiRoutes } from '../modules/home-inventory/ai-routes.js';
 import { createHomeLookupRoutes } from '../modules/home-inventory/lookup-routes.js';
+import { createImageEngineAdminRoutes, createImageLoraAdminRoutes } from '../modules/image-gen/admin-routes.js';
+import { createImageRoutes } from '../modules/image-gen/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createImageHubRoutes } from '../modules/image-gen/hub-routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
@@ -51,6 +53,9 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
     ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices)],
     ['/admin/image-loras', createImageHubRoutes(d.imageHub, d.sse)],
+    ['/image', createImageRoutes(d.image, d.sse)],
+    ['/admin/image-loras', createImageLoraAdminRoutes(d.image.loras, { maxLoraBytes: d.tuning.imageLoraMaxBytes })],
+    ['/admin/image-engine', createImageEngineAdminRoutes(d.image.engine)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

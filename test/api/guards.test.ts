@@ -90,6 +90,38 @@ describe('guards and HTTP conventions', () => {
           'DELETE /api/admin/image-loras/hub-key',
         ]),
       );
+      // image generation: each member's studio, and the admin's LoRAs and engine
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'GET /api/image/status',
+          'GET /api/image/loras',
+          'GET /api/image/history',
+          'GET /api/image/building',
+          'POST /api/image/edit',
+          'POST /api/image/reference-face',
+          'GET /api/image/artifacts/:id/stream',
+          'GET /api/image/artifacts/:id',
+          'POST /api/image/artifacts/:id/cancel',
+          'DELETE /api/image/artifacts/:id',
+          'GET /api/admin/image-loras',
+          'POST /api/admin/image-loras/import-file',
+          'POST /api/admin/image-loras/recover-disk',
+          'POST /api/admin/image-loras/categories',
+          'PATCH /api/admin/image-loras/categories/:id',
+          'DELETE /api/admin/image-loras/categories/:id',
+          'PUT /api/admin/image-loras/categories/:id/grants/:userId',
+          'GET /api/admin/image-loras/members/:userId',
+          'GET /api/admin/image-loras/members/:userId/protections',
+          'PATCH /api/admin/image-loras/members/:userId/protections',
+          'GET /api/admin/image-loras/:id',
+          'PATCH /api/admin/image-loras/:id',
+          'DELETE /api/admin/image-loras/:id',
+          'PUT /api/admin/image-loras/:id/grants/:userId',
+          'GET /api/admin/image-engine',
+          'PUT /api/admin/image-engine',
+          'GET /api/admin/image-engine/logs',
+        ]),
+      );
       expect(new Set(keys).size).toBe(keys.length);
     });
 
@@ -142,6 +174,23 @@ describe('guards and HTTP conventions', () => {
         expect(res.status, `${r.method} ${r.path}`).toBe(403);
         expect(res.body.error.code, `${r.method} ${r.path}`).toBe('forbidden');
       }
+    });
+
+    it('every route of one member\'s picture answers 404 to another member, the admin included', async () => {
+      const id = '11111111-1111-4111-8111-111111111111';
+      await s.handle.deps.imageStore.insertArtifact({
+        id, userId: s.users.member.id, kind: 'generated', pipeline: 'txt2img', state: 'building', stepCurrent: 0, stepTotal: 25, isAdult: false, prompt: 'a kite',
+        finalPrompt: null, negativePrompt: null, style: null, params: {}, loras: [], sourceId: null, error: null, outputPath: null, contentType: null,
+        width: null, height: null, bytes: null, createdAt: new Date().toISOString(), startedAt: null, finishedAt: null,
+      });
+      const own = s.handle.routes.filter((r) => r.path.startsWith('/api/image/artifacts/:id'));
+      expect(own.length).toBeGreaterThanOrEqual(4);
+      for (const r of own) {
+        const res = await s.admin.req(r.method.toUpperCase() as 'GET', r.path.replace(':id', id), r.method === 'get' ? undefined : {});
+        expect(res.status, `${r.method} ${r.path}`).toBe(404);
+        expect(res.body.error.code, `${r.method} ${r.path}`).toBe('not_found');
+      }
+      expect((await s.member.get(`/api/image/artifacts/${id}`)).status).toBe(200);
     });
   });
 

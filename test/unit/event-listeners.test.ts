@@ -9,6 +9,7 @@ import type { ChatService } from '../../server/modules/chat/service.js';
 import type { FeaturesService } from '../../server/modules/features/service.js';
 import type { ModelHubService } from '../../server/modules/image-gen/hub.js';
 import type { ModelsService } from '../../server/modules/models/service.js';
+import type { ImageArtifactsService } from '../../server/modules/image-gen/artifacts.js';
 import type { ReaderItemsService } from '../../server/modules/reader/items.js';
 import { EventBus } from '../../server/platform/event-bus.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
@@ -31,7 +32,7 @@ function emittedEvents(): Map<string, string[]> {
 describe('event bus', () => {
   it('has a listener for every event the server emits', () => {
     const bus = new EventBus(createMemoryLogger());
-    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService });
+    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService });
     const emitted = emittedEvents();
     expect(emitted.size).toBeGreaterThan(0);
     const unheard = [...emitted].filter(([name]) => !bus.listened().includes(name as never)).map(([name, files]) => `${name} (${files.join(', ')})`);
@@ -40,7 +41,7 @@ describe('event bus', () => {
 
   it('has no listener for an event nobody emits', () => {
     const bus = new EventBus(createMemoryLogger());
-    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService });
+    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService });
     const emitted = emittedEvents();
     expect(bus.listened().filter((name) => !emitted.has(name))).toEqual([]);
   });

@@ -224,6 +224,13 @@ export const AdminLora = MemberLora.extend({
 export type AdminLora = z.infer<typeof AdminLora>;
 export const AdminLorasResponse = z.object({ loras: z.array(AdminLora), categories: z.array(z.lazy(() => LoraCategory)) });
 export const AdminLoraResponse = z.object({ lora: AdminLora });
+/** POST /api/admin/image-loras/recover-disk: the files found in the loras folder without a row, now registered. */
+export const RecoverDiskResponse = z.object({ registered: z.array(AdminLora) });
+const Id = z.string().min(1).max(64);
+export const LoraIdParams = z.object({ id: Id });
+export const MemberParams = z.object({ userId: Id });
+/** PUT .../:id/grants/:userId and .../categories/:id/grants/:userId. */
+export const GrantParams = z.object({ id: Id, userId: Id });
 
 const Weight = z.number().min(-5).max(5);
 export const LoraPatchBody = z
@@ -321,4 +328,6 @@ export const EngineConfig = z.object({
 });
 export const EngineConfigBody = z.object({ installDir: z.string().trim().min(1).max(1000).nullable(), python: z.string().trim().min(1).max(1000).nullable(), checkpoint: z.string().trim().min(1).max(300).nullable() }).partial().strict();
 export const EngineAdminResponse = z.object({ config: EngineConfig, status: ImageStatusResponse, launch: z.object({ target: z.string(), dtype: z.string(), args: z.array(z.string()), note: z.string().nullable() }).nullable() });
+export type EngineAdminResponse = z.infer<typeof EngineAdminResponse>;
 export const EngineLogsResponse = z.object({ lines: z.array(z.string()) });
+export const EngineLogsQuery = z.object({ lines: z.coerce.number().int().min(1).max(2_000).default(200) });

@@ -1,0 +1,117 @@
+// The image engine as the household sees it (GET /api/image/status: its state, lazily started, and
+// which pipelines this engine can run, with the reason as a sentence) and as an admin sets it up
+// (GET/PUT /api/admin/image-engine: the install folder, its Python and the checkpoint; the log tail).
+import { assertAdmin, type Actor } from '../../actor.js';
+import type { HardwareProbe } from '../../platform/hardware.js';
+import { imageEngineArgv, probeImageEngineLaunch } from '../../platform/image-engine-flags.js';
+import type { ImageEngineConfig } from './engine-config.js';
+import type { ObjectInfo } from './object-info.js';
+import type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner } from './ports.js';
+import { ENGINE_PORT, type EngineAdminResponse, type ImageStatusResponse, type PipelineAvailability } from './schema.js';
+import { CUSTOM_PACKS, LOCAL_PIPELINES, missingNodesFor, PIPELINES, pipelineNotInstalledError, type Pipeline } from './workflow-graph.js';
+
+export interface ImageEngineParts {
+  runtime: ImageEngineRuntime | null;
+  client: ImageEngineClient | null;
+  runner: ImageJobRunner | null;
+}
+
+export interface ImageEngineAdminDeps extends ImageEngineParts {
+  config: ImageEngineConfig;
+  hardware: HardwareProbe;
+}
+
+const NOT_SET_UP = 'The image engine is not set up on this computer yet. An admin can choose its folder on the Image engine page.';
+const NOT_RUNNING = 'The image engine is starting. This pipeline is checked once it is running.';
+
+export class ImageEngineAdminService {
+  constructor(private readonly deps: ImageEngineAdminDeps) {}
+
+  /** The engine's node list when it is running (null otherwise; never starts it). */
+  async objectInfo(): Promise<ObjectInfo | null> {
+    const { runtime, client } = this.deps;
+    if (!runtime || !client || runtime.status().state !== 'ready') return null;
+    return client.objectInfo().catch(() => null);
+  }
+
+  /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */
+  async configured(): Promise<boolean> {
+    return this.deps.config.configured();
+  }
+
+  /** GET /api/image/status: starts the engine if it is set up and idle, never waits for it. */
+  async status(): Promise<ImageStatusResponse> {
+    const { runtime, runner } = this.deps;
+    const configured = await this.deps.config.configured();
+    // an engine that is set up starts on the first look; one that is not stays idle with the sentence below
+    if (configured) runtime?.ensureStarted();
+    const st = runtime?.status() ?? null;
+    const info = await this.objectInfo();
+    return {
+      state: configured ? (st?.state ?? 'idle') : 'idle',
+      error: configured ? (st?.error ?? null) : NOT_SET_UP,
+      configured,
+      checkpoint: await this.deps.config.checkpoint(),
+      pipelines: PIPELINES.map((p) => availability(p, info, configured)),
+      queue: runner?.counts() ?? { running: 0, waiting: 0 },
+    };
+  }
+
+  /** A 422 `<pipeline>_not_installed` when the running engine lacks the pipeline's nodes; null when it can run (or cannot yet tell). */
+  async notInstalled(pipeline: Pipeline): Promise<Error | null> {
+    const info = await this.objectInfo();
+    return info ? pipelineNotInstalledError(pipeline, info) : null;
+  }
+
+  async admin(actor: Actor): Promise<EngineAdminResponse> {
+    assertAdmin(actor);
+    const stored = await this.deps.config.engine();
+    const info = await this.objectInfo();
+    const ckpt = info?.get('CheckpointLoaderSimple')?.inputs.find((i) => i.name === 'ckpt_name')?.enumValues ?? [];
+    const launch = await probeImageEngineLaunch(this.deps.hardware).catch(() => null);
+    return {
+      config: {
+        installDir: stored.installDir,
+        python: stored.python,
+        externalUrl: this.deps.config.externalUrl,
+        checkpoint: await this.deps.config.checkpoint(),
+        checkpoints: ckpt.filter((c): c is string => typeof c === 'string'),
+      },
+      status: await this.status(),
+      launch: launch ? { target: launch.target, dtype: launch.dtype, args: imageEngineArgv(launch, { port: ENGINE_PORT }), note: launch.note } : null,
+    };
+  }
+
+  async update(actor: Actor, body: { installDir?: string | null; python?: string | null; checkpoint?: string | null }): Promise<EngineAdminResponse> {
+    assertAdmin(actor);
+    const stored = await this.deps.config.engine();
+    const next = { installDir: body.installDir === undefined ? stored.installDir : body.installDir, python: body.python === undefined ? stored.python : body.python };
+    if (next.installDir !== stored.installDir || next.python !== stored.python) {
+      await this.deps.config.setEngine(next);
+      // a running engine moves to the new folder; an idle one reads it when next started
+      if (this.deps.runtime && this.deps.runtime.status().state !== 'idle') await this.deps.runtime.restart('the engine folder changed');
+    }
+    if (body.checkpoint !== undefined) await this.deps.config.setCheckpoint(body.checkpoint);
+    return this.admin(actor);
+  }
+
+  async logs(actor: Actor, lines: number): Promise<string[]> {
+    assertAdmin(actor);
+    return (await this.deps.runtime?.logTail(lines)) ?? [];
+  }
+}
+
+function availability(pipeline: Pipeline, info: ObjectInfo | null, configured: boolean): PipelineAvailability {
+  if ((LOCAL_PIPELINES as readonly Pipeline[]).includes(pipeline)) return { pipeline, available: true, reason: null, missing: [] };
+  if (!configured) return { pipeline, available: false, reason: NOT_SET_UP, missing: [] };
+  if (!info) return { pipeline, available: false, reason: NOT_RUNNING, missing: [] };
+  const missing = missingNodesFor(pipeline, info);
+  if (!missing) return { pipeline, available: true, reason: null, missing: [] };
+  const err = pipelineNotInstalledError(pipeline, info);
+  return {
+    pipeline,
+    available: false,
+    reason: err?.message ?? null,
+    missing: missing.packs.length > 0 ? missing.packs.map((p) => `${p} (${CUSTOM_PACKS[p].repo})`) : missing.classes,
+  };
+}
