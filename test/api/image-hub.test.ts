@@ -3,15 +3,12 @@
 // is cut mid-file and resumes through the durable download queue (a Range request for the rest),
 // the file landing in the loras folder and registered with the hub's trigger words, family and
 // nsfw flag; the API key kept server-side (sent to the hub, never answered or logged); the hub
-// down or talking nonsense as a sentence; admin only. The LoRA store is the service part's; here
-// a registry over a direct insert into image_loras stands in for it, as hub.ts's LoraRegistry asks.
-import { createHash, randomUUID } from 'node:crypto';
+// down or talking nonsense as a sentence; admin only. Imports are registered by the real LoRA
+// service into the engine's loras folder (DATA_DIR/image-engine/models/loras with no engine set up).
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoraRegistration, LoraRegistry } from '../../server/modules/image-gen/hub.js';
-import type { AdminLora } from '../../server/modules/image-gen/schema.js';
 import { makeContent } from '../fakes/file-server.js';
 import { startFakeModelHub, type FakeModelHub } from '../fakes/model-hub.js';
 import { until } from '../harness/net.js';
@@ -33,57 +30,6 @@ function parseSse(text: string): Array<{ event: string; data: any }> {
     if (data.length) out.push({ event, data: JSON.parse(data.join('\n')) });
   }
   return out;
-}
-
-/** Stands in for the LoRA service's store: a direct insert into image_loras. */
-function storeRegistry(db: () => Knex): LoraRegistry {
-  type Row = Record<string, unknown>;
-  const toLora = (r: Row): AdminLora => ({
-    id: r.id as string,
-    name: r.name as string,
-    triggerTokens: JSON.parse(r.trigger_tokens as string) as string[],
-    defaultWeight: r.default_weight as number,
-    minWeight: r.min_weight as number,
-    maxWeight: r.max_weight as number,
-    styleLabel: null,
-    isStylistic: Boolean(r.is_stylistic),
-    isAdult: Boolean(r.is_adult),
-    whenToUse: (r.when_to_use as string | null) ?? null,
-    category: null,
-    filePath: r.file_path as string,
-    fileBytes: (r.file_bytes as number | null) ?? null,
-    fileExists: true,
-    enabled: Boolean(r.enabled),
-    exampleRequests: [],
-    externalId: (r.external_id as string | null) ?? null,
-    baseFamilies: JSON.parse(r.base_families as string) as AdminLora['baseFamilies'],
-    createdAt: r.created_at as string,
-    updatedAt: r.updated_at as string,
-  });
-  return {
-    async register(input: LoraRegistration) {
-      const now = new Date().toISOString();
-      const id = randomUUID();
-      await db()('image_loras').insert({
-        id,
-        name: input.name,
-        file_path: input.fileName,
-        file_bytes: input.fileBytes,
-        trigger_tokens: JSON.stringify(input.triggerTokens),
-        is_adult: input.isAdult,
-        when_to_use: input.whenToUse,
-        external_id: input.externalId,
-        base_families: JSON.stringify(input.baseFamilies),
-        created_at: now,
-        updated_at: now,
-      });
-      return toLora((await db()('image_loras').where({ id }).first()) as Row);
-    },
-    async findByExternalId(externalId: string) {
-      const row = (await db()('image_loras').where({ external_id: externalId }).first()) as Row | undefined;
-      return row ? toLora(row) : null;
-    },
-  };
 }
 
 const WATERCOLOR = makeContent(3 * 1024 * 1024, 7);
@@ -111,13 +57,11 @@ describe('model hub for LoRAs', () => {
       { id: 102, name: 'Pixel Watercolor', nsfw: true, versions: [{ id: 5002, baseModel: 'SD 1.5', trainedWords: ['pixelwc'], file: { name: '../../pixel wc.safetensors', data: PIXEL } }] },
       { id: 103, name: 'Watercolor Installer', versions: [{ id: 5003, baseModel: 'SDXL 1.0', file: { name: 'setup.exe', data: Buffer.from('MZ') } }] },
     ]);
-    let db: Knex | null = null;
     s = await startTestServer({
       seed: 'household',
       config: { modelHubUrl: hub.url, fetchAllowOrigins: [hub.url] },
-      overrides: { imageLoraRegistry: storeRegistry(() => db!), tuning: { downloadBackoffBaseMs: 20 } },
+      overrides: { tuning: { downloadBackoffBaseMs: 20 } },
     });
-    db = s.handle.deps.db;
   });
   afterAll(async () => {
     await s?.close();
@@ -184,7 +128,7 @@ describe('model hub for LoRAs', () => {
     expect(resumedFrom).toBeGreaterThan(0);
     expect(resumedFrom).toBeLessThanOrEqual(cutAt);
     // the file is whole, in the loras folder, and nothing partial is left behind
-    const file = path.join(s.dataDir, 'models', 'loras', 'soft_watercolor_xl.safetensors');
+    const file = path.join(s.dataDir, 'image-engine', 'models', 'loras', 'soft_watercolor_xl.safetensors');
     expect(sha(readFileSync(file))).toBe(sha(WATERCOLOR));
     expect(existsSync(`${file}.part`)).toBe(false);
 
@@ -200,7 +144,7 @@ describe('model hub for LoRAs', () => {
     const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5002' }));
     const done = parseSse(r.text).find((e) => e.event === 'done');
     expect(done?.data.lora).toMatchObject({ filePath: 'pixel_wc.safetensors', isAdult: true, baseFamilies: ['sd15'], triggerTokens: ['pixelwc'] });
-    expect(sha(readFileSync(path.join(s.dataDir, 'models', 'loras', 'pixel_wc.safetensors')))).toBe(sha(PIXEL));
+    expect(sha(readFileSync(path.join(s.dataDir, 'image-engine', 'models', 'loras', 'pixel_wc.safetensors')))).toBe(sha(PIXEL));
   });
 
   it('registers the LoRA when the queue finishes its download, even after the admin closed the import', async () => {
@@ -220,7 +164,7 @@ describe('model hub for LoRAs', () => {
       return r.body.results?.[0]?.importedAs as string | null;
     }, 'the LoRA registered by the queue\'s completion');
     expect(found).toBeTruthy();
-    expect(existsSync(path.join(s.dataDir, 'models', 'loras', 'night_ink.safetensors'))).toBe(true);
+    expect(existsSync(path.join(s.dataDir, 'image-engine', 'models', 'loras', 'night_ink.safetensors'))).toBe(true);
   });
 
   it('keeps the API key server-side: sent to the hub as a header, answered only as set or not', async () => {
@@ -286,19 +230,6 @@ describe('model hub for LoRAs', () => {
       expect(garbage.body.error.message).toMatch(/could not read/);
     } finally {
       await hub.setMode('ok');
-    }
-  });
-
-  it('without the LoRA service wired in, an import refuses with a sentence before downloading anything', async () => {
-    const bare = await startTestServer({ seed: 'household', config: { modelHubUrl: hub.url, fetchAllowOrigins: [hub.url] } });
-    try {
-      const before = hub.requests.length;
-      const r = keep(await bare.admin.post(`${BASE}/civitai-import`, { externalId: '5003' }));
-      expect(r.status).toBe(503);
-      expect(r.body.error).toEqual({ code: 'image_loras_unavailable', message: 'LoRAs cannot be added on this Hearth yet.' });
-      expect(hub.requests.slice(before)).toEqual([]);
-    } finally {
-      await bare.close();
     }
   });
 
