@@ -7,14 +7,20 @@
 // what", and the member's Create page offers it; an adult LoRA for a member whose adult add-ons are
 // blocked is refused in a sentence. Axe finds no serious or critical violation on any screen, and
 // nothing is wider than the 390 px phone. Needs `npm run build:web`.
-// The image routes are written in parallel (the service branch); until they are on this branch the
-// file is skipped, and it runs as soon as server/modules/image-gen/routes.ts exists.
+// With the fake ComfyUI slowed down (stepMs) a member on the phone types a prompt, taps Create and
+// follows the picture: the step bar and live preview frames that change while it draws, then the
+// finished picture; a second one (held still by the fake at its second step, so the screen is
+// looked at while drawing) is cancelled with Cancel, the page says so, and My pictures lists only
+// the first. The image routes were written in parallel (the service branch); the file is skipped
+// until server/modules/image-gen/routes.ts exists.
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { until } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 /** A small but real .safetensors file: the 8-byte header length, the JSON header, one tensor's bytes. */
@@ -219,5 +225,95 @@ describe.skipIf(!HAS_IMAGE_ROUTES)('pictures in the browser against the real ser
     expect(await picker.getByRole('button', { name: 'Paper Fox' }).getAttribute('aria-pressed')).toBe('true');
     await expectNoSeriousA11yViolations(member, '/images (with an add-on)');
     await fitsWidth(member, '/images (with an add-on)');
+  });
+});
+
+describe.skipIf(!HAS_IMAGE_ROUTES)('creating a picture in the browser against the real server and the fake engine', () => {
+  let engine: FakeImageEngine;
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    // slow enough that every step's preview frame reaches the page on its own
+    engine = await startFakeImageEngine({ stepMs: 120 });
+    server = await startTestServer({ seed: 'household', config: { imageEngineUrl: engine.url } });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await until(async () => (await server.member.get('/api/image/status')).body.state === 'ready', 'the engine to be ready');
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await engine?.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a member creates a picture and watches it drawn, cancels a second one, and finds only the first in My pictures', async () => {
+    context = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${server.url}/images`);
+    await shown(page.getByRole('heading', { name: 'Create a picture', level: 1 }));
+    expect(await page.getByTestId('engine-not-set-up').count()).toBe(0);
+    // every preview frame the page shows, recorded as it happens (nothing depends on catching one in time)
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { previewFrames: Set<string> }).previewFrames = seen;
+      const note = () => {
+        const img = document.querySelector<HTMLImageElement>('img[data-testid="job-preview"]');
+        if (img?.src) seen.add(img.src);
+      };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+    });
+
+    await page.getByLabel('What should the picture show?').fill('a red kite over the sea');
+    await page.getByTestId('create').click();
+    const job = page.getByTestId('job-view');
+    await shown(job);
+    await shown(job.getByTestId('job-steps'));
+    await shown(job.getByTestId('job-line').getByText(/Drawing: step \d+ of \d+/));
+    await shown(job.getByTestId('job-preview'));
+    // the finished picture, shown and loaded
+    const result = page.getByTestId('artifact-view');
+    await shown(result, 60_000);
+    await shown(result.getByText('a red kite over the sea'));
+    await expect.poll(() => result.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await page.getByTestId('job-view').count()).toBe(0);
+    const frames = await page.evaluate(() => [...(window as unknown as { previewFrames: Set<string> }).previewFrames]);
+    expect(frames.length, 'the preview changed while it drew').toBeGreaterThanOrEqual(2);
+    for (const f of frames) expect(f).toMatch(/^data:image\/jpeg;base64,/);
+    expect(engine.prompts).toHaveLength(1);
+
+    // a second picture, held still by the engine at its second step, looked at while drawing and cancelled
+    engine.scriptNext({ stallAtStep: 2 });
+    await page.getByLabel('What should the picture show?').fill('a slow green boat');
+    await page.getByTestId('create').click();
+    await shown(job);
+    await shown(job.getByTestId('job-preview'));
+    await shown(job.getByTestId('job-steps'));
+    expect(await page.getByTestId('create').isDisabled()).toBe(true);
+    await expectNoSeriousA11yViolations(page, '/images (drawing)');
+    await fitsWidth(page, '/images (drawing)');
+    await job.getByRole('button', { name: 'Cancel' }).click();
+    const cancelled = page.getByTestId('job-cancelled');
+    await shown(cancelled);
+    expect(await cancelled.textContent()).toMatch(/Stopped\. Nothing was saved\./);
+    expect(await page.getByTestId('job-view').count()).toBe(0);
+    expect(await page.getByTestId('artifact-view').count()).toBe(0);
+    await expect.poll(() => engine.interrupts.length).toBeGreaterThan(0);
+
+    await page.getByRole('link', { name: 'My pictures' }).click();
+    const grid = page.getByTestId('history-grid');
+    await shown(grid);
+    await shown(grid.getByRole('button', { name: 'Open a red kite over the sea' }));
+    expect(await grid.getByRole('listitem').count()).toBe(1);
+    expect(await grid.getByRole('button', { name: /a slow green boat/ }).count()).toBe(0);
+    const history = (await server.member.get('/api/image/history')).body;
+    expect(history.items.map((a: { prompt: string }) => a.prompt)).toEqual(['a red kite over the sea']);
   });
 });
