@@ -11,9 +11,7 @@
 // follows the picture: the step bar and live preview frames that change while it draws, then the
 // finished picture; a second one (held still by the fake at its second step, so the screen is
 // looked at while drawing) is cancelled with Cancel, the page says so, and My pictures lists only
-// the first. The image routes were written in parallel (the service branch); the file is skipped
-// until server/modules/image-gen/routes.ts exists.
-import { existsSync } from 'node:fs';
+// the first.
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,9 +53,7 @@ async function fitsWidth(page: Page, where: string): Promise<void> {
   expect(over, `nothing wider than the phone on ${where}`).toEqual([]);
 }
 
-const HAS_IMAGE_ROUTES = existsSync(new URL('../../server/modules/image-gen/routes.ts', import.meta.url));
-
-describe.skipIf(!HAS_IMAGE_ROUTES)('pictures in the browser against the real server', () => {
+describe('pictures in the browser against the real server', () => {
   let server: TestServer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -228,7 +224,7 @@ describe.skipIf(!HAS_IMAGE_ROUTES)('pictures in the browser against the real ser
   });
 });
 
-describe.skipIf(!HAS_IMAGE_ROUTES)('creating a picture in the browser against the real server and the fake engine', () => {
+describe('creating a picture in the browser against the real server and the fake engine', () => {
   let engine: FakeImageEngine;
   let server: TestServer;
   let browser: Browser;
