@@ -1,89 +1,22 @@
 // Request and response plumbing for the inventory routes: a multipart upload streamed to the temp
-// file the service named (busboy, capped, the first bytes kept for sniffing), a raw body read up to
+// file the service named (server/http/upload.ts, with the inventory's sentences), a raw body read up to
 // a limit, and a stored file piped out with its headers. Transport only; the rules are the services'.
-import { createWriteStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import type { Request, Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
 import { pipeToResponse } from '../../http/body.js';
-import type { OpenedFile, ReceivedUpload } from './device-files.js';
-
-const HEAD_BYTES = 64;
-/** Room for the multipart framing and the text fields around the file. */
-const FORM_OVERHEAD = 64 * 1024;
-const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+import { FORM_OVERHEAD, receiveFile, uploadSize, type ReceivedFile } from '../../http/upload.js';
+import type { OpenedFile } from './device-files.js';
 
 /**
  * Reads a multipart form with one file: the file is written to `target` (at most `max` bytes, or
  * 413 and the partial file left for the caller to remove), the text fields are collected.
  */
-export function receiveUpload(req: Request, target: string, max: number): Promise<ReceivedUpload> {
-  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}. Hearth keeps files up to ${mb(max)}.`);
-  if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
-    req.resume();
-    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
-  }
-  const declared = Number(req.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
-    req.resume();
-    return Promise.reject(tooLarge());
-  }
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: 10, fieldSize: 4_000, parts: 12 } });
-    } catch {
-      req.resume();
-      reject(new BadRequestError('The form upload could not be read. Choose the file again.'));
-      return;
-    }
-    const fields: Record<string, string> = {};
-    let filename: string | null = null;
-    let bytes = 0;
-    const head: Buffer[] = [];
-    let headLength = 0;
-    let writing: Promise<void> | null = null;
-    let failed = false;
-    const fail = (err: Error) => {
-      if (failed) return;
-      failed = true;
-      req.unpipe(bb);
-      req.resume();
-      reject(err);
-    };
-    bb.on('field', (name, value) => {
-      fields[name] = value;
-    });
-    bb.on('file', (_name, stream, info) => {
-      if (writing) {
-        stream.resume();
-        return;
-      }
-      filename = info.filename ? info.filename.replace(/^.*[\\/]/, '').slice(0, 200) : null;
-      stream.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (headLength < HEAD_BYTES) {
-          head.push(chunk.subarray(0, HEAD_BYTES - headLength));
-          headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
-        }
-      });
-      stream.on('limit', () => fail(tooLarge()));
-      writing = pipeline(stream, createWriteStream(target)).catch((err: unknown) => {
-        fail(err instanceof Error ? err : new Error(String(err)));
-      });
-    });
-    bb.on('error', () => fail(new BadRequestError('The form upload could not be read. Choose the file again.')));
-    bb.on('close', () => {
-      void (async () => {
-        // the file's own write finishes after the form is read
-        await writing;
-        if (failed) return;
-        if (!writing) return fail(new BadRequestError('The form has no file in it. Choose a photo or a file to upload.'));
-        resolve({ bytes, head: Buffer.concat(head), filename, fields });
-      })();
-    });
-    req.pipe(bb);
+export function receiveUpload(req: Request, target: string, max: number): Promise<ReceivedFile> {
+  return receiveFile(req, target, max, {
+    tooLarge: `That file is larger than ${uploadSize(max)}. Hearth keeps files up to ${uploadSize(max)}.`,
+    noFile: 'The form has no file in it. Choose a photo or a file to upload.',
+    maxFields: 10,
   });
 }
 
@@ -109,7 +42,7 @@ export function sendFile(res: Response, file: OpenedFile): Promise<void> {
 
 /** The one file of a small multipart form, in memory (an import file), up to `max` bytes. */
 export function receiveFormFile(req: Request, max: number): Promise<Buffer> {
-  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${mb(max)}. Split it and import each part.`);
+  const tooLarge = () => new PayloadTooLargeError(`That file is larger than ${uploadSize(max)}. Split it and import each part.`);
   const declared = Number(req.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
     req.resume();

@@ -1,0 +1,106 @@
+// A multipart upload with one file, streamed to the file a service named (busboy, capped: over the
+// cap is 413 and the partial file is left for the caller to remove), its first bytes kept for
+// sniffing and its text fields collected. The inventory's and image generation's upload routes
+// use it, each with its own sentences.
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { BadRequestError, PayloadTooLargeError } from '../errors.js';
+
+/** Room for the multipart framing and the text fields around the file. */
+export const FORM_OVERHEAD = 64 * 1024;
+const HEAD_BYTES = 64;
+
+/** "25 MB", "2 GB": an upload cap as a person reads it. */
+export const uploadSize = (n: number): string => (n >= 1024 ** 3 ? `${Math.round(n / 1024 ** 3)} GB` : `${Math.round(n / 1024 ** 2)} MB`);
+
+export interface ReceivedFile {
+  bytes: number;
+  /** The name the browser sent (without folders), if any. */
+  filename: string | null;
+  /** The file's first bytes (what the file really is). */
+  head: Buffer;
+  fields: Record<string, string>;
+}
+
+export interface ReceiveFileOptions {
+  /** The 413's sentence. */
+  tooLarge: string;
+  /** The 400's sentence for a form without a file. */
+  noFile: string;
+  /** A form with no file answers `bytes: 0` instead of 400 (an edit of a picture already stored). */
+  fileOptional?: boolean;
+  /** Text fields the form may carry besides the file. */
+  maxFields: number;
+}
+
+const unreadable = () => new BadRequestError('The form upload could not be read. Choose the file again.');
+
+/** Reads a multipart form with one file (the first file part) into `target`, at most `max` bytes. */
+export function receiveFile(req: Request, target: string, max: number, opts: ReceiveFileOptions): Promise<ReceivedFile> {
+  const tooLarge = () => new PayloadTooLargeError(opts.tooLarge);
+  if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
+    req.resume();
+    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
+  }
+  const declared = Number(req.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
+    req.resume();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: opts.maxFields, fieldSize: 4_000, parts: opts.maxFields + 2 } });
+    } catch {
+      req.resume();
+      reject(unreadable());
+      return;
+    }
+    const fields: Record<string, string> = {};
+    let filename: string | null = null;
+    let bytes = 0;
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let writing: Promise<void> | null = null;
+    let failed = false;
+    const fail = (err: Error) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(bb);
+      req.resume();
+      reject(err);
+    };
+    bb.on('field', (name, value) => {
+      fields[name] = value;
+    });
+    bb.on('file', (_name, stream, info) => {
+      if (writing) {
+        stream.resume();
+        return;
+      }
+      filename = info.filename ? info.filename.replace(/^.*[\\/]/, '').slice(0, 200) : null;
+      stream.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (headLength < HEAD_BYTES) {
+          head.push(chunk.subarray(0, HEAD_BYTES - headLength));
+          headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
+        }
+      });
+      stream.on('limit', () => fail(tooLarge()));
+      writing = pipeline(stream, createWriteStream(target)).catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))));
+    });
+    bb.on('error', () => fail(unreadable()));
+    bb.on('close', () => {
+      void (async () => {
+        // the file's own write finishes after the form is read
+        await writing;
+        if (failed) return;
+        if (!writing && !opts.fileOptional) return fail(new BadRequestError(opts.noFile));
+        resolve({ bytes, filename, head: Buffer.concat(head), fields });
+      })();
+    });
+    req.pipe(bb);
+  });
+}
