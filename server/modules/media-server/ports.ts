@@ -1,0 +1,157 @@
+// The seams between the media server's parts, so each is built and tested on its own and the
+// container wires them:
+// - MediaClients: the adapter's three clients (adapters/media-server/plex.ts). The account and
+//   discover clients are made once; a server client is made per server URL, guarded for that one
+//   origin (createMediaServerGuard: the configured server may be on the home network, nothing else).
+// - MediaConnection (connection.ts): the shared connection and each member's link. Every other
+//   part asks it for the shared server (library reads, rule 2) or the member's own token
+//   (watchlist and watched actions), and reports a 401 back so the page can offer "link again".
+// - MediaLibrary (library.ts): feeds, meta, find, rule 4's resolution with its 30-day cache,
+//   watchlist, rule 5's two-way watched sync.
+// - The proxies (proxy.ts): /img and /stream through the shared server, never a token out.
+// - MediaExport (export.ts): storage locations, provisioning, home-video uploads, the sweep.
+import type { PlexAccountClient, PlexDiscoverClient, PlexServerClient } from '../../adapters/media-server/plex.js';
+import type { Resolution } from './guids.js';
+import type { ContentType, SectionStatus, ServerHealth, SyncMode } from './schema.js';
+
+// ---- clients ---------------------------------------------------------------------------------
+export interface MediaClients {
+  account: PlexAccountClient;
+  discover: PlexDiscoverClient;
+  /** A client for one server origin (the configured one, or a candidate being checked). */
+  server(url: string): PlexServerClient;
+}
+
+// ---- the connection --------------------------------------------------------------------------
+export interface SharedServer {
+  client: PlexServerClient;
+  /** The server token: for server calls only, never returned, logged or put in a URL. */
+  token: string;
+  machineIdentifier: string;
+  name: string;
+}
+
+export interface MediaConnection {
+  /** The shared server, or null when none is configured (rule 7: callers answer empty, no error). */
+  shared(): Promise<SharedServer | null>;
+  /** The member's own account token, or null when not linked or revoked. */
+  memberToken(userId: string): Promise<string | null>;
+  /**
+   * The member's token for the shared server: their account token works on a server they were
+   * given access to (owner or friend). Null when not linked, revoked, or without access.
+   */
+  memberServerToken(userId: string): Promise<string | null>;
+  /** A call with the member's token answered 401: the link is marked revoked ("link again"). */
+  reportMemberUnauthorized(userId: string): Promise<void>;
+  /** A call with the shared token answered 401 or the server did not answer. */
+  reportShared(health: ServerHealth): Promise<void>;
+}
+
+// ---- rows ------------------------------------------------------------------------------------
+export interface ConnectionRow {
+  serverUrl: string;
+  serverToken: string;
+  machineIdentifier: string;
+  serverName: string;
+  serverVersion: string | null;
+  source: 'manual' | 'discover';
+  accountName: string | null;
+  health: ServerHealth;
+  checkedAt: string | null;
+  updatedAt: string;
+  updatedBy: string | null;
+}
+
+export interface LinkRow {
+  userId: string;
+  token: string;
+  accountId: number;
+  username: string;
+  displayName: string | null;
+  thumbUrl: string | null;
+  tokenState: 'valid' | 'revoked';
+  serverAccess: boolean | null;
+  linkedAt: string;
+  checkedAt: string | null;
+}
+
+export interface PinRow {
+  pinId: number;
+  userId: string;
+  code: string;
+  authToken: string | null;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface ProgressRow {
+  userId: string;
+  ratingKey: string;
+  positionMs: number;
+  durationMs: number | null;
+  completed: boolean;
+  viewCount: number;
+  updatedAt: string;
+  syncedAt: string | null;
+}
+
+export interface StorageLocationRow {
+  id: string;
+  name: string;
+  localPath: string;
+  contentTypes: ContentType[];
+  serverPath: string | null;
+  mappingState: 'ok' | 'missing' | 'error' | null;
+  mappingCheckedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SectionRow {
+  id: string;
+  userId: string;
+  contentType: ContentType;
+  locationId: string | null;
+  folder: string;
+  status: SectionStatus;
+  error: string | null;
+  sectionKey: string | null;
+  syncMode: SyncMode;
+  syncRecentCount: number;
+  removeWatched: boolean;
+  createdAt: string;
+  updatedAt: string;
+  lastSweptAt: string | null;
+}
+
+export interface HomeVideoRow {
+  id: string;
+  userId: string;
+  sectionId: string;
+  title: string;
+  fileName: string;
+  contentType: string;
+  bytes: number;
+  state: 'stored' | 'ready' | 'removed';
+  ratingKey: string | null;
+  removedReason: string | null;
+  createdAt: string;
+  removedAt: string | null;
+}
+
+// ---- what the parts offer each other ---------------------------------------------------------
+/** Rule 4's cache (media_resolutions), read and written by the library. */
+export interface ResolutionCache {
+  get(key: string, maxAgeMs: number): Promise<Resolution | null>;
+  put(key: string, resolution: Resolution): Promise<void>;
+  /** Removes entries older than maxAgeMs; answers how many. */
+  prune(maxAgeMs: number): Promise<number>;
+}
+
+/**
+ * What the export's sweep asks the library (rule 6): has this member watched these server items,
+ * by the server's view count (their token) or Hearth's own completed flag.
+ */
+export interface WatchedLookup {
+  watchedKeys(userId: string, ratingKeys: readonly string[]): Promise<Set<string>>;
+}
