@@ -145,6 +145,166 @@ describe('media server connection (/api/mediaserver)', () => {
     });
   });
 
+  describe('linking a member’s own Plex account (PIN flow)', () => {
+    const startPin = async (client = s.member) => {
+      const r = await client.post('/api/mediaserver/auth/pin');
+      expect(r.status).toBe(201);
+      return r.body as { id: number; code: string; linkUrl: string; status: string; expiresAt: string };
+    };
+
+    it('a PIN belongs to who asked: shown with its link page, polled waiting then approved, linked, and the token stays on the server', async () => {
+      await connectManually();
+      const pin = await startPin();
+      expect(pin).toMatchObject({ status: 'waiting', code: expect.stringMatching(/^[A-Z0-9]{4}$/) });
+      expect(pin.linkUrl.startsWith(`${fake.url}/auth#?`)).toBe(true);
+      expect(new URLSearchParams(pin.linkUrl.split('#?')[1]).get('code')).toBe(pin.code);
+      expect((await s.member.get(`/api/mediaserver/auth/pin/${pin.id}`)).body.status).toBe('waiting');
+      // another member's PIN is not there for anyone else, for polling or linking
+      expect((await s.admin.get(`/api/mediaserver/auth/pin/${pin.id}`)).status).toBe(404);
+      expect((await s.admin.post('/api/mediaserver/me/link', { pinId: pin.id })).status).toBe(404);
+      const early = await s.member.post('/api/mediaserver/me/link', { pinId: pin.id });
+      expect(early.status).toBe(409);
+      expect(early.body.error.code).toBe('pin_waiting');
+
+      fake.approvePin(pin.id, 'alice');
+      const approved = await s.member.get(`/api/mediaserver/auth/pin/${pin.id}`);
+      expect(approved.body.status).toBe('approved');
+      const linked = await s.member.post('/api/mediaserver/me/link', { pinId: pin.id });
+      expect(linked.status).toBe(200);
+      expect(linked.body).toMatchObject({ linked: true, username: 'alice', tokenState: 'valid', serverAccess: true, thumbUrl: null });
+      expect((await s.member.get('/api/mediaserver/me')).body).toEqual(linked.body);
+      expect((await s.member.get('/api/mediaserver/status')).body).toMatchObject({ linked: true, linkRevoked: false, access: 'yes', notes: [] });
+      // the PIN is used up
+      expect((await s.member.get(`/api/mediaserver/auth/pin/${pin.id}`)).status).toBe(404);
+      // the other parts get the member's own token through the port, never through HTTP
+      const userId = s.users.member.id;
+      expect(await s.handle.deps.mediaConnection.memberToken(userId)).toBe(fake.tokens.alice);
+      expect(await s.handle.deps.mediaConnection.memberServerToken(userId)).toBe(fake.tokens.alice);
+      // the admin still has no link of their own
+      expect((await s.admin.get('/api/mediaserver/me')).body.linked).toBe(false);
+
+      // one client identifier, made once and kept in app settings, on every plex.tv call
+      const id = await s.handle.deps.settings.get<string>('media.clientIdentifier');
+      const accountCalls = fake.log.filter((e) => e.role === 'account');
+      expect(accountCalls.length).toBeGreaterThan(2);
+      expect(new Set(accountCalls.map((e) => e.clientId))).toEqual(new Set([id]));
+
+      const unlinked = await s.member.delete('/api/mediaserver/me');
+      expect(unlinked.body).toMatchObject({ linked: false, username: null, tokenState: null });
+      expect((await s.member.get('/api/mediaserver/status')).body).toMatchObject({ linked: false, access: 'unknown' });
+      expect(await s.handle.deps.mediaConnection.memberToken(userId)).toBeNull();
+      await disconnect();
+    });
+
+    it('a plex.tv account without access to the household’s server is told so plainly', async () => {
+      await connectManually();
+      const pin = await startPin(s.admin);
+      fake.approvePin(pin.id, 'mallory');
+      const linked = await s.admin.post('/api/mediaserver/me/link', { pinId: pin.id });
+      expect(linked.body).toMatchObject({ linked: true, username: 'mallory', serverAccess: false });
+      const status = await s.admin.get('/api/mediaserver/status');
+      expect(status.body).toMatchObject({ linked: true, access: 'no' });
+      expect(status.body.notes.join(' ')).toMatch(/Your Plex account \(mallory\) does not have access to the household’s media server/);
+      expect(await s.handle.deps.mediaConnection.memberToken(s.users.admin.id)).toBe(fake.tokens.mallory);
+      expect(await s.handle.deps.mediaConnection.memberServerToken(s.users.admin.id)).toBeNull();
+      await s.admin.delete('/api/mediaserver/me');
+      await disconnect();
+    });
+
+    it('an expired PIN says so and cannot be linked', async () => {
+      const pin = await startPin();
+      fake.expirePin(pin.id);
+      expect((await s.member.get(`/api/mediaserver/auth/pin/${pin.id}`)).body.status).toBe('expired');
+      const r = await s.member.post('/api/mediaserver/me/link', { pinId: pin.id });
+      expect(r.status).toBe(409);
+      expect(r.body.error).toEqual({ code: 'pin_expired', message: expect.stringMatching(/expired. Start again/) });
+      expect((await s.member.get('/api/mediaserver/me')).body.linked).toBe(false);
+      expect((await s.member.get('/api/mediaserver/auth/pin/abc')).status).toBe(400);
+    });
+
+    it('plex.tv being down is a sentence, not a code', async () => {
+      await fake.setMode('down', { role: 'account' });
+      const r = await s.member.post('/api/mediaserver/auth/pin');
+      expect(r.status).toBe(502);
+      expect(r.body.error).toEqual({ code: 'media_account_unavailable', message: expect.stringMatching(/could not be reached/) });
+    });
+
+    it('a revoked member token marks the link revoked, and the page is told to link again', async () => {
+      await connectManually();
+      const pin = await startPin();
+      fake.approvePin(pin.id, 'alice');
+      await s.member.post('/api/mediaserver/me/link', { pinId: pin.id });
+      fake.revoke(fake.tokens.alice);
+      const status = await s.member.get('/api/mediaserver/status');
+      expect(status.body).toMatchObject({ linked: false, linkRevoked: true });
+      expect(status.body.notes.join(' ')).toMatch(/Link it again/);
+      expect((await s.member.get('/api/mediaserver/me')).body).toMatchObject({ linked: false, tokenState: 'revoked', username: 'alice' });
+      expect(await s.handle.deps.mediaConnection.memberToken(s.users.member.id)).toBeNull();
+
+      // linking again clears it; another part reporting a 401 on the member's token marks it again
+      fake.reset();
+      const again = await startPin();
+      fake.approvePin(again.id, 'alice');
+      expect((await s.member.post('/api/mediaserver/me/link', { pinId: again.id })).body.tokenState).toBe('valid');
+      await s.handle.deps.mediaConnection.reportMemberUnauthorized(s.users.member.id);
+      expect((await s.member.get('/api/mediaserver/status')).body.linkRevoked).toBe(true);
+      await s.member.delete('/api/mediaserver/me');
+      await disconnect();
+    });
+  });
+
+  describe('connecting by signing in with Plex (discover)', () => {
+    it('the admin’s approved PIN lists the account’s servers, local connections first, each probed; the pick is saved with the token from plex.tv', async () => {
+      const pin = (await s.admin.post('/api/mediaserver/auth/pin')).body as { id: number };
+      const waiting = await s.admin.post('/api/mediaserver/auth/discover', { pinId: pin.id });
+      expect(waiting.status).toBe(409);
+      fake.approvePin(pin.id, 'admin');
+      const r = await s.admin.post('/api/mediaserver/auth/discover', { pinId: pin.id });
+      expect(r.status).toBe(200);
+      expect(r.body.account).toBe('admin');
+      expect(r.body.servers).toHaveLength(1);
+      const server = r.body.servers[0];
+      expect(server).toMatchObject({ name: 'Living Room Plex', machineIdentifier: fake.machineIdentifier, owned: true });
+      const conns = server.connections as Array<{ uri: string; local: boolean; relay: boolean; secure: boolean; reachable: boolean }>;
+      expect(conns.map((c) => c.local)).toEqual([...conns.map((c) => c.local)].sort((a, b) => Number(b) - Number(a)));
+      expect(conns.at(-1)!.relay).toBe(true);
+      expect(conns.filter((c) => c.reachable).map((c) => c.uri)).toEqual([fake.url]);
+      expect(r.text).not.toContain(fake.tokens.admin);
+
+      const unknown = await s.admin.post('/api/mediaserver/config', { mode: 'discover', pinId: pin.id, machineIdentifier: fake.machineIdentifier, uri: 'http://10.0.0.9:32400' });
+      expect(unknown.status).toBe(422);
+      expect(unknown.body.error.code).toBe('media_connection_unknown');
+      const saved = await s.admin.post('/api/mediaserver/config', { mode: 'discover', pinId: pin.id, machineIdentifier: fake.machineIdentifier, uri: fake.url });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ configured: true, source: 'discover', accountName: 'admin', serverUrl: fake.url, serverName: 'Living Room Plex', tokenSet: true });
+      expect((await s.member.get('/api/mediaserver/status')).body).toMatchObject({ configured: true, reachable: true });
+      const shared = await s.handle.deps.mediaConnection.shared();
+      expect(shared).toMatchObject({ token: fake.tokens.admin, machineIdentifier: fake.machineIdentifier, name: 'Living Room Plex' });
+      // the admin PIN is used up
+      expect((await s.admin.get(`/api/mediaserver/auth/pin/${pin.id}`)).status).toBe(404);
+      await disconnect();
+    });
+
+    it('uses the admin’s own linked account without a PIN; refuses without either, and to a member', async () => {
+      const none = await s.admin.post('/api/mediaserver/auth/discover', {});
+      expect(none.status).toBe(409);
+      expect(none.body.error.message).toMatch(/Sign in with Plex first/);
+      expect((await s.member.post('/api/mediaserver/auth/discover', {})).status).toBe(403);
+      expect((await s.anon.post('/api/mediaserver/auth/discover', {})).status).toBe(401);
+      const pin = (await s.admin.post('/api/mediaserver/auth/pin')).body as { id: number };
+      fake.approvePin(pin.id, 'admin');
+      await s.admin.post('/api/mediaserver/me/link', { pinId: pin.id });
+      const r = await s.admin.post('/api/mediaserver/auth/discover', {});
+      expect(r.status).toBe(200);
+      expect(r.body.servers.map((x: { name: string }) => x.name)).toEqual(['Living Room Plex']);
+      // a member's PIN is theirs alone, even for an admin's discovery
+      const memberPin = (await s.member.post('/api/mediaserver/auth/pin')).body as { id: number };
+      fake.approvePin(memberPin.id, 'alice');
+      expect((await s.admin.post('/api/mediaserver/auth/discover', { pinId: memberPin.id })).status).toBe(404);
+      await s.admin.delete('/api/mediaserver/me');
+    });
+  });
+
   it('no Plex token reached an answer or a log line', () => {
     scan.expectNoTokens(fake.allTokens());
   });
