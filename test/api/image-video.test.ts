@@ -2,9 +2,12 @@
 // with an AnimateDiff motion module) and i2v (one of the member's own ready pictures, animated with
 // Stable Video Diffusion) stream start, step, preview and done, and the result is a real animated
 // WebP served as image/webp with the artifact's size; the prompt pipeline applies to video as to
-// pictures (safety prefix, isAdult); status says which clip pipeline can run and what is missing;
+// pictures (safety prefix, only the member's granted LoRAs with their trigger words, isAdult); a
+// clip asked for while the engine is still starting is 503; status says which clip pipeline can run and what is missing;
 // a missing motion module, SVD checkpoint or AnimateDiff pack is 422 with its sentence; another
 // member's picture is 404; a clip that stalls fails on the (short) video stall timer.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTION_MODULE_MISSING, SVD_MISSING } from '../../server/modules/image-gen/video-models.js';
@@ -49,7 +52,7 @@ describe('video and i2v on the engine', () => {
   let s: TestServer;
 
   beforeAll(async () => {
-    engine = await startFakeImageEngine({ packs: ALL_PACKS, stepMs: 2 });
+    engine = await startFakeImageEngine({ packs: ALL_PACKS, files: { lora_name: ['kites.ckpt', 'other.ckpt'] }, stepMs: 2 });
     s = await serverOn(engine);
   });
   afterAll(async () => {
@@ -92,6 +95,27 @@ describe('video and i2v on the engine', () => {
     expect((await s.admin.get(done.url)).status).toBe(404);
     const history = (await s.member.get('/api/image/history?kind=generated')).body.items as { id: string; pipeline: string }[];
     expect(history.find((i) => i.id === done.id)?.pipeline).toBe('video');
+  });
+
+  it('video: only the member\'s granted LoRA reaches the engine, with its trigger words, under the motion module', async () => {
+    const dir = path.join(s.dataDir, 'image-engine', 'models', 'loras');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'kites.ckpt'), 'x');
+    writeFileSync(path.join(dir, 'other.ckpt'), 'x');
+    const reg = (await s.admin.post('/api/admin/image-loras/recover-disk')).body.registered as { id: string; filePath: string }[];
+    const kites = reg.find((l) => l.filePath === 'kites.ckpt')!.id;
+    const other = reg.find((l) => l.filePath === 'other.ckpt')!.id;
+    await s.admin.patch(`/api/admin/image-loras/${kites}`, { triggerTokens: ['kitestyle'], maxWeight: 1 });
+    await s.admin.put(`/api/admin/image-loras/${kites}/grants/${s.users.member.id}`, { state: 'on' });
+    const r = await s.member.post('/api/image/generate', { pipeline: 'video', prompt: 'a kite dancing', loraIds: [kites, other], loraWeights: { [kites]: 3 }, frames: 8, steps: 2 });
+    const done = eventsOf(r.text).at(-1)!;
+    expect(done.event).toBe('done');
+    expect(done.data.artifact.loras).toEqual([{ id: kites, name: 'kites', weight: 1 }]);
+    const graph = engine.prompts.at(-1)!.graph;
+    expect(nodes(graph, 'LoraLoader').map((n) => n.inputs.lora_name)).toEqual(['kites.ckpt']);
+    expect(nodes(graph, 'CLIPTextEncode').map((n) => String(n.inputs.text)).join(' ')).toContain('kitestyle');
+    const motionModel = nodes(graph, 'ADE_AnimateDiffLoaderGen1')[0]!.inputs.model as [string, number];
+    expect((graph as Graph)[motionModel[0]]!.class_type).toBe('LoraLoader');
   });
 
   it('video: isAdult is computed at enqueue from the prompt, as for a picture', async () => {
@@ -171,6 +195,18 @@ describe('video and i2v when something is missing', () => {
     expect(r.body.error.message).toContain('models/animatediff_models');
     expect(await statusOf(s, 'video')).toMatchObject({ available: false, reason: MOTION_MODULE_MISSING });
     expect(engine.prompts).toEqual([]);
+  });
+
+  it('while the engine is still starting, a clip is 503 with a sentence (its model files are chosen from the running engine)', async () => {
+    // nothing answers yet, as while the engine loads its nodes
+    const engine = await startFakeImageEngine({ packs: ALL_PACKS });
+    engines.push(engine);
+    await engine.setMode('down');
+    const s = await startTestServer({ seed: 'household', config: { imageEngineUrl: engine.url } });
+    servers.push(s);
+    const r = await s.member.post('/api/image/generate', { pipeline: 'video', prompt: 'a boat' });
+    expect(r.status).toBe(503);
+    expect(r.body.error).toMatchObject({ code: 'image_engine_starting', message: expect.stringMatching(/still starting.*Try again in a minute/) });
   });
 
   it('a clip that stops making progress fails on the video stall timer with a sentence', async () => {
