@@ -243,8 +243,10 @@ export interface Tuning {
   manualExtractMs?: number;
   /** Largest LoRA file import-file takes (default MAX_LORA_BYTES, 2 GB). */
   imageLoraMaxBytes?: number;
-  /** The engine queue's stall timer for pictures (default 30 s; video keeps 20 minutes). */
+  /** The engine queue's stall timer for pictures (default 30 s). */
   imageStallMs?: number;
+  /** The engine queue's stall timer for video and i2v clips (default 20 minutes). */
+  imageStallVideoMs?: number;
   /** How often the engine queue asks the engine's own queue whether the running job is still there (default 5 s). */
   imageQueuePollMs?: number;
   /** How long a look at the media server's health, or at a member's Plex token, serves (default 60 s). */
@@ -524,7 +526,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   };
   const imageRunner = overrides.imageEngine
     ? null
-    : new EngineJobRunner({ client: imageClient, runtime: imageRuntime, rows: imageRows, imagesDir: imageFiles.root, logger: logger.child('image-runner'), now, stallMs: tuning.imageStallMs, queuePollMs: tuning.imageQueuePollMs });
+    : new EngineJobRunner({ client: imageClient, runtime: imageRuntime, rows: imageRows, imagesDir: imageFiles.root, logger: logger.child('image-runner'), now, stallMs: tuning.imageStallMs, stallVideoMs: tuning.imageStallVideoMs, queuePollMs: tuning.imageQueuePollMs });
   const imageEngine: ImageEngineParts = overrides.imageEngine ?? { runtime: imageRuntime, client: imageClient, runner: imageRunner };
   const imageLog = logger.child('image-gen');
   const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });

@@ -103,7 +103,7 @@ describe('the fake image engine', () => {
     const c = await connect(engine.url, 'client-v');
     c.ws.send(JSON.stringify({ type: 'feature_flags', data: { supports_preview_metadata: true } }));
     await waitFor(() => c.json.some((m) => m.type === 'feature_flags'), 'feature_flags answer', 5_000);
-    const built = buildGraph({ pipeline: 'video', models: { diffusionModel: 'wan2.1_t2v_1.3B_fp16.safetensors', textEncoder: 'umt5_xxl_fp8_e4m3fn_scaled.safetensors', vae: 'sdxl_vae.safetensors' }, seed: 1, width: 480, height: 320, frames: 5, fastMode: true, positive: 'waves', negative: '', filenamePrefix: 'hearth/v' });
+    const built = buildGraph({ pipeline: 'video', checkpoint: 'sdxl_base.safetensors', motionModule: 'mm_sdxl_v10_beta.ckpt', seed: 1, width: 384, height: 256, frames: 8, fastMode: true, positive: 'waves', negative: '', filenamePrefix: 'hearth/v' });
     const res = await post(`${engine.url}/prompt`, { prompt: built.graph, client_id: 'client-v' });
     expect(res.status, await res.clone().text()).toBe(200);
     await waitFor(() => c.json.some((m) => m.type === 'executing' && m.data.node === null), 'the end marker', 10_000);
@@ -118,7 +118,8 @@ describe('the fake image engine', () => {
     const bytes = Buffer.from(await (await fetch(`${engine.url}/view?filename=${ref.filename}&subfolder=${ref.subfolder}`)).arrayBuffer());
     const meta = await sharp(bytes, { animated: true }).metadata();
     expect(meta.format).toBe('webp');
-    expect(meta.pages).toBeGreaterThan(1);
+    // every frame of the batch, at the latent's size, 1000/fps ms each
+    expect(meta).toMatchObject({ pages: 8, width: 384, pageHeight: 256, delay: Array(8).fill(125) });
     c.ws.close();
   });
 

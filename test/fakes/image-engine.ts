@@ -5,8 +5,9 @@
 // engine's 400 body. Accepted prompts run one at a time: execution_start, execution_cached,
 // executing per node, per sampler step progress_state + progress + a binary JPEG preview (event 1,
 // or event 4 after the client's feature_flags), tile progress for VAEDecodeTiled (not a sampler
-// step), executed with the output files (real PNGs, animated WebP for SaveAnimatedWEBP, written
-// with sharp into the fake's output folder), execution_success, status, executing {node:null}.
+// step), executed with the output files (real PNGs; for SaveAnimatedWEBP one animated WebP with the
+// sampled latent's frames and size at its fps, `animated: [true]`; written with sharp into the
+// fake's output folder), execution_success, status, executing {node:null}.
 // Interrupt, queue delete, history, upload (multipart, the engine's own renaming) and view behave
 // as the reference says. Failure modes, set per test: a slow start (nothing listens until
 // startDelayMs), down (connection refused), garbage (HTML instead of JSON), and per job an
@@ -151,6 +152,41 @@ function runOrder(graph: Record<string, Record<string, unknown>>, outputs: strin
   return order;
 }
 
+interface ClipShape {
+  width: number;
+  height: number;
+  frames: number;
+  fps: number;
+}
+
+/** Frames written per clip at most, so a test's fake stays quick (the real engine writes them all). */
+const MAX_FAKE_FRAMES = 32;
+
+/**
+ * What a SaveAnimatedWEBP node receives: the frames and size of the latent its images were sampled
+ * from (EmptyLatentImage's batch for AnimateDiff, SVD_img2vid_Conditioning's video_frames,
+ * EmptyHunyuanLatentVideo's length), found by walking its links upstream.
+ */
+function clipShape(graph: Record<string, Record<string, unknown>>, saveId: string): ClipShape | null {
+  const save = (graph[saveId]?.inputs ?? {}) as Record<string, unknown>;
+  const fps = typeof save.fps === 'number' && save.fps > 0 ? save.fps : 6;
+  const seen = new Set<string>();
+  const queue = [saveId];
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (seen.has(id) || !graph[id]) continue;
+    seen.add(id);
+    const node = graph[id];
+    const inputs = (node.inputs ?? {}) as Record<string, unknown>;
+    const num = (k: string) => (typeof inputs[k] === 'number' ? (inputs[k] as number) : null);
+    const frames =
+      node.class_type === 'EmptyLatentImage' ? num('batch_size') : node.class_type === 'SVD_img2vid_Conditioning' ? num('video_frames') : node.class_type === 'EmptyHunyuanLatentVideo' ? num('length') : null;
+    if (frames !== null && num('width') !== null && num('height') !== null) return { width: num('width')!, height: num('height')!, frames: Math.max(1, Math.min(frames, MAX_FAKE_FRAMES)), fps };
+    for (const v of Object.values(inputs)) if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string') queue.push(v[0]);
+  }
+  return null;
+}
+
 function frameOf(eventType: number, ...parts: Buffer[]): Buffer {
   const head = Buffer.alloc(4);
   head.writeUInt32BE(eventType, 0);
@@ -216,7 +252,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
     for (const ws of targets) ws.send(frame);
   };
 
-  const writeOutput = async (classType: string, prefix: string, frames: number): Promise<{ filename: string; subfolder: string; type: string; animated: boolean }> => {
+  const writeOutput = async (classType: string, prefix: string, clip: ClipShape | null): Promise<{ filename: string; subfolder: string; type: string; animated: boolean }> => {
     fileCounter++;
     const n = String(fileCounter).padStart(5, '0');
     const parts = prefix.split('/');
@@ -228,9 +264,14 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
     mkdirSync(dir, { recursive: true });
     const colour = { r: (fileCounter * 40) % 256, g: 120, b: 200 };
     if (classType === 'SaveAnimatedWEBP') {
-      const pics = await Promise.all(Array.from({ length: Math.max(2, Math.min(frames, 4)) }, (_, i) => sharp({ create: { width: outputPx, height: outputPx, channels: 3, background: { ...colour, g: (i * 60) % 256 } } }).png().toBuffer()));
+      // one .webp holding every frame the sampler made, at the latent's size, duration 1000/fps (API.md §3)
+      const shape = clip ?? { width: outputPx, height: outputPx, frames: 4, fps: 6 };
+      const pics = await Promise.all(
+        Array.from({ length: shape.frames }, (_, i) => sharp({ create: { width: shape.width, height: shape.height, channels: 3, background: { ...colour, g: (i * 37) % 256 } } }).png().toBuffer()),
+      );
       const filename = `${base}_${n}_.webp`;
-      writeFileSync(join(dir, filename), await sharp(pics, { join: { animated: true } }).webp({ loop: 0, delay: pics.map(() => 100) }).toBuffer());
+      const delay = Math.round(1000 / shape.fps);
+      writeFileSync(join(dir, filename), await sharp(pics, { join: { animated: true } }).webp({ loop: 0, quality: 80, delay: pics.map(() => delay) }).toBuffer());
       return { filename, subfolder, type, animated: true };
     }
     const filename = `${base}_${n}_.png`;
@@ -344,7 +385,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
       }
       if (SAVE_CLASSES.has(classType)) {
         const prefix = typeof inputs.filename_prefix === 'string' ? inputs.filename_prefix : 'ComfyUI';
-        const file = await writeOutput(classType, prefix, 4);
+        const file = await writeOutput(classType, prefix, classType === 'SaveAnimatedWEBP' ? clipShape(item.graph, nodeId) : null);
         if (dead()) return;
         const output = { images: [{ filename: file.filename, subfolder: file.subfolder, type: file.type }], ...(file.animated ? { animated: [true] } : {}) };
         outputs[nodeId] = output;

@@ -8,6 +8,7 @@ import type { ImageEngineConfig } from './engine-config.js';
 import type { ObjectInfo } from './object-info.js';
 import type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner } from './ports.js';
 import { ENGINE_PORT, type EngineAdminResponse, type ImageStatusResponse, type PipelineAvailability } from './schema.js';
+import { missingVideoModel } from './video-models.js';
 import { CUSTOM_PACKS, LOCAL_PIPELINES, missingNodesFor, PIPELINES, pipelineNotInstalledError, type Pipeline } from './workflow-graph.js';
 
 export interface ImageEngineParts {
@@ -47,12 +48,13 @@ export class ImageEngineAdminService {
     if (configured) runtime?.ensureStarted();
     const st = runtime?.status() ?? null;
     const info = await this.objectInfo();
+    const checkpoint = await this.deps.config.checkpoint();
     return {
       state: configured ? (st?.state ?? 'idle') : 'idle',
       error: configured ? (st?.error ?? null) : NOT_SET_UP,
       configured,
-      checkpoint: await this.deps.config.checkpoint(),
-      pipelines: PIPELINES.map((p) => availability(p, info, configured)),
+      checkpoint,
+      pipelines: PIPELINES.map((p) => availability(p, info, configured, checkpoint)),
       queue: runner?.counts() ?? { running: 0, waiting: 0 },
     };
   }
@@ -101,12 +103,16 @@ export class ImageEngineAdminService {
   }
 }
 
-function availability(pipeline: Pipeline, info: ObjectInfo | null, configured: boolean): PipelineAvailability {
+function availability(pipeline: Pipeline, info: ObjectInfo | null, configured: boolean, checkpoint: string | null): PipelineAvailability {
   if ((LOCAL_PIPELINES as readonly Pipeline[]).includes(pipeline)) return { pipeline, available: true, reason: null, missing: [] };
   if (!configured) return { pipeline, available: false, reason: NOT_SET_UP, missing: [] };
   if (!info) return { pipeline, available: false, reason: NOT_RUNNING, missing: [] };
   const missing = missingNodesFor(pipeline, info);
-  if (!missing) return { pipeline, available: true, reason: null, missing: [] };
+  if (!missing) {
+    // the clips also need their model files (a motion module, an SVD checkpoint)
+    const model = pipeline === 'video' || pipeline === 'i2v' ? missingVideoModel(pipeline, info, checkpoint) : null;
+    return model ? { pipeline, available: false, reason: model.reason, missing: model.missing } : { pipeline, available: true, reason: null, missing: [] };
+  }
   const err = pipelineNotInstalledError(pipeline, info);
   return {
     pipeline,

@@ -3,7 +3,10 @@
 // missing 422 `<pipeline>_not_installed`), then the prompt pipeline (style, safety prefix unless an
 // admin made the member uncensored, LoRAs among the member's allowed ones with their trigger words
 // and clamped weights, isAdult at enqueue), the row inserted as queued and the job handed to the
-// household's queue. The job keeps going when the member's page goes away.
+// household's queue. A video clip is a picture's prompt and LoRAs animated by an AnimateDiff motion
+// module; i2v animates one of the member's own ready pictures with an SVD checkpoint; each model
+// file is chosen from the running engine's lists (video-models.ts). The job keeps going when the
+// member's page goes away.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { UserActor } from '../../actor.js';
@@ -18,10 +21,11 @@ import type { ImageFiles } from './files.js';
 import type { ImageLorasService } from './loras.js';
 import type { ObjectInfo } from './object-info.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './ports.js';
-import { buildPrompt, resolveLoras } from './prompt.js';
+import { buildPrompt, isAdult, resolveLoras } from './prompt.js';
 import { sizeFor } from './presets.js';
 import { MAX_JOBS_PER_MEMBER, MAX_QUEUED_JOBS, type Artifact, type EditFields, type GenerateBody } from './schema.js';
 import type { ImageGenStore } from './store.js';
+import { enumOf, missingVideoModel, motionModuleFor, svdCheckpoint, videoModelError } from './video-models.js';
 import { buildGraph, EDIT_OPS, pipelineNotInstalledError, type EnginePipeline, type PipelineRequest, type SourceImage } from './workflow-graph.js';
 
 export interface ImageGenerateDeps {
@@ -44,12 +48,8 @@ export interface QueuedJob {
 }
 
 const NOT_SET_UP = 'Pictures are not set up on this computer yet: the image engine needs an admin to choose its folder on the Image engine page.';
+const STARTING_FOR_CLIPS = 'The image engine is still starting, and Hearth needs it running to choose the model for a clip. Try again in a minute.';
 
-/** The values of an engine node's enum input (installed model files), or []. */
-function enumOf(info: ObjectInfo | null, classType: string, input: string): string[] {
-  const values = info?.get(classType)?.inputs.find((i) => i.name === input)?.enumValues ?? [];
-  return values.filter((v): v is string => typeof v === 'string');
-}
 
 const seedOf = (seed: number | undefined) => seed ?? Math.floor(Math.random() * 2 ** 32);
 
@@ -89,7 +89,8 @@ export class ImageGenerateService {
 
   private async checkpoint(info: ObjectInfo | null, pipeline: EnginePipeline): Promise<string> {
     const chosen = await this.deps.config.checkpoint();
-    const offered = enumOf(info, 'CheckpointLoaderSimple', 'ckpt_name');
+    // the checkpoints folder also holds video-only models (SVD), which cannot draw a picture
+    const offered = enumOf(info, 'CheckpointLoaderSimple', 'ckpt_name').filter((c) => !/(^|[^a-z])svd/i.test(c));
     const ckpt = chosen ?? offered[0] ?? null;
     if (!ckpt) throw new UnprocessableError(`${pipeline}_not_installed`, 'No picture model is installed yet. An admin can add one and choose it on the Image engine page.', { pipeline });
     return ckpt;
@@ -133,10 +134,16 @@ export class ImageGenerateService {
     await this.checkQueue(actor, runner);
     const pipeline = body.pipeline;
     const info = await this.installed(pipeline);
-    if (pipeline === 'video' || pipeline === 'i2v') {
-      throw new UnprocessableError(`${pipeline}_not_installed`, 'Making videos is not set up in Hearth yet. Make a picture instead.', { pipeline });
-    }
+    // the clip's model files are chosen from the running engine's lists
+    if ((pipeline === 'video' || pipeline === 'i2v') && !info) throw new ServiceUnavailableError('image_engine_starting', STARTING_FOR_CLIPS);
+    if (pipeline === 'i2v') return this.animate(actor, body, runner, info!);
     const checkpoint = await this.checkpoint(info, pipeline);
+    let motionModule: string | null = null;
+    if (pipeline === 'video') {
+      const missing = missingVideoModel('video', info!, checkpoint);
+      if (missing) throw videoModelError('video', missing.reason, missing.missing);
+      motionModule = motionModuleFor(info, checkpoint);
+    }
     let face: { path: string; fileName: string } | null = null;
     if (pipeline === 'face_id') {
       if (!body.refId) throw new BadRequestError('Add a photo of the face first (refId from reference-face).');
@@ -177,7 +184,7 @@ export class ImageGenerateService {
       negativePrompt: built.negative,
       style: built.style,
       isAdult: built.isAdult,
-      params: { width: size.width, height: size.height, steps: body.steps ?? null, guidance: body.guidance ?? null, seed, fast: body.fast, checkpoint },
+      params: { width: size.width, height: size.height, steps: body.steps ?? null, guidance: body.guidance ?? null, seed, fast: body.fast, checkpoint, ...(motionModule ? { motionModule, frames: body.frames ?? null } : {}) },
       loras: resolution.loras.map((l) => ({ id: l.id, name: names.get(l.id) ?? l.file, weight: l.weight })),
       sourceId: null,
     });
@@ -186,7 +193,50 @@ export class ImageGenerateService {
       userId: actor.id,
       pipeline,
       inputs: face ? { face } : {},
-      build: (uploaded) => buildGraph(pipeline === 'face_id' ? { ...request, pipeline, referenceFace: uploaded.face ?? '' } : { ...request, pipeline }),
+      build: (uploaded) => {
+        if (pipeline === 'face_id') return buildGraph({ ...request, pipeline, referenceFace: uploaded.face ?? '' });
+        if (motionModule) return buildGraph({ ...request, pipeline: 'video', motionModule, frames: body.frames });
+        return buildGraph({ ...request, pipeline: 'txt2img' });
+      },
+    });
+  }
+
+  /** i2v: one of the member's own ready pictures (404 for anyone else's) animated with SVD. */
+  private async animate(actor: UserActor, body: GenerateBody, runner: ImageJobRunner, info: ObjectInfo): Promise<QueuedJob> {
+    if (!body.sourceId) throw new BadRequestError('Choose one of your pictures to bring to life.');
+    const src = await this.deps.artifacts.own(actor, body.sourceId);
+    if (src.state !== 'ready' || !src.outputPath) throw new BadRequestError('That picture is not finished yet. Pick it again once it is ready.');
+    if (src.pipeline === 'video' || src.pipeline === 'i2v') throw new BadRequestError('That is already a clip. Choose a picture to bring to life.');
+    const file = this.deps.files.resolve(src.outputPath);
+    if (!file || (await this.deps.files.size(src.outputPath)) === null) throw new BadRequestError('That picture\'s file is missing from this computer. Pick another one.');
+    const missing = missingVideoModel('i2v', info, null);
+    if (missing) throw videoModelError('i2v', missing.reason, missing.missing);
+    const checkpoint = svdCheckpoint(info)!;
+    const { default: sharp } = await import('sharp');
+    const meta = await sharp(file).metadata().catch(() => null);
+    if (!meta?.width || !meta.height) throw new BadRequestError('Hearth cannot read that picture. Choose another one.');
+    const dims = { width: meta.width, height: meta.height };
+    const seed = seedOf(body.seed);
+    const id = randomUUID();
+    await this.insert(actor, id, {
+      kind: 'generated',
+      pipeline: 'i2v',
+      prompt: body.prompt,
+      finalPrompt: null,
+      negativePrompt: null,
+      style: null,
+      // the clip shows what the picture shows: adult when the picture was, or when the words are
+      isAdult: src.isAdult || isAdult(body.prompt, []),
+      params: { seed, fast: body.fast, checkpoint, frames: body.frames ?? null },
+      loras: [],
+      sourceId: src.id,
+    });
+    return this.enqueue(runner, {
+      id,
+      userId: actor.id,
+      pipeline: 'i2v',
+      inputs: { source: { path: file, fileName: `${id}-source.png` } },
+      build: (uploaded) => buildGraph({ pipeline: 'i2v', checkpoint, source: { name: uploaded.source ?? '', ...dims }, seed, frames: body.frames, fastMode: body.fast, filenamePrefix: `hearth/${id}` }),
     });
   }
 

@@ -1,8 +1,8 @@
 // Graphs of the pipelines that make something new: txt2img, face_id (a picture with a member's
-// face, IPAdapter FaceID), video (text to video on the engine's core Wan 2.1 nodes) and i2v (a
+// face, IPAdapter FaceID), video (a picture's chain animated by an AnimateDiff motion module) and i2v (a
 // picture animated with Stable Video Diffusion). Node chains follow reference/comfyui/CUSTOM-NODES.md.
-import { checkpointWithLoras, clamp, decodeTiled, encodePrompts, GraphBuilder, ksampler, loadImage, out, sampleImage, saveImage, type LoraUse } from './graph-builder.js';
-import { clampSide, hiResFor, samplingFor, VIDEO_SIDE_STEP_PX, type HiResPlan } from './presets.js';
+import { checkpointWithLoras, clamp, decodeTiled, encodePrompts, fitWithin, GraphBuilder, ksampler, loadImage, out, sampleImage, saveImage, type LoraUse } from './graph-builder.js';
+import { clampSide, hiResFor, samplingFor, type HiResPlan } from './presets.js';
 import type { BuiltGraph, SourceImage } from './workflow-graph.js';
 
 interface PromptPair {
@@ -40,14 +40,20 @@ export interface FaceIdRequest extends Omit<Txt2ImgRequest, 'pipeline'> {
 
 export interface VideoRequest extends PromptPair {
   pipeline: 'video';
-  /** Wan 2.1 text-to-video: the diffusion model, its umt5 text encoder and its VAE. */
-  models: { diffusionModel: string; textEncoder: string; vae: string };
+  /** The household's picture checkpoint (SD1.5 or SDXL), animated by the motion module. */
+  checkpoint: string;
+  /** An AnimateDiff motion module from the engine's models/animatediff_models (ADE's loader list). */
+  motionModule: string;
   seed: number;
+  /** Already chosen by sizeFor; fitted within the motion module's size here. */
   width: number;
   height: number;
-  /** Frames at 16 per second: 4k+1, 5 to 81 (default 33, about two seconds). */
+  /** Frames at VIDEO_FPS: 8 to 32 (default 16, two seconds). */
   frames?: number;
+  steps?: number | null;
+  guidance?: number | null;
   fastMode?: boolean;
+  loras?: readonly LoraUse[];
   filenamePrefix: string;
 }
 
@@ -122,28 +128,34 @@ export function buildFaceId(r: FaceIdRequest): BuiltGraph {
   return { pipeline: 'face_id', graph: g.graph, outputNode: save, output: 'png', samplers, width: hiRes?.width ?? width, height: hiRes?.height ?? height };
 }
 
-export const VIDEO_FPS = 16;
-export const VIDEO_FRAMES_DEFAULT = 33;
-export const VIDEO_FRAMES_MAX = 81;
-/** Wan 2.1's own settings (ComfyUI's example workflow): uni_pc, simple, cfg 6, shift 8. */
-const WAN = { steps: 30, fastSteps: 12, cfg: 6, sampler: 'uni_pc', scheduler: 'simple', shift: 8 } as const;
-/** The engine's video nodes step width and height by 16 and Wan wants 4k+1 frames. */
-const snapFrames = (n: number): number => clamp(Math.round((n - 1) / 4) * 4 + 1, 5, VIDEO_FRAMES_MAX);
+export const VIDEO_FPS = 8;
+export const VIDEO_FRAMES_MIN = 8;
+export const VIDEO_FRAMES_DEFAULT = 16;
+export const VIDEO_FRAMES_MAX = 32;
+/** Motion modules see 16 frames at a time; a longer clip slides that window with some overlap. */
+const MOTION_CONTEXT = { context_length: 16, context_overlap: 4 } as const;
+/** AnimateDiff's motion modules were trained small: 512 px for SD1.5, 768 for the SDXL beta. */
+const videoMaxSide = (motionModule: string): number => (/xl/i.test(motionModule) ? 768 : 512);
 
+/**
+ * Text to video with AnimateDiff-Evolved (CUSTOM-NODES.md): the picture chain (checkpoint, the
+ * member's LoRAs, both prompts) with the motion module injected into the model, a batch of
+ * `frames` latents sampled together, decoded tiled and saved as one animated WebP.
+ */
 export function buildVideo(r: VideoRequest): BuiltGraph {
   const g = new GraphBuilder();
-  const width = clampSide(r.width, VIDEO_SIDE_STEP_PX);
-  const height = clampSide(r.height, VIDEO_SIDE_STEP_PX);
-  const unet = g.add('UNETLoader', { unet_name: r.models.diffusionModel, weight_dtype: 'default' });
-  const model = out(g.add('ModelSamplingSD3', { model: out(unet), shift: WAN.shift }));
-  const clip = out(g.add('CLIPLoader', { clip_name: r.models.textEncoder, type: 'wan', device: 'default' }));
-  const vae = out(g.add('VAELoader', { vae_name: r.models.vae }));
-  const conditioning = encodePrompts(g, clip, r.positive, r.negative);
-  const frames = snapFrames(r.frames ?? VIDEO_FRAMES_DEFAULT);
-  const latent = out(g.add('EmptyHunyuanLatentVideo', { width, height, length: frames, batch_size: 1 }));
-  const steps = r.fastMode ? WAN.fastSteps : WAN.steps;
-  const sampler = ksampler(g, { model, ...conditioning, latent, seed: r.seed, steps, cfg: WAN.cfg, sampler: WAN.sampler, scheduler: WAN.scheduler, denoise: 1 });
-  const images = decodeTiled(g, out(sampler.node), vae);
+  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
+  const fitted = fitWithin(clampSide(r.width), clampSide(r.height), videoMaxSide(r.motionModule));
+  const width = clampSide(fitted.width);
+  const height = clampSide(fitted.height);
+  const frames = clamp(Math.round(r.frames ?? VIDEO_FRAMES_DEFAULT), VIDEO_FRAMES_MIN, VIDEO_FRAMES_MAX);
+  const chain = checkpointWithLoras(g, r.checkpoint, r.loras);
+  const context = out(g.add('ADE_StandardStaticContextOptions', { ...MOTION_CONTEXT }));
+  const model = out(g.add('ADE_AnimateDiffLoaderGen1', { model: chain.model, model_name: r.motionModule, beta_schedule: 'autoselect', context_options: context }));
+  const conditioning = encodePrompts(g, chain.clip, r.positive, r.negative);
+  const latent = out(g.add('EmptyLatentImage', { width, height, batch_size: frames }));
+  const sampler = ksampler(g, { model, ...conditioning, latent, seed: r.seed, steps: sampling.steps, cfg: sampling.cfg, sampler: sampling.sampler, scheduler: sampling.scheduler, denoise: 1 });
+  const images = decodeTiled(g, out(sampler.node), chain.vae);
   const save = g.add('SaveAnimatedWEBP', { images, filename_prefix: r.filenamePrefix, fps: VIDEO_FPS, lossless: false, quality: 80, method: 'default' });
   return { pipeline: 'video', graph: g.graph, outputNode: save, output: 'webp', samplers: [sampler], width, height, frames };
 }

@@ -17,6 +17,7 @@ import type { BuiltGraph } from './workflow-graph.js';
 
 export const CRASH_SENTENCE = 'The picture engine stopped while drawing; it is starting again. Try once more.';
 export const STALL_SENTENCE = 'The picture engine stopped making progress, so this picture was stopped. Try once more.';
+export const STALL_CLIP_SENTENCE = 'The picture engine stopped making progress on this clip, so it was stopped. Try once more, perhaps in fast mode.';
 export const FORGOTTEN_SENTENCE = 'The picture engine lost this picture (it may have restarted). Try once more.';
 const CANCELLED = { code: 'cancelled', message: 'This picture was cancelled.' };
 
@@ -54,6 +55,13 @@ export function executionErrorSentence(frame: Extract<EngineFrame, { type: 'exec
   if (/No face detected/i.test(frame.message)) return 'No face was found in the picture. Try a photo where the face is clear and large.';
   if (/No module named/i.test(frame.message)) return `The picture engine is missing a Python package (${text}). An admin can see the engine log on the Picture engine admin page.`;
   return `The picture engine could not finish this picture${frame.nodeType ? ` (${frame.nodeType})` : ''}: ${text || frame.exceptionType}.`;
+}
+
+/** One frame's size of an animated WebP, or null when sharp cannot read it. */
+async function frameSize(bytes: Buffer): Promise<{ width: number; height: number } | null> {
+  const { default: sharp } = await import('sharp');
+  const meta = await sharp(bytes, { pages: 1 }).metadata().catch(() => null);
+  return meta?.width && meta.height ? { width: meta.width, height: meta.pageHeight ?? meta.height } : null;
 }
 
 export class EngineJobRunner implements ImageJobRunner {
@@ -188,14 +196,16 @@ export class EngineJobRunner implements ImageJobRunner {
       if (!file) throw new Error('output path outside the images folder');
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, bytes);
+      // a clip's size is what the engine wrote (one frame of the animated WebP)
+      const size = ext === 'webp' ? await frameSize(bytes) : null;
       await this.d.rows.update(job.id, {
         state: 'ready',
         stepCurrent: total,
         stepTotal: total,
         outputPath: rel,
         contentType: ext === 'png' ? 'image/png' : 'image/webp',
-        width: built.width,
-        height: built.height,
+        width: size?.width ?? built.width,
+        height: size?.height ?? built.height,
         bytes: bytes.length,
         error: null,
         finishedAt: this.d.now().toISOString(),
@@ -217,7 +227,8 @@ export class EngineJobRunner implements ImageJobRunner {
   /** Submits the graph and follows its frames to the end. */
   private follow(t: Tracked, built: BuiltGraph, socket: EngineSocket, clientId: string, total: number): Promise<Outcome> {
     const { client } = this.d;
-    const stallMs = built.pipeline === 'video' || built.pipeline === 'i2v' ? (this.d.stallVideoMs ?? STALL_VIDEO_MS) : (this.d.stallMs ?? STALL_MS);
+    const clip = built.pipeline === 'video' || built.pipeline === 'i2v';
+    const stallMs = clip ? (this.d.stallVideoMs ?? STALL_VIDEO_MS) : (this.d.stallMs ?? STALL_MS);
     const offsets = new Map<string, number>();
     let acc = 0;
     for (const s of built.samplers) {
@@ -254,7 +265,7 @@ export class EngineJobRunner implements ImageJobRunner {
         if (stallTimer) clearTimeout(stallTimer);
         stallTimer = setTimeout(() => {
           if (promptId) void client.interrupt(promptId).catch(() => undefined); // best effort; the job ends either way
-          end({ ok: false, code: 'image_engine_stalled', message: STALL_SENTENCE });
+          end({ ok: false, code: 'image_engine_stalled', message: clip ? STALL_CLIP_SENTENCE : STALL_SENTENCE });
         }, stallMs);
         stallTimer.unref();
       };

@@ -114,6 +114,7 @@ export const CUSTOM_PACKS = {
   'ComfyUI-Impact-Pack': { repo: 'ltdrdata/ComfyUI-Impact-Pack', python: [] },
   'ComfyUI-Impact-Subpack': { repo: 'ltdrdata/ComfyUI-Impact-Subpack', python: ['ultralytics'] },
   facerestore_cf: { repo: 'mav-rik/facerestore_cf', python: [] },
+  'ComfyUI-AnimateDiff-Evolved': { repo: 'Kosinkadink/ComfyUI-AnimateDiff-Evolved', python: [] },
 } as const;
 export type CustomPack = keyof typeof CUSTOM_PACKS;
 
@@ -135,7 +136,10 @@ const FACE_RESTORE = fromPack('facerestore_cf', 'FaceRestoreModelLoader', 'FaceR
 const REQUIRED: Readonly<Record<Pipeline, readonly RequiredNode[]>> = {
   txt2img: core(...IMAGE_CORE, ...HIRES_CORE),
   face_id: [...core(...IMAGE_CORE, ...HIRES_CORE, 'LoadImage'), ...fromPack('ComfyUI_IPAdapter_plus', 'IPAdapterUnifiedLoaderFaceID', 'IPAdapterFaceID')],
-  video: core('UNETLoader', 'ModelSamplingSD3', 'CLIPLoader', 'VAELoader', 'CLIPTextEncode', 'EmptyHunyuanLatentVideo', 'KSampler', 'VAEDecodeTiled', 'SaveAnimatedWEBP'),
+  video: [
+    ...core('CheckpointLoaderSimple', 'LoraLoader', 'CLIPTextEncode', 'EmptyLatentImage', 'KSampler', 'VAEDecodeTiled', 'SaveAnimatedWEBP'),
+    ...fromPack('ComfyUI-AnimateDiff-Evolved', 'ADE_AnimateDiffLoaderGen1', 'ADE_StandardStaticContextOptions'),
+  ],
   i2v: core('ImageOnlyCheckpointLoader', 'LoadImage', 'SVD_img2vid_Conditioning', 'VideoLinearCFGGuidance', 'KSampler', 'VAEDecodeTiled', 'SaveAnimatedWEBP'),
   bg_remove: [...core('LoadImage', 'InvertMask', 'JoinImageWithAlpha', 'SaveImage'), ...REMBG],
   bg_blur: [...core('LoadImage', 'GrowMask', 'ImageBlur', 'ImageCompositeMasked', 'SaveImage'), ...REMBG],

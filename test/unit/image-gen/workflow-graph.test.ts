@@ -55,11 +55,14 @@ for (const [checkpoint, placeholder] of [[CKPT, true], [LIGHTNING, true], ...OTH
 }
 add('txt2img, no hi-res asked', { pipeline: 'txt2img', checkpoint: CKPT, seed: 1, width: 512, height: 512, hiRes: false, steps: 99, guidance: 99, filenamePrefix: PREFIX, ...prompts });
 add('face_id, strong face on CUDA', { pipeline: 'face_id', referenceFace: 'reference_face.png', faceStrength: 9, provider: 'CUDA', checkpoint: CKPT, seed: 1, width: 1024, height: 1024, filenamePrefix: PREFIX, ...prompts });
-const WAN = { diffusionModel: 'wan2.1_t2v_1.3B_fp16.safetensors', textEncoder: 'umt5_xxl_fp8_e4m3fn_scaled.safetensors', vae: 'sdxl_vae.safetensors' };
-for (const frames of [undefined, 1, 34, 200]) {
+const MOTION = { sdxl: 'mm_sdxl_v10_beta.ckpt', sd15: 'v3_sd15_mm.ckpt' };
+for (const frames of [undefined, 1, 24, 200]) {
   for (const fastMode of [false, true]) {
-    for (const [width, height] of [[832, 480], [480, 832], [5000, 10]] as const) {
-      add(`video frames=${frames} fast=${fastMode} ${width}x${height}`, { pipeline: 'video', models: WAN, seed: 5, width, height, frames, fastMode, filenamePrefix: PREFIX, ...prompts });
+    for (const [width, height] of [[1024, 1024], [832, 1216], [5000, 10]] as const) {
+      for (const [checkpoint, motionModule] of [[CKPT, MOTION.sdxl], [LIGHTNING, MOTION.sdxl], ['dreamshaper_8.safetensors', MOTION.sd15]] as const) {
+        const loras = fastMode ? LORAS : [];
+        add(`video ${checkpoint} ${motionModule} frames=${frames} fast=${fastMode} ${width}x${height}`, { pipeline: 'video', checkpoint, motionModule, seed: 5, width, height, frames, fastMode, loras, filenamePrefix: PREFIX, ...prompts }, checkpoint !== 'dreamshaper_8.safetensors');
+      }
     }
   }
 }
@@ -179,9 +182,17 @@ describe('graph rules', () => {
   });
 
   it('saves video and i2v as animated WebP', () => {
-    const v = buildGraph({ pipeline: 'video', models: WAN, seed: 1, width: 832, height: 480, filenamePrefix: PREFIX, ...prompts });
-    expect(v).toMatchObject({ output: 'webp', frames: 33 });
-    expect(nodesOf(v, 'CLIPLoader')[0]?.[1].inputs.type).toBe('wan');
+    const v = buildGraph({ pipeline: 'video', checkpoint: CKPT, motionModule: MOTION.sdxl, seed: 1, width: 1216, height: 832, loras: LORAS, filenamePrefix: PREFIX, ...prompts });
+    // 16 frames by default, fitted within the SDXL motion module's 768 px, the member's LoRAs under the motion module
+    expect(v).toMatchObject({ output: 'webp', frames: 16, width: 768, height: 520 });
+    expect(nodesOf(v, 'EmptyLatentImage')[0]?.[1].inputs).toMatchObject({ width: 768, height: 520, batch_size: 16 });
+    const [motionId, motion] = nodesOf(v, 'ADE_AnimateDiffLoaderGen1')[0]!;
+    expect(motion.inputs.model_name).toBe(MOTION.sdxl);
+    expect(v.graph[(motion.inputs.model as [string, number])[0]]?.class_type).toBe('LoraLoader');
+    expect(nodesOf(v, 'KSampler')[0]?.[1].inputs.model).toEqual([motionId, 0]);
+    // SD1.5 motion modules stay at 512 px; frames are clamped to 8..32
+    expect(buildGraph({ pipeline: 'video', checkpoint: 'dreamshaper_8.safetensors', motionModule: MOTION.sd15, seed: 1, width: 1024, height: 1024, frames: 99, filenamePrefix: PREFIX, ...prompts })).toMatchObject({ width: 512, height: 512, frames: 32 });
+    expect(buildGraph({ pipeline: 'video', checkpoint: CKPT, motionModule: MOTION.sdxl, seed: 1, width: 512, height: 512, frames: 2, filenamePrefix: PREFIX, ...prompts }).frames).toBe(8);
     const i = buildGraph({ pipeline: 'i2v', checkpoint: SVD_XT, source: PHOTO, seed: 1, filenamePrefix: PREFIX });
     expect(i).toMatchObject({ output: 'webp', frames: 25, width: 1024, height: 576 });
   });
@@ -191,7 +202,7 @@ describe('custom node packs per pipeline', () => {
   it('names the packs each pipeline needs', () => {
     const packs = (p: Pipeline) => [...new Set(requiredNodes(p).map((n) => n.pack).filter(Boolean))];
     expect(packs('txt2img')).toEqual([]);
-    expect(packs('video')).toEqual([]);
+    expect(packs('video')).toEqual(['ComfyUI-AnimateDiff-Evolved']);
     expect(packs('i2v')).toEqual([]);
     expect(packs('upscale')).toEqual([]);
     expect(packs('enhance')).toEqual([]);
@@ -210,7 +221,8 @@ describe('custom node packs per pipeline', () => {
   });
 
   it('a missing pack is a 422 <pipeline>_not_installed naming the add-on; a core pipeline runs on a bare engine', () => {
-    for (const p of ['txt2img', 'video', 'i2v', 'upscale', 'enhance', 'auto_color', 'adjust'] as const) expect(pipelineNotInstalledError(p, core), p).toBeNull();
+    for (const p of ['txt2img', 'i2v', 'upscale', 'enhance', 'auto_color', 'adjust'] as const) expect(pipelineNotInstalledError(p, core), p).toBeNull();
+    expect(pipelineNotInstalledError('video', core)).toMatchObject({ code: 'video_not_installed', details: { missingPacks: [{ name: 'ComfyUI-AnimateDiff-Evolved', repo: 'Kosinkadink/ComfyUI-AnimateDiff-Evolved' }] } });
     const err = pipelineNotInstalledError('face_id', core);
     expect(err).toMatchObject({ status: 422, code: 'face_id_not_installed', details: { missingNodes: ['IPAdapterUnifiedLoaderFaceID', 'IPAdapterFaceID'], missingPacks: [{ name: 'ComfyUI_IPAdapter_plus', repo: 'cubiq/ComfyUI_IPAdapter_plus' }] } });
     expect(err?.message).toBe('Pictures with a familiar face is not set up on this computer yet: the image engine needs the ComfyUI_IPAdapter_plus add-on. An admin can add it from the Image engine page.');

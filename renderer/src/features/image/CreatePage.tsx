@@ -1,4 +1,5 @@
-// Create: a picture from words, simple enough for a child. A prompt box, style chips (Auto and the
+// Create: a picture (or, when this engine can, a short clip) from words, simple enough for a child.
+// With ?animate=<id> it brings one of the member's pictures to life instead (i2v). A prompt box, style chips (Auto and the
 // nine styles), the shape (Auto, tall, wide, square), Fast mode, and the add-ons (LoRAs) this member
 // may use, hidden when there are none. Create streams the job (POST /generate): the place in the
 // queue, then a step bar and live preview frames, Cancel, and the finished picture with Download and
@@ -6,14 +7,15 @@
 // (POST /preview-check) and offers a corrected prompt as a chip. A reload follows the running job
 // again (GET /building, then its stream). The engine's state comes first (EngineNotice).
 import { useEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import type { MAX_JOB_LORAS as SERVER_MAX_JOB_LORAS, MAX_PROMPT_CHARS as SERVER_MAX_PROMPT } from '../../../../server/modules/image-gen/schema.js';
 import { Icon, Spinner } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { Switch } from '../../ui/Switch';
-import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView, readinessOf } from './parts';
+import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView, PictureActions, readinessOf } from './parts';
 import { previewCheck, useBuilding, useImageStatus, useMemberLoras } from './queries';
-import { EDIT_HREF, ORIENTATION_TEXT, ORIENTATIONS, STYLE_TEXT, STYLES, type MemberLora, type OrientationChoice, type PreviewCheckResponse, type Style } from './types';
+import { artifactApi, CREATE_HREF, ENGINE_ADMIN_HREF, ORIENTATION_TEXT, ORIENTATIONS, STYLE_TEXT, STYLES, type MemberLora, type OrientationChoice, type PreviewCheckResponse, type Style } from './types';
+import { useUser } from '../../app/session';
 import { useImageJob } from './useImageJob';
 import './image.css';
 
@@ -29,6 +31,11 @@ export function CreatePage(): ReactElement {
   const [style, setStyle] = useState<Style | 'auto'>('auto');
   const [orientation, setOrientation] = useState<OrientationChoice>('auto');
   const [fast, setFast] = useState(false);
+  const [make, setMake] = useState<'picture' | 'clip'>('picture');
+  const [params] = useSearchParams();
+  const animateId = params.get('animate');
+  const sourceTitle = (useLocation().state as { title?: unknown } | null)?.title;
+  const isAdmin = useUser().role === 'admin';
   const [chosen, setChosen] = useState<string[]>([]);
   const [weights, setWeights] = useState<Record<string, number> | null>(null);
   const [suggestion, setSuggestion] = useState<PreviewCheckResponse | null>(null);
@@ -66,12 +73,18 @@ export function CreatePage(): ReactElement {
 
   const ready = readinessOf(status.data) === 'ready';
   const txt2img = availabilityOf(status.data, 'txt2img');
+  const video = availabilityOf(status.data, 'video');
+  const i2v = availabilityOf(status.data, 'i2v');
+  // a clip is offered only when this engine can make one; the choice falls back to a picture otherwise
+  const clip = make === 'clip' && ready && video.available;
   const canCreate = ready && txt2img.available && prompt.trim().length > 0 && !job.running;
+  const canAnimate = ready && i2v.available && !job.running;
   const available: MemberLora[] = loras.data ?? [];
 
   const create = () => {
     setSuggestion(null);
     job.generate({
+      ...(clip ? { pipeline: 'video' } : {}),
       prompt: prompt.trim(),
       ...(style !== 'auto' ? { style } : {}),
       ...(orientation !== 'auto' ? { orientation } : {}),
@@ -93,99 +106,140 @@ export function CreatePage(): ReactElement {
         </p>
       ) : null}
 
-      <form
-        className="img-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (canCreate) create();
-        }}
-      >
-        <div className="field">
-          <label htmlFor="img-prompt" className="field__label">
-            What should the picture show?
-          </label>
-          <textarea
-            id="img-prompt"
-            className="input img-prompt"
-            rows={3}
-            maxLength={MAX_PROMPT_CHARS}
-            placeholder="A red fox reading a book under a tree"
-            value={prompt}
-            onChange={(e) => setPrompt(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canCreate) create();
-            }}
-          />
-        </div>
-
-        {suggestion?.correctedPrompt ? (
-          <div className="img-suggestion" data-testid="prompt-suggestion" role="status">
-            <Icon name="eye" size={20} />
-            <span>
-              {suggestion.seen ? `It looks more like ${suggestion.seen}. ` : 'It may not match your words. '}
-              Try: “{suggestion.correctedPrompt}”
-            </span>
+      {animateId ? (
+        <section className="img-animate" aria-labelledby="img-animate-title" data-testid="animate-panel">
+          <h2 id="img-animate-title" className="field__label">
+            Bring this picture to life
+          </h2>
+          <img className="img-animate__source" src={artifactApi(animateId)} alt={typeof sourceTitle === 'string' ? sourceTitle : 'The picture to animate'} />
+          <p className="muted">Hearth makes a short clip from it, a few seconds long. This can take several minutes.</p>
+          {ready && !i2v.available ? <Unavailable reason={i2v.reason} isAdmin={isAdmin} testId="i2v-unavailable" /> : null}
+          <Switch label="Fast mode" hint="Quicker, with a little less detail." checked={fast} onCheckedChange={setFast} testId="animate-fast" />
+          <div className="actions">
             <button
               type="button"
-              className="btn btn--secondary btn--compact"
-              onClick={() => {
-                setPrompt(suggestion.correctedPrompt ?? prompt);
-                setWeights(suggestion.loraWeights);
-                setSuggestion(null);
-              }}
+              className="btn btn--primary"
+              disabled={!canAnimate}
+              data-testid="animate"
+              onClick={() => job.generate({ pipeline: 'i2v', sourceId: animateId, prompt: typeof sourceTitle === 'string' && sourceTitle.trim() ? sourceTitle.trim().slice(0, MAX_PROMPT_CHARS) : 'A picture brought to life', fast })}
             >
-              Use this
+              {job.running ? <Spinner size={18} /> : <Icon name="sparkles" size={20} />}
+              {job.running ? 'Animating…' : 'Animate'}
             </button>
+            <Link className="btn btn--ghost" to={CREATE_HREF}>
+              Make something new instead
+            </Link>
           </div>
-        ) : null}
-
-        <fieldset className="img-fieldset">
-          <legend className="field__label">Style</legend>
-          <div className="img-chips">
-            {(['auto', ...STYLES] as const).map((s) => (
-              <button key={s} type="button" className="img-chip" aria-pressed={style === s} onClick={() => setStyle(s)}>
-                {s === 'auto' ? 'Auto' : STYLE_TEXT[s]}
+        </section>
+      ) : (
+        <form
+          className="img-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (canCreate) create();
+          }}
+        >
+          <fieldset className="img-fieldset">
+            <legend className="field__label">Make</legend>
+            <div className="segmented" role="group" aria-label="Make">
+              <button type="button" className="segmented__btn" aria-pressed={!clip} onClick={() => setMake('picture')}>
+                A picture
               </button>
-            ))}
-          </div>
-        </fieldset>
-
-        <fieldset className="img-fieldset">
-          <legend className="field__label">Shape</legend>
-          <div className="segmented" role="group" aria-label="Shape">
-            {ORIENTATIONS.map((o) => (
-              <button key={o} type="button" className="segmented__btn" aria-pressed={orientation === o} onClick={() => setOrientation(o)}>
-                {ORIENTATION_TEXT[o]}
+              <button type="button" className="segmented__btn" aria-pressed={clip} disabled={!ready || !video.available} aria-describedby={ready && !video.available ? 'clip-unavailable' : undefined} onClick={() => setMake('clip')} data-testid="make-clip">
+                A short clip
               </button>
-            ))}
+            </div>
+            {ready && !video.available ? <Unavailable reason={video.reason} isAdmin={isAdmin} testId="video-unavailable" id="clip-unavailable" /> : null}
+            {clip ? <p className="field__hint">A two-second animation from your words. It takes longer than a picture: often several minutes.</p> : null}
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor="img-prompt" className="field__label">
+              What should the picture show?
+            </label>
+            <textarea
+              id="img-prompt"
+              className="input img-prompt"
+              rows={3}
+              maxLength={MAX_PROMPT_CHARS}
+              placeholder="A red fox reading a book under a tree"
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && canCreate) create();
+              }}
+            />
           </div>
-        </fieldset>
 
-        <Switch label="Fast mode" hint="Quicker, with a little less detail." checked={fast} onCheckedChange={setFast} testId="fast-mode" />
+          {suggestion?.correctedPrompt ? (
+            <div className="img-suggestion" data-testid="prompt-suggestion" role="status">
+              <Icon name="eye" size={20} />
+              <span>
+                {suggestion.seen ? `It looks more like ${suggestion.seen}. ` : 'It may not match your words. '}
+                Try: “{suggestion.correctedPrompt}”
+              </span>
+              <button
+                type="button"
+                className="btn btn--secondary btn--compact"
+                onClick={() => {
+                  setPrompt(suggestion.correctedPrompt ?? prompt);
+                  setWeights(suggestion.loraWeights);
+                  setSuggestion(null);
+                }}
+              >
+                Use this
+              </button>
+            </div>
+          ) : null}
 
-        {available.length > 0 ? (
-          <fieldset className="img-fieldset" data-testid="lora-picker">
-            <legend className="field__label">Add-ons</legend>
-            <p className="field__hint">Characters and looks your household added. Pick up to {MAX_JOB_LORAS}, or none and Hearth chooses.</p>
+          <fieldset className="img-fieldset">
+            <legend className="field__label">Style</legend>
             <div className="img-chips">
-              {available.map((l) => (
-                <button key={l.id} type="button" className="img-chip" aria-pressed={chosen.includes(l.id)} onClick={() => toggleLora(l.id)} title={l.whenToUse ?? undefined}>
-                  {l.name}
+              {(['auto', ...STYLES] as const).map((s) => (
+                <button key={s} type="button" className="img-chip" aria-pressed={style === s} onClick={() => setStyle(s)}>
+                  {s === 'auto' ? 'Auto' : STYLE_TEXT[s]}
                 </button>
               ))}
             </div>
           </fieldset>
-        ) : null}
 
-        <div className="actions">
-          <button type="submit" className="btn btn--primary" disabled={!canCreate} data-testid="create">
-            {job.running ? <Spinner size={18} /> : <Icon name="sparkles" size={20} />}
-            {job.running ? 'Creating…' : 'Create'}
-          </button>
-        </div>
-      </form>
+          <fieldset className="img-fieldset">
+            <legend className="field__label">Shape</legend>
+            <div className="segmented" role="group" aria-label="Shape">
+              {ORIENTATIONS.map((o) => (
+                <button key={o} type="button" className="segmented__btn" aria-pressed={orientation === o} onClick={() => setOrientation(o)}>
+                  {ORIENTATION_TEXT[o]}
+                </button>
+              ))}
+            </div>
+          </fieldset>
 
-      <JobView job={job} />
+          <Switch label="Fast mode" hint="Quicker, with a little less detail." checked={fast} onCheckedChange={setFast} testId="fast-mode" />
+
+          {available.length > 0 ? (
+            <fieldset className="img-fieldset" data-testid="lora-picker">
+              <legend className="field__label">Add-ons</legend>
+              <p className="field__hint">Characters and looks your household added. Pick up to {MAX_JOB_LORAS}, or none and Hearth chooses.</p>
+              <div className="img-chips">
+                {available.map((l) => (
+                  <button key={l.id} type="button" className="img-chip" aria-pressed={chosen.includes(l.id)} onClick={() => toggleLora(l.id)} title={l.whenToUse ?? undefined}>
+                    {l.name}
+                  </button>
+                ))}
+              </div>
+            </fieldset>
+          ) : null}
+
+          <div className="actions">
+            <button type="submit" className="btn btn--primary" disabled={!canCreate} data-testid="create">
+              {job.running ? <Spinner size={18} /> : <Icon name="sparkles" size={20} />}
+              {job.running ? 'Creating…' : clip ? 'Create the clip' : 'Create'}
+            </button>
+          </div>
+        </form>
+      )}
+
+      <JobView job={job} what={clip || animateId ? 'clip' : 'picture'} />
 
       {job.state.phase === 'cancelled' ? (
         <p className="banner banner--info" role="status" data-testid="job-cancelled">
@@ -201,13 +255,24 @@ export function CreatePage(): ReactElement {
       ) : null}
       {job.state.phase === 'done' && job.state.artifact ? (
         <ArtifactView artifact={job.state.artifact} onDeleted={job.reset}>
-          <Link className="btn btn--secondary btn--compact" to={`${EDIT_HREF}?source=${encodeURIComponent(job.state.artifact.id)}`}>
-            <Icon name="edit" size={20} />
-            Edit
-          </Link>
+          <PictureActions artifact={job.state.artifact} status={status.data} />
         </ArtifactView>
       ) : null}
     </Frame>
+  );
+}
+
+/** Why a clip cannot be made here, and for an admin the way to the engine page where it is fixed. */
+function Unavailable({ reason, isAdmin, testId, id }: { reason: string | null; isAdmin: boolean; testId: string; id?: string }): ReactElement {
+  return (
+    <div className="field__hint" id={id} data-testid={testId}>
+      <p>{reason ?? 'This is not set up on this computer yet.'}</p>
+      {isAdmin ? (
+        <Link to={ENGINE_ADMIN_HREF}>Open the image engine settings</Link>
+      ) : (
+        <p>Ask an admin in your household if you would like it.</p>
+      )}
+    </div>
   );
 }
 

@@ -1,6 +1,7 @@
 // My pictures: the member's own finished pictures (nobody else's, admins' included), newest first,
-// as a grid of tiles (three across on a phone), filtered by Created or Edited. A tile opens the
-// picture large with Download, Edit and Delete (asks first). Empty, loading and error states say
+// as a grid of tiles (three across on a phone), filtered by Created or Edited; a clip plays in its
+// tile and is marked Clip. A tile opens the picture large (a clip plays there) with Download, Edit,
+// Animate when this engine can bring a picture to life, and Delete (asks first). Empty, loading and error states say
 // what would be here and what to do.
 import { useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,9 +9,9 @@ import { errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
-import { ArtifactView, ImageSubnav } from './parts';
-import { useHistory } from './queries';
-import { artifactTitle, CREATE_HREF, EDIT_HREF, KIND_TEXT, type Artifact, type ArtifactKind } from './types';
+import { ArtifactView, ImageSubnav, PictureActions } from './parts';
+import { useHistory, useImageStatus } from './queries';
+import { artifactTitle, CREATE_HREF, isClip, KIND_TEXT, type Artifact, type ArtifactKind } from './types';
 import './image.css';
 
 const KINDS: readonly (ArtifactKind | null)[] = [null, 'generated', 'edited'];
@@ -23,6 +24,8 @@ export function HistoryPage(): ReactElement {
   const [params, setParams] = useSearchParams();
   const kind = asKind(params.get('kind'));
   const history = useHistory(kind);
+  // whether a picture can be brought to life here (Animate is offered only then)
+  const status = useImageStatus();
   const [open, setOpen] = useState<Artifact | null>(null);
   const items = history.data?.pages.flatMap((p) => p.items) ?? [];
 
@@ -89,9 +92,9 @@ export function HistoryPage(): ReactElement {
           <ul className="img-grid" aria-label="Your pictures" data-testid="history-grid">
             {items.map((a) => (
               <li key={a.id}>
-                <button type="button" className="img-tile" onClick={() => setOpen(a)} aria-label={`Open ${artifactTitle(a)}`}>
+                <button type="button" className="img-tile" onClick={() => setOpen(a)} aria-label={`Open ${isClip(a) ? 'clip ' : ''}${artifactTitle(a)}`}>
                   <img src={a.url} alt="" loading="lazy" />
-                  {a.kind === 'edited' ? <span className="img-tile__badge">Edited</span> : null}
+                  {isClip(a) ? <span className="img-tile__badge">Clip</span> : a.kind === 'edited' ? <span className="img-tile__badge">Edited</span> : null}
                 </button>
               </li>
             ))}
@@ -109,10 +112,7 @@ export function HistoryPage(): ReactElement {
       <Dialog open={open !== null} title={open ? artifactTitle(open) : 'Picture'} onClose={() => setOpen(null)} testId="picture-dialog">
         {open ? (
           <ArtifactView artifact={open} onDeleted={() => setOpen(null)}>
-            <Link className="btn btn--secondary btn--compact" to={`${EDIT_HREF}?source=${encodeURIComponent(open.id)}`}>
-              <Icon name="edit" size={20} />
-              Edit
-            </Link>
+            <PictureActions artifact={open} status={status.data} />
           </ArtifactView>
         ) : null}
       </Dialog>

@@ -1,7 +1,7 @@
 // Pieces the image pages share: the sub-navigation (Create, Edit, My pictures), the engine's honest
 // state (not set up, getting ready, failed: each in a sentence, with what an admin does or what a
 // member asks for), a job on its way (queue place, step bar, live preview, Cancel) and a finished
-// picture with Download and Delete.
+// picture or clip with Download and Delete, and the buttons under it (Edit, Animate) as each can run.
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
 import type { ImageJob } from './useImageJob';
 import { useDeleteArtifact } from './queries';
-import { artifactTitle, CREATE_HREF, downloadName, EDIT_HREF, ENGINE_ADMIN_HREF, HISTORY_HREF, PIPELINE_TEXT, type Artifact, type ImageStatusResponse, type Pipeline } from './types';
+import { animateHref, artifactTitle, CREATE_HREF, downloadName, EDIT_HREF, ENGINE_ADMIN_HREF, HISTORY_HREF, isClip, PIPELINE_TEXT, type Artifact, type ImageStatusResponse, type Pipeline } from './types';
 
 export function ImageSubnav(): ReactElement {
   const links = [
@@ -155,14 +155,23 @@ export function JobView({ job, what = 'picture', original }: { job: ImageJob; wh
 }
 
 /** A finished picture: shown large, with Download and Delete (asks first). */
+/** A clip is an animated WebP: the same <img> plays it, over and over. */
 export function ArtifactView({ artifact, onDeleted, children }: { artifact: Artifact; onDeleted?: () => void; children?: ReactNode }): ReactElement {
   const [asking, setAsking] = useState(false);
   const del = useDeleteArtifact();
   const title = artifactTitle(artifact);
+  const clip = isClip(artifact);
   return (
     <figure className="img-result" data-testid="artifact-view">
-      <img className="img-result__img" src={artifact.url} alt={title} width={artifact.width ?? undefined} height={artifact.height ?? undefined} />
-      <figcaption className="img-result__caption">{title}</figcaption>
+      <img className="img-result__img" src={artifact.url} alt={clip ? `Clip: ${title}` : title} width={artifact.width ?? undefined} height={artifact.height ?? undefined} />
+      <figcaption className="img-result__caption">
+        {clip ? (
+          <span className="img-badge" data-testid="clip-badge">
+            Clip
+          </span>
+        ) : null}
+        {title}
+      </figcaption>
       <div className="actions img-result__actions">
         <a className="btn btn--secondary btn--compact" href={artifact.url} download={downloadName(artifact)}>
           <Icon name="download" size={20} />
@@ -176,7 +185,7 @@ export function ArtifactView({ artifact, onDeleted, children }: { artifact: Arti
       </div>
       <ConfirmDialog
         open={asking}
-        title="Delete this picture?"
+        title={clip ? 'Delete this clip?' : 'Delete this picture?'}
         description="It goes from your pictures for good."
         confirmLabel="Delete"
         onConfirm={async () => {
@@ -187,5 +196,28 @@ export function ArtifactView({ artifact, onDeleted, children }: { artifact: Arti
         onClose={() => setAsking(false)}
       />
     </figure>
+  );
+}
+
+/**
+ * What a finished picture offers besides Download and Delete: Edit, and Animate (i2v) when this
+ * engine can bring a picture to life (otherwise not offered). A clip is not edited or animated again.
+ */
+export function PictureActions({ artifact, status }: { artifact: Artifact; status: ImageStatusResponse | undefined }): ReactElement | null {
+  if (isClip(artifact)) return null;
+  const i2v = availabilityOf(status, 'i2v');
+  return (
+    <>
+      <Link className="btn btn--secondary btn--compact" to={`${EDIT_HREF}?source=${encodeURIComponent(artifact.id)}`}>
+        <Icon name="edit" size={20} />
+        Edit
+      </Link>
+      {status && readinessOf(status) === 'ready' && i2v.available ? (
+        <Link className="btn btn--secondary btn--compact" to={animateHref(artifact.id)} state={{ title: artifactTitle(artifact) }} data-testid="animate-link">
+          <Icon name="sparkles" size={20} />
+          Animate
+        </Link>
+      ) : null}
+    </>
   );
 }

@@ -91,6 +91,12 @@ export const PIPELINE_TEXT: Readonly<Record<Pipeline, string>> = {
 
 export const KIND_TEXT: Readonly<Record<ArtifactKind, string>> = { generated: 'Created', edited: 'Edited' };
 
+/** A clip (video or an animated picture): an animated WebP that plays where a picture shows. */
+export const isClip = (a: Pick<Artifact, 'pipeline'>): boolean => a.pipeline === 'video' || a.pipeline === 'i2v';
+
+/** The Create page's address for bringing one of the member's pictures to life. */
+export const animateHref = (id: string): string => `${CREATE_HREF}?animate=${encodeURIComponent(id)}`;
+
 /** A short name for a picture: its prompt, or what was done to it. */
 export function artifactTitle(a: Pick<Artifact, 'prompt' | 'kind' | 'pipeline'>): string {
   if (a.prompt.trim()) return a.prompt.trim();
