@@ -67,7 +67,7 @@ describe('clips in the browser against the real server and the fake engine', () 
     expect(await clipChoice.isEnabled()).toBe(true);
     await clipChoice.click();
     expect(await clipChoice.getAttribute('aria-pressed')).toBe('true');
-    await page.getByLabel('What should the picture show?').fill('a paper boat on a pond');
+    await page.getByLabel('What should the clip show?').fill('a paper boat on a pond');
     await page.getByRole('button', { name: 'Create the clip' }).click();
     const job = page.getByTestId('job-view');
     await shown(job);

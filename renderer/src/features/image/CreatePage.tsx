@@ -155,7 +155,7 @@ export function CreatePage(): ReactElement {
 
           <div className="field">
             <label htmlFor="img-prompt" className="field__label">
-              What should the picture show?
+              {clip ? 'What should the clip show?' : 'What should the picture show?'}
             </label>
             <textarea
               id="img-prompt"
