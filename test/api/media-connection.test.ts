@@ -305,6 +305,21 @@ describe('media server connection (/api/mediaserver)', () => {
     });
   });
 
+  it('the token scan itself finds a token in an answer’s body or headers and in a log line', () => {
+    const probe = createTokenScan();
+    probe.record('a leaky body', { status: 200, headers: {}, text: `{"thumb":"/x?X-Plex-Token=${fake.tokens.bob}"}` });
+    probe.record('a leaky header', { status: 302, headers: { location: `http://nas/?X-Plex-Token=${fake.tokens.alice}` } });
+    probe.record('a clean answer', { status: 200, headers: {}, body: { ok: true } });
+    expect(probe.leaks(fake.allTokens())).toEqual(['a leaky body (body): token Bobb…', 'a leaky header (headers): token Alic…']);
+    // the server's own log lines are searched too
+    s.handle.deps.logger.info({ note: `leak ${fake.tokens.mallory}` }, 'a line a careless change might write');
+    const withLog = createTokenScan();
+    withLog.watch(s);
+    expect(withLog.leaks([fake.tokens.mallory])).toEqual([expect.stringMatching(/^log line \d+ \(a line a careless change might write\): token Mall…$/)]);
+    const at = s.logger.lines.findIndex((l) => l.msg === 'a line a careless change might write');
+    s.logger.lines.splice(at, 1);
+  });
+
   it('no Plex token reached an answer or a log line', () => {
     scan.expectNoTokens(fake.allTokens());
   });

@@ -48,6 +48,8 @@ const EditImagePage = lazyPage(() => import('../features/image/EditPage').then((
 const ImageEnginePage = lazyPage(() => import('../features/image-admin/EnginePage').then((m) => m.EnginePage));
 const ImageLorasPage = lazyPage(() => import('../features/image-admin/LorasPage').then((m) => m.LorasPage));
 const ImageMembersPage = lazyPage(() => import('../features/image-admin/MembersImagePage').then((m) => m.MembersImagePage));
+const LinkAccountPage = lazyPage(() => import('../features/media/LinkAccount').then((m) => m.LinkAccountPage));
+const MediaConnectionPage = lazyPage(() => import('../features/media-admin/ConnectionPage').then((m) => m.ConnectionPage));
 const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
 
 export interface ShellPage {
@@ -155,6 +157,8 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'image-engine', path: 'admin/images', label: 'Image engine', icon: 'image', access: 'admin', Component: ImageEnginePage, section: 'admin', summary: 'Set up the program that draws pictures, and see what it can do.', prefetch: () => ['/api/admin/image-engine'] },
   { id: 'image-loras', path: 'admin/image-loras', label: 'Picture add-ons', icon: 'sparkles', access: 'admin', Component: ImageLorasPage, inNav: false, section: 'admin', summary: 'LoRAs: add them, sort them into categories, find more online.', prefetch: () => ['/api/admin/image-loras'] },
   { id: 'image-members', path: 'admin/image-members', label: 'Pictures: who may use what', icon: 'members', access: 'admin', Component: ImageMembersPage, inNav: false, section: 'admin', summary: 'Each member’s picture protections and the add-ons they may use.', prefetch: () => ['/api/admin/users', '/api/admin/image-loras'] },
+  { id: 'media-link', path: 'media/link', label: 'Link my Plex account', icon: 'play', access: 'user', Component: LinkAccountPage, inNav: false, prefetch: () => ['/api/mediaserver/status', '/api/mediaserver/me'] },
+  { id: 'media-admin', path: 'admin/media', label: 'Media server', icon: 'play', access: 'admin', Component: MediaConnectionPage, section: 'admin', summary: 'Connect the household’s Plex, and see whether it is working.', prefetch: () => ['/api/mediaserver/config'] },
   { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
   { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false, section: 'admin', summary: 'The home screen a new member starts with.' },
   { id: 'member-home', path: 'members/:userId/home', label: 'Home screen', icon: 'home', access: 'admin', Component: MemberLayoutPage, inNav: false },

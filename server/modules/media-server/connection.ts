@@ -410,7 +410,8 @@ export class MediaConnectionService implements MediaConnection {
   }
 
   async me(actor: UserActor): Promise<MeView> {
-    const link = await this.d.store.link(actor.id);
+    let link = await this.d.store.link(actor.id);
+    if (link && link.tokenState === 'valid' && this.stale(link.checkedAt)) link = await this.recheckLink(link);
     if (!link) return { linked: false, username: null, displayName: null, thumbUrl: null, tokenState: null, serverAccess: null, linkedAt: null };
     return {
       linked: link.tokenState === 'valid',
