@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { launchChromium, PHONE, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
@@ -218,6 +218,52 @@ describe('a page whose code does not arrive', () => {
         expect(made.filter(([, painted]) => !painted), req).toEqual([]);
       }
     } finally {
+      await ctx.close();
+    }
+  });
+  // The shell's own data (the enabled tools, the bell's count) and the font are asked for as soon as
+  // the session names someone, not after the shell has drawn: with the readiness answer held back
+  // the app is still on its splash, and they are asked for all the same. Until the tools answer,
+  // the navigation says it is busy (it shows every entry meanwhile); the shell takes the early
+  // answers instead of asking again.
+  it("asks for the shell's data and the font beside the session, before the shell draws, and only once", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    let releaseReady!: () => void;
+    const readyHeld = new Promise<void>((resolve) => (releaseReady = resolve));
+    let releaseTools!: () => void;
+    const toolsHeld = new Promise<void>((resolve) => (releaseTools = resolve));
+    await page.route('**/api/system/ready', async (route) => {
+      await readyHeld;
+      await route.continue();
+    });
+    await page.route('**/api/tools', async (route) => {
+      await toolsHeld;
+      await route.continue();
+    });
+    try {
+      const early = ['/api/tools', '/api/notifications/unread-count'].map((p) => page.waitForRequest((r) => new URL(r.url()).pathname === p));
+      const font = page.waitForRequest((r) => /\/assets\/inter-latin-wght-normal-[^/]+\.woff2$/.test(new URL(r.url()).pathname));
+      await page.goto(`${server.url}/reader`);
+      await Promise.all([...early, font]);
+      // still the splash: nothing of the shell yet
+      await shown(page.getByRole('status', { name: 'Opening Hearth…' }));
+      expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+
+      releaseReady();
+      await shown(page.locator('nav[aria-label="Main"][aria-busy="true"]'));
+      releaseTools();
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      expect(asked.filter((p) => p === '/api/tools')).toHaveLength(1);
+      expect(asked.filter((p) => p === '/api/notifications/unread-count')).toHaveLength(1);
+      expect(asked.filter((p) => p.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
+    } finally {
+      releaseReady();
+      releaseTools();
       await ctx.close();
     }
   });

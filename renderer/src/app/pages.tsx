@@ -213,6 +213,18 @@ export function preloadPageFor(pathname: string, search = ''): void {
   }
 }
 
+/**
+ * The GETs the shell itself makes on every signed-in screen (the enabled tools for the navigation,
+ * the bell's count), asked for as soon as the session says someone is signed in, beside the page's
+ * own, instead of after the shell's first render; the shell's queries take these answers
+ * (client.ts `prefetch`).
+ */
+export const SHELL_PREFETCH: readonly string[] = ['/api/tools', '/api/notifications/unread-count'];
+
+export function preloadShell(): void {
+  for (const path of SHELL_PREFETCH) prefetch(path);
+}
+
 /** Small controls shown in the shell header next to the user's name (e.g. a notifications bell). */
 export interface HeaderItem {
   id: string;
