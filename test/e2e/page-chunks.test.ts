@@ -267,4 +267,42 @@ describe('a page whose code does not arrive', () => {
       await ctx.close();
     }
   });
+
+  // A page whose code arrived before the session's answer (it is asked for beside it) draws at once:
+  // the page-sized wait ("Loading…", the Suspense fallback) is never put on screen first.
+  it('draws a page whose code is already here without showing the wait first', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { waitShown: boolean };
+      w.waitShown = false;
+      const seen = new MutationObserver(() => {
+        for (const el of document.querySelectorAll('#main .state--loading')) if (el.textContent === 'Loading…') w.waitShown = true;
+      });
+      document.addEventListener('DOMContentLoaded', () => seen.observe(document.body, { childList: true, subtree: true }));
+    });
+    let chunk = '';
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (/^\/assets\/ReaderListPage-[^/]+\.js$/.test(path)) chunk = path;
+    });
+    let releaseSession!: () => void;
+    const sessionHeld = new Promise<void>((resolve) => (releaseSession = resolve));
+    await page.route('**/api/auth/session', async (route) => {
+      await sessionHeld;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/reader`);
+      await expect.poll(() => chunk).not.toBe('');
+      // the page's module (the one the app asked for) has run before the session answers
+      await page.evaluate(`import(${JSON.stringify(chunk)}).then(() => undefined)`);
+      releaseSession();
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => (window as unknown as { waitShown: boolean }).waitShown)).toBe(false);
+    } finally {
+      releaseSession();
+      await ctx.close();
+    }
+  });
 });
