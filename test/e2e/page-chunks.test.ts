@@ -305,4 +305,30 @@ describe('a page whose code does not arrive', () => {
       await ctx.close();
     }
   });
+
+  // A page opened cold fetches its own file and the one or two shared kits it is built from, not a
+  // file per small shared component: on a phone's line each file waits for one of six connections.
+  it('opens Members cold with its own file and one shared kit, beyond the first screen', async () => {
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    const ctx = await signedInContext(browser, server.url, server.admin.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/members`);
+      await shown(page.getByText(MEMBER.name).first());
+      await shellSettled(page);
+      // the first screen's own scripts: the ones index.html names (the app adds more links as pages load)
+      const html = await (await fetch(`${server.url}/`)).text();
+      const firstScreen = [...html.matchAll(/(?:src|href)="(\/[^"]+\.js)"/g)].map((m) => m[1]!);
+      expect(firstScreen.length).toBeGreaterThan(0);
+      const later = scripts.filter((s) => !firstScreen.includes(s));
+      expect(later.filter((s) => s.startsWith('/assets/MembersPage-'))).toHaveLength(1);
+      expect(later, later.join(' ')).toHaveLength(2);
+    } finally {
+      await ctx.close();
+    }
+  });
 });
