@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('honest states in the browser', () => {
@@ -22,9 +22,8 @@ describe('honest states in the browser', () => {
     contexts.push(ctx);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');
     await page.goto(`${server.url}${pathname}`);
-    await tools;
+    await shellSettled(page);
     return page;
   }
 

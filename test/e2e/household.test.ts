@@ -6,7 +6,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shellSettled, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 
@@ -29,9 +29,8 @@ describe('apps, notifications and the home screen in the browser', () => {
 
   /** Loads a page and waits for the enabled set (until then the navigation is optimistic). */
   async function visit(page: Page, pathname: string): Promise<void> {
-    const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');
     await page.goto(`${server.url}${pathname}`);
-    await tools;
+    await shellSettled(page);
   }
 
   /** The tab comes back into view: the app reads the enabled set and layout again. */

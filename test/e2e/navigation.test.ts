@@ -6,7 +6,7 @@
 // One browser, one page per role, resized between widths. Needs the built web app.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { launchChromium, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
 import { ADMIN, startTestServer, type TestServer } from '../harness/start-server.js';
 
 const WIDTHS = [320, 390, 768, 1024, 1280, 1920] as const;
@@ -88,9 +88,8 @@ describe('navigation at every width', () => {
 
   /** Loads a page and waits for the enabled set (until then the navigation is optimistic). */
   async function visit(page: Page, pathname: string): Promise<void> {
-    const tools = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/tools');
     await page.goto(`${server.url}${pathname}`);
-    await tools;
+    await shellSettled(page);
     // labels are measured in the web app's own font: on a busy machine it can arrive after the page
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
   }

@@ -5,7 +5,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { launchChromium, PHONE, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('a page whose code does not arrive', () => {
@@ -217,6 +217,116 @@ describe('a page whose code does not arrive', () => {
         expect(made.length, req).toBeGreaterThan(0);
         expect(made.filter(([, painted]) => !painted), req).toEqual([]);
       }
+    } finally {
+      await ctx.close();
+    }
+  });
+  // The shell's own data (the enabled tools, the bell's count) and the font are asked for as soon as
+  // the session names someone, not after the shell has drawn: with the readiness answer held back
+  // the app is still on its splash, and they are asked for all the same. Until the tools answer,
+  // the navigation says it is busy (it shows every entry meanwhile); the shell takes the early
+  // answers instead of asking again.
+  it("asks for the shell's data and the font beside the session, before the shell draws, and only once", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    let releaseReady!: () => void;
+    const readyHeld = new Promise<void>((resolve) => (releaseReady = resolve));
+    let releaseTools!: () => void;
+    const toolsHeld = new Promise<void>((resolve) => (releaseTools = resolve));
+    await page.route('**/api/system/ready', async (route) => {
+      await readyHeld;
+      await route.continue();
+    });
+    await page.route('**/api/tools', async (route) => {
+      await toolsHeld;
+      await route.continue();
+    });
+    try {
+      const early = ['/api/tools', '/api/notifications/unread-count'].map((p) => page.waitForRequest((r) => new URL(r.url()).pathname === p));
+      const font = page.waitForRequest((r) => /\/assets\/inter-latin-wght-normal-[^/]+\.woff2$/.test(new URL(r.url()).pathname));
+      await page.goto(`${server.url}/reader`);
+      await Promise.all([...early, font]);
+      // still the splash: nothing of the shell yet
+      await shown(page.getByRole('status', { name: 'Opening Hearth…' }));
+      expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+
+      releaseReady();
+      await shown(page.locator('nav[aria-label="Main"][aria-busy="true"]'));
+      releaseTools();
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      expect(asked.filter((p) => p === '/api/tools')).toHaveLength(1);
+      expect(asked.filter((p) => p === '/api/notifications/unread-count')).toHaveLength(1);
+      expect(asked.filter((p) => p.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
+    } finally {
+      releaseReady();
+      releaseTools();
+      await ctx.close();
+    }
+  });
+
+  // A page whose code arrived before the session's answer (it is asked for beside it) draws at once:
+  // the page-sized wait ("Loading…", the Suspense fallback) is never put on screen first.
+  it('draws a page whose code is already here without showing the wait first', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { waitShown: boolean };
+      w.waitShown = false;
+      const seen = new MutationObserver(() => {
+        for (const el of document.querySelectorAll('#main .state--loading')) if (el.textContent === 'Loading…') w.waitShown = true;
+      });
+      document.addEventListener('DOMContentLoaded', () => seen.observe(document.body, { childList: true, subtree: true }));
+    });
+    let chunk = '';
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (/^\/assets\/ReaderListPage-[^/]+\.js$/.test(path)) chunk = path;
+    });
+    let releaseSession!: () => void;
+    const sessionHeld = new Promise<void>((resolve) => (releaseSession = resolve));
+    await page.route('**/api/auth/session', async (route) => {
+      await sessionHeld;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${server.url}/reader`);
+      await expect.poll(() => chunk).not.toBe('');
+      // the page's module (the one the app asked for) has run before the session answers
+      await page.evaluate(`import(${JSON.stringify(chunk)}).then(() => undefined)`);
+      releaseSession();
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => (window as unknown as { waitShown: boolean }).waitShown)).toBe(false);
+    } finally {
+      releaseSession();
+      await ctx.close();
+    }
+  });
+
+  // A page opened cold fetches its own file and the one or two shared kits it is built from, not a
+  // file per small shared component: on a phone's line each file waits for one of six connections.
+  it('opens Members cold with its own file and one shared kit, beyond the first screen', async () => {
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    const ctx = await signedInContext(browser, server.url, server.admin.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/members`);
+      await shown(page.getByText(MEMBER.name).first());
+      await shellSettled(page);
+      // the first screen's own scripts: the ones index.html names (the app adds more links as pages load)
+      const html = await (await fetch(`${server.url}/`)).text();
+      const firstScreen = [...html.matchAll(/(?:src|href)="(\/[^"]+\.js)"/g)].map((m) => m[1]!);
+      expect(firstScreen.length).toBeGreaterThan(0);
+      const later = scripts.filter((s) => !firstScreen.includes(s));
+      expect(later.filter((s) => s.startsWith('/assets/MembersPage-'))).toHaveLength(1);
+      expect(later, later.join(' ')).toHaveLength(2);
     } finally {
       await ctx.close();
     }

@@ -36,6 +36,14 @@ export const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visib
 export const gone = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'hidden', timeout });
 
 /**
+ * The shell knows the household's enabled tools: until then its navigation is aria-busy and shows
+ * every entry (optimistic). The answer is asked for at start-up, before the shell draws, so the
+ * response arriving is not the signal; this is.
+ */
+export const shellSettled = (page: Page, timeout = 15_000) =>
+  page.locator('nav[aria-label="Main"]:not([aria-busy="true"])').waitFor({ state: 'attached', timeout });
+
+/**
  * Waits for a toast saying `text` (ui/Toast: the short news after an action). When `announced` is
  * given (a promise from `announcing` started before the action) it must also have been read out
  * by the polite role=status announcer Radix shows for a moment.

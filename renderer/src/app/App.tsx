@@ -1,7 +1,8 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
 // then read setup state and the session, and hand over to the router. The readiness check, setup
-// state, the session and the code and first data of the page being opened are all asked for at once: on a phone
-// each round trip waited for would cost a visible moment before the first screen.
+// state, the session and the code and first data of the page being opened are all asked for at once,
+// and the shell's own data (the tools list, the bell's count) the moment the session names someone:
+// on a phone each round trip waited for would cost a visible moment before the first screen.
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
@@ -11,7 +12,7 @@ import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
-import { preloadPageFor } from './pages';
+import { preloadPageFor, preloadShell } from './pages';
 import { createAppRouter } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -58,7 +59,10 @@ export function App(): ReactElement {
       preloadPageFor(window.location.pathname, window.location.search);
       // answered while booting too (the database is open before the server listens); unused then
       const session = loadSession(controller.signal);
-      session.catch(() => undefined); // read below, unless the server is still booting
+      // someone is signed in and will see the shell: its own data is asked for now, not after it draws
+      session.then((s) => {
+        if (s.user && (s.user.role !== 'admin' || s.setup.welcomeComplete)) preloadShell();
+      }, () => undefined); // a failure is read below, unless the server is still booting
       try {
         const res = await apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
         if (controller.signal.aborted) return;

@@ -6,10 +6,11 @@
 // - phones: the main entries as a bottom tab bar, and a More tab opening the More group above it.
 // Admin pages are not listed one by one: the Admin entry opens a page listing them, and shows as
 // current on any of them. Pages of tools that are switched off are left out (ToolsProvider).
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
+import { SearchBox } from '../features/search/SearchBox';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { Name } from '../ui/Name';
@@ -17,9 +18,6 @@ import { ToastProvider } from '../ui/Toast';
 import { ADMIN_PAGE_ID, HEADER_ITEMS, isAdminLocation, navFor, pageHref, type ShellPage } from './pages';
 import { useSession, useUser } from './session';
 import './shell.css';
-
-// the search box is its own chunk: nothing of it in the first screen's script
-const SearchBox = lazy(() => import('../features/search/SearchBox').then((m) => ({ default: m.SearchBox })));
 
 /** localStorage key of the sidebar's collapsed choice ('1' collapsed). */
 export const SIDEBAR_KEY = 'hearth.sidebarCollapsed';
@@ -44,7 +42,7 @@ function readCollapsed(): boolean {
 
 function ShellFrame(): ReactElement {
   const user = useUser();
-  const { isVisible } = useTools();
+  const { isVisible, status: toolsStatus } = useTools();
   const { signOut } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -99,7 +97,8 @@ function ShellFrame(): ReactElement {
           <span className="brand__name">Hearth</span>
         </Link>
         <div className="shell__actions">
-          <Suspense fallback={null}><SearchBox /></Suspense>
+          {/* the button only (about 1 KB): its dialog is a chunk of its own, loaded when search is near */}
+          <SearchBox />
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}
@@ -113,7 +112,8 @@ function ShellFrame(): ReactElement {
           </button>
         </div>
       </header>
-      <nav aria-label="Main" className="shell__nav">
+      {/* busy until the enabled tools are known: until then every entry shows (optimistic) */}
+      <nav aria-label="Main" className="shell__nav" aria-busy={toolsStatus === 'loading' ? true : undefined}>
         <NavLists main={nav.main} more={nav.more} adminCurrent={onAdminPage} />
         <button type="button" className="nav-link nav-collapse" onClick={toggleCollapsed} title={collapsed ? 'Show labels' : 'Icons only'}>
           <Icon name="sidebar" />

@@ -5,7 +5,7 @@
 // `section` says where the navigation lists a page: 'main' (the sidebar, the phone's tab bar),
 // 'more' (under More: useful, not daily) or 'admin' (on the Admin page, the one entry admins get for
 // looking after the household; Downloads and the App Store are listed there too).
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType, type ReactElement } from 'react';
 import { matchPath } from 'react-router';
 import { prefetch } from '../api/client';
 import type { Role } from '../api/types';
@@ -15,13 +15,25 @@ import type { IconName } from '../ui/icons';
 // Each page is its own chunk, loaded when first opened (router.tsx shows a small wait meanwhile),
 // so the first screen downloads only the shell. The page a load starts on is fetched at once, beside
 // the start-up requests (preloadPageFor), instead of after them.
+// Once a page's code is here (preloadPageFor asks for it beside the session, so on a first load it
+// usually is), the page draws at once instead of first committing the wait and then itself.
 const loaders = new Map<ComponentType, () => Promise<unknown>>();
 function lazyPage(load: () => Promise<ComponentType>): ComponentType {
+  let loaded: ComponentType | undefined;
   let started: Promise<{ default: ComponentType }> | undefined;
-  const start = () => (started ??= load().then((Component) => ({ default: Component })));
-  const Component = lazy(start);
-  loaders.set(Component, start);
-  return Component;
+  const start = () =>
+    (started ??= load().then((Component) => {
+      loaded = Component;
+      return { default: Component };
+    }));
+  const Lazy = lazy(start);
+  function Page(): ReactElement {
+    // chosen once per mount: a later render never swaps the component under a page in use
+    const [Ready] = useState(() => loaded);
+    return Ready ? <Ready /> : <Lazy />;
+  }
+  loaders.set(Page, start);
+  return Page;
 }
 
 const AdminPage = lazyPage(() => import('../features/admin/AdminPage').then((m) => m.AdminPage));
@@ -215,6 +227,18 @@ export function preloadPageFor(pathname: string, search = ''): void {
     for (const path of page.prefetch?.(match.params, search) ?? []) prefetch(path);
     return;
   }
+}
+
+/**
+ * The GETs the shell itself makes on every signed-in screen (the enabled tools for the navigation,
+ * the bell's count), asked for as soon as the session says someone is signed in, beside the page's
+ * own, instead of after the shell's first render; the shell's queries take these answers
+ * (client.ts `prefetch`).
+ */
+export const SHELL_PREFETCH: readonly string[] = ['/api/tools', '/api/notifications/unread-count'];
+
+export function preloadShell(): void {
+  for (const path of SHELL_PREFETCH) prefetch(path);
 }
 
 /** Small controls shown in the shell header next to the user's name (e.g. a notifications bell). */

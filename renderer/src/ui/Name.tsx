@@ -4,7 +4,7 @@
 // a name that is actually cut becomes focusable (tabIndex 0) and unclips while focused. Inside a
 // link or button pass `focusable={false}`: the control's own focus and name already carry it.
 //   <Name className="member__name">{user.name}</Name>
-import { useLayoutEffect, useRef, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 
 export interface NameProps {
   children: string;
@@ -17,14 +17,16 @@ export interface NameProps {
 export function Name({ children, className, focusable = true, testId }: NameProps): ReactElement {
   const ref = useRef<HTMLSpanElement>(null);
   const [cut, setCut] = useState(false);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const el = ref.current;
     if (!el || !focusable || typeof ResizeObserver === 'undefined') return;
+    // measured when the observer reports (it always reports an element once it is observed), that is
+    // after the browser's own layout: a measurement while the page is still being drawn would force
+    // an extra layout of the whole page first
     const check = () => {
       // while focused it is unclipped, so keep the last answer
       if (document.activeElement !== el) setCut(el.scrollWidth > el.clientWidth + 1);
     };
-    check();
     const observer = new ResizeObserver(check);
     observer.observe(el);
     return () => observer.disconnect();
