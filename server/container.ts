@@ -129,6 +129,10 @@ import { Semaphore } from './platform/semaphore.js';
 import { ParseWorker } from './platform/workers/parse-worker.js';
 import { createModelHubClient } from './adapters/model-hub/civitai.js';
 import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
+import { MediaExportStore } from './modules/media-server/export-store.js';
+import { MediaExportService } from './modules/media-server/export.js';
+import type { MediaConnection } from './modules/media-server/ports.js';
+import { StorageLocationsService } from './modules/media-server/storage.js';
 
 export interface Deps {
   config: Config;
@@ -196,6 +200,9 @@ export interface Deps {
   imageRuntime: { stop(): Promise<void> };
   /** The local edits' worker thread, closed by close(). */
   imageEditTasks: LocalEditTasks;
+  /** Members' private media libraries: storage locations, provisioning (its queue stopped by close()). */
+  mediaStorage: StorageLocationsService;
+  mediaExport: MediaExportService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -239,6 +246,8 @@ export interface Tuning {
   imageStallMs?: number;
   /** How often the engine queue asks the engine's own queue whether the running job is still there (default 5 s). */
   imageQueuePollMs?: number;
+  /** How often provisioning looks whether the media server's scan of a new library is done (default 1 s). */
+  mediaScanPollMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -253,6 +262,8 @@ export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'mo
   imageLoraRegistry?: LoraRegistry;
   /** The image engine's client, runtime and queue (tests' stand-ins, until the engine part is wired here). */
   imageEngine?: ImageEngineParts;
+  /** The shared media-server connection (tests' stand-in until the connection part is wired here). */
+  mediaConnection?: MediaConnection;
 };
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
@@ -588,6 +599,19 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts });
 
+  // the shared media server; until the connection part is wired here, none is configured (rule 7)
+  const mediaConnection: MediaConnection = overrides.mediaConnection ?? {
+    shared: async () => null,
+    memberToken: async () => null,
+    memberServerToken: async () => null,
+    reportMemberUnauthorized: async () => undefined,
+    reportShared: async () => undefined,
+  };
+  const mediaExportStore = new MediaExportStore(db);
+  const mediaLog = logger.child('media-export');
+  const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: mediaConnection, diskFree: disk, clock, logger: mediaLog });
+  const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: mediaConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
+
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -598,7 +622,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaStorage, mediaExport, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

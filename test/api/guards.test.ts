@@ -122,6 +122,20 @@ describe('guards and HTTP conventions', () => {
           'GET /api/admin/image-engine/logs',
         ]),
       );
+      // the media server's private libraries: storage locations and provisioning (admin), a member's own sections
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'GET /api/admin/storage-locations',
+          'POST /api/admin/storage-locations',
+          'PATCH /api/admin/storage-locations/:id',
+          'DELETE /api/admin/storage-locations/:id',
+          'POST /api/admin/storage-locations/:id/check',
+          'POST /api/mediaserver/admin/provision',
+          'GET /api/mediaserver/admin/library-sections',
+          'GET /api/mediaserver/me/library-sections',
+          'PATCH /api/mediaserver/me/library-sections',
+        ]),
+      );
       expect(new Set(keys).size).toBe(keys.length);
     });
 
