@@ -133,6 +133,7 @@ import { MediaExportStore } from './modules/media-server/export-store.js';
 import { MediaExportService } from './modules/media-server/export.js';
 import type { MediaConnection } from './modules/media-server/ports.js';
 import { StorageLocationsService } from './modules/media-server/storage.js';
+import { HomeVideosService } from './modules/media-server/home-videos.js';
 
 export interface Deps {
   config: Config;
@@ -203,6 +204,7 @@ export interface Deps {
   /** Members' private media libraries: storage locations, provisioning (its queue stopped by close()). */
   mediaStorage: StorageLocationsService;
   mediaExport: MediaExportService;
+  homeVideos: HomeVideosService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -248,6 +250,10 @@ export interface Tuning {
   imageQueuePollMs?: number;
   /** How often provisioning looks whether the media server's scan of a new library is done (default 1 s). */
   mediaScanPollMs?: number;
+  /** Largest home video a member may upload (default MAX_HOME_VIDEO_BYTES). */
+  homeVideoMaxBytes?: number;
+  /** How long an unfinished home-video upload is kept (default one day). */
+  homeVideoUploadExpiryMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -612,6 +618,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: mediaConnection, diskFree: disk, clock, logger: mediaLog });
   const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: mediaConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
 
+  const homeVideos = new HomeVideosService({ store: mediaExportStore, exports: mediaExport, connection: mediaConnection, clock, logger: mediaLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes });
+  scheduler.every('media.upload-cleanup', 60 * 60_000, async () => {
+    await homeVideos.cleanExpiredUploads();
+  });
+
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -622,7 +633,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaStorage, mediaExport, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaStorage, mediaExport, homeVideos, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**

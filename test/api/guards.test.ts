@@ -134,6 +134,11 @@ describe('guards and HTTP conventions', () => {
           'GET /api/mediaserver/admin/library-sections',
           'GET /api/mediaserver/me/library-sections',
           'PATCH /api/mediaserver/me/library-sections',
+          'GET /api/mediaserver/me/videos',
+          'DELETE /api/mediaserver/me/videos/:id',
+          'POST /api/mediaserver/me/uploads',
+          'PATCH /api/mediaserver/me/uploads/:id',
+          'DELETE /api/mediaserver/me/uploads/:id',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);
