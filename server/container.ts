@@ -134,6 +134,8 @@ import { MediaExportService } from './modules/media-server/export.js';
 import type { MediaConnection } from './modules/media-server/ports.js';
 import { StorageLocationsService } from './modules/media-server/storage.js';
 import { HomeVideosService } from './modules/media-server/home-videos.js';
+import { WATCHED_SWEEP_TASK, WatchedSweep } from './modules/media-server/sweep.js';
+import { WATCHED_SWEEP_MS } from './modules/media-server/schema.js';
 
 export interface Deps {
   config: Config;
@@ -205,6 +207,8 @@ export interface Deps {
   mediaStorage: StorageLocationsService;
   mediaExport: MediaExportService;
   homeVideos: HomeVideosService;
+  /** Rule 6's watched sweep (every 15 minutes). */
+  mediaSweep: WatchedSweep;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -622,6 +626,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('media.upload-cleanup', 60 * 60_000, async () => {
     await homeVideos.cleanExpiredUploads();
   });
+  // until the library's WatchedLookup is wired here, the server's view count with the member's token
+  const mediaSweep = new WatchedSweep({ store: mediaExportStore, videos: homeVideos, connection: mediaConnection, clock, logger: mediaLog });
+  scheduler.every(WATCHED_SWEEP_TASK, WATCHED_SWEEP_MS, async () => {
+    await mediaSweep.run();
+  });
 
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
@@ -633,7 +642,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaStorage, mediaExport, homeVideos, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaStorage, mediaExport, homeVideos, mediaSweep, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /**
