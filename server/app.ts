@@ -101,6 +101,9 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       },
     });
     await deps.homeLookup.resumePending();
+    // members' libraries a stopped Hearth left half set up carry on where they were
+    await deps.mediaExport.start();
+    cleanups.push({ name: 'media provisioning', run: () => deps.mediaExport.stop() });
     // pictures a stopped Hearth left half-made cannot finish (the engine queue lives in memory)
     await deps.image.artifacts.failLeftovers();
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });

@@ -132,8 +132,13 @@ import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
 import { createMediaClients, type PlexClientInfo } from './adapters/media-server/plex.js';
 import { MediaConnectionService } from './modules/media-server/connection.js';
 import { MediaConnectionStore } from './modules/media-server/connection-store.js';
-import type { MediaClients } from './modules/media-server/ports.js';
-import { SERVER_TIMEOUT_MS } from './modules/media-server/schema.js';
+import type { MediaClients, MediaConnection } from './modules/media-server/ports.js';
+import { SERVER_TIMEOUT_MS, WATCHED_SWEEP_MS } from './modules/media-server/schema.js';
+import { MediaExportStore } from './modules/media-server/export-store.js';
+import { MediaExportService } from './modules/media-server/export.js';
+import { StorageLocationsService } from './modules/media-server/storage.js';
+import { HomeVideosService } from './modules/media-server/home-videos.js';
+import { WATCHED_SWEEP_TASK, WatchedSweep } from './modules/media-server/sweep.js';
 
 export interface Deps {
   config: Config;
@@ -204,6 +209,12 @@ export interface Deps {
   /** The media server (the household's Plex): the three clients (close() ends the server clients' guards) and the connection. */
   mediaClients: MediaClients & { close(): Promise<void> };
   mediaConnection: MediaConnectionService;
+  /** Members' private media libraries: storage locations, provisioning (its queue stopped by close()). */
+  mediaStorage: StorageLocationsService;
+  mediaExport: MediaExportService;
+  homeVideos: HomeVideosService;
+  /** Rule 6's watched sweep (every 15 minutes). */
+  mediaSweep: WatchedSweep;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -253,6 +264,12 @@ export interface Tuning {
   mediaHealthTtlMs?: number;
   /** How long each connection candidate may take to answer during server discovery (default 3 s). */
   mediaProbeMs?: number;
+  /** How often provisioning looks whether the media server's scan of a new library is done (default 1 s). */
+  mediaScanPollMs?: number;
+  /** Largest home video a member may upload (default MAX_HOME_VIDEO_BYTES). */
+  homeVideoMaxBytes?: number;
+  /** How long an unfinished home-video upload is kept (default one day). */
+  homeVideoUploadExpiryMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -267,6 +284,8 @@ export type Overrides = Partial<Pick<Deps, 'logger' | 'clock' | 'hardware' | 'mo
   imageLoraRegistry?: LoraRegistry;
   /** The image engine's client, runtime and queue (tests' stand-ins, until the engine part is wired here). */
   imageEngine?: ImageEngineParts;
+  /** The export's view of the shared media-server connection (a test's stand-in; default: the real one). */
+  mediaConnection?: MediaConnection;
 };
 
 export function buildContainer(base: { config: Config; logger: Logger; db: Knex; migrations: number }, overrides: Overrides = {}): Deps {
@@ -619,6 +638,23 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts });
 
+  // the export's view of the shared media server (tests may hand it a stand-in)
+  const exportConnection: MediaConnection = overrides.mediaConnection ?? mediaConnection;
+  const mediaExportStore = new MediaExportStore(db);
+  const mediaLog = logger.child('media-export');
+  const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: exportConnection, diskFree: disk, clock, logger: mediaLog });
+  const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: exportConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
+
+  const homeVideos = new HomeVideosService({ store: mediaExportStore, exports: mediaExport, connection: exportConnection, clock, logger: mediaLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes });
+  scheduler.every('media.upload-cleanup', 60 * 60_000, async () => {
+    await homeVideos.cleanExpiredUploads();
+  });
+  // until the library's WatchedLookup is wired here, the server's view count with the member's token
+  const mediaSweep = new WatchedSweep({ store: mediaExportStore, videos: homeVideos, connection: exportConnection, clock, logger: mediaLog });
+  scheduler.every(WATCHED_SWEEP_TASK, WATCHED_SWEEP_MS, async () => {
+    await mediaSweep.run();
+  });
+
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -629,7 +665,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

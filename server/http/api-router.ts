@@ -16,6 +16,9 @@ import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createImageHubRoutes } from '../modules/image-gen/hub-routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createMediaConnectionRoutes } from '../modules/media-server/routes.js';
+import { createStorageLocationRoutes } from '../modules/media-server/admin-routes.js';
+import { createMediaExportRoutes } from '../modules/media-server/export-routes.js';
+import { createHomeVideoRoutes } from '../modules/media-server/upload-routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSearchRoutes } from '../modules/search/routes.js';
@@ -58,6 +61,9 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/image-loras', createImageLoraAdminRoutes(d.image.loras, { maxLoraBytes: d.tuning.imageLoraMaxBytes })],
     ['/admin/image-engine', createImageEngineAdminRoutes(d.image.engine)],
     ['/mediaserver', createMediaConnectionRoutes(d.mediaConnection)],
+    ['/mediaserver', createMediaExportRoutes(d.mediaExport)],
+    ['/mediaserver', createHomeVideoRoutes(d.homeVideos)],
+    ['/admin/storage-locations', createStorageLocationRoutes(d.mediaStorage)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

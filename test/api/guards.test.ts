@@ -124,6 +124,25 @@ describe('guards and HTTP conventions', () => {
       );
       // the media server's connection (its other parts list their own routes)
       expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/status', 'GET /api/mediaserver/config', 'POST /api/mediaserver/config', 'POST /api/mediaserver/auth/pin', 'GET /api/mediaserver/auth/pin/:id', 'POST /api/mediaserver/auth/discover', 'GET /api/mediaserver/me', 'POST /api/mediaserver/me/link', 'DELETE /api/mediaserver/me']));
+      // the media server's private libraries: storage locations and provisioning (admin), a member's own sections
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'GET /api/admin/storage-locations',
+          'POST /api/admin/storage-locations',
+          'PATCH /api/admin/storage-locations/:id',
+          'DELETE /api/admin/storage-locations/:id',
+          'POST /api/admin/storage-locations/:id/check',
+          'POST /api/mediaserver/admin/provision',
+          'GET /api/mediaserver/admin/library-sections',
+          'GET /api/mediaserver/me/library-sections',
+          'PATCH /api/mediaserver/me/library-sections',
+          'GET /api/mediaserver/me/videos',
+          'DELETE /api/mediaserver/me/videos/:id',
+          'POST /api/mediaserver/me/uploads',
+          'PATCH /api/mediaserver/me/uploads/:id',
+          'DELETE /api/mediaserver/me/uploads/:id',
+        ]),
+      );
       expect(new Set(keys).size).toBe(keys.length);
     });
 

@@ -17,6 +17,7 @@
 // scanner, switch a mode per service (down, slow, garbage), change the settings
 // (auto-approve of PINs, scan delay, media deletion, strict Accept, 401 vs 403 for non-owners).
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
@@ -174,6 +175,11 @@ export interface FakeMediaSettings {
   strictAccept: boolean;
   /** What an owner-only call answers a friend: 403 (PMS 1.47 and later) or 401 (up to 1.46). */
   nonOwnerStatus: 401 | 403;
+  /**
+   * Real folders the server "sees": server path -> a local folder. Browse and the scanner read the
+   * real files under each (as the server would on its own disk), beside the registry's files.
+   */
+  mounts: Record<string, string>;
 }
 
 export interface FakeMediaServer {
@@ -199,6 +205,8 @@ export interface FakeMediaServer {
   /** Puts a file "on disk" for the scanner (a path ending in / is a bare folder). */
   addFile(filePath: string, size?: number): void;
   removeFile(filePath: string): void;
+  /** Lets the server see a real local folder at serverPath (browse and the scanner read its files). */
+  mount(serverPath: string, localDir: string): void;
   /**
    * Switches a failure mode for one service or all: down (connections dropped; for all, the port
    * stops listening), slow (every answer held back slowMs), garbage (HTML with 200 instead of JSON).
@@ -361,7 +369,7 @@ const plexTvError = (status: number, code: number, message: string) => new HttpA
 const VIDEO_EXT = new Set(['.mp4', '.mkv', '.avi', '.mov', '.m4v', '.webm']);
 
 export async function startFakeMediaServer(opts: Partial<FakeMediaSettings> = {}): Promise<FakeMediaServer> {
-  const defaults: FakeMediaSettings = { pinAutoApproveMs: 0, pinAutoApproveUser: 'admin', refreshMs: 200, allowMediaDeletion: true, strictAccept: true, nonOwnerStatus: 403 };
+  const defaults: FakeMediaSettings = { pinAutoApproveMs: 0, pinAutoApproveUser: 'admin', refreshMs: 200, allowMediaDeletion: true, strictAccept: true, nonOwnerStatus: 403, mounts: {} };
   const settings: FakeMediaSettings = { ...defaults, ...opts };
   let items = new Map<string, Item>();
   let sections: Section[] = [];
@@ -536,7 +544,32 @@ export async function startFakeMediaServer(opts: Partial<FakeMediaSettings> = {}
 
   const under = (file: string, dir: string) => file === dir || file.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
+  /** The mounted real folders as the server sees them: their files and folders enter the registry, vanished ones leave it. */
+  const mountedFiles = new Set<string>();
+  const syncMounts = () => {
+    const seen = new Set<string>();
+    const walk = (dir: string, serverDir: string) => {
+      if (!existsSync(dir)) return;
+      seen.add(`${serverDir}/`);
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const local = path.join(dir, e.name);
+        const remote = `${serverDir}/${e.name}`;
+        if (e.isDirectory()) walk(local, remote);
+        else if (e.isFile()) {
+          seen.add(remote);
+          files.set(remote, statSync(local).size);
+        }
+      }
+    };
+    for (const [serverPath, localDir] of Object.entries(settings.mounts)) walk(localDir, serverPath.replace(/\/+$/, ''));
+    for (const f of seen) if (f.endsWith('/')) files.set(f, 0);
+    for (const f of mountedFiles) if (!seen.has(f)) files.delete(f);
+    mountedFiles.clear();
+    for (const f of seen) mountedFiles.add(f);
+  };
+
   const scan = (s: Section, limit: string | null) => {
+    syncMounts();
     const inScope = (f: string) => s.locations.some((loc) => under(f, loc)) && (!limit || under(f, limit));
     // vanished files drop their items (and empty seasons and shows after them)
     for (const it of [...items.values()]) {
@@ -924,6 +957,7 @@ export async function startFakeMediaServer(opts: Partial<FakeMediaSettings> = {}
   };
 
   const browse = (ctx: Ctx, encoded: string | null) => {
+    syncMounts();
     const dirs = new Set<string>();
     const allFiles: string[] = [];
     const addDir = (d: string) => {
@@ -1278,6 +1312,9 @@ for (const b of document.querySelectorAll('button')) b.onclick = async () => {
     },
     addFile: (filePath, size = PART_SIZE) => void files.set(filePath, size),
     removeFile: (filePath) => void files.delete(filePath),
+    mount(serverPath, localDir) {
+      settings.mounts = { ...settings.mounts, [serverPath]: localDir };
+    },
     async setMode(mode, o = {}) {
       if (o.slowMs !== undefined) slowMs = o.slowMs;
       const roles: FakeRole[] = o.role ? [o.role] : ['account', 'discover', 'retired', 'server'];

@@ -260,9 +260,12 @@ export const StorageLocationBody = z.object({
   contentTypes: z.array(ContentType).max(5).default([]),
   serverPath: z.string().trim().min(1).max(1024).nullable().optional(),
 });
-export const StorageLocationPatch = StorageLocationBody.partial();
+// (contentTypes without its default: a patch that leaves it out keeps the location's types)
+export const StorageLocationPatch = StorageLocationBody.extend({ contentTypes: z.array(ContentType).max(5) }).partial();
 export const StorageLocationParams = z.object({ id: z.string().min(1).max(64) });
 export const StorageLocationsResponse = z.object({ locations: z.array(StorageLocation) });
+/** POST, PATCH /api/admin/storage-locations(/:id): the location as saved. */
+export const StorageLocationResponse = z.object({ location: StorageLocation });
 /** POST /api/admin/storage-locations/:id/check: the server browses serverPath and sees Hearth's marker file. */
 export const MappingCheckResponse = z.object({ location: StorageLocation, ok: z.boolean(), message: z.string() });
 
@@ -283,6 +286,8 @@ export const LibrarySection = z.object({
   lastSweptAt: z.string().nullable(),
 });
 export type LibrarySection = z.infer<typeof LibrarySection>;
+/** POST /admin/provision: the member's section as queued (or as it is, when it is already set up). */
+export const ProvisionResponse = z.object({ section: LibrarySection });
 /** GET /admin/library-sections: one row per member and content type, provisioned or not. */
 export const AdminSectionsResponse = z.object({
   rows: z.array(z.object({

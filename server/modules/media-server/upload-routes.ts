@@ -1,0 +1,99 @@
+// Home videos under /api/mediaserver: the resumable upload (tus 1.0 with @tus/server and
+// @tus/file-store at /me/uploads; the session and the member's library are checked before tus sees
+// a request, and an upload belongs to the member who started it: another's is a 404), the list
+// and delete. Partial uploads live under DATA_DIR/media-uploads until finished; abandoned ones
+// expire (the container's scheduler cleans them).
+import { randomUUID } from 'node:crypto';
+import { Server, type Upload } from '@tus/server';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { AppError, PayloadTooLargeError } from '../../errors.js';
+import { actorOf, requireAccess } from '../../http/auth.js';
+import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import type { HomeVideosService } from './home-videos.js';
+import { HomeVideoParams, HomeVideosResponse } from './schema.js';
+
+export const UPLOADS_PATH = '/api/mediaserver/me/uploads';
+const OWNER_HEADER = 'x-hearth-upload-owner';
+
+/** tus metadata: comma-separated `key base64value` pairs. */
+function metadataOf(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (header ?? '').split(',')) {
+    const [k, v] = pair.trim().split(' ');
+    if (k) out[k] = v ? Buffer.from(v, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
+const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
+
+export function createHomeVideoRoutes(videos: HomeVideosService) {
+  const store = videos.uploads;
+  const tus = new Server({
+    path: UPLOADS_PATH,
+    datastore: store,
+    relativeLocation: true,
+    maxSize: videos.maxBytes,
+    // the owner is part of the id, so every later request is checked against the session
+    namingFunction: (req) => `${req.headers.get(OWNER_HEADER) ?? 'x'}_${randomUUID().replace(/-/g, '')}`,
+    onUploadFinish: async (req, upload: Upload) => {
+      const owner = req.headers.get(OWNER_HEADER) ?? '';
+      try {
+        const file = videos.uploadFile(upload.id);
+        if (!file) throw new AppError(404, 'not_found', 'That upload does not exist.');
+        const row = await videos.complete(owner, { file, name: upload.metadata?.filename ?? null });
+        await videos.forgetUpload(upload.id);
+        return { headers: { 'Hearth-Video-Id': row.id } };
+      } catch (err) {
+        await videos.forgetUpload(upload.id).catch(() => undefined);
+        if (err instanceof AppError) throw { status_code: err.status, body: errorBody(err) };
+        throw err;
+      }
+    },
+  });
+
+  const guard = async (req: Request, res: Response, next: NextFunction) => {
+    const actor = actorOf(req);
+    // tus reads the raw headers: a client's own owner header is dropped, the session's is set
+    const raw: string[] = [];
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() !== OWNER_HEADER) raw.push(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    raw.push(OWNER_HEADER, actor.id);
+    req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+    req.headers[OWNER_HEADER] = actor.id;
+    try {
+      const id = req.path.replace(/^\/+/, '');
+      if (req.method === 'POST' && !id) {
+        const size = Number(req.headers['upload-length']);
+        if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
+        await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
+      } else if (id && !id.startsWith(`${actor.id}_`)) {
+        res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
+        return;
+      }
+    } catch (err) {
+      if (err instanceof AppError) {
+        res.status(err.status).json({ error: { code: err.code, message: err.message } });
+        return;
+      }
+      next(err);
+      return;
+    }
+    // tus routes by the full path
+    req.url = req.originalUrl;
+    await tus.handle(req, res);
+  };
+
+  const routes = defineRoutes((r) => {
+    r.get('/me/videos', { access: 'user', response: HomeVideosResponse }, (req) => videos.list(actorOf(req)));
+    r.delete('/me/videos/:id', { access: 'user', response: NO_CONTENT }, async (req, res) => {
+      await videos.remove(actorOf(req), parse(HomeVideoParams, req.params).id);
+      res.status(204);
+    });
+  });
+  const uploads = express.Router();
+  uploads.use('/me/uploads', requireAccess('user'), (req, res, next) => void guard(req, res, next).catch(next));
+  routes.router.use(uploads);
+  for (const method of ['post', 'patch', 'delete'] as const) routes.table.push({ method, path: method === 'post' ? '/me/uploads' : '/me/uploads/:id', access: 'user', response: 'empty' });
+  return routes;
+}
