@@ -120,6 +120,7 @@ describe('guards and HTTP conventions', () => {
           'GET /api/admin/image-engine',
           'PUT /api/admin/image-engine',
           'GET /api/admin/image-engine/logs',
+          'POST /api/admin/image-engine/retry',
         ]),
       );
       expect(new Set(keys).size).toBe(keys.length);
