@@ -5,7 +5,7 @@
 // starts or restarts the engine; the page follows it while it starts. Before its first start (and
 // after ComfyUI or a node pack changed) Hearth installs the engine's Python packages: the page says
 // so with what it is doing now and the log's newest lines, and offers Try again when it failed.
-import { useState, type ReactElement } from 'react';
+import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { Icon, Spinner } from '../../ui/icons';
@@ -45,7 +45,7 @@ export function EnginePage(): ReactElement {
           <EngineState data={engine.data} />
           <EngineForm key={`${engine.data.config.installDir ?? ''}|${engine.data.config.python ?? ''}|${engine.data.config.checkpoint ?? ''}`} data={engine.data} />
           <Pipelines data={engine.data} />
-          <Logs follow={engine.data.status.state === 'installing'} />
+          <Logs follow={engine.data.status.state === 'installing'} state={engine.data.status.state} />
         </>
       )}
     </section>
@@ -118,7 +118,7 @@ function Installing({ progress }: { progress: string | null }): ReactElement {
       <p className="img-admin__installing-title">Setting up the image engine (this can take a while)…</p>
       <p className="muted">{progress ?? 'Getting ready…'} Hearth installs the Python packages ComfyUI and its node packs need, then starts it. You can leave this page.</p>
       {tail.length > 0 ? (
-        <pre className="img-admin__log img-admin__log--tail" aria-label="The newest lines of the setup">
+        <pre className="img-admin__log img-admin__log--tail" tabIndex={0} aria-label="The newest lines of the setup">
           {tail.join('\n')}
         </pre>
       ) : null}
@@ -233,8 +233,13 @@ function Pipelines({ data }: { data: EngineAdminResponse }): ReactElement {
   );
 }
 
-function Logs({ follow }: { follow: boolean }): ReactElement {
+function Logs({ follow, state }: { follow: boolean; state: EngineAdminResponse['status']['state'] }): ReactElement {
   const logs = useEngineLogs(follow);
+  const { refetch } = logs;
+  // a setup or start that just ended (failed, say) wrote its last lines: read them
+  useEffect(() => {
+    void refetch();
+  }, [state, refetch]);
   return (
     <div className="card img-admin__card">
       <div className="img-admin__row">
