@@ -59,7 +59,9 @@ import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-
 import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
 import { ImageFiles } from './modules/image-gen/files.js';
 import { createComfyUiClient } from './adapters/image-engine/comfyui.js';
-import { EngineRuntime } from './modules/image-gen/runtime.js';
+import { ENGINE_MIN_PYTHON, EngineRuntime } from './modules/image-gen/runtime.js';
+import { bootSteps as imageBootSteps } from './modules/image-gen/boot-steps.js';
+import { PythonEnvironment } from './platform/sidecars/python-env.js';
 import { EngineJobRunner } from './modules/image-gen/runner.js';
 import type { ImageJobRows } from './modules/image-gen/ports.js';
 import { ENGINE_PORT, ENGINE_READY_DEADLINE_MS } from './modules/image-gen/schema.js';
@@ -533,7 +535,18 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     }),
     imageEngineLog.asLogger(),
   );
-  const imageRuntime = new EngineRuntime({ client: imageClient, external: config.imageEngineUrl !== undefined, settings, supervisor: imageSupervisor, launch: () => probeImageEngineLaunch(hardware), log: imageEngineLog, now });
+  // the engine's own Python environment, made by Hearth from the install's requirement files before it starts
+  const imageEnvironment = new PythonEnvironment({ venvDir: path.join(config.dataDir, 'image-engine', 'venv'), minVersion: ENGINE_MIN_PYTHON, log: (line) => imageEngineLog.write(line) });
+  const imageRuntime = new EngineRuntime({
+    client: imageClient,
+    external: config.imageEngineUrl !== undefined,
+    settings,
+    supervisor: imageSupervisor,
+    launch: () => probeImageEngineLaunch(hardware),
+    log: imageEngineLog,
+    now,
+    environment: imageEnvironment,
+  });
   // the household's one engine queue; it writes each job's row through imageRows (late-bound: the
   // artifact view asks the queue for a waiting job's position)
   const imageRows: ImageJobRows = {
@@ -632,6 +645,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
     ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
+    // a test's stand-in engine parts have no environment to prepare
+    ...imageBootSteps({ prepareIfOutdated: overrides.imageEngine ? () => Promise.resolve('current' as const) : () => imageRuntime.prepareIfOutdated() }),
     ...archiveBootSteps({ archives }),
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });

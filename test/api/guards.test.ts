@@ -120,6 +120,7 @@ describe('guards and HTTP conventions', () => {
           'GET /api/admin/image-engine',
           'PUT /api/admin/image-engine',
           'GET /api/admin/image-engine/logs',
+          'POST /api/admin/image-engine/retry',
         ]),
       );
       // the media server's connection (its other parts list their own routes)

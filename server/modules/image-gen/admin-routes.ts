@@ -93,6 +93,7 @@ export function createImageEngineAdminRoutes(engine: ImageEngineAdminService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'admin', response: EngineAdminResponse }, (req) => engine.admin(actorOf(req)));
     r.put('/', { access: 'admin', response: EngineAdminResponse }, (req) => engine.update(actorOf(req), parse(EngineConfigBody, req.body)));
+    r.post('/retry', { access: 'admin', response: EngineAdminResponse }, (req) => engine.retry(actorOf(req)));
     r.get('/logs', { access: 'admin', response: EngineLogsResponse }, async (req) => ({ lines: await engine.logs(actorOf(req), parse(EngineLogsQuery, req.query).lines) }));
   });
 }

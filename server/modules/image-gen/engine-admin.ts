@@ -54,6 +54,7 @@ export class ImageEngineAdminService {
       error: configured ? (st?.error ?? null) : NOT_SET_UP,
       configured,
       checkpoint,
+      progress: configured ? (st?.progress ?? null) : null,
       pipelines: PIPELINES.map((p) => availability(p, info, configured, checkpoint)),
       queue: runner?.counts() ?? { running: 0, waiting: 0 },
     };
@@ -94,6 +95,17 @@ export class ImageEngineAdminService {
       if (this.deps.runtime && this.deps.runtime.status().state !== 'idle') await this.deps.runtime.restart('the engine folder changed');
     }
     if (body.checkpoint !== undefined) await this.deps.config.setCheckpoint(body.checkpoint);
+    return this.admin(actor);
+  }
+
+  /** POST /api/admin/image-engine/retry: a failed install or start runs again (answers at once; the page follows it). */
+  async retry(actor: Actor): Promise<EngineAdminResponse> {
+    assertAdmin(actor);
+    const { runtime } = this.deps;
+    if (runtime && (await this.deps.config.configured())) {
+      // set up and under way in the page's next look; its end is a state, never an answer here
+      void runtime.restart('an admin asked to try again').catch(() => undefined);
+    }
     return this.admin(actor);
   }
 

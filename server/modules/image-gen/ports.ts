@@ -87,6 +87,8 @@ export interface EngineRuntimeStatus {
   /** IMAGE_ENGINE_URL: used as is, never spawned. */
   external: boolean;
   since: string;
+  /** While installing: what Hearth is doing now, as a sentence ("Installing what ComfyUI needs (1 of 3)…"). */
+  progress?: string | null;
 }
 
 export interface ImageEngineRuntime {
@@ -95,7 +97,7 @@ export interface ImageEngineRuntime {
   ensureStarted(): void;
   /** Resolves when ready; throws ServiceUnavailableError (503 image_engine_unavailable) with a sentence when not configured, failed or past the deadline. */
   whenReady(signal?: AbortSignal): Promise<void>;
-  /** A broken pipe or a missing custom node: stop and start again. */
+  /** A broken pipe, a missing custom node, a new folder or an admin's retry: stop and start again (an install under way starts over). Resolves once the engine is ready or failed, or once its Python environment is being installed. */
   restart(reason: string): Promise<void>;
   /** The newest lines of the engine's own log (kept and rotated on disk). */
   logTail(lines: number): Promise<string[]>;

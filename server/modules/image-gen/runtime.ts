@@ -4,9 +4,20 @@
 // it and only polls its health. Otherwise the household's ComfyUI folder and Python come from the
 // app settings (IMAGE_ENGINE_DIR_KEY, IMAGE_ENGINE_PYTHON_KEY, written from the admin page) and the
 // sidecar supervisor runs it (platform/sidecars/image-engine.ts).
+//
+// Before the supervisor starts the household's ComfyUI, its Python environment is prepared
+// (`environment`, platform/sidecars/python-env.ts): a venv of Hearth's own under
+// DATA_DIR/image-engine/venv made with the chosen Python, with `pip install -r` of the install's
+// requirements.txt and each custom node pack's. The state is `installing` meanwhile, with a progress
+// sentence; the output goes to the engine's log. An unchanged install (the venv's marker matches)
+// goes straight to warming. A failed install stays failed with a sentence until an admin retries
+// or changes the folder or Python (restart), so a look at the status never runs pip again by itself.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ServiceUnavailableError } from '../../errors.js';
 import type { ImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import type { ImageEngineSidecarConfig } from '../../platform/sidecars/image-engine.js';
+import { PythonEnvError, type PythonEnvFailure, type PythonEnvironment, type PythonEnvStep } from '../../platform/sidecars/python-env.js';
 import type { SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import type { EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime } from './ports.js';
 import { ENGINE_READY_DEADLINE_MS, type EngineState } from './schema.js';
@@ -17,6 +28,11 @@ export const IMAGE_ENGINE_PYTHON_KEY = 'image_engine_python';
 
 export const NOT_SET_UP = 'The picture engine is not set up yet. An admin can choose its ComfyUI folder on the Picture engine admin page.';
 const STOPPED_SENTENCE = 'The picture engine stopped. It starts again when someone makes a picture.';
+/** The oldest Python the engine's environment is made with (ComfyUI needs 3.10 or newer). */
+export const ENGINE_MIN_PYTHON = [3, 10] as const;
+
+/** What the boot step learns from prepareIfOutdated(). */
+export type EnvironmentCheck = 'external' | 'not-set-up' | 'current' | 'rebuilding' | 'busy';
 
 /** The part of ProcessSupervisor the runtime uses. */
 export interface EngineSupervisor {
@@ -40,6 +56,8 @@ export interface ImageEngineRuntimeDeps {
   readyDeadlineMs?: number;
   /** How often an external engine's health is polled while warming. */
   pollMs?: number;
+  /** The engine's own Python environment (python-env.ts); without one the chosen Python runs main.py as it is. */
+  environment?: Pick<PythonEnvironment, 'isCurrent' | 'prepare' | 'pythonPath'>;
 }
 
 export class EngineRuntime implements ImageEngineRuntime {
@@ -51,6 +69,15 @@ export class EngineRuntime implements ImageEngineRuntime {
   private starting: Promise<void> | null = null;
   private stopped = false;
   private readonly unsubscribe: () => void;
+  /** While installing: the sentence for what is being done now. */
+  private progress: string | null = null;
+  private installAbort: AbortController | null = null;
+  /** The last install failed: only restart() (an admin's retry or new settings) runs it again. */
+  private installFailed = false;
+  /** ensureStarted() was called while a boot-time install ran: start the engine after it. */
+  private launchWanted = false;
+  /** Told when an install begins (restart() resolves then rather than after pip). */
+  private onInstalling: (() => void) | null = null;
 
   constructor(private readonly d: ImageEngineRuntimeDeps) {
     this.since = d.now();
@@ -64,7 +91,7 @@ export class EngineRuntime implements ImageEngineRuntime {
   }
 
   status(): EngineRuntimeStatus {
-    return { state: this.state, error: this.error, configured: this.configured, external: this.d.external, since: this.since.toISOString() };
+    return { state: this.state, error: this.error, configured: this.configured, external: this.d.external, since: this.since.toISOString(), progress: this.state === 'installing' ? this.progress : null };
   }
 
   private set(state: EngineState, error: string | null = null): void {
@@ -78,21 +105,76 @@ export class EngineRuntime implements ImageEngineRuntime {
 
   ensureStarted(): void {
     if (this.stopped) this.stopped = false;
+    // someone wants the engine: a boot-time install under way starts it when done
+    this.launchWanted = true;
     if (this.state === 'ready' || this.state === 'warming' || this.state === 'installing' || this.starting) return;
+    if (this.state === 'failed' && this.installFailed) return;
     this.starting = this.start().finally(() => (this.starting = null));
     // the start reports through set(); its own failure is already a state
     void this.starting.catch(() => undefined);
   }
 
-  private async start(): Promise<void> {
-    this.set('warming');
-    this.d.client.forget();
-    if (this.d.external) return this.pollExternal();
+  private async install(python: string, dir: string): Promise<string | null> {
+    const env = this.d.environment!;
+    const abort = new AbortController();
+    this.installAbort = abort;
+    this.installFailed = false;
+    this.progress = 'Checking Python…';
+    this.set('installing');
+    this.onInstalling?.();
+    this.d.log.write?.('Hearth sets up the engine’s Python environment (it is new, or ComfyUI or a node pack changed)');
+    try {
+      // the old engine runs from this environment: it stops while pip changes it
+      if (this.d.supervisor.status().state !== 'idle') await this.d.supervisor.stop();
+      return await env.prepare(python, dir, {
+        signal: abort.signal,
+        onStep: (s) => {
+          this.progress = stepSentence(s);
+          for (const w of [...this.waiters]) w();
+        },
+      });
+    } catch (err) {
+      if (abort.signal.aborted || this.stopped) return null;
+      this.installFailed = true;
+      if (!(err instanceof PythonEnvError)) this.d.log.write?.(`Hearth could not set up the environment: ${(err as Error).message}`);
+      this.set('failed', err instanceof PythonEnvError ? failureSentence(err.failure) : 'Setting up the image engine failed. The last lines of its log on the Image engine page say why.');
+      return null;
+    } finally {
+      if (this.installAbort === abort) this.installAbort = null;
+      this.progress = null;
+    }
+  }
+
+  private async settingsNow(): Promise<{ dir: string | null; python: string }> {
     const [dir, python] = await Promise.all([this.d.settings.get<string>(IMAGE_ENGINE_DIR_KEY), this.d.settings.get<string>(IMAGE_ENGINE_PYTHON_KEY)]);
     this.configured = typeof dir === 'string' && dir !== '';
-    if (!this.configured) return this.set('idle', NOT_SET_UP);
+    return { dir: this.configured ? dir! : null, python: typeof python === 'string' && python !== '' ? python : 'python3' };
+  }
+
+  /** `launchEngine` false: only bring the environment up to date (boot), then stay idle. */
+  private async start(launchEngine = true): Promise<void> {
+    this.launchWanted = false;
+    if (launchEngine) this.set('warming');
+    this.d.client.forget();
+    if (this.d.external) return this.pollExternal();
+    const { dir, python } = await this.settingsNow();
+    if (dir === null) return this.set('idle', NOT_SET_UP);
+    let enginePython = python;
+    // a folder without main.py is not prepared: the supervisor's launch says what is wrong
+    if (this.d.environment && existsSync(path.join(dir, 'main.py'))) {
+      if (this.d.environment.isCurrent(python, dir)) enginePython = this.d.environment.pythonPath();
+      else {
+        const prepared = await this.install(python, dir);
+        if (prepared === null) return;
+        enginePython = prepared;
+      }
+    }
+    if (this.stopped) return;
+    if (!launchEngine && !this.launchWanted) return this.set('idle');
+    this.set('warming');
     const launch = await this.d.launch();
-    await this.d.supervisor.apply({ dir: dir!, python: typeof python === 'string' && python !== '' ? python : 'python3', launch });
+    if (this.stopped) return;
+    await this.d.supervisor.apply({ dir, python: enginePython, launch });
     const s = this.d.supervisor.status();
     if (s.state === 'ready') this.set('ready');
     else if (s.state === 'failed') this.set('failed', s.error ?? 'The picture engine could not start.');
@@ -134,13 +216,40 @@ export class EngineRuntime implements ImageEngineRuntime {
     }
   }
 
-  /** Starts the engine again (the supervisor's apply stops the old process first); `reason` goes to the engine's log. */
+  /**
+   * Starts the engine again (the supervisor's apply stops the old process first); `reason` goes to
+   * the engine's log. An install under way is stopped and starts over. Resolves when the engine is
+   * ready or failed, or as soon as its environment is being installed (which can take many minutes).
+   */
   async restart(reason: string): Promise<void> {
+    this.installAbort?.abort();
     if (this.starting) await this.starting.catch(() => undefined);
     this.d.log.write?.(`Hearth restarts the engine: ${reason}`);
     this.stopped = false;
-    this.starting = this.start().finally(() => (this.starting = null));
-    if (!this.d.external) await this.starting.catch(() => undefined);
+    this.installFailed = false;
+    const installing = new Promise<void>((resolve) => (this.onInstalling = resolve));
+    const starting = this.start().finally(() => {
+      this.starting = null;
+      this.onInstalling = null;
+    });
+    this.starting = starting;
+    if (!this.d.external) await Promise.race([starting.catch(() => undefined), installing]);
+  }
+
+  /**
+   * At boot: an engine folder whose Python environment is out of date (ComfyUI or a node pack was
+   * updated) has it rebuilt now, in the background, without starting the engine.
+   */
+  async prepareIfOutdated(): Promise<EnvironmentCheck> {
+    if (this.d.external) return 'external';
+    const { dir, python } = await this.settingsNow();
+    if (dir === null) return 'not-set-up';
+    if (!this.d.environment || !existsSync(path.join(dir, 'main.py')) || this.d.environment.isCurrent(python, dir)) return 'current';
+    if (this.starting || this.state !== 'idle') return 'busy';
+    this.starting = this.start(false).finally(() => (this.starting = null));
+    // the install reports through set(); its own failure is already a state
+    void this.starting.catch(() => undefined);
+    return 'rebuilding';
   }
 
   logTail(lines: number): Promise<string[]> {
@@ -149,8 +258,33 @@ export class EngineRuntime implements ImageEngineRuntime {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.installAbort?.abort();
     this.unsubscribe();
     if (!this.d.external) await this.d.supervisor.stop();
+    // an install stops with its pip (tree-kill); a start that was about to launch does not
+    if (this.starting) await this.starting.catch(() => undefined);
     this.set('idle');
+  }
+}
+
+function stepSentence(s: PythonEnvStep): string {
+  if (s.step === 'python') return 'Checking Python…';
+  if (s.step === 'venv') return 'Making the image engine’s own Python environment…';
+  const of = s.total > 1 ? ` (${s.index} of ${s.total})` : '';
+  const pack = s.file.split(/[\\/]/).at(-2);
+  return s.file === 'requirements.txt' ? `Installing what ComfyUI needs${of}…` : `Installing what the node pack ${pack} needs${of}…`;
+}
+
+function failureSentence(f: PythonEnvFailure): string {
+  const min = ENGINE_MIN_PYTHON.join('.');
+  switch (f.kind) {
+    case 'python_missing':
+      return `Hearth could not run Python at “${f.python}”. Install Python ${min} or newer on this computer, or enter the full path of one under Python on the Image engine page, then try again.`;
+    case 'python_too_old':
+      return `The Python at “${f.python}” is version ${f.version}; the image engine needs ${f.needed} or newer. Install a newer Python or enter the path of one under Python on the Image engine page, then try again.`;
+    case 'venv_failed':
+      return `Hearth could not make the image engine’s own Python environment with “${f.python}”. On Debian or Ubuntu the python3-venv package provides it. The engine’s log on the Image engine page says more.`;
+    case 'pip_failed':
+      return `Installing what the image engine needs failed (${f.file}). The last lines of the engine’s log on the Image engine page say why: often this computer is offline, or a package does not fit this Python. Fix that, then try again.`;
   }
 }

@@ -72,6 +72,8 @@ export const ImageStatusResponse = z.object({
   configured: z.boolean(),
   /** The checkpoint in app setting image_model, or null when none is chosen. */
   checkpoint: z.string().nullable(),
+  /** While installing: what Hearth is doing now, as a sentence; null otherwise. */
+  progress: z.string().nullable(),
   pipelines: z.array(PipelineAvailability),
   queue: z.object({ running: z.number().int(), waiting: z.number().int() }),
 });

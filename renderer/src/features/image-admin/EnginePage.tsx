@@ -2,8 +2,10 @@
 // picture model (checkpoint), the engine's state in words, what each kind of picture work needs when
 // it is not available (the pipeline's reason and the missing pieces), the launch Hearth chose for this
 // computer's hardware, and the last lines the engine wrote. Saving (PUT /api/admin/image-engine)
-// starts or restarts the engine; the page follows it while it starts.
-import { useState, type ReactElement } from 'react';
+// starts or restarts the engine; the page follows it while it starts. Before its first start (and
+// after ComfyUI or a node pack changed) Hearth installs the engine's Python packages: the page says
+// so with what it is doing now and the log's newest lines, and offers Try again when it failed.
+import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { Icon, Spinner } from '../../ui/icons';
@@ -12,7 +14,7 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { CREATE_HREF, PIPELINE_TEXT } from '../image/types';
-import { useEngineAdmin, useEngineLogs, useSaveEngine } from './queries';
+import { useEngineAdmin, useEngineLogs, useRetryEngine, useSaveEngine } from './queries';
 import { ENGINE_STATE_TEXT, type EngineAdminResponse } from './types';
 import '../image/image.css';
 import './image-admin.css';
@@ -43,7 +45,7 @@ export function EnginePage(): ReactElement {
           <EngineState data={engine.data} />
           <EngineForm key={`${engine.data.config.installDir ?? ''}|${engine.data.config.python ?? ''}|${engine.data.config.checkpoint ?? ''}`} data={engine.data} />
           <Pipelines data={engine.data} />
-          <Logs />
+          <Logs follow={engine.data.status.state === 'installing'} state={engine.data.status.state} />
         </>
       )}
     </section>
@@ -60,11 +62,15 @@ function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
         <span className={`badge badge--${tone}`}>{status.configured ? ENGINE_STATE_TEXT[status.state] : 'Not set up'}</span>{' '}
         {status.state === 'warming' || status.state === 'installing' ? <Spinner size={18} label="Starting" /> : null}
       </p>
+      {status.state === 'installing' ? <Installing progress={status.progress} /> : null}
       {status.error && status.configured ? (
-        <p className="banner banner--error" role="alert">
+        <div className="banner banner--error" role="alert">
           <Icon name="warn" size={22} />
-          <span>{status.error}</span>
-        </p>
+          <div>
+            <p>{status.error}</p>
+            {status.state === 'failed' ? <RetryButton /> : null}
+          </div>
+        </div>
       ) : null}
       {!status.configured ? <p className="muted">Install ComfyUI on this computer, then tell Hearth its folder below. Hearth starts it when someone wants a picture.</p> : null}
       <dl className="facts img-admin__facts">
@@ -103,6 +109,36 @@ function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
   );
 }
 
+/** The engine's Python packages being installed: what Hearth does now and the log's newest lines. */
+function Installing({ progress }: { progress: string | null }): ReactElement {
+  const logs = useEngineLogs(true);
+  const tail = logs.data?.slice(-6) ?? [];
+  return (
+    <div className="img-admin__installing" role="status" data-testid="engine-installing">
+      <p className="img-admin__installing-title">Setting up the image engine (this can take a while)…</p>
+      <p className="muted">{progress ?? 'Getting ready…'} Hearth installs the Python packages ComfyUI and its node packs need, then starts it. You can leave this page.</p>
+      {tail.length > 0 ? (
+        <pre className="img-admin__log img-admin__log--tail" tabIndex={0} aria-label="The newest lines of the setup">
+          {tail.join('\n')}
+        </pre>
+      ) : null}
+    </div>
+  );
+}
+
+function RetryButton(): ReactElement {
+  const retry = useRetryEngine();
+  return (
+    <>
+      <button type="button" className="btn btn--secondary btn--compact" onClick={() => retry.mutate()} disabled={retry.isPending} data-testid="engine-retry">
+        {retry.isPending ? <Spinner size={18} /> : <Icon name="refresh" size={20} />}
+        Try again
+      </button>
+      <FormError message={retry.error ? errorMessage(retry.error) : null} />
+    </>
+  );
+}
+
 function EngineForm({ data }: { data: EngineAdminResponse }): ReactElement {
   const save = useSaveEngine();
   const toast = useToast();
@@ -134,7 +170,7 @@ function EngineForm({ data }: { data: EngineAdminResponse }): ReactElement {
       {external ? null : (
         <>
           <TextField label="ComfyUI folder" hint="The folder on this computer that holds ComfyUI’s main.py." placeholder="/home/alex/ComfyUI" value={installDir} onChange={(e) => setInstallDir(e.target.value)} autoComplete="off" spellCheck={false} />
-          <TextField label="Python (optional)" hint="The Python that runs it. Leave empty to use the folder’s own venv." placeholder="/home/alex/ComfyUI/venv/bin/python" value={python} onChange={(e) => setPython(e.target.value)} autoComplete="off" spellCheck={false} />
+          <TextField label="Python (optional)" hint="The Python (3.10 or newer) Hearth sets up the engine’s own packages with. Leave empty to use python3." placeholder="/usr/bin/python3" value={python} onChange={(e) => setPython(e.target.value)} autoComplete="off" spellCheck={false} />
         </>
       )}
       {data.config.checkpoints.length > 0 ? (
@@ -197,8 +233,13 @@ function Pipelines({ data }: { data: EngineAdminResponse }): ReactElement {
   );
 }
 
-function Logs(): ReactElement {
-  const logs = useEngineLogs();
+function Logs({ follow, state }: { follow: boolean; state: EngineAdminResponse['status']['state'] }): ReactElement {
+  const logs = useEngineLogs(follow);
+  const { refetch } = logs;
+  // a setup or start that just ended (failed, say) wrote its last lines: read them
+  useEffect(() => {
+    void refetch();
+  }, [state, refetch]);
   return (
     <div className="card img-admin__card">
       <div className="img-admin__row">

@@ -47,8 +47,21 @@ export function useEngineAdmin() {
   });
 }
 
-export function useEngineLogs() {
-  return useQuery({ queryKey: LOGS_KEY, queryFn: ({ signal }) => api.get<EngineLogsResponse>(`${ENGINE_API}/logs`, { signal }).then((r) => r.lines) });
+/** `follow`: read again every few seconds (while the engine's environment is being installed). */
+export function useEngineLogs(follow = false) {
+  return useQuery({
+    queryKey: LOGS_KEY,
+    queryFn: ({ signal }) => api.get<EngineLogsResponse>(`${ENGINE_API}/logs`, { signal }).then((r) => r.lines),
+    refetchInterval: follow ? 3_000 : false,
+  });
+}
+
+/** POST /retry: a failed install or start runs again; the page follows it. */
+export function useRetryEngine() {
+  return useMutation({
+    mutationFn: () => api.post<EngineAdminResponse>(`${ENGINE_API}/retry`, {}),
+    meta: { invalidates: [ENGINE_KEY, LOGS_KEY, IMAGE_KEY] },
+  });
 }
 
 export function useSaveEngine() {

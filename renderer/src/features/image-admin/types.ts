@@ -31,7 +31,7 @@ export const hubKeyApi = `${LORAS_API}/hub-key`;
 
 export const ENGINE_STATE_TEXT: Readonly<Record<S.EngineState, string>> = {
   idle: 'Not running',
-  installing: 'Installing',
+  installing: 'Setting up',
   warming: 'Starting',
   ready: 'Ready',
   failed: 'Stopped with a problem',

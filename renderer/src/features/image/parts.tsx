@@ -78,8 +78,10 @@ export function EngineNotice({ status, children }: { status: ImageStatusResponse
       <div className="img-notice" data-testid="engine-starting" role="status">
         <Spinner size={24} />
         <div>
-          <p className="img-notice__title">The picture maker is getting ready</p>
-          <p className="muted">This can take a few minutes the first time after the computer starts. This page carries on by itself when it is ready.</p>
+          <p className="img-notice__title">{status.state === 'installing' ? 'The picture maker is being set up' : 'The picture maker is getting ready'}</p>
+          <p className="muted">
+            {status.state === 'installing' ? 'Hearth is installing what it needs. This can take a while, sometimes an hour.' : 'This can take a few minutes the first time after the computer starts.'} This page carries on by itself when it is ready.
+          </p>
         </div>
       </div>
     );
