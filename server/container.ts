@@ -132,6 +132,9 @@ import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
 import { createMediaClients, type PlexClientInfo } from './adapters/media-server/plex.js';
 import { MediaConnectionService } from './modules/media-server/connection.js';
 import { MediaConnectionStore } from './modules/media-server/connection-store.js';
+import { RESOLUTION_TTL_MS } from './modules/media-server/guids.js';
+import { MediaLibraryService } from './modules/media-server/library.js';
+import { ProgressStore, ResolutionStore } from './modules/media-server/library-store.js';
 import type { MediaClients } from './modules/media-server/ports.js';
 import { SERVER_TIMEOUT_MS } from './modules/media-server/schema.js';
 
@@ -204,6 +207,8 @@ export interface Deps {
   /** The media server (the household's Plex): the three clients (close() ends the server clients' guards) and the connection. */
   mediaClients: MediaClients & { close(): Promise<void> };
   mediaConnection: MediaConnectionService;
+  /** Feeds, titles, rule 4's cache, the watchlist and watched sync; also the export sweep's WatchedLookup. */
+  mediaLibrary: MediaLibraryService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -606,6 +611,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('media-server'),
   });
   const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
+  const mediaResolutions = new ResolutionStore(db, clock);
+  const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions: mediaResolutions, progress: new ProgressStore(db), clock, logger: logger.child('media-library') });
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -617,6 +624,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts });
 
+  // rule 4's cache keeps 30 days; older resolutions are only dead weight
+  scheduler.every('media.resolutions-prune', 24 * 60 * 60 * 1000, async () => {
+    await mediaResolutions.prune(RESOLUTION_TTL_MS);
+  });
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -627,7 +638,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaLibrary, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

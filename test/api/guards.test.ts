@@ -124,6 +124,8 @@ describe('guards and HTTP conventions', () => {
       );
       // the media server's connection (its other parts list their own routes)
       expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/status', 'GET /api/mediaserver/config', 'POST /api/mediaserver/config', 'POST /api/mediaserver/auth/pin', 'GET /api/mediaserver/auth/pin/:id', 'POST /api/mediaserver/auth/discover', 'GET /api/mediaserver/me', 'POST /api/mediaserver/me/link', 'DELETE /api/mediaserver/me']));
+      // the media server's library
+      expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/recent', 'GET /api/mediaserver/ondeck', 'GET /api/mediaserver/hubs', 'GET /api/mediaserver/sessions', 'GET /api/mediaserver/find', 'GET /api/mediaserver/meta/:ratingKey', 'POST /api/mediaserver/meta/:ratingKey/watched', 'POST /api/mediaserver/meta/:ratingKey/progress', 'POST /api/mediaserver/watchlist']));
       expect(new Set(keys).size).toBe(keys.length);
     });
 
