@@ -10,6 +10,7 @@ import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactElement }
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
+import { useMediaShown } from '../features/media/nav';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { Name } from '../ui/Name';
@@ -84,7 +85,8 @@ function ShellFrame(): ReactElement {
     }
   };
 
-  const nav = navFor(user.role, isVisible);
+  const mediaShown = useMediaShown(user.role);
+  const nav = navFor(user.role, isVisible, (when) => when !== 'media' || mediaShown);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
 
