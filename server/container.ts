@@ -141,6 +141,9 @@ import { MediaExportService } from './modules/media-server/export.js';
 import { StorageLocationsService } from './modules/media-server/storage.js';
 import { HomeVideosService } from './modules/media-server/home-videos.js';
 import { WATCHED_SWEEP_TASK, WatchedSweep } from './modules/media-server/sweep.js';
+import { RESOLUTION_TTL_MS } from './modules/media-server/guids.js';
+import { MediaLibraryService } from './modules/media-server/library.js';
+import { ProgressStore, ResolutionStore } from './modules/media-server/library-store.js';
 
 export interface Deps {
   config: Config;
@@ -217,6 +220,8 @@ export interface Deps {
   homeVideos: HomeVideosService;
   /** Rule 6's watched sweep (every 15 minutes). */
   mediaSweep: WatchedSweep;
+  /** Feeds, titles, rule 4's cache, the watchlist and watched sync; also the export sweep's WatchedLookup. */
+  mediaLibrary: MediaLibraryService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -640,6 +645,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('media-server'),
   });
   const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
+  const mediaResolutions = new ResolutionStore(db, clock);
+  const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions: mediaResolutions, progress: new ProgressStore(db), clock, logger: logger.child('media-library') });
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -664,12 +671,17 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('media.upload-cleanup', 60 * 60_000, async () => {
     await homeVideos.cleanExpiredUploads();
   });
-  // until the library's WatchedLookup is wired here, the server's view count with the member's token
-  const mediaSweep = new WatchedSweep({ store: mediaExportStore, videos: homeVideos, connection: exportConnection, clock, logger: mediaLog });
+  // watched by the server's view count (the member's token) or Hearth's own completed flag: the
+  // library's lookup; a test's stand-in connection keeps the sweep's own view-count lookup
+  const mediaSweep = new WatchedSweep({ store: mediaExportStore, videos: homeVideos, connection: exportConnection, clock, logger: mediaLog, ...(overrides.mediaConnection ? {} : { watched: mediaLibrary }) });
   scheduler.every(WATCHED_SWEEP_TASK, WATCHED_SWEEP_MS, async () => {
     await mediaSweep.run();
   });
 
+  // rule 4's cache keeps 30 days; older resolutions are only dead weight
+  scheduler.every('media.resolutions-prune', 24 * 60 * 60 * 1000, async () => {
+    await mediaResolutions.prune(RESOLUTION_TTL_MS);
+  });
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
@@ -680,7 +692,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

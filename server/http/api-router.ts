@@ -19,6 +19,7 @@ import { createMediaConnectionRoutes } from '../modules/media-server/routes.js';
 import { createStorageLocationRoutes } from '../modules/media-server/admin-routes.js';
 import { createMediaExportRoutes } from '../modules/media-server/export-routes.js';
 import { createHomeVideoRoutes } from '../modules/media-server/upload-routes.js';
+import { createMediaLibraryRoutes } from '../modules/media-server/library-routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSearchRoutes } from '../modules/search/routes.js';
@@ -64,6 +65,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/mediaserver', createMediaExportRoutes(d.mediaExport)],
     ['/mediaserver', createHomeVideoRoutes(d.homeVideos)],
     ['/admin/storage-locations', createStorageLocationRoutes(d.mediaStorage)],
+    ['/mediaserver', createMediaLibraryRoutes(d.mediaLibrary)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -144,6 +144,8 @@ describe('guards and HTTP conventions', () => {
           'DELETE /api/mediaserver/me/uploads/:id',
         ]),
       );
+      // the media server's library
+      expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/recent', 'GET /api/mediaserver/ondeck', 'GET /api/mediaserver/hubs', 'GET /api/mediaserver/sessions', 'GET /api/mediaserver/find', 'GET /api/mediaserver/meta/:ratingKey', 'POST /api/mediaserver/meta/:ratingKey/watched', 'POST /api/mediaserver/meta/:ratingKey/progress', 'POST /api/mediaserver/watchlist']));
       expect(new Set(keys).size).toBe(keys.length);
     });
 

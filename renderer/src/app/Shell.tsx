@@ -11,6 +11,7 @@ import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'reac
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { SearchBox } from '../features/search/SearchBox';
+import { useMediaShown } from '../features/media/nav';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { Name } from '../ui/Name';
@@ -82,7 +83,8 @@ function ShellFrame(): ReactElement {
     }
   };
 
-  const nav = navFor(user.role, isVisible);
+  const mediaShown = useMediaShown(user.role);
+  const nav = navFor(user.role, isVisible, (when) => when !== 'media' || mediaShown);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
 

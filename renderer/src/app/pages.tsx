@@ -62,6 +62,8 @@ const ImageLorasPage = lazyPage(() => import('../features/image-admin/LorasPage'
 const ImageMembersPage = lazyPage(() => import('../features/image-admin/MembersImagePage').then((m) => m.MembersImagePage));
 const LinkAccountPage = lazyPage(() => import('../features/media/LinkAccount').then((m) => m.LinkAccountPage));
 const MediaConnectionPage = lazyPage(() => import('../features/media-admin/ConnectionPage').then((m) => m.ConnectionPage));
+const MediaPage = lazyPage(() => import('../features/media/MediaPage').then((m) => m.MediaPage));
+const MediaTitlePage = lazyPage(() => import('../features/media/TitlePage').then((m) => m.TitlePage));
 const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
 
 export interface ShellPage {
@@ -83,6 +85,8 @@ export interface ShellPage {
   section?: 'main' | 'more' | 'admin';
   /** One line for the Admin page's list. */
   summary?: string;
+  /** Listed only while this holds for the caller (navFor's `holds`): 'media' = the household's Plex is connected, or the caller is an admin. */
+  shownWhen?: 'media';
   /**
    * The GETs the page makes first, asked for at start-up beside the session when a load opens on
    * this page (client.ts `prefetch`); exactly the paths the page asks for, or they are not used.
@@ -160,6 +164,19 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   },
   { id: 'images-edit', path: 'images/edit', label: 'Edit a picture', icon: 'image', access: 'user', Component: EditImagePage, inNav: false, prefetch: () => ['/api/image/status', '/api/image/history'] },
   { id: 'images-history', path: 'images/history', label: 'My pictures', icon: 'image', access: 'user', Component: ImageHistoryPage, inNav: false, prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
+  {
+    id: 'media',
+    path: 'media',
+    label: 'Media',
+    icon: 'play',
+    access: 'user',
+    Component: MediaPage,
+    section: 'more',
+    shownWhen: 'media',
+    summary: 'The household’s films and shows on Plex: continue watching, what is new, what is playing.',
+    prefetch: () => ['/api/mediaserver/status'],
+  },
+  { id: 'media-title', path: 'media/title/:ratingKey', label: 'Media', icon: 'play', access: 'user', Component: MediaTitlePage, inNav: false, prefetch: ({ ratingKey }) => (ratingKey ? [`/api/mediaserver/meta/${encodeURIComponent(ratingKey)}`] : []) },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
   { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.', prefetch: () => ['/api/admin/users'] },
@@ -192,9 +209,12 @@ export interface ShellNav {
   more: ShellPage[];
 }
 
-/** The navigation for a role; `isVisible` (the enabled-tools rule) drops pages of tools that are off. */
-export function navFor(role: Role, isVisible: (toolId?: string) => boolean = () => true): ShellNav {
-  const listed = SHELL_PAGES.filter((p) => p.inNav !== false && canOpen(p, role) && isVisible(p.toolId));
+/**
+ * The navigation for a role; `isVisible` (the enabled-tools rule) drops pages of tools that are off,
+ * `holds` pages whose `shownWhen` does not hold (the Media page while no Plex is connected).
+ */
+export function navFor(role: Role, isVisible: (toolId?: string) => boolean = () => true, holds: (when: NonNullable<ShellPage['shownWhen']>) => boolean = () => true): ShellNav {
+  const listed = SHELL_PAGES.filter((p) => p.inNav !== false && canOpen(p, role) && isVisible(p.toolId) && (!p.shownWhen || holds(p.shownWhen)));
   const admin = SHELL_PAGES.find((p) => p.id === ADMIN_PAGE_ID);
   return {
     main: [...listed.filter((p) => (p.section ?? 'main') === 'main'), ...(admin && canOpen(admin, role) ? [admin] : [])],

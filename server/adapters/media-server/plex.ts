@@ -679,6 +679,8 @@ export interface PlexServerClient {
   sectionItems(token: string, sectionKey: string, opts?: { type?: 1 | 2 | 3 | 4; includeGuids?: boolean; filters?: Record<string, string>; sort?: string; start?: number; size?: number }): Promise<PlexPage<PlexItem>>;
   /** One item with its Guid array; null when the server does not know it. */
   metadata(token: string, ratingKey: string): Promise<PlexItem | null>;
+  /** Several items in one call (keys joined by commas), as the token's user sees them; unknown keys are left out. */
+  metadataMany(token: string, ratingKeys: readonly string[]): Promise<PlexItem[]>;
   children(token: string, ratingKey: string): Promise<PlexItem[]>;
   recentlyAdded(token: string, opts?: { type?: 1 | 2 | 4; size?: number }): Promise<PlexItem[]>;
   onDeck(token: string): Promise<PlexItem[]>;
@@ -753,6 +755,16 @@ export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: numb
         return (await items(`/library/metadata/${ratingKey}`, token))[0] ?? null;
       } catch (err) {
         if (err instanceof MediaServerError && err.failure === 'not_found') return null;
+        throw err;
+      }
+    },
+    async metadataMany(token, ratingKeys) {
+      const keys = [...new Set(ratingKeys)].filter((k) => /^\d+$/.test(k));
+      if (keys.length === 0) return [];
+      try {
+        return await items(`/library/metadata/${keys.join(',')}`, token);
+      } catch (err) {
+        if (err instanceof MediaServerError && err.failure === 'not_found') return [];
         throw err;
       }
     },
