@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/harness/sequencer.js';
 
 // Each project has a time budget for one `vitest run --project <name>` on a 2-core machine
 // (docs/architecture.md, "Tests and their budgets", keeps the same table and the latest
@@ -11,20 +12,25 @@ const CAPTURE_TESTS = ['test/api/capture*.test.ts'];
 
 export default defineConfig({
   test: {
-    // API tests mostly wait on I/O and scrypt's thread pool, and an e2e file leaves a core partly
-    // idle: two files at a time even on a 2-core machine (vitest's default of cores - 1 would run
-    // them one by one there).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One file more than there are cores (3 on a 2-core machine). An e2e file leaves part of a core
+    // idle while its page and server wait on each other, and the api files fill that: on 2 cores the
+    // whole run took 398 s and 412 s two files at a time, 346 s three at a time and 332 s three at a
+    // time in the sequencer's order (2026-11-26). Each project alone gains nothing from the third
+    // file (api 97 s, e2e 194 s), since alone its files are all of one kind.
+    maxWorkers: availableParallelism() + 1,
+    // capture and e2e files first, then api, then unit: see test/harness/sequencer.ts
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default', './test/harness/summary-reporter.ts'],
     globalSetup: ['test/harness/global-setup.ts'],
     projects: [
       {
-        // budget 30 s (11 s): pure logic, no server, no network
+        // budget 30 s (11 s on 2026-11-26): pure logic, no server, no network
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'], environment: 'node' },
       },
       {
-        // budget 90 s (87 s): a real server on port 0 with fakes; no browser
+        // budget 90 s (97 s on 2026-11-26, three files at a time; 87 s two at a time): a real server
+        // on port 0 with fakes; no browser
         extends: true,
         test: {
           name: 'api',
@@ -36,7 +42,8 @@ export default defineConfig({
         },
       },
       {
-        // budget 120 s (44 s): the capture engine against real Chromium and jsdom, CPU-bound
+        // budget 120 s (50 s on 2026-11-26): the capture engine against real Chromium and jsdom,
+        // CPU-bound
         extends: true,
         test: {
           name: 'capture',
@@ -47,8 +54,8 @@ export default defineConfig({
         },
       },
       {
-        // budget 180 s (187 s on 2026-11-26): the web app in Chromium against a test server (needs
-        // `npm run build:web`)
+        // budget 180 s (194 s on 2026-11-26, three files at a time; 187 s two at a time): the web app
+        // in Chromium against a test server (needs `npm run build:web`)
         extends: true,
         test: {
           name: 'e2e',
@@ -56,9 +63,10 @@ export default defineConfig({
           setupFiles: ['test/harness/network.ts'],
           testTimeout: 90_000,
           hookTimeout: 60_000,
-          // Two files at a time (the root's maxWorkers): alone on 2 cores the project took 289 s one
-          // file at a time and 187 s two at a time (2026-11-26). fileParallelism: false also put it
-          // in a one-worker group that vitest runs after all the other projects.
+          // As many files at a time as the root's maxWorkers: alone on 2 cores the project took 289 s
+          // one file at a time, 187 s two at a time and 194 s three at a time (2026-11-26).
+          // fileParallelism: false would also put it in a one-worker group that vitest runs after all
+          // the other projects.
         },
       },
     ],

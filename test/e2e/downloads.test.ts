@@ -380,6 +380,8 @@ describe('setup plan, downloads and features in the browser', () => {
     await engine.locator('.switch').tap();
     expect((await put).status()).toBe(200);
     expect((await admin.get('/api/app-features')).body.features['images-base']).toBe(false);
+    // the page applies the answer after Playwright has seen it: wait for the switch to show it
+    await shown(engine.getByRole('switch', { name: 'Use Image engine', checked: false }));
     expect(await toggle.isChecked()).toBe(false);
 
     // the link after an install leads to Downloads, where it is listed as done
