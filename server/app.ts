@@ -72,6 +72,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
 
     cleanups.push({ name: 'scheduler', run: () => deps.scheduler.stop() });
     cleanups.push({ name: 'outbound fetch', run: () => deps.guard.close() });
+    cleanups.push({ name: 'media server clients', run: () => deps.mediaClients.close() });
     await deps.runner.start();
     cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
     cleanups.push({ name: 'archive server', run: () => deps.archives.stop() });

@@ -31,6 +31,8 @@ export const ConfigSchema = z.object({
   archiveCatalogPath: z.string().min(1),
   mediaAccountUrl: httpUrl.default('https://plex.tv'),
   mediaDiscoverUrl: httpUrl.default('https://discover.provider.plex.tv'),
+  /** The page where a member approves a link code (tests point it at the fake's sign-in page). */
+  mediaLinkPageUrl: httpUrl.default('https://app.plex.tv/auth'),
   webSearchUrl: httpUrl.optional(),
   /** The civitai-style model hub the admin searches and imports LoRAs from (tests point it at a fake). */
   modelHubUrl: httpUrl.default('https://civitai.com'),
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     archiveCatalogPath: emptyToUndefined(env.ARCHIVE_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'archives.json'),
     mediaAccountUrl: emptyToUndefined(env.MEDIA_ACCOUNT_URL),
     mediaDiscoverUrl: emptyToUndefined(env.MEDIA_DISCOVER_URL),
+    mediaLinkPageUrl: emptyToUndefined(env.MEDIA_LINK_PAGE_URL),
     webSearchUrl: emptyToUndefined(env.WEB_SEARCH_URL),
     modelHubUrl: emptyToUndefined(env.MODEL_HUB_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),

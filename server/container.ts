@@ -129,6 +129,11 @@ import { Semaphore } from './platform/semaphore.js';
 import { ParseWorker } from './platform/workers/parse-worker.js';
 import { createModelHubClient } from './adapters/model-hub/civitai.js';
 import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
+import { createMediaClients, type PlexClientInfo } from './adapters/media-server/plex.js';
+import { MediaConnectionService } from './modules/media-server/connection.js';
+import { MediaConnectionStore } from './modules/media-server/connection-store.js';
+import type { MediaClients } from './modules/media-server/ports.js';
+import { SERVER_TIMEOUT_MS } from './modules/media-server/schema.js';
 
 export interface Deps {
   config: Config;
@@ -196,6 +201,9 @@ export interface Deps {
   imageRuntime: { stop(): Promise<void> };
   /** The local edits' worker thread, closed by close(). */
   imageEditTasks: LocalEditTasks;
+  /** The media server (the household's Plex): the three clients (close() ends the server clients' guards) and the connection. */
+  mediaClients: MediaClients & { close(): Promise<void> };
+  mediaConnection: MediaConnectionService;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -239,6 +247,10 @@ export interface Tuning {
   imageStallMs?: number;
   /** How often the engine queue asks the engine's own queue whether the running job is still there (default 5 s). */
   imageQueuePollMs?: number;
+  /** How long a look at the media server's health, or at a member's Plex token, serves (default 60 s). */
+  mediaHealthTtlMs?: number;
+  /** How long each connection candidate may take to answer during server discovery (default 3 s). */
+  mediaProbeMs?: number;
 }
 
 /** What tests and the CLI may replace; production passes nothing. */
@@ -578,6 +590,23 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     maintenance: new HomeMaintenanceService({ store: homeStore, clock }),
   };
 
+  // The media server: plex.tv and discover through the one guard; the server (and each candidate an
+  // admin's discovery probes) through a guard naming only its origin. The client identifier is
+  // filled in from app settings by the connection, once per install.
+  const mediaClientInfo: PlexClientInfo = { clientIdentifier: '', product: 'Hearth', version: readVersion(config.rootDir), platform: process.platform, device: 'Hearth server', deviceName: os.hostname() || 'Hearth' };
+  const mediaClients = createMediaClients({
+    accountUrl: config.mediaAccountUrl,
+    discoverUrl: config.mediaDiscoverUrl,
+    linkPageUrl: config.mediaLinkPageUrl,
+    guard,
+    allowOrigins: config.fetchAllowOrigins,
+    offline: config.offline,
+    client: mediaClientInfo,
+    timeoutMs: SERVER_TIMEOUT_MS,
+    logger: logger.child('media-server'),
+  });
+  const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
+
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
@@ -598,7 +627,16 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+}
+
+/** The app's version from package.json (Plex shows it in the account's Authorized Devices). */
+function readVersion(rootDir: string): string {
+  try {
+    return (JSON.parse(readFileSync(path.join(rootDir, 'package.json'), 'utf8')) as { version?: string }).version ?? '0';
+  } catch {
+    return '0';
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import { createImageRoutes } from '../modules/image-gen/routes.js';
 import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createImageHubRoutes } from '../modules/image-gen/hub-routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
+import { createMediaConnectionRoutes } from '../modules/media-server/routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSearchRoutes } from '../modules/search/routes.js';
@@ -56,6 +57,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/image', createImageRoutes(d.image, d.sse)],
     ['/admin/image-loras', createImageLoraAdminRoutes(d.image.loras, { maxLoraBytes: d.tuning.imageLoraMaxBytes })],
     ['/admin/image-engine', createImageEngineAdminRoutes(d.image.engine)],
+    ['/mediaserver', createMediaConnectionRoutes(d.mediaConnection)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -856,3 +856,56 @@ export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: numb
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The three clients together, as the container hands them to the media-server module
+
+export interface MediaClientsOptions {
+  accountUrl: string;
+  discoverUrl: string;
+  linkPageUrl?: string;
+  /** The container's one guard, for plex.tv and discover (public internet only). */
+  guard: SsrfGuard;
+  /** The one guard's own rules, repeated in each server client's guard. */
+  allowOrigins?: readonly string[];
+  offline?: boolean;
+  /** Read at every call: the container fills in the install's identifier once it is loaded. */
+  client: PlexClientInfo;
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * The account and discover clients (made once, through the one guard) and a server client per
+ * origin, each with its own guard naming only that origin (createMediaServerGuard), kept until
+ * close(): the configured server's, and the candidates an admin's discovery probed.
+ */
+export function createMediaClients(o: MediaClientsOptions): {
+  account: PlexAccountClient;
+  discover: PlexDiscoverClient;
+  server(url: string): PlexServerClient;
+  close(): Promise<void>;
+} {
+  const common = { guard: o.guard, client: o.client, timeoutMs: o.timeoutMs, logger: o.logger };
+  const servers = new Map<string, { client: PlexServerClient; guard: SsrfGuard }>();
+  return {
+    account: createPlexAccountClient({ ...common, baseUrl: o.accountUrl, linkPageUrl: o.linkPageUrl }),
+    discover: createPlexDiscoverClient({ ...common, baseUrl: o.discoverUrl }),
+    server(url) {
+      const base = new URL(url);
+      const key = base.origin + base.pathname.replace(/\/+$/, '');
+      let entry = servers.get(key);
+      if (!entry) {
+        const guard = createMediaServerGuard(base.origin, { allowOrigins: o.allowOrigins, offline: o.offline });
+        entry = { guard, client: createPlexServerClient({ ...common, guard, baseUrl: key }) };
+        servers.set(key, entry);
+      }
+      return entry.client;
+    },
+    async close() {
+      const all = [...servers.values()];
+      servers.clear();
+      await Promise.all(all.map((e) => e.guard.close()));
+    },
+  };
+}

@@ -7,7 +7,8 @@
 // request goes through the one SSRF guard, has a time budget and a size cap; anything but a 200
 // with the JSON shape is a ModelHubError with a sentence.
 import { z } from 'zod';
-import { BlockedUrlError, guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
+import { fetchCapped, FetchTimeoutError, FetchTooLargeError } from '../web/fetch-capped.js';
 
 export type ModelHubFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'not_found' | 'http_error' | 'bad_response' | 'too_large' | 'blocked';
 
@@ -137,12 +138,6 @@ function toVersion(raw: unknown, model: { name: string; description: string | nu
   };
 }
 
-/** Stops reading a body; its late 'Request aborted' error has a listener, so nothing is left unhandled. */
-function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
 export function createModelHubClient(opts: ModelHubClientOptions): ModelHubClient {
   const base = new URL(opts.baseUrl);
   base.pathname = base.pathname.replace(/\/+$/, '');
@@ -153,45 +148,25 @@ export function createModelHubClient(opts: ModelHubClientOptions): ModelHubClien
   const maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
 
   async function getJson(url: URL, apiKey: string | null | undefined, outer: AbortSignal | undefined): Promise<unknown> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = outer ? AbortSignal.any([outer, timeout]) : timeout;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
     let text: string;
     try {
-      const res = await guardedRequest(opts.guard, url.href, { signal, headers, maxRedirects: 3, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
-      if (res.statusCode !== 200) {
-        discard(res.body);
-        if (res.statusCode === 401 || res.statusCode === 403) {
-          throw new ModelHubError(
-            'unauthorized',
-            apiKey ? 'The model hub did not accept the saved API key. Check the key on the hub and save it again.' : 'The model hub asks for an API key for this. Add one under the model hub key and try again.',
-            res.statusCode,
-          );
-        }
-        if (res.statusCode === 404) throw new ModelHubError('not_found', 'The model hub has no such model.', 404);
-        throw new ModelHubError('http_error', `The model hub answered with an error (${res.statusCode}). Try again in a little while.`, res.statusCode);
+      const res = await fetchCapped(opts.guard, url.href, { maxBytes, timeoutMs, accept: 'application/json', headers, maxRedirects: 3, ...(outer ? { signal: outer } : {}) });
+      if (res.status === 401 || res.status === 403) {
+        throw new ModelHubError(
+          'unauthorized',
+          apiKey ? 'The model hub did not accept the saved API key. Check the key on the hub and save it again.' : 'The model hub asks for an API key for this. Add one under the model hub key and try again.',
+          res.status,
+        );
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        discard(res.body);
-        throw new ModelHubError('too_large', 'The model hub sent an answer too large to read.');
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          discard(res.body);
-          throw new ModelHubError('too_large', 'The model hub sent an answer too large to read.');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
+      if (res.status === 404) throw new ModelHubError('not_found', 'The model hub has no such model.', 404);
+      if (res.status !== 200) throw new ModelHubError('http_error', `The model hub answered with an error (${res.status}). Try again in a little while.`, res.status);
+      text = res.body.toString('utf8');
     } catch (err) {
       if (err instanceof ModelHubError) throw err;
+      if (err instanceof FetchTooLargeError) throw new ModelHubError('too_large', 'The model hub sent an answer too large to read.');
       if (outer?.aborted) throw outer.reason ?? err;
-      if (timeout.aborted) throw new ModelHubError('timeout', `The model hub did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a little while.`);
+      if (err instanceof FetchTimeoutError) throw new ModelHubError('timeout', `The model hub did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a little while.`);
       if (err instanceof BlockedUrlError) throw new ModelHubError('blocked', `The model hub's address was refused: ${err.message}`);
       throw new ModelHubError('unreachable', 'The model hub could not be reached. Check the internet connection and try again.');
     }

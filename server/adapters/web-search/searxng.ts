@@ -6,7 +6,8 @@
 // credentials in the URL, every redirect hop checked. Each search has a time budget and a size cap,
 // and anything but a 200 with the JSON shape is a WebSearchError with a sentence.
 import { z } from 'zod';
-import { BlockedUrlError, guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
+import { fetchCapped, FetchTimeoutError, FetchTooLargeError } from '../web/fetch-capped.js';
 
 export type WebSearchFailure = 'unreachable' | 'timeout' | 'http_error' | 'bad_response' | 'too_large' | 'blocked';
 
@@ -79,12 +80,6 @@ const httpUrl = (raw: string | null | undefined, base: string): string | null =>
   }
 };
 
-/** Stops reading a body; its late 'Request aborted' error has a listener, so nothing is left unhandled. */
-function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
-  body.on('error', () => undefined);
-  body.destroy();
-}
-
 export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchClient {
   const endpoint = searchEndpoint(opts.baseUrl);
   const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -96,37 +91,19 @@ export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchCl
     url.searchParams.set('q', query);
     url.searchParams.set('format', 'json');
     if (o.category && o.category !== 'general') url.searchParams.set('categories', o.category);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
-    const timedOut = () => timeout.aborted && !o.signal?.aborted;
     let text: string;
     try {
-      const res = await guardedRequest(opts.guard, url.href, { signal, headers: { accept: 'application/json' }, maxRedirects: 3, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
-      if (res.statusCode !== 200) {
-        discard(res.body);
-        const hint = res.statusCode === 403 ? ' Its JSON format may be switched off (search.formats in settings.yml).' : '';
-        throw new WebSearchError('http_error', `The web search answered ${res.statusCode}.${hint}`, res.statusCode);
+      const res = await fetchCapped(opts.guard, url.href, { maxBytes, timeoutMs, accept: 'application/json', maxRedirects: 3, ...(o.signal ? { signal: o.signal } : {}) });
+      if (res.status !== 200) {
+        const hint = res.status === 403 ? ' Its JSON format may be switched off (search.formats in settings.yml).' : '';
+        throw new WebSearchError('http_error', `The web search answered ${res.status}.${hint}`, res.status);
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        discard(res.body);
-        throw new WebSearchError('too_large', 'The web search sent an answer too large to read.');
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > maxBytes) {
-          discard(res.body);
-          throw new WebSearchError('too_large', 'The web search sent an answer too large to read.');
-        }
-        chunks.push(chunk as Buffer);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
+      text = res.body.toString('utf8');
     } catch (err) {
       if (err instanceof WebSearchError) throw err;
+      if (err instanceof FetchTooLargeError) throw new WebSearchError('too_large', 'The web search sent an answer too large to read.');
       if (o.signal?.aborted) throw o.signal.reason ?? err;
-      if (timedOut()) throw new WebSearchError('timeout', `The web search did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+      if (err instanceof FetchTimeoutError) throw new WebSearchError('timeout', `The web search did not answer within ${Math.round(timeoutMs / 1000)} s.`);
       if (err instanceof BlockedUrlError) throw new WebSearchError('blocked', `The web search address was refused: ${err.message}`);
       throw new WebSearchError('unreachable', 'The web search could not be reached. Check that it is running and that WEB_SEARCH_URL points at it.');
     }
