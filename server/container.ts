@@ -132,6 +132,7 @@ import { ModelHubService, type LoraRegistry } from './modules/image-gen/hub.js';
 import { createMediaClients, type PlexClientInfo } from './adapters/media-server/plex.js';
 import { MediaConnectionService } from './modules/media-server/connection.js';
 import { MediaConnectionStore } from './modules/media-server/connection-store.js';
+import { MediaProxy } from './modules/media-server/proxy.js';
 import type { MediaClients } from './modules/media-server/ports.js';
 import { SERVER_TIMEOUT_MS } from './modules/media-server/schema.js';
 
@@ -204,6 +205,8 @@ export interface Deps {
   /** The media server (the household's Plex): the three clients (close() ends the server clients' guards) and the connection. */
   mediaClients: MediaClients & { close(): Promise<void> };
   mediaConnection: MediaConnectionService;
+  /** /img and /stream through the shared server (the picture cache under DATA_DIR/cache/media-img). */
+  mediaProxy: MediaProxy;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -606,6 +609,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('media-server'),
   });
   const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
+  const mediaProxy = new MediaProxy({ connection: mediaConnection, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -627,7 +631,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaProxy, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

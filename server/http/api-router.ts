@@ -16,6 +16,7 @@ import { createHomeLayoutRoutes } from '../modules/home-layout/routes.js';
 import { createImageHubRoutes } from '../modules/image-gen/hub-routes.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes } from '../modules/reader/routes.js';
 import { createMediaConnectionRoutes } from '../modules/media-server/routes.js';
+import { createMediaProxyRoutes } from '../modules/media-server/proxy-routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSearchRoutes } from '../modules/search/routes.js';
@@ -58,6 +59,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/admin/image-loras', createImageLoraAdminRoutes(d.image.loras, { maxLoraBytes: d.tuning.imageLoraMaxBytes })],
     ['/admin/image-engine', createImageEngineAdminRoutes(d.image.engine)],
     ['/mediaserver', createMediaConnectionRoutes(d.mediaConnection)],
+    ['/mediaserver', createMediaProxyRoutes(d.mediaProxy)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -5,44 +5,17 @@
 // HEAD), refuses episodes and shows in a sentence, and stops reading the server when the browser
 // leaves. No token in any answer or log line.
 //
-// The routes run on a small express app with the real error handler and response checks, an
-// actor from a test header and an in-test MediaConnection (the connection part is built beside
-// this one); everything under it (adapter, SSRF guard, sharp, the disk cache, the fake) is real.
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
-import express from 'express';
+// A real Hearth (startTestServer) whose admin connects the fake as the household's server; the
+// adapter, the SSRF guard, sharp, the disk cache and the fake are all real.
 import sharp from 'sharp';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMediaServerGuard, createPlexServerClient, type PlexClientInfo } from '../../server/adapters/media-server/plex.js';
-import type { UserActor } from '../../server/actor.js';
-import { createErrorHandler } from '../../server/http/error-handler.js';
-import type { MediaConnection, SharedServer } from '../../server/modules/media-server/ports.js';
-import { MediaProxy } from '../../server/modules/media-server/proxy.js';
-import { createMediaProxyRoutes } from '../../server/modules/media-server/proxy-routes.js';
-import type { ServerHealth } from '../../server/modules/media-server/schema.js';
-import { createMemoryLogger } from '../../server/platform/logger.js';
-import type { SsrfGuard } from '../../server/platform/ssrf.js';
 import { PART_BYTES, PART_SIZE, startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
+import { createTokenScan } from '../harness/media-token-scan.js';
 import { waitFor } from '../harness/net.js';
-import { makeTempDir } from '../harness/temp-dir.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-const CLIENT: PlexClientInfo = { clientIdentifier: 'hearth-proxy-test', product: 'Hearth', version: '0.1.0', platform: 'Linux', device: 'Hearth server', deviceName: 'Hearth' };
-const MEMBER: UserActor = { kind: 'user', id: 'u-member', name: 'Sam', role: 'member', sessionId: 's1' };
 const THUMB = '/library/metadata/101/thumb/1735693200';
-
-class TestConnection implements MediaConnection {
-  server: SharedServer | null = null;
-  readonly reports: ServerHealth[] = [];
-  shared = () => Promise.resolve(this.server);
-  memberToken = () => Promise.resolve(null);
-  memberServerToken = () => Promise.resolve(null);
-  reportMemberUnauthorized = () => Promise.resolve();
-  reportShared(health: ServerHealth) {
-    this.reports.push(health);
-    return Promise.resolve();
-  }
-}
 
 interface Answer {
   status: number;
@@ -52,58 +25,35 @@ interface Answer {
 
 describe('media proxies (/img, /stream)', () => {
   let fake: FakeMediaServer;
-  let guard: SsrfGuard;
-  let shared: SharedServer;
-  const connection = new TestConnection();
-  const logger = createMemoryLogger();
-  const tmp = makeTempDir('hearth-media-proxy-');
-  let proxy: MediaProxy;
-  let server: http.Server;
+  let s: TestServer;
   let base: string;
-  /** Every answer of this file, for the token search at the end. */
-  const answers: Answer[] = [];
+  const scan = createTokenScan();
+
+  const connect = async () => expect((await s.admin.post('/api/mediaserver/config', { mode: 'manual', serverUrl: fake.url, token: fake.tokens.admin })).status).toBe(200);
+  const disconnect = async () => expect((await s.admin.post('/api/mediaserver/config', { mode: 'disconnect' })).status).toBe(200);
 
   beforeAll(async () => {
     fake = await startFakeMediaServer();
-    guard = createMediaServerGuard(fake.url);
-    shared = {
-      client: createPlexServerClient({ baseUrl: fake.url, guard, client: CLIENT, logger, timeoutMs: 1_500 }),
-      token: fake.tokens.admin,
-      machineIdentifier: fake.machineIdentifier,
-      name: 'Living Room Plex',
-    };
-    proxy = new MediaProxy({ connection, cacheDir: `${tmp.dir}/cache/media-img`, logger });
-    const app = express();
-    app.locals.checkResponses = true;
-    app.use((req, _res, next) => {
-      if (req.get('x-test-user') === 'member') req.actor = MEMBER;
-      next();
-    });
-    app.use('/api/mediaserver', createMediaProxyRoutes(proxy).router);
-    app.use(createErrorHandler(logger));
-    server = http.createServer(app);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/mediaserver`;
+    s = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [fake.url], mediaAccountUrl: fake.accountUrl, mediaDiscoverUrl: fake.discoverUrl } });
+    scan.watch(s);
+    base = `${s.url}/api/mediaserver`;
+    await connect();
   });
   afterAll(async () => {
-    await new Promise((r) => server.close(r));
-    await guard.close();
-    await fake.close();
-    tmp.remove();
+    await s?.close();
+    await fake?.close();
   });
-  beforeEach(() => {
-    fake.reset();
-    connection.server = shared;
-    connection.reports.length = 0;
-  });
+  beforeEach(() => fake.reset());
+  /** What the connection heard from the proxies (it logs each change of the server's health). */
+  const healthHeard = () => s.logger.lines.filter((l) => l.msg === 'Media server health changed').map((l) => l.health);
 
   async function get(path: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET', who: 'member' | 'anon' = 'member'): Promise<Answer> {
-    const res = await request(`${base}${path}`, { method, headers: { ...(who === 'member' ? { 'x-test-user': 'member' } : {}), ...headers } });
+    const res = await request(`${base}${path}`, { method, headers: { ...(who === 'member' ? { cookie: s.member.cookie! } : {}), ...headers } });
     const body = Buffer.from(await res.body.arrayBuffer());
     const flat: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) flat[k] = Array.isArray(v) ? v.join(', ') : String(v);
     const answer = { status: res.statusCode, headers: flat, body };
-    answers.push(answer);
+    scan.record(`${method} ${path} -> ${answer.status}`, { status: answer.status, headers: flat, text: body.toString('latin1') });
     return answer;
   }
   const errorOf = (a: Answer) => (JSON.parse(a.body.toString('utf8')) as { error: { code: string; message: string } }).error;
@@ -168,8 +118,9 @@ describe('media proxies (/img, /stream)', () => {
     });
 
     it('answers 404 in a sentence when no media server is set up', async () => {
-      connection.server = null;
+      await disconnect();
       const a = await get(img(64, 96));
+      await connect();
       expect(a.status).toBe(404);
       expect(errorOf(a)).toMatchObject({ code: 'media_not_configured', message: expect.stringMatching(/No media server/) as unknown });
     });
@@ -185,7 +136,7 @@ describe('media proxies (/img, /stream)', () => {
       const refused = await get(img(64, 98));
       expect(refused.status).toBe(502);
       expect(errorOf(refused)).toMatchObject({ code: 'media_server_refused' });
-      expect(connection.reports).toEqual(['unreachable', 'unauthorized']);
+      expect(healthHeard().slice(-2)).toEqual(['unreachable', 'unauthorized']);
     });
 
     it('asks who is asking', async () => {
@@ -241,7 +192,7 @@ describe('media proxies (/img, /stream)', () => {
     it('stops reading the server when the browser leaves in the middle of a large film', async () => {
       const file = fake.state().items.find((i) => i.ratingKey === '102')!.file!;
       fake.addFile(file, 1024 * 1024 * 1024);
-      const res = await request(`${base}/stream/102`, { headers: { 'x-test-user': 'member' } });
+      const res = await request(`${base}/stream/102`, { headers: { cookie: s.member.cookie! } });
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-length']).toBe(String(1024 * 1024 * 1024));
       let got = 0;
@@ -267,9 +218,9 @@ describe('media proxies (/img, /stream)', () => {
     });
 
     it('says not set up (404) and server down (502) in sentences', async () => {
-      connection.server = null;
+      await disconnect();
       expect(errorOf(await get('/stream/101'))).toMatchObject({ code: 'media_not_configured' });
-      connection.server = shared;
+      await connect();
       await fake.setMode('down', { role: 'server' });
       const down = await get('/stream/103');
       expect(down.status).toBe(502);
@@ -284,13 +235,7 @@ describe('media proxies (/img, /stream)', () => {
   });
 
   it('put no token in any answer (headers or body) or log line', () => {
-    expect(answers.length).toBeGreaterThan(20);
-    const tokens = fake.allTokens();
-    for (const a of answers) {
-      const text = JSON.stringify(a.headers) + a.body.toString('latin1');
-      for (const t of tokens) expect(text.includes(t), `a ${a.status} answer`).toBe(false);
-    }
-    const logged = JSON.stringify(logger.lines);
-    for (const t of tokens) expect(logged.includes(t)).toBe(false);
+    expect(scan.answers.length).toBeGreaterThan(20);
+    scan.expectNoTokens(fake.allTokens());
   });
 });
