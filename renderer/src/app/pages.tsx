@@ -49,6 +49,7 @@ const ImageEnginePage = lazyPage(() => import('../features/image-admin/EnginePag
 const ImageLorasPage = lazyPage(() => import('../features/image-admin/LorasPage').then((m) => m.LorasPage));
 const ImageMembersPage = lazyPage(() => import('../features/image-admin/MembersImagePage').then((m) => m.MembersImagePage));
 const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
+const MediaPlayerPage = lazyPage(() => import('../features/media/PlayerPage').then((m) => m.PlayerPage));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */
@@ -145,6 +146,7 @@ export const SHELL_PAGES: readonly ShellPage[] = [
     prefetch: () => ['/api/image/status', '/api/image/loras', '/api/image/building'],
   },
   { id: 'images-edit', path: 'images/edit', label: 'Edit a picture', icon: 'image', access: 'user', Component: EditImagePage, inNav: false, prefetch: () => ['/api/image/status', '/api/image/history'] },
+  { id: 'media-play', path: 'media/play/:ratingKey', label: 'Play', icon: 'play', access: 'user', Component: MediaPlayerPage, inNav: false },
   { id: 'images-history', path: 'images/history', label: 'My pictures', icon: 'image', access: 'user', Component: ImageHistoryPage, inNav: false, prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
   { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
   { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
