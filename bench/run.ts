@@ -14,6 +14,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'inventory-ocr': () => import('./inventory-ocr.js'),
   inventory: () => import('./inventory.js'),
   image: () => import('./image.js'),
+  media: () => import('./media.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

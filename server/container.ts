@@ -144,6 +144,7 @@ import { WATCHED_SWEEP_TASK, WatchedSweep } from './modules/media-server/sweep.j
 import { RESOLUTION_TTL_MS } from './modules/media-server/guids.js';
 import { MediaLibraryService } from './modules/media-server/library.js';
 import { ProgressStore, ResolutionStore } from './modules/media-server/library-store.js';
+import { MediaProxy } from './modules/media-server/proxy.js';
 
 export interface Deps {
   config: Config;
@@ -222,6 +223,8 @@ export interface Deps {
   mediaSweep: WatchedSweep;
   /** Feeds, titles, rule 4's cache, the watchlist and watched sync; also the export sweep's WatchedLookup. */
   mediaLibrary: MediaLibraryService;
+  /** /img and /stream through the shared server (the picture cache under DATA_DIR/cache/media-img). */
+  mediaProxy: MediaProxy;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -647,6 +650,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
   const mediaResolutions = new ResolutionStore(db, clock);
   const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions: mediaResolutions, progress: new ProgressStore(db), clock, logger: logger.child('media-library') });
+  const mediaProxy = new MediaProxy({ connection: mediaConnection, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -692,7 +696,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, mediaProxy, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

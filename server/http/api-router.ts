@@ -20,6 +20,7 @@ import { createStorageLocationRoutes } from '../modules/media-server/admin-route
 import { createMediaExportRoutes } from '../modules/media-server/export-routes.js';
 import { createHomeVideoRoutes } from '../modules/media-server/upload-routes.js';
 import { createMediaLibraryRoutes } from '../modules/media-server/library-routes.js';
+import { createMediaProxyRoutes } from '../modules/media-server/proxy-routes.js';
 import { createModelRoutes } from '../modules/models/routes.js';
 import { createNotificationRoutes } from '../modules/notifications/routes.js';
 import { createSearchRoutes } from '../modules/search/routes.js';
@@ -66,6 +67,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/mediaserver', createHomeVideoRoutes(d.homeVideos)],
     ['/admin/storage-locations', createStorageLocationRoutes(d.mediaStorage)],
     ['/mediaserver', createMediaLibraryRoutes(d.mediaLibrary)],
+    ['/mediaserver', createMediaProxyRoutes(d.mediaProxy)],
     // retired aliases, thin over the same service
     ['/bookmarks', createLegacyBookmarkRoutes(d.reader)],
     ['/admin/bookmarks', createReaderAdminRoutes(d.reader)],

@@ -146,6 +146,7 @@ describe('guards and HTTP conventions', () => {
       );
       // the media server's library
       expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/recent', 'GET /api/mediaserver/ondeck', 'GET /api/mediaserver/hubs', 'GET /api/mediaserver/sessions', 'GET /api/mediaserver/find', 'GET /api/mediaserver/meta/:ratingKey', 'POST /api/mediaserver/meta/:ratingKey/watched', 'POST /api/mediaserver/meta/:ratingKey/progress', 'POST /api/mediaserver/watchlist']));
+      expect(keys).toEqual(expect.arrayContaining(['GET /api/mediaserver/img', 'GET /api/mediaserver/stream/:ratingKey']));
       expect(new Set(keys).size).toBe(keys.length);
     });
 

@@ -65,6 +65,7 @@ const MediaConnectionPage = lazyPage(() => import('../features/media-admin/Conne
 const MediaPage = lazyPage(() => import('../features/media/MediaPage').then((m) => m.MediaPage));
 const MediaTitlePage = lazyPage(() => import('../features/media/TitlePage').then((m) => m.TitlePage));
 const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
+const MediaPlayerPage = lazyPage(() => import('../features/media/PlayerPage').then((m) => m.PlayerPage));
 
 export interface ShellPage {
   /** Stable id; also used for keys. */
@@ -163,6 +164,7 @@ export const SHELL_PAGES: readonly ShellPage[] = [
     prefetch: () => ['/api/image/status', '/api/image/loras', '/api/image/building'],
   },
   { id: 'images-edit', path: 'images/edit', label: 'Edit a picture', icon: 'image', access: 'user', Component: EditImagePage, inNav: false, prefetch: () => ['/api/image/status', '/api/image/history'] },
+  { id: 'media-play', path: 'media/play/:ratingKey', label: 'Play', icon: 'play', access: 'user', Component: MediaPlayerPage, inNav: false },
   { id: 'images-history', path: 'images/history', label: 'My pictures', icon: 'image', access: 'user', Component: ImageHistoryPage, inNav: false, prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
   {
     id: 'media',
