@@ -5,6 +5,7 @@
 // rescans; the row stays as removed with its reason.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
@@ -79,12 +80,23 @@ export function safeFileName(title: string, ext: string, unique: string): string
   return `${slug}-${unique}${ext}`;
 }
 
+/**
+ * tus's file store makes its folder with a callback that throws on failure, outside any promise (an
+ * uncaught exception when the data folder goes away meanwhile, as a test's does at close). Hearth
+ * makes the folder itself, before the store is used, and the store's own attempt is skipped.
+ */
+class UploadStore extends FileStore {
+  override checkOrCreateDirectory(): void {
+    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+  }
+}
+
 export class HomeVideosService {
   /** The resumable uploads' parts (tus), until each is finished and moved into a member's folder. */
   readonly uploads: FileStore;
 
   constructor(private readonly deps: HomeVideosDeps) {
-    this.uploads = new FileStore({ directory: deps.uploadDir, expirationPeriodInMilliseconds: deps.uploadExpiryMs ?? UPLOAD_EXPIRY_MS });
+    this.uploads = new UploadStore({ directory: deps.uploadDir, expirationPeriodInMilliseconds: deps.uploadExpiryMs ?? UPLOAD_EXPIRY_MS });
   }
 
   /** Removes the parts of uploads nobody finished in time (the scheduler calls it). */

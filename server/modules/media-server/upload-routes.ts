@@ -26,6 +26,14 @@ function metadataOf(header: string | undefined): Record<string, string> {
   return out;
 }
 
+/** Reads what the client sent before a refusal is answered: a body left unread can reset the connection. */
+function drain(req: Request): Promise<void> {
+  if (req.readableEnded || req.headers['content-length'] === undefined || Number(req.headers['content-length']) > 1024 * 1024) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.on('end', resolve).on('error', () => resolve()).resume();
+  });
+}
+
 const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
 
 export function createHomeVideoRoutes(videos: HomeVideosService) {
@@ -68,11 +76,13 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
         if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
         await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
       } else if (id && !id.startsWith(`${actor.id}_`)) {
+        await drain(req);
         res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
         return;
       }
     } catch (err) {
       if (err instanceof AppError) {
+        await drain(req);
         res.status(err.status).json({ error: { code: err.code, message: err.message } });
         return;
       }
