@@ -1,5 +1,7 @@
-// Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): on a
-// phone a member uploads a small real video (WebM bytes made here) through the resumable upload,
+// Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
+// member without a library is told an admin sets it up; on a laptop an admin adds a storage location
+// (a wrong mapping first, which the check names), fixes and checks it, provisions the member, and is
+// refused deleting the location in use; then on a phone the member uploads a small real video (WebM bytes made here) through the resumable upload,
 // sees it in their list (being added, then ready), changes a sync setting and deletes it with the
 // confirm dialog. axe on each page; no Plex token in any answer the browser received. One server,
 // one browser. Needs the built web app (`npm run build:web`).
@@ -9,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { type DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -88,11 +90,59 @@ describe('home videos and storage in the browser', () => {
     await page.close();
   });
 
-  it('sets up the member’s library (storage location, mapping check, provision)', async () => {
-    const loc = (await server.admin.post('/api/admin/storage-locations', { name: 'Media', localPath: store, contentTypes: ['mine'], serverPath: SERVER_ROOT })).body.location;
-    expect((await server.admin.post(`/api/admin/storage-locations/${loc.id}/check`)).body.ok).toBe(true);
-    expect((await server.admin.post('/api/mediaserver/admin/provision', { userId: server.users.member.id, contentType: 'mine' })).status).toBe(202);
-    await server.handle.deps.mediaExport.idle();
+  it('on a laptop an admin adds a storage location, checks its mapping, provisions a member, and cannot delete a location in use', async () => {
+    const page = await open('admin', DESKTOP);
+    await page.goto(`${server.url}/admin/media`);
+    await page.getByRole('link', { name: 'media storage' }).click();
+    await shown(page.getByRole('heading', { name: 'Media storage', level: 1 }));
+    await shown(page.getByText('No storage locations yet'));
+    const sam = page.getByTestId('provision-row').filter({ hasText: 'Sam' });
+    await shown(sam.getByText('Add a storage location for', { exact: false }));
+    expect(await sam.getByRole('button', { name: 'Provision Sam' }).isDisabled()).toBe(true);
+    await expectNoSeriousA11yViolations(page, 'media storage (empty)');
+
+    // a wrong mapping first: the check says the server does not see it
+    await page.getByRole('button', { name: 'Add a location' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Media');
+    await dialog.getByLabel('Folder on this computer').fill(store);
+    await dialog.getByLabel('How the media server sees this folder').fill('/srv/elsewhere');
+    await expectNoSeriousA11yViolations(page, 'media storage (add a location)');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await toastSays(page, 'Media was added.');
+    const card = page.getByTestId('storage-location');
+    await shown(card.getByText(store));
+    await card.getByRole('button', { name: 'Check' }).click();
+    await shown(card.getByTestId('check-result').getByText('The media server does not see a folder /srv/elsewhere.', { exact: false }));
+    await shown(sam.getByText('Check the path mapping of “Media” first', { exact: false }));
+    expect(await sam.getByRole('button', { name: 'Provision Sam' }).isDisabled()).toBe(true);
+
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByLabel('How the media server sees this folder').fill(SERVER_ROOT);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toastSays(page, 'Media was saved.');
+    await card.getByRole('button', { name: 'Check' }).click();
+    await shown(card.getByTestId('check-result').getByText(`The media server sees this folder at ${SERVER_ROOT}.`));
+    await shown(card.getByText('Seen by the media server'));
+
+    const provision = sam.getByRole('button', { name: 'Provision Sam' });
+    await shown(provision);
+    expect(await provision.isDisabled()).toBe(false);
+    await provision.click();
+    await shown(sam.getByText('Ready'));
+    await expectNoSeriousA11yViolations(page, 'media storage (provisioned)');
+    await page.screenshot({ path: '/tmp/hearth-desktop-media-storage.png' });
+
+    // in use: the delete is refused with the server's sentence, in the dialog
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await shown(confirm.getByText('A member’s library uses “Media”.', { exact: false }));
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await gone(confirm);
+    expect(await card.count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+    await page.close();
   });
 
   it('on a phone a member uploads a video, sees it added and ready, changes a sync setting and deletes it', async () => {
