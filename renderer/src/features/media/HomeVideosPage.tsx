@@ -89,6 +89,8 @@ function UploadCard(): ReactElement {
   const toast = useToast();
   const [file, setFile] = useState<File | null>(null);
   const [state, setState] = useState<UploadState>({ kind: 'idle' });
+  // a new picker after each finished upload, so it no longer names the file just sent
+  const [pickerKey, setPickerKey] = useState(0);
   const upload = useRef<Upload | null>(null);
   const maxBytes = list.data?.maxBytes ?? null;
   useEffect(() => () => void upload.current?.abort(), []);
@@ -117,6 +119,7 @@ function UploadCard(): ReactElement {
           upload.current = null;
           setState({ kind: 'idle' });
           setFile(null);
+          setPickerKey((k) => k + 1);
           toast(`${name} was added. Plex shows it in a moment.`);
           void queryClient.invalidateQueries({ queryKey: HOME_VIDEOS_KEY });
         },
@@ -153,6 +156,7 @@ function UploadCard(): ReactElement {
         Add a video
       </h2>
       <FilePicker
+        key={pickerKey}
         label="Choose a video"
         accept={ACCEPT}
         testId="home-video-file"
@@ -211,6 +215,19 @@ function UploadCard(): ReactElement {
 
 const STATE_TEXT: Record<HomeVideo['state'], string> = { stored: 'Being added to Plex', ready: 'Ready', removed: 'Removed' };
 
+/** The video's picture once Plex has one; a placeholder before, or when the picture does not load. */
+function Thumb({ url }: { url: string | null }): ReactElement {
+  const [broken, setBroken] = useState<string | null>(null);
+  if (!url || broken === url) {
+    return (
+      <div className="home-videos__thumb home-videos__thumb--none" aria-hidden="true">
+        <Icon name="play" />
+      </div>
+    );
+  }
+  return <img className="home-videos__thumb" src={url} alt="" width={96} height={54} loading="lazy" onError={() => setBroken(url)} />;
+}
+
 function VideoList(): ReactElement {
   const list = useHomeVideos();
   const remove = useDeleteHomeVideo();
@@ -235,12 +252,11 @@ function VideoList(): ReactElement {
           <ul className="home-videos__list" data-testid="home-videos-list">
             {videos.map((v) => (
               <li key={v.id} className="card home-videos__item" data-testid="home-video">
-                {v.item?.thumbUrl ? <img className="home-videos__thumb" src={v.item.thumbUrl} alt="" width={96} height={54} loading="lazy" /> : <div className="home-videos__thumb home-videos__thumb--none" aria-hidden="true"><Icon name="play" /></div>}
+                <Thumb url={v.item?.thumbUrl ?? null} />
                 <div className="home-videos__text">
                   <span className="home-videos__title">{v.title}</span>
-                  <span className="muted">
-                    {formatBytes(v.bytes)} · <span className={`badge badge--${v.state === 'ready' ? 'ok' : 'warn'}`}>{STATE_TEXT[v.state]}</span>
-                  </span>
+                  <span className="muted">{formatBytes(v.bytes)}</span>
+                  <span className={`badge badge--${v.state === 'ready' ? 'ok' : 'warn'}`}>{STATE_TEXT[v.state]}</span>
                 </div>
                 <button type="button" className="btn btn--ghost" aria-label={`Delete ${v.title}`} onClick={() => setDeleting(v)}>
                   <Icon name="trash" /> Delete
