@@ -1,9 +1,10 @@
 // Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
 // member without a library is told an admin sets it up; on a laptop an admin adds a storage location
 // (a wrong mapping first, which the check names), fixes and checks it, provisions the member, and is
-// refused deleting the location in use; then on a phone the member uploads a small real video (WebM bytes made here) through the resumable upload,
-// sees it in their list (being added, then ready), changes a sync setting and deletes it with the
-// confirm dialog. axe on each page; no Plex token in any answer the browser received. One server,
+// refused deleting the location in use; then on a phone the member uploads a small real video (WebM
+// bytes made here) through the resumable upload, its connection dropped once (it asks where it
+// stopped and carries on), sees it in their list (being added, then ready), changes a sync setting
+// and deletes it with the confirm dialog. axe on each page; no Plex token in any answer the browser received. One server,
 // one browser. Needs the built web app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -154,9 +155,24 @@ describe('home videos and storage in the browser', () => {
     await shown(page.getByText('No videos yet'));
     await expectNoSeriousA11yViolations(page, 'my home videos (empty)');
 
+    // the connection drops on the first piece: the upload asks where it stopped (HEAD) and carries on
+    const seen: string[] = [];
+    let dropped = false;
+    await page.route('**/api/mediaserver/me/uploads/**', async (route) => {
+      seen.push(route.request().method());
+      if (route.request().method() === 'PATCH' && !dropped) {
+        dropped = true;
+        await route.abort('connectionreset');
+        return;
+      }
+      await route.continue();
+    });
     await page.getByTestId('home-video-file').setInputFiles({ name: 'beach-day.webm', mimeType: 'video/webm', buffer: webmBytes() });
     await page.getByRole('button', { name: 'Upload' }).click();
     await toastSays(page, 'beach-day.webm was added.');
+    expect(dropped).toBe(true);
+    expect(seen).toEqual(['PATCH', 'HEAD', 'PATCH']);
+    await page.unroute('**/api/mediaserver/me/uploads/**');
     // the picker no longer names the file just sent
     await shown(page.getByText('No file chosen'));
     const row = page.getByTestId('home-video');
