@@ -1,11 +1,12 @@
 // Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
 // member without a library is told an admin sets it up; on a laptop an admin adds a storage location
-// (a wrong mapping first, which the check names), fixes and checks it, provisions the member, and is
-// refused deleting the location in use; then on a phone the member uploads a small real video (WebM
-// bytes made here) through the resumable upload, its connection dropped once (it asks where it
-// stopped and carries on), sees it in their list (being added, then ready), changes a sync setting
-// and deletes it with the confirm dialog. axe on each page; no Plex token in any answer the browser received. One server,
-// one browser. Needs the built web app (`npm run build:web`).
+// (a wrong mapping first, which the check names), fixes and checks it, provisions the member (and,
+// after the server failed, themself with Try again), and is refused deleting the location in use;
+// then on a phone the member uploads a small real video (WebM bytes made here) through the
+// resumable upload, its connection dropped once (it asks where it stopped and carries on), sees it
+// in their list (being added, then ready), changes a sync setting and deletes it with the confirm
+// dialog. axe on each page; no Plex token in any answer the browser received. One server, one
+// browser. Needs the built web app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -134,11 +135,22 @@ describe('home videos and storage in the browser', () => {
     await expectNoSeriousA11yViolations(page, 'media storage (provisioned)');
     await page.screenshot({ path: '/tmp/hearth-desktop-media-storage.png' });
 
+    // a library the server fails to make says why, and offers to try again
+    await fake.setMode('garbage', { role: 'server' });
+    const alex = page.getByTestId('provision-row').filter({ hasText: 'Alex' });
+    await alex.getByRole('button', { name: 'Provision Alex' }).click();
+    await shown(alex.getByText('Failed'));
+    await shown(alex.getByText('The media server sent an answer Hearth could not read.'));
+    await fake.setMode('ok', { role: 'server' });
+    await page.reload();
+    await alex.getByRole('button', { name: 'Try again for Alex' }).click();
+    await shown(alex.getByText('Ready'));
+
     // in use: the delete is refused with the server's sentence, in the dialog
     await card.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog');
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await shown(confirm.getByText('A member’s library uses “Media”.', { exact: false }));
+    await shown(confirm.getByText('2 members’ libraries use “Media”.', { exact: false }));
     await confirm.getByRole('button', { name: 'Keep it' }).click();
     await gone(confirm);
     expect(await card.count()).toBe(1);
