@@ -264,10 +264,13 @@ export const StorageLocationBody = z.object({
 export const StorageLocationPatch = StorageLocationBody.extend({ contentTypes: z.array(ContentType).max(5) }).partial();
 export const StorageLocationParams = z.object({ id: z.string().min(1).max(64) });
 export const StorageLocationsResponse = z.object({ locations: z.array(StorageLocation) });
+export type StorageLocationsResponse = z.infer<typeof StorageLocationsResponse>;
 /** POST, PATCH /api/admin/storage-locations(/:id): the location as saved. */
 export const StorageLocationResponse = z.object({ location: StorageLocation });
+export type StorageLocationResponse = z.infer<typeof StorageLocationResponse>;
 /** POST /api/admin/storage-locations/:id/check: the server browses serverPath and sees Hearth's marker file. */
 export const MappingCheckResponse = z.object({ location: StorageLocation, ok: z.boolean(), message: z.string() });
+export type MappingCheckResponse = z.infer<typeof MappingCheckResponse>;
 
 // ---- library sections ------------------------------------------------------------------------
 export const ProvisionBody = z.object({ userId: z.string().min(1).max(64), contentType: ContentType });

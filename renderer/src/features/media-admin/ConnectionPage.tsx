@@ -41,6 +41,9 @@ export function ConnectionPage(): ReactElement {
           <p className="muted">
             Your own Plex account for your watchlist is separate: <Link to={LINK_ACCOUNT_HREF}>link my Plex account</Link>.
           </p>
+          <p className="muted">
+            Members’ own videos and their private libraries: <Link to="/admin/media-storage">media storage</Link>.
+          </p>
         </>
       )}
     </section>

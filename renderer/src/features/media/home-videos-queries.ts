@@ -1,0 +1,48 @@
+// A member's home videos as hooks (TanStack Query, api/query.ts): the list (read again every 5 s
+// while a video is still being added to Plex, so "Ready" and its picture arrive on their own), the
+// member's library sections with their sync settings, delete, and the settings' patch. Every write
+// invalidates HOME_VIDEOS_KEY. The upload itself is tus (useResumableUpload in HomeVideosPage).
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import type { HomeVideosResponse, MySectionsResponse, SyncMode } from '../../../../server/modules/media-server/schema.js';
+
+export const HOME_VIDEOS_KEY = ['mediaserver', 'home-videos'] as const;
+const LIST_KEY = [...HOME_VIDEOS_KEY, 'list'] as const;
+const SECTIONS_KEY = [...HOME_VIDEOS_KEY, 'sections'] as const;
+export const HOME_VIDEOS_PATH = '/api/mediaserver/me/videos';
+export const MY_SECTIONS_PATH = '/api/mediaserver/me/library-sections';
+/** The tus endpoint (server/modules/media-server/upload-routes.ts UPLOADS_PATH). */
+export const UPLOADS_PATH = '/api/mediaserver/me/uploads';
+const PENDING_POLL_MS = 5_000;
+
+export function useHomeVideos() {
+  return useQuery({
+    queryKey: LIST_KEY,
+    queryFn: ({ signal }) => api.get<HomeVideosResponse>(HOME_VIDEOS_PATH, { signal }),
+    refetchInterval: (q) => (q.state.data?.videos.some((v) => v.state === 'stored') ? PENDING_POLL_MS : false),
+  });
+}
+
+export function useMySections() {
+  return useQuery({ queryKey: SECTIONS_KEY, queryFn: ({ signal }) => api.get<MySectionsResponse>(MY_SECTIONS_PATH, { signal }) });
+}
+
+export function useDeleteHomeVideo() {
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`${HOME_VIDEOS_PATH}/${encodeURIComponent(id)}`),
+    meta: { invalidates: [HOME_VIDEOS_KEY] },
+  });
+}
+
+export interface SyncPatch {
+  syncMode?: SyncMode;
+  syncRecentCount?: number;
+  removeWatched?: boolean;
+}
+
+export function useSaveSync() {
+  return useMutation({
+    mutationFn: (patch: SyncPatch) => api.patch<MySectionsResponse>(MY_SECTIONS_PATH, { contentType: 'mine', ...patch }),
+    meta: { invalidates: [HOME_VIDEOS_KEY] },
+  });
+}

@@ -1,0 +1,219 @@
+// Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
+// member without a library is told an admin sets it up; on a laptop an admin adds a storage location
+// (a wrong mapping first, which the check names), fixes and checks it, provisions the member (and,
+// after the server failed, themself with Try again), and is refused deleting the location in use;
+// then on a phone the member uploads a small real video (WebM bytes made here) through the
+// resumable upload, its connection dropped once (it asks where it stopped and carries on), sees it
+// in their list (being added, then ready), changes a sync setting and deletes it with the confirm
+// dialog. axe on each page; no Plex token in any answer the browser received. One server, one
+// browser. Needs the built web app (`npm run build:web`).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
+import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { createTokenScan } from '../harness/media-token-scan.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const SERVER_ROOT = '/srv/plex-media/hearth';
+
+/** A few KB that start as a WebM file (EBML header naming the webm doctype). */
+function webmBytes(): Buffer {
+  const b = Buffer.alloc(6_000);
+  for (let i = 0; i < b.length; i++) b[i] = (i * 13 + 5) & 0xff;
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]).copy(b, 0);
+  b.write('webm', 12, 'latin1');
+  return b;
+}
+
+describe('home videos and storage in the browser', () => {
+  let fake: FakeMediaServer;
+  let server: TestServer;
+  let browser: Browser;
+  const temp = makeTempDir();
+  const store = path.join(temp.dir, 'media');
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+  const scan = createTokenScan();
+  const reading: Array<Promise<void>> = [];
+
+  async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
+    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
+    page.on('requestfinished', (req) => {
+      if (!new URL(req.url()).pathname.startsWith('/api/')) return;
+      reading.push(
+        (async () => {
+          const res = await req.response();
+          if (!res || !String(res.headers()['content-type'] ?? '').includes('application/json')) return;
+          scan.record(`${as} ${req.method()} ${new URL(req.url()).pathname}`, { status: res.status(), headers: res.headers(), text: await res.text() });
+        })().catch(() => undefined),
+      );
+    });
+    return page;
+  }
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    mkdirSync(store, { recursive: true });
+    fake = await startFakeMediaServer({ refreshMs: 20, mounts: { [SERVER_ROOT]: store } });
+    server = await startTestServer({
+      seed: 'household',
+      config: { fetchAllowOrigins: [fake.url], mediaAccountUrl: fake.accountUrl, mediaDiscoverUrl: fake.discoverUrl, mediaLinkPageUrl: `${fake.url}/auth` },
+      overrides: { tuning: { mediaHealthTtlMs: 0, mediaScanPollMs: 20 } },
+    });
+    scan.watch(server);
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    expect((await server.admin.post('/api/mediaserver/config', { mode: 'manual', serverUrl: fake.url, token: fake.tokens.admin })).status).toBe(200);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => {});
+    await browser?.close();
+    await server?.close();
+    await fake?.close();
+    temp.remove();
+  });
+
+  it('on a phone a member without a library is told an admin sets it up', async () => {
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByRole('heading', { name: 'My home videos', level: 1 }));
+    await shown(page.getByText('Not set up yet'));
+    await shown(page.getByText('An admin sets up your home videos library.', { exact: false }));
+    expect(await page.getByTestId('home-video-file').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page, 'my home videos (not set up)');
+    await page.close();
+  });
+
+  it('on a laptop an admin adds a storage location, checks its mapping, provisions a member, and cannot delete a location in use', async () => {
+    const page = await open('admin', DESKTOP);
+    await page.goto(`${server.url}/admin/media`);
+    await page.getByRole('link', { name: 'media storage' }).click();
+    await shown(page.getByRole('heading', { name: 'Media storage', level: 1 }));
+    await shown(page.getByText('No storage locations yet'));
+    const sam = page.getByTestId('provision-row').filter({ hasText: 'Sam' });
+    await shown(sam.getByText('Add a storage location for', { exact: false }));
+    expect(await sam.getByRole('button', { name: 'Provision Sam' }).isDisabled()).toBe(true);
+    await expectNoSeriousA11yViolations(page, 'media storage (empty)');
+
+    // a wrong mapping first: the check says the server does not see it
+    await page.getByRole('button', { name: 'Add a location' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('Media');
+    await dialog.getByLabel('Folder on this computer').fill(store);
+    await dialog.getByLabel('How the media server sees this folder').fill('/srv/elsewhere');
+    await expectNoSeriousA11yViolations(page, 'media storage (add a location)');
+    await dialog.getByRole('button', { name: 'Add' }).click();
+    await toastSays(page, 'Media was added.');
+    const card = page.getByTestId('storage-location');
+    await shown(card.getByText(store));
+    await card.getByRole('button', { name: 'Check' }).click();
+    await shown(card.getByTestId('check-result').getByText('The media server does not see a folder /srv/elsewhere.', { exact: false }));
+    await shown(sam.getByText('Check the path mapping of “Media” first', { exact: false }));
+    expect(await sam.getByRole('button', { name: 'Provision Sam' }).isDisabled()).toBe(true);
+
+    await card.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByLabel('How the media server sees this folder').fill(SERVER_ROOT);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await toastSays(page, 'Media was saved.');
+    await card.getByRole('button', { name: 'Check' }).click();
+    await shown(card.getByTestId('check-result').getByText(`The media server sees this folder at ${SERVER_ROOT}.`));
+    await shown(card.getByText('Seen by the media server'));
+
+    const provision = sam.getByRole('button', { name: 'Provision Sam' });
+    await shown(provision);
+    expect(await provision.isDisabled()).toBe(false);
+    await provision.click();
+    await shown(sam.getByText('Ready'));
+    await expectNoSeriousA11yViolations(page, 'media storage (provisioned)');
+    await page.screenshot({ path: '/tmp/hearth-desktop-media-storage.png' });
+
+    // a library the server fails to make says why, and offers to try again
+    await fake.setMode('garbage', { role: 'server' });
+    const alex = page.getByTestId('provision-row').filter({ hasText: 'Alex' });
+    await alex.getByRole('button', { name: 'Provision Alex' }).click();
+    await shown(alex.getByText('Failed'));
+    await shown(alex.getByText('The media server sent an answer Hearth could not read.'));
+    await fake.setMode('ok', { role: 'server' });
+    await page.reload();
+    await alex.getByRole('button', { name: 'Try again for Alex' }).click();
+    await shown(alex.getByText('Ready'));
+
+    // in use: the delete is refused with the server's sentence, in the dialog
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await shown(confirm.getByText('2 members’ libraries use “Media”.', { exact: false }));
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await gone(confirm);
+    expect(await card.count()).toBe(1);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('on a phone a member uploads a video, sees it added and ready, changes a sync setting and deletes it', async () => {
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByRole('heading', { name: 'Add a video' }));
+    // the types and the size cap are named before a file is picked
+    await shown(page.getByText(/MP4, MOV, WebM, MKV, AVI or 3GP, up to 8 GB each/));
+    await shown(page.getByText('No videos yet'));
+    await expectNoSeriousA11yViolations(page, 'my home videos (empty)');
+
+    // the connection drops on the first piece: the upload asks where it stopped (HEAD) and carries on
+    const seen: string[] = [];
+    let dropped = false;
+    await page.route('**/api/mediaserver/me/uploads/**', async (route) => {
+      seen.push(route.request().method());
+      if (route.request().method() === 'PATCH' && !dropped) {
+        dropped = true;
+        await route.abort('connectionreset');
+        return;
+      }
+      await route.continue();
+    });
+    await page.getByTestId('home-video-file').setInputFiles({ name: 'beach-day.webm', mimeType: 'video/webm', buffer: webmBytes() });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await toastSays(page, 'beach-day.webm was added.');
+    expect(dropped).toBe(true);
+    expect(seen).toEqual(['PATCH', 'HEAD', 'PATCH']);
+    await page.unroute('**/api/mediaserver/me/uploads/**');
+    // the picker no longer names the file just sent
+    await shown(page.getByText('No file chosen'));
+    const row = page.getByTestId('home-video');
+    await shown(row);
+    expect(await row.count()).toBe(1);
+    await shown(row.getByText('Ready'));
+    await expectNoSeriousA11yViolations(page, 'my home videos (one video)');
+    await page.screenshot({ path: '/tmp/hearth-phone-home-videos.png' });
+
+    await page.getByRole('switch', { name: 'Remove videos after I watch them' }).click();
+    await toastSays(page, 'Saved.');
+    const mine = (await server.member.get('/api/mediaserver/me/library-sections')).body.sections.find((x: { contentType: string }) => x.contentType === 'mine');
+    expect(mine.section.removeWatched).toBe(true);
+
+    await row.getByRole('button', { name: /^Delete / }).click();
+    const dialog = page.getByRole('alertdialog');
+    await shown(dialog);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await gone(row);
+    await shown(page.getByText('No videos yet'));
+    // Hearth keeps the row as removed (the sweep's history), the page lists only what is there
+    expect((await server.member.get('/api/mediaserver/me/videos')).body.videos.map((v: { state: string; removedReason: string }) => [v.state, v.removedReason])).toEqual([['removed', 'You deleted it.']]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('no Plex token reached the browser or a log line', async () => {
+    for (const c of contexts) await c.close();
+    await Promise.all(reading);
+    expect(scan.answers.some((a) => a.what.includes('/api/mediaserver/'))).toBe(true);
+    scan.expectNoTokens(fake.allTokens());
+  });
+});
