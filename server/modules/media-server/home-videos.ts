@@ -82,14 +82,16 @@ export function safeFileName(title: string, ext: string, unique: string): string
 
 /**
  * tus's file store makes its folder with a callback that throws on failure, outside any promise (an
- * uncaught exception when the data folder goes away meanwhile, as a test's does at close). Hearth
- * makes the folder itself, before the store is used, and the store's own attempt is skipped.
+ * uncaught exception when the data folder goes away meanwhile, as a test's does at close). Hearth's
+ * store makes the folder synchronously instead; the method is private in the store's types, so it
+ * is replaced on the subclass's prototype rather than overridden.
  */
-class UploadStore extends FileStore {
-  override checkOrCreateDirectory(): void {
+class UploadStore extends FileStore {}
+Object.defineProperty(UploadStore.prototype, 'checkOrCreateDirectory', {
+  value(this: { directory: string }): void {
     mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-  }
-}
+  },
+});
 
 export class HomeVideosService {
   /** The resumable uploads' parts (tus), until each is finished and moved into a member's folder. */
