@@ -155,6 +155,17 @@ describe('media: a member’s private library is theirs alone', () => {
     expect((await robin.get(`${API}/meta/101`)).status).toBe(200);
   });
 
+  it('a poster of a feed is checked without asking the server again (the feed remembered its section)', async () => {
+    const recent = await robin.get(`${API}/recent`);
+    const first = recent.body.items.find((i: any) => i.thumbUrl);
+    const seq = fake.log.length;
+    const img = await robin.get(`${first.thumbUrl.replace(/w=\d+/, 'w=123')}`);
+    expect(img.status).toBe(200);
+    const asked = fake.log.slice(seq).map((l) => l.path);
+    expect(asked.some((p) => p.startsWith('/photo/'))).toBe(true);
+    expect(asked.filter((p) => /^\/library\/metadata\/[\d,]+$/.test(p))).toEqual([]);
+  });
+
   it('the owner still sees and plays it afterwards', async () => {
     expect((await s.member.get(`${API}/meta/${key}`)).status).toBe(200);
     expect((await s.member.get(thumbUrl)).status).toBe(200);
