@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
 import type { Config } from './config.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
+import { tableWrites } from './db/connection.js';
 import { createRequestLimit, type RequestLimit } from './http/rate-limit.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
@@ -145,6 +146,7 @@ import { RESOLUTION_TTL_MS } from './modules/media-server/guids.js';
 import { MediaLibraryService } from './modules/media-server/library.js';
 import { ProgressStore, ResolutionStore } from './modules/media-server/library-store.js';
 import { MediaProxy } from './modules/media-server/proxy.js';
+import { PrivateSectionIndex } from './modules/media-server/private-sections.js';
 
 export interface Deps {
   config: Config;
@@ -225,6 +227,8 @@ export interface Deps {
   mediaLibrary: MediaLibraryService;
   /** /img and /stream through the shared server (the picture cache under DATA_DIR/cache/media-img). */
   mediaProxy: MediaProxy;
+  /** Members' private library sections: the library and the proxies hide them from everyone else. */
+  mediaPrivateSections: PrivateSectionIndex;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;
@@ -649,8 +653,11 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
   const mediaConnection = new MediaConnectionService({ store: new MediaConnectionStore(db), clients: mediaClients, settings, clientInfo: mediaClientInfo, clock, logger: logger.child('media-server'), healthTtlMs: tuning.mediaHealthTtlMs, probeMs: tuning.mediaProbeMs });
   const mediaResolutions = new ResolutionStore(db, clock);
-  const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions: mediaResolutions, progress: new ProgressStore(db), clock, logger: logger.child('media-library') });
-  const mediaProxy = new MediaProxy({ connection: mediaConnection, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
+  const mediaExportStore = new MediaExportStore(db);
+  // members' private sections (the export's), hidden from everyone else by the library and the proxies
+  const mediaPrivateSections = new PrivateSectionIndex({ store: mediaExportStore, version: tableWrites(db, ['media_library_sections', 'users']) });
+  const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions: mediaResolutions, progress: new ProgressStore(db), privateSections: mediaPrivateSections, clock, logger: logger.child('media-library') });
+  const mediaProxy = new MediaProxy({ connection: mediaConnection, privateSections: mediaPrivateSections, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
@@ -666,7 +673,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   // the export's view of the shared media server (tests may hand it a stand-in)
   const exportConnection: MediaConnection = overrides.mediaConnection ?? mediaConnection;
-  const mediaExportStore = new MediaExportStore(db);
   const mediaLog = logger.child('media-export');
   const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: exportConnection, diskFree: disk, clock, logger: mediaLog });
   const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: exportConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
@@ -696,7 +702,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, mediaProxy, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, mediaProxy, mediaPrivateSections, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

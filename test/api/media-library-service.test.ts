@@ -56,6 +56,7 @@ describe('media library service', () => {
       discover: createPlexDiscoverClient({ baseUrl: fake.discoverUrl, guard: publicGuard, client: CLIENT }),
       resolutions: new ResolutionStore(server.handle.deps.db, clock),
       progress,
+      privateSections: server.handle.deps.mediaPrivateSections,
       clock,
       logger: server.logger,
     });

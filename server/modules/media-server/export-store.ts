@@ -174,6 +174,12 @@ export class MediaExportStore {
     return r ? toSection(r) : null;
   }
 
+  /** Every provisioned section's server key and owner (the private-sections index). */
+  async sectionOwners(): Promise<Array<{ sectionKey: string; userId: string }>> {
+    const rows = (await this.db('media_library_sections').whereNotNull('section_key').select('section_key', 'user_id')) as Array<{ section_key: string; user_id: string }>;
+    return rows.map((r) => ({ sectionKey: r.section_key, userId: r.user_id }));
+  }
+
   async sectionsWithStatus(statuses: readonly SectionStatus[]): Promise<SectionRow[]> {
     return ((await this.db('media_library_sections').whereIn('status', statuses).orderBy('updated_at')) as SectionDb[]).map(toSection);
   }

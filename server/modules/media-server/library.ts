@@ -8,6 +8,9 @@
 // - watchlist through the discover provider and watched/progress through the server, both with the
 //   member's own token; reading an item with that token writes media_progress (server to app), an
 //   action writes it and pushes it (app to server, rule 5);
+// - a member's private library (the export's home videos) is theirs alone: every list drops items
+//   of another member's private section and one title, a watchlist or watched action on such an
+//   item is a 404, admins included (PrivateSections, one cached lookup per request);
 // - rule 7: no shared server or no linked account: feeds answer empty, never an error. A down
 //   server or a refused shared token is a sentence (503), never a raw code or a 500.
 import type { PlexDiscoverClient, PlexItem } from '../../adapters/media-server/plex.js';
@@ -19,7 +22,7 @@ import type { Logger } from '../../platform/logger.js';
 import { parseGuid, RESOLUTION_TTL_MS, resolveMedia, titleYearKey, type Resolution, type ResolvableShow } from './guids.js';
 import { routeOf, toMediaItem } from './items.js';
 import type { ProgressStore } from './library-store.js';
-import type { MediaConnection, ProgressRow, ResolutionCache, SharedServer, WatchedLookup } from './ports.js';
+import type { MediaConnection, PrivateSections, ProgressRow, ResolutionCache, SectionVisibility, SharedServer, WatchedLookup } from './ports.js';
 import type { FeedResponse, FindResponse, HubsResponse, MediaItem, MetaResponse, SessionsResponse } from './schema.js';
 
 export interface MediaLibraryDeps {
@@ -27,6 +30,8 @@ export interface MediaLibraryDeps {
   discover: PlexDiscoverClient;
   resolutions: ResolutionCache;
   progress: ProgressStore;
+  /** Members' private sections: another member's items are dropped or a 404. */
+  privateSections: PrivateSections;
   clock: Clock;
   logger: Logger;
 }
@@ -52,6 +57,8 @@ interface Caller {
   account: string | null;
   /** Their token for the shared server (their own watch state); null: none or no access. */
   server: string | null;
+  /** Which sections are another member's private library. */
+  sections: SectionVisibility;
 }
 
 /** Hubs made of the token's own watching: the shared token's are the owner's, never shown to others. */
@@ -87,7 +94,20 @@ export class MediaLibraryService implements WatchedLookup {
     const account = await this.d.connection.memberToken(actor.id);
     if (!account) return null;
     const server = await this.d.connection.memberServerToken(actor.id);
-    return { userId: actor.id, shared, account, server };
+    return { userId: actor.id, shared, account, server, sections: await this.d.privateSections.viewFor(actor.id) };
+  }
+
+  /** The items this member may see (another member's private library dropped), remembered for /img. */
+  private visible<T extends PlexItem>(sections: SectionVisibility, items: readonly T[]): T[] {
+    this.d.privateSections.remember(items);
+    return items.filter((i) => !sections.hidden(i.librarySectionId));
+  }
+
+  /** Another member's private item is a 404, the same answer as an item that is not there. */
+  private async assertVisible(actor: UserActor, item: PlexItem, sections?: SectionVisibility): Promise<void> {
+    this.d.privateSections.remember([item]);
+    const view = sections ?? (await this.d.privateSections.viewFor(actor.id));
+    if (view.hidden(item.librarySectionId)) throw new NotFoundError(SENTENCES.notInLibrary);
   }
 
   /** A call with the shared token; its failures become sentences (and the connection hears of them). */
@@ -259,8 +279,8 @@ export class MediaLibraryService implements WatchedLookup {
     const c = await this.caller(actor);
     if (!c) return { items: [] };
     const { movies, episodes } = await this.viaShared(c.shared, async (s) => ({
-      movies: await s.client.recentlyAdded(s.token, { type: 1, size: limit }),
-      episodes: await s.client.recentlyAdded(s.token, { type: 4, size: limit * 4 }),
+      movies: this.visible(c.sections, await s.client.recentlyAdded(s.token, { type: 1, size: limit })),
+      episodes: this.visible(c.sections, await s.client.recentlyAdded(s.token, { type: 4, size: limit * 4 })),
     }));
     const bySeason = new Map<string, PlexItem[]>();
     for (const e of episodes) {
@@ -299,7 +319,7 @@ export class MediaLibraryService implements WatchedLookup {
       }
       throw await this.sharedFailure(err);
     }
-    const top = items.slice(0, limit);
+    const top = this.visible(c.sections, items).slice(0, limit);
     await this.recordFromServer(c.userId, top);
     return { items: top.map((i) => toMediaItem(i, { personal: true })) };
   }
@@ -308,7 +328,9 @@ export class MediaLibraryService implements WatchedLookup {
   async hubs(actor: UserActor, limit: number): Promise<HubsResponse> {
     const c = await this.caller(actor);
     if (!c) return { hubs: [] };
-    const hubs = (await this.viaShared(c.shared, (s) => s.client.hubs(s.token, { count: limit }))).filter((h) => !PERSONAL_HUB.test(h.hubIdentifier) && h.items.length > 0);
+    const hubs = (await this.viaShared(c.shared, (s) => s.client.hubs(s.token, { count: limit })))
+      .map((h) => ({ ...h, items: this.visible(c.sections, h.items) }))
+      .filter((h) => !PERSONAL_HUB.test(h.hubIdentifier) && h.items.length > 0);
     const mine = await this.personal(c, hubs.flatMap((h) => h.items.map((i) => i.ratingKey)));
     return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.view(i, mine)) })) };
   }
@@ -326,8 +348,9 @@ export class MediaLibraryService implements WatchedLookup {
       throw await this.sharedFailure(err);
     }
     const states = new Set(['playing', 'paused', 'buffering', 'stopped']);
+    const shown = new Set(this.visible(c.sections, list.map((s) => s.item)));
     return {
-      sessions: list.map((s) => ({
+      sessions: list.filter((s) => shown.has(s.item)).map((s) => ({
         item: toMediaItem(s.item),
         user: s.user.title || null,
         player: s.player.title || s.player.product || null,
@@ -344,11 +367,13 @@ export class MediaLibraryService implements WatchedLookup {
     const shared = await this.d.connection.shared();
     if (!shared) throw new NotFoundError(SENTENCES.notConnected, 'media_not_connected');
     const c = await this.caller(actor);
+    const sections = c?.sections ?? (await this.d.privateSections.viewFor(actor.id));
     const { item, children } = await this.viaShared(shared, async (s) => {
       const found = await s.client.metadata(s.token, ratingKey);
       if (!found) throw new NotFoundError(SENTENCES.notInLibrary);
+      await this.assertVisible(actor, found, sections);
       const kids = found.type === 'show' || found.type === 'season' ? await s.client.children(s.token, ratingKey) : [];
-      return { item: found, children: kids };
+      return { item: found, children: this.visible(sections, kids) };
     });
     if (c) await this.pushPending(c, [ratingKey]);
     const mine = c ? await this.personal(c, [item.ratingKey, ...children.map((k) => k.ratingKey)]) : null;
@@ -376,7 +401,8 @@ export class MediaLibraryService implements WatchedLookup {
     if (!c) return { found: false, item: null };
     const hit = await this.viaShared(c.shared, async (s) => {
       const wanted = q.type === 'show' ? 'show' : 'movie';
-      const sections = (await s.client.sections(s.token)).filter((x) => x.type === wanted);
+      // another member's private library is not searched
+      const sections = (await s.client.sections(s.token)).filter((x) => x.type === wanted && !c.sections.hidden(x.key));
       for (const section of sections) {
         if ('id' in q) {
           const page = await s.client.sectionItems(s.token, section.key, { type: 2, includeGuids: true });
@@ -413,6 +439,7 @@ export class MediaLibraryService implements WatchedLookup {
       const { item, route } = await this.viaShared(shared, async (s) => {
         const found = await s.client.metadata(s.token, input.ratingKey);
         if (!found) throw new NotFoundError(SENTENCES.notInLibrary);
+        await this.assertVisible(actor, found);
         return { item: found, route: await this.resolve(s.token, s.client, found) };
       });
       if (route.kind === 'personal') throw new UnprocessableError('media_not_watchlistable', SENTENCES.personal);
@@ -447,6 +474,7 @@ export class MediaLibraryService implements WatchedLookup {
     try {
       const item = await shared.client.metadata(token, ratingKey);
       if (!item) throw new NotFoundError(SENTENCES.notInLibrary);
+      await this.assertVisible(actor, item);
       return item;
     } catch (err) {
       if (isFailure(err, 'unreachable', 'timeout')) return null;

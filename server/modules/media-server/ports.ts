@@ -10,6 +10,8 @@
 //   watchlist, rule 5's two-way watched sync.
 // - The proxies (proxy.ts): /img and /stream through the shared server, never a token out.
 // - MediaExport (export.ts): storage locations, provisioning, home-video uploads, the sweep.
+// - PrivateSections (private-sections.ts): which server sections are a member's private library
+//   (the export's), so the library and the proxies hide another member's items (a 404, admins too).
 import type { PlexAccountClient, PlexDiscoverClient, PlexServerClient } from '../../adapters/media-server/plex.js';
 import type { Resolution } from './guids.js';
 import type { ContentType, SectionStatus, ServerHealth, SyncMode } from './schema.js';
@@ -154,4 +156,24 @@ export interface ResolutionCache {
  */
 export interface WatchedLookup {
   watchedKeys(userId: string, ratingKeys: readonly string[]): Promise<Set<string>>;
+}
+
+/**
+ * Members' private library sections on the shared server (media_library_sections.section_key, one
+ * per member and content type). Library reads use the shared token, which sees every section: the
+ * library and the proxies ask this before showing or serving an item, so another member's home
+ * videos are dropped from lists and answer 404, for admins too.
+ */
+export interface PrivateSections {
+  /** A view for one member: hidden(sectionId) is true for another member's private section. */
+  viewFor(userId: string): Promise<SectionVisibility>;
+  /** Remembers which section these items (and their parents) are in, for the picture proxy. */
+  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null }>): void;
+  /** The section an item was last seen in, if known (undefined: not seen lately). */
+  sectionOf(ratingKey: string): string | null | undefined;
+}
+
+export interface SectionVisibility {
+  /** Another member's private section (an unknown or null section is not hidden). */
+  hidden(sectionId: string | null | undefined): boolean;
 }

@@ -1,6 +1,7 @@
 // GET /api/mediaserver/img and GET|HEAD /api/mediaserver/stream/:ratingKey (proxy.ts): bytes from
 // the household's media server with its token kept here. Pictures carry a cache header so phones
 // keep them; a film's bytes follow the browser's Range, and the browser leaving stops the read.
+import { actorOf } from '../../http/auth.js';
 import { defineRoutes, bytes } from '../../http/routes.js';
 import { pipeToResponse } from '../../http/body.js';
 import { parse } from '../../http/validate.js';
@@ -13,7 +14,7 @@ const IMG_CACHE_CONTROL = 'private, max-age=604800';
 export function createMediaProxyRoutes(proxy: MediaProxy) {
   return defineRoutes((r) => {
     r.get('/img', { access: 'user', response: bytes('image/webp or image/jpeg: a library picture, resized to w×h') }, async (req, res) => {
-      const img = await proxy.image(parse(ImgQuery, req.query), req.get('accept'));
+      const img = await proxy.image(actorOf(req).id, parse(ImgQuery, req.query), req.get('accept'));
       res.status(200).set({
         'Content-Type': img.contentType,
         'Cache-Control': IMG_CACHE_CONTROL,
@@ -34,7 +35,7 @@ export function createMediaProxyRoutes(proxy: MediaProxy) {
       res.once('close', () => stop.abort());
       let part;
       try {
-        part = await proxy.stream(ratingKey, { method: req.method === 'HEAD' ? 'HEAD' : 'GET', range: req.get('range'), ifRange: req.get('if-range'), signal: stop.signal });
+        part = await proxy.stream(actorOf(req).id, ratingKey, { method: req.method === 'HEAD' ? 'HEAD' : 'GET', range: req.get('range'), ifRange: req.get('if-range'), signal: stop.signal });
       } catch (err) {
         // the browser left while the server was still answering: nobody to tell
         if (stop.signal.aborted) return;

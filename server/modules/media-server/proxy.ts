@@ -8,6 +8,10 @@
 //    416) and its Content-Range, Accept-Ranges and Content-Length come back as it sent them. The
 //    bytes are streamed, never buffered; the caller's signal (the browser leaving) stops the
 //    upstream read. No transcoding: episodes and shows are refused in a sentence.
+// A member's private library (PrivateSections) is theirs alone: another member's picture or film is
+// a 404, admins included. A picture's path carries its item's ratingKey; the item's section comes
+// from what the library last read (remembered) or one metadata call, remembered for a while too; a
+// film's section is kept with its part key, and checked against the caller on every request.
 // Failures are sentences: not configured is 404 (rule 7: nothing to show), the server down or
 // refusing the shared token is 502 with what to do, and the connection hears of it (reportShared).
 import type { default as Sharp } from 'sharp';
@@ -16,7 +20,7 @@ import { BadRequestError, NotFoundError, UnprocessableError, UpstreamError } fro
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { ImageDiskCache } from './img-cache.js';
-import type { MediaConnection, SharedServer } from './ports.js';
+import type { MediaConnection, PrivateSections, SectionVisibility, SharedServer } from './ports.js';
 
 /** Bytes of resized pictures kept on disk. */
 export const IMG_CACHE_MAX_BYTES = 128 * 1024 * 1024;
@@ -24,10 +28,12 @@ export const IMG_CACHE_MAX_BYTES = 128 * 1024 * 1024;
 const PART_KEY_TTL_MS = 5 * 60_000;
 const PART_KEYS_MAX = 500;
 /** The picture paths the server hands out: its metadata images, nothing absolute, no dot segments. */
-const LIBRARY_IMAGE = /^\/library\/metadata\/\d{1,12}\/(thumb|art|banner|clearLogo)(\/\d{1,14})?$/;
+const LIBRARY_IMAGE = /^\/library\/metadata\/(\d{1,12})\/(thumb|art|banner|clearLogo)(\/\d{1,14})?$/;
 
 export interface MediaProxyDeps {
   connection: MediaConnection;
+  /** Members' private sections: another member's picture or film is a 404. */
+  privateSections: PrivateSections;
   /** Folder of the picture cache (DATA_DIR/cache/media-img). */
   cacheDir: string;
   cacheMaxBytes?: number;
@@ -61,7 +67,7 @@ export class MediaProxy {
   private readonly cache: ImageDiskCache;
   private readonly inflight = new Map<string, Promise<ProxiedImage>>();
   private readonly resizing = new Semaphore(2);
-  private readonly partKeys = new Map<string, { key: string; at: number }>();
+  private readonly partKeys = new Map<string, { key: string; sectionId: string | null; at: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: MediaProxyDeps) {
@@ -101,10 +107,13 @@ export class MediaProxy {
   // ---- /img ------------------------------------------------------------------------------------
 
   /** A library picture in a w×h box; `accept` is the browser's Accept header (webp when it takes it). */
-  async image(q: { path: string; w: number; h: number }, accept?: string): Promise<ProxiedImage> {
+  async image(userId: string, q: { path: string; w: number; h: number }, accept?: string): Promise<ProxiedImage> {
     // only the server's own metadata pictures: no other host, no dot segments, no escapes
-    if (!LIBRARY_IMAGE.test(q.path)) throw new BadRequestError('That is not a picture from the media library.', undefined, 'invalid_image_path');
+    const m = LIBRARY_IMAGE.exec(q.path);
+    if (!m) throw new BadRequestError('That is not a picture from the media library.', undefined, 'invalid_image_path');
     const shared = await this.sharedOr404();
+    // before the disk cache: its pictures are shared by everyone who may see them
+    await this.assertVisible(userId, shared, m[1]!);
     const format: 'webp' | 'jpeg' = accept?.includes('image/webp') ? 'webp' : 'jpeg';
     // the same picture from another server is another picture
     const name = ImageDiskCache.nameOf({ path: `${shared.machineIdentifier}${q.path}`, w: q.w, h: q.h, format });
@@ -139,22 +148,43 @@ export class MediaProxy {
     return { contentType: format === 'webp' ? 'image/webp' : 'image/jpeg', bytes, etag: `"${name}"`, cached: false };
   }
 
+  /** Another member's private item is a 404 (the same answer as a picture that is not there). */
+  private async assertVisible(userId: string, shared: SharedServer, ratingKey: string): Promise<void> {
+    const sections = await this.deps.privateSections.viewFor(userId);
+    let sectionId = this.deps.privateSections.sectionOf(ratingKey);
+    if (sectionId === undefined) {
+      let item;
+      try {
+        item = await shared.client.metadata(shared.token, ratingKey);
+      } catch (err) {
+        return this.upstream(err, 'That picture is not on the media server.');
+      }
+      if (!item) throw new NotFoundError('That picture is not on the media server.');
+      this.deps.privateSections.remember([item]);
+      sectionId = item.librarySectionId;
+    }
+    if (sections.hidden(sectionId)) throw new NotFoundError('That picture is not on the media server.');
+  }
+
   // ---- /stream/:ratingKey ----------------------------------------------------------------------
 
   /** A film's bytes as the server sends them (Range passed through); destroy `body` to stop reading. */
-  async stream(ratingKey: string, opts: StreamOptions): Promise<PartResponse> {
+  async stream(userId: string, ratingKey: string, opts: StreamOptions): Promise<PartResponse> {
     const shared = await this.sharedOr404();
+    const sections = await this.deps.privateSections.viewFor(userId);
     const cacheKey = `${shared.machineIdentifier}/${ratingKey}`;
     const known = this.partKeys.get(cacheKey);
-    const fresh = known && this.now() - known.at < PART_KEY_TTL_MS ? known.key : null;
-    const partKey = fresh ?? (await this.partKeyOf(shared, ratingKey));
+    const fresh = known && this.now() - known.at < PART_KEY_TTL_MS ? known : null;
+    const { key: partKey, sectionId } = fresh ?? (await this.partKeyOf(shared, ratingKey, sections));
+    if (sections.hidden(sectionId)) throw new NotFoundError('That title is not in the library.');
     try {
       return await this.part(shared, partKey, opts);
     } catch (err) {
       // the file was replaced since (its key carries a change stamp): read the metadata once more
       if (fresh && err instanceof MediaServerError && err.failure === 'not_found') {
         this.partKeys.delete(cacheKey);
-        return this.part(shared, await this.partKeyOf(shared, ratingKey), opts).catch((again: unknown) => this.upstream(again, 'That film’s file is not on the media server any more.'));
+        const again = await this.partKeyOf(shared, ratingKey, sections);
+        return this.part(shared, again.key, opts).catch((again: unknown) => this.upstream(again, 'That film’s file is not on the media server any more.'));
       }
       if (opts.signal?.aborted) throw err;
       return this.upstream(err, 'That film’s file is not on the media server any more.');
@@ -165,7 +195,7 @@ export class MediaProxy {
     return shared.client.part(shared.token, partKey, { method: opts.method, range: opts.range, ifRange: opts.ifRange, signal: opts.signal });
   }
 
-  private async partKeyOf(shared: SharedServer, ratingKey: string): Promise<string> {
+  private async partKeyOf(shared: SharedServer, ratingKey: string, sections: SectionVisibility): Promise<{ key: string; sectionId: string | null }> {
     let item;
     try {
       item = await shared.client.metadata(shared.token, ratingKey);
@@ -173,6 +203,9 @@ export class MediaProxy {
       return this.upstream(err, 'That title is not in the library.');
     }
     if (!item) throw new NotFoundError('That title is not in the library.');
+    this.deps.privateSections.remember([item]);
+    // another member's home video: the same 404 as a title that is not there, before anything else is said of it
+    if (sections.hidden(item.librarySectionId)) throw new NotFoundError('That title is not in the library.');
     if (item.type !== 'movie') {
       throw new UnprocessableError('not_playable', item.type === 'episode' ? 'Episodes do not play in the browser yet. Watch them in the Plex app on the TV or phone.' : 'Only films play in the browser. Open an episode in the Plex app to watch it.');
     }
@@ -180,8 +213,9 @@ export class MediaProxy {
     if (!part) throw new UnprocessableError('not_playable', 'This film has no file that can be played.');
     const cacheKey = `${shared.machineIdentifier}/${ratingKey}`;
     this.partKeys.delete(cacheKey);
-    this.partKeys.set(cacheKey, { key: part.key, at: this.now() });
+    const entry = { key: part.key, sectionId: item.librarySectionId, at: this.now() };
+    this.partKeys.set(cacheKey, entry);
     if (this.partKeys.size > PART_KEYS_MAX) this.partKeys.delete(this.partKeys.keys().next().value!);
-    return part.key;
+    return entry;
   }
 }

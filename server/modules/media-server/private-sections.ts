@@ -1,0 +1,84 @@
+// PrivateSections (ports.ts) over the export's store: the server keys of members' private library
+// sections and whose they are, read once and kept in memory until media_library_sections is
+// written (the version counter from tableWrites), so a feed costs no query at all while nothing
+// changes. Also a small, bounded memo of which section an item is in, filled from what the
+// library reads, so the picture proxy can tell a private poster without asking the server.
+import type { MediaExportStore } from './export-store.js';
+import type { PrivateSections, SectionVisibility } from './ports.js';
+
+/** Items whose section is remembered (oldest dropped first). */
+const ITEM_SECTIONS_MAX = 5000;
+/** How long an item's section is trusted (items do not move between sections; a rescan may renumber). */
+const ITEM_SECTION_TTL_MS = 10 * 60_000;
+
+export interface PrivateSectionIndexDeps {
+  store: Pick<MediaExportStore, 'sectionOwners'>;
+  /** Moves whenever media_library_sections may have changed (tableWrites). */
+  version: () => number;
+  now?: () => number;
+}
+
+export class PrivateSectionIndex implements PrivateSections {
+  private owners: { version: number; map: Map<string, string> } | null = null;
+  private loading: { version: number; work: Promise<Map<string, string>> } | null = null;
+  private readonly items = new Map<string, { sectionId: string | null; at: number }>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: PrivateSectionIndexDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  private async ownerMap(): Promise<Map<string, string>> {
+    const version = this.deps.version();
+    if (this.owners?.version === version) return this.owners.map;
+    if (this.loading?.version !== version) {
+      const work = this.deps.store.sectionOwners().then((rows) => new Map(rows.map((r) => [r.sectionKey, r.userId])));
+      this.loading = { version, work };
+      void work.then(
+        // kept only when nothing was written meanwhile
+        (map) => {
+          if (this.deps.version() === version) this.owners = { version, map };
+        },
+        // a failed read is the caller's error (awaited below); the next call reads again
+        () => {
+          if (this.loading?.work === work) this.loading = null;
+        },
+      );
+    }
+    return this.loading.work;
+  }
+
+  async viewFor(userId: string): Promise<SectionVisibility> {
+    const map = await this.ownerMap();
+    return {
+      hidden: (sectionId) => {
+        if (sectionId === null || sectionId === undefined) return false;
+        const owner = map.get(sectionId);
+        return owner !== undefined && owner !== userId;
+      },
+    };
+  }
+
+  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null }>): void {
+    const at = this.now();
+    for (const i of items) {
+      if (i.librarySectionId === null) continue;
+      for (const key of [i.ratingKey, i.parentRatingKey, i.grandparentRatingKey]) {
+        if (!key) continue;
+        this.items.delete(key);
+        this.items.set(key, { sectionId: i.librarySectionId, at });
+      }
+    }
+    while (this.items.size > ITEM_SECTIONS_MAX) this.items.delete(this.items.keys().next().value!);
+  }
+
+  sectionOf(ratingKey: string): string | null | undefined {
+    const hit = this.items.get(ratingKey);
+    if (!hit) return undefined;
+    if (this.now() - hit.at > ITEM_SECTION_TTL_MS) {
+      this.items.delete(ratingKey);
+      return undefined;
+    }
+    return hit.sectionId;
+  }
+}
