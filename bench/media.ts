@@ -9,6 +9,7 @@
 //   emptied before the call) and warm (the next call), p50 of each.
 // Run: npm run bench -- media   (MEDIA_BENCH_MB=1024, MEDIA_BENCH_ROUNDS=4)
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +28,21 @@ import { startHearthProcess, stopProcess } from '../test/harness/processes.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 
 const MB = 1024 * 1024;
+/**
+ * The least any proxy in Node does: a bare node:http server in its own process that pipes the
+ * part's answer through (no express, no session, no guard). Its figure beside Hearth's says how much
+ * of the gap to the direct read is the extra process and hop on this machine, and how much is Hearth.
+ */
+const BARE_RELAY = `
+const http = require('node:http');
+const [upstream, token] = process.argv.slice(-2);
+http.createServer((req, res) => {
+  http.get(upstream, { headers: { 'X-Plex-Token': token } }, (up) => {
+    res.writeHead(up.statusCode, { 'content-length': up.headers['content-length'] });
+    up.pipe(res);
+  });
+}).listen(0, '127.0.0.1', function () { process.send(this.address().port); });
+`;
 const SIZE_MB = Number(process.env.MEDIA_BENCH_MB ?? 1024);
 const ROUNDS = Number(process.env.MEDIA_BENCH_ROUNDS ?? 4);
 const FILM = '102';
@@ -85,6 +101,7 @@ export async function run(): Promise<void> {
   const temp = makeTempDir('hearth-bench-media-');
   const fake = await startFakeMediaServer();
   let child: Awaited<ReturnType<typeof startHearthProcess>> | null = null;
+  let relay: ChildProcess | null = null;
   try {
     const film = fake.state().items.find((i) => i.ratingKey === FILM)!;
     fake.addFile(film.file!, SIZE_MB * MB);
@@ -120,6 +137,9 @@ export async function run(): Promise<void> {
     };
     const partUrl = `${fake.url}${meta.MediaContainer.Metadata[0]!.Media[0]!.Part[0]!.key}`;
     const direct = () => readAll(partUrl, { 'X-Plex-Token': fake.tokens.admin });
+    relay = spawn(process.execPath, ['-e', BARE_RELAY, partUrl, fake.tokens.admin], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const relayPort = await new Promise<number>((resolve) => relay!.once('message', (m) => resolve(m as number)));
+    const bare = () => readAll(`http://127.0.0.1:${relayPort}/`, {});
     let peak = 0;
     let samples = 0;
     const proxied = () =>
@@ -135,25 +155,27 @@ export async function run(): Promise<void> {
     const rssBefore = rssMb(pid);
     const d: number[] = [];
     const p: number[] = [];
+    const b: number[] = [];
     console.log(`media: stream proxy vs direct, ${SIZE_MB} MB film, ${ROUNDS} rounds (alternating first)`);
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['direct', 'proxy'] as const) : (['proxy', 'direct'] as const);
+      const order = round % 2 === 0 ? (['direct', 'proxy', 'bare'] as const) : (['bare', 'proxy', 'direct'] as const);
       const t: Record<string, number> = {};
       let hearthCpu = 0;
       let benchCpu = 0;
       for (const side of order) {
         const [h0, b0] = [cpuS(pid), cpuS(process.pid)];
-        const r = side === 'direct' ? await direct() : await proxied();
+        const r = side === 'direct' ? await direct() : side === 'bare' ? await bare() : await proxied();
         if (side === 'proxy') [hearthCpu, benchCpu] = [(cpuS(pid) - h0) / r.s, (cpuS(process.pid) - b0) / r.s];
         if (r.status !== 200 || r.bytes !== SIZE_MB * MB) throw new Error(`${side} read ${r.bytes} bytes with ${r.status}`);
         t[side] = (SIZE_MB / r.s);
       }
       d.push(t.direct!);
       p.push(t.proxy!);
-      console.log(`  round ${round + 1} (${order[0]} first): direct ${t.direct!.toFixed(0)} MB/s, proxy ${t.proxy!.toFixed(0)} MB/s, ratio ${(t.proxy! / t.direct!).toFixed(2)}; while proxying Hearth used ${(hearthCpu * 100).toFixed(0)}% of a core, the bench (fake + reader) ${(benchCpu * 100).toFixed(0)}%`);
+      b.push(t.bare!);
+      console.log(`  round ${round + 1} (${order[0]} first): direct ${t.direct!.toFixed(0)} MB/s, proxy ${t.proxy!.toFixed(0)} MB/s, ratio ${(t.proxy! / t.direct!).toFixed(2)}, bare relay ${t.bare!.toFixed(0)} MB/s (${(t.bare! / t.direct!).toFixed(2)}); while proxying Hearth used ${(hearthCpu * 100).toFixed(0)}% of a core, the bench (fake + reader) ${(benchCpu * 100).toFixed(0)}%`);
     }
     const rssAfter = rssMb(pid);
-    console.log(`  median: direct ${median(d).toFixed(0)} MB/s, proxy ${median(p).toFixed(0)} MB/s, ratio ${(median(p) / median(d)).toFixed(2)} (target >= 0.9)`);
+    console.log(`  median: direct ${median(d).toFixed(0)} MB/s, proxy ${median(p).toFixed(0)} MB/s, ratio ${(median(p) / median(d)).toFixed(2)} (target >= 0.9); bare relay ${median(b).toFixed(0)} MB/s (${(median(b) / median(d)).toFixed(2)}), Hearth / bare ${(median(p) / median(b)).toFixed(2)}`);
     console.log(`  Hearth RSS: before ${rssBefore.toFixed(0)} MB, peak while streaming ${peak.toFixed(0)} MB, after ${rssAfter.toFixed(0)} MB (growth ${(peak - rssBefore).toFixed(0)} MB for ${SIZE_MB} MB streamed)`);
 
     // /recent, cold then warm resolution cache: cold empties media_resolutions (Hearth's own SQLite
@@ -187,6 +209,7 @@ export async function run(): Promise<void> {
       db.close();
     }
   } finally {
+    relay?.kill();
     await stopProcess(child);
     await fake.close();
     temp.remove();
