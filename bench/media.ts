@@ -5,12 +5,15 @@
 //   each round's ratio are printed. Target: the proxy at least 0.9x the direct read.
 // - memory: Hearth's RSS (a child process, as `npm start` runs it) before, at its peak while the
 //   proxy streams the file, and after: flat means the bytes are streamed, not buffered.
-// - /recent with the resolution cache cold and then warm, when the library's routes are on this
-//   branch (the library part is built beside this one); otherwise the row says so.
+// - /recent (GET /api/mediaserver/recent) with the resolution cache cold (media_resolutions
+//   emptied before the call) and warm (the next call), p50 of each.
 // Run: npm run bench -- media   (MEDIA_BENCH_MB=1024, MEDIA_BENCH_ROUNDS=4)
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
@@ -25,11 +28,33 @@ import { startHearthProcess, stopProcess } from '../test/harness/processes.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 
 const MB = 1024 * 1024;
+/**
+ * The least any proxy in Node does: a bare node:http server in its own process that pipes the
+ * part's answer through (no express, no session, no guard). Its figure beside Hearth's says how much
+ * of the gap to the direct read is the extra process and hop on this machine, and how much is Hearth.
+ */
+const BARE_RELAY = `
+const http = require('node:http');
+const [upstream, token] = process.argv.slice(-2);
+http.createServer((req, res) => {
+  http.get(upstream, { headers: { 'X-Plex-Token': token } }, (up) => {
+    res.writeHead(up.statusCode, { 'content-length': up.headers['content-length'] });
+    up.pipe(res);
+  });
+}).listen(0, '127.0.0.1', function () { process.send(this.address().port); });
+`;
 const SIZE_MB = Number(process.env.MEDIA_BENCH_MB ?? 1024);
 const ROUNDS = Number(process.env.MEDIA_BENCH_ROUNDS ?? 4);
 const FILM = '102';
+const RECENT_SAMPLES = 15;
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+/** CPU seconds a process has used (user + system, clock ticks of 1/100 s), from /proc. */
+const cpuS = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+};
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
@@ -76,6 +101,7 @@ export async function run(): Promise<void> {
   const temp = makeTempDir('hearth-bench-media-');
   const fake = await startFakeMediaServer();
   let child: Awaited<ReturnType<typeof startHearthProcess>> | null = null;
+  let relay: ChildProcess | null = null;
   try {
     const film = fake.state().items.find((i) => i.ratingKey === FILM)!;
     fake.addFile(film.file!, SIZE_MB * MB);
@@ -96,6 +122,14 @@ export async function run(): Promise<void> {
     });
     if (connected.statusCode !== 200) throw new Error(`connecting the fake answered ${connected.statusCode}: ${await connected.body.text()}`);
     await connected.body.dump();
+    // the admin links their own Plex account (the PIN flow, approved at the fake): /recent is empty for the unlinked (rule 7)
+    const post = (path: string, body?: unknown) =>
+      request(`${base}/api/mediaserver${path}`, { method: 'POST', headers: { cookie, origin: base, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const pin = (await (await post('/auth/pin')).body.json()) as { id: number };
+    fake.approvePin(pin.id, 'admin');
+    const linked = await post('/me/link', { pinId: pin.id });
+    if (linked.statusCode !== 200) throw new Error(`linking the admin answered ${linked.statusCode}: ${await linked.body.text()}`);
+    await linked.body.dump();
 
     // the part's own address, as the proxy reads it (the bench holds the token; Hearth's answer never does)
     const meta = (await (await request(`${fake.url}/library/metadata/${FILM}`, { headers: { 'X-Plex-Token': fake.tokens.admin, Accept: 'application/json' } })).body.json()) as {
@@ -103,6 +137,9 @@ export async function run(): Promise<void> {
     };
     const partUrl = `${fake.url}${meta.MediaContainer.Metadata[0]!.Media[0]!.Part[0]!.key}`;
     const direct = () => readAll(partUrl, { 'X-Plex-Token': fake.tokens.admin });
+    relay = spawn(process.execPath, ['-e', BARE_RELAY, partUrl, fake.tokens.admin], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const relayPort = await new Promise<number>((resolve) => relay!.once('message', (m) => resolve(m as number)));
+    const bare = () => readAll(`http://127.0.0.1:${relayPort}/`, {});
     let peak = 0;
     let samples = 0;
     const proxied = () =>
@@ -118,39 +155,61 @@ export async function run(): Promise<void> {
     const rssBefore = rssMb(pid);
     const d: number[] = [];
     const p: number[] = [];
+    const b: number[] = [];
     console.log(`media: stream proxy vs direct, ${SIZE_MB} MB film, ${ROUNDS} rounds (alternating first)`);
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? (['direct', 'proxy'] as const) : (['proxy', 'direct'] as const);
+      const order = round % 2 === 0 ? (['direct', 'proxy', 'bare'] as const) : (['bare', 'proxy', 'direct'] as const);
       const t: Record<string, number> = {};
+      let hearthCpu = 0;
+      let benchCpu = 0;
       for (const side of order) {
-        const r = side === 'direct' ? await direct() : await proxied();
+        const [h0, b0] = [cpuS(pid), cpuS(process.pid)];
+        const r = side === 'direct' ? await direct() : side === 'bare' ? await bare() : await proxied();
+        if (side === 'proxy') [hearthCpu, benchCpu] = [(cpuS(pid) - h0) / r.s, (cpuS(process.pid) - b0) / r.s];
         if (r.status !== 200 || r.bytes !== SIZE_MB * MB) throw new Error(`${side} read ${r.bytes} bytes with ${r.status}`);
         t[side] = (SIZE_MB / r.s);
       }
       d.push(t.direct!);
       p.push(t.proxy!);
-      console.log(`  round ${round + 1} (${order[0]} first): direct ${t.direct!.toFixed(0)} MB/s, proxy ${t.proxy!.toFixed(0)} MB/s, ratio ${(t.proxy! / t.direct!).toFixed(2)}`);
+      b.push(t.bare!);
+      console.log(`  round ${round + 1} (${order[0]} first): direct ${t.direct!.toFixed(0)} MB/s, proxy ${t.proxy!.toFixed(0)} MB/s, ratio ${(t.proxy! / t.direct!).toFixed(2)}, bare relay ${t.bare!.toFixed(0)} MB/s (${(t.bare! / t.direct!).toFixed(2)}); while proxying Hearth used ${(hearthCpu * 100).toFixed(0)}% of a core, the bench (fake + reader) ${(benchCpu * 100).toFixed(0)}%`);
     }
     const rssAfter = rssMb(pid);
-    console.log(`  median: direct ${median(d).toFixed(0)} MB/s, proxy ${median(p).toFixed(0)} MB/s, ratio ${(median(p) / median(d)).toFixed(2)} (target >= 0.9)`);
+    console.log(`  median: direct ${median(d).toFixed(0)} MB/s, proxy ${median(p).toFixed(0)} MB/s, ratio ${(median(p) / median(d)).toFixed(2)} (target >= 0.9); bare relay ${median(b).toFixed(0)} MB/s (${(median(b) / median(d)).toFixed(2)}), Hearth / bare ${(median(p) / median(b)).toFixed(2)}`);
     console.log(`  Hearth RSS: before ${rssBefore.toFixed(0)} MB, peak while streaming ${peak.toFixed(0)} MB, after ${rssAfter.toFixed(0)} MB (growth ${(peak - rssBefore).toFixed(0)} MB for ${SIZE_MB} MB streamed)`);
 
-    // /recent, cold then warm resolution cache (the library's route, when on this branch)
+    // /recent, cold then warm resolution cache: cold empties media_resolutions (Hearth's own SQLite
+    // file, opened beside it) before each call, warm is the call after one that filled it
     const recent = async () => {
       const t0 = performance.now();
       const res = await request(`${base}/api/mediaserver/recent`, { headers: { cookie } });
       const text = await res.body.text();
-      return { ms: performance.now() - t0, status: res.statusCode, text };
+      if (res.statusCode !== 200) throw new Error(`/recent answered ${res.statusCode}: ${text}`);
+      return performance.now() - t0;
     };
-    const first = await recent();
-    if (first.status === 404 && first.text.includes('no_route')) {
-      console.log('  /recent: not on this branch yet (the library part); no figure');
-    } else {
+    const db = new Database(path.join(temp.dir, 'hearth.db'));
+    try {
+      const emptyCache = db.prepare('DELETE FROM media_resolutions');
+      const cached = db.prepare('SELECT count(*) AS n FROM media_resolutions');
+      await recent(); // warm-up: connections and JIT, not the cache
+      const cold: number[] = [];
       const warm: number[] = [];
-      for (let i = 0; i < 20; i++) warm.push((await recent()).ms);
-      console.log(`  /recent: cold ${first.ms.toFixed(1)} ms (status ${first.status}), warm median of 20 ${median(warm).toFixed(1)} ms`);
+      let rows = 0;
+      for (let i = 0; i < RECENT_SAMPLES; i++) {
+        emptyCache.run();
+        cold.push(await recent());
+        rows = (cached.get() as { n: number }).n;
+        warm.push(await recent());
+      }
+      if (rows === 0) throw new Error('/recent filled no resolutions: the figure would not measure the cache');
+      console.log(
+        `  /recent (${RECENT_SAMPLES} each, ${rows} resolutions cached): cold p50 ${median(cold).toFixed(1)} ms, warm p50 ${median(warm).toFixed(1)} ms (cold ${Math.min(...cold).toFixed(1)}–${Math.max(...cold).toFixed(1)}, warm ${Math.min(...warm).toFixed(1)}–${Math.max(...warm).toFixed(1)})`,
+      );
+    } finally {
+      db.close();
     }
   } finally {
+    relay?.kill();
     await stopProcess(child);
     await fake.close();
     temp.remove();
