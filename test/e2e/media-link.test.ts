@@ -20,24 +20,13 @@ describe('linking Plex in the browser', () => {
   const contexts: BrowserContext[] = [];
   const pageErrors: string[] = [];
   const scan = createTokenScan();
-  const reading: Array<Promise<void>> = [];
 
   async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
     const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
     contexts.push(ctx);
     const page = await ctx.newPage();
     page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    // every API answer the browser gets goes to the token scan, once its body has fully arrived
-    page.on('requestfinished', (req) => {
-      if (!new URL(req.url()).pathname.startsWith('/api/')) return;
-      reading.push(
-        (async () => {
-          const res = await req.response();
-          if (!res || !String(res.headers()['content-type'] ?? '').includes('application/json')) return;
-          scan.record(`${as} ${req.method()} ${new URL(req.url()).pathname}`, { status: res.status(), headers: res.headers(), text: await res.text() });
-        })().catch(() => undefined),
-      );
-    });
+    scan.watchPage(page, as);
     return page;
   }
 
@@ -164,7 +153,7 @@ describe('linking Plex in the browser', () => {
   it('no Plex token reached the browser or a log line', async () => {
     // closing the pages ends any read still under way (its answer was a poll the test did not need)
     for (const c of contexts) await c.close();
-    await Promise.all(reading);
+    await scan.settled();
     expect(scan.answers.some((a) => a.what.includes('/api/mediaserver/'))).toBe(true);
     scan.expectNoTokens(fake.allTokens());
   });

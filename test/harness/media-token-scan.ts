@@ -15,7 +15,10 @@
 //
 // Put that `it` last in the file (vitest runs a file's tests in order), so it sees every answer the
 // other tests received and every line the server logged (the server's MemoryLogger). A test that
-// reads a response some other way (a raw socket, fetch) hands it over with scan.record(...).
+// reads a response some other way (a raw socket, fetch) hands it over with scan.record(...). A
+// browser test hands each page to scan.watchPage(page, label) and awaits scan.settled() before its
+// last check.
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestClient, TestResponse } from './client.js';
 import type { TestServer } from './start-server.js';
@@ -34,6 +37,10 @@ export interface TokenScan {
   watchClient(client: TestClient, label?: string): TestClient;
   /** An answer read some other way. */
   record(what: string, res: { status: number; headers: Record<string, unknown>; text?: string; body?: unknown }): void;
+  /** Records every JSON answer under /api/ this browser page receives, once its body has fully arrived. */
+  watchPage(page: Page, label: string): void;
+  /** Waits until every page answer seen so far has been read. */
+  settled(): Promise<void>;
   readonly answers: readonly RecordedAnswer[];
   /** Where any of the tokens appears: in an answer's status line, headers or body, or a log line. */
   leaks(tokens: readonly string[]): string[];
@@ -45,6 +52,7 @@ export function createTokenScan(): TokenScan {
   const answers: RecordedAnswer[] = [];
   const servers: TestServer[] = [];
   const watched = new WeakSet<TestClient>();
+  const reading: Array<Promise<void>> = [];
 
   const watchClient = (client: TestClient, label = 'client'): TestClient => {
     if (watched.has(client)) return client;
@@ -67,6 +75,22 @@ export function createTokenScan(): TokenScan {
       watchClient(server.member, 'member');
     },
     watchClient,
+    watchPage(page, label) {
+      page.on('requestfinished', (req) => {
+        const pathname = new URL(req.url()).pathname;
+        if (!pathname.startsWith('/api/')) return;
+        reading.push(
+          (async () => {
+            const res = await req.response();
+            if (!res || !String(res.headers()['content-type'] ?? '').includes('application/json')) return;
+            scan.record(`${label} ${req.method()} ${pathname}`, { status: res.status(), headers: res.headers(), text: await res.text() });
+          })().catch(() => undefined),
+        );
+      });
+    },
+    async settled() {
+      await Promise.all(reading);
+    },
     record(what, res) {
       answers.push({ what, status: res.status, headers: res.headers, text: res.text ?? (typeof res.body === 'string' ? res.body : JSON.stringify(res.body ?? null)) });
     },
