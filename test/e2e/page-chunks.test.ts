@@ -261,9 +261,38 @@ describe('a page whose code does not arrive', () => {
       expect(asked.filter((p) => p === '/api/tools')).toHaveLength(1);
       expect(asked.filter((p) => p === '/api/notifications/unread-count')).toHaveLength(1);
       expect(asked.filter((p) => p.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
+      // not a <link rel=preload>: a preloaded font would hold the splash's first paint back
+      expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
     } finally {
       releaseReady();
       releaseTools();
+      await ctx.close();
+    }
+  });
+
+  // A member's Media status (whether the household's Plex is connected, so whether Media is listed)
+  // is not part of the first round of requests: it is asked for once the first screen is committed
+  // and the browser is idle. Here the idle callbacks are held until the page has drawn.
+  it("asks for the Media status only when the browser is idle after the first screen", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { heldIdle: (() => void)[]; requestIdleCallback: (cb: () => void) => number };
+      w.heldIdle = [];
+      w.requestIdleCallback = (cb) => w.heldIdle.push(cb);
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    try {
+      await page.goto(`${server.url}/reader`);
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+      expect(asked).not.toContain('/api/mediaserver/status');
+      const status = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/mediaserver/status');
+      await page.evaluate(() => (window as unknown as { heldIdle: (() => void)[] }).heldIdle.forEach((cb) => cb()));
+      await status;
+      expect(asked.filter((p) => p === '/api/mediaserver/status')).toHaveLength(1);
+    } finally {
       await ctx.close();
     }
   });
