@@ -213,7 +213,7 @@ describe('first run in the browser', () => {
       await shown(web.getByTestId('home-name'));
       expect(await web.getByTestId('home-name').textContent()).toBe(MEMBER.name);
       const nav = web.getByRole('navigation', { name: 'Main' });
-      await shown(nav.getByRole('link', { name: 'Home' }));
+      await shown(nav.getByRole('link', { name: 'Home', exact: true }));
       expect(await nav.getByRole('link', { name: 'Members' }).count()).toBe(0);
       expect(await nav.getByRole('link', { name: 'Admin' }).count()).toBe(0);
       await web.screenshot({ path: '/tmp/hearth-desktop-home.png' });
@@ -236,7 +236,7 @@ describe('first run in the browser', () => {
       // a new PIN signs the admin out everywhere except on the device that set it
       expect((await otherDevice.patch(`/api/admin/users/${adminId}`, { pin: ADMIN.pin })).status).toBe(200);
       // the next page that reads from the server (Home reads the layout) finds the session gone
-      await nav.getByRole('link', { name: 'Home' }).click();
+      await nav.getByRole('link', { name: 'Home', exact: true }).click();
       await shown(web.getByRole('heading', { name: 'Who’s using Hearth?' }));
       await shown(web.getByText('You were signed out'));
 

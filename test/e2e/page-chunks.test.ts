@@ -65,7 +65,7 @@ describe('a page whose code does not arrive', () => {
     await shown(page.getByRole('alert').getByText('Reloading gets the newest version'));
     expect(await page.getByText('Unexpected Application Error').count()).toBe(0);
     // still inside the shell: the navigation is there
-    await shown(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }));
+    await shown(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home', exact: true }));
 
     await page.unroute(/\/assets\/DownloadsPage-[^/]+\.js$/);
     await page.getByRole('button', { name: 'Try again' }).tap();
