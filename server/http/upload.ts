@@ -88,7 +88,9 @@ export function receiveFile(req: Request, target: string, max: number, opts: Rec
           headLength += Math.min(chunk.length, HEAD_BYTES - headLength);
         }
       });
-      stream.on('limit', () => fail(tooLarge()));
+      // over the cap: answer once the partial file is closed, so the caller's removal of it is final
+      // (a write stream still opening would otherwise make the file again after it was removed)
+      stream.on('limit', () => void (writing ?? Promise.resolve()).then(() => fail(tooLarge())));
       writing = pipeline(stream, createWriteStream(target)).catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))));
     });
     bb.on('error', () => fail(unreadable()));
