@@ -30,6 +30,9 @@ describe('media: a member’s private library is theirs alone', () => {
   let robin: TestClient;
   let key = '';
   let thumbUrl = '';
+  /** Sam's private section (Hearth's row) and its folder. */
+  let samSection: Awaited<ReturnType<TestServer['handle']['deps']['mediaExport']['readySection']>>['section'];
+  let samDir = '';
   const scan = createTokenScan();
   const temp = makeTempDir();
   const store = path.join(temp.dir, 'media');
@@ -73,6 +76,8 @@ describe('media: a member’s private library is theirs alone', () => {
     expect((await s.admin.post(`${API}/admin/provision`, { userId: s.users.member.id, contentType: 'mine' })).status).toBe(202);
     await s.handle.deps.mediaExport.idle();
     const { section, dir } = await s.handle.deps.mediaExport.readySection(s.users.member.id, 'mine');
+    samSection = section;
+    samDir = dir;
     writeFileSync(path.join(dir, `${TITLE}.mp4`), PART_BYTES);
     await s.handle.deps.homeVideos.rescan(section);
     for (let i = 0; i < 100 && !key; i++) {
@@ -170,6 +175,37 @@ describe('media: a member’s private library is theirs alone', () => {
     expect((await s.member.get(`${API}/meta/${key}`)).status).toBe(200);
     expect((await s.member.get(thumbUrl)).status).toBe(200);
     expect((await s.member.get(`${API}/stream/${key}`, { headers: { range: 'bytes=0-9' } })).status).toBe(206);
+  });
+
+  it('a feed still fills its page when the newest items are another member’s private videos (filtered before the limit)', async () => {
+    // five more of Sam's videos: with the first, the six newest films on the server are Sam's
+    for (let n = 1; n <= 5; n++) writeFileSync(path.join(samDir, `Lake day ${n}.mp4`), PART_BYTES);
+    await s.handle.deps.homeVideos.rescan(samSection);
+    const privateKeys = () => fake.state().items.filter((i) => i.sectionId === samSection.sectionKey).map((i) => i.ratingKey);
+    for (let i = 0; i < 200 && (privateKeys().length < 6 || fake.state().sections.find((x) => x.key === samSection.sectionKey)?.refreshing); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(privateKeys()).toHaveLength(6);
+
+    const everything = (await robin.get(`${API}/recent?limit=50`)).body.items.map((i: any) => String(i.ratingKey));
+    expect(everything.length).toBeGreaterThan(5);
+    const seq = fake.log.length;
+    const page = await robin.get(`${API}/recent?limit=5`);
+    expect(page.status).toBe(200);
+    // the five newest Robin may see, not what was left of the server's five newest
+    expect(keysOf(page.body)).toEqual(everything.slice(0, 5));
+    expect(keysOf(page.body).filter((k) => privateKeys().includes(k))).toEqual([]);
+    // bounded: a few pages per list, never a walk of the whole library
+    const asked = fake.log.slice(seq).filter((l) => l.path === '/hubs/home/recentlyAdded');
+    expect(asked.length).toBeGreaterThan(2);
+    expect(asked.length).toBeLessThanOrEqual(8);
+
+    // the films hub too: three places asked, three films Robin may see
+    const hubs = await robin.get(`${API}/hubs?limit=3`);
+    expect(hubs.status).toBe(200);
+    const films = hubs.body.hubs.find((h: any) => h.id === 'home.movies.recent');
+    expect(films?.items).toHaveLength(3);
+    expect(films.items.map((i: any) => String(i.ratingKey)).filter((k: string) => privateKeys().includes(k))).toEqual([]);
+    // Sam's own page is Sam's newest, private ones included
+    expect(keysOf((await s.member.get(`${API}/recent?limit=5`)).body).filter((k) => privateKeys().includes(k))).toHaveLength(5);
   });
 
   it('no Plex token reached a response or a log line', () => scan.expectNoTokens(fake.allTokens()));

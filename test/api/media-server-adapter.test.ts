@@ -180,6 +180,17 @@ describe('media-server adapter (Plex)', () => {
       expect((await server.recentlyAdded(t, { type: 2 })).map((i) => i.type)).toContain('season');
       const hubs = await server.hubs(t);
       expect(hubs.map((h) => h.hubIdentifier)).toEqual(['home.continue', 'home.movies.recent', 'home.television.recent']);
+      // a hub's full list, paged from its own key; recently added paged the same way
+      const films = hubs.find((h) => h.hubIdentifier === 'home.movies.recent')!;
+      expect(films.key).toBe('/hubs/home/recentlyAdded?type=1');
+      const second = await server.hubItems(t, films.key!, { start: 2, size: 2 });
+      expect(second.map((i) => i.ratingKey)).toEqual((await server.recentlyAdded(t, { type: 1, start: 2, size: 2 })).map((i) => i.ratingKey));
+      expect(second).toHaveLength(2);
+      const seq = fake.log.length;
+      for (const bad of ['http://example.com/hubs/x', '/library/metadata/101', '/hubs/../library/sections', '//example.com/hubs/x']) {
+        await expect(server.hubItems(t, bad, { start: 0, size: 1 })).rejects.toMatchObject({ failure: 'not_found' });
+      }
+      expect(fake.log.length).toBe(seq);
       const sessions = await server.sessions(t);
       expect(sessions.map((s) => [s.user.title, s.item.ratingKey, s.player.state])).toEqual([
         ['admin', '20113', 'playing'],

@@ -484,6 +484,8 @@ export interface PlexHub {
   hubIdentifier: string;
   title: string;
   type: string;
+  /** Where the hub's full list is (/hubs/home/recentlyAdded?type=1…), paged with hubItems(); null when it sent none. */
+  key: string | null;
   more: boolean;
   items: PlexItem[];
 }
@@ -682,9 +684,12 @@ export interface PlexServerClient {
   /** Several items in one call (keys joined by commas), as the token's user sees them; unknown keys are left out. */
   metadataMany(token: string, ratingKeys: readonly string[]): Promise<PlexItem[]>;
   children(token: string, ratingKey: string): Promise<PlexItem[]>;
-  recentlyAdded(token: string, opts?: { type?: 1 | 2 | 4; size?: number }): Promise<PlexItem[]>;
+  /** Newest first, one page (X-Plex-Container-Start/Size): fewer than `size` items means the end. */
+  recentlyAdded(token: string, opts?: { type?: 1 | 2 | 4; start?: number; size?: number }): Promise<PlexItem[]>;
   onDeck(token: string): Promise<PlexItem[]>;
   hubs(token: string, opts?: { count?: number }): Promise<PlexHub[]>;
+  /** One page of a hub's full list (its `key`, a /hubs/… path of this server); `not_found` for any other path. */
+  hubItems(token: string, hubKey: string, opts: { start: number; size: number }): Promise<PlexItem[]>;
   /** GET /status/sessions: owner token only (a friend's is `forbidden`, or `unauthorized` on PMS up to 1.46). */
   sessions(token: string): Promise<PlexSession[]>;
   /** Marks played for the token's user (a show or season: every episode). */
@@ -715,6 +720,8 @@ const PART_KEY = /^\/library\/parts\/\d+\/\d+\/file\.[A-Za-z0-9]{1,8}$/;
 const IMAGE_PATH = /^\/(library\/metadata\/\d+\/(thumb|art|banner|clearLogo)(\/\d+)?|:\/resources\/[\w.-]+)$/;
 const PASS_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
 const LIBRARY = 'com.plexapp.plugins.library';
+/** A hub's key as the server hands it out: a /hubs/… path with an optional plain query. */
+const HUB_KEY = /^(\/hubs\/[A-Za-z0-9_/]+)(?:\?([A-Za-z0-9_=&.,-]*))?$/;
 
 /**
  * A guard for the configured media server: the container's rules (FETCH_ALLOW_ORIGINS, offline
@@ -769,11 +776,18 @@ export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: numb
       }
     },
     children: (token, ratingKey) => items(`/library/metadata/${encodeURIComponent(ratingKey)}/children`, token),
-    recentlyAdded: (token, opts = {}) => items('/hubs/home/recentlyAdded', token, { query: { type: opts.type }, headers: { 'X-Plex-Container-Start': '0', 'X-Plex-Container-Size': String(opts.size ?? 50) } }),
+    recentlyAdded: (token, opts = {}) => items('/hubs/home/recentlyAdded', token, { query: { type: opts.type }, headers: { 'X-Plex-Container-Start': String(opts.start ?? 0), 'X-Plex-Container-Size': String(opts.size ?? 50) } }),
     onDeck: (token) => items('/library/onDeck', token),
     async hubs(token, opts = {}) {
       const res = await call('/hubs', z.object({ MediaContainer: z.object({ Hub: z.array(HubSchema).nullish().transform((v) => v ?? []) }) }), { token, query: { count: opts.count ?? 12 } });
-      return res.MediaContainer.Hub.map((h) => ({ hubIdentifier: h.hubIdentifier, title: h.title, type: h.type, more: h.more, items: h.Metadata.map(toItem) }));
+      return res.MediaContainer.Hub.map((h) => ({ hubIdentifier: h.hubIdentifier, title: h.title, type: h.type, key: h.key, more: h.more, items: h.Metadata.map(toItem) }));
+    },
+    async hubItems(token, hubKey, opts) {
+      // only a hub path of this server, its own query kept (type=1…); never another host or a dot segment
+      const m = HUB_KEY.exec(hubKey);
+      if (!m) throw fail('server', 'not_found');
+      const query = Object.fromEntries(new URLSearchParams(m[2] ?? ''));
+      return items(m[1]!, token, { query, headers: { 'X-Plex-Container-Start': String(opts.start), 'X-Plex-Container-Size': String(opts.size) } });
     },
     async sessions(token) {
       const res = await call('/status/sessions', z.object({ MediaContainer: z.object({ Metadata: z.array(SessionSchema).nullish().transform((v) => v ?? []) }) }), { token });

@@ -10,7 +10,9 @@
 //   action writes it and pushes it (app to server, rule 5);
 // - a member's private library (the export's home videos) is theirs alone: every list drops items
 //   of another member's private section and one title, a watchlist or watched action on such an
-//   item is a 404, admins included (PrivateSections, one cached lookup per request);
+//   item is a 404, admins included (PrivateSections, one cached lookup per request); a feed drops
+//   them before its limit is taken, reading a few more pages of the server's list when it must
+//   (fill(): at most FILL_PAGES calls), so another member's new videos never shorten a page;
 // - rule 7: no shared server or no linked account: feeds answer empty, never an error. A down
 //   server or a refused shared token is a sentence (503), never a raw code or a 500.
 import type { PlexDiscoverClient, PlexItem } from '../../adapters/media-server/plex.js';
@@ -63,6 +65,10 @@ interface Caller {
 
 /** Hubs made of the token's own watching: the shared token's are the owner's, never shown to others. */
 const PERSONAL_HUB = /continue|ondeck|on_deck|recentlyviewed|inprogress/i;
+/** A feed is read in at most this many pages to fill one answer (never an unbounded walk of the library). */
+const FILL_PAGES = 4;
+/** The largest page asked for while filling (a page doubles after each one that was not enough). */
+const FILL_PAGE_MAX = 200;
 /** Played at this share of the duration (the fake's and a common Plex threshold). */
 const PLAYED_SHARE = 0.9;
 
@@ -101,6 +107,31 @@ export class MediaLibraryService implements WatchedLookup {
   private visible<T extends PlexItem>(sections: SectionVisibility, items: readonly T[]): T[] {
     this.d.privateSections.remember(items);
     return items.filter((i) => !sections.hidden(i.librarySectionId));
+  }
+
+  /**
+   * Up to `want` items this member may see from a paged feed, newest first: pages are read until
+   * enough are left after another member's private items are dropped, or the feed ends. Bounded:
+   * at most FILL_PAGES calls, the page growing from `want` to FILL_PAGE_MAX items.
+   */
+  private async fill(sections: SectionVisibility, want: number, page: (start: number, size: number) => Promise<PlexItem[]>): Promise<PlexItem[]> {
+    const out: PlexItem[] = [];
+    const seen = new Set<string>();
+    let start = 0;
+    let size = want;
+    for (let n = 0; n < FILL_PAGES && out.length < want; n++) {
+      const got = await page(start, size);
+      for (const i of this.visible(sections, got)) {
+        // an item added meanwhile shifts the pages by one: never list one twice
+        if (seen.has(i.ratingKey)) continue;
+        seen.add(i.ratingKey);
+        out.push(i);
+      }
+      if (got.length < size) break;
+      start += got.length;
+      size = Math.min(FILL_PAGE_MAX, size * 2);
+    }
+    return out.slice(0, want);
   }
 
   /** Another member's private item is a 404, the same answer as an item that is not there. */
@@ -278,9 +309,10 @@ export class MediaLibraryService implements WatchedLookup {
   async recent(actor: UserActor, limit: number): Promise<FeedResponse> {
     const c = await this.caller(actor);
     if (!c) return { items: [] };
+    // filtered before the limit is taken: another member's new home videos must not shorten the page
     const { movies, episodes } = await this.viaShared(c.shared, async (s) => ({
-      movies: this.visible(c.sections, await s.client.recentlyAdded(s.token, { type: 1, size: limit })),
-      episodes: this.visible(c.sections, await s.client.recentlyAdded(s.token, { type: 4, size: limit * 4 })),
+      movies: await this.fill(c.sections, limit, (start, size) => s.client.recentlyAdded(s.token, { type: 1, start, size })),
+      episodes: await this.fill(c.sections, limit * 4, (start, size) => s.client.recentlyAdded(s.token, { type: 4, start, size })),
     }));
     const bySeason = new Map<string, PlexItem[]>();
     for (const e of episodes) {
@@ -328,9 +360,22 @@ export class MediaLibraryService implements WatchedLookup {
   async hubs(actor: UserActor, limit: number): Promise<HubsResponse> {
     const c = await this.caller(actor);
     if (!c) return { hubs: [] };
-    const hubs = (await this.viaShared(c.shared, (s) => s.client.hubs(s.token, { count: limit })))
-      .map((h) => ({ ...h, items: this.visible(c.sections, h.items) }))
-      .filter((h) => !PERSONAL_HUB.test(h.hubIdentifier) && h.items.length > 0);
+    const hubs = await this.viaShared(c.shared, async (s) => {
+      const out: Array<{ hubIdentifier: string; title: string; items: PlexItem[] }> = [];
+      for (const h of await s.client.hubs(s.token, { count: limit })) {
+        if (PERSONAL_HUB.test(h.hubIdentifier)) continue;
+        let items = this.visible(c.sections, h.items);
+        // another member's private items took places in the hub: the rest comes from the hub's own list
+        if (items.length < limit && h.more && h.key && items.length < h.items.length) {
+          const key = h.key;
+          const rest = await this.fill(c.sections, limit - items.length, (start, size) => s.client.hubItems(s.token, key, { start: h.items.length + start, size }));
+          const seen = new Set(items.map((i) => i.ratingKey));
+          items = [...items, ...rest.filter((i) => !seen.has(i.ratingKey))];
+        }
+        if (items.length > 0) out.push({ hubIdentifier: h.hubIdentifier, title: h.title, items });
+      }
+      return out;
+    });
     const mine = await this.personal(c, hubs.flatMap((h) => h.items.map((i) => i.ratingKey)));
     return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.view(i, mine)) })) };
   }
