@@ -13,6 +13,7 @@ import { TestClient } from '../harness/client.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { mintSession, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { MediaExportStore } from '../../server/modules/media-server/export-store.js';
 
 const API = '/api/mediaserver';
 const SERVER_ROOT = '/srv/plex-media/hearth';
@@ -206,6 +207,68 @@ describe('media: a member’s private library is theirs alone', () => {
     expect(films.items.map((i: any) => String(i.ratingKey)).filter((k: string) => privateKeys().includes(k))).toEqual([]);
     // Sam's own page is Sam's newest, private ones included
     expect(keysOf((await s.member.get(`${API}/recent?limit=5`)).body).filter((k) => privateKeys().includes(k))).toHaveLength(5);
+  });
+
+  it('a show in another member’s private section: the show, its seasons and its episodes are hidden by their own keys too', async () => {
+    // Kim's private library holds a show (a show-type personal section, reference §6.11), and the
+    // server names the section once on a title's answer, not on each item (reference §6.4)
+    fake.settings.itemSectionIds = false;
+    const madeKim = await s.admin.post('/api/admin/users', { name: 'Kim', pin: '1357' });
+    expect(madeKim.status).toBe(201);
+    const kimId = madeKim.body.user.id as string;
+    const kim = scan.watchClient(new TestClient(s.url, await mintSession(s.handle, kimId)), 'kim');
+    const kimDir = path.join(temp.dir, 'kim');
+    mkdirSync(path.join(kimDir, 'Camping trips', 'Season 1'), { recursive: true });
+    for (const ep of ['s01e01', 's01e02']) writeFileSync(path.join(kimDir, 'Camping trips', 'Season 1', `Camping trips ${ep}.mp4`), PART_BYTES);
+    fake.mount('/srv/plex-media/kim', kimDir);
+    const plex = async (p: string, method: 'GET' | 'POST' = 'GET') => {
+      const res = await request(`${fake.url}${p}`, { method, headers: { 'x-plex-token': TOKENS.admin, accept: 'application/json' } });
+      const text = await res.body.text();
+      expect(res.statusCode, p).toBe(200);
+      return text ? JSON.parse(text) : null;
+    };
+    const made = await plex(`/library/sections?name=Kim&type=show&agent=com.plexapp.agents.none&scanner=${encodeURIComponent('Plex Series Scanner')}&language=xn&location=/srv/plex-media/kim`, 'POST');
+    const sectionKey = String(made.MediaContainer.Directory[0].key);
+    await plex(`/library/sections/${sectionKey}/refresh`);
+    const kimItems = () => fake.state().items.filter((i) => i.sectionId === sectionKey);
+    for (let i = 0; i < 200 && (kimItems().length < 4 || fake.state().sections.find((x) => x.key === sectionKey)?.refreshing); i++) await new Promise((r) => setTimeout(r, 20));
+    const show = kimItems().find((i) => i.type === 'show')!.ratingKey;
+    const season = kimItems().find((i) => i.type === 'season')!.ratingKey;
+    const [ep1, ep2] = kimItems().filter((i) => i.type === 'episode').map((i) => i.ratingKey);
+    const now = new Date().toISOString();
+    await new MediaExportStore(s.handle.deps.db).insertSection({ ...samSection, id: `kim-${sectionKey}`, userId: kimId, locationId: null, folder: 'mine/kim', status: 'ready', error: null, sectionKey, createdAt: now, updatedAt: now, lastSweptAt: null });
+    // the owner's Plex account plays one of Kim's episodes on the TV
+    const play = await request(`${fake.url}/:/timeline?ratingKey=${ep2}&key=/library/metadata/${ep2}&identifier=com.plexapp.plugins.library&state=playing&time=1000&duration=60000`, { headers: { 'x-plex-token': TOKENS.admin, 'x-plex-client-identifier': 'tv-living-room', accept: 'application/json' } });
+    await play.body.text();
+    expect(fake.state().sessions.some((x) => x.ratingKey === ep2)).toBe(true);
+
+    const img = (rk: string) => `${API}/img?path=${encodeURIComponent(`/library/metadata/${rk}/thumb/1`)}&w=120&h=180`;
+    for (const c of [robin, s.admin, s.member]) {
+      // pictures and films first: nothing has told Hearth yet which section these keys are in
+      for (const r of [await c.get(img(ep1!)), await c.get(img(season)), await c.get(img(show)), await c.get(`${API}/stream/${ep1}`, { headers: { range: 'bytes=0-9' } })]) {
+        expect(r.status).toBe(404);
+        expect(r.text).not.toMatch(/Camping|Episode/);
+      }
+      for (const rk of [ep1!, season, show]) {
+        const r = await c.get(`${API}/meta/${rk}`);
+        expect(r.status, rk).toBe(404);
+        expect(r.text).not.toContain('Camping');
+        expect((await c.post(`${API}/meta/${rk}/watched`, { watched: true })).status).not.toBe(200);
+      }
+      for (const p of ['/recent?limit=50', '/hubs?limit=50', '/sessions', `/find?type=show&title=${encodeURIComponent('Camping trips')}`]) {
+        const r = await c.get(`${API}${p}`);
+        expect(r.status, p).toBe(200);
+        expect(r.text, p).not.toContain('Camping');
+        expect(keysOf(r.body), p).not.toEqual(expect.arrayContaining([expect.stringMatching(new RegExp(`^(${[show, season, ep1, ep2].join('|')})$`))]));
+      }
+    }
+    // Kim sees her own show, its seasons and episodes
+    const mine = await kim.get(`${API}/meta/${show}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.children.map((k: any) => String(k.ratingKey))).toEqual([season]);
+    expect((await kim.get(`${API}/meta/${ep1}`)).status).toBe(200);
+    expect((await kim.get(img(ep1!))).status).toBe(200);
+    fake.settings.itemSectionIds = true;
   });
 
   it('no Plex token reached a response or a log line', () => scan.expectNoTokens(fake.allTokens()));

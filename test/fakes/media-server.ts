@@ -182,6 +182,12 @@ export interface FakeMediaSettings {
    * real files under each (as the server would on its own disk), beside the registry's files.
    */
   mounts: Record<string, string>;
+  /**
+   * false: a list whose container names its section (a title's metadata, its children, a
+   * section's list) leaves librarySectionID off its items, as the reference's examples show the
+   * server may (§6.4); feeds and hubs, which mix sections, keep it on each item.
+   */
+  itemSectionIds: boolean;
 }
 
 /** Options of the fake itself (not settings a test changes later). */
@@ -388,7 +394,7 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
   /** What a part of the default size serves. */
   const defaultPart = partVideo?.bytes ?? PART_BYTES;
   const defaultSize = defaultPart.length;
-  const defaults: FakeMediaSettings = { pinAutoApproveMs: 0, pinAutoApproveUser: 'admin', refreshMs: 200, allowMediaDeletion: true, strictAccept: true, nonOwnerStatus: 403, mounts: {} };
+  const defaults: FakeMediaSettings = { pinAutoApproveMs: 0, pinAutoApproveUser: 'admin', refreshMs: 200, allowMediaDeletion: true, strictAccept: true, nonOwnerStatus: 403, mounts: {}, itemSectionIds: true };
   const settings: FakeMediaSettings = { ...defaults, ...opts };
   let items = new Map<string, Item>();
   let sections: Section[] = [];
@@ -471,7 +477,7 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
     ];
   };
 
-  const render = (it: Item, userId: number, o: { guids?: boolean } = {}): Record<string, unknown> => {
+  const render = (it: Item, userId: number, o: { guids?: boolean; inSectionContainer?: boolean } = {}): Record<string, unknown> => {
     const section = sectionOf(it.sectionId);
     const out: Record<string, unknown> = {
       ratingKey: it.ratingKey,
@@ -488,6 +494,10 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
       thumb: `/library/metadata/${it.ratingKey}/thumb/${it.updatedAt}`,
       art: `/library/metadata/${it.ratingKey}/art/${it.updatedAt}`,
     };
+    if (o.inSectionContainer && !settings.itemSectionIds) {
+      delete out.librarySectionID;
+      delete out.librarySectionTitle;
+    }
     if (it.year) out.year = it.year;
     if (it.index !== undefined) out.index = it.index;
     if (it.duration) out.duration = it.duration;
@@ -1084,7 +1094,7 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
       const pool = [...items.values()].filter((i) => i.sectionId === s.key && i.type === level).sort((a, b) => a.title.localeCompare(b.title));
       const filtered = filterItems(pool, q, uid);
       const { slice, offset, totalSize } = page(ctx.req, q, filtered, ctx.res);
-      return json(ctx, metadataContainer(slice.map((i) => render(i, uid, { guids: q.get('includeGuids') === '1' })), { librarySectionID: Number(s.key), librarySectionTitle: s.title, offset, totalSize }));
+      return json(ctx, metadataContainer(slice.map((i) => render(i, uid, { guids: q.get('includeGuids') === '1', inSectionContainer: true })), { librarySectionID: Number(s.key), librarySectionTitle: s.title, offset, totalSize }));
     }
     if (p === '/library/recentlyAdded' || p === '/hubs/home/recentlyAdded') {
       const type = q.get('type') ? Number(q.get('type')) : null;
@@ -1128,11 +1138,14 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
         }
         return empty(ctx);
       }
-      if (sub === 'children') return json(ctx, metadataContainer(childrenOf(found[0]!.ratingKey).map((i) => render(i, uid))));
-      if (sub === 'allLeaves') return json(ctx, metadataContainer(leavesOf(found[0]!).map((i) => render(i, uid))));
-      if (sub === 'grandchildren') return json(ctx, metadataContainer(childrenOf(found[0]!.ratingKey).flatMap((c) => childrenOf(c.ratingKey)).map((i) => render(i, uid))));
+      const inSection = { librarySectionID: Number(found[0]!.sectionId), librarySectionTitle: sectionOf(found[0]!.sectionId)?.title };
+      const one = { inSectionContainer: true };
+      if (sub === 'children') return json(ctx, metadataContainer(childrenOf(found[0]!.ratingKey).map((i) => render(i, uid, one)), inSection));
+      if (sub === 'allLeaves') return json(ctx, metadataContainer(leavesOf(found[0]!).map((i) => render(i, uid, one)), inSection));
+      if (sub === 'grandchildren') return json(ctx, metadataContainer(childrenOf(found[0]!.ratingKey).flatMap((c) => childrenOf(c.ratingKey)).map((i) => render(i, uid, one)), inSection));
       const rendered = found.map((it) => {
-        const r = render(it, uid, { guids: true });
+        // several keys may span sections: then each item keeps its own
+        const r = render(it, uid, { guids: true, inSectionContainer: found.every((f) => f.sectionId === found[0]!.sectionId) });
         if (q.get('includeChildren') === '1' && !playable(it)) r.Children = metadataContainer(childrenOf(it.ratingKey).map((c) => render(c, uid))).MediaContainer;
         return r;
       });

@@ -438,7 +438,15 @@ function toItem(m: z.infer<typeof ItemSchema>): PlexItem {
 /** `{MediaContainer: {...fields, Metadata?: []}}`; a missing list is an empty one (§2). */
 const itemsContainer = <E extends z.ZodRawShape>(extra: E) =>
   z.object({ MediaContainer: z.object({ ...extra, totalSize: optNum, offset: optNum, Metadata: z.array(ItemSchema).nullish().transform((v) => v ?? []) }) });
-const ItemsContainer = itemsContainer({});
+/**
+ * A list of items. The server may name the section once on the container and not on each item
+ * (a title's metadata, its children, a section's list), so an item without its own takes the
+ * container's, as python-plexapi does: whether an item is in a member's private section is read
+ * from it, and a missing one would count as nobody's.
+ */
+const ItemsContainer = itemsContainer({ librarySectionID: keyStr.nullish().catch(null) });
+const itemsOf = (mc: z.infer<typeof ItemsContainer>['MediaContainer']): PlexItem[] =>
+  mc.Metadata.map((m) => toItem(m.librarySectionID === null || m.librarySectionID === undefined ? { ...m, librarySectionID: mc.librarySectionID } : m));
 
 export interface PlexPage<T> {
   items: T[];
@@ -733,7 +741,7 @@ export function createMediaServerGuard(serverUrl: string, base: { allowOrigins?:
 
 export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: number }): PlexServerClient {
   const call = <T>(path: string, schema: z.ZodType<T>, c?: CallOptions) => callJson('server', o, path, schema, c);
-  const items = async (path: string, token: string, c: CallOptions = {}) => (await call(path, ItemsContainer, { token, ...c })).MediaContainer.Metadata.map(toItem);
+  const items = async (path: string, token: string, c: CallOptions = {}) => itemsOf((await call(path, ItemsContainer, { token, ...c })).MediaContainer);
   const played = async (token: string, name: 'scrobble' | 'unscrobble', ratingKey: string) => {
     await call(`/:/${name}`, EMPTY, { token, query: { key: ratingKey, identifier: LIBRARY } });
   };
@@ -754,7 +762,7 @@ export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: numb
       const headers = opts.start !== undefined || opts.size !== undefined ? { 'X-Plex-Container-Start': String(opts.start ?? 0), 'X-Plex-Container-Size': String(opts.size ?? 50) } : undefined;
       const res = await call(`/library/sections/${encodeURIComponent(key)}/all`, ItemsContainer, { token, headers, query: { type: opts.type, includeGuids: opts.includeGuids ? 1 : undefined, sort: opts.sort, ...opts.filters } });
       const mc = res.MediaContainer;
-      return { items: mc.Metadata.map(toItem), totalSize: mc.totalSize ?? mc.Metadata.length, offset: mc.offset ?? 0 };
+      return { items: itemsOf(mc), totalSize: mc.totalSize ?? mc.Metadata.length, offset: mc.offset ?? 0 };
     },
     async metadata(token, ratingKey) {
       if (!/^\d+$/.test(ratingKey)) return null;
