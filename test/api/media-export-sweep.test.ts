@@ -60,7 +60,8 @@ describe('media export: the watched sweep', () => {
     let memberId = '';
     const conn: MediaConnection = {
       shared: async () => ({ client, token: TOKENS.admin, machineIdentifier: fake.machineIdentifier, name: 'Living Room Plex' }),
-      memberToken: async () => null,
+      // linked (provisioning waits for a link); the sweep reads watched state with memberServerToken
+      memberToken: async () => 'linked-in-test',
       // the member's linked account is the fake's alice (a friend of the server)
       memberServerToken: async (userId) => (userId === memberId ? TOKENS.aliceServer : null),
       reportMemberUnauthorized: async () => undefined,

@@ -25,7 +25,8 @@ function fakeConnection(fake: FakeMediaServer): MediaConnection & { close(): Pro
   const client = createPlexServerClient({ baseUrl: fake.url, guard, client: { clientIdentifier: 'hearth-test', product: 'Hearth', version: '0', platform: 'Linux', device: 'Hearth', deviceName: 'Hearth' } });
   return {
     shared: async () => ({ client, token: TOKENS.admin, machineIdentifier: fake.machineIdentifier, name: 'Living Room Plex' }),
-    memberToken: async () => null,
+    // linked (provisioning waits for a link)
+    memberToken: async () => 'linked-in-test',
     memberServerToken: async () => null,
     reportMemberUnauthorized: async () => undefined,
     reportShared: async () => undefined,

@@ -18,14 +18,16 @@ const SERVER_ROOT = '/srv/plex-media/hearth';
  * The shared connection as the connection part will give it (a stand-in here: an admin-configured
  * server at the fake's URL with the owner's token), switchable off to test "not connected".
  */
-function fakeConnection(fake: FakeMediaServer): MediaConnection & { connected: boolean; close(): Promise<void> } {
+function fakeConnection(fake: FakeMediaServer): MediaConnection & { connected: boolean; unlinked: Set<string>; close(): Promise<void> } {
   const guard = createMediaServerGuard(fake.url);
   const client = createPlexServerClient({ baseUrl: fake.url, guard, client: { clientIdentifier: 'hearth-test', product: 'Hearth', version: '0', platform: 'Linux', device: 'Hearth', deviceName: 'Hearth' } });
   const shared: SharedServer = { client, token: TOKENS.admin, machineIdentifier: fake.machineIdentifier, name: 'Living Room Plex' };
   const c = {
     connected: true,
     shared: async () => (c.connected ? shared : null),
-    memberToken: async () => null,
+    /** Members who have not linked a Plex account (provisioning waits for them); everyone else has. */
+    unlinked: new Set<string>(),
+    memberToken: async (userId: string): Promise<string | null> => (c.unlinked.has(userId) ? null : 'linked-in-test'),
     memberServerToken: async () => null,
     reportMemberUnauthorized: async () => undefined,
     reportShared: async () => undefined,
@@ -178,6 +180,19 @@ describe('media export: storage locations and provisioning', () => {
       expect(r.status).toBe(409);
       expect(r.body.error.message).toBe('Connect the media server first.');
       conn.connected = true;
+      // rule 3: the member's own Plex account is linked before their library is made for it
+      conn.unlinked.add(s.users.member.id);
+      r = await provision();
+      expect(r.status).toBe(409);
+      expect(r.body.error).toEqual({ code: 'member_not_linked', message: 'Sam has not linked a Plex account yet (or Plex signed Hearth out of it). Sam can link one under Media → Link my Plex account; then provision.' });
+      const waiting = (await s.admin.get('/api/mediaserver/admin/library-sections')).body.rows;
+      expect(waiting.find((x: { userId: string }) => x.userId === s.users.member.id).blockedReason).toMatch(/^Sam has not linked a Plex account yet/);
+      expect(waiting.find((x: { userId: string }) => x.userId === s.users.admin.id).blockedReason).not.toMatch(/linked/);
+      conn.unlinked.add(s.users.admin.id);
+      const self = await s.admin.post('/api/mediaserver/admin/provision', { userId: s.users.admin.id, contentType: 'mine' });
+      expect(self.body.error.message).toMatch(/^You have not linked a Plex account yet/);
+      conn.unlinked.clear();
+      expect(await s.handle.deps.db('media_library_sections').count({ n: '*' })).toEqual([{ n: 0 }]);
       r = await provision();
       expect(r.status).toBe(409);
       expect(r.body.error.message).toBe('Add a storage location for home videos first.');

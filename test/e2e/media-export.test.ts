@@ -60,6 +60,14 @@ describe('home videos and storage in the browser', () => {
     scan.watch(server);
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.post('/api/mediaserver/config', { mode: 'manual', serverUrl: fake.url, token: fake.tokens.admin })).status).toBe(200);
+    // rule 3: Sam and Alex link their own Plex accounts before their libraries are made; Robin has not
+    for (const [client, as] of [[server.member, 'alice'], [server.admin, 'admin']] as const) {
+      const pin = await client.post('/api/mediaserver/auth/pin');
+      expect(pin.status).toBe(201);
+      fake.approvePin(pin.body.id, as);
+      expect((await client.post('/api/mediaserver/me/link', { pinId: pin.body.id })).status).toBe(200);
+    }
+    expect((await server.admin.post('/api/admin/users', { name: 'Robin', pin: '2468' })).status).toBe(201);
     browser = await launchChromium();
   });
 
@@ -116,6 +124,11 @@ describe('home videos and storage in the browser', () => {
     await card.getByRole('button', { name: 'Check' }).click();
     await shown(card.getByTestId('check-result').getByText(`The media server sees this folder at ${SERVER_ROOT}.`));
     await shown(card.getByText('Seen by the media server'));
+
+    // a member who has not linked a Plex account waits, with the reason beside the greyed-out button
+    const robin = page.getByTestId('provision-row').filter({ hasText: 'Robin' });
+    await shown(robin.getByText('Robin has not linked a Plex account yet', { exact: false }));
+    expect(await robin.getByRole('button', { name: 'Provision Robin' }).isDisabled()).toBe(true);
 
     const provision = sam.getByRole('button', { name: 'Provision Sam' });
     await shown(provision);

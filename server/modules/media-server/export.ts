@@ -1,7 +1,9 @@
 // Each member's private library sections (the spec's export): provisioning in rule 3's order,
 // the provisioning queue, and the sections' policies (syncMode, syncRecentCount, removeWatched).
 //
-// POST /admin/provision queues a section; the queue runs one at a time: it creates the member's
+// POST /admin/provision queues a section once rule 3's order is met (the server connected, the
+// member's own Plex account linked, a location for the type with its mapping checked; otherwise a
+// 409 with the sentence the admin page shows beside a greyed-out Provision); the queue runs one at a time: it creates the member's
 // folder <localPath>/<contentType>/<member folder>, creates the section on the server (a personal
 // media library: agent com.plexapp.agents.none, Plex Video Files Scanner, type movie, language xn,
 // at the folder as the server sees it), then scans it: queued -> creating -> scanning -> ready, or
@@ -108,6 +110,19 @@ export class MediaExportService {
     return null;
   }
 
+  /**
+   * Rule 3 begins "connect the server and link the user": a member's private library is made for
+   * their own Plex account. Plex shows a library to an account only once the server's owner shares
+   * it with that account, and the watched sweep reads what the member watched with their own token;
+   * a member who has not linked (or whose link Plex signed out) has neither, so Provision waits for
+   * the link (409 member_not_linked; the admin page shows it greyed out with this sentence).
+   */
+  private async linkReason(actor: Actor, user: { id: string; name: string }): Promise<string | null> {
+    if (await this.deps.connection.memberToken(user.id)) return null;
+    if (actor.kind === 'user' && actor.id === user.id) return 'You have not linked a Plex account yet (or Plex signed Hearth out of it). Link one under Media → Link my Plex account first.';
+    return `${user.name} has not linked a Plex account yet (or Plex signed Hearth out of it). ${user.name} can link one under Media → Link my Plex account; then provision.`;
+  }
+
   private async connected(): Promise<SharedServer | null> {
     try {
       return await this.deps.connection.shared();
@@ -124,7 +139,9 @@ export class MediaExportService {
     for (const u of users) {
       for (const contentType of ContentType.options) {
         const section = sections.find((s) => s.userId === u.id && s.contentType === contentType) ?? null;
-        rows.push({ userId: u.id, name: u.name, contentType, section: section ? this.sectionView(section) : null, blockedReason: this.blockedReason(shared !== null, this.pickLocation(locations, contentType), contentType) });
+        const storage = this.blockedReason(shared !== null, this.pickLocation(locations, contentType), contentType);
+        const blockedReason = shared === null ? storage : ((await this.linkReason(actor, u)) ?? storage);
+        rows.push({ userId: u.id, name: u.name, contentType, section: section ? this.sectionView(section) : null, blockedReason });
       }
     }
     return { rows };
@@ -172,6 +189,10 @@ export class MediaExportService {
     const [locations, shared] = await Promise.all([this.deps.store.listLocations(), this.connected()]);
     const location = this.pickLocation(locations, body.contentType);
     const blocked = this.blockedReason(shared !== null, location, body.contentType);
+    if (shared !== null) {
+      const unlinked = await this.linkReason(actor, user);
+      if (unlinked) throw new ConflictError('member_not_linked', unlinked);
+    }
     if (blocked || !location) throw new ConflictError('provision_blocked', blocked ?? 'Add a storage location first.');
     const now = this.now();
     let row: SectionRow;

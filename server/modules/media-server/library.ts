@@ -380,7 +380,12 @@ export class MediaLibraryService implements WatchedLookup {
     return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.view(i, mine)) })) };
   }
 
-  /** Now playing in the house. Only the server's owner may list sessions: another token answers empty. */
+  /**
+   * Now playing in the house. Only the server's owner may list sessions: another token answers empty.
+   * Decided (issue 19): other members' names and what they watch stay on this list, as the owner
+   * sees them in Plex and as a household sharing one TV expects; what plays from another member's
+   * private library never does (dropped by its section, whoever plays it; media-private.test.ts).
+   */
   async sessions(actor: UserActor): Promise<SessionsResponse> {
     const c = await this.caller(actor);
     if (!c) return { sessions: [] };
