@@ -7,7 +7,7 @@
 //   taking part: the bench's own thread (fake + reader), Hearth, and a bare relay. A process at a
 //   full core caps the read at 1 / (its CPU s per GB) GB/s, which is what separates Hearth's cost
 //   from the machine's.
-// - memory: Hearth's RSS (a child process, as `npm start` runs it) before, at its peak while the
+// - memory: Hearth's RSS (a child process, as `npm start` runs it, with its heap settings) before, at its peak while the
 //   proxy streams the file, and after: flat means the bytes are streamed, not buffered.
 // - /recent (GET /api/mediaserver/recent) with the resolution cache cold (media_resolutions
 //   emptied before the call) and warm (the next call), p50 of each.
@@ -25,6 +25,7 @@ import { SESSION_COOKIE } from '../server/http/auth.js';
 import { hashPin } from '../server/modules/auth/pin.js';
 import { SESSION_TTL_MS } from '../server/modules/auth/schema.js';
 import { AuthStore } from '../server/modules/auth/store.js';
+import { heapTunablesEnv } from '../server/platform/heap-tunables.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { startFakeMediaServer } from '../test/fakes/media-server.js';
 import { freePort } from '../test/harness/net.js';
@@ -122,7 +123,8 @@ export async function run(): Promise<void> {
     child = await startHearthProcess({
       port,
       dataDir: temp.dir,
-      env: { FETCH_ALLOW_ORIGINS: fake.url, MEDIA_ACCOUNT_URL: fake.accountUrl, MEDIA_DISCOVER_URL: fake.discoverUrl, LOG_LEVEL: 'warn' },
+      // started as npm start starts it: on Linux with glibc's heap settings (server/platform/heap-tunables.ts)
+      env: { ...heapTunablesEnv(process.env), FETCH_ALLOW_ORIGINS: fake.url, MEDIA_ACCOUNT_URL: fake.accountUrl, MEDIA_DISCOVER_URL: fake.discoverUrl, LOG_LEVEL: 'warn' },
       what: 'Hearth for the media bench',
     });
     const base = `http://127.0.0.1:${port}`;
