@@ -20,3 +20,13 @@ export function heapTunablesEnv(env: NodeJS.ProcessEnv = process.env, platform: 
   if (platform !== 'linux' || env.GLIBC_TUNABLES !== undefined) return {};
   return { GLIBC_TUNABLES: GLIBC_HEAP_TUNABLES };
 }
+
+/**
+ * Called once at the server's start, after glibc has read the settings: takes Hearth's own value
+ * out of the environment again, so the programs Hearth starts (kiwix-serve, Ollama, Python, pip)
+ * run with their usual heap behaviour instead of inheriting a setting made for the stream proxy.
+ * An operator's own GLIBC_TUNABLES (any other value) is passed on untouched.
+ */
+export function forgetHeapTunables(env: NodeJS.ProcessEnv = process.env): void {
+  if (env.GLIBC_TUNABLES === GLIBC_HEAP_TUNABLES) delete env.GLIBC_TUNABLES;
+}
