@@ -4,9 +4,10 @@
 // after the server failed, themself with Try again), and is refused deleting the location in use;
 // then on a phone the member uploads a small real video (WebM bytes made here) through the
 // resumable upload, its connection dropped once (it asks where it stopped and carries on), sees it
-// in their list (being added, then ready), changes a sync setting and deletes it with the confirm
-// dialog. axe on each page; no Plex token in any answer the browser received. One server, one
-// browser. Needs the built web app (`npm run build:web`).
+// in their list (being added, then ready, its picture a landscape frame decoded from Hearth's
+// picture proxy), changes a sync setting and deletes it with the confirm dialog. axe on each page;
+// no Plex token in any answer the browser received. One server, one browser. Needs the built web
+// app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -181,6 +182,14 @@ describe('home videos and storage in the browser', () => {
     await shown(row);
     expect(await row.count()).toBe(1);
     await shown(row.getByText('Ready'));
+    // its picture, a frame of the video through Hearth's picture proxy, is in the page (not the placeholder), decoded, landscape
+    const thumb = row.locator('img.home-videos__thumb');
+    await shown(thumb);
+    expect(await thumb.getAttribute('src')).toMatch(/^\/api\/mediaserver\/img\?path=%2Flibrary%2Fmetadata%2F\d+%2Fthumb/);
+    await page.waitForFunction((el) => (el as HTMLImageElement).complete, await thumb.elementHandle());
+    const size = await thumb.evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, h: img.naturalHeight }));
+    expect(size.w).toBeGreaterThan(0);
+    expect(size.w).toBeGreaterThan(size.h);
     await expectNoSeriousA11yViolations(page, 'my home videos (one video)');
     await page.screenshot({ path: '/tmp/hearth-phone-home-videos.png' });
 
