@@ -5,7 +5,9 @@
 // then on a phone the member uploads a small real video (WebM bytes made here) through the
 // resumable upload, its connection dropped once (it asks where it stopped and carries on), sees it
 // in their list (being added, then ready, its picture a landscape frame decoded from Hearth's
-// picture proxy), changes a sync setting and deletes it with the confirm dialog. axe on each page;
+// picture proxy), changes a sync setting and deletes it with the confirm dialog; a 21 MB upload
+// whose phone goes offline after its first 8 MB piece stops with a sentence and Resume, and resumed
+// sends only the rest (its first PATCH at the server's offset). axe on each page;
 // no Plex token in any answer the browser received. One server, one browser. Needs the built web
 // app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
@@ -22,8 +24,8 @@ import { makeTempDir } from '../harness/temp-dir.js';
 const SERVER_ROOT = '/srv/plex-media/hearth';
 
 /** A few KB that start as a WebM file (EBML header naming the webm doctype). */
-function webmBytes(): Buffer {
-  const b = Buffer.alloc(6_000);
+function webmBytes(size = 6_000): Buffer {
+  const b = Buffer.alloc(size);
   for (let i = 0; i < b.length; i++) b[i] = (i * 13 + 5) & 0xff;
   Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]).copy(b, 0);
   b.write('webm', 12, 'latin1');
@@ -206,6 +208,60 @@ describe('home videos and storage in the browser', () => {
     await shown(page.getByText('No videos yet'));
     // Hearth keeps the row as removed (the sweep's history), the page lists only what is there
     expect((await server.member.get('/api/mediaserver/me/videos')).body.videos.map((v: { state: string; removedReason: string }) => [v.state, v.removedReason])).toEqual([['removed', 'You deleted it.']]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone an upload whose connection is lost offers Resume in a sentence, and carries on from where it stopped', async () => {
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByRole('heading', { name: 'Add a video' }));
+    // three 8 MB pieces (the page's chunk size): the first arrives, then the phone goes offline
+    const video = webmBytes(20 * 1024 * 1024);
+    const patches: Array<{ offset: number; bytes: number; after: 'start' | 'resume'; sent: boolean }> = [];
+    let phase: 'start' | 'resume' = 'start';
+    await page.route('**/api/mediaserver/me/uploads/**', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'PATCH') return route.continue();
+      const entry = { offset: Number(req.headers()['upload-offset']), bytes: req.postDataBuffer()?.length ?? 0, after: phase, sent: true };
+      patches.push(entry);
+      if (phase === 'start' && entry.offset > 0) {
+        // offline: tus-js-client stops trying (it retries only while the browser is online) and gives up
+        entry.sent = false;
+        await page.context().setOffline(true);
+        return route.abort('internetdisconnected');
+      }
+      return route.continue();
+    });
+    await page.getByTestId('home-video-file').setInputFiles({ name: 'long-walk.webm', mimeType: 'video/webm', buffer: video });
+    await page.getByRole('button', { name: 'Upload' }).click();
+
+    // a plain sentence, how far it got, and Resume (no Upload while it waits)
+    await shown(page.getByText('The connection to Hearth dropped. Your upload is kept; resume it when you are back online.'));
+    const resume = page.getByRole('button', { name: 'Resume' });
+    await shown(resume);
+    expect(await page.getByRole('button', { name: 'Upload' }).count()).toBe(0);
+    await shown(page.getByText('40% · 8.39 MB of 21.0 MB'));
+    await expectNoSeriousA11yViolations(page, 'my home videos (upload waiting to resume)');
+    await page.screenshot({ path: '/tmp/hearth-phone-home-videos-resume.png' });
+
+    await page.context().setOffline(false);
+    phase = 'resume';
+    await resume.click();
+    await toastSays(page, 'long-walk.webm was added.');
+    await page.unroute('**/api/mediaserver/me/uploads/**');
+
+    // it carried on from the server's offset: the first piece was not sent again
+    const resumed = patches.filter((p) => p.after === 'resume');
+    expect(resumed[0]?.offset).toBe(8 * 1024 * 1024);
+    const sentAgain = resumed.reduce((n, p) => n + p.bytes, 0);
+    expect(sentAgain).toBe(video.length - 8 * 1024 * 1024);
+    expect(sentAgain).toBeLessThan(video.length);
+    const row = page.getByTestId('home-video').filter({ hasText: 'long-walk' });
+    await shown(row);
+    await shown(row.getByText('21.0 MB'));
+    await shown(row.getByText('Ready'));
+    const stored = (await server.member.get('/api/mediaserver/me/videos')).body.videos.find((v: { title: string }) => v.title === 'long-walk');
+    expect(stored).toMatchObject({ bytes: video.length, state: 'ready' });
     expect(pageErrors).toEqual([]);
   });
 
