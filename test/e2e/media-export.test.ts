@@ -1,5 +1,6 @@
 // Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
-// member without a library is told an admin sets it up; on a laptop an admin adds a storage location
+// member without a library does not see My home videos in the navigation and, opening it anyway,
+// is told an admin sets it up (an admin without one gets the link to Media storage); on a laptop an admin adds a storage location
 // (a wrong mapping first, which the check names), fixes and checks it, provisions the member (and,
 // after the server failed, themself with Try again), and is refused deleting the location in use;
 // then on a phone the member uploads a small real video (WebM bytes made here) through the
@@ -74,14 +75,46 @@ describe('home videos and storage in the browser', () => {
     temp.remove();
   });
 
-  it('on a phone a member without a library is told an admin sets it up', async () => {
+  /** The navigation once it knows whether the caller has a home videos library (asked for when the browser is idle). */
+  async function settledNav(page: Page, path: string) {
+    const sections = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mediaserver/me/library-sections');
+    await page.goto(`${server.url}${path}`);
+    await sections;
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Home', exact: true }).waitFor();
+    return nav;
+  }
+
+  it('on a phone a member without a library does not see My home videos in the navigation, and opened directly the page says an admin sets it up', async () => {
     const page = await open('member', PHONE);
+    const nav = await settledNav(page, '/');
+    await nav.getByRole('button', { name: 'More' }).tap();
+    await shown(nav.getByRole('link', { name: 'Media', exact: true }));
+    expect(await nav.getByRole('link', { name: 'My home videos' }).count()).toBe(0);
+
     await page.goto(`${server.url}/media/videos`);
     await shown(page.getByRole('heading', { name: 'My home videos', level: 1 }));
     await shown(page.getByText('Not set up yet'));
-    await shown(page.getByText('An admin sets up your home videos library.', { exact: false }));
+    await shown(page.getByText('An admin sets up your home videos library on the Media storage page. Ask an admin to do it for you.', { exact: false }));
     expect(await page.getByTestId('home-video-file').count()).toBe(0);
+    // a member cannot open the admin's page, so is not sent there
+    expect(await page.getByRole('link', { name: 'Open Media storage' }).count()).toBe(0);
     await expectNoSeriousA11yViolations(page, 'my home videos (not set up)');
+    await page.close();
+  });
+
+  it('on a laptop an admin without a library of their own does not see My home videos either, and the page links to Media storage', async () => {
+    const page = await open('admin', DESKTOP);
+    const nav = await settledNav(page, '/');
+    await shown(nav.getByRole('link', { name: 'Media', exact: true }));
+    expect(await nav.getByRole('link', { name: 'My home videos' }).count()).toBe(0);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByText('Not set up yet'));
+    await shown(page.getByText('You can do that now.', { exact: false }));
+    await shown(page.getByRole('link', { name: 'Open Media storage' }));
+    await expectNoSeriousA11yViolations(page, 'my home videos (admin, not set up)');
+    await page.getByRole('link', { name: 'Open Media storage' }).click();
+    await shown(page.getByRole('heading', { name: 'Media storage', level: 1 }));
     await page.close();
   });
 
@@ -153,7 +186,10 @@ describe('home videos and storage in the browser', () => {
 
   it('on a phone a member uploads a video, sees it added and ready, changes a sync setting and deletes it', async () => {
     const page = await open('member', PHONE);
-    await page.goto(`${server.url}/media/videos`);
+    // with a library of their own, My home videos is listed under More
+    const nav = await settledNav(page, '/');
+    await nav.getByRole('button', { name: 'More' }).tap();
+    await nav.getByRole('link', { name: 'My home videos', exact: true }).tap();
     await shown(page.getByRole('heading', { name: 'Add a video' }));
     // the types and the size cap are named before a file is picked
     await shown(page.getByText(/MP4, MOV, WebM, MKV, AVI or 3GP, up to 8 GB each/));

@@ -11,7 +11,7 @@ import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'reac
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { SearchBox } from '../features/search/SearchBox';
-import { useMediaShown } from '../features/media/nav';
+import { useMediaNav } from '../features/media/nav';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { Name } from '../ui/Name';
@@ -83,8 +83,8 @@ function ShellFrame(): ReactElement {
     }
   };
 
-  const mediaShown = useMediaShown(user.role);
-  const nav = navFor(user.role, isVisible, (when) => when !== 'media' || mediaShown);
+  const mediaNav = useMediaNav(user.role);
+  const nav = navFor(user.role, isVisible, (when) => mediaNav[when]);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
 
