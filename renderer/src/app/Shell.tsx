@@ -104,10 +104,12 @@ function ShellFrame(): ReactElement {
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}
-          <span className="user-chip" data-testid="current-user" title={user.name}>
+          <Link to="/profile" className="user-chip" data-testid="current-user" title={`${user.name}: your profile`}>
             <Avatar id={user.id} name={user.name} avatar={user.avatar} size="sm" />
-            <Name className="user-chip__name">{user.name}</Name>
-          </span>
+            <Name className="user-chip__name" focusable={false}>
+              {user.name}
+            </Name>
+          </Link>
           <button type="button" className="btn btn--ghost btn--compact" onClick={() => void handleSignOut()} disabled={signingOut} title="Sign out" data-testid="sign-out">
             {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
             <span className="shell__signout-label">Sign out</span>
