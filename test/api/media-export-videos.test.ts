@@ -145,6 +145,10 @@ describe('media export: home videos', () => {
     expect(list.videos).toEqual([
       expect.objectContaining({ id, title: 'Birthday at the lake', bytes: bytes.length, contentType: 'video/mp4', state: 'ready', ratingKey: expect.stringMatching(/^\d+$/), item: expect.objectContaining({ title: 'Birthday at the lake', playable: true }) }),
     ]);
+    // its picture, through Hearth's proxy, is a 16:9 frame for the list's slot (the browser test loads it)
+    const thumbUrl = list.videos[0].item.thumbUrl as string;
+    expect(thumbUrl.startsWith('/api/mediaserver/img?')).toBe(true);
+    expect(Object.fromEntries(new URL(thumbUrl, s.url).searchParams)).toEqual({ path: expect.stringMatching(/^\/library\/metadata\/\d+\/thumb/) as unknown, w: '192', h: '108' });
     expect(list.usedBytes).toBe(bytes.length);
     expect(list.maxBytes).toBe(CAP);
     expect(JSON.stringify(list)).not.toContain(fake.url);

@@ -1,12 +1,16 @@
 // Home videos and the admin's storage page in a real browser against the fake Plex (issue 19): a
-// member without a library is told an admin sets it up; on a laptop an admin adds a storage location
+// member without a library does not see My home videos in the navigation and, opening it anyway,
+// is told an admin sets it up (an admin without one gets the link to Media storage); on a laptop an admin adds a storage location
 // (a wrong mapping first, which the check names), fixes and checks it, provisions the member (and,
 // after the server failed, themself with Try again), and is refused deleting the location in use;
 // then on a phone the member uploads a small real video (WebM bytes made here) through the
 // resumable upload, its connection dropped once (it asks where it stopped and carries on), sees it
-// in their list (being added, then ready), changes a sync setting and deletes it with the confirm
-// dialog. axe on each page; no Plex token in any answer the browser received. One server, one
-// browser. Needs the built web app (`npm run build:web`).
+// in their list (being added, then ready, its picture a landscape frame decoded from Hearth's
+// picture proxy), changes a sync setting and deletes it with the confirm dialog; a 21 MB upload
+// whose phone goes offline after its first 8 MB piece stops with a sentence and Resume, and resumed
+// sends only the rest (its first PATCH at the server's offset). axe on each page;
+// no Plex token in any answer the browser received. One server, one browser. Needs the built web
+// app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,8 +25,8 @@ import { makeTempDir } from '../harness/temp-dir.js';
 const SERVER_ROOT = '/srv/plex-media/hearth';
 
 /** A few KB that start as a WebM file (EBML header naming the webm doctype). */
-function webmBytes(): Buffer {
-  const b = Buffer.alloc(6_000);
+function webmBytes(size = 6_000): Buffer {
+  const b = Buffer.alloc(size);
   for (let i = 0; i < b.length; i++) b[i] = (i * 13 + 5) & 0xff;
   Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]).copy(b, 0);
   b.write('webm', 12, 'latin1');
@@ -79,14 +83,46 @@ describe('home videos and storage in the browser', () => {
     temp.remove();
   });
 
-  it('on a phone a member without a library is told an admin sets it up', async () => {
+  /** The navigation once it knows whether the caller has a home videos library (asked for when the browser is idle). */
+  async function settledNav(page: Page, path: string) {
+    const sections = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mediaserver/me/library-sections');
+    await page.goto(`${server.url}${path}`);
+    await sections;
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Home', exact: true }).waitFor();
+    return nav;
+  }
+
+  it('on a phone a member without a library does not see My home videos in the navigation, and opened directly the page says an admin sets it up', async () => {
     const page = await open('member', PHONE);
+    const nav = await settledNav(page, '/');
+    await nav.getByRole('button', { name: 'More' }).tap();
+    await shown(nav.getByRole('link', { name: 'Media', exact: true }));
+    expect(await nav.getByRole('link', { name: 'My home videos' }).count()).toBe(0);
+
     await page.goto(`${server.url}/media/videos`);
     await shown(page.getByRole('heading', { name: 'My home videos', level: 1 }));
     await shown(page.getByText('Not set up yet'));
-    await shown(page.getByText('An admin sets up your home videos library.', { exact: false }));
+    await shown(page.getByText('An admin sets up your home videos library on the Media storage page. Ask an admin to do it for you.', { exact: false }));
     expect(await page.getByTestId('home-video-file').count()).toBe(0);
+    // a member cannot open the admin's page, so is not sent there
+    expect(await page.getByRole('link', { name: 'Open Media storage' }).count()).toBe(0);
     await expectNoSeriousA11yViolations(page, 'my home videos (not set up)');
+    await page.close();
+  });
+
+  it('on a laptop an admin without a library of their own does not see My home videos either, and the page links to Media storage', async () => {
+    const page = await open('admin', DESKTOP);
+    const nav = await settledNav(page, '/');
+    await shown(nav.getByRole('link', { name: 'Media', exact: true }));
+    expect(await nav.getByRole('link', { name: 'My home videos' }).count()).toBe(0);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByText('Not set up yet'));
+    await shown(page.getByText('You can do that now.', { exact: false }));
+    await shown(page.getByRole('link', { name: 'Open Media storage' }));
+    await expectNoSeriousA11yViolations(page, 'my home videos (admin, not set up)');
+    await page.getByRole('link', { name: 'Open Media storage' }).click();
+    await shown(page.getByRole('heading', { name: 'Media storage', level: 1 }));
     await page.close();
   });
 
@@ -163,7 +199,10 @@ describe('home videos and storage in the browser', () => {
 
   it('on a phone a member uploads a video, sees it added and ready, changes a sync setting and deletes it', async () => {
     const page = await open('member', PHONE);
-    await page.goto(`${server.url}/media/videos`);
+    // with a library of their own, My home videos is listed under More
+    const nav = await settledNav(page, '/');
+    await nav.getByRole('button', { name: 'More' }).tap();
+    await nav.getByRole('link', { name: 'My home videos', exact: true }).tap();
     await shown(page.getByRole('heading', { name: 'Add a video' }));
     // the types and the size cap are named before a file is picked
     await shown(page.getByText(/MP4, MOV, WebM, MKV, AVI or 3GP, up to 8 GB each/));
@@ -194,6 +233,14 @@ describe('home videos and storage in the browser', () => {
     await shown(row);
     expect(await row.count()).toBe(1);
     await shown(row.getByText('Ready'));
+    // its picture, a frame of the video through Hearth's picture proxy, is in the page (not the placeholder), decoded, landscape
+    const thumb = row.locator('img.home-videos__thumb');
+    await shown(thumb);
+    expect(await thumb.getAttribute('src')).toMatch(/^\/api\/mediaserver\/img\?path=%2Flibrary%2Fmetadata%2F\d+%2Fthumb/);
+    await page.waitForFunction((el) => (el as HTMLImageElement).complete, await thumb.elementHandle());
+    const size = await thumb.evaluate((img: HTMLImageElement) => ({ w: img.naturalWidth, h: img.naturalHeight }));
+    expect(size.w).toBeGreaterThan(0);
+    expect(size.w).toBeGreaterThan(size.h);
     await expectNoSeriousA11yViolations(page, 'my home videos (one video)');
     await page.screenshot({ path: '/tmp/hearth-phone-home-videos.png' });
 
@@ -210,6 +257,60 @@ describe('home videos and storage in the browser', () => {
     await shown(page.getByText('No videos yet'));
     // Hearth keeps the row as removed (the sweep's history), the page lists only what is there
     expect((await server.member.get('/api/mediaserver/me/videos')).body.videos.map((v: { state: string; removedReason: string }) => [v.state, v.removedReason])).toEqual([['removed', 'You deleted it.']]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on a phone an upload whose connection is lost offers Resume in a sentence, and carries on from where it stopped', async () => {
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByRole('heading', { name: 'Add a video' }));
+    // three 8 MB pieces (the page's chunk size): the first arrives, then the phone goes offline
+    const video = webmBytes(20 * 1024 * 1024);
+    const patches: Array<{ offset: number; bytes: number; after: 'start' | 'resume'; sent: boolean }> = [];
+    let phase: 'start' | 'resume' = 'start';
+    await page.route('**/api/mediaserver/me/uploads/**', async (route) => {
+      const req = route.request();
+      if (req.method() !== 'PATCH') return route.continue();
+      const entry = { offset: Number(req.headers()['upload-offset']), bytes: req.postDataBuffer()?.length ?? 0, after: phase, sent: true };
+      patches.push(entry);
+      if (phase === 'start' && entry.offset > 0) {
+        // offline: tus-js-client stops trying (it retries only while the browser is online) and gives up
+        entry.sent = false;
+        await page.context().setOffline(true);
+        return route.abort('internetdisconnected');
+      }
+      return route.continue();
+    });
+    await page.getByTestId('home-video-file').setInputFiles({ name: 'long-walk.webm', mimeType: 'video/webm', buffer: video });
+    await page.getByRole('button', { name: 'Upload' }).click();
+
+    // a plain sentence, how far it got, and Resume (no Upload while it waits)
+    await shown(page.getByText('The connection to Hearth dropped. Your upload is kept; resume it when you are back online.'));
+    const resume = page.getByRole('button', { name: 'Resume' });
+    await shown(resume);
+    expect(await page.getByRole('button', { name: 'Upload' }).count()).toBe(0);
+    await shown(page.getByText('40% · 8.39 MB of 21.0 MB'));
+    await expectNoSeriousA11yViolations(page, 'my home videos (upload waiting to resume)');
+    await page.screenshot({ path: '/tmp/hearth-phone-home-videos-resume.png' });
+
+    await page.context().setOffline(false);
+    phase = 'resume';
+    await resume.click();
+    await toastSays(page, 'long-walk.webm was added.');
+    await page.unroute('**/api/mediaserver/me/uploads/**');
+
+    // it carried on from the server's offset: the first piece was not sent again
+    const resumed = patches.filter((p) => p.after === 'resume');
+    expect(resumed[0]?.offset).toBe(8 * 1024 * 1024);
+    const sentAgain = resumed.reduce((n, p) => n + p.bytes, 0);
+    expect(sentAgain).toBe(video.length - 8 * 1024 * 1024);
+    expect(sentAgain).toBeLessThan(video.length);
+    const row = page.getByTestId('home-video').filter({ hasText: 'long-walk' });
+    await shown(row);
+    await shown(row.getByText('21.0 MB'));
+    await shown(row.getByText('Ready'));
+    const stored = (await server.member.get('/api/mediaserver/me/videos')).body.videos.find((v: { title: string }) => v.title === 'long-walk');
+    expect(stored).toMatchObject({ bytes: video.length, state: 'ready' });
     expect(pageErrors).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'reac
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { SearchBox } from '../features/search/SearchBox';
-import { useMediaShown } from '../features/media/nav';
+import { useMediaNav } from '../features/media/nav';
 import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
 import { Name } from '../ui/Name';
@@ -83,8 +83,8 @@ function ShellFrame(): ReactElement {
     }
   };
 
-  const mediaShown = useMediaShown(user.role);
-  const nav = navFor(user.role, isVisible, (when) => when !== 'media' || mediaShown);
+  const mediaNav = useMediaNav(user.role);
+  const nav = navFor(user.role, isVisible, (when) => mediaNav[when]);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
 
@@ -104,10 +104,12 @@ function ShellFrame(): ReactElement {
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}
-          <span className="user-chip" data-testid="current-user" title={user.name}>
+          <Link to="/profile" className="user-chip" data-testid="current-user" title={`${user.name}: your profile`}>
             <Avatar id={user.id} name={user.name} avatar={user.avatar} size="sm" />
-            <Name className="user-chip__name">{user.name}</Name>
-          </span>
+            <Name className="user-chip__name" focusable={false}>
+              {user.name}
+            </Name>
+          </Link>
           <button type="button" className="btn btn--ghost btn--compact" onClick={() => void handleSignOut()} disabled={signingOut} title="Sign out" data-testid="sign-out">
             {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
             <span className="shell__signout-label">Sign out</span>

@@ -63,6 +63,7 @@ const ImageMembersPage = lazyPage(() => import('../features/image-admin/MembersI
 const LinkAccountPage = lazyPage(() => import('../features/media/LinkAccount').then((m) => m.LinkAccountPage));
 const HomeVideosPage = lazyPage(() => import('../features/media/HomeVideosPage').then((m) => m.HomeVideosPage));
 const MediaStoragePage = lazyPage(() => import('../features/media-admin/StoragePage').then((m) => m.StoragePage));
+const ProfilePage = lazyPage(() => import('../features/profile/ProfilePage').then((m) => m.ProfilePage));
 const MediaConnectionPage = lazyPage(() => import('../features/media-admin/ConnectionPage').then((m) => m.ConnectionPage));
 const MediaPage = lazyPage(() => import('../features/media/MediaPage').then((m) => m.MediaPage));
 const MediaTitlePage = lazyPage(() => import('../features/media/TitlePage').then((m) => m.TitlePage));
@@ -88,8 +89,12 @@ export interface ShellPage {
   section?: 'main' | 'more' | 'admin';
   /** One line for the Admin page's list. */
   summary?: string;
-  /** Listed only while this holds for the caller (navFor's `holds`): 'media' = the household's Plex is connected, or the caller is an admin. */
-  shownWhen?: 'media';
+  /**
+   * Listed only while this holds for the caller (navFor's `holds`, features/media/nav.ts): 'media' =
+   * the household's Plex is connected, or the caller is an admin; 'home-videos' = the caller's own
+   * home videos library is set up or being set up.
+   */
+  shownWhen?: 'media' | 'home-videos';
   /**
    * The GETs the page makes first, asked for at start-up beside the session when a load opens on
    * this page (client.ts `prefetch`); exactly the paths the page asks for, or they are not used.
@@ -191,7 +196,8 @@ export const SHELL_PAGES: readonly ShellPage[] = [
   { id: 'image-loras', path: 'admin/image-loras', label: 'Picture add-ons', icon: 'sparkles', access: 'admin', Component: ImageLorasPage, inNav: false, section: 'admin', summary: 'LoRAs: add them, sort them into categories, find more online.', prefetch: () => ['/api/admin/image-loras'] },
   { id: 'image-members', path: 'admin/image-members', label: 'Pictures: who may use what', icon: 'members', access: 'admin', Component: ImageMembersPage, inNav: false, section: 'admin', summary: 'Each member’s picture protections and the add-ons they may use.', prefetch: () => ['/api/admin/users', '/api/admin/image-loras'] },
   { id: 'media-link', path: 'media/link', label: 'Link my Plex account', icon: 'play', access: 'user', Component: LinkAccountPage, inNav: false, prefetch: () => ['/api/mediaserver/status', '/api/mediaserver/me'] },
-  { id: 'media-videos', path: 'media/videos', label: 'My home videos', icon: 'upload', access: 'user', Component: HomeVideosPage, section: 'more', summary: 'Add your own videos to your private library on Plex.', prefetch: () => ['/api/mediaserver/me/library-sections'] },
+  { id: 'profile', path: 'profile', label: 'Your profile', icon: 'members', access: 'user', Component: ProfilePage, inNav: false, prefetch: () => ['/api/mediaserver/status'] },
+  { id: 'media-videos', path: 'media/videos', label: 'My home videos', icon: 'upload', access: 'user', Component: HomeVideosPage, section: 'more', shownWhen: 'home-videos', summary: 'Add your own videos to your private library on Plex.', prefetch: () => ['/api/mediaserver/me/library-sections'] },
   { id: 'media-admin', path: 'admin/media', label: 'Media server', icon: 'play', access: 'admin', Component: MediaConnectionPage, section: 'admin', summary: 'Connect the household’s Plex, and see whether it is working.', prefetch: () => ['/api/mediaserver/config'] },
   { id: 'media-storage', path: 'admin/media-storage', label: 'Media storage', icon: 'folder', access: 'admin', Component: MediaStoragePage, section: 'admin', summary: 'Where members’ own videos are kept, and their private libraries on Plex.', prefetch: () => ['/api/admin/storage-locations', '/api/mediaserver/admin/library-sections'] },
   { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
@@ -217,7 +223,8 @@ export interface ShellNav {
 
 /**
  * The navigation for a role; `isVisible` (the enabled-tools rule) drops pages of tools that are off,
- * `holds` pages whose `shownWhen` does not hold (the Media page while no Plex is connected).
+ * `holds` pages whose `shownWhen` does not hold (the Media page while no Plex is connected, My home
+ * videos without a library of one's own).
  */
 export function navFor(role: Role, isVisible: (toolId?: string) => boolean = () => true, holds: (when: NonNullable<ShellPage['shownWhen']>) => boolean = () => true): ShellNav {
   const listed = SHELL_PAGES.filter((p) => p.inNav !== false && canOpen(p, role) && isVisible(p.toolId) && (!p.shownWhen || holds(p.shownWhen)));

@@ -17,7 +17,7 @@ import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { MediaExportStore } from './export-store.js';
 import type { MediaExportService } from './export.js';
-import { toMediaItem } from './items.js';
+import { imgUrl, toMediaItem } from './items.js';
 import type { HomeVideoRow, MediaConnection, SectionRow } from './ports.js';
 import { HOME_VIDEO_TYPES, MAX_HOME_VIDEO_BYTES, type HomeVideo, type HomeVideosResponse } from './schema.js';
 import { serverPathOf } from './storage.js';
@@ -34,6 +34,9 @@ export interface HomeVideosDeps {
   uploadExpiryMs?: number;
   maxBytes?: number;
 }
+
+/** The picture of a home video in the list: a 16:9 frame, twice the page's 96×54 slot. */
+export const HOME_VIDEO_THUMB = { w: 192, h: 108 };
 
 /** How long an unfinished upload may wait for its next piece. */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60_000;
@@ -218,7 +221,8 @@ export class HomeVideosService {
         ratingKey: row.ratingKey,
         removedReason: row.removedReason,
         createdAt: row.createdAt,
-        item: item ? { ...toMediaItem(item), title: row.title } : null,
+        // a frame of the video for a 96×54 slot (twice that for phones), not a poster's 2:3
+        item: item ? { ...toMediaItem(item), title: row.title, thumbUrl: imgUrl(item.thumb, HOME_VIDEO_THUMB.w, HOME_VIDEO_THUMB.h) } : null,
       });
     }
     return { videos, usedBytes: await this.deps.store.usedBytes(actor.id), maxBytes: this.maxBytes };

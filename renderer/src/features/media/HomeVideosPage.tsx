@@ -4,11 +4,14 @@
 // the server has. The size cap and the video types are named before a file is picked. The list shows
 // each video's size and whether it is still being added to Plex or ready (with its picture once
 // Plex has scanned it); delete asks first. The sync settings say what Hearth clears away by itself.
-// Until an admin has set up the member's home videos library the page says so and offers nothing.
+// Until an admin has set up the member's home videos library the page says so (not set up, being
+// set up, failed, its folder unusable), that only an admin can fix it, and offers nothing else.
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { errorMessage } from '../../api/client';
+import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { FilePicker } from '../../ui/FilePicker';
 import { formatBytes } from '../../ui/format';
@@ -45,9 +48,7 @@ export function HomeVideosPage(): ReactElement {
           <LoadingState label="Loading your home videos…" />
         )
       ) : !ready || !mine?.section ? (
-        <EmptyState icon="play" title="Not set up yet">
-          An admin sets up your home videos library. Once it is ready you can add videos here.
-        </EmptyState>
+        <NotReady section={mine?.section ?? null} />
       ) : (
         <>
           <UploadCard />
@@ -56,6 +57,46 @@ export function HomeVideosPage(): ReactElement {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * Why there is nothing to do here yet, and who can change it: only an admin makes a member's
+ * library (Media storage), so a member is told to ask one and an admin gets the link.
+ */
+function NotReady({ section }: { section: LibrarySection | null }): ReactElement {
+  const admin = useUser().role === 'admin';
+  const fix = admin ? (
+    <Link to="/admin/media-storage" className="btn btn--secondary">
+      Open Media storage
+    </Link>
+  ) : undefined;
+  if (section && section.status !== 'failed' && section.status !== 'ready') {
+    return (
+      <EmptyState icon="play" title="Being set up">
+        Your private library is being made on the household’s Plex. You can add videos here as soon as it is ready; this page shows it by itself.
+      </EmptyState>
+    );
+  }
+  if (section?.status === 'failed') {
+    return (
+      <EmptyState icon="play" title="Not set up yet" action={fix}>
+        Making your private library on Plex did not work.{section.error ? ` ${section.error}` : ''} {admin ? 'Try again on the Media storage page.' : 'An admin can try again on the Media storage page: ask one to have a look.'}
+      </EmptyState>
+    );
+  }
+  if (section?.status === 'ready') {
+    return (
+      <EmptyState icon="play" title="Your videos’ folder cannot be used" action={fix}>
+        Hearth cannot write to the folder your videos are kept in just now, so nothing can be added. {admin ? 'Check its storage location on the Media storage page.' : 'An admin can check it on the Media storage page: ask one to have a look.'}
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon="play" title="Not set up yet" action={fix}>
+      Your home videos need a private library on the household’s Plex, and only an admin can make one. An admin sets up your home videos library on the Media storage page.{' '}
+      {admin ? 'You can do that now.' : 'Ask an admin to do it for you.'}
+    </EmptyState>
   );
 }
 

@@ -23,8 +23,16 @@ export function useHomeVideos() {
   });
 }
 
-export function useMySections() {
-  return useQuery({ queryKey: SECTIONS_KEY, queryFn: ({ signal }) => api.get<MySectionsResponse>(MY_SECTIONS_PATH, { signal }) });
+const SETTING_UP: ReadonlySet<string> = new Set(['queued', 'creating', 'scanning']);
+
+/** The member's library sections (read again every 5 s while one is being set up, so the page and the navigation follow). */
+export function useMySections(enabled = true) {
+  return useQuery({
+    queryKey: SECTIONS_KEY,
+    enabled,
+    queryFn: ({ signal }) => api.get<MySectionsResponse>(MY_SECTIONS_PATH, { signal }),
+    refetchInterval: (q) => (q.state.data?.sections.some((s) => s.section && SETTING_UP.has(s.section.status)) ? PENDING_POLL_MS : false),
+  });
 }
 
 export function useDeleteHomeVideo() {

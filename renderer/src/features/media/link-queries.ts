@@ -17,8 +17,8 @@ export function useMediaStatus() {
   return useQuery({ queryKey: STATUS_KEY, queryFn: ({ signal }) => api.get<MediaStatus>('/api/mediaserver/status', { signal }) });
 }
 
-export function useMediaMe() {
-  return useQuery({ queryKey: ME_KEY, queryFn: ({ signal }) => api.get<MeView>('/api/mediaserver/me', { signal }) });
+export function useMediaMe(enabled = true) {
+  return useQuery({ queryKey: ME_KEY, enabled, queryFn: ({ signal }) => api.get<MeView>('/api/mediaserver/me', { signal }) });
 }
 
 /** Starts a PIN flow: the code to show and the link page. */

@@ -1,0 +1,39 @@
+// /profile: the signed-in person's own page, opened from their name in the header. Who they are
+// (picture, name, whether they are an admin), who changes those (an admin, on the Members page:
+// Hearth has no self-service PIN change yet), and the accounts linked to them: the Plex account row
+// (features/media), shown once the household's Plex is connected.
+import type { ReactElement } from 'react';
+import { Link } from 'react-router';
+import { useUser } from '../../app/session';
+import { Avatar } from '../../ui/Avatar';
+import { Name } from '../../ui/Name';
+import { PageHeader } from '../../ui/PageHeader';
+import { PlexAccountRow } from '../media/PlexAccountRow';
+import './profile.css';
+
+export function ProfilePage(): ReactElement {
+  const user = useUser();
+  const admin = user.role === 'admin';
+  return (
+    <section className="page profile" aria-labelledby="profile-title">
+      <PageHeader titleId="profile-title" title="Your profile" description="Who you are in Hearth, and the accounts linked to you." />
+      <div className="card profile__who">
+        <Avatar id={user.id} name={user.name} avatar={user.avatar} size="lg" />
+        <div className="profile__who-text">
+          <Name className="profile__name">{user.name}</Name>
+          <span className="muted">{admin ? 'Admin' : 'Member'}</span>
+        </div>
+      </div>
+      <p className="muted profile__note">
+        {admin ? (
+          <>
+            Names, pictures and PINs are changed on the <Link to="/members">Members</Link> page.
+          </>
+        ) : (
+          'An admin changes your name, picture and PIN. Ask one if you want something different.'
+        )}
+      </p>
+      <PlexAccountRow />
+    </section>
+  );
+}
