@@ -9,7 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -104,6 +104,27 @@ describe('linking Plex in the browser', () => {
     fake.approvePin(lastPinId(), 'bob');
     await shown(page.getByTestId('linked-as'));
     expect(await page.getByTestId('linked-as').textContent()).toContain('bob');
+    expect(pageErrors).toEqual([]);
+    await server.admin.post('/api/mediaserver/config', { mode: 'disconnect' });
+  });
+
+  it('after linking, the Media page the member came from shows their feeds at once, not the link card it showed a moment ago', async () => {
+    expect((await server.admin.post('/api/mediaserver/config', { mode: 'manual', serverUrl: fake.url, token: fake.tokens.admin })).status).toBe(200);
+    await server.member.delete('/api/mediaserver/me');
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media`);
+    const card = page.getByTestId('media-link-card');
+    await shown(card);
+    await card.getByRole('link', { name: 'Link my Plex account' }).click();
+    await page.getByRole('button', { name: 'Link my Plex account' }).click();
+    await shown(page.getByTestId('pin-code'));
+    fake.approvePin(lastPinId(), 'alice');
+    await shown(page.getByTestId('linked-as'));
+    // back in the app (no reload), within the status answer's freshness window: linking must have
+    // refreshed the status the Media page reads, so the card is gone and the feeds show
+    await page.goBack();
+    await shown(page.getByRole('heading', { name: 'Continue watching' }));
+    await gone(card);
     expect(pageErrors).toEqual([]);
     await server.admin.post('/api/mediaserver/config', { mode: 'disconnect' });
   });

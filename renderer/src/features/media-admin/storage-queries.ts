@@ -3,9 +3,10 @@
 // write invalidates STORAGE_KEY (a checked mapping or a new location changes what may be provisioned).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { MEDIA_KEY } from '../media/queries';
 import type { AdminSectionsResponse, ContentType, MappingCheckResponse, StorageLocationResponse, StorageLocationsResponse } from '../../../../server/modules/media-server/schema.js';
 
-export const STORAGE_KEY = ['mediaserver', 'storage'] as const;
+export const STORAGE_KEY = [...MEDIA_KEY, 'storage'] as const;
 export const LOCATIONS_PATH = '/api/admin/storage-locations';
 export const SECTIONS_PATH = '/api/mediaserver/admin/library-sections';
 const SETTING_UP_POLL_MS = 2_000;

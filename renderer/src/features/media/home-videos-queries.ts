@@ -4,9 +4,10 @@
 // invalidates HOME_VIDEOS_KEY. The upload itself is tus (useResumableUpload in HomeVideosPage).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { MEDIA_KEY } from './queries';
 import type { HomeVideosResponse, MySectionsResponse, SyncMode } from '../../../../server/modules/media-server/schema.js';
 
-export const HOME_VIDEOS_KEY = ['mediaserver', 'home-videos'] as const;
+export const HOME_VIDEOS_KEY = [...MEDIA_KEY, 'home-videos'] as const;
 const LIST_KEY = [...HOME_VIDEOS_KEY, 'list'] as const;
 const SECTIONS_KEY = [...HOME_VIDEOS_KEY, 'sections'] as const;
 export const HOME_VIDEOS_PATH = '/api/mediaserver/me/videos';

@@ -1,21 +1,18 @@
 // The media server's link and connection calls as hooks (TanStack Query, api/query.ts): the
 // caller's status and link, the PIN flow (polled every 2 s while it waits), and the admin's
-// connection. Every write invalidates MEDIA_KEY, so the Media page's feeds (which change with a
-// link or a connection) are read again too. No answer here ever carries a token.
+// connection. Every write invalidates MEDIA_KEY (queries.ts: the one root of every media answer), so
+// the status the nav and the Media page read and the page's feeds (which change with a link or a
+// connection) are read again too. No answer here ever carries a token.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import type { ConfigBody, ConfigView, DiscoverResponse, MediaStatus, MeView, PinView } from '../../../../server/modules/media-server/schema.js';
+import { MEDIA_KEY, useMediaStatus } from './queries';
+import type { ConfigBody, ConfigView, DiscoverResponse, MeView, PinView } from '../../../../server/modules/media-server/schema.js';
+
+export { MEDIA_KEY, useMediaStatus };
 
 export const PIN_POLL_MS = 2_000;
-/** Every answer under /api/mediaserver lives under this key. */
-export const MEDIA_KEY = ['mediaserver'] as const;
-const STATUS_KEY = [...MEDIA_KEY, 'status'] as const;
 const ME_KEY = [...MEDIA_KEY, 'me'] as const;
 const CONFIG_KEY = [...MEDIA_KEY, 'config'] as const;
-
-export function useMediaStatus() {
-  return useQuery({ queryKey: STATUS_KEY, queryFn: ({ signal }) => api.get<MediaStatus>('/api/mediaserver/status', { signal }) });
-}
 
 export function useMediaMe(enabled = true) {
   return useQuery({ queryKey: ME_KEY, enabled, queryFn: ({ signal }) => api.get<MeView>('/api/mediaserver/me', { signal }) });
