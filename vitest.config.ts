@@ -58,6 +58,9 @@ export default defineConfig({
           name: 'capture',
           include: CAPTURE_TESTS,
           setupFiles: ['test/harness/network.ts'],
+          // every project shares its workers' modules (see api): vitest runs projects of another
+          // isolation in a group of their own, so api's files waited for the last e2e file
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },
@@ -70,6 +73,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           setupFiles: ['test/harness/network.ts'],
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 60_000,
           // As many files at a time as the root's maxWorkers: alone on 2 cores the project took 289 s
