@@ -46,6 +46,11 @@ export const ConfigSchema = z.object({
   checkResponses: boolish.default(false),
   /** Directories of the PATH, for finding user-installed programs (model runtime, kiwix-serve). */
   searchPath: z.array(z.string()).default([]),
+  /**
+   * How hard a new PIN hash is to compute (server/modules/auth/pin.ts). `standard` everywhere but in
+   * the test suite: `low` (PIN_HASH_COST=low) is refused unless HEARTH_TEST=1 says this is a test.
+   */
+  pinHashCost: z.enum(['standard', 'low']).default('standard'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -133,10 +138,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     logLevel: emptyToUndefined(env.LOG_LEVEL),
     checkResponses: emptyToUndefined(env.HEARTH_CHECK_RESPONSES),
     searchPath: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
+    pinHashCost: emptyToUndefined(env.PIN_HASH_COST),
   };
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  // a cheap PIN hash would make a household's PINs easy to guess from a copied database
+  if (parsed.success && parsed.data.pinHashCost !== 'standard' && !boolish.parse(env.HEARTH_TEST ?? 'false')) {
+    lines.push('  pinHashCost: PIN_HASH_COST=low is only for the test suite (it also needs HEARTH_TEST=1)');
+  }
+  if (!parsed.success || lines.length > 0) {
     throw new Error(`Hearth's configuration is not valid:\n${lines.join('\n')}`);
   }
   return parsed.data;

@@ -322,6 +322,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     throttle: new PinThrottle(clock, tuning.pinThrottle),
     // two of libuv's four threads at most: file and DNS work keep the others
     pinSlots: new Semaphore(2),
+    pinHashCost: config.pinHashCost,
   });
   const limits = {
     signIn: createRequestLimit({ perMinute: tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' }),

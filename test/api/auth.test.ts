@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../server/platform/clock.js';
 import { TestClient, type TestResponse } from '../harness/client.js';
-import { ADMIN, MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+import { ADMIN, MEMBER, REAL_PIN_COST, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const MINUTE = 60_000;
@@ -37,7 +37,7 @@ function expectNoSecrets(r: TestResponse): void {
 describe('auth with a household', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household' });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST });
   });
   afterAll(() => s.close());
 
@@ -218,7 +218,7 @@ describe('PIN lockout and sliding session expiry (manual clock)', () => {
   const clock = createManualClock();
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { clock } });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, overrides: { clock } });
   });
   afterAll(() => s.close());
 
@@ -321,17 +321,47 @@ describe('PIN lockout and sliding session expiry (manual clock)', () => {
   });
 });
 
+describe('the cost of a PIN hash', () => {
+  const storedHash = async (s: TestServer, userId: string) => ((await s.handle.deps.db('users').where({ id: userId }).first()) as { pin_hash: string }).pin_hash;
+
+  it('a household hashes a new PIN at the real scrypt cost (N 2^15, r 8, p 1)', async () => {
+    const s = await startTestServer({ seed: 'household', config: REAL_PIN_COST });
+    try {
+      const created = await s.admin.post('/api/admin/users', { name: 'Real Cost', pin: '4321' });
+      expect(created.status).toBe(201);
+      expect(await storedHash(s, created.body.user.id)).toMatch(/^scrypt\$32768\$8\$1\$/);
+      expect((await s.anon.post('/api/auth/verify-pin', { userId: created.body.user.id, pin: '4321' })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a test server hashes at the low test cost, and signing in with it still checks the PIN', async () => {
+    const s = await startTestServer({ seed: 'household' });
+    try {
+      expect(s.config.pinHashCost).toBe('low');
+      const created = await s.admin.post('/api/admin/users', { name: 'Low Cost', pin: '4321' });
+      expect(await storedHash(s, created.body.user.id)).toMatch(/^scrypt\$16\$8\$1\$/);
+      expect(await storedHash(s, s.users.member.id)).toMatch(/^scrypt\$16\$8\$1\$/);
+      expect((await s.anon.post('/api/auth/verify-pin', { userId: created.body.user.id, pin: '0000' })).status).toBe(401);
+      expect((await s.anon.post('/api/auth/verify-pin', { userId: created.body.user.id, pin: '4321' })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('restart', () => {
   it('keeps users and sessions when the server restarts on the same data dir', async () => {
     const temp = makeTempDir();
     try {
-      const first = await startTestServer({ seed: 'household', dataDir: temp.dir });
+      const first = await startTestServer({ seed: 'household', config: REAL_PIN_COST, dataDir: temp.dir });
       const adminCookie = first.admin.cookie!;
       const memberCookie = first.member.cookie!;
       const users = first.users;
       await first.close();
 
-      const second = await startTestServer({ seed: 'empty', dataDir: temp.dir });
+      const second = await startTestServer({ seed: 'empty', config: REAL_PIN_COST, dataDir: temp.dir });
       try {
         const admin = new TestClient(second.url, adminCookie);
         const me = await admin.get('/api/auth/me');

@@ -5,7 +5,7 @@ import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Semaphore } from '../../server/platform/semaphore.js';
 import { createManualClock } from '../../server/platform/clock.js';
-import { ADMIN, MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+import { ADMIN, MEMBER, REAL_PIN_COST, startTestServer, type TestServer } from '../harness/start-server.js';
 
 const MINUTE = 60_000;
 
@@ -50,7 +50,7 @@ describe('PIN locks are per device', () => {
   let verify: ReturnType<typeof pinOf>;
   beforeAll(async () => {
     // pacing has its own test below; here it would only make the test wait
-    s = await startTestServer({ seed: 'household', overrides: { clock, tuning: { pinThrottle: { paceAfterFailures: 1000, householdPaceAfterFailures: 1000 } } } });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, overrides: { clock, tuning: { pinThrottle: { paceAfterFailures: 1000, householdPaceAfterFailures: 1000 } } } });
     verify = pinOf(s);
   });
   afterAll(() => s.close());
@@ -142,7 +142,7 @@ describe('PIN locks are per device', () => {
 describe('PIN checks for a profile guessed at from many devices are slowed, not locked', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { tuning: { pinThrottle: { paceAfterFailures: 3, paceBaseMs: 400 } } } });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, overrides: { tuning: { pinThrottle: { paceAfterFailures: 3, paceBaseMs: 400 } } } });
   });
   afterAll(() => s.close());
 
@@ -161,7 +161,7 @@ describe('PIN checks for a profile guessed at from many devices are slowed, not 
 describe('a browser where the member signed in before is not slowed by guesses from elsewhere', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { tuning: { pinThrottle: { paceAfterFailures: 2, paceBaseMs: 2000 } } } });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, overrides: { tuning: { pinThrottle: { paceAfterFailures: 2, paceBaseMs: 2000 } } } });
   });
   afterAll(() => s.close());
 
@@ -196,7 +196,7 @@ describe('a browser where the member signed in before is not slowed by guesses f
 describe('requests per client', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { tuning: { signInRequestsPerMinute: 5, setupRequestsPerMinute: 4 } } });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, overrides: { tuning: { signInRequestsPerMinute: 5, setupRequestsPerMinute: 4 } } });
   });
   afterAll(() => s.close());
 
@@ -230,7 +230,7 @@ describe('requests per client', () => {
 describe('cheap refusals come before PIN hashing', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household' });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST });
   });
   afterAll(() => s.close());
   afterEach(() => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../harness/client.js';
-import { ADMIN, MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
+import { ADMIN, MEMBER, REAL_PIN_COST, startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('/api/admin/users', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household' });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST });
   });
   afterAll(() => s.close());
 
@@ -216,7 +216,7 @@ describe('/api/admin/users', () => {
 describe('the last admin', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household' });
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST });
   });
   afterAll(() => s.close());
   const admins = async () => Number((await s.handle.deps.db('users').where({ role: 'admin' }).count({ n: '*' }).first())!.n);

@@ -2,6 +2,8 @@
 // template), optional fakes, and a signed-in client per household member. The household is written
 // through the auth store and its sessions minted there, without HTTP and without scrypt per server;
 // the sign-in over HTTP itself is what test/api/auth.test.ts and users.test.ts exercise (signIn()).
+// PINs are hashed at the low test cost unless a test passes config.pinHashCost 'standard' (the tests
+// of signing in: auth, users, sign-in-limits).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +12,7 @@ import { createServer, type ServerHandle } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 import type { Overrides, Tuning } from '../../server/container.js';
 import { SESSION_COOKIE } from '../../server/http/auth.js';
-import { hashPin } from '../../server/modules/auth/pin.js';
+import { hashPin, type PinHashCost } from '../../server/modules/auth/pin.js';
 import { SESSION_TTL_MS } from '../../server/modules/auth/schema.js';
 import { AuthStore } from '../../server/modules/auth/store.js';
 import type { HardwareProfile } from '../../server/platform/hardware.js';
@@ -44,6 +46,9 @@ export const TEST_HARDWARE: HardwareProfile = {
 export const TEST_TUNING: Tuning = { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000, runtimeLookTtlMs: 0 };
 
 export { CLOSED_URL };
+
+/** For the tests of signing in itself: PINs hashed at the real cost, as in a household. */
+export const REAL_PIN_COST = { pinHashCost: 'standard' } as const satisfies Partial<Config>;
 
 export interface PublicUser {
   id: string;
@@ -80,7 +85,9 @@ export interface TestServer {
 }
 
 export function testConfig(dataDir: string, extra: Partial<Config> = {}): Config {
-  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', MODEL_RUNTIME_URL: CLOSED_URL, PATH: '', HEARTH_CHECK_RESPONSES: '1' }, []);
+  // PINs are hashed cheaply (scrypt's real cost is ~70 ms of CPU a hash, hundreds of hashes a run);
+  // the tests of signing in itself pass `config: { pinHashCost: 'standard' }`.
+  const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', MODEL_RUNTIME_URL: CLOSED_URL, PATH: '', HEARTH_CHECK_RESPONSES: '1', HEARTH_TEST: '1', PIN_HASH_COST: 'low' }, []);
   return { ...base, host: '127.0.0.1', port: 0, ...extra };
 }
 
@@ -112,8 +119,8 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   let member = new TestClient(url);
   const users = {} as TestServer['users'];
   if (opts.seed === 'household') {
-    users.admin = await seedUser(handle, ADMIN, 'admin');
-    users.member = await seedUser(handle, MEMBER, 'member');
+    users.admin = await seedUser(handle, ADMIN, 'admin', config.pinHashCost);
+    users.member = await seedUser(handle, MEMBER, 'member', config.pinHashCost);
     admin = new TestClient(url, await mintSession(handle, users.admin.id));
     member = new TestClient(url, await mintSession(handle, users.member.id));
   }
@@ -136,22 +143,24 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   };
 }
 
-// PIN hashes are computed once per test file (scrypt costs ~32 MB and tens of milliseconds each);
-// every server in the file stores the same real hash, so signing in with the PIN over HTTP works.
+// PIN hashes are computed once per test file and cost (at the standard cost scrypt takes ~32 MB and
+// tens of milliseconds each); every server in the file stores the same real hash, made at the
+// server's own config.pinHashCost, so signing in with the PIN over HTTP works and costs what it would.
 const pinHashes = new Map<string, Promise<string>>();
-function pinHash(pin: string): Promise<string> {
-  let hash = pinHashes.get(pin);
+function pinHash(pin: string, cost: PinHashCost): Promise<string> {
+  const key = `${cost}:${pin}`;
+  let hash = pinHashes.get(key);
   if (!hash) {
-    hash = hashPin(pin);
-    pinHashes.set(pin, hash);
+    hash = hashPin(pin, cost);
+    pinHashes.set(key, hash);
   }
   return hash;
 }
 
 /** Writes a household member through the auth store, as POST /api/setup/admin and /api/admin/users would. */
-async function seedUser(handle: ServerHandle, who: { name: string; pin: string }, role: PublicUser['role']): Promise<PublicUser> {
+async function seedUser(handle: ServerHandle, who: { name: string; pin: string }, role: PublicUser['role'], cost: PinHashCost): Promise<PublicUser> {
   const now = handle.deps.clock.now().toISOString();
-  const user = { id: randomUUID(), name: who.name, role, avatar: null, pinHash: await pinHash(who.pin), createdAt: now, updatedAt: now };
+  const user = { id: randomUUID(), name: who.name, role, avatar: null, pinHash: await pinHash(who.pin, cost), createdAt: now, updatedAt: now };
   await new AuthStore(handle.deps.db).insertUser(user);
   return { id: user.id, name: user.name, role };
 }

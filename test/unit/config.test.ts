@@ -17,12 +17,21 @@ describe('loadConfig', () => {
     expect(c.offline).toBe(false);
     expect(c.fetchAllowOrigins).toEqual([]);
     expect(c.logLevel).toBe('info');
+    expect(c.pinHashCost).toBe('standard');
     expect(c.imageEngineUrl).toBeUndefined();
     expect(c.webSearchUrl).toBeUndefined();
     expect(c.dataDir).toBe(defaultDataDir({}, process.platform, home));
     const root = findRootDir();
     expect(c.archiveCatalogPath).toBe(path.join(root, 'resources', 'catalog', 'archives.json'));
     expect(c.featureCatalogPath).toBe(path.join(root, 'resources', 'catalog', 'features.json'));
+  });
+
+  it('takes the low PIN hash cost only in a test (HEARTH_TEST=1), and says why otherwise', () => {
+    expect(() => loadConfig({ PIN_HASH_COST: 'low' }, [])).toThrowError(/pinHashCost: PIN_HASH_COST=low is only for the test suite/);
+    expect(() => loadConfig({ PIN_HASH_COST: 'low', HEARTH_TEST: '0' }, [])).toThrowError(/HEARTH_TEST=1/);
+    expect(() => loadConfig({ PIN_HASH_COST: 'cheap', HEARTH_TEST: '1' }, [])).toThrowError(/configuration is not valid[\s\S]*pinHashCost/);
+    expect(loadConfig({ PIN_HASH_COST: 'low', HEARTH_TEST: '1' }, []).pinHashCost).toBe('low');
+    expect(loadConfig({ PIN_HASH_COST: 'standard' }, []).pinHashCost).toBe('standard');
   });
 
   it('reads the environment', () => {

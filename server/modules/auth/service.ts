@@ -11,7 +11,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Semaphore } from '../../platform/semaphore.js';
-import { hashPin, verifyPinHash } from './pin.js';
+import { hashPin, verifyPinHash, type PinHashCost } from './pin.js';
 import {
   MAX_PIN_WAIT_MS,
   PIN_PATTERN,
@@ -34,6 +34,8 @@ export interface AuthDeps {
   throttle: PinThrottle;
   /** Bounds the PIN hashes running at once, so sign-ins cannot fill the thread pool. */
   pinSlots: Semaphore;
+  /** What a new PIN hash costs: `standard` but in the test suite (config.pinHashCost). */
+  pinHashCost?: PinHashCost;
   /** Tells the other modules a member was deleted (their files are not rows). */
   bus: EventBus;
 }
@@ -251,7 +253,7 @@ export class AuthService {
   }
 
   private hash(pin: string): Promise<string> {
-    return this.deps.pinSlots.run(() => hashPin(pin));
+    return this.deps.pinSlots.run(() => hashPin(pin, this.deps.pinHashCost));
   }
 
   /** The user going by this name, ignoring case: SQLite's NOCASE index only folds ASCII letters. */
