@@ -118,7 +118,7 @@ describe('linking Plex in the browser', () => {
     await card.getByRole('link', { name: 'Link my Plex account' }).click();
     await page.getByRole('button', { name: 'Link my Plex account' }).click();
     await shown(page.getByTestId('pin-code'));
-    fake.approvePin(lastPinId(), 'alice');
+    fake.approvePin(lastPinId(), 'bob'); // alice's token was revoked by the test before
     await shown(page.getByTestId('linked-as'));
     // back in the app (no reload), within the status answer's freshness window: linking must have
     // refreshed the status the Media page reads, so the card is gone and the feeds show
