@@ -360,4 +360,51 @@ describe('a page whose code does not arrive', () => {
       await ctx.close();
     }
   });
+
+  // The splash in index.html paints while the app's stylesheet is still on its way (its few rules are
+  // inlined and the build puts the stylesheet's link after it), and the app's script runs only once
+  // the stylesheet is there: nothing of the app is ever drawn unstyled.
+  it("paints the splash before the app's stylesheet arrives, and draws the app only once it has", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { appDrawnStyled: boolean | null };
+      w.appDrawnStyled = null;
+      const seen = new MutationObserver(() => {
+        if (document.querySelector('#root > .splash') && !document.querySelector('#root nav, #root main')) return;
+        seen.disconnect();
+        w.appDrawnStyled = getComputedStyle(document.body).fontFamily.includes('Inter Variable');
+      });
+      document.addEventListener('DOMContentLoaded', () => seen.observe(document.getElementById('root')!, { childList: true, subtree: true }));
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    let releaseCss!: () => void;
+    const cssHeld = new Promise<void>((resolve) => (releaseCss = resolve));
+    let cssAsked!: () => void;
+    const cssSeen = new Promise<void>((resolve) => (cssAsked = resolve));
+    await page.route(/\/assets\/index-[^/]+\.css$/, async (route) => {
+      cssAsked();
+      await cssHeld;
+      await route.continue();
+    });
+    try {
+      void page.goto(`${server.url}/reader`).catch(() => undefined); // its load waits for the stylesheet
+      await cssSeen;
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: 15_000 });
+      // the splash, in its colours (the accent from index.html's own rules), and nothing of the app
+      const mark = page.locator('#root > .splash > .brand__mark');
+      expect(await mark.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(168, 68, 31)');
+      expect(asked).not.toContain('/api/auth/session');
+      expect(await page.evaluate(() => (window as unknown as { appDrawnStyled: boolean | null }).appDrawnStyled)).toBeNull();
+
+      releaseCss();
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => (window as unknown as { appDrawnStyled: boolean | null }).appDrawnStyled)).toBe(true);
+    } finally {
+      releaseCss();
+      await ctx.close();
+    }
+  });
 });
