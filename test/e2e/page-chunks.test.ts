@@ -125,6 +125,21 @@ describe('a page whose code does not arrive', () => {
     });
   });
 
+  // The shell's own data (the enabled tools, the bell's count) is asked for beside the session when a
+  // shell page is opened, not once the session has answered: with the session's answer held until
+  // both are asked for, the page still opens (and each is asked for once).
+  it("asks for the shell's data beside the session when a shell page is opened", async () => {
+    await opensWithEarlyData('member', '/reader', ['/api/tools', '/api/notifications/unread-count'], async (page) => {
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+    });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await opensWithEarlyData('admin', '/members', ['/api/tools', '/api/notifications/unread-count', '/api/admin/users'], async (page) => {
+      await shellSettled(page);
+      await shown(page.getByText(MEMBER.name).first());
+    });
+  });
+
   it('fetches the article\'s "More actions" menu only when it is first pressed, and opens it at once', async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
