@@ -236,12 +236,12 @@ describe('a page whose code does not arrive', () => {
       await ctx.close();
     }
   });
-  // The shell's own data (the enabled tools, the bell's count) and the font are asked for as soon as
-  // the session names someone, not after the shell has drawn: with the readiness answer held back
-  // the app is still on its splash, and they are asked for all the same. Until the tools answer,
+  // The shell's own data (the enabled tools, the bell's count) is asked for as soon as the page
+  // opens, not after the shell has drawn: with the readiness answer held back the app is still on its
+  // splash, and it is asked for all the same (the font is not: see the next test). Until the tools answer,
   // the navigation says it is busy (it shows every entry meanwhile); the shell takes the early
   // answers instead of asking again.
-  it("asks for the shell's data and the font beside the session, before the shell draws, and only once", async () => {
+  it("asks for the shell's data beside the session, before the shell draws, and only once", async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     const asked: string[] = [];
@@ -260,9 +260,8 @@ describe('a page whose code does not arrive', () => {
     });
     try {
       const early = ['/api/tools', '/api/notifications/unread-count'].map((p) => page.waitForRequest((r) => new URL(r.url()).pathname === p));
-      const font = page.waitForRequest((r) => /\/assets\/inter-latin-wght-normal-[^/]+\.woff2$/.test(new URL(r.url()).pathname));
       await page.goto(`${server.url}/reader`);
-      await Promise.all([...early, font]);
+      await Promise.all(early);
       // still the splash: nothing of the shell yet
       await shown(page.getByRole('status', { name: 'Opening Hearth…' }));
       expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
@@ -272,15 +271,68 @@ describe('a page whose code does not arrive', () => {
       releaseTools();
       await shellSettled(page);
       await shown(page.getByText('An overnight loaf').first());
-      await page.evaluate(() => document.fonts.ready.then(() => undefined));
       expect(asked.filter((p) => p === '/api/tools')).toHaveLength(1);
       expect(asked.filter((p) => p === '/api/notifications/unread-count')).toHaveLength(1);
-      expect(asked.filter((p) => p.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
       // not a <link rel=preload>: a preloaded font would hold the splash's first paint back
       expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
     } finally {
       releaseReady();
       releaseTools();
+      await ctx.close();
+    }
+  });
+
+  // Inter is not part of the first screen: the words are drawn in its stand-in (a local face sized to
+  // match it), Inter is asked for once they are on screen, then takes over without moving anything;
+  // a browser that has had it once uses it from the start.
+  it('asks for the font only once the first words are on screen, and puts it in place without moving them', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { fontAsked: Array<{ words: boolean; family: string }>; shifts: number };
+      w.fontAsked = [];
+      w.shifts = 0;
+      // (Chromium has no FontFaceSet global: its prototype is reached through document.fonts)
+      const fonts = Object.getPrototypeOf(document.fonts) as { load: FontFaceSet['load'] };
+      const load = fonts.load;
+      fonts.load = function (this: FontFaceSet, ...args: Parameters<FontFaceSet['load']>) {
+        w.fontAsked.push({ words: document.querySelector('#main .reader-item') !== null, family: getComputedStyle(document.body).fontFamily });
+        return load.apply(this, args);
+      };
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.shifts += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const fontFiles: string[] = [];
+    page.on('request', (r) => {
+      if (/\/assets\/inter-[^/]+\.woff2$/.test(new URL(r.url()).pathname)) fontFiles.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/reader`);
+      await shown(page.getByText('An overnight loaf').first());
+      await page.locator('html.font-inter').waitFor({ state: 'attached', timeout: 15_000 });
+      // two frames on, any shift from the change of face has been reported
+      const seen = await page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        const w = window as unknown as { fontAsked: Array<{ words: boolean; family: string }>; shifts: number };
+        return { fontAsked: w.fontAsked, shifts: w.shifts };
+      });
+      // asked for once, with the list on screen in the stand-in (the stylesheet had not asked for it)
+      expect(seen.fontAsked).toHaveLength(1);
+      expect(seen.fontAsked[0]!.words).toBe(true);
+      expect(seen.fontAsked[0]!.family).toMatch(/^"Inter Fallback"/);
+      expect(fontFiles.filter((f) => f.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
+      expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"Inter Variable"/);
+      expect(await page.evaluate(() => document.fonts.check('1em "Inter Variable"'))).toBe(true);
+      // Inter took over without moving the page (a layout shift score, as Lighthouse sums it)
+      expect(seen.shifts).toBeLessThan(0.01);
+
+      // the next visit in this browser uses it from the start
+      await page.reload();
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => document.documentElement.classList.contains('font-inter'))).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { fontAsked: unknown[] }).fontAsked)).toEqual([]);
+    } finally {
       await ctx.close();
     }
   });
@@ -388,7 +440,7 @@ describe('a page whose code does not arrive', () => {
       const seen = new MutationObserver(() => {
         if (document.querySelector('#root > .splash') && !document.querySelector('#root nav, #root main')) return;
         seen.disconnect();
-        w.appDrawnStyled = getComputedStyle(document.body).fontFamily.includes('Inter Variable');
+        w.appDrawnStyled = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim() !== '';
       });
       document.addEventListener('DOMContentLoaded', () => seen.observe(document.getElementById('root')!, { childList: true, subtree: true }));
     });
