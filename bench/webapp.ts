@@ -8,6 +8,8 @@
 //   npm run build:web && npm run bench -- webapp [--json] [--lhr=<dir>]
 //
 // --lhr=<dir> writes each page's full Lighthouse report there (<page>.json), to read what costs.
+// --only=<words> runs only the pages whose name contains one of the comma-separated words (any
+// case), e.g. --only=picker,members, to try a change quickly; the targets are judged on all five.
 //
 // The household: an admin (Alex) who finished the welcome, a member (Sam) with a few Reader items,
 // one of them an article with its text kept offline. Signed-in pages carry the session cookie
@@ -48,6 +50,12 @@ export async function run(): Promise<void> {
   const json = process.argv.includes('--json');
   const lhrDir = process.argv.find((a) => a.startsWith('--lhr='))?.slice('--lhr='.length) || undefined;
   if (lhrDir) mkdirSync(lhrDir, { recursive: true });
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   const webIndex = path.join(root, 'dist', 'web', 'index.html');
   if (!existsSync(webIndex)) throw new Error('dist/web is missing: run `npm run build:web` first (this bench builds nothing).');
 
@@ -111,13 +119,15 @@ export async function run(): Promise<void> {
     }));
     await new ReaderStore(server.deps.db).insertMany([{ item: article, tags: ['kitchen'] }, ...links], now.toISOString());
 
-    const pages: Array<{ page: string; path: string; as: PageResult['as'] }> = [
+    const allPages: Array<{ page: string; path: string; as: PageResult['as'] }> = [
       { page: 'Profile picker', path: '/profiles', as: 'nobody' },
       { page: 'Home', path: '/', as: 'member' },
       { page: 'Reader list', path: '/reader', as: 'member' },
       { page: 'Article', path: `/reader/${article.id}`, as: 'member' },
       { page: 'Members (admin)', path: '/members', as: 'admin' },
     ];
+    const pages = only?.length ? allPages.filter((p) => only.some((w) => p.page.toLowerCase().includes(w))) : allPages;
+    if (pages.length === 0) throw new Error(`--only matched none of: ${allPages.map((p) => p.page).join(', ')}`);
     const cookies = { nobody: null, admin: `session=${admin.token}`, member: `session=${member.token}` } as const;
 
     chrome = await chromeLauncher.launch({

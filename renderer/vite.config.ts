@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { stylesheetAfterSplash } from './first-paint';
 import { precompress } from './precompress';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -26,6 +27,7 @@ export default defineConfig({
   root: here,
   plugins: [
     react(),
+    stylesheetAfterSplash(),
     // Installable, and opens from the home screen while the Hearth computer is off: the service
     // worker precaches the app shell only. /api (the archive view and Reader pages included) and
     // /docs always go to the server, so their own headers and sandbox stay as the server sends them;

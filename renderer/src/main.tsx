@@ -5,23 +5,66 @@ import '@fontsource-variable/inter/wght.css';
 import './ui/styles.css';
 import './ui/components.css';
 
-// Inter's Latin face (the one every screen's words use) is asked for once the splash has painted,
-// beside the start-up requests, instead of when the first words are laid out after the session's
-// answer. Not as a <link rel=preload>: a preloaded font holds the first paint back until it arrives
-// (the splash's paint waited for it, about 0.6 s on bench/webapp.ts's slow phone line).
-// document.fonts.load starts the stylesheet's own @font-face (font-display: swap), so it is one request.
-// "Once the splash has painted" is the first contentful paint: a frame's callback comes after the
-// empty page's first frame, before the splash, and the font then still counted against that paint.
-const loadFont = () => void document.fonts.load('1em "Inter Variable"').catch(() => undefined);
-if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
-  new PerformanceObserver((list, observer) => {
-    if (list.getEntriesByName('first-contentful-paint').length === 0) return;
-    observer.disconnect();
-    setTimeout(loadFont, 0);
-  }).observe({ type: 'paint', buffered: true });
-} else {
-  setTimeout(loadFont, 0);
+// Inter (the app's typeface, 48 KB for its Latin face) is not part of the first screen: the words
+// are drawn at once in its stand-in (styles.css: a local face sized to match it, so nothing moves
+// when it takes over), and Inter is asked for once the page's first words are on screen and the
+// browser is idle, then put in place by the .font-inter class on <html>. Asked for earlier (with the
+// splash, or by the stylesheet as soon as words were laid out in it), it shared the phone's line with
+// the page's code and data, and bench/webapp.ts counted it against the page's largest text.
+// A browser that has had it once (remembered in localStorage; the file itself is immutable and
+// kept by the service worker) uses it from the start.
+const FONT_KEPT = 'hearth:font-inter';
+const useInter = () => document.documentElement.classList.add('font-inter');
+
+function loadInter(): void {
+  document.fonts.load('1em "Inter Variable"').then(
+    (faces) => {
+      if (faces.length === 0) return;
+      useInter();
+      try {
+        localStorage.setItem(FONT_KEPT, '1');
+      } catch {
+        // storage refused (private mode): asked for again next time, nothing else changes
+      }
+    },
+    () => undefined, // not arrived: the stand-in stays
+  );
 }
+
+/** Runs `then` once, when the browser is idle after the first largest paint that is not the splash. */
+function afterFirstWords(then: () => void): void {
+  let done = false;
+  const go = () => {
+    if (done) return;
+    done = true;
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(then, { timeout: 2000 });
+    else setTimeout(then, 200);
+  };
+  if (PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')) {
+    const observer = new PerformanceObserver((list) => {
+      const words = list.getEntries().some((e) => {
+        const el = (e as PerformanceEntry & { element?: Element | null }).element;
+        return !!el && !el.closest('.splash');
+      });
+      if (!words) return;
+      observer.disconnect();
+      go();
+    });
+    observer.observe({ type: 'largest-contentful-paint', buffered: true });
+  }
+  // a screen with nothing larger than the splash's mark reports no such paint; a touch or a key
+  // ends the reports
+  setTimeout(go, 3000);
+}
+
+let kept = false;
+try {
+  kept = localStorage.getItem(FONT_KEPT) === '1';
+} catch {
+  // storage refused: Inter is asked for after the first words, as on a first visit
+}
+if (kept) useInter();
+else afterFirstWords(loadInter);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing #root');

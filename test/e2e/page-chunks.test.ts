@@ -125,6 +125,21 @@ describe('a page whose code does not arrive', () => {
     });
   });
 
+  // The shell's own data (the enabled tools, the bell's count) is asked for beside the session when a
+  // shell page is opened, not once the session has answered: with the session's answer held until
+  // both are asked for, the page still opens (and each is asked for once).
+  it("asks for the shell's data beside the session when a shell page is opened", async () => {
+    await opensWithEarlyData('member', '/reader', ['/api/tools', '/api/notifications/unread-count'], async (page) => {
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+    });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await opensWithEarlyData('admin', '/members', ['/api/tools', '/api/notifications/unread-count', '/api/admin/users'], async (page) => {
+      await shellSettled(page);
+      await shown(page.getByText(MEMBER.name).first());
+    });
+  });
+
   it('fetches the article\'s "More actions" menu only when it is first pressed, and opens it at once', async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
@@ -221,12 +236,12 @@ describe('a page whose code does not arrive', () => {
       await ctx.close();
     }
   });
-  // The shell's own data (the enabled tools, the bell's count) and the font are asked for as soon as
-  // the session names someone, not after the shell has drawn: with the readiness answer held back
-  // the app is still on its splash, and they are asked for all the same. Until the tools answer,
+  // The shell's own data (the enabled tools, the bell's count) is asked for as soon as the page
+  // opens, not after the shell has drawn: with the readiness answer held back the app is still on its
+  // splash, and it is asked for all the same (the font is not: see the next test). Until the tools answer,
   // the navigation says it is busy (it shows every entry meanwhile); the shell takes the early
   // answers instead of asking again.
-  it("asks for the shell's data and the font beside the session, before the shell draws, and only once", async () => {
+  it("asks for the shell's data beside the session, before the shell draws, and only once", async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     const asked: string[] = [];
@@ -245,9 +260,8 @@ describe('a page whose code does not arrive', () => {
     });
     try {
       const early = ['/api/tools', '/api/notifications/unread-count'].map((p) => page.waitForRequest((r) => new URL(r.url()).pathname === p));
-      const font = page.waitForRequest((r) => /\/assets\/inter-latin-wght-normal-[^/]+\.woff2$/.test(new URL(r.url()).pathname));
       await page.goto(`${server.url}/reader`);
-      await Promise.all([...early, font]);
+      await Promise.all(early);
       // still the splash: nothing of the shell yet
       await shown(page.getByRole('status', { name: 'Opening Hearth…' }));
       expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
@@ -257,15 +271,68 @@ describe('a page whose code does not arrive', () => {
       releaseTools();
       await shellSettled(page);
       await shown(page.getByText('An overnight loaf').first());
-      await page.evaluate(() => document.fonts.ready.then(() => undefined));
       expect(asked.filter((p) => p === '/api/tools')).toHaveLength(1);
       expect(asked.filter((p) => p === '/api/notifications/unread-count')).toHaveLength(1);
-      expect(asked.filter((p) => p.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
       // not a <link rel=preload>: a preloaded font would hold the splash's first paint back
       expect(await page.locator('link[rel="preload"][as="font"]').count()).toBe(0);
     } finally {
       releaseReady();
       releaseTools();
+      await ctx.close();
+    }
+  });
+
+  // Inter is not part of the first screen: the words are drawn in its stand-in (a local face sized to
+  // match it), Inter is asked for once they are on screen, then takes over without moving anything;
+  // a browser that has had it once uses it from the start.
+  it('asks for the font only once the first words are on screen, and puts it in place without moving them', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { fontAsked: Array<{ words: boolean; family: string }>; shifts: number };
+      w.fontAsked = [];
+      w.shifts = 0;
+      // (Chromium has no FontFaceSet global: its prototype is reached through document.fonts)
+      const fonts = Object.getPrototypeOf(document.fonts) as { load: FontFaceSet['load'] };
+      const load = fonts.load;
+      fonts.load = function (this: FontFaceSet, ...args: Parameters<FontFaceSet['load']>) {
+        w.fontAsked.push({ words: document.querySelector('#main .reader-item') !== null, family: getComputedStyle(document.body).fontFamily });
+        return load.apply(this, args);
+      };
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { value: number }>) w.shifts += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const fontFiles: string[] = [];
+    page.on('request', (r) => {
+      if (/\/assets\/inter-[^/]+\.woff2$/.test(new URL(r.url()).pathname)) fontFiles.push(new URL(r.url()).pathname);
+    });
+    try {
+      await page.goto(`${server.url}/reader`);
+      await shown(page.getByText('An overnight loaf').first());
+      await page.locator('html.font-inter').waitFor({ state: 'attached', timeout: 15_000 });
+      // two frames on, any shift from the change of face has been reported
+      const seen = await page.evaluate(async () => {
+        await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+        const w = window as unknown as { fontAsked: Array<{ words: boolean; family: string }>; shifts: number };
+        return { fontAsked: w.fontAsked, shifts: w.shifts };
+      });
+      // asked for once, with the list on screen in the stand-in (the stylesheet had not asked for it)
+      expect(seen.fontAsked).toHaveLength(1);
+      expect(seen.fontAsked[0]!.words).toBe(true);
+      expect(seen.fontAsked[0]!.family).toMatch(/^"Inter Fallback"/);
+      expect(fontFiles.filter((f) => f.startsWith('/assets/inter-latin-wght-normal-'))).toHaveLength(1);
+      expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(/^"Inter Variable"/);
+      expect(await page.evaluate(() => document.fonts.check('1em "Inter Variable"'))).toBe(true);
+      // Inter took over without moving the page (a layout shift score, as Lighthouse sums it)
+      expect(seen.shifts).toBeLessThan(0.01);
+
+      // the next visit in this browser uses it from the start
+      await page.reload();
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => document.documentElement.classList.contains('font-inter'))).toBe(true);
+      expect(await page.evaluate(() => (window as unknown as { fontAsked: unknown[] }).fontAsked)).toEqual([]);
+    } finally {
       await ctx.close();
     }
   });
@@ -357,6 +424,53 @@ describe('a page whose code does not arrive', () => {
       expect(later.filter((s) => s.startsWith('/assets/MembersPage-'))).toHaveLength(1);
       expect(later, later.join(' ')).toHaveLength(2);
     } finally {
+      await ctx.close();
+    }
+  });
+
+  // The splash in index.html paints while the app's stylesheet is still on its way (its few rules are
+  // inlined and the build puts the stylesheet's link after it), and the app's script runs only once
+  // the stylesheet is there: nothing of the app is ever drawn unstyled.
+  it("paints the splash before the app's stylesheet arrives, and draws the app only once it has", async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { appDrawnStyled: boolean | null };
+      w.appDrawnStyled = null;
+      const seen = new MutationObserver(() => {
+        if (document.querySelector('#root > .splash') && !document.querySelector('#root nav, #root main')) return;
+        seen.disconnect();
+        w.appDrawnStyled = getComputedStyle(document.documentElement).getPropertyValue('--surface').trim() !== '';
+      });
+      document.addEventListener('DOMContentLoaded', () => seen.observe(document.getElementById('root')!, { childList: true, subtree: true }));
+    });
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+    let releaseCss!: () => void;
+    const cssHeld = new Promise<void>((resolve) => (releaseCss = resolve));
+    let cssAsked!: () => void;
+    const cssSeen = new Promise<void>((resolve) => (cssAsked = resolve));
+    await page.route(/\/assets\/index-[^/]+\.css$/, async (route) => {
+      cssAsked();
+      await cssHeld;
+      await route.continue();
+    });
+    try {
+      void page.goto(`${server.url}/reader`).catch(() => undefined); // its load waits for the stylesheet
+      await cssSeen;
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: 15_000 });
+      // the splash, in its colours (the accent from index.html's own rules), and nothing of the app
+      const mark = page.locator('#root > .splash > .brand__mark');
+      expect(await mark.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(168, 68, 31)');
+      expect(asked).not.toContain('/api/auth/session');
+      expect(await page.evaluate(() => (window as unknown as { appDrawnStyled: boolean | null }).appDrawnStyled)).toBeNull();
+
+      releaseCss();
+      await shellSettled(page);
+      await shown(page.getByText('An overnight loaf').first());
+      expect(await page.evaluate(() => (window as unknown as { appDrawnStyled: boolean | null }).appDrawnStyled)).toBe(true);
+    } finally {
+      releaseCss();
       await ctx.close();
     }
   });

@@ -3,7 +3,7 @@
 // state, the session and the code and first data of the page being opened are all asked for at once,
 // and the shell's own data (the tools list, the bell's count) the moment the session names someone:
 // on a phone each round trip waited for would cost a visible moment before the first screen.
-import { useCallback, useEffect, useState, type ReactElement } from 'react';
+import { startTransition, useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { apiFetch, onNetworkError } from '../api/client';
@@ -73,7 +73,11 @@ export function App(): ReactElement {
         const snapshot = await session;
         if (controller.signal.aborted) return;
         setLost(false);
-        setPhase({ kind: 'ready', session: snapshot });
+        // the first screen (shell and page) is rendered as a transition: React builds it in short
+        // slices between which the browser stays free, instead of one long task (on a slow phone's
+        // processor about half a second on Members and an article, which Lighthouse counts as
+        // blocking time); the splash stays until the screen is ready to be shown whole
+        startTransition(() => setPhase({ kind: 'ready', session: snapshot }));
       } catch (error) {
         if (!controller.signal.aborted) setPhase({ kind: 'error', error });
       }

@@ -250,7 +250,10 @@ export const pageHref = (page: Pick<ShellPage, 'path'>) => `/${page.path.replace
 
 /**
  * Starts fetching the code and the first data of the page at `pathname` (if it is one of the
- * shell's); a failure is left to the page itself to tell.
+ * shell's), and the shell's own data (`SHELL_PREFETCH`): a shell page is opened by someone signed
+ * in, so that data is asked for beside the session, not once the session has answered (a round trip
+ * later, which the first screen waited for on a phone's line). A failure is left to the page and
+ * the shell to tell.
  */
 export function preloadPageFor(pathname: string, search = ''): void {
   for (const page of SHELL_PAGES) {
@@ -258,6 +261,7 @@ export function preloadPageFor(pathname: string, search = ''): void {
     if (!match) continue;
     loaders.get(page.Component)?.().catch(() => undefined);
     for (const path of page.prefetch?.(match.params, search) ?? []) prefetch(path);
+    preloadShell();
     return;
   }
 }
