@@ -124,7 +124,7 @@ export async function run(): Promise<void> {
       port,
       dataDir: temp.dir,
       // started as npm start starts it: on Linux with glibc's heap settings (server/platform/heap-tunables.ts)
-      env: { ...heapTunablesEnv(process.env), FETCH_ALLOW_ORIGINS: fake.url, MEDIA_ACCOUNT_URL: fake.accountUrl, MEDIA_DISCOVER_URL: fake.discoverUrl, LOG_LEVEL: 'warn' },
+      env: { ...heapTunablesEnv(process.env, process.platform), FETCH_ALLOW_ORIGINS: fake.url, MEDIA_ACCOUNT_URL: fake.accountUrl, MEDIA_DISCOVER_URL: fake.discoverUrl, LOG_LEVEL: 'warn' },
       what: 'Hearth for the media bench',
     });
     const base = `http://127.0.0.1:${port}`;

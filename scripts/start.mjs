@@ -31,7 +31,7 @@ if (!built || sourcesAt > builtAt) {
 }
 const cli = path.join(root, 'dist/server/cli.js');
 const { heapTunablesEnv } = await import(pathToFileURL(path.join(root, 'dist/server/platform/heap-tunables.js')).href);
-const tunables = heapTunablesEnv(process.env);
+const tunables = heapTunablesEnv(process.env, process.platform);
 if (Object.keys(tunables).length === 0) {
   await import(pathToFileURL(cli).href);
 } else {

@@ -1,5 +1,4 @@
 // Headless entry: `npm start` or `node dist/server/cli.js [--port N] [--host H] [--data-dir D]`.
-import { forgetHeapTunables } from './platform/heap-tunables.js';
 import { runServer } from './run.js';
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
@@ -7,8 +6,6 @@ if (process.argv.includes('--help') || process.argv.includes('-h')) {
 Environment: PORT, HOST, DATA_DIR, MODEL_RUNTIME_URL, LOG_LEVEL and the rest listed in README.md.`);
   process.exit(0);
 }
-// glibc has read npm start's heap settings by now; the programs the server starts do not inherit them
-forgetHeapTunables();
 runServer().catch((err: unknown) => {
   console.error(err);
   process.exit(1);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { withoutHeapTunables } from './platform/heap-tunables.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -81,7 +82,7 @@ export function defaultDataDir(env: NodeJS.ProcessEnv, platform = process.platfo
 
 /** The environment a child program starts with: Hearth's own, plus the program's variables. */
 export function childProcessEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, ...extra };
+  return { ...withoutHeapTunables(process.env), ...extra };
 }
 
 const emptyToUndefined = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v);

@@ -16,17 +16,19 @@ export const GLIBC_HEAP_TUNABLES = 'glibc.malloc.trim_threshold=268435456:glibc.
  * Linux, nothing where glibc is not used or when GLIBC_TUNABLES is already set (the operator's own
  * settings win).
  */
-export function heapTunablesEnv(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function heapTunablesEnv(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Record<string, string> {
   if (platform !== 'linux' || env.GLIBC_TUNABLES !== undefined) return {};
   return { GLIBC_TUNABLES: GLIBC_HEAP_TUNABLES };
 }
 
 /**
- * Called once at the server's start, after glibc has read the settings: takes Hearth's own value
- * out of the environment again, so the programs Hearth starts (kiwix-serve, Ollama, Python, pip)
- * run with their usual heap behaviour instead of inheriting a setting made for the stream proxy.
- * An operator's own GLIBC_TUNABLES (any other value) is passed on untouched.
+ * The environment the programs Hearth starts (kiwix-serve, Ollama, Python, pip) get: Hearth's own
+ * heap setting taken out (config.ts childProcessEnv), so they keep their usual heap behaviour
+ * instead of inheriting a setting made for the stream proxy. An operator's own GLIBC_TUNABLES (any
+ * other value) is passed on untouched.
  */
-export function forgetHeapTunables(env: NodeJS.ProcessEnv = process.env): void {
-  if (env.GLIBC_TUNABLES === GLIBC_HEAP_TUNABLES) delete env.GLIBC_TUNABLES;
+export function withoutHeapTunables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.GLIBC_TUNABLES !== GLIBC_HEAP_TUNABLES) return env;
+  const { GLIBC_TUNABLES: _ours, ...rest } = env;
+  return rest;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forgetHeapTunables, GLIBC_HEAP_TUNABLES, heapTunablesEnv } from '../../server/platform/heap-tunables.js';
+import { GLIBC_HEAP_TUNABLES, heapTunablesEnv, withoutHeapTunables } from '../../server/platform/heap-tunables.js';
 
 describe('heapTunablesEnv', () => {
   it('gives a Linux server process glibc settings that keep freed heap instead of handing it back', () => {
@@ -16,12 +16,8 @@ describe('heapTunablesEnv', () => {
     expect(heapTunablesEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, 'linux')).toEqual({});
   });
 
-  it('takes its own setting out of the environment of a started server, so sidecars do not inherit it', () => {
-    const env: NodeJS.ProcessEnv = { ...heapTunablesEnv({}, 'linux'), PATH: '/usr/bin' };
-    forgetHeapTunables(env);
-    expect(env).toEqual({ PATH: '/usr/bin' });
-    const operators: NodeJS.ProcessEnv = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' };
-    forgetHeapTunables(operators);
-    expect(operators.GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=2');
+  it('is taken out of the environment of the programs the server starts; an own setting of the operator is passed on', () => {
+    expect(withoutHeapTunables({ ...heapTunablesEnv({}, 'linux'), PATH: '/usr/bin' })).toEqual({ PATH: '/usr/bin' });
+    expect(withoutHeapTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', PATH: '/usr/bin' })).toEqual({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2', PATH: '/usr/bin' });
   });
 });
