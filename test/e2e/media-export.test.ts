@@ -13,11 +13,11 @@
 // app (`npm run build:web`).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -39,18 +39,10 @@ describe('home videos and storage in the browser', () => {
   let browser: Browser;
   const temp = makeTempDir();
   const store = path.join(temp.dir, 'media');
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
   const scan = createTokenScan();
 
-  async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    scan.watchPage(page, as);
-    return page;
-  }
+  const pages = createPageOpener(() => ({ browser, server }), (page, as) => scan.watchPage(page, as));
+  const { open, pageErrors } = pages;
 
   beforeAll(async () => {
     requireBuiltWebApp();
@@ -76,7 +68,7 @@ describe('home videos and storage in the browser', () => {
   });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     await fake?.close();
@@ -315,7 +307,7 @@ describe('home videos and storage in the browser', () => {
   });
 
   it('no Plex token reached the browser or a log line', async () => {
-    for (const c of contexts) await c.close();
+    await pages.closeAll();
     await scan.settled();
     expect(scan.answers.some((a) => a.what.includes('/api/mediaserver/'))).toBe(true);
     scan.expectNoTokens(fake.allTokens());

@@ -5,11 +5,11 @@
 // signing in with Plex and picking the server's address, disconnects, and connects by typing the
 // address and token (a wrong token said in a sentence). axe on each screen; no Plex token in any
 // answer the browser received. Needs the built web app (`npm run build:web`).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -17,18 +17,10 @@ describe('linking Plex in the browser', () => {
   let fake: FakeMediaServer;
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
   const scan = createTokenScan();
 
-  async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    scan.watchPage(page, as);
-    return page;
-  }
+  const pages = createPageOpener(() => ({ browser, server }), (page, as) => scan.watchPage(page, as));
+  const { open, pageErrors } = pages;
 
   const lastPinId = () => {
     const pins = fake.state().pins;
@@ -50,7 +42,7 @@ describe('linking Plex in the browser', () => {
   });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     await fake?.close();
@@ -173,7 +165,7 @@ describe('linking Plex in the browser', () => {
 
   it('no Plex token reached the browser or a log line', async () => {
     // closing the pages ends any read still under way (its answer was a poll the test did not need)
-    for (const c of contexts) await c.close();
+    await pages.closeAll();
     await scan.settled();
     expect(scan.answers.some((a) => a.what.includes('/api/mediaserver/'))).toBe(true);
     scan.expectNoTokens(fake.allTokens());

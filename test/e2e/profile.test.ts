@@ -6,11 +6,11 @@
 // signed Hearth out the row says so with Link again. On a laptop an admin's row and the Members
 // link. axe on each screen; no Plex token in any answer the browser received or a log line. Needs
 // the built web app (`npm run build:web`).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -18,18 +18,10 @@ describe('your profile and its Plex account row', () => {
   let fake: FakeMediaServer;
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
   const scan = createTokenScan();
 
-  async function open(as: 'admin' | 'member', device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    scan.watchPage(page, as);
-    return page;
-  }
+  const pages = createPageOpener(() => ({ browser, server }), (page, as) => scan.watchPage(page, as));
+  const { open, pageErrors } = pages;
 
   /** The profile, opened from the header; resolves once the Media status has answered. */
   async function openProfile(page: Page) {
@@ -63,7 +55,7 @@ describe('your profile and its Plex account row', () => {
   });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     await fake?.close();
@@ -121,7 +113,7 @@ describe('your profile and its Plex account row', () => {
   });
 
   it('no Plex token reached the browser or a log line', async () => {
-    for (const c of contexts) await c.close();
+    await pages.closeAll();
     await scan.settled();
     scan.expectNoTokens(fake.allTokens());
   });

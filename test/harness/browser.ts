@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
+import type { TestServer } from './start-server.js';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -70,4 +71,38 @@ export async function openTab(context: BrowserContext, url: string, pathname: st
   page.on('pageerror', (err) => pageErrors.push(err.message));
   await page.goto(`${url}${pathname}`);
   return page;
+}
+
+/** The signed-in pages of one file's browser tests (see createPageOpener). */
+export interface PageOpener {
+  /** A new context signed in as the server's admin or member, on `device`, and a page in it. */
+  open(as: 'admin' | 'member', device?: BrowserContextOptions): Promise<Page>;
+  /** Every page's uncaught errors, as "<as>: <message>". */
+  readonly pageErrors: string[];
+  /** Closes every context opened so far; `quietly` ignores a close that fails (afterAll's clean-up). */
+  closeAll(opts?: { quietly?: boolean }): Promise<void>;
+}
+
+/**
+ * Opens signed-in pages for a file whose browser and server are made in beforeAll (hence `target`,
+ * read at each open), handing each page to `watch` (a token scan's watchPage) with its label.
+ */
+export function createPageOpener(target: () => { browser: Browser; server: TestServer }, watch?: (page: Page, as: string) => void): PageOpener {
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+  return {
+    pageErrors,
+    async open(as, device = DESKTOP) {
+      const { browser, server } = target();
+      const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, device);
+      contexts.push(ctx);
+      const page = await ctx.newPage();
+      page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
+      watch?.(page, as);
+      return page;
+    },
+    async closeAll(opts = {}) {
+      for (const c of contexts) await (opts.quietly ? c.close().catch(() => undefined) : c.close());
+    },
+  };
 }
