@@ -54,6 +54,12 @@ export function PlayerPage(): ReactElement {
   const onError = () => {
     void streamProblem(ratingKey).then(setProblem);
   };
+  // a title the server already says cannot play here (an episode, a show) is not left to the
+  // <video>'s error event: its sentence is asked for as soon as the metadata says so
+  const unplayable = item !== null && !item.playable;
+  useEffect(() => {
+    if (unplayable) void streamProblem(ratingKey).then(setProblem);
+  }, [unplayable, ratingKey]);
 
   return (
     <section className="page player" aria-labelledby="player-title">
@@ -74,7 +80,7 @@ export function PlayerPage(): ReactElement {
             Back to Media
           </Link>
         </div>
-      ) : (
+      ) : unplayable ? null : (
         <div className="player__frame">
           <video
             ref={videoRef}
