@@ -75,6 +75,28 @@ describe('a page whose code does not arrive', () => {
     await ctx.close();
   });
 
+  // The sentence belongs to the page that failed: going to another page from the navigation draws
+  // that page, without a reload (and coming back to the failed one says so again).
+  it('forgets a page that did not load once another page is opened', async () => {
+    const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
+    const page = await ctx.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.route(/\/assets\/DownloadsPage-[^/]+\.js$/, (route) => route.abort('connectionreset'));
+    await page.goto(`${server.url}/downloads`);
+    await shown(page.getByRole('heading', { name: 'This page did not load' }));
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home', exact: true }).tap();
+    await shown(page.getByTestId('home-name'));
+    expect(await page.getByRole('heading', { name: 'This page did not load' }).count()).toBe(0);
+    expect(new URL(page.url()).pathname).toBe('/');
+
+    await page.goBack();
+    await shown(page.getByRole('heading', { name: 'This page did not load' }));
+    expect(pageErrors).toEqual([]);
+    await ctx.close();
+  });
+
   // The session's answer is held until every one of the page's early requests has been made: without
   // them the page would wait for the session first, and never open. A path in pages.tsx that is not
   // exactly what the page's query asks for is asked again by the page, and `asked` shows it twice.

@@ -5,7 +5,7 @@
 // on a phone each round trip waited for would cost a visible moment before the first screen.
 import { startTransition, useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { apiFetch, onNetworkError } from '../api/client';
 import { createQueryClient } from '../api/query';
 import { BootScreen } from '../features/boot/BootScreen';
@@ -13,7 +13,7 @@ import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
 import { preloadPageFor, preloadShell } from './pages';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
 type Phase =
@@ -113,9 +113,11 @@ export function App(): ReactElement {
 }
 
 function Routed(): ReactElement {
-  // one router for the life of the page
-  const [router] = useState(createAppRouter);
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }
 
 /** The same markup as the first paint in index.html; no text, so the font waits for the first real words. */

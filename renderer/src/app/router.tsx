@@ -1,8 +1,8 @@
 // Routes and the guards that send people to the right place for where the household is:
 // no admin yet -> /setup; signed out -> /profiles; an admin who has not finished the welcome
 // wizard -> /setup (it resumes where they left off); otherwise the shell and its pages.
-import { lazy, Suspense, type ReactElement } from 'react';
-import { createBrowserRouter, Link, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
+import { Component, lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { Link, Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { AdminOnlyPage } from '../features/admin/AdminOnlyPage';
 import { ToolOffPage } from '../features/apps/ComingSoonPage';
 import { useTools } from '../features/apps/tools';
@@ -68,11 +68,45 @@ function PageRoute({ page }: { page: ShellPage }): ReactElement {
   );
 }
 
+interface BoundaryProps {
+  /** Changes on every navigation: a failed page is forgotten when someone goes anywhere else. */
+  resetKey: string;
+  fallback: ReactNode;
+  children: ReactNode;
+}
+
+/** Shows `fallback` in place of `children` once they throw, until `resetKey` changes. */
+class FailureBoundary extends Component<BoundaryProps, { failed: boolean; key: string }> {
+  override state = { failed: false, key: this.props.resetKey };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { key: string }): { failed: boolean; key: string } | null {
+    // moved on since the failure: draw what is there now
+    return props.resetKey !== state.key ? { failed: false, key: props.resetKey } : null;
+  }
+
+  override render(): ReactNode {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
 /**
  * A page whose code did not arrive (each page is its own file: the connection dropped, or Hearth
  * was updated and the old files are gone) or that failed while drawing: a sentence and a reload,
- * inside the shell, instead of the router's developer screen.
+ * inside the shell, instead of a blank screen. Going to another page draws that page.
  */
+function PageBoundary({ children }: { children: ReactNode }): ReactElement {
+  const location = useLocation();
+  return (
+    <FailureBoundary resetKey={location.key} fallback={<PageLoadFailed />}>
+      {children}
+    </FailureBoundary>
+  );
+}
+
 function PageLoadFailed(): ReactElement {
   usePageTitle('Page did not load');
   return (
@@ -84,6 +118,17 @@ function PageLoadFailed(): ReactElement {
         onRetry={() => window.location.reload()}
       />
     </section>
+  );
+}
+
+/** The same, for a failure outside any page (the shell, the sign-in screens): the whole screen. */
+function AppFailed(): ReactElement {
+  return (
+    <div className="center-screen">
+      <div className="card card--narrow">
+        <PageLoadFailed />
+      </div>
+    </div>
   );
 }
 
@@ -102,25 +147,38 @@ function NotFoundPage(): ReactElement {
   );
 }
 
-export function appRoutes(pages: readonly ShellPage[] = SHELL_PAGES): RouteObject[] {
-  const pageRoutes: RouteObject[] = pages.map((p) =>
-    p.path === '' ? { index: true, element: <PageRoute page={p} />, errorElement: <PageLoadFailed /> } : { path: p.path, element: <PageRoute page={p} />, errorElement: <PageLoadFailed /> },
+/** The routes, in declarative mode (`<Routes>`): the app uses no loaders or actions. */
+export function AppRoutes({ pages = SHELL_PAGES }: { pages?: readonly ShellPage[] }): ReactElement {
+  const location = useLocation();
+  return (
+    <FailureBoundary resetKey={location.key} fallback={<AppFailed />}>
+      <Routes>
+        <Route
+          path="/setup"
+          element={
+            <PageBoundary>
+              <SetupRoute />
+            </PageBoundary>
+          }
+        />
+        <Route path="/profiles" element={<ProfilesRoute />}>
+          <Route index element={<ProfilePicker />} />
+          <Route path=":userId" element={<PinScreen />} />
+        </Route>
+        <Route element={<RequireUser />}>
+          <Route element={<Shell />}>
+            {pages.map((p) => {
+              const element = (
+                <PageBoundary>
+                  <PageRoute page={p} />
+                </PageBoundary>
+              );
+              return p.path === '' ? <Route key={p.id} index element={element} /> : <Route key={p.id} path={p.path} element={element} />;
+            })}
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Route>
+      </Routes>
+    </FailureBoundary>
   );
-  return [
-    { path: '/setup', element: <SetupRoute />, errorElement: <PageLoadFailed /> },
-    {
-      path: '/profiles',
-      element: <ProfilesRoute />,
-      children: [
-        { index: true, element: <ProfilePicker /> },
-        { path: ':userId', element: <PinScreen /> },
-      ],
-    },
-    {
-      element: <RequireUser />,
-      children: [{ element: <Shell />, children: [...pageRoutes, { path: '*', element: <NotFoundPage /> }] }],
-    },
-  ];
 }
-
-export const createAppRouter = () => createBrowserRouter(appRoutes());
