@@ -424,6 +424,17 @@ describe('a page whose code does not arrive', () => {
     }
   });
 
+  // The first screen's code is one file (and the bundler's half-kilobyte runtime beside it), not the
+  // entry and a file for each small piece a page shares with it (the API client, the icons…): on a
+  // phone's line each is a request waiting for one of six connections before the first screen.
+  it('loads the first screen from the entry file and at most the runtime beside it', async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const scripts = [...html.matchAll(/(?:src|href)="(\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.filter((s) => /^\/assets\/index-[\w-]+\.js$/.test(s)), scripts.join(' ')).toHaveLength(1);
+    // (registerSW.js, deferred, registers the service worker)
+    expect(scripts.filter((s) => s.startsWith('/assets/') && !/^\/assets\/(index|rolldown-runtime)-[\w-]+\.js$/.test(s)), scripts.join(' ')).toEqual([]);
+  });
+
   // A page opened cold fetches its own file and the one or two shared kits it is built from, not a
   // file per small shared component: on a phone's line each file waits for one of six connections.
   it('opens Members cold with its own file and one shared kit, beyond the first screen', async () => {
