@@ -1,5 +1,6 @@
 // A long Reader list is drawn in steps (ui/useDrawnInSteps): the first screen commits the first 20
-// cards, the rest follow while the browser is idle. Every card still shows, can be reached with the
+// cards, the rest follow while the browser is idle; a card far below the screen is laid out only
+// when it comes near (content-visibility). Every card still shows, can be reached with the
 // keyboard, and is found by the search. Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ describe('a long Reader list', () => {
     await server?.close();
   });
 
-  it('draws the first 20 cards with the first screen, then every card, each reachable by keyboard and search', async () => {
+  it('draws the first 20 cards with the first screen, then every card, laid out near the screen, each reachable by keyboard and search', async () => {
     const ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
     const page = await ctx.newPage();
     const pageErrors: string[] = [];
@@ -59,6 +60,14 @@ describe('a long Reader list', () => {
       expect(await page.evaluate(() => (window as unknown as { firstCards: number | null }).firstCards)).toBe(20);
       const titles = await page.getByTestId('reader-item').locator('.reader-item__link').allTextContents();
       expect(titles).toEqual(Array.from({ length: COUNT }, (_, i) => title(i + 1)));
+
+      // a card far below the screen is not laid out or painted yet (content-visibility), until it is scrolled to
+      const last = page.getByRole('link', { name: title(COUNT), exact: true });
+      const drawnNow = () => last.evaluate((el) => el.checkVisibility({ contentVisibilityAuto: true }));
+      expect(await drawnNow()).toBe(false);
+      await last.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => [...document.querySelectorAll('.reader-item__link')].at(-1)?.checkVisibility({ contentVisibilityAuto: true }) === true);
+      await page.evaluate(() => window.scrollTo(0, 0));
 
       // the keyboard reaches the last card's link (tabbing on from the first card's)
       await page.getByRole('link', { name: title(1), exact: true }).focus();
