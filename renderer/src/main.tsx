@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { swapInInter } from './ui/font';
 import '@fontsource-variable/inter/wght.css';
 import './ui/styles.css';
 import './ui/components.css';
@@ -8,9 +9,10 @@ import './ui/components.css';
 // Inter (the app's typeface, 48 KB for its Latin face) is not part of the first screen: the words
 // are drawn at once in its stand-in (styles.css: a local face sized to match it, so nothing moves
 // when it takes over), and Inter is asked for once the page's first words are on screen and the
-// browser is idle, then put in place by the .font-inter class on <html>. Asked for earlier (with the
-// splash, or by the stylesheet as soon as words were laid out in it), it shared the phone's line with
-// the page's code and data, and bench/webapp.ts counted it against the page's largest text.
+// browser is idle, then put in place in steps (ui/font.ts), ending with the .font-inter class on
+// <html>. Asked for earlier (with the splash, or by the stylesheet as soon as words were laid out
+// in it), it shared the phone's line with the page's code and data, and bench/webapp.ts counted it
+// against the page's largest text.
 // A browser that has had it once (remembered in localStorage; the file itself is immutable and
 // kept by the service worker) uses it from the start.
 const FONT_KEPT = 'hearth:font-inter';
@@ -20,7 +22,7 @@ function loadInter(): void {
   document.fonts.load('1em "Inter Variable"').then(
     (faces) => {
       if (faces.length === 0) return;
-      useInter();
+      swapInInter();
       try {
         localStorage.setItem(FONT_KEPT, '1');
       } catch {

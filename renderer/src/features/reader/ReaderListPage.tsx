@@ -11,6 +11,7 @@ import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { useDrawnInSteps } from '../../ui/useDrawnInSteps';
 import { useDebounced, useStoredChoice } from './hooks';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
@@ -24,6 +25,8 @@ const ImportExportDialog = lazy(() => import('./ImportExportDialog').then((m) =>
 
 export const READER_ADMIN_HREF = '/admin/reader';
 const PAGE = 60;
+/** The cards drawn with the first screen; the rest follow while the browser is idle (ui/useDrawnInSteps). */
+const FIRST_CARDS = 20;
 /** The most the list asks for at once (the server's cap). */
 const MAX_LIMIT = 200;
 const VIEWS = ['list', 'grid'] as const;
@@ -74,6 +77,7 @@ export function ReaderListPage(): ReactElement {
   const all = items.data?.items ?? [];
   const shown = showHidden === 'show' ? all : all.filter((i) => !i.isHidden);
   const hiddenCount = all.length - all.filter((i) => !i.isHidden).length;
+  const drawn = useDrawnInSteps(shown.length, FIRST_CARDS, [status, type, collectionId, tag, q, view].join('|'));
   const savedRow = justSaved ? all.find((i) => i.id === justSaved.id) : undefined;
   const savedNow = justSaved ? (savedRow ?? justSaved) : null;
   const saved = savedNow ? saveNotice(savedNow) : null;
@@ -269,7 +273,7 @@ export function ReaderListPage(): ReactElement {
                   </p>
                 ) : null}
                 <ul className={`reader-list reader-list--${view}`} data-testid="reader-list">
-                  {shown.map((item) => (
+                  {shown.slice(0, drawn).map((item) => (
                     <ItemCard
                       key={item.id}
                       item={item}
