@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { marked } from 'marked';
 import { resolveInside } from '../platform/path-guard.js';
 
@@ -118,25 +118,31 @@ const COMPRESSIBLE: Record<string, string> = {
  */
 function precompressed(webDir: string, csp: () => string): RequestHandler {
   return (req, res, next) => {
-    const type = COMPRESSIBLE[path.extname(req.path)];
-    if (!type) return next();
     const file = resolveInside(webDir, decodeURIComponent(req.path).replace(/^\/+/, ''));
     if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) return next();
-    res.vary('Accept-Encoding');
-    const accepts = String(req.headers['accept-encoding'] ?? '');
-    const encoding = [
-      { name: 'br', ext: '.br' },
-      { name: 'gzip', ext: '.gz' },
-    ].find((e) => new RegExp(`\\b${e.name}\\b(?!;q=0(\\.0*)?\\b)`).test(accepts) && existsSync(file + e.ext));
-    if (!encoding) return next();
-    res.setHeader('Content-Type', type);
-    res.setHeader('Content-Encoding', encoding.name);
-    if (file.endsWith('.html')) setHtmlHeaders(res, csp());
-    res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
-      if (err && !res.headersSent) next(err);
-    });
+    if (!sendTwin(req, res, next, file, csp)) next();
   };
+}
+
+/** Sends `file`'s .br or .gz twin if it has one the browser takes (false: it has none; send the file itself). */
+function sendTwin(req: Request, res: Response, next: NextFunction, file: string, csp: () => string): boolean {
+  const type = COMPRESSIBLE[path.extname(file)];
+  if (!type) return false;
+  res.vary('Accept-Encoding');
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const encoding = [
+    { name: 'br', ext: '.br' },
+    { name: 'gzip', ext: '.gz' },
+  ].find((e) => new RegExp(`\\b${e.name}\\b(?!;q=0(\\.0*)?\\b)`).test(accepts) && existsSync(file + e.ext));
+  if (!encoding) return false;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Encoding', encoding.name);
+  if (file.endsWith('.html')) setHtmlHeaders(res, csp());
+  res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
+    if (err && !res.headersSent) next(err);
+  });
+  return true;
 }
 
 export function webAppRouter(webDir: string): Router {
@@ -168,11 +174,13 @@ export function webAppRouter(webDir: string): Router {
       },
     }),
   );
-  const sendIndex: RequestHandler = (_req, res) => {
+  const sendIndex: RequestHandler = (req, res, next) => {
     if (!existsSync(indexFile)) {
       sendPage(res, 503, 'Hearth', '<p>The web app has not been built yet. Run <code>npm run build</code>, then reload.</p>');
       return;
     }
+    // compressed as /index.html is (with the start-up loader inlined it is 18 KB, 5 KB in gzip)
+    if (sendTwin(req, res, next, indexFile, csp)) return;
     setHtmlHeaders(res, csp());
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);
