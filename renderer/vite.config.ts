@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { stylesheetAfterSplash } from './first-paint';
+import { readBootConfig, startupLoader } from './first-paint';
 import { precompress } from './precompress';
 import { VitePWA } from 'vite-plugin-pwa';
 
@@ -11,10 +11,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '..', 'dist', 'web');
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? '8787'}`;
 
-/** The files index.html loads (its script, module preloads and stylesheets), read from the built page. */
+/** The files every first screen loads (the app's script, the modules it imports, its stylesheets), read from the built page's start-up loader. */
 function firstScreenAssets(): Set<string> {
-  const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
-  return new Set([...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1]!));
+  const { entry, preload, css } = readBootConfig(readFileSync(path.join(outDir, 'index.html'), 'utf8'));
+  return new Set([entry, ...preload, ...css].map((href) => href.replace(/^\//, '')));
 }
 
 function isShellFile(url: string): boolean {
@@ -27,16 +27,17 @@ export default defineConfig({
   root: here,
   plugins: [
     react(),
-    stylesheetAfterSplash(),
+    // registers the service worker too (vite-plugin-pwa's generateSW writes /sw.js)
+    startupLoader({ serviceWorker: '/sw.js' }),
     // Installable, and opens from the home screen while the Hearth computer is off: the service
     // worker precaches the app shell only. /api (the archive view and Reader pages included) and
     // /docs always go to the server, so their own headers and sandbox stay as the server sends them;
     // the app itself says "Hearth is not reachable" when the API does not answer.
     VitePWA({
       registerType: 'autoUpdate',
-      // a registerSW.js file, not an inline script: the app's CSP allows scripts from 'self' only;
-      // deferred, so it does not hold the first paint
-      injectRegister: 'script-defer',
+      // registered by the start-up loader (first-paint.ts), not by a registerSW.js <script> that
+      // would be asked for before the first paint
+      injectRegister: false,
       manifest: {
         name: 'Hearth',
         short_name: 'Hearth',

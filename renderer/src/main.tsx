@@ -6,6 +6,9 @@ import '@fontsource-variable/inter/wght.css';
 import './ui/styles.css';
 import './ui/components.css';
 
+// when the app's own script starts running (the browser tests compare the start-up loader's requests with it)
+performance.mark('hearth:app-start');
+
 // Inter (the app's typeface, 48 KB for its Latin face) is not part of the first screen: the words
 // are drawn at once in its stand-in (styles.css: a local face sized to match it, so nothing moves
 // when it takes over), and Inter is asked for once the page's first words are on screen and the

@@ -2,17 +2,19 @@
 // the HTML pages of this layer (not built yet, not found, wrong host). Every HTML response gets a
 // CSP and frame protection: nothing frames the app or the docs (the app frames only the archive
 // view and reader pages, which send their own headers).
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler, type Response, type Router } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import { marked } from 'marked';
 import { resolveInside } from '../platform/path-guard.js';
 
-const APP_CSP = [
+/** The web app's CSP; `scripts` are the hashes of the inline scripts its index.html may run. */
+const appCsp = (scripts: readonly string[]) => [
   "default-src 'self'",
   "img-src 'self' data: blob:",
   "style-src 'self' 'unsafe-inline'",
-  "script-src 'self'",
+  ["script-src 'self'", ...scripts.map((h) => `'${h}'`)].join(' '),
   "connect-src 'self'",
   // the Reader's embedded view frames a saved live page from its own site (only when that site allows it)
   "frame-src 'self' https: http:",
@@ -21,6 +23,38 @@ const APP_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+const INLINE_SCRIPT = /<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The sha256 sources of the inline scripts in a built index.html: the start-up loader the build
+ * writes there (renderer/first-paint.ts) runs by its hash, and no other inline script can. A script
+ * with a src, or a data block (type="application/json"), is not hashed: it is not run inline.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, attrs = '', body] of html.matchAll(INLINE_SCRIPT)) {
+    if (/\ssrc\s*=/i.test(attrs)) continue;
+    const type = /\stype\s*=\s*"([^"]*)"/i.exec(attrs)?.[1]?.toLowerCase();
+    if (type && type !== 'module' && type !== 'text/javascript') continue;
+    hashes.push(`sha256-${createHash('sha256').update(body ?? '', 'utf8').digest('base64')}`);
+  }
+  return hashes;
+}
+
+/** The app's CSP for the index.html in `webDir`, read again only when that file changes (a new build). */
+function appCspFor(webDir: string): () => string {
+  const indexFile = path.join(webDir, 'index.html');
+  let seen: { mtimeMs: number; size: number; csp: string } | undefined;
+  return () => {
+    const stat = statSync(indexFile, { throwIfNoEntry: false });
+    if (!stat) return appCsp([]);
+    if (seen?.mtimeMs !== stat.mtimeMs || seen.size !== stat.size) {
+      seen = { mtimeMs: stat.mtimeMs, size: stat.size, csp: appCsp(inlineScriptHashes(readFileSync(indexFile, 'utf8'))) };
+    }
+    return seen.csp;
+  };
+}
 
 /** Pages made here: their own inline style, nothing else. */
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -82,32 +116,39 @@ const COMPRESSIBLE: Record<string, string> = {
  * build writes them next to the file, so nothing is compressed per request); the file itself
  * otherwise, through express.static. Same caching as the plain file: hashed assets forever.
  */
-function precompressed(webDir: string): RequestHandler {
+function precompressed(webDir: string, csp: () => string): RequestHandler {
   return (req, res, next) => {
-    const type = COMPRESSIBLE[path.extname(req.path)];
-    if (!type) return next();
     const file = resolveInside(webDir, decodeURIComponent(req.path).replace(/^\/+/, ''));
     if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) return next();
-    res.vary('Accept-Encoding');
-    const accepts = String(req.headers['accept-encoding'] ?? '');
-    const encoding = [
-      { name: 'br', ext: '.br' },
-      { name: 'gzip', ext: '.gz' },
-    ].find((e) => new RegExp(`\\b${e.name}\\b(?!;q=0(\\.0*)?\\b)`).test(accepts) && existsSync(file + e.ext));
-    if (!encoding) return next();
-    res.setHeader('Content-Type', type);
-    res.setHeader('Content-Encoding', encoding.name);
-    if (file.endsWith('.html')) setHtmlHeaders(res, APP_CSP);
-    res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-    res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
-      if (err && !res.headersSent) next(err);
-    });
+    if (!sendTwin(req, res, next, file, csp)) next();
   };
+}
+
+/** Sends `file`'s .br or .gz twin if it has one the browser takes (false: it has none; send the file itself). */
+function sendTwin(req: Request, res: Response, next: NextFunction, file: string, csp: () => string): boolean {
+  const type = COMPRESSIBLE[path.extname(file)];
+  if (!type) return false;
+  res.vary('Accept-Encoding');
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const encoding = [
+    { name: 'br', ext: '.br' },
+    { name: 'gzip', ext: '.gz' },
+  ].find((e) => new RegExp(`\\b${e.name}\\b(?!;q=0(\\.0*)?\\b)`).test(accepts) && existsSync(file + e.ext));
+  if (!encoding) return false;
+  res.setHeader('Content-Type', type);
+  res.setHeader('Content-Encoding', encoding.name);
+  if (file.endsWith('.html')) setHtmlHeaders(res, csp());
+  res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
+    if (err && !res.headersSent) next(err);
+  });
+  return true;
 }
 
 export function webAppRouter(webDir: string): Router {
   const router = express.Router();
   const indexFile = path.join(webDir, 'index.html');
+  const csp = appCspFor(webDir);
   router.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendPage(res, 404, 'Page not found', '<p>There is nothing to send here. <a href="/">Go to Hearth’s home page</a>.</p>');
@@ -119,7 +160,7 @@ export function webAppRouter(webDir: string): Router {
     }
     next();
   });
-  router.use(precompressed(webDir));
+  router.use(precompressed(webDir, csp));
   router.use(
     express.static(webDir, {
       index: false,
@@ -129,16 +170,18 @@ export function webAppRouter(webDir: string): Router {
         // hashed assets cache forever; anything else revalidates
         if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
         // /index.html asked for by name is the same page as every client route
-        if (file.endsWith('.html')) setHtmlHeaders(res, APP_CSP);
+        if (file.endsWith('.html')) setHtmlHeaders(res, csp());
       },
     }),
   );
-  const sendIndex: RequestHandler = (_req, res) => {
+  const sendIndex: RequestHandler = (req, res, next) => {
     if (!existsSync(indexFile)) {
       sendPage(res, 503, 'Hearth', '<p>The web app has not been built yet. Run <code>npm run build</code>, then reload.</p>');
       return;
     }
-    setHtmlHeaders(res, APP_CSP);
+    // compressed as /index.html is (with the start-up loader inlined it is 18 KB, 5 KB in gzip)
+    if (sendTwin(req, res, next, indexFile, csp)) return;
+    setHtmlHeaders(res, csp());
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);
   };

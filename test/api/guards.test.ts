@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { MEMBER, startTestServer, type TestServer } from '../harness/start-serve
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
+const LOADER = 'window.__hearthEarly={};';
 const fill = (p: string) => p.replace(/:[A-Za-z]+/g, SOME_ID);
 
 /** Every error answer has the one shape, {error: {code, message}}. */
@@ -29,7 +31,8 @@ describe('guards and HTTP conventions', () => {
     const docsDir = path.join(temp.dir, 'site', 'docs');
     mkdirSync(webDir, { recursive: true });
     mkdirSync(path.join(docsDir, 'img'), { recursive: true });
-    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Hearth</title><div id="root">WEBAPP-INDEX</div>');
+    // as the build writes it: the start-up loader inline, its settings in a JSON block (renderer/first-paint.ts)
+    writeFileSync(path.join(webDir, 'index.html'), `<!doctype html><title>Hearth</title><div id="root">WEBAPP-INDEX</div>\n<script type="application/json" id="hearth-boot">{"entry":"/assets/index.js"}</script>\n<script>${LOADER}</script>`);
     writeFileSync(path.join(docsDir, 'index.md'), '# Welcome to Hearth\n\nSee the [guide](guide.md).\n');
     writeFileSync(path.join(docsDir, 'guide.md'), '# Guide\n\nHow to do things.\n');
     writeFileSync(path.join(docsDir, 'img', 'dot.txt'), 'a file beside the docs');
@@ -388,6 +391,18 @@ describe('guards and HTTP conventions', () => {
       expect(named.text).toBe(root.text);
       expect(named.headers['content-security-policy']).toBe(root.headers['content-security-policy']);
       expect(String(root.headers['content-security-policy'])).toContain("script-src 'self'");
+    });
+
+    // The build inlines one start-up loader in index.html (renderer/first-paint.ts); the policy lets
+    // exactly that script run, by its hash, and no other inline script (no 'unsafe-inline').
+    it("allows the web app's inline start-up loader by its hash, and no other inline script", async () => {
+      const root = await rawRequest(s.url, { path: '/reader' });
+      const scriptSrc = String(root.headers['content-security-policy'])
+        .split(';')
+        .map((d) => d.trim())
+        .find((d) => d.startsWith('script-src '));
+      const hash = createHash('sha256').update(LOADER).digest('base64');
+      expect(scriptSrc).toBe(`script-src 'self' 'sha256-${hash}'`);
     });
   });
 

@@ -10,6 +10,7 @@ import { precompress } from '../../renderer/precompress.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
+const INDEX = '<!doctype html><title>Hearth</title><div id="root">WEBAPP-INDEX</div>';
 const SCRIPT = `console.log(${JSON.stringify('hearth '.repeat(500))});\n`;
 
 function get(base: string, pathname: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -32,7 +33,8 @@ describe('the web app’s files on the wire', () => {
     temp = makeTempDir('hearth-static-');
     const webDir = path.join(temp.dir, 'web');
     mkdirSync(path.join(webDir, 'assets'), { recursive: true });
-    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Hearth</title><div id="root">WEBAPP-INDEX</div>');
+    writeFileSync(path.join(webDir, 'index.html'), INDEX);
+    writeFileSync(path.join(webDir, 'index.html.br'), brotliCompressSync(INDEX));
     const script = path.join(webDir, 'assets', 'index-AbC123.js');
     writeFileSync(script, SCRIPT);
     writeFileSync(`${script}.br`, brotliCompressSync(SCRIPT));
@@ -75,11 +77,17 @@ describe('the web app’s files on the wire', () => {
     expect(css.body.toString('utf8')).toBe('body{color:red}');
   });
 
-  it('a client route gets the app’s page, revalidated on every load', async () => {
+  it('a client route gets the app’s page, compressed as /index.html is, revalidated on every load', async () => {
     const page = await get(s.url, '/reader', { 'accept-encoding': 'br, gzip' });
     expect(page.status).toBe(200);
     expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.body.toString('utf8')).toContain('WEBAPP-INDEX');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(brotliDecompressSync(page.body).toString('utf8')).toBe(INDEX);
+    const plain = await get(s.url, '/reader');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toBe(INDEX);
   });
 });
 

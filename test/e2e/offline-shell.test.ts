@@ -5,6 +5,7 @@
 // Hearth answers, with nobody tapping Try again. Needs the built web app (`npm run build:web`).
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readBootConfig } from '../../renderer/first-paint.js';
 import { gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -89,7 +90,8 @@ describe('the web app installed and offline', () => {
       expect(r.headers['content-type'], icon.src).toBe('image/png');
     }
 
-    for (const p of ['/sw.js', '/registerSW.js']) {
+    // (registered by index.html's start-up loader: no registerSW.js)
+    for (const p of ['/sw.js']) {
       const r = await rawRequest(server.url, { path: p });
       expect(r.status, p).toBe(200);
       expect(String(r.headers['content-type']), p).toContain('javascript');
@@ -103,7 +105,7 @@ describe('the web app installed and offline', () => {
     expect(sw).toContain('denylist');
     // it precaches the first screen (index.html, its script and the Latin font), not every page's
     // code nor the other alphabets: those are kept when first used
-    const index0 = /src="\/(assets\/index-[^"]+\.js)"/.exec(index.text)?.[1];
+    const index0 = readBootConfig(index.text).entry.replace(/^\//, '');
     expect(index0).toBeTruthy();
     for (const url of ['index.html', index0!]) expect(sw).toContain(`url:"${url}"`);
     expect(sw).toMatch(/url:"assets\/inter-latin-wght-normal-[^"]+\.woff2"/);

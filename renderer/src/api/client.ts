@@ -105,27 +105,56 @@ export async function apiFetch(path: string, init: RequestInit = {}): Promise<Re
   }
 }
 
-// Reads asked for ahead: at start-up the app asks for the opened page's first data beside the
-// session (pages.tsx `prefetch`), and the page's own GET of the same path takes that answer, once,
-// within a few seconds, if it was a good one (a refusal or no answer is asked again, in the open).
-// Forgotten whenever the signed-in person changes (dropPrefetched).
+// Reads asked for ahead: at start-up the opened page's first data and the shell's are asked for
+// before the app needs them (by the loader in index.html, renderer/src/app/boot-loader.ts, before
+// this code has even arrived; else by App.tsx beside the session), and the page's own GET of the same
+// path takes that answer, once, within a few seconds, if it was a good one (a refusal or no answer
+// is asked again, in the open). Forgotten whenever the signed-in person changes (dropPrefetched).
 const PREFETCH_TTL_MS = 10_000;
 const prefetched = new Map<string, { at: number; res: Promise<Response | null> }>();
 
+/**
+ * The loader's answers, by path (`window.__hearthEarly`, boot-loader.ts `EarlyAnswers`). A path is
+ * taken once: its entry is then null, which also tells the loader this app is asking for it itself.
+ */
+type EarlyAnswers = Record<string, Promise<Response> | null>;
+function earlyAnswers(): EarlyAnswers | undefined {
+  return typeof window === 'undefined' ? undefined : (window as { __hearthEarly?: EarlyAnswers }).__hearthEarly;
+}
+
+/** The loader's raw answer for `path` (for readiness, whose 503 is an answer), once; undefined if it has none. */
+export function takeEarly(path: string): Promise<Response> | undefined {
+  const early = earlyAnswers();
+  const res = early?.[path];
+  if (!early || !res) return undefined;
+  early[path] = null;
+  return res;
+}
+
+const goodOrNull = (res: Promise<Response>) => res.then((r) => (r.ok ? r : null), () => null);
+
 export function prefetch(path: string): void {
   if (prefetched.has(path)) return;
-  const res = fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(
-    (r) => (r.ok ? r : null),
-    () => null,
-  );
-  prefetched.set(path, { at: Date.now(), res });
+  const early = takeEarly(path);
+  if (early) {
+    // asked for when the page opened
+    prefetched.set(path, { at: performance.timeOrigin, res: goodOrNull(early) });
+    return;
+  }
+  const answers = earlyAnswers();
+  if (answers) answers[path] = null; // asked for here: the loader need not
+  prefetched.set(path, { at: Date.now(), res: goodOrNull(fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } })) });
 }
 
 export function dropPrefetched(): void {
   prefetched.clear();
+  const early = earlyAnswers();
+  if (early) for (const path of Object.keys(early)) early[path] = null;
 }
 
 async function takePrefetched(path: string): Promise<Response | null> {
+  const early = takeEarly(path);
+  if (early) return Date.now() - performance.timeOrigin > PREFETCH_TTL_MS ? null : goodOrNull(early);
   const entry = prefetched.get(path);
   if (!entry) return null;
   prefetched.delete(path);

@@ -1,18 +1,21 @@
 // Start-up: while the server is still booting (GET /api/system/ready is 503) show the boot screen;
 // then read setup state and the session, and hand over to the router. The readiness check, setup
-// state, the session and the code and first data of the page being opened are all asked for at once,
-// and the shell's own data (the tools list, the bell's count) the moment the session names someone:
-// on a phone each round trip waited for would cost a visible moment before the first screen.
+// state, the session and the code of the page being opened are all asked for at once, and the page's
+// first data and the shell's own (the tools list, the bell's count) the moment the session names
+// someone: on a phone each round trip waited for would cost a visible moment before the first screen.
+// In the built app the start-up loader in index.html (boot-loader.ts) has asked for all of these
+// before this code arrived; client.ts takes its answers, so nothing is asked twice.
 import { startTransition, useCallback, useEffect, useState, type ReactElement } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
-import { apiFetch, onNetworkError } from '../api/client';
+import { apiFetch, onNetworkError, takeEarly } from '../api/client';
 import { createQueryClient } from '../api/query';
 import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
-import { preloadPageFor, preloadShell } from './pages';
+import { seesShell } from './page-table';
+import { prefetchFirstScreen, preloadPageFor } from './pages';
 import { AppRoutes } from './router';
 import { loadSession, SessionProvider, type SessionSnapshot } from './session';
 
@@ -56,15 +59,20 @@ export function App(): ReactElement {
     const controller = new AbortController();
     (async () => {
       setPhase({ kind: 'checking' });
-      preloadPageFor(window.location.pathname, window.location.search);
+      const { pathname, search } = window.location;
+      preloadPageFor(pathname);
       // answered while booting too (the database is open before the server listens); unused then
       const session = loadSession(controller.signal);
-      // someone is signed in and will see the shell: its own data is asked for now, not after it draws
+      // someone is signed in and will see the shell: the page's first data and the shell's own are
+      // asked for now, not after it draws (never for a signed-out visitor: they would be refused)
       session.then((s) => {
-        if (s.user && (s.user.role !== 'admin' || s.setup.welcomeComplete)) preloadShell();
+        if (s.user && seesShell(s.setup, s.user)) prefetchFirstScreen(pathname, search, s.user.role);
       }, () => undefined); // a failure is read below, unless the server is still booting
       try {
-        const res = await apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
+        // the loader in index.html asked already (its 503 is an answer too); asked again if it got none
+        const early = takeEarly('/api/system/ready');
+        const ask = () => apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
+        const res = early ? await early.catch(ask) : await ask();
         if (controller.signal.aborted) return;
         if (res.status === 503) {
           setPhase({ kind: 'booting' });

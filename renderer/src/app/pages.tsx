@@ -1,6 +1,8 @@
 // The signed-in pages, as one typed list: the router builds its routes from it and the shell builds
-// its navigation from it. A new feature adds one entry here (and, for a header control such as a
-// notifications bell, one entry in HEADER_ITEMS); nothing else in app/ changes. A page that belongs to
+// its navigation from it. A new feature adds one entry to page-table.ts (its address, access, module
+// and first GETs, which the start-up loader reads too) and one here in PAGE_VIEWS (label, icon,
+// component; and, for a header control such as a notifications bell, one entry in HEADER_ITEMS);
+// nothing else in app/ changes. A page that belongs to
 // a tool names it in `toolId`: it is in the navigation, and opens, only while that tool is enabled.
 // `section` says where the navigation lists a page: 'main' (the sidebar, the phone's tab bar),
 // 'more' (under More: useful, not daily) or 'admin' (on the Admin page, the one entry admins get for
@@ -8,15 +10,16 @@
 import { lazy, useState, type ComponentType, type ReactElement } from 'react';
 import { matchPath } from 'react-router';
 import { prefetch } from '../api/client';
+import { firstDataFor, PAGE_TABLE, pageAt, SHELL_PREFETCH, type PageId, type PageRoute } from './page-table';
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
 import type { IconName } from '../ui/icons';
 
 // Each page is its own chunk, loaded when first opened (router.tsx shows a small wait meanwhile),
 // so the first screen downloads only the shell. The page a load starts on is fetched at once, beside
-// the start-up requests (preloadPageFor), instead of after them.
-// Once a page's code is here (preloadPageFor asks for it beside the session, so on a first load it
-// usually is), the page draws at once instead of first committing the wait and then itself.
+// the app's own script (by the start-up loader in index.html; preloadPageFor finds it there).
+// Once a page's code is here (on a first load it usually is), the page draws at once instead of first
+// committing the wait and then itself.
 const loaders = new Map<ComponentType, () => Promise<unknown>>();
 function lazyPage(load: () => Promise<ComponentType>): ComponentType {
   let loaded: ComponentType | undefined;
@@ -70,16 +73,11 @@ const MediaTitlePage = lazyPage(() => import('../features/media/TitlePage').then
 const ImageHistoryPage = lazyPage(() => import('../features/image/HistoryPage').then((m) => m.HistoryPage));
 const MediaPlayerPage = lazyPage(() => import('../features/media/PlayerPage').then((m) => m.PlayerPage));
 
-export interface ShellPage {
-  /** Stable id; also used for keys. */
-  id: string;
-  /** Route path under the shell without the leading slash ('' is the home page; may contain params or a trailing '/*'). */
-  path: string;
+/** What the app adds to each page of the table (page-table.ts): how the navigation shows it, and its component. */
+export interface PageView {
   /** Navigation label, also the page's document title. */
   label: string;
   icon: IconName;
-  /** Who may open it: 'admin' pages are hidden from members, and show them AdminOnlyPage instead. */
-  access: 'user' | 'admin';
   Component: ComponentType;
   /** Listed in the navigation (default true); false for pages reached from another page. */
   inNav?: boolean;
@@ -95,117 +93,66 @@ export interface ShellPage {
    * home videos library is set up or being set up.
    */
   shownWhen?: 'media' | 'home-videos';
-  /**
-   * The GETs the page makes first, asked for at start-up beside the session when a load opens on
-   * this page (client.ts `prefetch`); exactly the paths the page asks for, or they are not used.
-   */
-  prefetch?: (params: Readonly<Record<string, string | undefined>>, search: string) => string[];
 }
 
-export const SHELL_PAGES: readonly ShellPage[] = [
-  { id: 'home', path: '', label: 'Home', icon: 'home', access: 'user', Component: HomePage, prefetch: () => ['/api/home-layout'] },
-  {
-    id: 'saved-reader',
-    path: 'reader',
-    label: 'Reader',
-    icon: 'bookmark',
-    access: 'user',
-    Component: ReaderListPage,
-    toolId: 'reader',
-    // the list as it opens without filters (ReaderListPage's first page of 60)
-    prefetch: (_, search) => (search ? [] : ['/api/reader?limit=60', '/api/reader/collections', '/api/reader/tags']),
-  },
-  {
-    id: 'reader-article',
-    path: 'reader/:id',
-    label: 'Reader',
-    icon: 'bookmark',
-    access: 'user',
-    Component: ArticlePage,
-    inNav: false,
-    toolId: 'reader',
-    prefetch: ({ id }) => (id ? [`/api/reader/${encodeURIComponent(id)}`] : []),
-  },
-  // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
-  { id: 'chat', path: 'chat/*', label: 'Chat', icon: 'chat', access: 'user', Component: ChatPage },
-  {
-    id: 'inventory',
-    path: 'inventory',
+/** A signed-in page: where it lives and what it first asks for (page-table.ts), and how it shows. */
+export type ShellPage = PageRoute & PageView;
+
+const PAGE_VIEWS: Record<PageId, PageView> = {
+  home: { label: 'Home', icon: 'home', Component: HomePage },
+  'saved-reader': { label: 'Reader', icon: 'bookmark', Component: ReaderListPage, toolId: 'reader' },
+  'reader-article': { label: 'Reader', icon: 'bookmark', Component: ArticlePage, inNav: false, toolId: 'reader' },
+  chat: { label: 'Chat', icon: 'chat', Component: ChatPage },
+  inventory: {
     label: 'Inventory',
     icon: 'box',
-    access: 'user',
     Component: InventoryPage,
     toolId: 'inventory',
     // 'more' until the phone's tab bar can take a seventh tab: at 320 px Home, Reader, Chat, Library,
     // Admin and More already fill it (navigation.test.ts checks no label is cut)
     section: 'more',
     summary: 'Every device in the house, with its manual, warranty and service history.',
-    // the list as it opens without a search or a kind chosen (queries.ts devicesUrl)
-    prefetch: (_, search) => (search ? [] : ['/api/home/devices']),
   },
-  { id: 'inventory-warranties', path: 'inventory/warranties', label: 'Warranties', icon: 'box', access: 'user', Component: WarrantiesPage, inNav: false, toolId: 'inventory', prefetch: () => ['/api/home/warranties?days=60'] },
-  {
-    id: 'inventory-device',
-    path: 'inventory/:id',
-    label: 'Inventory',
-    icon: 'box',
-    access: 'user',
-    Component: DevicePage,
-    inNav: false,
-    toolId: 'inventory',
-    prefetch: ({ id }) => (id ? [`/api/home/devices/${encodeURIComponent(id)}`] : []),
-  },
-  { id: 'library', path: 'library', label: 'Library', icon: 'book', access: 'user', Component: LibraryPage, toolId: 'library' },
-  // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
-  { id: 'reader', path: 'read/:sourceId/*', label: 'Reader', icon: 'book', access: 'user', Component: ReaderPage, inNav: false, toolId: 'library' },
+  'inventory-warranties': { label: 'Warranties', icon: 'box', Component: WarrantiesPage, inNav: false, toolId: 'inventory' },
+  'inventory-device': { label: 'Inventory', icon: 'box', Component: DevicePage, inNav: false, toolId: 'inventory' },
+  library: { label: 'Library', icon: 'book', Component: LibraryPage, toolId: 'library' },
+  reader: { label: 'Reader', icon: 'book', Component: ReaderPage, inNav: false, toolId: 'library' },
   // 'more' for the same reason as the Inventory: the phone's tab bar is full at 320 px
-  {
-    id: 'images',
-    path: 'images',
-    label: 'Pictures',
-    icon: 'image',
-    access: 'user',
-    Component: CreatePage,
-    section: 'more',
-    summary: 'Create pictures from words and tidy up photos, privately on this computer.',
-    prefetch: () => ['/api/image/status', '/api/image/loras', '/api/image/building'],
-  },
-  { id: 'images-edit', path: 'images/edit', label: 'Edit a picture', icon: 'image', access: 'user', Component: EditImagePage, inNav: false, prefetch: () => ['/api/image/status', '/api/image/history'] },
-  { id: 'media-play', path: 'media/play/:ratingKey', label: 'Play', icon: 'play', access: 'user', Component: MediaPlayerPage, inNav: false },
-  { id: 'images-history', path: 'images/history', label: 'My pictures', icon: 'image', access: 'user', Component: ImageHistoryPage, inNav: false, prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
-  {
-    id: 'media',
-    path: 'media',
+  images: { label: 'Pictures', icon: 'image', Component: CreatePage, section: 'more', summary: 'Create pictures from words and tidy up photos, privately on this computer.' },
+  'images-edit': { label: 'Edit a picture', icon: 'image', Component: EditImagePage, inNav: false },
+  'media-play': { label: 'Play', icon: 'play', Component: MediaPlayerPage, inNav: false },
+  'images-history': { label: 'My pictures', icon: 'image', Component: ImageHistoryPage, inNav: false },
+  media: {
     label: 'Media',
     icon: 'play',
-    access: 'user',
     Component: MediaPage,
     section: 'more',
     shownWhen: 'media',
     summary: 'The household’s films and shows on Plex: continue watching, what is new, what is playing.',
-    prefetch: () => ['/api/mediaserver/status'],
   },
-  { id: 'media-title', path: 'media/title/:ratingKey', label: 'Media', icon: 'play', access: 'user', Component: MediaTitlePage, inNav: false, prefetch: ({ ratingKey }) => (ratingKey ? [`/api/mediaserver/meta/${encodeURIComponent(ratingKey)}`] : []) },
-  { id: 'apps', path: 'apps', label: 'App Store', icon: 'apps', access: 'user', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
-  { id: 'downloads', path: 'downloads', label: 'Downloads', icon: 'download', access: 'user', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
-  { id: 'members', path: 'members', label: 'Members', icon: 'members', access: 'admin', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.', prefetch: () => ['/api/admin/users'] },
-  { id: 'features', path: 'features', label: 'Features', icon: 'sliders', access: 'admin', Component: FeaturesPage, section: 'admin', summary: 'The models and components Hearth runs on this computer.' },
-  { id: 'models', path: 'admin/models', label: 'Models', icon: 'sparkles', access: 'admin', Component: ModelsPage, section: 'admin', summary: 'The AI models on this computer, the household’s choices, and who may use which.' },
-  { id: 'archives', path: 'admin/archives', label: 'Archives', icon: 'archive', access: 'admin', Component: ArchivesAdminPage, section: 'admin', summary: 'Download and look after the offline archives in the Library.' },
-  { id: 'image-engine', path: 'admin/images', label: 'Image engine', icon: 'image', access: 'admin', Component: ImageEnginePage, section: 'admin', summary: 'Set up the program that draws pictures, and see what it can do.', prefetch: () => ['/api/admin/image-engine'] },
-  { id: 'image-loras', path: 'admin/image-loras', label: 'Picture add-ons', icon: 'sparkles', access: 'admin', Component: ImageLorasPage, inNav: false, section: 'admin', summary: 'LoRAs: add them, sort them into categories, find more online.', prefetch: () => ['/api/admin/image-loras'] },
-  { id: 'image-members', path: 'admin/image-members', label: 'Pictures: who may use what', icon: 'members', access: 'admin', Component: ImageMembersPage, inNav: false, section: 'admin', summary: 'Each member’s picture protections and the add-ons they may use.', prefetch: () => ['/api/admin/users', '/api/admin/image-loras'] },
-  { id: 'media-link', path: 'media/link', label: 'Link my Plex account', icon: 'play', access: 'user', Component: LinkAccountPage, inNav: false, prefetch: () => ['/api/mediaserver/status', '/api/mediaserver/me'] },
-  { id: 'profile', path: 'profile', label: 'Your profile', icon: 'members', access: 'user', Component: ProfilePage, inNav: false, prefetch: () => ['/api/mediaserver/status'] },
-  { id: 'media-videos', path: 'media/videos', label: 'My home videos', icon: 'upload', access: 'user', Component: HomeVideosPage, section: 'more', shownWhen: 'home-videos', summary: 'Add your own videos to your private library on Plex.', prefetch: () => ['/api/mediaserver/me/library-sections'] },
-  { id: 'media-admin', path: 'admin/media', label: 'Media server', icon: 'play', access: 'admin', Component: MediaConnectionPage, section: 'admin', summary: 'Connect the household’s Plex, and see whether it is working.', prefetch: () => ['/api/mediaserver/config'] },
-  { id: 'media-storage', path: 'admin/media-storage', label: 'Media storage', icon: 'folder', access: 'admin', Component: MediaStoragePage, section: 'admin', summary: 'Where members’ own videos are kept, and their private libraries on Plex.', prefetch: () => ['/api/admin/storage-locations', '/api/mediaserver/admin/library-sections'] },
-  { id: 'reader-admin', path: 'admin/reader', label: 'Household links', icon: 'bookmark', access: 'admin', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
-  { id: 'home-default', path: 'home/default', label: 'Default home screen', icon: 'home', access: 'admin', Component: DefaultLayoutPage, inNav: false, section: 'admin', summary: 'The home screen a new member starts with.' },
-  { id: 'member-home', path: 'members/:userId/home', label: 'Home screen', icon: 'home', access: 'admin', Component: MemberLayoutPage, inNav: false },
-  // the admin entry: a list of the pages above in 'admin' and 'more' (not an app, so not in the App Store)
-  { id: 'admin', path: 'admin', label: 'Admin', icon: 'shield', access: 'admin', Component: AdminPage, inNav: false },
-];
+  'media-title': { label: 'Media', icon: 'play', Component: MediaTitlePage, inNav: false },
+  apps: { label: 'App Store', icon: 'apps', Component: AppStorePage, section: 'more', summary: 'The apps Hearth offers, and which ones the household has.' },
+  downloads: { label: 'Downloads', icon: 'download', Component: DownloadsPage, section: 'more', summary: 'Everything Hearth is downloading, with progress.' },
+  members: { label: 'Members', icon: 'members', Component: MembersPage, section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.' },
+  features: { label: 'Features', icon: 'sliders', Component: FeaturesPage, section: 'admin', summary: 'The models and components Hearth runs on this computer.' },
+  models: { label: 'Models', icon: 'sparkles', Component: ModelsPage, section: 'admin', summary: 'The AI models on this computer, the household’s choices, and who may use which.' },
+  archives: { label: 'Archives', icon: 'archive', Component: ArchivesAdminPage, section: 'admin', summary: 'Download and look after the offline archives in the Library.' },
+  'image-engine': { label: 'Image engine', icon: 'image', Component: ImageEnginePage, section: 'admin', summary: 'Set up the program that draws pictures, and see what it can do.' },
+  'image-loras': { label: 'Picture add-ons', icon: 'sparkles', Component: ImageLorasPage, inNav: false, section: 'admin', summary: 'LoRAs: add them, sort them into categories, find more online.' },
+  'image-members': { label: 'Pictures: who may use what', icon: 'members', Component: ImageMembersPage, inNav: false, section: 'admin', summary: 'Each member’s picture protections and the add-ons they may use.' },
+  'media-link': { label: 'Link my Plex account', icon: 'play', Component: LinkAccountPage, inNav: false },
+  profile: { label: 'Your profile', icon: 'members', Component: ProfilePage, inNav: false },
+  'media-videos': { label: 'My home videos', icon: 'upload', Component: HomeVideosPage, section: 'more', shownWhen: 'home-videos', summary: 'Add your own videos to your private library on Plex.' },
+  'media-admin': { label: 'Media server', icon: 'play', Component: MediaConnectionPage, section: 'admin', summary: 'Connect the household’s Plex, and see whether it is working.' },
+  'media-storage': { label: 'Media storage', icon: 'folder', Component: MediaStoragePage, section: 'admin', summary: 'Where members’ own videos are kept, and their private libraries on Plex.' },
+  'reader-admin': { label: 'Household links', icon: 'bookmark', Component: ReaderAdminPage, inNav: false, toolId: 'reader', section: 'admin', summary: 'Links in the Reader that everyone in the household sees.' },
+  'home-default': { label: 'Default home screen', icon: 'home', Component: DefaultLayoutPage, inNav: false, section: 'admin', summary: 'The home screen a new member starts with.' },
+  'member-home': { label: 'Home screen', icon: 'home', Component: MemberLayoutPage, inNav: false },
+  admin: { label: 'Admin', icon: 'shield', Component: AdminPage, inNav: false },
+};
+
+/** Every signed-in page, in the table's order (the router's routes and the navigation's entries). */
+export const SHELL_PAGES: readonly ShellPage[] = PAGE_TABLE.map((route: PageRoute) => ({ ...route, ...PAGE_VIEWS[route.id as PageId] }));
 
 /** The admin entry's page id: the shell shows it as the last main entry for admins. */
 export const ADMIN_PAGE_ID = 'admin';
@@ -249,34 +196,28 @@ export function isAdminLocation(pathname: string): boolean {
 export const pageHref = (page: Pick<ShellPage, 'path'>) => `/${page.path.replace(/\/\*$/, '')}`;
 
 /**
- * Starts fetching the code and the first data of the page at `pathname` (if it is one of the
- * shell's), and the shell's own data (`SHELL_PREFETCH`): a shell page is opened by someone signed
- * in, so that data is asked for beside the session, not once the session has answered (a round trip
- * later, which the first screen waited for on a phone's line). A failure is left to the page and
- * the shell to tell.
+ * Starts fetching the code of the page at `pathname` (if it is one of the shell's), beside the
+ * start-up requests. In the built app the loader in index.html has asked for it already (this finds
+ * it there: the browser fetches a module once).
  */
-export function preloadPageFor(pathname: string, search = ''): void {
-  for (const page of SHELL_PAGES) {
-    const match = matchPath({ path: `/${page.path}`, end: true }, pathname);
-    if (!match) continue;
-    loaders.get(page.Component)?.().catch(() => undefined);
-    for (const path of page.prefetch?.(match.params, search) ?? []) prefetch(path);
-    preloadShell();
-    return;
-  }
+export function preloadPageFor(pathname: string): void {
+  const found = pageAt(pathname);
+  const page = found && SHELL_PAGES.find((p) => p.id === found.page.id);
+  if (page) loaders.get(page.Component)?.().catch(() => undefined);
 }
 
 /**
- * The GETs the shell itself makes on every signed-in screen (the enabled tools for the navigation,
- * the bell's count), asked for as soon as the session says someone is signed in, beside the page's
- * own, instead of after the shell's first render; the shell's queries take these answers
- * (client.ts `prefetch`).
+ * Once the session names someone who will see the shell: the opened page's first data and the
+ * shell's own (`SHELL_PREFETCH`), asked for now rather than after the shell has drawn (on a phone's
+ * line a round trip each). The loader in index.html asks for the same (page-table.ts `firstDataFor`)
+ * before this code has arrived; `prefetch` takes its answers instead of asking again. A failure is
+ * left to the page and the shell to tell.
  */
-export const SHELL_PREFETCH: readonly string[] = ['/api/tools', '/api/notifications/unread-count'];
-
-export function preloadShell(): void {
-  for (const path of SHELL_PREFETCH) prefetch(path);
+export function prefetchFirstScreen(pathname: string, search: string, role: Role): void {
+  for (const path of firstDataFor(pathname, search, role)) prefetch(path);
 }
+
+export { SHELL_PREFETCH };
 
 /** Small controls shown in the shell header next to the user's name (e.g. a notifications bell). */
 export interface HeaderItem {
