@@ -231,6 +231,40 @@ describe.skipIf(!haveChromium)('capture engine in Chromium', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('ends a capture cancelled while its page is being made, and closes its context', async () => {
+    // The cancellation closes the capture's context, and Playwright's newPage never settles when
+    // its context starts closing just before or while it runs: such a capture never ended, and a
+    // server shutting down waited for it (test/api/search.test.ts's afterAll, under load).
+    let when: 'as newPage is called' | 'while newPage runs' = 'as newPage is called';
+    let ac = new AbortController();
+    let closed: Promise<unknown> = Promise.resolve();
+    const cancelling: SharedChromium = {
+      ...browser,
+      async newContext(options) {
+        const ctx = await browser.newContext(options);
+        closed = new Promise((resolve) => ctx.once('close', resolve));
+        const newPage = ctx.newPage.bind(ctx);
+        ctx.newPage = () => {
+          if (when === 'as newPage is called') ac.abort();
+          const page = newPage();
+          if (when === 'while newPage runs') ac.abort();
+          return page;
+        };
+        return ctx;
+      },
+    };
+    const e = createCaptureEngine({ guard, browser: cancelling, navigationTimeoutMs: 15_000, idleTimeoutMs: 2_000 });
+    try {
+      for (when of ['as newPage is called', 'while newPage runs'] as const) {
+        ac = new AbortController();
+        expect((await captureError(e.capture(req('/article', { signal: ac.signal })))).code, when).toBe('cancelled');
+        await closed;
+      }
+    } finally {
+      await e.close();
+    }
+  });
+
   it('relaunches the shared browser after it dies', async () => {
     await engine.capture(req('/article', { mode: 'thumbnail' }));
     const before = browser.launches();

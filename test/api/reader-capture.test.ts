@@ -350,6 +350,26 @@ describe('reader capture jobs and archive files', () => {
   });
 });
 
+describe('reader capture queue stopping', () => {
+  it('parks a capture the queue was about to begin when it is stopped, instead of running it', async () => {
+    const engine = new FakeCaptureEngine();
+    const s = await startTestServer({ seed: 'household', overrides: { captureEngine: engine } });
+    try {
+      const queue = s.handle.deps.readerQueue;
+      await queue.stop();
+      const item = FullReaderItem.parse((await s.member.post('/api/reader', { url: 'https://stopping.example.com/' })).body.item);
+      // started again, the queue's first look for work is still under way when stop() comes: no
+      // capture runs yet for stop() to cancel
+      await queue.start();
+      await queue.stop();
+      expect(engine.calls.map((c) => c.url)).toEqual([]);
+      expect((await s.handle.deps.db('reader_items').where({ id: item.id }).first()).archive_state).toBe('pending');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('reader capture queue across restarts', () => {
   it('a shutdown parks the running capture and a crash leaves fetching rows: both resume at the next start', async () => {
     const temp = makeTempDir();

@@ -5,11 +5,11 @@
 // LoRA is in the page's add-ons list. On a laptop: the same page after a second search and import.
 // Axe finds no serious or critical violation and nothing is wider than the phone. Needs
 // `npm run build:web`.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeModelHub, type FakeModelHub } from '../fakes/model-hub.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 const KEY = 'hub-key-for-the-browser-4d2e';
@@ -43,14 +43,11 @@ describe('the model hub on the add-ons page', () => {
   let hub: FakeModelHub;
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
+  const pages = createPageOpener(() => ({ browser, server }));
+  const { pageErrors } = pages;
 
   async function open(device: typeof PHONE | typeof DESKTOP): Promise<Page> {
-    const context = await signedInContext(browser, server.url, server.admin.cookie!, device);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const page = await pages.open('admin', device);
     await page.goto(`${server.url}/admin/image-loras`);
     await shown(page.getByTestId('hub-section'));
     return page;
@@ -69,7 +66,7 @@ describe('the model hub on the add-ons page', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     await hub?.close();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOTION_MODULE_MISSING } from '../../server/modules/image-gen/video-models.js';
 import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { until } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -33,8 +33,8 @@ describe('clips in the browser against the real server and the fake engine', () 
   let engine: FakeImageEngine;
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
+  const pages = createPageOpener(() => ({ browser, server }));
+  const { pageErrors } = pages;
 
   beforeAll(async () => {
     requireBuiltWebApp();
@@ -46,7 +46,7 @@ describe('clips in the browser against the real server and the fake engine', () 
   }, 60_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     await engine?.close();
@@ -54,10 +54,7 @@ describe('clips in the browser against the real server and the fake engine', () 
   });
 
   it('a member makes a clip from words, animates a picture, and finds both marked as clips in My pictures', async () => {
-    const context = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const page = await pages.open('member', PHONE);
     await page.goto(`${server.url}/images`);
     await shown(page.getByRole('heading', { name: 'Create a picture', level: 1 }));
 

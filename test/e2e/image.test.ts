@@ -17,7 +17,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { until } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -56,16 +56,9 @@ async function fitsWidth(page: Page, where: string): Promise<void> {
 describe('pictures in the browser against the real server', () => {
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
-
-  async function open(who: 'member' | 'admin'): Promise<Page> {
-    const context = await signedInContext(browser, server.url, server[who].cookie!, PHONE);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    return page;
-  }
+  const pages = createPageOpener(() => ({ browser, server }));
+  const { pageErrors } = pages;
+  const open = (who: 'member' | 'admin') => pages.open(who, PHONE);
 
   beforeAll(async () => {
     requireBuiltWebApp();
@@ -75,7 +68,7 @@ describe('pictures in the browser against the real server', () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
     expect(pageErrors).toEqual([]);

@@ -2,9 +2,9 @@
 // admin can connect it); connected and linked (Sam as the friend alice), the rails show continue
 // watching, recently added and now playing; a title opens with its poster, is added to the member's
 // own watchlist and marked watched (the fake's state says so); axe on each screen.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -13,9 +13,9 @@ describe('the Media page on a phone', () => {
   let fake: FakeMediaServer;
   let server: TestServer;
   let browser: Browser;
-  let ctx: BrowserContext;
   let page: Page;
-  const pageErrors: string[] = [];
+  const pages = createPageOpener(() => ({ browser, server }));
+  const { pageErrors } = pages;
 
   beforeAll(async () => {
     requireBuiltWebApp();
@@ -26,12 +26,10 @@ describe('the Media page on a phone', () => {
       overrides: { tuning: { mediaHealthTtlMs: 0 } },
     });
     browser = await launchChromium();
-    ctx = await signedInContext(browser, server.url, server.member.cookie!, PHONE);
-    page = await ctx.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page = await pages.open('member', PHONE);
   });
   afterAll(async () => {
-    await ctx?.close();
+    await pages.closeAll();
     await browser?.close();
     await server?.close();
     await fake?.close();

@@ -4,9 +4,9 @@
 // viewport without overlapping one another and no visible label is cut; the sidebar's collapsed
 // choice survives a reload; a member opening an admin page is told it is for the admins.
 // One browser, one page per role, resized between widths. Needs the built web app.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, launchChromium, requireBuiltWebApp, shellSettled, shown } from '../harness/browser.js';
 import { ADMIN, startTestServer, type TestServer } from '../harness/start-server.js';
 
 const WIDTHS = [320, 390, 768, 1024, 1280, 1920] as const;
@@ -75,16 +75,9 @@ const overlap = (a: Box, b: Box) => a.x < b.x + b.width - 0.5 && b.x < a.x + a.w
 describe('navigation at every width', () => {
   let server: TestServer;
   let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const pageErrors: string[] = [];
-
-  async function open(as: 'admin' | 'member'): Promise<Page> {
-    const ctx = await signedInContext(browser, server.url, (as === 'admin' ? server.admin : server.member).cookie!, { viewport: { width: 1280, height: HEIGHT } });
-    contexts.push(ctx);
-    const page = await ctx.newPage();
-    page.on('pageerror', (err) => pageErrors.push(`${as}: ${err.message}`));
-    return page;
-  }
+  const pages = createPageOpener(() => ({ browser, server }));
+  const { pageErrors } = pages;
+  const open = (as: 'admin' | 'member') => pages.open(as, { viewport: { width: 1280, height: HEIGHT } });
 
   /** Loads a page and waits for the enabled set (until then the navigation is optimistic). */
   async function visit(page: Page, pathname: string): Promise<void> {
@@ -164,7 +157,7 @@ describe('navigation at every width', () => {
   });
 
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => {});
+    await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
   });

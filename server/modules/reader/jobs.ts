@@ -224,6 +224,9 @@ export class ReaderCaptureQueue {
 
   /** Runs the engine into a temp folder and moves its output into place; never throws. */
   private async perform(item: ItemRecord, mode: CaptureMode, clientSnapshot: { html: string; url: string } | null): Promise<RunOutcome> {
+    // stop() parks the capture running when it comes; one the loop (or the monitor) was about to
+    // begin then is parked before it starts, not run to its end with nothing to cancel it
+    if (this.stopped) return { kind: 'parked' };
     const root = readerRoot(this.deps.dataDir);
     const tmp = path.join(root, `${item.id}.tmp-${randomBytes(6).toString('hex')}`);
     mkdirSync(tmp, { recursive: true });

@@ -30,6 +30,29 @@ export interface Rendered {
 
 export const cancelled = () => new CaptureError('cancelled', 'The capture was cancelled.');
 
+/**
+ * One step of driving the browser in a capture that `signal` may cancel: not started once the
+ * capture is cancelled, and not waited for past the cancellation. A cancellation closes the
+ * capture's context, and Playwright's newPage never settles (neither resolves nor rejects) when
+ * its context starts closing just before or while the page is made; a capture waiting on it never
+ * ended, and a Hearth shutting down waited for that capture for ever.
+ */
+async function browserStep<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
+  if (!signal) return step();
+  if (signal.aborted) throw cancelled();
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_resolve, reject) => (onAbort = () => reject(cancelled())));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const running = step();
+    // a step left behind may still fail when its context closes: nobody waits for it any more
+    running.catch(() => undefined);
+    return await Promise.race([running, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
 function httpError(status: number): CaptureError {
   return new CaptureError('http_error', httpErrorMessage(status));
 }
@@ -146,8 +169,10 @@ export function createPageLoader(o: PageLoaderOptions) {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await ctx.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'Hearth captures do not open connections' }));
-      await ctx.addInitScript(NO_PEER_CONNECTIONS);
+      // a capture cancelled while its context was being made: the context is not set up further
+      // (onAbort above only runs for a cancellation that comes after it was added)
+      await browserStep(signal, () => ctx.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'Hearth captures do not open connections' })));
+      await browserStep(signal, () => ctx.addInitScript(NO_PEER_CONNECTIONS));
       const isTop = (r: Request) => {
         try {
           return r.isNavigationRequest() && !!page && r.frame() === page.mainFrame();
@@ -155,7 +180,7 @@ export function createPageLoader(o: PageLoaderOptions) {
           return false;
         }
       };
-      await ctx.route('**/*', async (route: Route) => {
+      await browserStep(signal, () => ctx.route('**/*', async (route: Route) => {
         const r = route.request();
         const url = r.url();
         if (!/^https?:/i.test(url)) return route.abort('blockedbyclient').catch(() => undefined);
@@ -190,8 +215,8 @@ export function createPageLoader(o: PageLoaderOptions) {
           }
           await route.abort(err instanceof BlockedUrlError ? 'blockedbyclient' : 'failed').catch(() => undefined);
         }
-      });
-      page = await ctx.newPage();
+      }));
+      page = await browserStep(signal, () => ctx.newPage());
       page.setDefaultTimeout(navTimeout);
       let status = 0;
       try {
