@@ -1,6 +1,7 @@
 // The one way the web app calls the Hearth API: same-origin fetch with the session cookie, JSON in
 // and out, and every failure turned into an ApiError carrying the server's {code, message}.
 // A 401 `unauthenticated` is also broadcast, so the app can send the user back to the profile picker.
+import type { EarlyAnswers } from '../app/boot-loader.js';
 
 export interface FieldIssue {
   path: string;
@@ -114,10 +115,9 @@ const PREFETCH_TTL_MS = 10_000;
 const prefetched = new Map<string, { at: number; res: Promise<Response | null> }>();
 
 /**
- * The loader's answers, by path (`window.__hearthEarly`, boot-loader.ts `EarlyAnswers`). A path is
- * taken once: its entry is then null, which also tells the loader this app is asking for it itself.
+ * The loader's answers, by path (`window.__hearthEarly`). A path is taken once: its entry is then
+ * null, which also tells the loader this app is asking for it itself.
  */
-type EarlyAnswers = Record<string, Promise<Response> | null>;
 function earlyAnswers(): EarlyAnswers | undefined {
   return typeof window === 'undefined' ? undefined : (window as { __hearthEarly?: EarlyAnswers }).__hearthEarly;
 }

@@ -14,6 +14,7 @@ import { BootScreen } from '../features/boot/BootScreen';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
+import { START_GETS } from './boot-loader';
 import { seesShell } from './page-table';
 import { prefetchFirstScreen, preloadPageFor } from './pages';
 import { AppRoutes } from './router';
@@ -35,7 +36,7 @@ export function App(): ReactElement {
   const [attempt, setAttempt] = useState(0);
   useEffect(() => onNetworkError(() => setLost(true)), []);
   // the not-reachable screen's retries: one quiet question; only an answer changes the screen
-  const answers = useCallback(async () => (await apiFetch('/api/system/ready', { headers: { Accept: 'application/json' } }).catch(() => null)) !== null, []);
+  const answers = useCallback(async () => (await apiFetch(START_GETS.ready, { headers: { Accept: 'application/json' } }).catch(() => null)) !== null, []);
   const checkAgain = useCallback(async () => {
     if (await answers()) setLost(false);
   }, [answers]);
@@ -70,8 +71,8 @@ export function App(): ReactElement {
       }, () => undefined); // a failure is read below, unless the server is still booting
       try {
         // the loader in index.html asked already (its 503 is an answer too); asked again if it got none
-        const early = takeEarly('/api/system/ready');
-        const ask = () => apiFetch('/api/system/ready', { signal: controller.signal, headers: { Accept: 'application/json' } });
+        const early = takeEarly(START_GETS.ready);
+        const ask = () => apiFetch(START_GETS.ready, { signal: controller.signal, headers: { Accept: 'application/json' } });
         const res = early ? await early.catch(ask) : await ask();
         if (controller.signal.aborted) return;
         if (res.status === 503) {

@@ -72,8 +72,8 @@ interface BootScript {
   crossOrigin: string | null;
 }
 
-/** The start-up GETs every load makes (App.tsx and session.tsx read them). */
-export const START_GETS = ['/api/system/ready', '/api/setup/status', '/api/auth/session'] as const;
+/** The start-up GETs every load makes (App.tsx and session.tsx ask for them by these names). */
+export const START_GETS = { ready: '/api/system/ready', setup: '/api/setup/status', session: '/api/auth/session' } as const;
 
 /** If no paint has been reported by then, start anyway (a browser that reports none). */
 const NO_PAINT_MS = 3000;
@@ -120,10 +120,9 @@ export function boot(config: BootConfig, w: BootWindow): void {
   const start = () => {
     if (started) return;
     started = true;
-    const [, setupPath, sessionPath] = START_GETS;
-    ask(START_GETS[0]);
-    const setup = json(ask(setupPath));
-    const session = json(ask(sessionPath));
+    ask(START_GETS.ready);
+    const setup = json(ask(START_GETS.setup));
+    const session = json(ask(START_GETS.session));
 
     const { pathname, search } = w.location;
     const found = pageAt(pathname);

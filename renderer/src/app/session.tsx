@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, dropPrefetched, onUnauthorized } from '../api/client';
 import type { PublicUser, SessionResponse, SetupStatus } from '../api/types';
+import { START_GETS } from './boot-loader';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
 export interface SessionSnapshot {
@@ -33,7 +34,7 @@ const SessionContext = createContext<SessionValue | null>(null);
 /** Reads first-run state and the current user: the start of every page load. */
 export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot> {
   // both at once (one round trip); before the first admin exists there is no user to show
-  const [setup, session] = await Promise.all([api.get<SetupStatus>('/api/setup/status', { signal }), api.get<SessionResponse>('/api/auth/session', { signal })]);
+  const [setup, session] = await Promise.all([api.get<SetupStatus>(START_GETS.setup, { signal }), api.get<SessionResponse>(START_GETS.session, { signal })]);
   return { setup, user: setup.needsAdmin ? null : session.user };
 }
 
