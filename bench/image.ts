@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createComfyUiClient } from '../server/adapters/image-engine/comfyui.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
-import type { EngineJob, ImageEngineClient, ImageEngineRuntime } from '../server/modules/image-gen/ports.js';
+import type { EngineJob, ImageEngineClient, ImageEngineRuntime } from '../server/modules/image-gen/parts.js';
 import { EngineJobRunner } from '../server/modules/image-gen/runner.js';
 import type { Artifact } from '../server/modules/image-gen/schema.js';
 import { buildGraph } from '../server/modules/image-gen/workflow-graph.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { SYSTEM_ACTOR } from '../../server/actor.js';
 import { MAX_TOOL_ROUNDS } from '../../server/modules/chat/schema.js';
-import type { ChatTool } from '../../server/modules/chat/tools.js';
+import type { ChatTool } from '../../server/modules/chat/tool-registry.js';
 import type { ToolDefinition } from '../../server/modules/tools/schema.js';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { ask, openAnswer } from '../harness/chat.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserActor } from '../../server/actor.js';
 import { ArchiveSearchArgs, createArchiveSearchTool } from '../../server/modules/archives/chat-tool.js';
-import { ChatToolRegistry, toolSpec, type ChatToolContext } from '../../server/modules/chat/tools.js';
+import { ChatToolRegistry, toolSpec, type ChatToolContext } from '../../server/modules/chat/tool-registry.js';
 import { createReaderSearchTool, ReaderSearchArgs } from '../../server/modules/reader/chat-tool.js';
 import { fixtureCatalog, installFixtureArchives } from '../harness/archives.js';
 import type { TestClient } from '../harness/client.js';

@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createComfyUiClient, decodeFrame, EngineBadAnswerError, EngineUnreachableError } from '../../server/adapters/image-engine/comfyui.js';
-import type { EngineFrame } from '../../server/modules/image-gen/ports.js';
+import type { EngineFrame } from '../../server/modules/image-gen/parts.js';
 import { buildGraph } from '../../server/modules/image-gen/workflow-graph.js';
 import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
 import { CLOSED_URL, waitFor } from '../harness/net.js';

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createComfyUiClient } from '../../server/adapters/image-engine/comfyui.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
-import type { EngineJob, ImageEngineRuntime, ImageJobRowPatch, JobEvent } from '../../server/modules/image-gen/ports.js';
+import type { EngineJob, ImageEngineRuntime, ImageJobRowPatch, JobEvent } from '../../server/modules/image-gen/parts.js';
 import { CRASH_SENTENCE, EngineJobRunner, FORGOTTEN_SENTENCE, STALL_SENTENCE } from '../../server/modules/image-gen/runner.js';
 import type { Artifact } from '../../server/modules/image-gen/schema.js';
 import { buildGraph } from '../../server/modules/image-gen/workflow-graph.js';

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../server/actor.js';
-import { toolSpec, type ChatToolContext } from '../../server/modules/chat/tools.js';
+import { toolSpec, type ChatToolContext } from '../../server/modules/chat/tool-registry.js';
 import { createHomeInventoryTool, HomeInventoryArgs } from '../../server/modules/home-inventory/chat-tool.js';
 import { addDays, todayOf } from '../../server/modules/home-inventory/dates.js';
 import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';

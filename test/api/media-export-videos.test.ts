@@ -10,7 +10,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMediaServerGuard, createPlexServerClient } from '../../server/adapters/media-server/plex.js';
-import type { MediaConnection } from '../../server/modules/media-server/ports.js';
+import type { MediaConnection } from '../../server/modules/media-server/parts.js';
 import { PART_BYTES, startFakeMediaServer, TOKENS, type FakeMediaServer } from '../fakes/media-server.js';
 import type { TestClient } from '../harness/client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';

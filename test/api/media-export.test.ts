@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMediaServerGuard, createPlexServerClient } from '../../server/adapters/media-server/plex.js';
-import type { MediaConnection, SharedServer } from '../../server/modules/media-server/ports.js';
+import type { MediaConnection, SharedServer } from '../../server/modules/media-server/parts.js';
 import { startFakeMediaServer, TOKENS, type FakeMediaServer } from '../fakes/media-server.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';

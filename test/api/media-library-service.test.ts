@@ -1,4 +1,4 @@
-// The library service (server/modules/media-server/library.ts) against the fake Plex, with a small
+// The library service (server/modules/media-server/library-service.ts) against the fake Plex, with a small
 // in-test MediaConnection (which member is linked as which Plex account) over the real database:
 // feeds with each member's own state laid over the shared answer, rule 4's forms and its 30-day
 // cache on a moved clock (proven by the fake's request log), find, the watchlist and watched state
@@ -7,9 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserActor } from '../../server/actor.js';
 import { createPlexDiscoverClient, createPlexServerClient, createMediaServerGuard, type PlexClientInfo, type PlexServerClient } from '../../server/adapters/media-server/plex.js';
 import { AppError } from '../../server/errors.js';
-import { MediaLibraryService } from '../../server/modules/media-server/library.js';
+import { MediaLibraryService } from '../../server/modules/media-server/library-service.js';
 import { ProgressStore, ResolutionStore } from '../../server/modules/media-server/library-store.js';
-import type { MediaConnection } from '../../server/modules/media-server/ports.js';
+import type { MediaConnection } from '../../server/modules/media-server/parts.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
 import { startFakeMediaServer, TOKENS, type FakeMediaServer } from '../fakes/media-server.js';

@@ -1,4 +1,4 @@
-// The media server's proxies over HTTP (proxy.ts, proxy-routes.ts) against the fake Plex: /img
+// The media server's proxies over HTTP (proxy-service.ts, proxy-routes.ts) against the fake Plex: /img
 // resizes a library picture with sharp, keeps it on disk (the second ask never reaches the
 // server), refuses anything that is not a library picture and says "not set up" with a 404;
 // /stream/:ratingKey passes Range through (200, 206 with the exact bytes, a suffix range, 416,

@@ -1,4 +1,4 @@
-// A stand-in for the image engine's parts behind the ports (ports.ts): a runtime that is ready, a
+// A stand-in for the image engine's parts behind the ports (parts.ts): a runtime that is ready, a
 // client that answers the fixture's node list (with the packs a test chooses), and a household
 // queue the test drives by hand — it records each job (its graph built as the real queue would,
 // after "uploading" its inputs), replays the last step to a late subscriber, and on finish writes
@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { readObjectInfo } from '../../server/modules/image-gen/object-info.js';
-import type { EngineJob, EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime, ImageJobRunner, JobEvent } from '../../server/modules/image-gen/ports.js';
+import type { EngineJob, EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime, ImageJobRunner, JobEvent } from '../../server/modules/image-gen/parts.js';
 import type { ImageEngineParts } from '../../server/modules/image-gen/engine-admin.js';
 import type { BuiltGraph } from '../../server/modules/image-gen/workflow-graph.js';
 import { objectInfoAnswer } from '../fixtures/comfyui/index.js';

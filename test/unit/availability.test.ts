@@ -2,7 +2,7 @@
 // states an API test cannot reach without a running archive server.
 import { describe, expect, it } from 'vitest';
 import { archiveReadiness } from '../../server/modules/archives/service.js';
-import { archiveToolChecks } from '../../server/modules/archives/tools.js';
+import { archiveToolChecks } from '../../server/modules/archives/extensions.js';
 import type { ArchivesStatus } from '../../server/modules/archives/schema.js';
 import { AVAILABLE, unavailable } from '../../server/modules/tools/schema.js';
 

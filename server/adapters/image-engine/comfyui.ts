@@ -10,14 +10,14 @@ import { fetch as undiciFetch } from 'undici';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
-// The engine's port (ImageEngineClient and its frame types, ports.ts) and the pure object_info
+// The engine's port (ImageEngineClient and its frame types, image-gen parts.ts) and the pure object_info
 // reader are image generation's contract with this adapter (issue 18); nothing else of the feature.
 // eslint-disable-next-line no-restricted-imports -- the contract's graph type
 import type { ApiGraph } from '../../modules/image-gen/graph-builder.js';
 // eslint-disable-next-line no-restricted-imports -- a pure parser of the engine's own answer
 import { readObjectInfo, type NodeErrors, type ObjectInfo, type PromptErrorReason } from '../../modules/image-gen/object-info.js';
 // eslint-disable-next-line no-restricted-imports -- the port this adapter implements
-import type { EngineFileRef, EngineFrame, EngineRefusal, EngineSocket, EngineSystemStats, ImageEngineClient } from '../../modules/image-gen/ports.js';
+import type { EngineFileRef, EngineFrame, EngineRefusal, EngineSocket, EngineSystemStats, ImageEngineClient } from '../../modules/image-gen/parts.js';
 
 export class EngineUnreachableError extends ServiceUnavailableError {
   constructor(message = 'The picture engine is not answering right now. It may still be starting; try again in a minute.') {

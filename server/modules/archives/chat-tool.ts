@@ -1,9 +1,9 @@
 // archive_search, the chat tool over the installed archives: article titles and full text
 // (ArchivesService.findArticles, as unified search), the best few with a short snippet each and a
 // link into the web app's archive viewer. Registered in the container's ChatToolRegistry; its
-// Extension (same id) is in tools.ts.
+// Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolResult } from '../chat/tools.js';
+import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
 import { clip, keyWords } from '../search/text.js';
 import { archiveArticleUrl } from './search-provider.js';
 import type { ArchivesService } from './service.js';

@@ -20,7 +20,7 @@ import {
   StreamEvents,
 } from './schema.js';
 import type { ChatService } from './service.js';
-import type { ChatStreamService } from './stream.js';
+import type { ChatStreamService } from './stream-service.js';
 
 /** /api/chat: a member's own conversations and the answer stream; another member's are 404, admins included. */
 export function createChatRoutes(chat: ChatService, answers: ChatStreamService, sse: SseRegistry) {

@@ -1,6 +1,6 @@
 // Conversations and projects, private to their member: every read and write is scoped to the
 // caller, and another member's conversation or project is a 404 for everyone, admins included (a
-// privacy boundary like the notification rule). The answer stream is ChatStreamService (stream.ts).
+// privacy boundary like the notification rule). The answer stream is ChatStreamService (stream-service.ts).
 import { randomUUID } from 'node:crypto';
 import type { UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';

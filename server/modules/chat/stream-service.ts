@@ -20,7 +20,7 @@ import { AnswerStopped, type RunningAnswers } from './running.js';
 import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type StreamEvents, type ToolCallRecord, type Usage } from './schema.js';
 import type { ChatService } from './service.js';
 import type { ChatStore, ConversationRow, MessageRow } from './store.js';
-import { toolSpec, type ChatTool, type ChatToolRegistry, type ChatToolResult } from './tools.js';
+import { toolSpec, type ChatTool, type ChatToolRegistry, type ChatToolResult } from './tool-registry.js';
 
 /** How long the model may take to start answering (loading a model can take a while). */
 export const FIRST_TOKEN_BUDGET_MS = 90_000;

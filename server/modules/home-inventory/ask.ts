@@ -9,7 +9,7 @@ import { AppError, NotFoundError, ServiceUnavailableError, UpstreamError } from 
 import type { Logger } from '../../platform/logger.js';
 import { DEVICE_GONE, IDENTIFY_MODEL_MS } from './identify.js';
 import { forAsk } from './manual-text.js';
-import type { InventoryModelPicker } from './ports.js';
+import type { InventoryModelPicker } from './parts.js';
 import type { AskEvents } from './schema.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
 

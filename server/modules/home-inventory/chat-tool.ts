@@ -2,9 +2,9 @@
 // `query` lists up to TOOL_MAX_RESULTS devices with their warranty state; `deviceId` gives one
 // device in full (specs, links, file names, service history) with an extract of its manual chosen
 // by `question` (manual-text.ts forTool). Each result links to the device page, /inventory/:id.
-// Registered in the container's ChatToolRegistry; its Extension (same id) is in tools.ts.
+// Registered in the container's ChatToolRegistry; its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolResult } from '../chat/tools.js';
+import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
 import type { Source } from '../chat/schema.js';
 import { clip, keyWords } from '../search/text.js';
 import type { Clock } from '../../platform/clock.js';

@@ -9,7 +9,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { sniff, UnsupportedMediaError, type InventoryFiles } from './files.js';
-import type { ManualExtraction } from './ports.js';
+import type { ManualExtraction } from './parts.js';
 import { MAX_FILES_PER_DEVICE, type DeviceFile, type FileType } from './schema.js';
 import type { HomeDevicesService } from './service.js';
 import type { FileRecord, HomeInventoryStore } from './store.js';

@@ -16,7 +16,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { loadSharp, type InventoryFiles } from './files.js';
 import { meaningfulChars, OcrTimeoutError, type OcrResult } from './ocr.js';
-import type { InventoryModelPicker } from './ports.js';
+import type { InventoryModelPicker } from './parts.js';
 import { DeviceCategory, MAX_FIELD_CHARS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type IdentifiedFields, type IdentifyResponse } from './schema.js';
 import type { DeviceRecord, FileRecord, HomeInventoryStore } from './store.js';
 

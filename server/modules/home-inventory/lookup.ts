@@ -29,7 +29,7 @@ import { Semaphore } from '../../platform/semaphore.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sniff, type InventoryFiles } from './files.js';
 import type { ManualService } from './manual.js';
-import type { DeviceLookup, InventoryModelPicker } from './ports.js';
+import type { DeviceLookup, InventoryModelPicker } from './parts.js';
 import { MAX_FILES_PER_DEVICE, MAX_LOOKUP_PHOTOS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type LookupStatus } from './schema.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
 import { readSupportPage } from './support-page.js';

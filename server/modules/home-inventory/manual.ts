@@ -14,7 +14,7 @@ import { BlockedUrlError, type AddressGuard } from '../../platform/ssrf-address.
 import { WorkerCrashedError, WorkerTimeoutError } from '../../platform/workers/parse-worker.js';
 import type { InventoryFiles } from './files.js';
 import type { PdfTasks } from './pdf-tasks.js';
-import type { ManualExtraction } from './ports.js';
+import type { ManualExtraction } from './parts.js';
 import { MAX_MANUAL_BYTES } from './schema.js';
 import type { HomeInventoryStore } from './store.js';
 

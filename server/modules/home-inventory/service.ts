@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { AuthService } from '../auth/service.js';
 import { todayOf } from './dates.js';
 import type { InventoryFiles } from './files.js';
-import type { DeviceLookup } from './ports.js';
+import type { DeviceLookup } from './parts.js';
 import {
   DeviceCategory,
   type CreateDeviceBody,

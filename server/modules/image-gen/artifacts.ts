@@ -6,7 +6,7 @@ import { ownedOrNotFound } from '../../actor.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ImageFiles } from './files.js';
-import type { ImageJobRunner, JobEvent } from './ports.js';
+import type { ImageJobRunner, JobEvent } from './parts.js';
 import type { Artifact, ArtifactKind, HistoryResponse } from './schema.js';
 import type { ArtifactRecord, ImageGenStore } from './store.js';
 

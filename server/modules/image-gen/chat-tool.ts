@@ -2,10 +2,10 @@
 // (their protections and LoRAs apply, the picture is theirs alone) and answers with the picture's
 // link; the picture keeps building after the answer. When the image engine is not reachable it
 // answers that it is offline, in a sentence. Registered in the container's ChatToolRegistry; its
-// Extension (same id) is in tools.ts.
+// Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import type { ChatTool, ChatToolResult } from '../chat/tools.js';
+import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
 import type { ImageGenerateService } from './generate.js';
 import { GenerateBody, MAX_PROMPT_CHARS, Orientation, Style } from './schema.js';
 

@@ -6,7 +6,7 @@ import type { HardwareProbe } from '../../platform/hardware.js';
 import { imageEngineArgv, probeImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import type { ImageEngineConfig } from './engine-config.js';
 import type { ObjectInfo } from './object-info.js';
-import type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner } from './ports.js';
+import type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { ENGINE_PORT, type EngineAdminResponse, type ImageStatusResponse, type PipelineAvailability } from './schema.js';
 import { missingVideoModel } from './video-models.js';
 import { CUSTOM_PACKS, LOCAL_PIPELINES, missingNodesFor, PIPELINES, pipelineNotInstalledError, type Pipeline } from './workflow-graph.js';

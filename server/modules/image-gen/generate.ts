@@ -20,7 +20,7 @@ import type { ImageEngineConfig } from './engine-config.js';
 import type { ImageFiles } from './files.js';
 import type { ImageLorasService } from './loras.js';
 import type { ObjectInfo } from './object-info.js';
-import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './ports.js';
+import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { buildPrompt, isAdult, resolveLoras } from './prompt.js';
 import { sizeFor } from './presets.js';
 import { MAX_JOBS_PER_MEMBER, MAX_QUEUED_JOBS, type Artifact, type EditFields, type GenerateBody } from './schema.js';

@@ -8,7 +8,7 @@ import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from 
 import type { ImageArtifactsService } from './artifacts.js';
 import type { ImageLorasService } from './loras.js';
 import { allowedLoras } from './prompt.js';
-import type { ImageJobRunner, ImageModelHelper } from './ports.js';
+import type { ImageJobRunner, ImageModelHelper } from './parts.js';
 import { MAX_PROMPT_CHARS } from './schema.js';
 
 export interface ImagePromptHelpDeps {

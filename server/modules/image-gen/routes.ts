@@ -13,7 +13,7 @@ import type { ImageGenerateService, QueuedJob } from './generate.js';
 import type { ImagePromptHelpService } from './prompt-help.js';
 import { receiveFile, sendPicture } from './http-io.js';
 import type { ImageLorasService } from './loras.js';
-import type { JobEvent } from './ports.js';
+import type { JobEvent } from './parts.js';
 import {
   ArtifactIdParams,
   ArtifactResponse,

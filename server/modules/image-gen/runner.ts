@@ -1,4 +1,4 @@
-// The household's one engine queue (ImageJobRunner, ports.ts). One job runs on the engine at a
+// The household's one engine queue (ImageJobRunner, parts.ts). One job runs on the engine at a
 // time; the others wait fairly, one job per member in turn, and hear their place as `step` events
 // with a position. For each job: wait for the engine, upload its inputs, build the graph, open the
 // WebSocket with a fresh client_id before POST /prompt, relay the samplers' progress as steps and
@@ -11,7 +11,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
-import type { EngineFileRef, EngineFrame, EngineJob, EngineSocket, ImageEngineClient, ImageEngineRuntime, ImageJobRows, ImageJobRunner, JobEvent } from './ports.js';
+import type { EngineFileRef, EngineFrame, EngineJob, EngineSocket, ImageEngineClient, ImageEngineRuntime, ImageJobRows, ImageJobRunner, JobEvent } from './parts.js';
 import { QUEUE_POLL_MS, STALL_MS, STALL_VIDEO_MS } from './schema.js';
 import type { BuiltGraph } from './workflow-graph.js';
 

@@ -1,4 +1,4 @@
-// The image engine's process as image generation sees it (ImageEngineRuntime, ports.ts): idle until
+// The image engine's process as image generation sees it (ImageEngineRuntime, parts.ts): idle until
 // first needed, then warming until GET /system_stats answers, then ready, or failed with a sentence
 // saying what to do. With IMAGE_ENGINE_URL set the engine is someone else's: Hearth never spawns
 // it and only polls its health. Otherwise the household's ComfyUI folder and Python come from the
@@ -19,7 +19,7 @@ import type { ImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import type { ImageEngineSidecarConfig } from '../../platform/sidecars/image-engine.js';
 import { PythonEnvError, type PythonEnvFailure, type PythonEnvironment, type PythonEnvStep } from '../../platform/sidecars/python-env.js';
 import type { SidecarStatus } from '../../platform/sidecars/supervisor.js';
-import type { EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime } from './ports.js';
+import type { EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime } from './parts.js';
 import { ENGINE_READY_DEADLINE_MS, type EngineState } from './schema.js';
 
 /** App settings (server/db/kv.ts) holding the household's engine install. */

@@ -1,10 +1,10 @@
 // /api/mediaserver: the connection's routes (status, the shared connection, PIN flows, each
 // member's link). The other parts of the module mount their own routes beside these
-// (routes-library.ts, routes-proxy.ts, routes-export.ts) in api-router.ts. No answer carries a token.
+// (library-routes.ts, proxy-routes.ts, export-routes.ts, home-videos-routes.ts, storage-routes.ts), all mounted by module.ts. No answer carries a token.
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { MediaConnectionService } from './connection.js';
+import type { MediaConnectionService } from './connection-service.js';
 import { ConfigBody, ConfigView, DiscoverBody, DiscoverResponse, LinkBody, MediaStatus, MeView, PinParams, PinView } from './schema.js';
 
 export function createMediaConnectionRoutes(connection: MediaConnectionService) {

@@ -1,6 +1,6 @@
 // The media server's connection (issue 19): the household's one shared Plex server an admin sets
 // (typed in, or picked from the servers a PIN-linked account reaches), each member's own linked
-// plex.tv account, and the PIN flows that get there. It implements MediaConnection (ports.ts): every
+// plex.tv account, and the PIN flows that get there. It implements MediaConnection (parts.ts): every
 // other part of the module asks it for the shared server or a member's token and reports a 401
 // back, so the pages can say "an admin must reconnect" or offer "link again".
 //
@@ -17,7 +17,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { MediaConnectionStore } from './connection-store.js';
 import { imgUrl } from './items.js';
-import type { ConnectionRow, LinkRow, MediaClients, MediaConnection, PinRow, SharedServer } from './ports.js';
+import type { ConnectionRow, LinkRow, MediaClients, MediaConnection, PinRow, SharedServer } from './parts.js';
 import type { ConfigBody, ConfigView, DiscoveredServer, DiscoverResponse, MediaStatus, MeView, PinView, ServerHealth } from './schema.js';
 
 /** The app setting holding this install's X-Plex-Client-Identifier (made once). */

@@ -2,7 +2,7 @@
 // 'household'), each member's linked account (media_server_links) and the PIN flows in progress
 // (media_server_pins). Tokens live only here; nothing above the service ever sees a row.
 import type { Knex } from 'knex';
-import type { ConnectionRow, LinkRow, PinRow } from './ports.js';
+import type { ConnectionRow, LinkRow, PinRow } from './parts.js';
 import type { ServerHealth } from './schema.js';
 
 const HOUSEHOLD = 'household';

@@ -3,7 +3,7 @@
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { MediaExportService } from './export.js';
+import type { MediaExportService } from './export-service.js';
 import { AdminSectionsResponse, MySectionsPatch, MySectionsResponse, ProvisionBody, ProvisionResponse } from './schema.js';
 
 export function createMediaExportRoutes(exp: MediaExportService) {

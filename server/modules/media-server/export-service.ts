@@ -19,9 +19,9 @@ import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { sleep } from '../../platform/sleep.js';
 import type { MediaExportStore } from './export-store.js';
-import type { MediaConnection, SectionRow, SharedServer, StorageLocationRow } from './ports.js';
+import type { MediaConnection, SectionRow, SharedServer, StorageLocationRow } from './parts.js';
 import { ContentType, SYNC_RECENT_DEFAULT, type AdminSectionsResponse, type LibrarySection, type MySectionsResponse } from './schema.js';
-import { serverPathOf, type StorageLocationsService } from './storage.js';
+import { serverPathOf, type StorageLocationsService } from './storage-service.js';
 
 /** What the export needs to know about household members (the auth service, handed in by the container). */
 export interface MemberDirectory {

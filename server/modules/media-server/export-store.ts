@@ -2,7 +2,7 @@
 // library sections (media_library_sections) and the home videos uploaded into them
 // (media_home_videos). Queries on these three tables only; a miss is null.
 import type { Knex } from 'knex';
-import type { HomeVideoRow, SectionRow, StorageLocationRow } from './ports.js';
+import type { HomeVideoRow, SectionRow, StorageLocationRow } from './parts.js';
 import { ContentType, type SectionStatus, type SyncMode } from './schema.js';
 
 interface LocationDb {

@@ -10,7 +10,7 @@ import { AppError, PayloadTooLargeError } from '../../errors.js';
 import { actorOf, requireAccess } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { HomeVideosService } from './home-videos.js';
+import type { HomeVideosService } from './home-videos-service.js';
 import { HomeVideoParams, HomeVideosResponse } from './schema.js';
 
 export const UPLOADS_PATH = '/api/mediaserver/me/uploads';

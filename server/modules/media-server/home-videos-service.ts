@@ -1,4 +1,4 @@
-// Home videos (content type `mine`): a member's own uploads, received resumably (upload-routes.ts
+// Home videos (content type `mine`): a member's own uploads, received resumably (home-videos-routes.ts
 // hands finished uploads here), checked by their first bytes, moved into the member's folder with
 // a safe unique name and scanned (refresh?path= of that folder). The server's item (its ratingKey)
 // is picked up when a later look finds the scan has it. Deleting removes Hearth's own file and
@@ -16,11 +16,11 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { MediaExportStore } from './export-store.js';
-import type { MediaExportService } from './export.js';
+import type { MediaExportService } from './export-service.js';
 import { imgUrl, toMediaItem } from './items.js';
-import type { HomeVideoRow, MediaConnection, SectionRow } from './ports.js';
+import type { HomeVideoRow, MediaConnection, SectionRow } from './parts.js';
 import { HOME_VIDEO_TYPES, MAX_HOME_VIDEO_BYTES, type HomeVideo, type HomeVideosResponse } from './schema.js';
-import { serverPathOf } from './storage.js';
+import { serverPathOf } from './storage-service.js';
 
 export interface HomeVideosDeps {
   store: MediaExportStore;

@@ -4,7 +4,7 @@
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { MediaLibraryService } from './library.js';
+import type { MediaLibraryService } from './library-service.js';
 import {
   FeedQuery,
   FeedResponse,

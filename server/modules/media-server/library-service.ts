@@ -24,7 +24,7 @@ import type { Logger } from '../../platform/logger.js';
 import { parseGuid, RESOLUTION_TTL_MS, resolveMedia, titleYearKey, type Resolution, type ResolvableShow } from './guids.js';
 import { routeOf, toMediaItem } from './items.js';
 import type { ProgressStore } from './library-store.js';
-import type { MediaConnection, PrivateSections, ProgressRow, ResolutionCache, SectionVisibility, SharedServer, WatchedLookup } from './ports.js';
+import type { MediaConnection, PrivateSections, ProgressRow, ResolutionCache, SectionVisibility, SharedServer, WatchedLookup } from './parts.js';
 import type { FeedResponse, FindResponse, HubsResponse, MediaItem, MetaResponse, SessionsResponse } from './schema.js';
 
 export interface MediaLibraryDeps {

@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../platform/clock.js';
 import type { Resolution } from './guids.js';
-import type { ProgressRow, ResolutionCache } from './ports.js';
+import type { ProgressRow, ResolutionCache } from './parts.js';
 
 export class ResolutionStore implements ResolutionCache {
   constructor(

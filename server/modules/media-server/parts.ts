@@ -3,12 +3,12 @@
 // - MediaClients: the adapter's three clients (adapters/media-server/plex.ts). The account and
 //   discover clients are made once; a server client is made per server URL, guarded for that one
 //   origin (createMediaServerGuard: the configured server may be on the home network, nothing else).
-// - MediaConnection (connection.ts): the shared connection and each member's link. Every other
+// - MediaConnection (connection-service.ts): the shared connection and each member's link. Every other
 //   part asks it for the shared server (library reads, rule 2) or the member's own token
 //   (watchlist and watched actions), and reports a 401 back so the page can offer "link again".
-// - MediaLibrary (library.ts): feeds, meta, find, rule 4's resolution with its 30-day cache,
+// - MediaLibrary (library-service.ts): feeds, meta, find, rule 4's resolution with its 30-day cache,
 //   watchlist, rule 5's two-way watched sync.
-// - The proxies (proxy.ts): /img and /stream through the shared server, never a token out.
+// - The proxies (proxy-service.ts): /img and /stream through the shared server, never a token out.
 // - MediaExport (export.ts): storage locations, provisioning, home-video uploads, the sweep.
 // - PrivateSections (private-sections.ts): which server sections are a member's private library
 //   (the export's), so the library and the proxies hide another member's items (a 404, admins too).

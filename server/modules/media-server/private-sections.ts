@@ -1,10 +1,10 @@
-// PrivateSections (ports.ts) over the export's store: the server keys of members' private library
+// PrivateSections (parts.ts) over the export's store: the server keys of members' private library
 // sections and whose they are, read once and kept in memory until media_library_sections is
 // written (the version counter from tableWrites), so a feed costs no query at all while nothing
 // changes. Also a small, bounded memo of which section an item is in, filled from what the
 // library reads, so the picture proxy can tell a private poster without asking the server.
 import type { MediaExportStore } from './export-store.js';
-import type { PrivateSections, SectionVisibility } from './ports.js';
+import type { PrivateSections, SectionVisibility } from './parts.js';
 
 /** Items whose section is remembered (oldest dropped first). */
 const ITEM_SECTIONS_MAX = 5000;

@@ -1,11 +1,11 @@
-// GET /api/mediaserver/img and GET|HEAD /api/mediaserver/stream/:ratingKey (proxy.ts): bytes from
+// GET /api/mediaserver/img and GET|HEAD /api/mediaserver/stream/:ratingKey (proxy-service.ts): bytes from
 // the household's media server with its token kept here. Pictures carry a cache header so phones
 // keep them; a film's bytes follow the browser's Range, and the browser leaving stops the read.
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, bytes } from '../../http/routes.js';
 import { pipeToResponse } from '../../http/body.js';
 import { parse } from '../../http/validate.js';
-import type { MediaProxy } from './proxy.js';
+import type { MediaProxy } from './proxy-service.js';
 import { ImgQuery, RatingKeyParams } from './schema.js';
 
 /** Pictures change their path when they change (the server's change stamp), so a week is safe. */

@@ -20,7 +20,7 @@ import { BadRequestError, NotFoundError, UnprocessableError, UpstreamError } fro
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { ImageDiskCache } from './img-cache.js';
-import type { MediaConnection, PrivateSections, SectionVisibility, SharedServer } from './ports.js';
+import type { MediaConnection, PrivateSections, SectionVisibility, SharedServer } from './parts.js';
 
 /** Bytes of resized pictures kept on disk. */
 export const IMG_CACHE_MAX_BYTES = 128 * 1024 * 1024;

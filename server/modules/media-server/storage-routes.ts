@@ -4,7 +4,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import { MappingCheckResponse, StorageLocationBody, StorageLocationParams, StorageLocationPatch, StorageLocationResponse, StorageLocationsResponse } from './schema.js';
-import type { StorageLocationsService } from './storage.js';
+import type { StorageLocationsService } from './storage-service.js';
 
 export function createStorageLocationRoutes(storage: StorageLocationsService) {
   return defineRoutes((r) => {

@@ -15,7 +15,7 @@ import type { DiskFree } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { MediaExportStore } from './export-store.js';
-import type { MediaConnection, StorageLocationRow } from './ports.js';
+import type { MediaConnection, StorageLocationRow } from './parts.js';
 import type { ContentType, StorageLocation } from './schema.js';
 
 export interface StorageLocationsDeps {

@@ -7,8 +7,8 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { MediaExportStore } from './export-store.js';
-import type { HomeVideosService } from './home-videos.js';
-import type { MediaConnection, WatchedLookup } from './ports.js';
+import type { HomeVideosService } from './home-videos-service.js';
+import type { MediaConnection, WatchedLookup } from './parts.js';
 import { WATCHED_SWEEP_MS } from './schema.js';
 
 export const WATCHED_SWEEP_TASK = 'media.watched-sweep';

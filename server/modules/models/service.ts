@@ -13,7 +13,7 @@ import { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { FeaturesService } from '../features/service.js';
-import type { InventoryModelPicker } from '../home-inventory/ports.js';
+import type { InventoryModelPicker } from '../home-inventory/parts.js';
 import { unavailable, AVAILABLE, type Availability } from '../tools/schema.js';
 import { sameModel } from './boot-steps.js';
 import type { ModelDetailsCache } from './details.js';

@@ -1,8 +1,8 @@
 // reader_search, the chat tool over the Reader: the caller's own and household items (never
 // another member's), through the Reader's own search (ReaderItemsService.find). Registered in the
-// container's ChatToolRegistry; its Extension (same id) is in tools.ts.
+// container's ChatToolRegistry; its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/tools.js';
+import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/tool-registry.js';
 import { clip, keyWords, readableUrl } from '../search/text.js';
 import type { ReaderItemsService } from './items.js';
 import { readerItemUrl } from './search-provider.js';

@@ -1,4 +1,4 @@
-// The tool registry. Each feature module exports its own ToolDefinitions (modules/<x>/tools.ts)
+// The tool registry. Each feature module exports its own ToolDefinitions (modules/<x>/extensions.ts)
 // and the container registers them, so the list lives with the features and cannot drift.
 import { TOOL_ROUTES, type ToolDefinition } from './schema.js';
 
