@@ -50,7 +50,7 @@ export default tseslint.config(
     rules: restrict([{ group: ['**/server/**', '!**/server/config', '!**/server/config.js'], message: 'main/ talks to the server over the fork and HTTP.' }]),
   },
   // A module's files are of three kinds. Route-side: routes.ts (and <part>-routes.ts, the routes of
-  // a part of the module built on its own) and the request/response helpers its routes use (http-io.ts). Stores: store.ts. Everything else under server/modules/<x>/
+  // a part of the module built on its own) and the request/response helpers its routes use (http-io.ts). Stores: store.ts. The manifest: module.ts. Everything else under server/modules/<x>/
   // (service.ts and the smaller services split from it, jobs, helpers, capture/…) is service-side.
   {
     files: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts'],
@@ -65,13 +65,19 @@ export default tseslint.config(
   },
   {
     files: ['server/modules/*/**/*.ts'],
-    ignores: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts'],
+    ignores: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts', 'server/modules/*/module.ts'],
     rules: restrict([
       { group: ['express', '**/http/**', '!**/http/sse', '!**/http/sse.js'], message: 'Services are transport-neutral.' },
       { group: ['**/http/sse', '**/http/sse.js'], allowTypeImports: true, message: 'Services may name a ReplayChannel type; streams are opened by routes.' },
       { group: ['knex'], allowTypeImports: true, message: 'Services use their store, not knex.' },
       otherStores,
     ]),
+  },
+  // A module's manifest (module.ts) builds its own parts, routes included, from the platform and its
+  // ports: it may import any file of its own module and the layers below, never another module's store.
+  {
+    files: ['server/modules/*/module.ts'],
+    rules: restrict([otherStores]),
   },
   // The layers under the modules: platform/ (logger, bus, scheduler, sidecars…) and db/ know nothing
   // of HTTP, the modules or the composition root; http/ knows no module except that api-router.ts

@@ -12,6 +12,7 @@ import { CreateDeviceBody, DeviceCategory } from '../server/modules/home-invento
 import { newDeviceRecord } from '../server/modules/home-inventory/service.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
+import { HomeInventoryStore } from '../server/modules/home-inventory/store.js';
 
 const DEVICES = Number(process.env.INVENTORY_BENCH_DEVICES ?? 5_000);
 const BRANDS = ['Bosch', 'Miele', 'Siemens', 'LG', 'Samsung', 'Makita', 'Dyson', 'Philips', 'Sony', 'Liebherr', 'Vaillant', 'AEG', 'Braun', 'DeLonghi', 'Panasonic'];
@@ -29,7 +30,7 @@ export async function run(): Promise<void> {
     const admin = await deps.auth.createFirstAdmin('Alex', '1234');
     const cookie = `session=${admin.token}`;
     const now = new Date().toISOString();
-    await deps.homeStore.transaction(async (tx) => {
+    await new HomeInventoryStore(deps.db).transaction(async (tx) => {
       for (let i = 0; i < DEVICES; i++) {
         const body = CreateDeviceBody.parse({
           name: `${THINGS[i % THINGS.length]} ${i}`,

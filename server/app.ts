@@ -52,7 +52,6 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
 
     const deps = buildContainer({ config, logger, db, migrations }, overrides);
     cleanups.push({ name: 'event bus', run: () => deps.bus.clear() });
-    cleanups.push({ name: 'rate limits', run: () => Object.values(deps.limits).forEach((l) => l.close()) });
 
     const app = express();
     app.locals.checkResponses = config.checkResponses;
@@ -72,43 +71,11 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
 
     cleanups.push({ name: 'scheduler', run: () => deps.scheduler.stop() });
     cleanups.push({ name: 'outbound fetch', run: () => deps.guard.close() });
-    cleanups.push({ name: 'media server clients', run: () => deps.mediaClients.close() });
-    await deps.runner.start();
-    cleanups.push({ name: 'download queue', run: () => deps.runner.stop() });
-    cleanups.push({ name: 'archive server', run: () => deps.archives.stop() });
-    // closed first (cleanups run in reverse): running archive downloads stop before their server
-    cleanups.push({ name: 'archive downloads', run: () => deps.archiveDownloads.stop() });
-    await deps.readerQueue.start();
-    // parks a running capture (it resumes at the next start), then closes the shared browser
-    cleanups.push({
-      name: 'reader captures',
-      run: async () => {
-        await deps.readerQueue.stop();
-        await deps.captureEngine.close();
-      },
-    });
-    // the label reader's worker thread (started on the first identify)
-    cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
-    // image generation's local edits (auto colour, adjust) run in their own worker thread
-    cleanups.push({ name: 'image edits', run: () => deps.imageEditTasks.close() });
-    cleanups.push({ name: 'image engine', run: () => deps.imageRuntime.stop() });
-    // running inventory lookups are aborted and stay pending; resumePending starts them at the next start
-    cleanups.push({
-      name: 'home inventory lookups',
-      run: async () => {
-        await deps.homeLookup.close();
-        await deps.webSearch?.close();
-      },
-    });
-    await deps.homeLookup.resumePending();
-    // members' libraries a stopped Hearth left half set up carry on where they were
-    await deps.mediaExport.start();
-    cleanups.push({ name: 'media provisioning', run: () => deps.mediaExport.stop() });
-    // pictures a stopped Hearth left half-made cannot finish (the engine queue lives in memory)
-    await deps.image.artifacts.failLeftovers();
-    cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
+    // Each module closes in reverse start order, also one whose start never ran or failed (what it
+    // built in the container may hold a worker, a timer or a child process); then each starts.
+    for (const m of deps.modules) if (m.close) cleanups.push({ name: m.name, run: () => m.close?.() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
-    void deps.boot.start();
+    for (const m of deps.modules) await m.start?.();
 
     const listen = (port = config.port, host = config.host) =>
       new Promise<{ port: number; url: string }>((resolve, reject) => {

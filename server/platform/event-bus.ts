@@ -1,7 +1,7 @@
 // Typed in-process events for one-way cross-feature facts ("download completed"), so producers do
 // not depend on consumers. Listeners' errors are logged, never thrown back. Listeners are registered
-// in one place, wireEvents() in server/container.ts; an event is added here together with its
-// listener (test/unit/event-listeners.test.ts fails for an emitted event nobody listens to).
+// by each module (the `listeners` of modules/<x>/module.ts, wired by container.ts); an event is added here together with its
+// listener (test/api/event-listeners.test.ts fails for an emitted event nobody listens to).
 import type { Logger } from './logger.js';
 
 export interface EventMap {

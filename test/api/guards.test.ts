@@ -6,6 +6,7 @@ import { TestClient, type TestResponse } from '../harness/client.js';
 import { rawRequest, type RawResponse } from '../harness/raw-http.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { ImageGenStore } from '../../server/modules/image-gen/store.js';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 const LOADER = 'window.__hearthEarly={};';
@@ -206,7 +207,7 @@ describe('guards and HTTP conventions', () => {
 
     it('every route of one member\'s picture answers 404 to another member, the admin included', async () => {
       const id = '11111111-1111-4111-8111-111111111111';
-      await s.handle.deps.imageStore.insertArtifact({
+      await new ImageGenStore(s.handle.deps.db).insertArtifact({
         id, userId: s.users.member.id, kind: 'generated', pipeline: 'txt2img', state: 'building', stepCurrent: 0, stepTotal: 25, isAdult: false, prompt: 'a kite',
         finalPrompt: null, negativePrompt: null, style: null, params: {}, loras: [], sourceId: null, error: null, outputPath: null, contentType: null,
         width: null, height: null, bytes: null, createdAt: new Date().toISOString(), startedAt: null, finishedAt: null,

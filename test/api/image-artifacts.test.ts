@@ -10,6 +10,7 @@ import { getBytes } from '../harness/multipart.js';
 import { until } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
+import { ImageGenStore } from '../../server/modules/image-gen/store.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -53,7 +54,7 @@ describe('image artifacts', () => {
       mkdirSync(path.join(s.dataDir, 'images', userId), { recursive: true });
       writeFileSync(path.join(s.dataDir, 'images', row.outputPath), PNG);
     }
-    await s.handle.deps.imageStore.insertArtifact(row);
+    await new ImageGenStore(s.handle.deps.db).insertArtifact(row);
     return row;
   }
 
@@ -204,7 +205,7 @@ describe('image artifacts', () => {
     const dir = path.join(s.dataDir, 'images', userId);
     expect(existsSync(dir)).toBe(true);
     expect((await s.admin.delete(`/api/admin/users/${userId}`)).status).toBe(200);
-    expect(await s.handle.deps.imageStore.artifact(a.id)).toBeNull();
+    expect(await new ImageGenStore(s.handle.deps.db).artifact(a.id)).toBeNull();
     await until(() => !existsSync(dir), 'the member\'s picture folder to go');
   });
 
@@ -221,11 +222,11 @@ describe('image artifacts', () => {
       await s.close();
       s = await startTestServer({ seed: 'empty', dataDir });
       for (const id of [building.id, queued.id]) {
-        const row = await s.handle.deps.imageStore.artifact(id);
+        const row = await new ImageGenStore(s.handle.deps.db).artifact(id);
         expect(row).toMatchObject({ state: 'failed' });
         expect(row!.error).toMatch(/restarted/);
       }
-      expect(await s.handle.deps.imageStore.artifact(done.id)).toMatchObject({ state: 'ready' });
+      expect(await new ImageGenStore(s.handle.deps.db).artifact(done.id)).toMatchObject({ state: 'ready' });
     } finally {
       await s.close();
       s = prev;

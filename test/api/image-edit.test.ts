@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBytes, postForm, type FormPart } from '../harness/multipart.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { ImageGenStore } from '../../server/modules/image-gen/store.js';
 
 /** `event:`/`data:` frames of a finished stream. */
 function eventsOf(text: string): { event: string; data: any }[] {
@@ -115,7 +116,7 @@ describe('image edits (local)', () => {
     const ok = await postForm(s.url, s.member, '/api/image/reference-face', [file(photo, 'me.jpg')]);
     expect(ok.status).toBe(201);
     expect(typeof ok.body.refId).toBe('string');
-    const row = await s.handle.deps.imageStore.face(ok.body.refId);
+    const row = await new ImageGenStore(s.handle.deps.db).face(ok.body.refId);
     expect(row?.userId).toBe(s.users.member.id);
     expect(existsSync(path.join(s.dataDir, 'images', row!.filePath))).toBe(true);
     const bad = await postForm(s.url, s.member, '/api/image/reference-face', [file(Buffer.from('hello'), 'x.txt')]);

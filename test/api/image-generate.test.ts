@@ -18,6 +18,7 @@ import { postForm } from '../harness/multipart.js';
 import { until } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { ImageGenStore } from '../../server/modules/image-gen/store.js';
 
 function eventsOf(text: string): { event: string; data: any }[] {
   return text
@@ -130,7 +131,7 @@ describe('generate and engine edits (stand-in queue)', () => {
 
   it('a pipeline whose pack is missing is 422 <pipeline>_not_installed, before any stream and without a row', async () => {
     engine.packs = [];
-    const before = await s.handle.deps.imageStore.countActive();
+    const before = await new ImageGenStore(s.handle.deps.db).countActive();
     const ref = await postForm(s.url, s.member, '/api/image/reference-face', [{ name: 'file', filename: 'me.png', type: 'image/png', bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer() }]);
     const r = await s.member.post('/api/image/generate', { pipeline: 'face_id', prompt: 'me as an astronaut', refId: ref.body.refId });
     expect(r.status).toBe(422);
@@ -138,7 +139,7 @@ describe('generate and engine edits (stand-in queue)', () => {
     const edit = await postForm(s.url, s.member, '/api/image/edit', [{ name: 'op', value: 'remove-bg' }, { name: 'file', filename: 'p.png', type: 'image/png', bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).png().toBuffer() }]);
     expect(edit.status).toBe(422);
     expect(edit.body.error.code).toBe('bg_remove_not_installed');
-    expect(await s.handle.deps.imageStore.countActive()).toBe(before);
+    expect(await new ImageGenStore(s.handle.deps.db).countActive()).toBe(before);
   });
 
   it('the client going away does not cancel; the stream re-attaches with the last step; cancel goes through the queue', async () => {

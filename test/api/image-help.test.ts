@@ -7,6 +7,7 @@ import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.j
 import type { UserActor } from '../../server/actor.js';
 import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { ImageGenStore } from '../../server/modules/image-gen/store.js';
 
 describe('image prompt help and refusals', () => {
   let fake: FakeModelRuntime;
@@ -71,7 +72,7 @@ describe('image prompt help and refusals', () => {
 
   it('preview-check: someone else\'s picture is 404; one without a preview is a 409 with a sentence', async () => {
     const id = '22222222-2222-4222-8222-222222222222';
-    await s.handle.deps.imageStore.insertArtifact({
+    await new ImageGenStore(s.handle.deps.db).insertArtifact({
       id, userId: s.users.member.id, kind: 'generated', pipeline: 'txt2img', state: 'building', stepCurrent: 0, stepTotal: 25, isAdult: false, prompt: 'a kite',
       finalPrompt: null, negativePrompt: null, style: null, params: {}, loras: [], sourceId: null, error: null, outputPath: null, contentType: null,
       width: null, height: null, bytes: null, createdAt: new Date().toISOString(), startedAt: null, finishedAt: null,
@@ -97,11 +98,11 @@ describe('image prompt help and refusals', () => {
     const tool = s.handle.deps.chatTools.get('image_gen')!;
     expect(tool).toBeDefined();
     const actor: UserActor = { kind: 'user', id: s.users.member.id, name: 'Sam', role: 'member', sessionId: 'x' };
-    const before = await s.handle.deps.imageStore.countActive(s.users.member.id);
+    const before = await new ImageGenStore(s.handle.deps.db).countActive(s.users.member.id);
     const result = await tool.run({ prompt: 'a dragon reading a book' }, { actor, signal: new AbortController().signal });
     expect(result.summary).toBe('The image engine is offline');
     expect(result.content).toMatch(/offline/);
-    expect(await s.handle.deps.imageStore.countActive(s.users.member.id)).toBe(before);
+    expect(await new ImageGenStore(s.handle.deps.db).countActive(s.users.member.id)).toBe(before);
     // the Extension says why it is not offered to chat
     const listed = (await s.member.get('/api/tools')).body.tools.find((t: { id: string }) => t.id === 'image_gen');
     expect(listed).toMatchObject({ offline: true, available: false });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../server/modules/home-inventory/schema.js';
 import type { TestClient } from '../harness/client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';
 
 /** A multipart/form-data body, as a browser builds it. */
 function multipart(parts: Array<{ name: string; value: string } | { name: string; filename: string; type: string; bytes: Buffer }>): { body: Buffer; type: string } {
@@ -189,7 +190,7 @@ describe('home inventory: photos and files', () => {
       const id = await device();
       const a = (await upload(s, s.member, id, { bytes: Buffer.from('%PDF-1.4\n'), name: 'a.pdf' })).body.file;
       expect(calls).toEqual([a.id]);
-      await s.handle.deps.homeStore.updateDevice(id, { manualText: 'Descale every month.' });
+      await new HomeInventoryStore(s.handle.deps.db).updateDevice(id, { manualText: 'Descale every month.' });
       await upload(s, s.member, id, { bytes: Buffer.from('%PDF-1.4\n'), name: 'b.pdf' });
       expect(calls).toEqual([a.id]);
       await upload(s, s.member, id, { bytes: landscapeWithExif6, name: 'c.jpg' });
@@ -224,7 +225,7 @@ describe('home inventory: photos and files', () => {
     expect(none.body.error.message).toMatch(/no manual/);
     const pdf = (await upload(s, s.member, id, { bytes: Buffer.from('%PDF-1.4\nmanual'), name: 'manual.pdf' })).body.file;
     const row = (await rows(id))[0];
-    await s.handle.deps.homeStore.updateDevice(id, { manualPath: row.file_path });
+    await new HomeInventoryStore(s.handle.deps.db).updateDevice(id, { manualPath: row.file_path });
     expect((await s.member.get(`/api/home/devices/${id}`)).body.device.hasManual).toBe(true);
     const got = await download(s, s.member, `/api/home/devices/${id}/manual`);
     expect(got.status).toBe(200);
@@ -239,7 +240,7 @@ describe('home inventory: photos and files', () => {
     const id = await device();
     writeFileSync(path.join(s.dataDir, 'secret.txt'), 'TOP SECRET');
     for (const [i, p] of ['../secret.txt', '../../etc/passwd', '/etc/passwd', `${id}/../../secret.txt`].entries()) {
-      await s.handle.deps.homeStore.insertFile({
+      await new HomeInventoryStore(s.handle.deps.db).insertFile({
         id: `evil-${i}`,
         deviceId: id,
         label: 'evil',
@@ -259,7 +260,7 @@ describe('home inventory: photos and files', () => {
         expect(r.bytes.toString()).not.toContain('TOP SECRET');
       }
     }
-    await s.handle.deps.homeStore.updateDevice(id, { manualPath: '../secret.txt', mainPhotoId: 'evil-0' });
+    await new HomeInventoryStore(s.handle.deps.db).updateDevice(id, { manualPath: '../secret.txt', mainPhotoId: 'evil-0' });
     expect((await download(s, s.member, `/api/home/devices/${id}/manual`)).status).toBe(404);
     expect((await download(s, s.member, `/api/home/devices/${id}/photo`)).status).toBe(404);
   });

@@ -6,6 +6,7 @@ import { CreateDeviceBody } from '../../server/modules/home-inventory/schema.js'
 import { newDeviceRecord } from '../../server/modules/home-inventory/service.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';
 
 describe('home inventory: warranty reminders', () => {
   let s: TestServer;
@@ -41,7 +42,7 @@ describe('home inventory: warranty reminders', () => {
     expect((await sweep()).sent).toBe(0);
     // a new end date (an extended warranty) is reminded again
     // (through the store: the test sessions have expired on the moved clock)
-    await s.handle.deps.homeStore.updateDevice(d.id, { warrantyExpires: '2026-05-20' });
+    await new HomeInventoryStore(s.handle.deps.db).updateDevice(d.id, { warrantyExpires: '2026-05-20' });
     expect((await sweep()).sent).toBe(1);
     expect((await reminders()).at(-1)).toMatchObject({ daysLeft: 25, warrantyExpires: '2026-05-20' });
     day('2026-06-01');
@@ -53,7 +54,7 @@ describe('home inventory: warranty reminders', () => {
     await s.handle.deps.db('notifications').delete();
     day('2026-07-01');
     const d = newDeviceRecord('kettle-0001', CreateDeviceBody.parse({ name: 'Kettle', warrantyExpires: '2026-07-05' }), null, clock.now().toISOString());
-    await s.handle.deps.homeStore.insertDevice(d);
+    await new HomeInventoryStore(s.handle.deps.db).insertDevice(d);
     expect((await s.handle.deps.home.warranties.sweep()).sent).toBe(1);
     expect(await reminders()).toEqual([expect.objectContaining({ userId: null, deviceId: d.id, daysLeft: 4 })]);
     expect((await s.handle.deps.home.warranties.sweep()).sent).toBe(0);

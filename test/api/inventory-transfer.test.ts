@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';
 
 const importCsv = async (s: TestServer, csv: string, type = 'text/csv') => {
   const res = await request(`${s.url}/api/home/import`, { method: 'POST', body: csv, headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': type } });
@@ -25,8 +26,8 @@ describe('home inventory: export and Homebox import', () => {
     const d = (await a.member.post('/api/home/devices', { name: 'Boiler', brand: 'Vaillant', category: 'appliance' })).body.device;
     await a.member.post(`/api/home/devices/${d.id}/links`, { category: 'manual', label: 'Manual', url: 'https://example.com/manual.pdf' });
     await a.member.post(`/api/home/devices/${d.id}/service`, { date: '2026-01-05', type: 'maintenance', description: 'Yearly service' });
-    await a.handle.deps.homeStore.insertFile({ id: 'f1', deviceId: d.id, label: 'Receipt', filePath: `${d.id}/f1.pdf`, thumbPath: null, fileType: 'pdf', contentType: 'application/pdf', bytes: 9, source: 'user', comment: null, createdBy: null, createdAt: '2026-01-01T00:00:00Z' });
-    await a.handle.deps.homeStore.updateDevice(d.id, { manualPath: `${d.id}/f1.pdf`, manualText: 'SECRET-MANUAL-TEXT' });
+    await new HomeInventoryStore(a.handle.deps.db).insertFile({ id: 'f1', deviceId: d.id, label: 'Receipt', filePath: `${d.id}/f1.pdf`, thumbPath: null, fileType: 'pdf', contentType: 'application/pdf', bytes: 9, source: 'user', comment: null, createdBy: null, createdAt: '2026-01-01T00:00:00Z' });
+    await new HomeInventoryStore(a.handle.deps.db).updateDevice(d.id, { manualPath: `${d.id}/f1.pdf`, manualText: 'SECRET-MANUAL-TEXT' });
     const res = await a.member.get('/api/home/export');
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="hearth-inventory.json"/);

@@ -24,6 +24,7 @@ import { CHAT_MODEL, fakeReconcile, startFakeModelRuntime, type FakeChatRequest,
 import { startFakeWebSearch, type FakeWebSearch } from '../fakes/web-search.js';
 import { labelJpeg, type Plate } from '../fixtures/inventory/labels.js';
 import { MANUAL_FACTS } from '../fixtures/inventory/manual-pdf.js';
+import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';
 
 function localDay(offsetDays = 0): string {
   const d = new Date();
@@ -338,7 +339,7 @@ describe('the Inventory in the browser against the real server', () => {
   });
   // last: it fills the inventory past one page
   it('on a phone: a long inventory comes a page at a time, and Show more brings the rest', async () => {
-    const { homeStore } = server.handle.deps;
+    const homeStore = new HomeInventoryStore(server.handle.deps.db);
     const now = new Date().toISOString();
     const have = (await server.member.get('/api/home/devices')).body.total as number;
     await homeStore.transaction(async (tx) => {

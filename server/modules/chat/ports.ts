@@ -1,6 +1,9 @@
 // What chat asks of the rest of Hearth, as small interfaces the container fills in.
 import type { UserActor } from '../../actor.js';
 import { ConflictError } from '../../errors.js';
+import type { ModelDetailsCache } from '../models/details.js';
+import type { Tool as Extension } from '../tools/schema.js';
+import type { ChatTool } from './tool-registry.js';
 
 /**
  * Which model answers a member: the one they asked for when they may use it, else the household's.
@@ -21,4 +24,17 @@ export class NoChatModelError extends ConflictError {
   constructor() {
     super('no_chat_model', 'No chat model is chosen yet. An admin can choose one in Admin › Models.');
   }
+}
+
+/** What the chat module asks of other modules (container.ts hands these in). */
+export interface ChatPorts {
+  /** The models module's per-model details (context length, tools) and who may use which model. */
+  details: Pick<ModelDetailsCache, 'get'>;
+  picker: ChatModelPicker;
+  /** The features module's quick look at the runtime's models and the chosen ones. */
+  looker: RuntimeLooker;
+  /** The tools module's Extensions: a chat tool is offered only while its Extension is on. */
+  extensions: { list(): Promise<Extension[]> };
+  /** Tests' stand-in chat tools; each takes the place of a real tool with the same id. */
+  standIns?: ChatTool[];
 }

@@ -1,0 +1,34 @@
+// The auth module: members, PINs and sessions; /api/auth and /api/admin/users.
+import { createRequestLimit } from '../../http/rate-limit.js';
+import { Semaphore } from '../../platform/semaphore.js';
+import { defineModule, type Platform } from '../module.js';
+import { createAuthRoutes, createUserAdminRoutes } from './routes.js';
+import { AuthService } from './service.js';
+import { AuthStore } from './store.js';
+import { PinThrottle } from './throttle.js';
+
+export function createAuthModule(p: Platform) {
+  const auth = new AuthService({
+    store: new AuthStore(p.db),
+    bus: p.bus,
+    clock: p.clock,
+    logger: p.logger.child('auth'),
+    throttle: new PinThrottle(p.clock, p.tuning.pinThrottle),
+    // two of libuv's four threads at most: file and DNS work keep the others
+    pinSlots: new Semaphore(2),
+    pinHashCost: p.config.pinHashCost,
+  });
+  // requests per client on select + verify-pin, the anonymous routes that cost work
+  const signIn = createRequestLimit({ perMinute: p.tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' });
+
+  return defineModule({
+    name: 'auth',
+    routes: [
+      { prefix: '/auth', routes: createAuthRoutes(auth, { signIn }) },
+      { prefix: '/admin/users', routes: createUserAdminRoutes(auth) },
+    ],
+    services: { auth },
+    tasks: [{ name: 'auth.session-sweep', everyMs: 60 * 60 * 1000, run: () => auth.sweepExpiredSessions() }],
+    close: async () => signIn.close(),
+  });
+}

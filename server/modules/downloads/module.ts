@@ -1,0 +1,46 @@
+// The downloads module: the household's one durable download queue (models, archives, LoRAs).
+import { defineModule, type Platform } from '../module.js';
+import { createDownloadExecutor } from './jobs.js';
+import type { DownloadsPorts } from './ports.js';
+import { DownloadQueueState } from './queue-state.js';
+import { createJobRoutes, createQueueAdminRoutes } from './routes.js';
+import { DownloadRunner } from './runner.js';
+import { DownloadsService } from './service.js';
+import { DownloadJobsStore } from './store.js';
+
+export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
+  const { config, tuning } = p;
+  const store = new DownloadJobsStore(p.db);
+  // The queue state (paused, where a destination lies) is built first and handed to both the
+  // runner and the service, so neither needs the other to exist first.
+  const state = new DownloadQueueState({ settings: p.settings, dataDir: config.dataDir });
+  const runner = new DownloadRunner({
+    store,
+    clock: p.clock,
+    logger: p.logger.child('downloads'),
+    bus: p.bus,
+    isPaused: state.isPaused,
+    isOffline: () => config.offline,
+    backoffBaseMs: tuning.downloadBackoffBaseMs,
+    execute: createDownloadExecutor({
+      guard: p.guard,
+      runtime: p.modelRuntime,
+      destinationPath: state.destinationPath,
+      stallTimeoutMs: tuning.downloadStallTimeoutMs,
+      headersFor: (job) => ports.headersFor(job),
+    }),
+  });
+  const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: config.offline, diskFree: p.diskFree });
+
+  return defineModule({
+    name: 'downloads',
+    // `/jobs` is shared with the features module's enqueue route; `/admin/queue` is the admin's view
+    routes: [
+      { prefix: '/jobs', routes: createJobRoutes(downloads) },
+      { prefix: '/admin/queue', routes: createQueueAdminRoutes(downloads) },
+    ],
+    services: { downloads },
+    start: () => runner.start(),
+    close: () => runner.stop(),
+  });
+}

@@ -1,0 +1,20 @@
+// What the image generation module asks of other modules (container.ts hands these in).
+import type { DownloadsService } from '../downloads/service.js';
+import type { AvailabilityCheck } from '../tools/schema.js';
+import type { ImageEngineParts } from './engine-admin.js';
+import type { LoraRegistry } from './hub.js';
+import type { ImageModelHelper } from './parts.js';
+
+export interface ImageGenPorts {
+  /** The auth module's members: a LoRA is shared with members who exist. */
+  users: { getUser(id: string): Promise<{ id: string; role: string } | null> };
+  /** The downloads module's queue: the model hub's imports go through it. */
+  downloads: DownloadsService;
+  /** The models module: the text and vision models of prompt help and preview-check. */
+  models: ImageModelHelper;
+  /** The features module's chat readiness: the image Extensions need a chat model. */
+  chatReadiness: AvailabilityCheck;
+  /** Tests' stand-ins: where the hub registers imported LoRAs, and the engine's client, runtime and queue. */
+  loraRegistry?: LoraRegistry;
+  engine?: ImageEngineParts;
+}
