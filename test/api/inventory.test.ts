@@ -129,9 +129,9 @@ describe('home inventory: devices', () => {
 
   it('starts the lookup on create and when brand or model change, not on other edits', async () => {
     const started: string[] = [];
-    const devices = s.handle.deps.home.devices as unknown as { deps: { lookup: { start(id: string): Promise<string> } } };
+    const devices = s.handle.deps.home.devices as unknown as { deps: { lookup: { start(actor: unknown, id: string): Promise<string> } } };
     const real = devices.deps.lookup;
-    devices.deps.lookup = { start: async (id) => (started.push(id), real.start(id)) };
+    devices.deps.lookup = { start: async (actor, id) => (started.push(id), real.start(actor, id)) };
     try {
       const d = await create({ name: 'Fridge' });
       expect(started).toEqual([d.id]);

@@ -14,7 +14,7 @@ export function createHomeLookupRoutes(lookup: HomeLookupService, devices: Pick<
     r.post('/devices/:id/lookup', { access: 'user', response: LookupResponse }, async (req, res) => {
       const actor = actorOf(req);
       const { id } = parse(DeviceIdParams, req.params);
-      await lookup.start(id);
+      await lookup.start(actor, id);
       res.status(202);
       return { device: await devices.getSummary(actor, id) };
     });

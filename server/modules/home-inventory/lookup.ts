@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import { WebSearchError, type WebSearchClient, type WebSearchResult } from '../../adapters/web-search/searxng.js';
 import { fetchCapped } from '../../adapters/web/fetch-capped.js';
-import type { UserActor } from '../../actor.js';
+import { SYSTEM_ACTOR, type Actor, type UserActor } from '../../actor.js';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
@@ -147,7 +147,8 @@ export class HomeLookupService implements DeviceLookup {
     this.log = deps.logger;
   }
 
-  async start(deviceId: string): Promise<LookupStatus> {
+  /** Any member may ask for any device's lookup (the inventory is the household's); the system resumes pending ones. */
+  async start(actor: Actor, deviceId: string): Promise<LookupStatus> {
     const device = await this.deps.store.getDevice(deviceId);
     if (!device) throw new NotFoundError('That device is not in the inventory.');
     const skip = this.skipReason(device);
@@ -183,7 +184,7 @@ export class HomeLookupService implements DeviceLookup {
     const pending = await this.deps.store.listByLookupStatus('pending');
     for (const d of pending) {
       try {
-        await this.start(d.id);
+        await this.start(SYSTEM_ACTOR, d.id);
       } catch (err) {
         this.log.warn({ deviceId: d.id, err: (err as Error).message }, 'inventory lookup: a pending lookup could not start again');
         await this.deps.store.updateDevice(d.id, { lookupStatus: 'failed', lookupError: LOOKUP_INTERRUPTED });

@@ -2,7 +2,7 @@
 // container wires them: the devices service (CRUD, files, warranties) starts a web lookup on save
 // and a manual extraction on a PDF upload; identify, Ask and the lookup ask the models module for
 // the models they use.
-import type { UserActor } from '../../actor.js';
+import type { Actor, UserActor } from '../../actor.js';
 import type { LookupStatus } from './schema.js';
 
 /** The web lookup (lookup.ts). */
@@ -12,7 +12,7 @@ export interface DeviceLookup {
    * never awaited by the request), or skipped with the reason (no brand or model, no web search
    * configured, offline mode). Returns the status recorded.
    */
-  start(deviceId: string): Promise<LookupStatus>;
+  start(actor: Actor, deviceId: string): Promise<LookupStatus>;
 }
 
 /** Manual text extraction (lookup.ts / manual.ts): an uploaded PDF fills manualText when the device has none. */

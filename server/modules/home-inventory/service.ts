@@ -127,7 +127,7 @@ export class HomeDevicesService {
   async create(actor: UserActor, body: CreateDeviceBody): Promise<Device> {
     const id = randomUUID();
     await this.deps.store.insertDevice(newDeviceRecord(id, body, actor.id, this.now()));
-    await this.startLookup(id);
+    await this.startLookup(actor, id);
     return this.get(actor, id);
   }
 
@@ -136,7 +136,7 @@ export class HomeDevicesService {
     const patch: DevicePatch = { ...body, updatedAt: this.now() };
     await this.deps.store.updateDevice(id, patch);
     const changed = (body.brand !== undefined && body.brand !== before.brand) || (body.model !== undefined && body.model !== before.model);
-    if (changed) await this.startLookup(id);
+    if (changed) await this.startLookup(actor, id);
     return this.get(actor, id);
   }
 
@@ -148,9 +148,9 @@ export class HomeDevicesService {
   }
 
   /** The lookup decides pending or skipped; a failure to start it never fails the save. */
-  private async startLookup(id: string): Promise<void> {
+  private async startLookup(actor: UserActor, id: string): Promise<void> {
     try {
-      await this.deps.lookup.start(id);
+      await this.deps.lookup.start(actor, id);
     } catch (err) {
       this.deps.logger.warn({ err, deviceId: id }, 'the web lookup could not start');
     }

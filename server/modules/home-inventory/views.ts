@@ -1,7 +1,7 @@
 // Records (store.ts) to what the web app receives (schema.ts): urls instead of file paths, the
 // warranty's state on today's date, and what this caller may do. No file path, manual text or
 // nudge bookkeeping ever leaves through here.
-import type { UserActor } from '../../actor.js';
+import { isAdmin, isOwner, type UserActor } from '../../actor.js';
 import { daysBetween, warrantyStatus } from './dates.js';
 import { DEFAULT_WARRANTY_DAYS, type Device, type DeviceFile, type DeviceLink, type DeviceSummary, type ServiceEntry } from './schema.js';
 import type { DeviceRecord, FileRecord, LinkRecord, ServiceRecord } from './store.js';
@@ -11,7 +11,7 @@ export const deviceUrl = (id: string) => `/api/home/devices/${enc(id)}`;
 export const devicePageUrl = (id: string) => `/inventory/${enc(id)}`;
 
 /** Whoever added the device, or an admin, may delete it. */
-export const canDelete = (actor: UserActor, d: Pick<DeviceRecord, 'createdBy'>): boolean => actor.role === 'admin' || (d.createdBy !== null && d.createdBy === actor.id);
+export const canDelete = (actor: UserActor, d: Pick<DeviceRecord, 'createdBy'>): boolean => isAdmin(actor) || isOwner(actor, d.createdBy);
 
 export function summaryView(actor: UserActor, d: DeviceRecord, today: string): DeviceSummary {
   return {

@@ -9,7 +9,7 @@
 // member's page goes away.
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import type { UserActor } from '../../actor.js';
+import { isOwner, type UserActor } from '../../actor.js';
 import { BadRequestError, ServiceUnavailableError, TooManyRequestsError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ImageArtifactsService } from './artifacts.js';
@@ -148,7 +148,7 @@ export class ImageGenerateService {
     if (pipeline === 'face_id') {
       if (!body.refId) throw new BadRequestError('Add a photo of the face first (refId from reference-face).');
       const row = await this.deps.store.face(body.refId);
-      const file = row && row.userId === actor.id ? this.deps.files.resolve(row.filePath) : null;
+      const file = row && isOwner(actor, row.userId) ? this.deps.files.resolve(row.filePath) : null;
       if (!file) throw new BadRequestError('That face photo is not there any more. Add it again.');
       face = { path: file, fileName: row!.filePath.split('/').pop()! };
     }

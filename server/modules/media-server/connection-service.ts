@@ -10,7 +10,7 @@
 // plain sentence of this module's own.
 import { randomUUID } from 'node:crypto';
 import { MediaServerError, type PlexClientInfo, type PlexServerResource } from '../../adapters/media-server/plex.js';
-import { assertAdmin, isAdmin, type UserActor } from '../../actor.js';
+import { assertAdmin, isAdmin, isOwner, type UserActor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { AppError, ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -349,7 +349,7 @@ export class MediaConnectionService implements MediaConnection {
 
   private async ownPin(actor: UserActor, pinId: number): Promise<PinRow> {
     const row = await this.d.store.pin(pinId);
-    if (!row || row.userId !== actor.id) throw new NotFoundError(SENTENCES.pinNotFound, 'pin_not_found');
+    if (!row || !isOwner(actor, row.userId)) throw new NotFoundError(SENTENCES.pinNotFound, 'pin_not_found');
     return row;
   }
 

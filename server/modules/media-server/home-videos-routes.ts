@@ -74,8 +74,8 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
       if (req.method === 'POST' && !id) {
         const size = Number(req.headers['upload-length']);
         if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
-        await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
-      } else if (id && !id.startsWith(`${actor.id}_`)) {
+        await videos.checkNewUpload(actor, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
+      } else if (id && !videos.ownsUpload(actor, id)) {
         await drain(req);
         res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
         return;

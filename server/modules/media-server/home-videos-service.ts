@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FileStore } from '@tus/file-store';
-import type { UserActor } from '../../actor.js';
+import { isOwner, type UserActor } from '../../actor.js';
 import { MediaServerError, type PlexItem } from '../../adapters/media-server/plex.js';
 import { NotFoundError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -128,9 +128,15 @@ export class HomeVideosService {
     return this.deps.clock.now().toISOString();
   }
 
+  /** An unfinished upload's id names its owner (`<userId>_<random>`, see home-videos-routes.ts): another member's is reported missing. */
+  ownsUpload(actor: UserActor, uploadId: string): boolean {
+    const sep = uploadId.indexOf('_');
+    return sep > 0 && isOwner(actor, uploadId.slice(0, sep));
+  }
+
   /** Before an upload starts: the member's library must be ready, the type a video, the size within the cap. */
-  async checkNewUpload(userId: string, declared: { type: string | null }): Promise<void> {
-    await this.deps.exports.readySection(userId, 'mine');
+  async checkNewUpload(actor: UserActor, declared: { type: string | null }): Promise<void> {
+    await this.deps.exports.readySection(actor.id, 'mine');
     if (!declared.type || !(HOME_VIDEO_TYPES as readonly string[]).includes(declared.type)) {
       throw new UnsupportedMediaError('Only videos can be uploaded here (MP4, MOV, WebM, MKV, AVI or 3GP).');
     }
@@ -231,7 +237,7 @@ export class HomeVideosService {
   /** Deletes Hearth's own file of a video (another member's is a 404) and rescans the folder. */
   async remove(actor: UserActor, id: string): Promise<void> {
     const row = await this.deps.store.getVideo(id);
-    if (!row || row.userId !== actor.id || row.state === 'removed') throw new NotFoundError('That video does not exist.');
+    if (!row || !isOwner(actor, row.userId) || row.state === 'removed') throw new NotFoundError('That video does not exist.');
     await this.removeFile(row, 'You deleted it.');
   }
 

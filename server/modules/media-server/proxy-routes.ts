@@ -14,7 +14,7 @@ const IMG_CACHE_CONTROL = 'private, max-age=604800';
 export function createMediaProxyRoutes(proxy: MediaProxy) {
   return defineRoutes((r) => {
     r.get('/img', { access: 'user', response: bytes('image/webp or image/jpeg: a library picture, resized to w×h') }, async (req, res) => {
-      const img = await proxy.image(actorOf(req).id, parse(ImgQuery, req.query), req.get('accept'));
+      const img = await proxy.image(actorOf(req), parse(ImgQuery, req.query), req.get('accept'));
       res.status(200).set({
         'Content-Type': img.contentType,
         'Cache-Control': IMG_CACHE_CONTROL,
@@ -35,7 +35,7 @@ export function createMediaProxyRoutes(proxy: MediaProxy) {
       res.once('close', () => stop.abort());
       let part;
       try {
-        part = await proxy.stream(actorOf(req).id, ratingKey, { method: req.method === 'HEAD' ? 'HEAD' : 'GET', range: req.get('range'), ifRange: req.get('if-range'), signal: stop.signal });
+        part = await proxy.stream(actorOf(req), ratingKey, { method: req.method === 'HEAD' ? 'HEAD' : 'GET', range: req.get('range'), ifRange: req.get('if-range'), signal: stop.signal });
       } catch (err) {
         // the browser left while the server was still answering: nobody to tell
         if (stop.signal.aborted) return;

@@ -17,6 +17,7 @@
 import type { default as Sharp } from 'sharp';
 import { MediaServerError, type PartResponse } from '../../adapters/media-server/plex.js';
 import { BadRequestError, NotFoundError, UnprocessableError, UpstreamError } from '../../errors.js';
+import type { UserActor } from '../../actor.js';
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { ImageDiskCache } from './img-cache.js';
@@ -107,13 +108,13 @@ export class MediaProxy {
   // ---- /img ------------------------------------------------------------------------------------
 
   /** A library picture in a w×h box; `accept` is the browser's Accept header (webp when it takes it). */
-  async image(userId: string, q: { path: string; w: number; h: number }, accept?: string): Promise<ProxiedImage> {
+  async image(actor: UserActor, q: { path: string; w: number; h: number }, accept?: string): Promise<ProxiedImage> {
     // only the server's own metadata pictures: no other host, no dot segments, no escapes
     const m = LIBRARY_IMAGE.exec(q.path);
     if (!m) throw new BadRequestError('That is not a picture from the media library.', undefined, 'invalid_image_path');
     const shared = await this.sharedOr404();
     // before the disk cache: its pictures are shared by everyone who may see them
-    await this.assertVisible(userId, shared, m[1]!);
+    await this.assertVisible(actor, shared, m[1]!);
     const format: 'webp' | 'jpeg' = accept?.includes('image/webp') ? 'webp' : 'jpeg';
     // the same picture from another server is another picture
     const name = ImageDiskCache.nameOf({ path: `${shared.machineIdentifier}${q.path}`, w: q.w, h: q.h, format });
@@ -149,8 +150,8 @@ export class MediaProxy {
   }
 
   /** Another member's private item is a 404 (the same answer as a picture that is not there). */
-  private async assertVisible(userId: string, shared: SharedServer, ratingKey: string): Promise<void> {
-    const sections = await this.deps.privateSections.viewFor(userId);
+  private async assertVisible(actor: UserActor, shared: SharedServer, ratingKey: string): Promise<void> {
+    const sections = await this.deps.privateSections.viewFor(actor.id);
     let sectionId = this.deps.privateSections.sectionOf(ratingKey);
     if (sectionId === undefined) {
       let item;
@@ -169,9 +170,9 @@ export class MediaProxy {
   // ---- /stream/:ratingKey ----------------------------------------------------------------------
 
   /** A film's bytes as the server sends them (Range passed through); destroy `body` to stop reading. */
-  async stream(userId: string, ratingKey: string, opts: StreamOptions): Promise<PartResponse> {
+  async stream(actor: UserActor, ratingKey: string, opts: StreamOptions): Promise<PartResponse> {
     const shared = await this.sharedOr404();
-    const sections = await this.deps.privateSections.viewFor(userId);
+    const sections = await this.deps.privateSections.viewFor(actor.id);
     const cacheKey = `${shared.machineIdentifier}/${ratingKey}`;
     const known = this.partKeys.get(cacheKey);
     const fresh = known && this.now() - known.at < PART_KEY_TTL_MS ? known : null;

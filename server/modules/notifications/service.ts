@@ -1,7 +1,7 @@
 // Notifications and their privacy boundary: a member sees their own rows; an admin also sees the
 // admin-targeted rows (user_id null). Misses and rows the caller may not see are both 404.
 import { randomUUID } from 'node:crypto';
-import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AuthService } from '../auth/service.js';
@@ -14,7 +14,7 @@ export interface NotificationsDeps {
   auth: AuthService;
 }
 
-const audienceOf = (actor: UserActor): Audience => ({ userId: actor.id, isAdmin: actor.role === 'admin' });
+const audienceOf = (actor: UserActor): Audience => ({ userId: actor.id, isAdmin: isAdmin(actor) });
 
 export class NotificationsService {
   constructor(private readonly deps: NotificationsDeps) {}

@@ -5,7 +5,7 @@
 // The article is untrusted too: it goes in a delimited block the system prompt calls data.
 import { z } from 'zod';
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
-import type { UserActor } from '../../actor.js';
+import { isOwner, type UserActor } from '../../actor.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { MAX_TAGS_PER_ITEM, type AiStatusResponse, type FullReaderItem, type ItemRecord } from './schema.js';
 
@@ -220,7 +220,7 @@ export class ReaderAiService {
     await this.refuseWhenSwitchedOff();
     const model = await chosenChatModel(this.deps.models);
     const { summary, tags } = await summarize(rec.contentText, { runtime: this.deps.runtime, model, title: rec.title, ...this.timeout() });
-    if (rec.ownerId !== actor.id) return { item: await this.deps.items.get(actor, id), summary, tags };
+    if (!isOwner(actor, rec.ownerId)) return { item: await this.deps.items.get(actor, id), summary, tags };
     const existing = (await this.deps.store.tagsFor([id])).get(id) ?? [];
     const merged = [...existing];
     for (const t of tags) if (!merged.some((e) => e.toLowerCase() === t)) merged.push(t);
