@@ -20,7 +20,7 @@ import type { SsrfGuard } from '../platform/ssrf.js';
 import type { PinThrottleRules } from './auth/throttle.js';
 import type { ChatTool } from './chat/tool-registry.js';
 import type { SearchProvider } from './search/providers.js';
-import type { BootStepDefinition } from './system/boot.js';
+import type { BootStepDefinition } from './system/boot-service.js';
 import type { AvailabilityCheck, ToolDefinition } from './tools/schema.js';
 
 /** What every module may use: built once by the container before any module. */

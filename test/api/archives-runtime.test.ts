@@ -9,7 +9,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../server/actor.js';
 import { kiwixToolsSource } from '../../server/modules/archives/runtime.js';
-import { ArchiveRuntimeService } from '../../server/modules/archives/runtime-install.js';
+import { ArchiveRuntimeService } from '../../server/modules/archives/runtime-service.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { freePort, waitFor } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';

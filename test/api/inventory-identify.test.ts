@@ -4,7 +4,7 @@
 // written, and OCR's answer with a sentence when the runtime or a model is missing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
-import { fieldsFromLabel, onLabel } from '../../server/modules/home-inventory/identify.js';
+import { fieldsFromLabel, onLabel } from '../../server/modules/home-inventory/identify-service.js';
 import { InventoryFiles } from '../../server/modules/home-inventory/files.js';
 import { HomeInventoryStore, type DeviceRecord } from '../../server/modules/home-inventory/store.js';
 import { CANNED_DESCRIPTION, CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InventoryFiles } from '../../server/modules/home-inventory/files.js';
-import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup.js';
+import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup-service.js';
 import { MAX_LOOKUP_PHOTOS } from '../../server/modules/home-inventory/schema.js';
 import { HomeInventoryStore, type DeviceRecord } from '../../server/modules/home-inventory/store.js';
 import { DEFAULT_VIDEOS, searchAnswer, startManufacturerSite, SUPPORT_PHONE, type ManufacturerSite } from '../fakes/manufacturer-site.js';

@@ -3,7 +3,7 @@
 // service entry).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createManualClock } from '../../server/platform/clock.js';
-import { intervalIn, maintenanceFrom } from '../../server/modules/home-inventory/maintenance.js';
+import { intervalIn, maintenanceFrom } from '../../server/modules/home-inventory/maintenance-service.js';
 import { HomeInventoryStore, type ServiceRecord } from '../../server/modules/home-inventory/store.js';
 import { insertDevice } from '../fixtures/inventory/devices.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InventoryFiles } from '../../server/modules/home-inventory/files.js';
-import { ManualError, ManualService } from '../../server/modules/home-inventory/manual.js';
+import { ManualError, ManualService } from '../../server/modules/home-inventory/manual-service.js';
 import { PDF_TASKS_MODULE, PdfTasks } from '../../server/modules/home-inventory/pdf-tasks.js';
 import { MAX_MANUAL_BYTES } from '../../server/modules/home-inventory/schema.js';
 import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';

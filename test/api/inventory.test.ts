@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup.js';
+import { LOOKUP_SKIPPED } from '../../server/modules/home-inventory/lookup-service.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 

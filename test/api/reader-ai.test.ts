@@ -2,7 +2,7 @@
 // out, the strict parsing of what comes back, and each runtime failure as the error the API sends.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
-import { ask, NOT_IN_ARTICLE, summarize } from '../../server/modules/reader/ai.js';
+import { ask, NOT_IN_ARTICLE, summarize } from '../../server/modules/reader/ai-service.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 
 const ARTICLE = 'The city council voted on Tuesday to build a new library downtown. Construction starts in March and costs 12 million euros.';

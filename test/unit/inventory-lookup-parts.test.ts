@@ -1,7 +1,7 @@
 // The lookup's pure parts: what a support page gives (phone, pictures) and how specs merge.
 import { describe, expect, it } from 'vitest';
 import { WebSearchError } from '../../server/adapters/web-search/searxng.js';
-import { cleanSpecs, lookupFailureSentence, mergeSpecs } from '../../server/modules/home-inventory/lookup.js';
+import { cleanSpecs, lookupFailureSentence, mergeSpecs } from '../../server/modules/home-inventory/lookup-service.js';
 import { MAX_SPECS } from '../../server/modules/home-inventory/schema.js';
 import { readSupportPage } from '../../server/modules/home-inventory/support-page.js';
 

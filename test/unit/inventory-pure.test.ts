@@ -2,11 +2,11 @@
 // safe download names, and the warranty reminder's wording.
 import { describe, expect, it } from 'vitest';
 import { addDays, daysBetween, warrantyStatus } from '../../server/modules/home-inventory/dates.js';
-import { safeFilename } from '../../server/modules/home-inventory/device-files.js';
-import { fromHomeboxRow, homeboxDate, toHomeboxRow } from '../../server/modules/home-inventory/transfer.js';
+import { safeFilename } from '../../server/modules/home-inventory/device-files-service.js';
+import { fromHomeboxRow, homeboxDate, toHomeboxRow } from '../../server/modules/home-inventory/transfer-service.js';
 import { CreateDeviceBody } from '../../server/modules/home-inventory/schema.js';
 import { newDeviceRecord } from '../../server/modules/home-inventory/service.js';
-import { warrantyPayload } from '../../server/modules/home-inventory/warranties.js';
+import { warrantyPayload } from '../../server/modules/home-inventory/warranties-service.js';
 
 describe('inventory dates', () => {
   it('counts whole days across months, leap days and years', () => {

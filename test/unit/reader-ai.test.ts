@@ -1,6 +1,6 @@
 // Pure parts of the Reader AI: the article budget, the strict summary parser and tag cleaning.
 import { describe, expect, it } from 'vitest';
-import { ARTICLE_BUDGET_CHARS, BadModelOutputError, cleanTags, fitToBudget, parseSummary } from '../../server/modules/reader/ai.js';
+import { ARTICLE_BUDGET_CHARS, BadModelOutputError, cleanTags, fitToBudget, parseSummary } from '../../server/modules/reader/ai-service.js';
 
 describe('fitToBudget', () => {
   it('leaves short text alone (whitespace tidied)', () => {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildMatch, contentHash, contentTypeOf, isPng, resolveArchivePath, sniff } from '../../server/modules/reader/files.js';
-import { framesBlockedBy, iconOf, titleOf } from '../../server/modules/reader/probe.js';
+import { framesBlockedBy, iconOf, titleOf } from '../../server/modules/reader/probe-service.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 describe('buildMatch (search input -> FTS5 expression)', () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError, UnprocessableError } from '../../server/errors.js';
 import { createErrorHandler } from '../../server/http/error-handler.js';
 import { SseRegistry, type SseWork } from '../../server/http/sse.js';
-import { ImportFailedError } from '../../server/modules/reader/transfer.js';
+import { ImportFailedError } from '../../server/modules/reader/transfer-service.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 
 const servers: Array<{ close(): void }> = [];

@@ -1,5 +1,5 @@
 // The archives module's boot step: the installed archives are served (the archive server started).
-import type { BootStepDefinition } from '../system/boot.js';
+import type { BootStepDefinition } from '../system/boot-service.js';
 import type { ArchivesService } from './service.js';
 
 export function bootSteps(deps: { archives: ArchivesService }): BootStepDefinition[] {

@@ -9,7 +9,7 @@ import type { ProcessSupervisor } from '../../platform/sidecars/supervisor.js';
 import type { ArchiveEntryCache, CachedEntry } from './entry-cache.js';
 import { archiveContentCsp, decodeSegments, encodeSegments, friendlyPage, headerValue as header, injection, pathFromLocation, preparePage, rewriteHtml } from './proxy.js';
 import { MAX_REDIRECT_HOPS } from './schema.js';
-import type { ArchiveDownloadsService } from './downloads.js';
+import type { ArchiveDownloadsService } from './downloads-service.js';
 import type { ArchivesService } from './service.js';
 import type { ArchivesStore } from './store.js';
 

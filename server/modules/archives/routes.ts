@@ -19,9 +19,9 @@ import {
   SourceParams,
   VerifyArchivesResponse,
 } from './schema.js';
-import type { ArchiveContentService } from './content.js';
-import type { ArchiveDownloadsService } from './downloads.js';
-import type { ArchiveRuntimeService } from './runtime-install.js';
+import type { ArchiveContentService } from './content-service.js';
+import type { ArchiveDownloadsService } from './downloads-service.js';
+import type { ArchiveRuntimeService } from './runtime-service.js';
 import type { ArchivesService } from './service.js';
 
 /**

@@ -1,7 +1,7 @@
 // Reference archives: which archives are installed, the archive server that serves them (through
 // the one supervisor), favicons, companion search, and the admin's delete and verify (with
-// quarantine). Elsewhere in this module: downloads.ts (the admin catalog, download, watch, cancel),
-// content.ts (the content proxy), runtime-install.ts (installing the archive server itself).
+// quarantine). Elsewhere in this module: downloads-service.ts (the admin catalog, download, watch, cancel),
+// content-service.ts (the content proxy), runtime-service.ts (installing the archive server itself).
 import { rm } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';

@@ -5,9 +5,9 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import type { HomeAskService } from './ask.js';
-import type { HomeIdentifyService } from './identify.js';
-import type { HomeMaintenanceService } from './maintenance.js';
+import type { HomeAskService } from './ask-service.js';
+import type { HomeIdentifyService } from './identify-service.js';
+import type { HomeMaintenanceService } from './maintenance-service.js';
 import { AskBody, AskEvents, DeviceIdParams, IdentifyBody, IdentifyResponse, MaintenanceResponse } from './schema.js';
 
 export interface HomeAiServices {

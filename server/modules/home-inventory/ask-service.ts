@@ -7,7 +7,7 @@ import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '..
 import type { UserActor } from '../../actor.js';
 import { AppError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Logger } from '../../platform/logger.js';
-import { DEVICE_GONE, IDENTIFY_MODEL_MS } from './identify.js';
+import { DEVICE_GONE, IDENTIFY_MODEL_MS } from './identify-service.js';
 import { forAsk } from './manual-text.js';
 import type { InventoryModelPicker } from './parts.js';
 import type { AskEvents } from './schema.js';

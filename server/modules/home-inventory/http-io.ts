@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { BadRequestError, PayloadTooLargeError } from '../../errors.js';
 import { pipeToResponse } from '../../http/body.js';
 import { FORM_OVERHEAD, receiveFile, uploadSize, type ReceivedFile } from '../../http/upload.js';
-import type { OpenedFile } from './device-files.js';
+import type { OpenedFile } from './device-files-service.js';
 
 /**
  * Reads a multipart form with one file: the file is written to `target` (at most `max` bytes, or

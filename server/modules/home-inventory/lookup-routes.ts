@@ -5,7 +5,7 @@
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { HomeLookupService } from './lookup.js';
+import type { HomeLookupService } from './lookup-service.js';
 import type { HomeDevicesService } from './service.js';
 import { DeviceIdParams, GenerateSpecsResponse, LookupResponse } from './schema.js';
 

@@ -6,7 +6,7 @@
 //   (a) search guidance and baseline specs from the household's text model (skipped quietly when
 //       the runtime is down or no model is chosen);
 //   (b) the manual: a "<brand> <model> manual filetype:pdf" search, PDF results tried in order until
-//       one downloads and reads (manual.ts);
+//       one downloads and reads (manual-service.ts);
 //   (c) the maker's support page: a phone number and product pictures (support-page.ts);
 //   (d) up to MAX_LOOKUP_PHOTOS product photos (image search, then the support page's pictures),
 //       checked by their first bytes and stored with sharp as files with source ai; the first
@@ -28,7 +28,7 @@ import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sniff, type InventoryFiles } from './files.js';
-import type { ManualService } from './manual.js';
+import type { ManualService } from './manual-service.js';
 import type { DeviceLookup, InventoryModelPicker } from './parts.js';
 import { MAX_FILES_PER_DEVICE, MAX_LOOKUP_PHOTOS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type LookupStatus } from './schema.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';

@@ -10,7 +10,7 @@ import type { UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { addDays, todayOf } from './dates.js';
-import { DEVICE_GONE } from './identify.js';
+import { DEVICE_GONE } from './identify-service.js';
 import type { MaintenanceResponse as Maintenance, MaintenanceSuggestion } from './schema.js';
 
 type MaintenanceResponse = z.infer<typeof Maintenance>;

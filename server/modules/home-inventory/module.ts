@@ -5,16 +5,16 @@ import { createSsrfGuard } from '../../platform/ssrf.js';
 import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { createHomeAiRoutes, type HomeAiServices } from './ai-routes.js';
-import { HomeAskService } from './ask.js';
+import { HomeAskService } from './ask-service.js';
 import { createHomeInventoryTool } from './chat-tool.js';
-import { HomeDeviceFilesService } from './device-files.js';
+import { HomeDeviceFilesService } from './device-files-service.js';
 import { inventoryToolChecks, inventoryTools } from './extensions.js';
 import { InventoryFiles } from './files.js';
-import { HomeIdentifyService } from './identify.js';
+import { HomeIdentifyService } from './identify-service.js';
 import { createHomeLookupRoutes } from './lookup-routes.js';
-import { HomeLookupService } from './lookup.js';
-import { HomeMaintenanceService } from './maintenance.js';
-import { ManualService } from './manual.js';
+import { HomeLookupService } from './lookup-service.js';
+import { HomeMaintenanceService } from './maintenance-service.js';
+import { ManualService } from './manual-service.js';
 import { LabelOcr } from './ocr.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './pdf-tasks.js';
 import type { HomeInventoryPorts } from './ports.js';
@@ -22,8 +22,8 @@ import { createHomeInventoryRoutes, type HomeInventoryServices } from './routes.
 import { createDeviceSearchProvider } from './search-provider.js';
 import { HomeDevicesService } from './service.js';
 import { HomeInventoryStore } from './store.js';
-import { HomeTransferService } from './transfer.js';
-import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './warranties.js';
+import { HomeTransferService } from './transfer-service.js';
+import { HomeWarrantiesService, WARRANTY_SWEEP_MS, WARRANTY_SWEEP_TASK } from './warranties-service.js';
 
 export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts) {
   const { config, tuning, clock, guard } = p;

@@ -5,7 +5,7 @@
 import type { Actor, UserActor } from '../../actor.js';
 import type { LookupStatus } from './schema.js';
 
-/** The web lookup (lookup.ts). */
+/** The web lookup (lookup-service.ts). */
 export interface DeviceLookup {
   /**
    * Decides and records the device's lookupStatus: pending (and the lookup runs in the background,
@@ -15,7 +15,7 @@ export interface DeviceLookup {
   start(actor: Actor, deviceId: string): Promise<LookupStatus>;
 }
 
-/** Manual text extraction (lookup.ts / manual.ts): an uploaded PDF fills manualText when the device has none. */
+/** Manual text extraction (lookup-service.ts / manual-service.ts): an uploaded PDF fills manualText when the device has none. */
 export interface ManualExtraction {
   /** Runs in the background; never throws into the upload. */
   fromUploadedFile(deviceId: string, fileId: string): void;

@@ -5,7 +5,7 @@ import type { Request } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { HomeDeviceFilesService } from './device-files.js';
+import type { HomeDeviceFilesService } from './device-files-service.js';
 import { readRawBody } from '../../http/body.js';
 import { receiveFormFile, receiveUpload, sendFile } from './http-io.js';
 import {
@@ -39,8 +39,8 @@ import {
   WarrantiesResponse,
 } from './schema.js';
 import type { HomeDevicesService } from './service.js';
-import type { HomeTransferService } from './transfer.js';
-import type { HomeWarrantiesService } from './warranties.js';
+import type { HomeTransferService } from './transfer-service.js';
+import type { HomeWarrantiesService } from './warranties-service.js';
 import { BadRequestError } from '../../errors.js';
 import { z } from 'zod';
 

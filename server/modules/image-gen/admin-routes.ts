@@ -3,9 +3,9 @@
 import { actorOf } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
-import type { ImageEngineAdminService } from './engine-admin.js';
+import type { ImageEngineAdminService } from './engine-admin-service.js';
 import { receiveFile } from './http-io.js';
-import type { ImageLorasService } from './loras.js';
+import type { ImageLorasService } from './loras-service.js';
 import {
   AdminLoraResponse,
   AdminLorasResponse,

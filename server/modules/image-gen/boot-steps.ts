@@ -2,7 +2,7 @@
 // environment. One that is out of date (ComfyUI or a node pack was updated since it was made) is
 // rebuilt in the background (the engine's state is `installing` meanwhile, on the Image engine
 // page); boot never waits for pip, and the engine itself still starts only when first needed.
-import type { BootStepDefinition } from '../system/boot.js';
+import type { BootStepDefinition } from '../system/boot-service.js';
 import type { EnvironmentCheck } from './runtime.js';
 
 const DETAIL: Record<EnvironmentCheck, { status: 'ok' | 'warn'; detail: string }> = {

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
-import type { ImageGenerateService } from './generate.js';
+import type { ImageGenerateService } from './generate-service.js';
 import { GenerateBody, MAX_PROMPT_CHARS, Orientation, Style } from './schema.js';
 
 export const IMAGE_TOOL_TIMEOUT_MS = 5_000;

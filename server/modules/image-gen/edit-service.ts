@@ -8,7 +8,7 @@ import { AppError, BadRequestError, ServiceUnavailableError, UnsupportedMediaErr
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { UserActor } from '../../actor.js';
-import type { ImageArtifactsService } from './artifacts.js';
+import type { ImageArtifactsService } from './artifacts-service.js';
 import type { LocalAdjustments, LocalEditTasks } from './edit-tasks.js';
 import type { ImageFiles } from './files.js';
 import type { Artifact, EditFields, EditOp } from './schema.js';

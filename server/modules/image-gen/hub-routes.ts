@@ -5,7 +5,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, events, NO_CONTENT } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import type { ModelHubService } from './hub.js';
+import type { ModelHubService } from './hub-service.js';
 import { HubImportBody, HubImportEvents, HubKeyBody, HubKeyResponse, HubSearchBody, HubSearchResponse } from './schema.js';
 
 export function createImageHubRoutes(hub: ModelHubService, sse: SseRegistry) {

@@ -14,7 +14,7 @@ import { allowedLoras, type LoraAccess, type LoraCandidate } from './prompt.js';
 import { baseFamilyOf, loraInfoFromMetadata, readSafetensorsFile } from './safetensors.js';
 import type { AdminLora, GrantState, LoraCategory, LoraPatchBody, MemberGrants, MemberLora, Protections } from './schema.js';
 import type { CategoryRecord, ImageGenStore, LoraRecord } from './store.js';
-import type { LoraRegistration } from './hub.js';
+import type { LoraRegistration } from './hub-service.js';
 
 /** A member without a row: the safety prefix on, adult LoRAs blocked. */
 export const DEFAULT_PROTECTIONS: Protections = { uncensoredImages: false, blockAdultLoras: true };
@@ -189,7 +189,7 @@ export class ImageLorasService {
     return Promise.all(rows.filter((r): r is LoraRecord => r !== null).map(async (r) => toAdminLora(r, categories, await this.deps.files.loraSize(r.filePath))));
   }
 
-  // ---- the model hub's registry (hub.ts's LoraRegistry) ------------------------------------
+  // ---- the model hub's registry (hub-service.ts's LoraRegistry) ------------------------------------
   /** A file the hub's import put in the loras folder becomes a LoRA with the hub's own facts. */
   async registerFromHub(input: LoraRegistration): Promise<AdminLora> {
     const at = this.now();

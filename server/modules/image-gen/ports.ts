@@ -1,8 +1,8 @@
 // What the image generation module asks of other modules (container.ts hands these in).
 import type { DownloadsService } from '../downloads/service.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
-import type { ImageEngineParts } from './engine-admin.js';
-import type { LoraRegistry } from './hub.js';
+import type { ImageEngineParts } from './engine-admin-service.js';
+import type { LoraRegistry } from './hub-service.js';
 import type { ImageModelHelper } from './parts.js';
 
 export interface ImageGenPorts {

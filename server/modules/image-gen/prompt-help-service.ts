@@ -5,8 +5,8 @@
 import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import type { ImageArtifactsService } from './artifacts.js';
-import type { ImageLorasService } from './loras.js';
+import type { ImageArtifactsService } from './artifacts-service.js';
+import type { ImageLorasService } from './loras-service.js';
 import { allowedLoras } from './prompt.js';
 import type { ImageJobRunner, ImageModelHelper } from './parts.js';
 import { MAX_PROMPT_CHARS } from './schema.js';

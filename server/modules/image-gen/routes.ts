@@ -6,13 +6,13 @@ import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, events, NO_CONTENT } from '../../http/routes.js';
 import type { SseRegistry, SseStream } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
-import type { ImageArtifactsService } from './artifacts.js';
-import type { ImageEngineAdminService } from './engine-admin.js';
-import { isLocalOp, type ImageEditService } from './edit.js';
-import type { ImageGenerateService, QueuedJob } from './generate.js';
-import type { ImagePromptHelpService } from './prompt-help.js';
+import type { ImageArtifactsService } from './artifacts-service.js';
+import type { ImageEngineAdminService } from './engine-admin-service.js';
+import { isLocalOp, type ImageEditService } from './edit-service.js';
+import type { ImageGenerateService, QueuedJob } from './generate-service.js';
+import type { ImagePromptHelpService } from './prompt-help-service.js';
 import { receiveFile, sendPicture } from './http-io.js';
-import type { ImageLorasService } from './loras.js';
+import type { ImageLorasService } from './loras-service.js';
 import type { JobEvent } from './parts.js';
 import {
   ArtifactIdParams,

@@ -7,7 +7,7 @@ import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runt
 import type { FeaturesService } from '../features/service.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { SetupService } from '../setup/service.js';
-import type { BootStepDefinition } from '../system/boot.js';
+import type { BootStepDefinition } from '../system/boot-service.js';
 
 export const ESSENTIAL_MODELS = [
   { key: 'chat-model', label: 'Chat model', role: 'chat' },

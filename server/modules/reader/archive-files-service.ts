@@ -7,7 +7,7 @@ import type { UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { resolveInside } from '../../platform/path-guard.js';
-import type { ReaderAccess } from './access.js';
+import type { ReaderAccess } from './access-service.js';
 import { FAVICON_ICO, FAVICON_PNG } from './favicon.js';
 import { contentTypeOf, itemDir, resolveArchivePath } from './files.js';
 import type { ReaderStore } from './store.js';

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/tool-registry.js';
 import { clip, keyWords, readableUrl } from '../search/text.js';
-import type { ReaderItemsService } from './items.js';
+import type { ReaderItemsService } from './items-service.js';
 import { readerItemUrl } from './search-provider.js';
 
 export const READER_SEARCH_TIMEOUT_MS = 2000;

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import type { Response } from 'express';
 import { pipeToResponse } from '../../http/body.js';
-import type { ArchiveFile } from './archive-files.js';
+import type { ArchiveFile } from './archive-files-service.js';
 import { ARCHIVE_CSP } from './schema.js';
 
 /**

@@ -8,11 +8,11 @@ import type { UserPreferencesStore } from '../../db/kv.js';
 import { BadRequestError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
-import { itemNotFound as notFound, type ReaderAccess } from './access.js';
-import type { ReaderCollectionsService } from './collections.js';
+import { itemNotFound as notFound, type ReaderAccess } from './access-service.js';
+import type { ReaderCollectionsService } from './collections-service.js';
 import { buildAnyMatch, buildMatch, clientSnapshotFile, isPng, itemDir, readerRoot } from './files.js';
 import type { ReaderCaptureQueue } from './jobs.js';
-import { refusal } from './probe.js';
+import { refusal } from './probe-service.js';
 import {
   ADMIN_DEFAULT_CATEGORY,
   HIDDEN_PREFERENCE,

@@ -3,22 +3,22 @@
 import path from 'node:path';
 import { captureBrowserFiles } from '../../adapters/browser/profiles.js';
 import { defineModule, type Platform } from '../module.js';
-import { ReaderAccess } from './access.js';
-import { ReaderAiService } from './ai.js';
-import { ReaderArchiveFiles } from './archive-files.js';
+import { ReaderAccess } from './access-service.js';
+import { ReaderAiService } from './ai-service.js';
+import { ReaderArchiveFiles } from './archive-files-service.js';
 import { createLazyCaptureEngine } from './capture/lazy.js';
 import { createReaderSearchTool } from './chat-tool.js';
-import { ReaderCollectionsService } from './collections.js';
+import { ReaderCollectionsService } from './collections-service.js';
 import { readerToolChecks, readerTools } from './extensions.js';
-import { ReaderItemsService } from './items.js';
+import { ReaderItemsService } from './items-service.js';
 import { ReaderCaptureQueue } from './jobs.js';
 import { MONITOR_TASK, MONITOR_TICK_MS, ReaderMonitor } from './monitor.js';
 import type { ReaderPorts } from './ports.js';
-import { ReaderProbeService } from './probe.js';
+import { ReaderProbeService } from './probe-service.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes, type ReaderServices } from './routes.js';
 import { createReaderSearchProvider } from './search-provider.js';
 import { ReaderStore } from './store.js';
-import { ReaderTransferService } from './transfer.js';
+import { ReaderTransferService } from './transfer-service.js';
 
 export function createReaderModule(p: Platform, ports: ReaderPorts) {
   const { config, clock, guard, logger } = p;

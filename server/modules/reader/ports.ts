@@ -1,7 +1,7 @@
 // What the reader module asks of other modules (container.ts hands these in).
 import type { NotificationsService } from '../notifications/service.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
-import type { ReaderAiServiceDeps } from './ai.js';
+import type { ReaderAiServiceDeps } from './ai-service.js';
 import type { CaptureEngine } from './capture/types.js';
 
 export interface ReaderPorts {

@@ -4,7 +4,7 @@ import { pipeline, Transform, type Readable } from 'node:stream';
 import type { UserActor } from '../../actor.js';
 import { BadRequestError, PayloadTooLargeError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type GuardedResponse, type SsrfGuard } from '../../platform/ssrf.js';
-import type { ReaderAccess } from './access.js';
+import type { ReaderAccess } from './access-service.js';
 import { PROBE_MAX_BYTES, PROBE_TIMEOUT_MS, PROXY_MAX_BYTES, type ProbeResult } from './schema.js';
 
 /** The legacy embed proxy's answer: the site's status, its headers minus cookies and frame or security policy, and its body, cut off past PROXY_MAX_BYTES. */

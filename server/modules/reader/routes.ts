@@ -37,15 +37,15 @@ import {
   SummarizeResponse,
   TagsResponse,
 } from './schema.js';
-import { AskBody, type ReaderAiService } from './ai.js';
+import { AskBody, type ReaderAiService } from './ai-service.js';
 import { pipeToResponse, readRawBody } from '../../http/body.js';
 import { sendArchiveFile, sendPieces } from './http-io.js';
-import type { ReaderAccess } from './access.js';
-import type { ReaderArchiveFiles } from './archive-files.js';
-import type { ReaderCollectionsService } from './collections.js';
-import type { ReaderItemsService } from './items.js';
-import type { ReaderProbeService } from './probe.js';
-import type { ReaderTransferService } from './transfer.js';
+import type { ReaderAccess } from './access-service.js';
+import type { ReaderArchiveFiles } from './archive-files-service.js';
+import type { ReaderCollectionsService } from './collections-service.js';
+import type { ReaderItemsService } from './items-service.js';
+import type { ReaderProbeService } from './probe-service.js';
+import type { ReaderTransferService } from './transfer-service.js';
 
 /** The Reader module's services, as the container wires them (each route calls the one it needs). */
 export interface ReaderServices {
@@ -182,7 +182,7 @@ export function createReaderRoutes(reader: ReaderServices, sse: SseRegistry, ai:
 
     r.get('/:id/changes', { access: 'user', response: ChangesResponse }, async (req) => ({ changes: await reader.items.changes(actorOf(req), parse(ItemIdParams, req.params).id) }));
 
-    // AI (ai.ts): own or global items; summarize persists excerpt + tags on own items only.
+    // AI (ai-service.ts): own or global items; summarize persists excerpt + tags on own items only.
     r.post('/:id/summarize', { access: 'user', response: SummarizeResponse }, (req) => ai.summarize(actorOf(req), parse(ItemIdParams, req.params).id));
     r.post('/:id/ask', { access: 'user', response: AskResponse }, (req) => ai.ask(actorOf(req), parse(ItemIdParams, req.params).id, parse(AskBody, req.body).question));
   });

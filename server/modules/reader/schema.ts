@@ -6,7 +6,7 @@ import { Availability } from '../tools/schema.js';
 export const MAX_URL_CHARS = 2048;
 export const MAX_TITLE_CHARS = 500;
 export const MAX_TAGS_PER_ITEM = 20;
-/** A tag's name: the API refuses a longer one, an import cuts it (the AI's own, stricter cap is MAX_AI_TAG_CHARS in ai.ts). */
+/** A tag's name: the API refuses a longer one, an import cuts it (the AI's own, stricter cap is MAX_AI_TAG_CHARS in ai-service.ts). */
 export const MAX_TAG_CHARS = 50;
 export const MAX_COLLECTION_NAME_CHARS = 100;
 export const MAX_CATEGORY_CHARS = 60;
@@ -226,7 +226,7 @@ export const ImportEvents = z.object({ progress: ImportProgress, done: ImportSum
 export type ImportEvents = z.infer<typeof ImportEvents>;
 /**
  * The import's `error` event, which the stream runner sends (not declared in ImportEvents): a
- * failure midway (ImportFailedError in transfer.ts) also says how many links were saved.
+ * failure midway (ImportFailedError in transfer-service.ts) also says how many links were saved.
  */
 export const ImportErrorEvent = z.object({ code: z.string(), message: z.string(), imported: z.number().int().optional() });
 export type ImportErrorEvent = z.infer<typeof ImportErrorEvent>;

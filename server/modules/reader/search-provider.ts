@@ -2,7 +2,7 @@
 // through the Reader's own full-text search and visibility rules (ReaderItemsService.find).
 import type { SearchProvider } from '../search/providers.js';
 import { clip, readableUrl } from '../search/text.js';
-import type { ReaderItemsService } from './items.js';
+import type { ReaderItemsService } from './items-service.js';
 
 export const readerItemUrl = (id: string) => `/reader/${encodeURIComponent(id)}`;
 

@@ -6,7 +6,7 @@
 // update). The largest part is the listing and full-text search (filterSql to explainSearch,
 // about 160 lines: bm25 ranking, the newest-first tier past RANK_ALL_MAX). The seams for a split,
 // when the services are next reshaped: collections (about 70 lines) into their own store for
-// collections.ts and transfer.ts, and the search into one for items.ts; each changes what the
+// collections-service.ts and transfer-service.ts, and the search into one for items-service.ts; each changes what the
 // container hands those services.
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';

@@ -6,7 +6,7 @@ import type { UserActor } from '../../actor.js';
 import { AppError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { ReaderAccess, Viewer } from './access.js';
+import type { ReaderAccess, Viewer } from './access-service.js';
 import {
   BOOKMARKS_HTML_END,
   BOOKMARKS_HTML_FOLDER_CLOSE,
@@ -15,7 +15,7 @@ import {
   bookmarksHtmlHead,
   parseBookmarksHtmlInSlices,
 } from './bookmarks-html.js';
-import type { ReaderCollectionsService } from './collections.js';
+import type { ReaderCollectionsService } from './collections-service.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ImportProgress, type ImportSummary, type ItemType } from './schema.js';
 import { newItemRecord, type NewItem, type ReaderStore } from './store.js';

@@ -1,7 +1,7 @@
 // The setup module: the first admin, the welcome steps and the admin's setup checklist.
 import { createRequestLimit } from '../../http/rate-limit.js';
 import { defineModule, type Platform } from '../module.js';
-import { SetupChecklistService } from './checklist.js';
+import { SetupChecklistService } from './checklist-service.js';
 import type { SetupPorts } from './ports.js';
 import { createSetupRoutes } from './routes.js';
 import { SetupService } from './service.js';

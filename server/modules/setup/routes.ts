@@ -19,7 +19,7 @@ import {
   SetupStateResponse,
   SetupStatus,
 } from './schema.js';
-import type { SetupChecklistService } from './checklist.js';
+import type { SetupChecklistService } from './checklist-service.js';
 import type { SetupService } from './service.js';
 
 /** `limits.setup` bounds requests per client to the routes anyone may call. */

@@ -1,6 +1,6 @@
 // The system module's boot steps: the database answers, and what the machine offers.
 import type { HardwareProbe } from '../../platform/hardware.js';
-import type { BootStepDefinition } from './boot.js';
+import type { BootStepDefinition } from './boot-service.js';
 
 const GiB = 1024 ** 3;
 

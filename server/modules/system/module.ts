@@ -2,7 +2,7 @@
 // readiness and the addresses other devices use. Listed last: its start begins the boot.
 import { ReplayChannel } from '../../http/sse.js';
 import { defineModule, type Platform } from '../module.js';
-import { BootService, type BootEvent, type BootStepDefinition } from './boot.js';
+import { BootService, type BootEvent, type BootStepDefinition } from './boot-service.js';
 import { bootSteps } from './boot-steps.js';
 import { createSystemRoutes } from './routes.js';
 

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import { defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { houseAddresses, type NetworkInterfaces } from '../../platform/lan.js';
-import type { BootService } from './boot.js';
+import type { BootService } from './boot-service.js';
 import { BootEvents, HouseAddressesResponse, ReadyResponse } from './schema.js';
 
 export interface SystemNetwork {
