@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/harness/sequencer.js';
 
 // Each project has a time budget for one `vitest run --project <name>` on a 2-core machine
-// (docs/architecture.md, "Tests and their budgets", keeps the same table and the latest
+// (docs/benchmarks.md, "Tests and their budgets", keeps the same table and the latest
 // measurements). A project over its budget is split or its slowest files made cheaper; a new file
 // goes to the project whose kind of work it does, not to the one with room left.
 

@@ -5,7 +5,7 @@
 // vitest's own order is by project name (api, capture, e2e, unit). The long browser files then
 // started two thirds of the way in and the run ended on them; now they start at once, the api files
 // fill the workers beside them, and the run ends on the small unit files, which leave no worker
-// waiting long for the last one. Measurements: docs/architecture.md, "Tests and their budgets".
+// waiting long for the last one. Measurements: docs/benchmarks.md, "Tests and their budgets".
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const PROJECT_ORDER = ['capture', 'e2e', 'api', 'unit'];
