@@ -1,6 +1,6 @@
 // archive_search, the chat tool over the installed archives: article titles and full text
 // (ArchivesService.findArticles, as unified search), the best few with a short snippet each and a
-// link into the web app's archive viewer. Registered in the container's ChatToolRegistry; its
+// link into the web app's archive viewer. Listed in this module's manifest (module.ts), gathered by the chat module; its
 // Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';

@@ -1,5 +1,5 @@
 // The tools chat may call. Each module that owns some household knowledge adds its tool in one
-// file (modules/<x>/chat-tool.ts) and the container registers it here. A tool's id is also an
+// file (modules/<x>/chat-tool.ts) and lists it in its manifest; the chat module gathers them here. A tool's id is also an
 // Extension in the app store (GET /api/tools, offline: true): chat offers a tool only while that
 // Extension is enabled and available, and refuses a call to any other.
 import { z } from 'zod';

@@ -292,7 +292,7 @@ export class FeaturesService {
     if (model) await this.setChosenModel('chat', model.target);
   }
 
-  /** A download finished (the container wires this to `download.completed`): a catalog artifact is now installed. */
+  /** A download finished (a listener on `download.completed`, in module.ts): a catalog artifact is now installed. */
   async onDownloaded(artifactId: string | null): Promise<void> {
     if (!artifactId || !this.deps.catalog.artifact(artifactId)) return;
     await this.markInstalled([artifactId]);

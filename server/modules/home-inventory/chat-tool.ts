@@ -2,7 +2,7 @@
 // `query` lists up to TOOL_MAX_RESULTS devices with their warranty state; `deviceId` gives one
 // device in full (specs, links, file names, service history) with an extract of its manual chosen
 // by `question` (manual-text.ts forTool). Each result links to the device page, /inventory/:id.
-// Registered in the container's ChatToolRegistry; its Extension (same id) is in extensions.ts.
+// Listed in this module's manifest (module.ts), gathered by the chat module; its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
 import type { Source } from '../chat/schema.js';

@@ -1,7 +1,7 @@
 // image_gen, the chat tool that makes a picture: it starts a txt2img job as the member who asked
 // (their protections and LoRAs apply, the picture is theirs alone) and answers with the picture's
 // link; the picture keeps building after the answer. When the image engine is not reachable it
-// answers that it is offline, in a sentence. Registered in the container's ChatToolRegistry; its
+// answers that it is offline, in a sentence. Listed in this module's manifest (module.ts), gathered by the chat module; its
 // Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import { AppError } from '../../errors.js';

@@ -2,7 +2,7 @@
 // @tus/file-store at /me/uploads; the session and the member's library are checked before tus sees
 // a request, and an upload belongs to the member who started it: another's is a 404), the list
 // and delete. Partial uploads live under DATA_DIR/media-uploads until finished; abandoned ones
-// expire (the container's scheduler cleans them).
+// expire (the module's scheduled cleanup removes them).
 import { randomUUID } from 'node:crypto';
 import { Server, type Upload } from '@tus/server';
 import express, { type NextFunction, type Request, type Response } from 'express';

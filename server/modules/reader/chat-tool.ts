@@ -1,6 +1,6 @@
 // reader_search, the chat tool over the Reader: the caller's own and household items (never
 // another member's), through the Reader's own search (ReaderItemsService.find). Registered in the
-// container's ChatToolRegistry; its Extension (same id) is in extensions.ts.
+// chat module (listed in this module's module.ts); its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/tool-registry.js';
 import { clip, keyWords, readableUrl } from '../search/text.js';

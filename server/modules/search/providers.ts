@@ -1,5 +1,5 @@
 // What a module gives unified search: one provider per type, in one file beside the module
-// (modules/<x>/search-provider.ts), registered by the container. A provider sees only what the
+// (modules/<x>/search-provider.ts), listed in its module.ts and gathered by the search module. A provider sees only what the
 // caller may see, and answers within the search's time budget or is listed as unavailable.
 import type { UserActor } from '../../actor.js';
 import type { SearchResult, SearchType } from './schema.js';

@@ -1,5 +1,5 @@
 // Unified search: one question asked of every provider at once (each module's
-// search-provider.ts, registered by the container), within one time budget. A provider that fails
+// search-provider.ts, listed in its module.ts and gathered by the search module), within one time budget. A provider that fails
 // or runs out of time is named in `unavailable` with a sentence; the others still answer. Groups
 // come back in a fixed order, and a group with nothing in it is left out.
 import type { UserActor } from '../../actor.js';

@@ -1,5 +1,5 @@
 // The tool registry. Each feature module exports its own ToolDefinitions (modules/<x>/extensions.ts)
-// and the container registers them, so the list lives with the features and cannot drift.
+// and lists them in its manifest; the tools module gathers them, so the list lives with the features and cannot drift.
 import { TOOL_ROUTES, type ToolDefinition } from './schema.js';
 
 export class ToolRegistry {
