@@ -1,6 +1,5 @@
-// What chat asks of the rest of Hearth, as small interfaces the container fills in.
+// What chat asks of the rest of Hearth, as small interfaces the container fills in (ChatPorts).
 import type { UserActor } from '../../actor.js';
-import { ConflictError } from '../../errors.js';
 import type { ModelDetailsCache } from '../models/details.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import type { ChatTool } from './tool-registry.js';
@@ -18,12 +17,6 @@ export interface ChatModelPicker {
 export interface RuntimeLooker {
   runtimeModels(): Promise<string[] | null>;
   chosenModel(role: 'chat' | 'router'): Promise<string | null>;
-}
-
-export class NoChatModelError extends ConflictError {
-  constructor() {
-    super('no_chat_model', 'No chat model is chosen yet. An admin can choose one in Admin › Models.');
-  }
 }
 
 /** What the chat module asks of other modules (container.ts hands these in). */
