@@ -51,6 +51,9 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     const migrations = Number(((await db('knex_migrations').count({ n: '*' }).first()) as { n: number } | undefined)?.n ?? 0);
 
     const deps = buildContainer({ config, logger, db, migrations }, overrides);
+    // PIN locks, paces and trusted devices a previous run kept; the last writes land before the database closes
+    await deps.auth.restorePinState();
+    cleanups.push({ name: 'PIN sign-in state', run: () => deps.auth.pinStateSettled() });
     cleanups.push({ name: 'event bus', run: () => deps.bus.clear() });
     cleanups.push({ name: 'rate limits', run: () => Object.values(deps.limits).forEach((l) => l.close()) });
 

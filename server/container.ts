@@ -11,7 +11,8 @@ import { tableWrites } from './db/connection.js';
 import { createRequestLimit, type RequestLimit } from './http/rate-limit.js';
 import { ReplayChannel, SseRegistry } from './http/sse.js';
 import { AuthService } from './modules/auth/service.js';
-import { AuthStore } from './modules/auth/store.js';
+import { PinStateJournal } from './modules/auth/pin-state.js';
+import { AuthStore, PinStateStore } from './modules/auth/store.js';
 import { PinThrottle, type PinThrottleRules } from './modules/auth/throttle.js';
 import { createKiwixClient } from './adapters/archive-server/kiwix.js';
 import { captureBrowserFiles } from './adapters/browser/profiles.js';
@@ -314,12 +315,15 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const modelRuntime = overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 });
 
   const tuning = overrides.tuning ?? {};
+  const authLogger = logger.child('auth');
+  const pinState = new PinStateJournal(new PinStateStore(db), authLogger);
   const auth = new AuthService({
     store: new AuthStore(db),
     bus,
     clock,
-    logger: logger.child('auth'),
-    throttle: new PinThrottle(clock, tuning.pinThrottle),
+    logger: authLogger,
+    throttle: new PinThrottle(clock, tuning.pinThrottle, undefined, pinState),
+    pinState,
     // two of libuv's four threads at most: file and DNS work keep the others
     pinSlots: new Semaphore(2),
     pinHashCost: config.pinHashCost,
