@@ -109,6 +109,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     cleanups.push({ name: 'media provisioning', run: () => deps.mediaExport.stop() });
     // pictures a stopped Hearth left half-made cannot finish (the engine queue lives in memory)
     await deps.image.artifacts.failLeftovers();
+    // chat answers a stopped Hearth left half-written keep what they had written, as stopped
+    await deps.chat.stopLeftoverAnswers();
     cleanups.push({ name: 'boot', run: () => deps.boot.stop() });
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     void deps.boot.start();
