@@ -13,11 +13,14 @@ import type { EventBus } from '../../platform/event-bus.js';
 import type { Semaphore } from '../../platform/semaphore.js';
 import { hashPin, verifyPinHash, type PinHashCost } from './pin.js';
 import {
+  isWeakPin,
   MAX_PIN_WAIT_MS,
   PIN_PATTERN,
   SESSION_REFRESH_AFTER_MS,
   SESSION_TTL_MS,
   type AdminUser,
+  type ChangePinBody,
+  type ChangePinResponse,
   type CreateUserBody,
   type PublicUser,
   type SelectResponse,
@@ -148,11 +151,16 @@ export class AuthService {
       const seconds = Math.ceil(wait / 1000);
       throw new TooManyRequestsError('rate_limited', `Many wrong PINs were tried lately, so PIN checks are slowed down. Try again in ${seconds} seconds.`, seconds);
     }
-    this.pinWaiting.set(userId, waiting + 1);
+    return this.inPinQueue(userId, () => this.verifyPinNow(userId, pin, client, opts, false));
+  }
+
+  /** Runs a PIN check after the ones queued before it under the same key (joined synchronously, in arrival order). */
+  private inPinQueue<T>(userId: string, check: () => Promise<T>): Promise<T> {
+    this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 0) + 1);
     const previous = this.pinQueues.get(userId) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => {
       this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 1) - 1);
-      return this.verifyPinNow(userId, pin, client, opts, false);
+      return check();
     });
     this.pinQueues.set(userId, run);
     void run.finally(() => {
@@ -162,6 +170,52 @@ export class AuthService {
       }
     }).catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A member changes their own PIN. The current PIN is checked as a sign-in checks it, from the
+   * same device and against the same counts: a wrong one counts toward the lock of this profile on
+   * this device, and a locked device is refused. A member's PIN changes are checked one at a time,
+   * so parallel guesses cannot outrun the lock; the pace is skipped, the session being proof of an
+   * earlier sign-in. The new PIN signs the member out on their other devices.
+   */
+  async changePin(actor: UserActor, body: ChangePinBody, client: string): Promise<ChangePinResponse> {
+    const block = this.deps.throttle.blocked(actor.id, client);
+    if (block) throw this.lockedError(block);
+    // its own queue: a PIN change never waits behind strangers' paced sign-in checks for the profile
+    await this.inPinQueue(`change|${actor.id}`, () => this.checkCurrentPin(actor.id, body.currentPin, client));
+    const pinHash = await this.hash(body.newPin);
+    await this.deps.store.transaction(async (tx) => {
+      if (!(await tx.updateUser(actor.id, { pinHash, updatedAt: this.now().toISOString() }))) throw new UnauthorizedError();
+      await tx.deleteSessionsOfUser(actor.id, actor.sessionId);
+    });
+    this.deps.logger.info({ userId: actor.id }, 'PIN changed by its member');
+    return { ok: true, weakPin: isWeakPin(body.newPin) };
+  }
+
+  private async checkCurrentPin(userId: string, pin: string, client: string): Promise<void> {
+    const { throttle } = this.deps;
+    const user = await this.deps.store.findUser(userId);
+    if (!user) throw new UnauthorizedError();
+    const block = throttle.blocked(userId, client);
+    if (block) throw this.lockedError(block);
+    const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash)));
+    if (ok) {
+      throttle.succeeded(userId, client);
+      await this.deps.pinState.settled();
+      return;
+    }
+    const failure = throttle.failed(userId, client);
+    await this.deps.pinState.settled();
+    if (failure.locked) {
+      this.deps.logger.warn({ userId, client, scope: failure.locked.scope }, 'PIN change locked after repeated wrong PINs');
+      throw this.lockedError(failure.locked);
+    }
+    const left = failure.triesLeft;
+    throw new UnauthorizedError(
+      `That is not your current PIN. ${left} ${left === 1 ? 'try' : 'tries'} left on this device before a ${formatWait(failure.nextLockMs, true)} lock.`,
+      'invalid_pin',
+    );
   }
 
   private lockedError(block: PinBlock): TooManyRequestsError {
