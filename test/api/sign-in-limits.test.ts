@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Semaphore } from '../../server/platform/semaphore.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { ADMIN, MEMBER, REAL_PIN_COST, startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
 
 const MINUTE = 60_000;
 
@@ -194,6 +195,52 @@ describe('a browser where the member signed in before is not slowed by guesses f
     const forged = await device(s.url, '127.0.1.66')('POST', '/api/auth/verify-pin', { userId: s.users.member.id, pin: '0000' }, 'device=made-up');
     expect(forged.status).toBe(401);
     expect(performance.now() - again).toBeGreaterThanOrEqual(PACED_MS);
+  });
+});
+
+describe('a restart keeps PIN locks and the browsers members signed in on', () => {
+  // Paced checks are 10 minutes apart, beyond MAX_PIN_WAIT_MS: a check that would have to wait for
+  // its turn is refused at once (429 rate_limited) instead of waiting, so nothing here is timed.
+  const tuning = { pinThrottle: { paceAfterFailures: 5, paceBaseMs: 10 * MINUTE, paceMaxMs: 10 * MINUTE } };
+  const temp = makeTempDir();
+  let s: TestServer | null = null;
+  afterAll(async () => {
+    await s?.close();
+    temp.remove();
+  });
+
+  it('after close and a new createServer on the same DATA_DIR, a lock still holds and the member’s own phone still skips the pace', async () => {
+    s = await startTestServer({ seed: 'household', config: REAL_PIN_COST, dataDir: temp.dir, overrides: { tuning } });
+    const { member, admin: adminUser } = s.users;
+    const phone = device(s.url, '127.0.5.1');
+    const first = await phone('POST', '/api/auth/verify-pin', { userId: member.id, pin: MEMBER.pin });
+    expect(first.status).toBe(200);
+    const deviceCookie = (first.headers['set-cookie'] ?? []).find((c) => c.startsWith('device='))!.split(';')[0]!;
+    const attacker = device(s.url, '127.0.5.2');
+    for (let i = 0; i < 4; i++) expect((await attacker('POST', '/api/auth/verify-pin', { userId: member.id, pin: '0000' })).status).toBe(401);
+    expect((await attacker('POST', '/api/auth/verify-pin', { userId: member.id, pin: '0000' })).status).toBe(429);
+    await s.close();
+
+    s = await startTestServer({ seed: 'empty', config: REAL_PIN_COST, dataDir: temp.dir, overrides: { tuning } });
+    const after = s;
+    // the lock is still there: the right PIN from that device is refused, and the admin sees the lock
+    const locked = await device(after.url, '127.0.5.2')('POST', '/api/auth/verify-pin', { userId: member.id, pin: MEMBER.pin });
+    expect(locked.status).toBe(429);
+    expect(locked.body.error.code).toBe('locked_out');
+    expect((await device(after.url, '127.0.5.2')('POST', '/api/auth/select', { userId: member.id })).body.lockedForSeconds).toBeGreaterThan(0);
+    const admin = await after.signIn(adminUser.id, ADMIN.pin);
+    const listed = (await admin.get('/api/admin/users')).body.users.find((u: { id: string }) => u.id === member.id);
+    expect(listed.lockedUntil).not.toBeNull();
+
+    // twenty addresses guess her PIN: her profile's checks are spaced (or refused) for strangers...
+    const strangers: number[] = [];
+    for (let i = 0; i < 20; i++) strangers.push((await device(after.url, `127.0.6.${i + 1}`)('POST', '/api/auth/verify-pin', { userId: member.id, pin: '0000' })).status);
+    expect(strangers.every((st) => st === 401 || st === 429)).toBe(true);
+    expect(strangers).toContain(429);
+    expect((await device(after.url, '127.0.6.99')('POST', '/api/auth/verify-pin', { userId: member.id, pin: MEMBER.pin })).body.error?.code).toBe('rate_limited');
+    // ...but her own phone, which signed in before the restart, gets in at once
+    const own = await device(after.url, '127.0.5.1')('POST', '/api/auth/verify-pin', { userId: member.id, pin: MEMBER.pin }, deviceCookie);
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
   });
 });
 

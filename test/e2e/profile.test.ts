@@ -1,5 +1,5 @@
 // The signed-in person's own page, /profile (renderer/src/features/profile/ProfilePage.tsx), opened
-// from their name in the header, and its "Plex account" row (features/media/PlexAccountRow.tsx)
+// from the profile menu under their name in the header, and its "Plex account" row (features/media/PlexAccountRow.tsx)
 // against the fake Plex: hidden while no media server is connected; then, on a phone, a member who
 // has not linked is sent to /media/link, one linked (as alice, through the PIN flow's routes) sees
 // the account's name with Link again and Unlink, unlinks and is back to "Not linked"; after Plex
@@ -28,6 +28,7 @@ describe('your profile and its Plex account row', () => {
     await page.goto(`${server.url}/`);
     const status = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mediaserver/status' && r.request().frame() === page.mainFrame());
     await page.getByTestId('current-user').click();
+    await page.getByRole('menuitem', { name: 'Your profile and PIN' }).click();
     await shown(page.getByRole('heading', { name: 'Your profile', level: 1 }));
     await status;
     return page.getByRole('group', { name: 'Plex account' });
@@ -64,7 +65,7 @@ describe('your profile and its Plex account row', () => {
   it('on a phone the profile has no Plex account row while no media server is connected', async () => {
     const page = await open('member', PHONE);
     const row = await openProfile(page);
-    await shown(page.getByText('An admin changes your name, picture and PIN.', { exact: false }));
+    await shown(page.getByText('An admin changes your name and picture.', { exact: false }));
     expect(await row.count()).toBe(0);
     await expectNoSeriousA11yViolations(page, 'profile (no media server)');
     await page.close();

@@ -3,6 +3,7 @@
 export type {
   AdminUser,
   AdminUserResponse,
+  ChangePinResponse,
   OkResponse,
   ProfilesResponse,
   PublicUser,

@@ -1,4 +1,4 @@
-// The signed-in frame: the header (Hearth, the bell, the user, Sign out) and, beside the page, one
+// The signed-in frame: the header (Hearth, the bell, the profile menu, Sign out) and, beside the page, one
 // navigation landmark that CSS shapes for the width (app/shell.css):
 // - wide screens: a sidebar with the main entries (Home, Reader, Library; Admin for admins), then
 //   the "More" group (App Store, Downloads); it collapses to icons (the choice is kept in
@@ -10,11 +10,10 @@ import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
+import { ProfileMenu } from './ProfileMenu';
 import { SearchBox } from '../features/search/SearchBox';
 import { useMediaNav } from '../features/media/nav';
-import { Avatar } from '../ui/Avatar';
 import { Icon, Spinner } from '../ui/icons';
-import { Name } from '../ui/Name';
 import { ToastProvider } from '../ui/Toast';
 import { ADMIN_PAGE_ID, HEADER_ITEMS, isAdminLocation, navFor, pageHref, type ShellPage } from './pages';
 import { useSession, useUser } from './session';
@@ -104,12 +103,7 @@ function ShellFrame(): ReactElement {
           {headerItems.map((h) => (
             <h.Component key={h.id} />
           ))}
-          <Link to="/profile" className="user-chip" data-testid="current-user" title={`${user.name}: your profile`}>
-            <Avatar id={user.id} name={user.name} avatar={user.avatar} size="sm" />
-            <Name className="user-chip__name" focusable={false}>
-              {user.name}
-            </Name>
-          </Link>
+          <ProfileMenu user={user} />
           <button type="button" className="btn btn--ghost btn--compact" onClick={() => void handleSignOut()} disabled={signingOut} title="Sign out" data-testid="sign-out">
             {signingOut ? <Spinner size={20} /> : <Icon name="signOut" />}
             <span className="shell__signout-label">Sign out</span>

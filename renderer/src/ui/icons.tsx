@@ -51,6 +51,7 @@ const PATHS = {
   upload: 'M12 15V4m-4.5 4.5L12 4l4.5 4.5M5 19.5h14',
   box: 'M12 3 3.5 7.5v9L12 21l8.5-4.5v-9L12 3ZM3.5 7.5 12 12l8.5-4.5M12 12v9',
   chat: 'M4.5 4.5h15a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H10l-4.5 3.5v-3.5h-1a1 1 0 0 1-1-1v-10a1 1 0 0 1 1-1ZM8 9.5h8M8 12.5h5',
+  help: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18ZM9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17v.2',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -4,16 +4,20 @@ import { Semaphore } from '../../platform/semaphore.js';
 import { defineModule, type Platform } from '../module.js';
 import { createAuthRoutes, createUserAdminRoutes } from './routes.js';
 import { AuthService } from './service.js';
-import { AuthStore } from './store.js';
+import { PinStateJournal } from './pin-state.js';
+import { AuthStore, PinStateStore } from './store.js';
 import { PinThrottle } from './throttle.js';
 
 export function createAuthModule(p: Platform) {
+  const logger = p.logger.child('auth');
+  const pinState = new PinStateJournal(new PinStateStore(p.db), logger);
   const auth = new AuthService({
     store: new AuthStore(p.db),
     bus: p.bus,
     clock: p.clock,
-    logger: p.logger.child('auth'),
-    throttle: new PinThrottle(p.clock, p.tuning.pinThrottle),
+    logger,
+    throttle: new PinThrottle(p.clock, p.tuning.pinThrottle, undefined, pinState),
+    pinState,
     // two of libuv's four threads at most: file and DNS work keep the others
     pinSlots: new Semaphore(2),
     pinHashCost: p.config.pinHashCost,
@@ -29,6 +33,12 @@ export function createAuthModule(p: Platform) {
     ],
     services: { auth },
     tasks: [{ name: 'auth.session-sweep', everyMs: 60 * 60 * 1000, run: () => auth.sweepExpiredSessions() }],
-    close: async () => signIn.close(),
+    // PIN locks, paces and trusted devices a previous run kept, read back before the first sign-in
+    start: () => auth.restorePinState(),
+    // the last writes land before the database closes
+    close: async () => {
+      signIn.close();
+      await auth.pinStateSettled();
+    },
   });
 }

@@ -4,7 +4,10 @@ import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import {
   AdminUserResponse,
+  ChangePinBody,
+  ChangePinResponse,
   CreateUserBody,
+  isWeakPin,
   OkResponse,
   ProfilesResponse,
   SelectBody,
@@ -12,6 +15,7 @@ import {
   SessionResponse,
   UpdateUserBody,
   UserIdParams,
+  UserPinResponse,
   UserResponse,
   UsersResponse,
   VerifyPinBody,
@@ -33,6 +37,9 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
       return { user: signIn.user };
     });
 
+    // a member's own PIN (the admin's edit in Members stays); a wrong current PIN counts toward the sign-in lock
+    r.post('/pin', { access: 'user', response: ChangePinResponse }, (req) => auth.changePin(actorOf(req), parse(ChangePinBody, req.body), clientOf(req)));
+
     r.get('/me', { access: 'user', response: UserResponse }, async (req) => ({ user: await auth.me(actorOf(req)) }));
 
     // The web app's start asks this rather than /me: signed out is an answer here, not a 401 that
@@ -52,15 +59,18 @@ export function createUserAdminRoutes(auth: AuthService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'admin', response: UsersResponse }, async (req) => ({ users: await auth.listUsers(actorOf(req)) }));
 
-    r.post('/', { access: 'admin', response: UserResponse }, async (req, res) => {
-      const user = await auth.createUser(actorOf(req), parse(CreateUserBody, req.body));
+    r.post('/', { access: 'admin', response: UserPinResponse }, async (req, res) => {
+      const body = parse(CreateUserBody, req.body);
+      const user = await auth.createUser(actorOf(req), body);
       res.status(201);
-      return { user };
+      return { user, weakPin: isWeakPin(body.pin) };
     });
 
-    r.patch('/:id', { access: 'admin', response: UserResponse }, async (req) => {
+    r.patch('/:id', { access: 'admin', response: UserPinResponse }, async (req) => {
       const { id } = parse(UserIdParams, req.params);
-      return { user: await auth.updateUser(actorOf(req), id, parse(UpdateUserBody, req.body)) };
+      const body = parse(UpdateUserBody, req.body);
+      const user = await auth.updateUser(actorOf(req), id, body);
+      return body.pin === undefined ? { user } : { user, weakPin: isWeakPin(body.pin) };
     });
 
     r.post('/:id/unlock', { access: 'admin', response: AdminUserResponse }, async (req) => ({ user: await auth.unlockUser(actorOf(req), parse(UserIdParams, req.params).id) }));

@@ -12,6 +12,29 @@ export const Role = z.enum(['admin', 'member']);
 export type Role = z.infer<typeof Role>;
 
 export const Pin = z.string().regex(PIN_PATTERN, 'A PIN is 4 to 8 digits.');
+
+/** PINs people often choose beyond the patterns isWeakPin looks for (keypad lines, years, words). */
+const COMMON_PINS = new Set(['2580', '0852', '1004', '2000', '1122', '6969', '5683']);
+
+/**
+ * Whether a PIN is one of the first a guesser tries: one digit repeated (0000), a short block
+ * repeated (1212, 123123), digits counting up or down (1234, 4321, 7890), or a common choice
+ * (2580, the keypad's middle column). A warning, never a refusal: the household decides.
+ * The web app mirrors it in renderer/src/features/auth/pin-rules.ts (test/unit/weak-pin.test.ts).
+ */
+export function isWeakPin(pin: string): boolean {
+  if (!PIN_PATTERN.test(pin)) return false;
+  if (COMMON_PINS.has(pin)) return true;
+  for (let block = 1; block <= pin.length / 2; block++) {
+    if (pin.length % block === 0 && pin.slice(0, block).repeat(pin.length / block) === pin) return true;
+  }
+  const steps = new Set<number>();
+  for (let i = 1; i < pin.length; i++) steps.add((Number(pin[i]) - Number(pin[i - 1]) + 10) % 10);
+  return steps.size === 1 && (steps.has(1) || steps.has(9));
+}
+
+/** What the web app says about a weak PIN before it is saved (the API answers `weakPin: true`). */
+export const WEAK_PIN_WARNING = 'This PIN is easy to guess (like 1234, 0000 or a repeated pattern). You can still use it, but a less obvious one is safer.';
 export const UserName = z
   .string()
   .trim()
@@ -50,8 +73,18 @@ export type UpdateUserBody = z.infer<typeof UpdateUserBody>;
 
 export const UserIdParams = z.object({ id: UserId });
 
+/** POST /api/auth/pin: a member changes their own PIN. */
+export const ChangePinBody = z.object({ currentPin: z.string().max(64), newPin: Pin });
+export type ChangePinBody = z.infer<typeof ChangePinBody>;
+/** weakPin: the new PIN is easy to guess (isWeakPin); it is saved all the same. */
+export const ChangePinResponse = z.object({ ok: z.literal(true), weakPin: z.boolean() });
+export type ChangePinResponse = z.infer<typeof ChangePinResponse>;
+
 export const ProfilesResponse = z.object({ profiles: z.array(PublicUser) });
 export const UserResponse = z.object({ user: PublicUser });
+/** A member as created or changed by an admin (or at setup): weakPin says whether the PIN just set is easy to guess (only when one was set). */
+export const UserPinResponse = z.object({ user: PublicUser, weakPin: z.boolean().optional() });
+export type UserPinResponse = z.infer<typeof UserPinResponse>;
 /** Who this browser is signed in as: null when nobody is (GET /api/auth/session). */
 export const SessionResponse = z.object({ user: PublicUser.nullable() });
 export type SessionResponse = z.infer<typeof SessionResponse>;

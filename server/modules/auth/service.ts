@@ -13,16 +13,20 @@ import type { EventBus } from '../../platform/event-bus.js';
 import type { Semaphore } from '../../platform/semaphore.js';
 import { hashPin, verifyPinHash, type PinHashCost } from './pin.js';
 import {
+  isWeakPin,
   MAX_PIN_WAIT_MS,
   PIN_PATTERN,
   SESSION_REFRESH_AFTER_MS,
   SESSION_TTL_MS,
   type AdminUser,
+  type ChangePinBody,
+  type ChangePinResponse,
   type CreateUserBody,
   type PublicUser,
   type SelectResponse,
   type UpdateUserBody,
 } from './schema.js';
+import type { PinStateJournal } from './pin-state.js';
 import type { AuthStore, UserRecord } from './store.js';
 import type { PinBlock, PinThrottle } from './throttle.js';
 
@@ -32,6 +36,8 @@ export interface AuthDeps {
   logger: Logger;
   /** Who may try a PIN when (per device, per profile). */
   throttle: PinThrottle;
+  /** Keeps the throttle's counts and the trusted devices in SQLite (the throttle's journal too). */
+  pinState: PinStateJournal;
   /** Bounds the PIN hashes running at once, so sign-ins cannot fill the thread pool. */
   pinSlots: Semaphore;
   /** What a new PIN hash costs: `standard` but in the test suite (config.pinHashCost). */
@@ -50,6 +56,8 @@ export interface SignIn {
 
 /** Browsers remembered as "a member signed in here before"; the oldest are forgotten first. */
 const MAX_TRUSTED_DEVICES = 10_000;
+/** A trusted device not used for this long is forgotten: as long as its cookie lives (http/auth.ts). */
+const TRUSTED_DEVICE_TTL_MS = 400 * 24 * 60 * 60 * 1000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** Profile names are unique ignoring case and Unicode form ("Émile" and "émile" are one name). */
@@ -72,11 +80,31 @@ export class AuthService {
    * Device token hash -> the profiles that signed in with the right PIN on that browser. Such a
    * browser skips the pace and the queue that slow guessing (its own wrong PINs still lock it): a
    * flood of guesses from many addresses cannot keep a member out of their own phone. An attacker
-   * cannot get one without the PIN. Kept in memory, so a restart forgets it.
+   * cannot get one without the PIN. Read from memory (the check runs before a PIN check joins its
+   * queue, without awaiting), kept in SQLite and restored at start, so a restart forgets none.
    */
-  private readonly trustedDevices = new LRUCache<string, Set<string>>({ max: MAX_TRUSTED_DEVICES });
+  private readonly trustedDevices = new LRUCache<string, Set<string>>({
+    max: MAX_TRUSTED_DEVICES,
+    disposeAfter: (_users, key, reason) => {
+      if (reason === 'evict') this.deps.pinState.forgetDevice(key);
+    },
+  });
 
   constructor(private readonly deps: AuthDeps) {}
+
+  /** Takes back the PIN locks, paces and trusted devices a previous run kept (createServer, before listening). */
+  async restorePinState(): Promise<void> {
+    const since = new Date(this.now().getTime() - TRUSTED_DEVICE_TTL_MS).toISOString();
+    const kept = await this.deps.pinState.load(since, MAX_TRUSTED_DEVICES * 4);
+    this.deps.throttle.restore(kept.strikes, kept.paces);
+    for (const d of kept.devices) this.trustedDevices.set(d.deviceHash, new Set(this.trustedDevices.get(d.deviceHash)).add(d.userId));
+    await this.deps.pinState.settled();
+  }
+
+  /** Resolves once every PIN lock, pace and trusted device changed so far is on disk. */
+  pinStateSettled(): Promise<void> {
+    return this.deps.pinState.settled();
+  }
 
   private now(): Date {
     return this.deps.clock.now();
@@ -123,11 +151,16 @@ export class AuthService {
       const seconds = Math.ceil(wait / 1000);
       throw new TooManyRequestsError('rate_limited', `Many wrong PINs were tried lately, so PIN checks are slowed down. Try again in ${seconds} seconds.`, seconds);
     }
-    this.pinWaiting.set(userId, waiting + 1);
+    return this.inPinQueue(userId, () => this.verifyPinNow(userId, pin, client, opts, false));
+  }
+
+  /** Runs a PIN check after the ones queued before it under the same key (joined synchronously, in arrival order). */
+  private inPinQueue<T>(userId: string, check: () => Promise<T>): Promise<T> {
+    this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 0) + 1);
     const previous = this.pinQueues.get(userId) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => {
       this.pinWaiting.set(userId, (this.pinWaiting.get(userId) ?? 1) - 1);
-      return this.verifyPinNow(userId, pin, client, opts, false);
+      return check();
     });
     this.pinQueues.set(userId, run);
     void run.finally(() => {
@@ -137,6 +170,52 @@ export class AuthService {
       }
     }).catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A member changes their own PIN. The current PIN is checked as a sign-in checks it, from the
+   * same device and against the same counts: a wrong one counts toward the lock of this profile on
+   * this device, and a locked device is refused. A member's PIN changes are checked one at a time,
+   * so parallel guesses cannot outrun the lock; the pace is skipped, the session being proof of an
+   * earlier sign-in. The new PIN signs the member out on their other devices.
+   */
+  async changePin(actor: UserActor, body: ChangePinBody, client: string): Promise<ChangePinResponse> {
+    const block = this.deps.throttle.blocked(actor.id, client);
+    if (block) throw this.lockedError(block);
+    // its own queue: a PIN change never waits behind strangers' paced sign-in checks for the profile
+    await this.inPinQueue(`change|${actor.id}`, () => this.checkCurrentPin(actor.id, body.currentPin, client));
+    const pinHash = await this.hash(body.newPin);
+    await this.deps.store.transaction(async (tx) => {
+      if (!(await tx.updateUser(actor.id, { pinHash, updatedAt: this.now().toISOString() }))) throw new UnauthorizedError();
+      await tx.deleteSessionsOfUser(actor.id, actor.sessionId);
+    });
+    this.deps.logger.info({ userId: actor.id }, 'PIN changed by its member');
+    return { ok: true, weakPin: isWeakPin(body.newPin) };
+  }
+
+  private async checkCurrentPin(userId: string, pin: string, client: string): Promise<void> {
+    const { throttle } = this.deps;
+    const user = await this.deps.store.findUser(userId);
+    if (!user) throw new UnauthorizedError();
+    const block = throttle.blocked(userId, client);
+    if (block) throw this.lockedError(block);
+    const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash)));
+    if (ok) {
+      throttle.succeeded(userId, client);
+      await this.deps.pinState.settled();
+      return;
+    }
+    const failure = throttle.failed(userId, client);
+    await this.deps.pinState.settled();
+    if (failure.locked) {
+      this.deps.logger.warn({ userId, client, scope: failure.locked.scope }, 'PIN change locked after repeated wrong PINs');
+      throw this.lockedError(failure.locked);
+    }
+    const left = failure.triesLeft;
+    throw new UnauthorizedError(
+      `That is not your current PIN. ${left} ${left === 1 ? 'try' : 'tries'} left on this device before a ${formatWait(failure.nextLockMs, true)} lock.`,
+      'invalid_pin',
+    );
   }
 
   private lockedError(block: PinBlock): TooManyRequestsError {
@@ -165,6 +244,8 @@ export class AuthService {
     const ok = PIN_PATTERN.test(pin) && (await this.deps.pinSlots.run(() => verifyPinHash(pin, user.pinHash), trusted));
     if (!ok) {
       const failure = throttle.failed(user.id, client);
+      // the count is on disk before the answer: a crash right after a wrong PIN does not undo it
+      await this.deps.pinState.settled();
       if (failure.locked) {
         this.deps.logger.warn({ userId: user.id, client, scope: failure.locked.scope }, 'PIN sign-in locked after repeated wrong PINs');
         throw this.lockedError(failure.locked);
@@ -179,6 +260,8 @@ export class AuthService {
     const device = opts.device ?? randomBytes(32).toString('base64url');
     const key = hashToken(device);
     this.trustedDevices.set(key, new Set(this.trustedDevices.get(key)).add(user.id));
+    this.deps.pinState.trustDevice(key, user.id, this.now().toISOString());
+    await this.deps.pinState.settled();
     return { ...(await this.startSession(user, opts.userAgent)), device };
   }
 
@@ -272,7 +355,7 @@ export class AuthService {
     const now = this.now().toISOString();
     const record = { id: randomUUID(), name: u.name, role: u.role, avatar: u.avatar ?? null, pinHash, createdAt: now, updatedAt: now };
     await store.insertUser(record);
-    return { ...record, failedPinCount: 0, lockedUntil: null };
+    return record;
   }
 
   /** The members with, for admins, when a lock on their profile ends (null when there is none). */
@@ -287,6 +370,7 @@ export class AuthService {
     const user = await this.deps.store.findUser(id);
     if (!user) throw new NotFoundError('That household member does not exist.');
     this.deps.throttle.unlock(id);
+    await this.deps.pinState.settled();
     this.deps.logger.info({ userId: id }, 'PIN locks lifted by an admin');
     return { ...toPublicUser(user), lockedUntil: null };
   }
@@ -325,7 +409,10 @@ export class AuthService {
       return (await tx.findUser(id))!;
     });
     // ...and lifts any lock: the guesses were at the old PIN
-    if (pinHash) this.deps.throttle.unlock(id);
+    if (pinHash) {
+      this.deps.throttle.unlock(id);
+      await this.deps.pinState.settled();
+    }
     return toPublicUser(updated);
   }
 
@@ -341,6 +428,7 @@ export class AuthService {
       await tx.deleteUser(id);
     });
     this.deps.throttle.unlock(id);
+    await this.deps.pinState.settled();
     this.deps.bus.emit('user.deleted', { userId: id });
   }
 }

@@ -1,4 +1,4 @@
-// users and sessions. Dumb queries: no authorization, no HTTP errors; rows mapped to camelCase.
+// users, sessions, and what PIN sign-in remembers (trusted devices, strikes, paces). Dumb queries: no authorization, no HTTP errors; rows mapped to camelCase.
 import type { Knex } from 'knex';
 import type { Role } from './schema.js';
 
@@ -8,8 +8,6 @@ export interface UserRecord {
   role: Role;
   avatar: string | null;
   pinHash: string;
-  failedPinCount: number;
-  lockedUntil: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -20,8 +18,6 @@ interface UserRow {
   role: Role;
   avatar: string | null;
   pin_hash: string;
-  failed_pin_count: number;
-  locked_until: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -40,8 +36,6 @@ const toUser = (r: UserRow): UserRecord => ({
   role: r.role,
   avatar: r.avatar,
   pinHash: r.pin_hash,
-  failedPinCount: r.failed_pin_count,
-  lockedUntil: r.locked_until,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -68,28 +62,24 @@ export class AuthStore {
     return Number(row?.n ?? 0);
   }
 
-  async insertUser(u: Omit<UserRecord, 'failedPinCount' | 'lockedUntil'>): Promise<void> {
+  async insertUser(u: UserRecord): Promise<void> {
     await this.db('users').insert({
       id: u.id,
       name: u.name,
       role: u.role,
       avatar: u.avatar,
       pin_hash: u.pinHash,
-      failed_pin_count: 0,
-      locked_until: null,
       created_at: u.createdAt,
       updated_at: u.updatedAt,
     });
   }
 
-  async updateUser(id: string, patch: Partial<Pick<UserRecord, 'name' | 'role' | 'avatar' | 'pinHash' | 'failedPinCount' | 'lockedUntil' | 'updatedAt'>>): Promise<boolean> {
+  async updateUser(id: string, patch: Partial<Pick<UserRecord, 'name' | 'role' | 'avatar' | 'pinHash' | 'updatedAt'>>): Promise<boolean> {
     const row: Record<string, unknown> = {};
     if (patch.name !== undefined) row.name = patch.name;
     if (patch.role !== undefined) row.role = patch.role;
     if (patch.avatar !== undefined) row.avatar = patch.avatar;
     if (patch.pinHash !== undefined) row.pin_hash = patch.pinHash;
-    if (patch.failedPinCount !== undefined) row.failed_pin_count = patch.failedPinCount;
-    if (patch.lockedUntil !== undefined) row.locked_until = patch.lockedUntil;
     if (patch.updatedAt !== undefined) row.updated_at = patch.updatedAt;
     return (await this.db('users').where({ id }).update(row)) > 0;
   }
@@ -145,5 +135,92 @@ export class AuthStore {
 
   async deleteExpiredSessions(nowIso: string): Promise<number> {
     return this.db('sessions').where('expires_at', '<=', nowIso).delete();
+  }
+}
+
+/** A browser a member signed in on with the right PIN (the cookie token's hash, never the token). */
+export interface TrustedDeviceRecord {
+  deviceHash: string;
+  userId: string;
+  lastUsedAt: string;
+}
+
+/** Wrong PINs and locks under one key (`p|<user>|<client>` or `d|<client>`); times as epoch ms. */
+export interface StrikeRecord {
+  key: string;
+  userId: string | null;
+  failures: number;
+  locks: number;
+  lockedUntil: number;
+  lastFailureAt: number;
+}
+
+/** Wrong PINs of a profile (key: its id) or of the household (`*`) in the last day. */
+export interface PaceRecord {
+  key: string;
+  failures: number;
+  lastFailureAt: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const ms = (s: string | null) => (s ? Date.parse(s) : 0);
+
+/** What PIN sign-in keeps across restarts: trusted_devices, pin_strikes, pin_paces. */
+export class PinStateStore {
+  constructor(private readonly db: Knex) {}
+
+  /** The trusted devices last used after `sinceIso`, oldest first (at most `limit`, the newest kept). */
+  async trustedDevices(sinceIso: string, limit: number): Promise<TrustedDeviceRecord[]> {
+    const rows = await this.db('trusted_devices')
+      .where('last_used_at', '>', sinceIso)
+      .orderBy('last_used_at', 'desc')
+      .limit(limit)
+      .select<{ device_hash: string; user_id: string; last_used_at: string }[]>('device_hash', 'user_id', 'last_used_at');
+    return rows.reverse().map((r) => ({ deviceHash: r.device_hash, userId: r.user_id, lastUsedAt: r.last_used_at }));
+  }
+
+  async deleteTrustedDevicesUsedBefore(beforeIso: string): Promise<void> {
+    await this.db('trusted_devices').where('last_used_at', '<=', beforeIso).delete();
+  }
+
+  async putTrustedDevice(deviceHash: string, userId: string, nowIso: string): Promise<void> {
+    await this.db('trusted_devices')
+      .insert({ device_hash: deviceHash, user_id: userId, created_at: nowIso, last_used_at: nowIso })
+      .onConflict(['device_hash', 'user_id'])
+      .merge({ last_used_at: nowIso });
+  }
+
+  async deleteTrustedDevice(deviceHash: string): Promise<void> {
+    await this.db('trusted_devices').where({ device_hash: deviceHash }).delete();
+  }
+
+  async strikes(): Promise<StrikeRecord[]> {
+    const rows = await this.db('pin_strikes')
+      .orderBy('last_failure_at')
+      .select<{ key: string; user_id: string | null; failures: number; locks: number; locked_until: string | null; last_failure_at: string }[]>('*');
+    return rows.map((r) => ({ key: r.key, userId: r.user_id, failures: r.failures, locks: r.locks, lockedUntil: ms(r.locked_until), lastFailureAt: ms(r.last_failure_at) }));
+  }
+
+  async putStrike(s: StrikeRecord): Promise<void> {
+    const row = { failures: s.failures, locks: s.locks, locked_until: s.lockedUntil > 0 ? iso(s.lockedUntil) : null, last_failure_at: iso(s.lastFailureAt) };
+    await this.db('pin_strikes').insert({ key: s.key, user_id: s.userId, ...row }).onConflict('key').merge(row);
+  }
+
+  async deleteStrikes(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 500) await this.db('pin_strikes').whereIn('key', keys.slice(i, i + 500)).delete();
+  }
+
+  async paces(): Promise<PaceRecord[]> {
+    const rows = await this.db('pin_paces').select<{ key: string; failures: number; last_failure_at: string }[]>('*');
+    return rows.map((r) => ({ key: r.key, failures: r.failures, lastFailureAt: ms(r.last_failure_at) }));
+  }
+
+  async putPace(p: PaceRecord): Promise<void> {
+    const row = { failures: p.failures, last_failure_at: iso(p.lastFailureAt) };
+    await this.db('pin_paces').insert({ key: p.key, ...row }).onConflict('key').merge(row);
+  }
+
+  async deletePaces(keys: string[]): Promise<void> {
+    await this.db('pin_paces').whereIn('key', keys).delete();
   }
 }

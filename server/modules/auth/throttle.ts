@@ -10,10 +10,13 @@
 //   PINs in a day (1 s, doubling every 10 more, at most 15 s). This slows guessing from many
 //   addresses without locking anyone out: a check waits only when another one ran just before.
 //   The household's spacing stays short on purpose: whoever floods it slows everyone's sign-in.
-// A device is the request's address (see http/rate-limit.ts). Counts live in memory, bounded, and
-// are forgotten 24 h after the last wrong PIN or lock (a restart forgets them too).
+// A device is the request's address (see http/rate-limit.ts). Counts are read from memory (the
+// checks are synchronous, so PIN checks keep the order they arrived in), bounded, and forgotten
+// 24 h after the last wrong PIN or lock. Every change is also handed to a journal that keeps it in
+// SQLite (pin-state.ts), and restore() reads it back at start: a restart forgets nothing.
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.js';
+import type { PaceRecord, StrikeRecord } from './store.js';
 
 export interface PinThrottleRules {
   profileFailures: number;
@@ -78,23 +81,74 @@ export interface PinFailure {
   nextLockMs: number;
 }
 
+/** Where the throttle writes what it must remember across a restart; the writes are its own to order. */
+export interface PinThrottleJournal {
+  putStrike(strike: StrikeRecord): void;
+  dropStrikes(keys: string[]): void;
+  putPace(pace: PaceRecord): void;
+  dropPaces(keys: string[]): void;
+}
+
 /** The pace entry counting every profile's wrong PINs (user ids are UUIDs, never this). */
 const HOUSEHOLD = '*';
 
 const profileKey = (userId: string, client: string) => `p|${userId}|${client}`;
 const deviceKey = (client: string) => `d|${client}`;
+const userOfKey = (key: string) => (key.startsWith('p|') ? key.slice(2, key.indexOf('|', 2)) : null);
 
 export class PinThrottle {
   readonly rules: PinThrottleRules;
-  private readonly strikes = new LRUCache<string, Strikes>({ max: MAX_TRACKED });
+  private readonly strikes = new LRUCache<string, Strikes>({
+    max: MAX_TRACKED,
+    // the oldest entries dropped from memory go from the database too
+    disposeAfter: (_s, key, reason) => {
+      if (reason === 'evict') this.journal?.dropStrikes([key]);
+    },
+  });
   private readonly pace = new Map<string, Pace>();
 
   constructor(
     private readonly clock: Clock,
     rules: Partial<PinThrottleRules> = {},
     private readonly monotonic: () => number = () => performance.now(),
+    private readonly journal?: PinThrottleJournal,
   ) {
     this.rules = { ...DEFAULT_PIN_THROTTLE, ...rules };
+  }
+
+  /**
+   * Takes back what the journal kept (oldest first). Entries already forgotten are dropped; a pace's
+   * last check is not kept (it is monotonic time), so the first check after a restart does not wait.
+   */
+  restore(strikes: StrikeRecord[], paces: PaceRecord[]): void {
+    const now = this.now();
+    const stale: string[] = [];
+    for (const s of strikes) {
+      if (now - Math.max(s.lastFailureAt, s.lockedUntil) >= this.rules.forgetAfterMs) stale.push(s.key);
+      else this.strikes.set(s.key, { failures: s.failures, locks: s.locks, lockedUntil: s.lockedUntil, lastFailureAt: s.lastFailureAt });
+    }
+    if (stale.length > 0) this.journal?.dropStrikes(stale);
+    const stalePaces: string[] = [];
+    for (const p of paces) {
+      if (now - p.lastFailureAt >= this.rules.forgetAfterMs) stalePaces.push(p.key);
+      else this.pace.set(p.key, { failures: p.failures, lastFailureAt: p.lastFailureAt, lastCheckAt: -Infinity });
+    }
+    if (stalePaces.length > 0) this.journal?.dropPaces(stalePaces);
+  }
+
+  private putStrike(key: string, s: Strikes): void {
+    this.strikes.set(key, s);
+    this.journal?.putStrike({ key, userId: userOfKey(key), ...s });
+  }
+
+  private dropStrikes(keys: string[]): void {
+    const gone = keys.filter((k) => this.strikes.delete(k));
+    if (gone.length > 0) this.journal?.dropStrikes(gone);
+  }
+
+  private dropPaces(keys: string[]): void {
+    const gone = keys.filter((k) => this.pace.delete(k));
+    if (gone.length > 0) this.journal?.dropPaces(gone);
   }
 
   private now(): number {
@@ -105,7 +159,7 @@ export class PinThrottle {
     const s = this.strikes.get(key);
     // counted from the end of the last lock, so a 24-hour lock does not wipe the doubling out
     if (s && this.now() - Math.max(s.lastFailureAt, s.lockedUntil) >= this.rules.forgetAfterMs) {
-      this.strikes.delete(key);
+      this.dropStrikes([key]);
       return undefined;
     }
     return s;
@@ -143,7 +197,7 @@ export class PinThrottle {
     const p = this.pace.get(key);
     if (!p) return null;
     if (this.now() - p.lastFailureAt >= this.rules.forgetAfterMs) {
-      this.pace.delete(key);
+      this.dropPaces([key]);
       return null;
     }
     return { p, spacing: key === HOUSEHOLD ? this.householdSpacingMs(p.failures) : this.spacingMs(p.failures) };
@@ -191,7 +245,7 @@ export class PinThrottle {
       s.failures = 0;
       locked = true;
     }
-    this.strikes.set(key, s);
+    this.putStrike(key, s);
     return { locked, left: threshold - s.failures, nextLockMs: this.lockMs(baseLockMs, s.locks) };
   }
 
@@ -204,6 +258,7 @@ export class PinThrottle {
       pace.failures += 1;
       pace.lastFailureAt = this.now();
       this.pace.set(key, pace);
+      this.journal?.putPace({ key, failures: pace.failures, lastFailureAt: pace.lastFailureAt });
     }
     const locked = p.locked ? 'profile' : d.locked ? 'device' : null;
     const block = locked ? this.blocked(userId, client) : null;
@@ -217,7 +272,7 @@ export class PinThrottle {
    * guessing from elsewhere, and a member must not clear them by signing in as themselves.
    */
   succeeded(userId: string, client: string): void {
-    this.strikes.delete(profileKey(userId, client));
+    this.dropStrikes([profileKey(userId, client)]);
   }
 
   /**
@@ -226,13 +281,9 @@ export class PinThrottle {
    */
   unlock(userId: string): void {
     const prefix = `p|${userId}|`;
-    for (const key of [...this.strikes.keys()]) {
-      if (!key.startsWith(prefix)) continue;
-      this.strikes.delete(key);
-      this.strikes.delete(deviceKey(key.slice(prefix.length)));
-    }
-    this.pace.delete(userId);
-    this.pace.delete(HOUSEHOLD);
+    const keys = [...this.strikes.keys()].filter((key) => key.startsWith(prefix));
+    this.dropStrikes([...keys, ...keys.map((key) => deviceKey(key.slice(prefix.length)))]);
+    this.dropPaces([userId, HOUSEHOLD]);
   }
 
   /** When the last lock on this profile ends (on any device), or null when it is not locked anywhere. */

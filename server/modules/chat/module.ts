@@ -45,6 +45,8 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     searchProviders: [conversationSearchProvider(chat)],
     // a deleted member's conversations went with their row; their files on disk go here
     listeners: [{ event: 'user.deleted', run: (e) => chat.onUserDeleted(e.userId) }],
+    // answers a stopped Hearth left half-written keep what they had written, as stopped
+    start: () => chat.stopLeftoverAnswers(),
     // each module that owns household knowledge contributes its chat tool (modules/<x>/chat-tool.ts)
     gather: (modules) => {
       const tools = modules.flatMap((m) => m.chatTools ?? []);

@@ -79,6 +79,14 @@ export class ChatService {
     return { ...summaryOf(c), messages: messages.map((m) => this.messageView(m, images)) };
   }
 
+  /**
+   * At start, before any answer can run: an answer a stopped (or crashed) Hearth left "streaming"
+   * is stopped, with the text it had written out kept.
+   */
+  stopLeftoverAnswers(): Promise<number> {
+    return this.deps.store.stopStreamingMessages();
+  }
+
   messageView(m: MessageRow, images: ImageRow[]): ChatMessage {
     // an answer left "streaming" by a server that stopped mid-answer is what it is now: stopped
     const status = m.status === 'streaming' && !this.deps.running.isRunning(m.id) ? 'stopped' : m.status;

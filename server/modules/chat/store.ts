@@ -237,6 +237,11 @@ export class ChatStore {
     if (Object.keys(row).length > 0) await this.db('chat_messages').where({ id }).update(row);
   }
 
+  /** Marks every answer still "streaming" as stopped, its text kept; how many there were. */
+  async stopStreamingMessages(): Promise<number> {
+    return this.db('chat_messages').where({ status: 'streaming' }).update({ status: 'stopped' });
+  }
+
   async deleteMessage(id: string): Promise<void> {
     await this.db('chat_messages').where({ id }).delete();
   }

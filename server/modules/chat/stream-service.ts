@@ -4,7 +4,9 @@
 // MAX_TOOL_ROUNDS, each call checked against its tool's schema and run within its time budget),
 // and the answer is saved as complete, stopped (the member stopped it or left: the partial text is
 // kept) or error (cut, garbage, runtime gone, too slow to start: what arrived is kept, and the
-// stream ends with the runner's error event).
+// stream ends with the runner's error event). While it streams, the text so far is written out
+// every PARTIAL_SAVE_MS (one write per interval, never per word), so a crash keeps it; the next
+// start marks an answer left streaming as stopped (ChatService.stopLeftoverAnswers).
 import { randomUUID } from 'node:crypto';
 import { ModelRuntimeError, type ChatMessage as RuntimeMessage, type ChatResult, type ModelDetails, type ModelRuntimeClient, type ToolCall } from '../../adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../actor.js';
@@ -27,6 +29,8 @@ export const FIRST_TOKEN_BUDGET_MS = 90_000;
 /** The whole answer's deadline at the runtime; the first-token budget catches a hung one sooner. */
 const ANSWER_DEADLINE_MS = 15 * 60_000;
 export const TITLE_BUDGET_MS = 20_000;
+/** How often the text of an answer being written is saved: a crash loses at most this much of it. */
+export const PARTIAL_SAVE_MS = 2000;
 
 /** Where the stream's events go; the route hands in the runner's stream once it is open. */
 export interface AnswerSink {
@@ -210,6 +214,7 @@ export class ChatStreamService {
     const controller = new AbortController();
     running.start(conv.id, { userId: actor.id, messageId: answerId, controller });
     const turn: Turn = { content: '', toolCalls: [], sources: [], usage: null, usedKnowledge: false };
+    const partial = this.savePartials(answerId, turn);
     let sink: AnswerSink | null = null;
     let failure: AppError | null = null;
     let status: 'complete' | 'stopped' | 'error' = 'complete';
@@ -228,6 +233,8 @@ export class ChatStreamService {
         if (!(err instanceof ModelRuntimeError || err instanceof FirstTokenTimeout || err instanceof AppError)) this.deps.logger.error({ err }, 'chat answer failed');
       }
     }
+    // a partial write still under way lands before the final one, never after it
+    await partial.stop();
     const sources = dedupeSources(turn.sources);
     await store.updateMessage(answerId, { content: turn.content, status, error: failure?.message ?? null, usage: turn.usage, toolCalls: turn.toolCalls, sources });
     running.finish(conv.id, answerId);
@@ -241,6 +248,34 @@ export class ChatStreamService {
     if (!sink || sink.signal.aborted) return;
     if (turn.usedKnowledge) sink.send('sources', { sources });
     sink.send('done', { messageId: answerId, status: status === 'stopped' ? 'stopped' : 'complete', usage: turn.usage, title });
+  }
+
+  /** Writes the answer's text so far every PARTIAL_SAVE_MS while it grows; `stop` ends that and waits for a write under way. */
+  private savePartials(answerId: string, turn: Turn): { stop(): Promise<void> } {
+    let saved = 0;
+    let writing: Promise<void> | null = null;
+    const timer = setInterval(() => {
+      if (writing || turn.content.length === saved) return;
+      const content = turn.content;
+      writing = this.deps.store
+        .updateMessage(answerId, { content })
+        .then(
+          () => {
+            saved = content.length;
+          },
+          (err: unknown) => this.deps.logger.warn({ err }, 'could not save the answer written so far'),
+        )
+        .finally(() => {
+          writing = null;
+        });
+    }, PARTIAL_SAVE_MS);
+    timer.unref();
+    return {
+      stop: async () => {
+        clearInterval(timer);
+        await writing;
+      },
+    };
   }
 
   /** The conversation so far as the model reads it, pictures included for a model that sees. */

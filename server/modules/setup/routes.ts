@@ -6,7 +6,7 @@ import { defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { SetupDownloadBody } from '../features/schema.js';
 import { parse } from '../../http/validate.js';
-import { OkResponse } from '../auth/schema.js';
+import { isWeakPin, OkResponse } from '../auth/schema.js';
 import {
   CreateAdminBody,
   CreateAdminResponse,
@@ -42,7 +42,7 @@ export function createSetupRoutes(setup: SetupService, sse: SseRegistry, limits:
       const signIn = await setup.createAdmin(body.name, body.pin, req.get('user-agent'));
       setSessionCookie(req, res, signIn.token, signIn.maxAgeMs);
       res.status(201);
-      return { user: signIn.user };
+      return { user: signIn.user, weakPin: isWeakPin(body.pin) };
     });
 
     r.get('/ollama-status', { ...open, response: ModelRuntimeStatus }, () => setup.modelRuntimeStatus());

@@ -31,7 +31,8 @@ export const ModelRuntimeStatus = z.object({
 });
 export type ModelRuntimeStatus = z.infer<typeof ModelRuntimeStatus>;
 
-export const CreateAdminResponse = z.object({ user: PublicUser });
+/** weakPin: the PIN is easy to guess (auth's isWeakPin); it is saved all the same. */
+export const CreateAdminResponse = z.object({ user: PublicUser, weakPin: z.boolean() });
 export type CreateAdminResponse = z.infer<typeof CreateAdminResponse>;
 export const SetupStateResponse = z.object({ state: SetupState });
 export type SetupStateResponse = z.infer<typeof SetupStateResponse>;

@@ -32,3 +32,25 @@ export const NAME_HINT = `Up to ${MAX_NAME_LENGTH} characters.`;
 
 /** Keeps only digits, at most the longest PIN. */
 export const digitsOnly = (value: string) => value.replace(/\D+/g, '').slice(0, PIN_MAX_DIGITS);
+
+/** PINs people often choose beyond the patterns isWeakPin looks for; the server's list (auth/schema.ts). */
+const COMMON_PINS = new Set(['2580', '0852', '1004', '2000', '1122', '6969', '5683']);
+
+/**
+ * Whether a PIN is easy to guess, mirrored from isWeakPin in server/modules/auth/schema.ts (the
+ * server answers `weakPin` too; test/unit/weak-pin.test.ts keeps the two alike). Said before
+ * saving, as a warning: the PIN is still accepted.
+ */
+export function isWeakPin(pin: string): boolean {
+  if (!PIN_PATTERN.test(pin)) return false;
+  if (COMMON_PINS.has(pin)) return true;
+  for (let block = 1; block <= pin.length / 2; block++) {
+    if (pin.length % block === 0 && pin.slice(0, block).repeat(pin.length / block) === pin) return true;
+  }
+  const steps = new Set<number>();
+  for (let i = 1; i < pin.length; i++) steps.add((Number(pin[i]) - Number(pin[i - 1]) + 10) % 10);
+  return steps.size === 1 && (steps.has(1) || steps.has(9));
+}
+
+/** The sentence shown under a weak PIN before it is saved (the server's WEAK_PIN_WARNING). */
+export const WEAK_PIN_WARNING = 'This PIN is easy to guess (like 1234, 0000 or a repeated pattern). You can still use it, but a less obvious one is safer.';

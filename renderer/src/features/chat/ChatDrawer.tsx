@@ -59,7 +59,7 @@ export function ChatDrawer({ currentId, busy, onNew, onOpen }: ChatDrawerProps):
 
   const row = (c: ConversationSummary) => (
     <li key={c.id} className={c.id === currentId ? 'chat-list__item chat-list__item--current' : 'chat-list__item'}>
-      <Link to={`/chat/${c.id}`} className="chat-list__link" aria-current={c.id === currentId ? 'page' : undefined} onClick={onOpen}>
+      <Link to={`/chat/${c.id}`} className="chat-list__link" aria-current={c.id === currentId ? 'page' : undefined} onClick={onOpen} title={c.title}>
         <span className="chat-list__title">
           {c.pinned ? <Icon name="bookmark" size={16} label="Pinned" /> : null}
           {c.title}

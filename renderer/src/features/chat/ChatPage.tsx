@@ -1,11 +1,12 @@
 // The Chat page (/chat and /chat/:id): the member's own conversations in a drawer (a side column
 // on wide screens, a sheet on phones) and the open conversation with its composer. One page for
 // both paths, so an answer keeps arriving while the address changes from /chat to /chat/:id.
-// While chat cannot answer (no runtime, no chat model) the page says why and what an admin does.
+// While chat cannot answer (no runtime, no chat model) the page says why and what an admin does,
+// with Check again to ask once more (the runtime may have been started meanwhile).
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useUser } from '../../app/session';
-import { Icon } from '../../ui/icons';
+import { Icon, Spinner } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
@@ -37,6 +38,12 @@ export function ChatPage(): ReactElement {
   const wide = useWide();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const readiness = useChatReadiness();
+  /** When the member last asked to check again (shown while chat still cannot answer). */
+  const [checkedAt, setCheckedAt] = useState<string | null>(null);
+  const recheck = async () => {
+    await readiness.refetch();
+    setCheckedAt(new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+  };
   const stream = useChatStream();
   const conversation = useConversation(id, stream.streamingId !== null && stream.streamingId === id);
   usePageTitle(conversation.data?.title ?? 'Chat');
@@ -60,7 +67,21 @@ export function ChatPage(): ReactElement {
   if (readiness.isPending) body = <LoadingState label="Checking that chat can answer…" />;
   else if (readiness.data && !readiness.data.available && !id)
     body = (
-      <EmptyState icon="warn" title="Chat cannot answer right now">
+      <EmptyState
+        icon="warn"
+        title="Chat cannot answer right now"
+        action={
+          <div className="chat-recheck">
+            <button type="button" className="btn btn--secondary" onClick={() => void recheck()} disabled={readiness.isFetching}>
+              {readiness.isFetching ? <Spinner size={20} /> : <Icon name="refresh" size={20} />}
+              {readiness.isFetching ? 'Checking…' : 'Check again'}
+            </button>
+            <p className="muted chat-recheck__when" role="status">
+              {checkedAt && !readiness.isFetching ? `Checked again at ${checkedAt}: still not ready.` : ''}
+            </p>
+          </div>
+        }
+      >
         {readiness.data.unavailableReason ?? 'The assistant is not ready.'}{' '}
         {user.role === 'admin' ? (readiness.data.fix ?? '') : `An admin can fix this. ${readiness.data.fix ?? 'Chat is set up in Admin › Features.'}`}
       </EmptyState>

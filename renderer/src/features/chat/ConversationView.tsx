@@ -6,16 +6,27 @@ import { useEffect, useRef, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import type { AiStatusResponse } from '../../../../server/modules/reader/schema.js';
 import { Icon, Spinner } from '../../ui/icons';
+import { useTools } from '../apps/tools';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
 import type { ChatMessage, Conversation, Source, ToolCallRecord } from './queries';
 import type { ChatStream, SendArgs } from './useChatStream';
 
-export const EXAMPLE_QUESTIONS = [
-  'What does the encyclopedia say about heat stroke?',
-  'What have I saved in the Reader about bread?',
-  'How do I treat a small burn at home?',
+/**
+ * Example questions for a new chat, each with the chat tool it needs (null: the model alone). Only
+ * those that can work are offered: a tool's question shows once the household's tools are known
+ * and that tool is on and available (the encyclopedia one needs an installed archive).
+ */
+export const EXAMPLE_QUESTIONS: ReadonlyArray<{ question: string; tool: string | null }> = [
+  { question: 'What does the encyclopedia say about heat stroke?', tool: 'archive_search' },
+  { question: 'What have I saved in the Reader about bread?', tool: 'reader_search' },
+  { question: 'How do I treat a small burn at home?', tool: null },
 ];
+
+export function workingExamples(tools: ReadonlyArray<{ id: string; enabled: boolean; available: boolean }> | undefined): string[] {
+  const works = (id: string) => tools?.some((t) => t.id === id && t.enabled && t.available) === true;
+  return EXAMPLE_QUESTIONS.filter((e) => e.tool === null || works(e.tool)).map((e) => e.question);
+}
 
 export interface ConversationViewProps {
   userId: string;
@@ -30,6 +41,7 @@ const pageBottom = () => document.documentElement.scrollHeight;
 const nearBottom = () => window.innerHeight + window.scrollY >= pageBottom() - NEAR_BOTTOM_PX;
 
 export function ConversationView({ userId, conversation, stream, readiness, onAccepted }: ConversationViewProps): ReactElement {
+  const { tools } = useTools();
   const following = useRef(true);
   const messages = conversation?.messages ?? [];
   const last = messages.at(-1);
@@ -67,7 +79,7 @@ export function ConversationView({ userId, conversation, stream, readiness, onAc
           <p className="muted">Answers come from the model on this computer, and from your household's archives and Reader when they help. Nothing leaves the house.</p>
           {readiness?.available !== false ? (
             <ul className="chat-welcome__examples" aria-label="Example questions">
-              {EXAMPLE_QUESTIONS.map((q) => (
+              {workingExamples(tools).map((q) => (
                 <li key={q}>
                   <button type="button" className="btn btn--secondary chat-welcome__example" disabled={stream.streamingId !== null} onClick={() => void send({ message: q })}>
                     {q}

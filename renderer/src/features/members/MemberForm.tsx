@@ -11,7 +11,7 @@ import { TextField } from '../../ui/TextField';
 import { useAddMember, useUpdateMember } from './queries';
 import { useUser } from '../../app/session';
 import { clearDraft, useDraft } from '../../ui/useDraft';
-import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth/pin-rules';
 
 interface Errors {
   name?: string | null;
@@ -119,6 +119,7 @@ export function MemberForm({
         maxLength={PIN_MAX_DIGITS}
         value={pin}
         onChange={(e) => setPin(digitsOnly(e.target.value))}
+        warning={isWeakPin(pin) ? WEAK_PIN_WARNING : null}
         error={errors.pin}
         required={adding}
       />

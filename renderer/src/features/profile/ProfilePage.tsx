@@ -1,6 +1,6 @@
-// /profile: the signed-in person's own page, opened from their name in the header. Who they are
-// (picture, name, whether they are an admin), who changes those (an admin, on the Members page:
-// Hearth has no self-service PIN change yet), and the accounts linked to them: the Plex account row
+// /profile: the signed-in person's own page, opened from the profile menu in the header. Who they
+// are (picture, name, whether they are an admin), who changes those (an admin, on the Members
+// page), their own PIN (ChangePinForm), and the accounts linked to them: the Plex account row
 // (features/media), shown once the household's Plex is connected.
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
 import { PlexAccountRow } from '../media/PlexAccountRow';
+import { ChangePinForm } from './ChangePinForm';
 import './profile.css';
 
 export function ProfilePage(): ReactElement {
@@ -27,12 +28,13 @@ export function ProfilePage(): ReactElement {
       <p className="muted profile__note">
         {admin ? (
           <>
-            Names, pictures and PINs are changed on the <Link to="/members">Members</Link> page.
+            Names and pictures are changed on the <Link to="/members">Members</Link> page.
           </>
         ) : (
-          'An admin changes your name, picture and PIN. Ask one if you want something different.'
+          'An admin changes your name and picture. Ask one if you want something different.'
         )}
       </p>
+      <ChangePinForm />
       <PlexAccountRow />
     </section>
   );

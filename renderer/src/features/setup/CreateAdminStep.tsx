@@ -6,7 +6,7 @@ import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useCreateAdmin } from './queries';
-import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, PIN_MAX_DIGITS, pinProblem } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth/pin-rules';
 
 interface Errors {
   name?: string | null;
@@ -76,6 +76,7 @@ export function CreateAdminStep({ headingRef, onBack, onCreated }: { headingRef:
         maxLength={PIN_MAX_DIGITS}
         value={pin}
         onChange={(e) => setPin(digitsOnly(e.target.value))}
+        warning={isWeakPin(pin) ? WEAK_PIN_WARNING : null}
         error={errors.pin}
         required
       />
