@@ -11,7 +11,7 @@ import { FAST_MODE_STEPS, GUIDANCE_MAX, GUIDANCE_MIN, SIDE_MAX_PX, SIDE_MIN_PX, 
 export const MAX_PROMPT_CHARS = 1_000;
 /** One uploaded picture (edit source, reference face). */
 export const MAX_IMAGE_UPLOAD_BYTES = 25 * 1024 * 1024;
-/** One imported LoRA file (.safetensors, .ckpt, .pt), streamed to disk. */
+/** One imported LoRA file (.safetensors only), streamed to disk. */
 export const MAX_LORA_BYTES = 2 * 1024 * 1024 * 1024;
 /** LoRAs one job may use. */
 export const MAX_JOB_LORAS = 3;
