@@ -81,6 +81,8 @@ export type ImageStatusResponse = z.infer<typeof ImageStatusResponse>;
 
 // ---- artifacts -------------------------------------------------------------------------------
 export const UsedLora = z.object({ id: z.string(), name: z.string(), weight: z.number() });
+export const UsedSettings = z.object({ width: z.number().int(), height: z.number().int(), steps: z.number().int(), guidance: z.number() });
+export type UsedSettings = z.infer<typeof UsedSettings>;
 export const Artifact = z.object({
   id: z.string(),
   kind: ArtifactKind,
@@ -96,6 +98,8 @@ export const Artifact = z.object({
   loras: z.array(UsedLora),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** What a generation runs with after the clamps (the size asked of the engine, steps, guidance); null for edits and older rows. */
+  used: UsedSettings.nullable(),
   contentType: z.string().nullable(),
   /** GET /api/image/artifacts/:id (the picture once ready). */
   url: z.string(),
@@ -125,10 +129,13 @@ export const GenerateBody = z.object({
   style: Style.nullish(),
   /** absent: inferred from the prompt (portrait or landscape words), else square. */
   orientation: Orientation.nullish(),
-  width: z.number().int().min(SIDE_MIN_PX).max(SIDE_MAX_PX).optional(),
-  height: z.number().int().min(SIDE_MIN_PX).max(SIDE_MAX_PX).optional(),
-  steps: z.number().int().min(1).max(STEPS_MAX).optional(),
-  guidance: z.number().min(GUIDANCE_MIN).max(GUIDANCE_MAX).optional(),
+  /** Pixels, clamped to SIDE_MIN_PX–SIDE_MAX_PX and snapped to the engine's step (spec Limits): a number out of range still makes a picture. */
+  width: z.number().finite().optional(),
+  height: z.number().finite().optional(),
+  /** Clamped to 1–STEPS_MAX (a distilled checkpoint runs its own). */
+  steps: z.number().finite().optional(),
+  /** Clamped to GUIDANCE_MIN–GUIDANCE_MAX. */
+  guidance: z.number().finite().optional(),
   seed: z.number().int().min(0).optional(),
   fast: z.boolean().default(false),
   /** Explicit LoRAs (filtered to the member's allowed ones whose files exist); absent = automatic routing among the member's granted LoRAs. */
