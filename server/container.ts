@@ -1,6 +1,6 @@
 // The composition root: the only place long-lived objects are built. createServer() calls it
 // after the database is open and migrated; tests swap pieces through `overrides`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
@@ -56,7 +56,7 @@ import { LabelOcr } from './modules/home-inventory/ocr.js';
 import { ImageArtifactsService } from './modules/image-gen/artifacts.js';
 import { ImageEditService } from './modules/image-gen/edit.js';
 import { EDIT_TASKS_MODULE, LocalEditTasks } from './modules/image-gen/edit-tasks.js';
-import { ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
+import { IMAGE_ENGINE_FEATURE, ImageEngineAdminService, type ImageEngineParts } from './modules/image-gen/engine-admin.js';
 import { ImageEngineConfig } from './modules/image-gen/engine-config.js';
 import { ImageFiles } from './modules/image-gen/files.js';
 import { createComfyUiClient } from './adapters/image-engine/comfyui.js';
@@ -578,7 +578,14 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
   const imageLoras = new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth });
-  const imageEngineAdmin = new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware });
+  // what the Image engine feature downloads (ComfyUI's and a node pack's source archives): kept, not unpacked
+  const engineDownloads = async () =>
+    (catalog.item(IMAGE_ENGINE_FEATURE)?.installs ?? [])
+      .map((i) => catalog.artifact(i.id))
+      .filter((a): a is NonNullable<typeof a> & { destination: string } => a?.destination !== undefined)
+      .map((a) => ({ label: a.label, path: downloads.destinationPath(a.destination) }))
+      .filter((d) => existsSync(d.path));
+  const imageEngineAdmin = new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware, downloaded: engineDownloads });
   const imageEdit = new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog });
   const image: ImageServices = {
     artifacts: imageArtifacts,

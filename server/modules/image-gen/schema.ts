@@ -336,7 +336,15 @@ export const EngineConfig = z.object({
   checkpoints: z.array(z.string()),
 });
 export const EngineConfigBody = z.object({ installDir: z.string().trim().min(1).max(1000).nullable(), python: z.string().trim().min(1).max(1000).nullable(), checkpoint: z.string().trim().min(1).max(300).nullable() }).partial().strict();
-export const EngineAdminResponse = z.object({ config: EngineConfig, status: ImageStatusResponse, launch: z.object({ target: z.string(), dtype: z.string(), args: z.array(z.string()), note: z.string().nullable() }).nullable() });
+/** A part of the engine the Image engine feature (Admin › Features) downloaded: an archive Hearth keeps but does not unpack. */
+export const EngineDownload = z.object({ label: z.string(), path: z.string() });
+export const EngineAdminResponse = z.object({
+  config: EngineConfig,
+  status: ImageStatusResponse,
+  launch: z.object({ target: z.string(), dtype: z.string(), args: z.array(z.string()), note: z.string().nullable() }).nullable(),
+  /** What the Image engine feature downloaded and where (empty when it has not been added). */
+  downloaded: z.array(EngineDownload),
+});
 export type EngineAdminResponse = z.infer<typeof EngineAdminResponse>;
 export const EngineLogsResponse = z.object({ lines: z.array(z.string()) });
 export const EngineLogsQuery = z.object({ lines: z.coerce.number().int().min(1).max(2_000).default(200) });
