@@ -99,7 +99,7 @@ function buildModules(p: Platform, o: Overrides) {
     chatReadiness,
     isEnabled,
   });
-  const imageGen = createImageGenModule(p, { users, downloads: queue, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
+  const imageGen = createImageGenModule(p, { users, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,

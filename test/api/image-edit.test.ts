@@ -2,7 +2,7 @@
 // the engine), streamed as start then done (or error), the result stored as the member's `edited`
 // picture; from an upload or one of the member's own pictures (another member's is 404); bad input
 // is a 4xx before the stream opens. Reference faces: multipart picture to a private refId.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,5 +123,30 @@ describe('image edits (local)', () => {
     expect(bad.status).toBe(415);
     const none = await postForm(s.url, s.member, '/api/image/reference-face', [{ name: 'note', value: 'x' }]);
     expect(none.status).toBe(400);
+  });
+
+  it('reference-face decodes the picture before keeping it: a picture\'s first bytes over anything else are 422, not a picture 415, each with a sentence and no file left', async () => {
+    const folder = path.join(s.dataDir, 'images', s.users.member.id);
+    mkdirSync(folder, { recursive: true });
+    const before = readdirSync(folder).sort();
+    const faces = async () => (await s.handle.deps.db('image_reference_faces').count<Array<{ n: number }>>({ n: '*' }))[0]!.n;
+    const rows = await faces();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#888' } }).png().toBuffer();
+    const undecodable: Record<string, Buffer> = {
+      'GIF89a then text': Buffer.from('GIF89a this is a note, not a picture of anybody\n'),
+      'a PNG signature then text': Buffer.concat([png.subarray(0, 8), Buffer.from('not the rest of a png at all')]),
+      'a JPEG cut after its first bytes': photo.subarray(0, 40),
+      'a PNG cut in half': png.subarray(0, Math.floor(png.length / 2)),
+    };
+    for (const [what, bytes] of Object.entries(undecodable)) {
+      const res = await postForm(s.url, s.member, '/api/image/reference-face', [file(bytes, 'face.gif')]);
+      expect(res.status, what).toBe(422);
+      expect(res.body.error, what).toEqual({ code: 'unreadable_picture', message: expect.stringMatching(/could not be read.*another photo/) });
+    }
+    const text = await postForm(s.url, s.member, '/api/image/reference-face', [file(Buffer.from('just some words'), 'face.jpg')]);
+    expect(text.status).toBe(415);
+    expect(text.body.error.message).toMatch(/not a picture.*JPEG, PNG or WebP/);
+    expect(readdirSync(folder).sort()).toEqual(before);
+    expect(await faces()).toBe(rows);
   });
 });

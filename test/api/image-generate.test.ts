@@ -89,7 +89,7 @@ describe('generate and engine edits (stand-in queue)', () => {
     await sse.waitFor((e) => e.event === 'preview');
     await engine.queue.finish(id);
     await sse.ended;
-    expect(sse.events.map((e) => e.event)).toEqual(['start', 'step', 'preview', 'done']);
+    expect(sse.events.map((e) => e.event), JSON.stringify(sse.events.at(-1))).toEqual(['start', 'step', 'preview', 'done']);
     expect(sse.events[1]!.data).toEqual({ id, current: 1, total: 4, position: 0 });
     expect(sse.events[2]!.data).toEqual({ id, jpeg: Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64'), step: 1 });
     expect(sse.events[3]!.data.artifact).toMatchObject({ id, state: 'ready' });
@@ -140,6 +140,43 @@ describe('generate and engine edits (stand-in queue)', () => {
     expect(edit.status).toBe(422);
     expect(edit.body.error.code).toBe('bg_remove_not_installed');
     expect(await new ImageGenStore(s.handle.deps.db).countActive()).toBe(before);
+  });
+
+  it('clamps size, steps and guidance as the spec says (256-2048 per side, steps to 40, guidance 0-20) and answers with what was used; non-numbers stay 400', async () => {
+    const ask = async (body: Record<string, unknown>) => {
+      const sse = await connectSse(s.url, '/api/image/generate', headers(), { body: { prompt: 'a kite', ...body } });
+      expect(sse.status, JSON.stringify(body)).toBe(200);
+      const start = await sse.waitFor((e) => e.event === 'start');
+      sse.close();
+      const job = engine.queue.jobs.find((j) => j.job.id === start.data.id)!;
+      const sampler = nodes(job.graph.graph).find((n) => n.class_type === 'KSampler')!;
+      const latent = nodes(job.graph.graph).find((n) => n.class_type === 'EmptyLatentImage')!;
+      await engine.queue.cancel(start.data.id);
+      return { used: start.data.artifact.used, graph: { width: latent.inputs.width, height: latent.inputs.height, steps: sampler.inputs.steps, guidance: sampler.inputs.cfg } };
+    };
+    const big = await ask({ width: 5000, height: 100, steps: 100, guidance: 50 });
+    expect(big.used).toEqual({ width: 2048, height: 256, steps: 40, guidance: 20 });
+    expect(big.graph).toEqual(big.used);
+    const low = await ask({ width: 4096, height: 4096, steps: 0, guidance: -3 });
+    expect(low.used).toEqual({ width: 2048, height: 2048, steps: 1, guidance: 0 });
+    const plain = await ask({});
+    expect(plain.used).toEqual({ width: 1024, height: 1024, steps: 25, guidance: 4.5 });
+    for (const bad of [{ width: 'big' }, { steps: '100' }, { guidance: null }, { height: true }]) {
+      const r = await s.member.post('/api/image/generate', { prompt: 'a kite', ...bad });
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
+  it('the image_gen chat tool that asks for 4096 px still gets a picture, at the largest size the engine makes', async () => {
+    const tool = s.handle.deps.chatTools.get('image_gen')!;
+    const actor: UserActor = { kind: 'user', id: s.users.member.id, name: 'Sam', role: 'member', sessionId: 'x' };
+    const result = await tool.run(tool.args.parse({ prompt: 'a huge poster of a lighthouse', width: 4096, height: 4096 }), { actor, signal: new AbortController().signal });
+    expect(result.summary).toBe('Started a picture');
+    expect(result.content).toMatch(/2048 × 2048/);
+    const id = /\/images\?id=([\w-]+)/.exec(result.content)![1]!;
+    const job = engine.queue.jobs.find((j) => j.job.id === id)!;
+    expect(nodes(job.graph.graph).find((n) => n.class_type === 'EmptyLatentImage')!.inputs).toMatchObject({ width: 2048, height: 2048 });
+    await engine.queue.cancel(id);
   });
 
   it('the client going away does not cancel; the stream re-attaches with the last step; cancel goes through the queue', async () => {

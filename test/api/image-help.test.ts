@@ -89,7 +89,7 @@ describe('image prompt help and refusals', () => {
     expect(r.headers['content-type']).toContain('application/json');
     expect(r.body.error.code).toBe('image_engine_unavailable');
     expect(r.body.error.message).toMatch(/admin/);
-    for (const body of [{}, { prompt: '' }, { prompt: 'x', pipeline: 'bg_remove' }, { prompt: 'x', width: 99999 }, { prompt: 'x', loraIds: ['a', 'b', 'c', 'd'] }]) {
+    for (const body of [{}, { prompt: '' }, { prompt: 'x', pipeline: 'bg_remove' }, { prompt: 'x', width: 'wide' }, { prompt: 'x', loraIds: ['a', 'b', 'c', 'd'] }]) {
       expect((await s.member.post('/api/image/generate', body)).status, JSON.stringify(body)).toBe(400);
     }
   });

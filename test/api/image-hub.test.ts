@@ -6,12 +6,12 @@
 // down or talking nonsense as a sentence; admin only. Imports are registered by the real LoRA
 // service into the engine's loras folder (DATA_DIR/image-engine/models/loras with no engine set up).
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeContent } from '../fakes/file-server.js';
 import { startFakeModelHub, type FakeModelHub } from '../fakes/model-hub.js';
 import { until } from '../harness/net.js';
+import { damagedSafetensors, PICKLE_BYTES, safetensorsFile } from '../harness/safetensors.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -32,8 +32,8 @@ function parseSse(text: string): Array<{ event: string; data: any }> {
   return out;
 }
 
-const WATERCOLOR = makeContent(3 * 1024 * 1024, 7);
-const PIXEL = makeContent(200 * 1024, 9);
+const WATERCOLOR = safetensorsFile({}, 3 * 1024 * 1024, 7);
+const PIXEL = safetensorsFile({}, 200 * 1024, 9);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 describe('model hub for LoRAs', () => {
@@ -148,7 +148,7 @@ describe('model hub for LoRAs', () => {
   });
 
   it('registers the LoRA when the queue finishes its download, even after the admin closed the import', async () => {
-    hub.models.push({ id: 106, name: 'Night Ink', versions: [{ id: 5006, baseModel: 'SDXL 1.0', trainedWords: ['night ink'], file: { name: 'night_ink.safetensors', data: makeContent(96 * 1024, 5) } }] });
+    hub.models.push({ id: 106, name: 'Night Ink', versions: [{ id: 5006, baseModel: 'SDXL 1.0', trainedWords: ['night ink'], file: { name: 'night_ink.safetensors', data: safetensorsFile({}, 96 * 1024, 5) } }] });
     const release = hub.holdFiles();
     const stream = await connectSse(s.url, `${BASE}/civitai-import`, { cookie: s.admin.cookie! }, { body: { externalId: '5006' } });
     try {
@@ -165,6 +165,40 @@ describe('model hub for LoRAs', () => {
     }, 'the LoRA registered by the queue\'s completion');
     expect(found).toBeTruthy();
     expect(existsSync(path.join(s.dataDir, 'image-engine', 'models', 'loras', 'night_ink.safetensors'))).toBe(true);
+  });
+
+  it('refuses a downloaded file that is not a readable .safetensors (the upload\'s own check): an error event, no LoRA, no file left', async () => {
+    const damaged = Object.entries({ ...damagedSafetensors(), 'a pickle named .safetensors': PICKLE_BYTES });
+    damaged.forEach(([, data], i) => hub.models.push({ id: 300 + i, name: `Damaged ${i}`, versions: [{ id: 7000 + i, baseModel: 'SDXL 1.0', file: { name: `damaged_${i}.safetensors`, data } }] }));
+    for (const [i, [what]] of damaged.entries()) {
+      const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: String(7000 + i) }));
+      expect(r.status, what).toBe(200);
+      const events = parseSse(r.text);
+      expect(events.filter((e) => e.event === 'done'), what).toEqual([]);
+      expect(events.find((e) => e.event === 'error')?.data, what).toMatchObject({ code: 'invalid_safetensors', message: expect.stringMatching(/not a LoRA Hearth can read/) });
+    }
+    const { loras } = (await s.admin.get(BASE)).body as { loras: Array<{ externalId: string | null }> };
+    expect(loras.filter((l) => l.externalId?.startsWith('70'))).toEqual([]);
+    const folder = path.join(s.dataDir, 'image-engine', 'models', 'loras');
+    expect(readdirSync(folder).filter((f) => f.startsWith('damaged_'))).toEqual([]);
+    expect(readdirSync(path.join(s.dataDir, 'models', 'loras')).filter((f) => f.startsWith('damaged_'))).toEqual([]);
+  });
+
+  it('refuses pickle formats (.ckpt, .pt, .pth, .bin) before downloading them, with a sentence', async () => {
+    const exts = ['.ckpt', '.pt', '.pth', '.bin'];
+    exts.forEach((ext, i) => hub.models.push({ id: 400 + i, name: `Pickled ${ext}`, versions: [{ id: 8000 + i, baseModel: 'SD 1.5', file: { name: `pickled${ext}`, data: PICKLE_BYTES } }] }));
+    for (const [i, ext] of exts.entries()) {
+      const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: String(8000 + i) }));
+      expect(r.status, ext).toBe(422);
+      expect(r.body.error, ext).toEqual({ code: 'pickle_lora_refused', message: expect.stringMatching(/can run code.*\.safetensors/) });
+    }
+    expect(hub.requests.filter((q) => q.path.startsWith('/files/pickled'))).toEqual([]);
+  });
+
+  it('still imports a real .safetensors whose header the check reads', async () => {
+    hub.models.push({ id: 501, name: 'Real Ink', versions: [{ id: 9001, baseModel: 'SDXL 1.0', file: { name: 'real_ink.safetensors', data: safetensorsFile({ ss_output_name: 'ink' }, 8 * 1024) } }] });
+    const r = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '9001' }));
+    expect(parseSse(r.text).find((e) => e.event === 'done')?.data.lora).toMatchObject({ externalId: '9001', filePath: 'real_ink.safetensors', enabled: true });
   });
 
   it('keeps the API key server-side: sent to the hub as a header, answered only as set or not', async () => {
@@ -188,7 +222,7 @@ describe('model hub for LoRAs', () => {
       expect(hub.requests.at(-1)!.authorization).toBe(`Bearer ${KEY}`);
 
       // a gated download: the queue's executor sends the key too
-      hub.models.push({ id: 104, name: 'Gated Ink', versions: [{ id: 5004, baseModel: 'Flux.1 D', file: { name: 'gated_ink.safetensors', data: makeContent(64 * 1024, 3) } }] });
+      hub.models.push({ id: 104, name: 'Gated Ink', versions: [{ id: 5004, baseModel: 'Flux.1 D', file: { name: 'gated_ink.safetensors', data: safetensorsFile({}, 64 * 1024, 3) } }] });
       const imported = keep(await s.admin.post(`${BASE}/civitai-import`, { externalId: '5004' }));
       expect(parseSse(imported.text).find((e) => e.event === 'done')?.data.lora).toMatchObject({ externalId: '5004', baseFamilies: ['flux'] });
       expect(hub.requests.filter((q) => q.path.startsWith('/files/gated')).map((q) => [q.authorization, q.status])).toEqual([[`Bearer ${KEY}`, 200]]);

@@ -6,15 +6,10 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postForm } from '../harness/multipart.js';
+import { damagedSafetensors, PICKLE_BYTES, safetensorsFile } from '../harness/safetensors.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-/** A small but real .safetensors file: the 8-byte header length, the JSON header, one tensor's bytes. */
-function safetensors(metadata: Record<string, string>): Buffer {
-  const header = Buffer.from(JSON.stringify({ __metadata__: metadata, 'lora_unet_down.weight': { dtype: 'F16', shape: [2], data_offsets: [0, 4] } }));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(header.length));
-  return Buffer.concat([len, header, Buffer.alloc(4)]);
-}
+const safetensors = (metadata: Record<string, string>): Buffer => safetensorsFile(metadata);
 
 const MAX = 64 * 1024;
 
@@ -55,20 +50,29 @@ describe('image LoRAs', () => {
     const before = readdirSync(lorasDir).sort();
     const wrong = await importFile('notes.txt', Buffer.from('hello'));
     expect(wrong.status).toBe(400);
-    expect(wrong.body.error.message).toMatch(/\.safetensors, \.ckpt or \.pt/);
+    expect(wrong.body.error.message).toMatch(/ends in \.safetensors/);
     const broken = await importFile('broken.safetensors', Buffer.from('not a safetensors file at all'));
     expect(broken.status).toBe(422);
     expect(broken.body.error.code).toBe('invalid_safetensors');
+    for (const [what, bytes] of Object.entries({ ...damagedSafetensors(), 'a pickle named .safetensors': PICKLE_BYTES })) {
+      const damaged = await importFile('damaged.safetensors', bytes);
+      expect(damaged.status, what).toBe(422);
+      expect(damaged.body.error, what).toMatchObject({ code: 'invalid_safetensors', message: expect.stringMatching(/not a LoRA Hearth can read/) });
+    }
     const notForm = await s.admin.post('/api/admin/image-loras/import-file', { file: 'x' });
     expect(notForm.status).toBe(400);
     expect(readdirSync(lorasDir).sort()).toEqual(before);
   });
 
-  it('imports a .ckpt without reading it, and a member may not import', async () => {
-    const res = await importFile('old-style.ckpt', Buffer.from('pickled weights'));
-    expect(res.status).toBe(201);
-    expect(res.body.lora).toMatchObject({ name: 'old-style', triggerTokens: [] });
-    const member = await importFile('mine.pt', Buffer.from('x'), () => s.member);
+  it('refuses pickle formats (.ckpt, .pt, .pth, .bin) with a sentence and keeps nothing; a member may not import', async () => {
+    const before = readdirSync(lorasDir).sort();
+    for (const name of ['old-style.ckpt', 'old-style.pt', 'old-style.PTH', 'pytorch_lora_weights.bin']) {
+      const res = await importFile(name, PICKLE_BYTES);
+      expect(res.status, name).toBe(422);
+      expect(res.body.error, name).toEqual({ code: 'pickle_lora_refused', message: expect.stringMatching(/can run code.*\.safetensors/) });
+    }
+    expect(readdirSync(lorasDir).sort()).toEqual(before);
+    const member = await importFile('mine.safetensors', safetensors({}), () => s.member);
     expect(member.status).toBe(403);
   });
 

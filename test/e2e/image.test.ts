@@ -100,13 +100,14 @@ describe('pictures in the browser against the real server', () => {
     await shown(admin.getByTestId('engine-state').getByText('Not set up', { exact: true }));
     // not set up is not an error: no alarm, and the way to set it up
     expect(await admin.getByTestId('engine-state').getByRole('alert').count()).toBe(0);
-    await shown(admin.getByText(/Install ComfyUI on this computer, then tell Hearth its folder below/));
+    await shown(admin.getByTestId('engine-what-hearth-installs').getByText(/Hearth does not install ComfyUI by itself\. Install ComfyUI on this computer, then enter its folder under Set up below\./));
     await shown(admin.getByLabel('ComfyUI folder'));
     // what each kind of work needs, and the two that run in Hearth itself
     const pipelines = admin.getByTestId('engine-pipelines');
     await shown(pipelines.getByText('Pictures from words'));
     await shown(pipelines.getByText('Auto colour'));
-    expect(await pipelines.getByText(/not set up on this computer yet/).count()).toBeGreaterThan(0);
+    await shown(pipelines.getByText('Hearth checks what the engine can do once its folder is set up and it runs.'));
+    expect(await admin.locator('main').getByText(/Image engine page/).count()).toBe(0);
     await expectNoSeriousA11yViolations(admin, '/admin/images (not set up)');
     await fitsWidth(admin, '/admin/images');
   });

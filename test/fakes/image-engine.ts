@@ -12,7 +12,8 @@
 // as the reference says. Failure modes, set per test: a slow start (nothing listens until
 // startDelayMs), down (connection refused), garbage (HTML instead of JSON), and per job an
 // execution_error at a step, a stall at a step (no frames until interrupted), or a crash at a step
-// (every socket cut, HTTP stops answering, queue and history lost, until restart()).
+// (every socket cut, HTTP stops answering, queue and history lost, until restart(), which may bring
+// the engine back with another set of custom node packs).
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -91,8 +92,11 @@ export interface FakeImageEngine {
   setMode(mode: FakeEngineMode): Promise<void>;
   /** Dies now (as crashAtStep does): sockets cut, HTTP refused, queue and history lost. */
   crash(): Promise<void>;
-  /** Listens again on the same port with an empty queue and history. */
-  restart(): Promise<void>;
+  /**
+   * Listens again on the same port with an empty queue and history; with `packs` or `files`, with
+   * that node set from now on (an engine restarted after custom nodes were added or removed).
+   */
+  restart(nodes?: Pick<FakeImageEngineOptions, 'packs' | 'files'>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -208,8 +212,8 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
   const placeholder = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } }).png().toBuffer();
   for (const name of PLACEHOLDER_INPUTS) writeFileSync(join(inputDir, name), placeholder);
 
-  const answer = withFiles(objectInfoAnswer(opts.packs), opts.files ?? {});
-  const info: ObjectInfo = readObjectInfo(answer);
+  let answer = withFiles(objectInfoAnswer(opts.packs), opts.files ?? {});
+  let info: ObjectInfo = readObjectInfo(answer);
   const outputPx = opts.outputPx ?? 64;
   const previews = await Promise.all(
     ['#203040', '#405060', '#607080', '#8090a0'].map((bg) => sharp({ create: { width: 48, height: 48, channels: 3, background: bg } }).jpeg({ quality: 95 }).toBuffer()),
@@ -720,8 +724,12 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
       mode = next;
     },
     crash,
-    async restart() {
+    async restart(nodes) {
       if (server.listening) await stopListening();
+      if (nodes) {
+        answer = withFiles(objectInfoAnswer(nodes.packs ?? opts.packs), nodes.files ?? opts.files ?? {});
+        info = readObjectInfo(answer);
+      }
       queue = [];
       history = new Map();
       running = null;

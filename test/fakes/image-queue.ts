@@ -137,6 +137,7 @@ export function createStandInEngine(): StandInEngine {
           loras: JSON.parse(String(row.loras)) as { id: string; name: string; weight: number }[],
           width: 1,
           height: 1,
+          used: usedOf(JSON.parse(String(row.params ?? '{}')) as Record<string, unknown>),
           contentType: 'image/png',
           url: `/api/image/artifacts/${id}`,
           error: null,
@@ -150,4 +151,10 @@ export function createStandInEngine(): StandInEngine {
   engine.queue = queue;
   engine.parts = { runtime, client, runner: queue };
   return engine;
+}
+
+/** The settings the row says a generation runs with (as ImageArtifactsService.view reads them). */
+function usedOf(p: Record<string, unknown>): { width: number; height: number; steps: number; guidance: number } | null {
+  const { width, height, steps, guidance } = p;
+  return typeof width === 'number' && typeof height === 'number' && typeof steps === 'number' && typeof guidance === 'number' ? { width, height, steps, guidance } : null;
 }

@@ -3,7 +3,9 @@
 // use it; it is visually hidden), its <label> is the styled button, and the chosen file's name (or
 // "No file chosen") shows beside it.
 //   <FilePicker label="Choose a bookmarks file" accept=".html,.json" onFile={(f) => setFile(f)} />
-// `hint` is a line under it (what kinds of file), `error` a sentence at the field.
+// `hint` is a line under it (what kinds of file), `error` a sentence at the field. `showChosen`
+// false is for a picker that acts at once (Chat's "Add a picture": the picture shows as an
+// attachment), where a file-name line ("No file chosen") would only be noise.
 import { useId, useState, type ReactElement } from 'react';
 import { Icon } from './icons';
 
@@ -15,9 +17,11 @@ export interface FilePickerProps {
   error?: string | null;
   disabled?: boolean;
   testId?: string;
+  /** Show the chosen file's name (or "No file chosen") beside the button; default true. */
+  showChosen?: boolean;
 }
 
-export function FilePicker({ label, onFile, accept, hint, error, disabled, testId }: FilePickerProps): ReactElement {
+export function FilePicker({ label, onFile, accept, hint, error, disabled, testId, showChosen = true }: FilePickerProps): ReactElement {
   const id = useId();
   const [chosen, setChosen] = useState<string | null>(null);
   const hintId = hint ? `${id}-hint` : undefined;
@@ -44,9 +48,11 @@ export function FilePicker({ label, onFile, accept, hint, error, disabled, testI
           <Icon name="upload" size={20} />
           {label}
         </label>
-        <span className="file-picker__name" aria-live="polite">
-          {chosen ?? 'No file chosen'}
-        </span>
+        {showChosen ? (
+          <span className="file-picker__name" aria-live="polite">
+            {chosen ?? 'No file chosen'}
+          </span>
+        ) : null}
       </span>
       {hint ? (
         <span id={hintId} className="field__hint">

@@ -56,6 +56,9 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
+/** Whether a string (a server's icon field, say) names one of these icons. */
+export const isIconName = (name: string): name is IconName => Object.hasOwn(PATHS, name);
+
 export function Icon({ name, size = 24, className, label }: { name: IconName; size?: number; className?: string; label?: string }): ReactElement {
   return (
     <svg

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ImageFiles } from './files.js';
 import type { ImageJobRunner, JobEvent } from './parts.js';
-import type { Artifact, ArtifactKind, HistoryResponse } from './schema.js';
+import type { Artifact, ArtifactKind, HistoryResponse, UsedSettings } from './schema.js';
 import type { ArtifactRecord, ImageGenStore } from './store.js';
 
 export interface ImageArtifactsDeps {
@@ -47,6 +47,7 @@ export class ImageArtifactsService {
       loras: r.loras,
       width: r.width,
       height: r.height,
+      used: usedOf(r.params),
       contentType: r.contentType,
       url: `/api/image/artifacts/${encodeURIComponent(r.id)}`,
       error: r.error,
@@ -135,4 +136,12 @@ export function finalEvent(a: Artifact): JobEvent {
   if (a.state === 'cancelled') return { type: 'error', code: 'cancelled', message: 'This picture was cancelled.' };
   if (a.state === 'failed') return { type: 'error', code: 'image_failed', message: a.error ?? 'This picture could not be made.' };
   return { type: 'error', code: 'not_running', message: 'This picture is waiting for the image engine, which is not running. Try again in a moment.' };
+}
+
+/** The settings a generation runs with, as generate stored them in its params (after the clamps). */
+function usedOf(params: Record<string, unknown>): UsedSettings | null {
+  const { width, height, steps, guidance } = params;
+  const int = (n: unknown): n is number => Number.isInteger(n);
+  if (!int(width) || !int(height) || !int(steps) || typeof guidance !== 'number') return null;
+  return { width, height, steps, guidance };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
 import type { ImageGenerateService } from './generate-service.js';
-import { GenerateBody, MAX_PROMPT_CHARS, Orientation, Style } from './schema.js';
+import { GenerateBody, MAX_PROMPT_CHARS, Orientation, SIDE_MAX_PX, SIDE_MIN_PX, Style } from './schema.js';
 
 export const IMAGE_TOOL_TIMEOUT_MS = 5_000;
 
@@ -15,6 +15,8 @@ export const ImageGenArgs = z.object({
   prompt: z.string().trim().min(1).max(MAX_PROMPT_CHARS).describe('What the picture shows, in plain words, e.g. "a red kite over a sandy beach".'),
   style: Style.optional().describe('A look for the picture, when the person asked for one.'),
   orientation: Orientation.optional().describe('portrait, landscape or square, when the person said so.'),
+  width: z.number().finite().optional().describe(`Width in pixels, when the person asked for a size (the engine makes ${SIDE_MIN_PX} to ${SIDE_MAX_PX}; a larger or smaller size is brought into that range).`),
+  height: z.number().finite().optional().describe(`Height in pixels, when the person asked for a size (${SIDE_MIN_PX} to ${SIDE_MAX_PX}, as for width).`),
 });
 
 /** Where the member finds the picture in the web app. */
@@ -30,9 +32,13 @@ export function createImageGenTool(deps: { generate: Pick<ImageGenerateService, 
     timeoutMs: IMAGE_TOOL_TIMEOUT_MS,
     async run(args, ctx): Promise<ChatToolResult> {
       try {
-        const { artifact } = await deps.generate.generate(ctx.actor, GenerateBody.parse({ pipeline: 'txt2img', prompt: args.prompt, style: args.style ?? null, orientation: args.orientation ?? null }));
+        const { artifact } = await deps.generate.generate(
+          ctx.actor,
+          GenerateBody.parse({ pipeline: 'txt2img', prompt: args.prompt, style: args.style ?? null, orientation: args.orientation ?? null, width: args.width, height: args.height }),
+        );
+        const size = artifact.used ? ` at ${artifact.used.width} × ${artifact.used.height} pixels` : '';
         return {
-          content: `Started the picture "${args.prompt}". It will appear at ${pictureUrl(artifact.id)} in a minute or two (the file itself at ${artifact.url}). Tell the person where to find it.`,
+          content: `Started the picture "${args.prompt}"${size}. It will appear at ${pictureUrl(artifact.id)} in a minute or two (the file itself at ${artifact.url}). Tell the person where to find it.`,
           summary: 'Started a picture',
           sources: [],
         };

@@ -3,8 +3,8 @@
 // adjust run here, in a worker thread with sharp (never the engine); the result is stored as the
 // member's `edited` picture. The engine's edits go through the household queue (ImageGenerateService).
 import { randomUUID } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { AppError, BadRequestError, ServiceUnavailableError, UnsupportedMediaError } from '../../errors.js';
+import { rename, rm } from 'node:fs/promises';
+import { AppError, BadRequestError, ServiceUnavailableError, UnprocessableError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { UserActor } from '../../actor.js';
@@ -67,6 +67,9 @@ export function pictureType(head: Buffer): { contentType: string; ext: string } 
   return null;
 }
 
+const notAFace = () => new UnsupportedMediaError('That file is not a picture. Choose a photo of the face: a JPEG, PNG or WebP picture.');
+const unreadableFace = () =>
+  new UnprocessableError('unreadable_picture', 'That picture could not be read: the file is damaged or is not a whole picture. Choose another photo of the face.');
 const notAPicture = () => new UnsupportedMediaError('That file is not a picture Hearth can edit. Choose a JPEG, PNG or WebP picture.');
 
 export class ImageEditService {
@@ -93,11 +96,12 @@ export class ImageEditService {
     try {
       if (received.bytes === 0) throw new BadRequestError('The form has no picture in it. Choose a photo of the face.');
       const type = pictureType(received.head);
-      if (!type) throw notAPicture();
+      if (!type) throw notAFace();
+      // the first bytes only say what it claims to be: the whole picture is decoded before it is kept
+      if (!(await this.deps.tasks.checkPicture(p.tempPath))) throw unreadableFace();
       const rel = this.deps.files.relativeFor(actor.id, `face-${p.id}.${type.ext}`);
       const target = this.deps.files.resolve(rel);
       if (!target) throw new BadRequestError('That picture cannot be stored.');
-      const { rename } = await import('node:fs/promises');
       await rename(p.tempPath, target);
       await this.deps.store.insertFace({ id: p.id, userId: actor.id, filePath: rel, createdAt: this.now() });
       return { refId: p.id };

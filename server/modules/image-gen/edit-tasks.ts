@@ -1,5 +1,5 @@
 // The local edits (auto_color, adjust) run in a worker thread (server/platform/workers/
-// parse-worker.ts), so the HTTP server's event loop never waits behind a 24-megapixel picture and
+// parse-worker.ts), and so does decoding a reference face before it is kept (checkPicture), so the HTTP server's event loop never waits behind a 24-megapixel picture and
 // sharp is loaded there, not at start. The worker reads and writes the files itself (the main thread
 // resolves both paths through the path guard first). This module is both the worker's `handlers`
 // and the main thread's typed client; input is parsed in the worker and the answer on the main thread.
@@ -27,9 +27,28 @@ const EditOutput = z.union([
   z.object({ ok: z.literal(false), message: z.string() }),
 ]);
 
+const CheckInput = z.object({ path: z.string().min(1) });
+const CheckOutput = z.union([z.object({ ok: z.literal(true), width: z.number().int(), height: z.number().int() }), z.object({ ok: z.literal(false) })]);
+
 // ---- worker side ----
 
 export const handlers = {
+  /** Decodes the whole picture (every pixel, not only its header): ok with its size, or not a picture sharp can read. */
+  async checkPicture(raw: unknown): Promise<z.infer<typeof CheckOutput>> {
+    const { path } = CheckInput.parse(raw);
+    const { default: sharp } = await import('sharp');
+    const { LOCAL_OP_MAX_PIXELS } = await import('./local-ops.js');
+    try {
+      const img = sharp(path, { failOn: 'error', limitInputPixels: LOCAL_OP_MAX_PIXELS });
+      const meta = await img.metadata();
+      if (!meta.width || !meta.height) return { ok: false };
+      await img.stats();
+      return { ok: true, width: meta.width, height: meta.height };
+    } catch {
+      return { ok: false };
+    }
+  },
+
   async localEdit(raw: unknown): Promise<z.infer<typeof EditOutput>> {
     const { op, from, to, adjust: adj } = EditInput.parse(raw);
     const ops = await import('./local-ops.js');
@@ -58,6 +77,12 @@ export class LocalEditTasks {
     const res = EditOutput.parse(await this.worker.run('localEdit', { op, from, to, adjust }, opts));
     if (!res.ok) throw new UnsupportedMediaError(res.message);
     return res;
+  }
+
+  /** Whether the file is a whole picture sharp can decode (in the worker: a large photo never holds the event loop). */
+  async checkPicture(path: string, opts?: RunOptions): Promise<{ width: number; height: number } | null> {
+    const res = CheckOutput.parse(await this.worker.run('checkPicture', { path }, opts));
+    return res.ok ? { width: res.width, height: res.height } : null;
   }
 
   close(): Promise<void> {

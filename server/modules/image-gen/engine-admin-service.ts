@@ -20,7 +20,12 @@ export interface ImageEngineParts {
 export interface ImageEngineAdminDeps extends ImageEngineParts {
   config: ImageEngineConfig;
   hardware: HardwareProbe;
+  /** The engine's parts the Image engine feature downloaded (archives under DATA_DIR/components) that are on disk. */
+  downloaded?: () => Promise<Array<{ label: string; path: string }>>;
 }
+
+/** The feature catalog's item that downloads the engine (resources/catalog/features.json, "Image engine"). */
+export const IMAGE_ENGINE_FEATURE = 'images-base';
 
 const NOT_SET_UP = 'The image engine is not set up on this computer yet. An admin can choose its folder on the Image engine page.';
 const NOT_RUNNING = 'The image engine is starting. This pipeline is checked once it is running.';
@@ -82,6 +87,7 @@ export class ImageEngineAdminService {
       },
       status: await this.status(),
       launch: launch ? { target: launch.target, dtype: launch.dtype, args: imageEngineArgv(launch, { port: ENGINE_PORT }), note: launch.note } : null,
+      downloaded: (await this.deps.downloaded?.()) ?? [],
     };
   }
 

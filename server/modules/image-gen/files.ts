@@ -7,7 +7,10 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { resolveInside } from '../../platform/path-guard.js';
 
-/** What a LoRA file may be called (the engine's loras folder may hold other files too). */
+/**
+ * The LoRA files the engine's loras folder may hold (recover-disk registers what an admin copied there
+ * by hand); an import adds only .safetensors (safetensors.ts checkLoraFile).
+ */
 export const LORA_EXTENSIONS = ['.safetensors', '.ckpt', '.pt'] as const;
 export const isLoraFileName = (name: string): boolean => LORA_EXTENSIONS.some((ext) => name.toLowerCase().endsWith(ext));
 

@@ -22,7 +22,7 @@ import type { ImageLorasService } from './loras-service.js';
 import type { ObjectInfo } from './object-info.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { buildPrompt, isAdult, resolveLoras } from './prompt.js';
-import { sizeFor } from './presets.js';
+import { samplingFor, sizeFor } from './presets.js';
 import { MAX_JOBS_PER_MEMBER, MAX_QUEUED_JOBS, type Artifact, type EditFields, type GenerateBody } from './schema.js';
 import type { ImageGenStore } from './store.js';
 import { enumOf, missingVideoModel, motionModuleFor, svdCheckpoint, videoModelError } from './video-models.js';
@@ -158,7 +158,9 @@ export class ImageGenerateService {
     const resolution = resolveLoras({ prompt: body.prompt, explicitIds: body.loraIds ?? null, weights: body.loraWeights, candidates, access });
     const built = buildPrompt({ message: body.prompt, style: body.style ?? null, uncensored: protections.uncensoredImages, loras: resolution });
     const names = new Map(rows.map((r) => [r.id, r.name]));
+    // the spec's clamps (size 256-2048 per side, steps 1-40, guidance 0-20): out of range is clamped, not refused, and the row keeps what is used
     const size = sizeFor({ prompt: body.prompt, width: body.width, height: body.height, orientation: body.orientation ?? null });
+    const sampling = samplingFor({ checkpoint, steps: body.steps, guidance: body.guidance, fastMode: body.fast });
     const seed = seedOf(body.seed);
     const upscaleModel = enumOf(info, 'UpscaleModelLoader', 'model_name')[0] ?? null;
     const id = randomUUID();
@@ -169,8 +171,8 @@ export class ImageGenerateService {
       seed,
       width: size.width,
       height: size.height,
-      steps: body.steps ?? null,
-      guidance: body.guidance ?? null,
+      steps: sampling.steps,
+      guidance: sampling.cfg,
       fastMode: body.fast,
       loras: resolution.loras.map((l) => ({ file: l.file, weight: l.weight })),
       upscaleModel,
@@ -184,7 +186,7 @@ export class ImageGenerateService {
       negativePrompt: built.negative,
       style: built.style,
       isAdult: built.isAdult,
-      params: { width: size.width, height: size.height, steps: body.steps ?? null, guidance: body.guidance ?? null, seed, fast: body.fast, checkpoint, ...(motionModule ? { motionModule, frames: body.frames ?? null } : {}) },
+      params: { width: size.width, height: size.height, steps: sampling.steps, guidance: sampling.cfg, seed, fast: body.fast, checkpoint, ...(motionModule ? { motionModule, frames: body.frames ?? null } : {}) },
       loras: resolution.loras.map((l) => ({ id: l.id, name: names.get(l.id) ?? l.file, weight: l.weight })),
       sourceId: null,
     });

@@ -12,11 +12,12 @@ import path from 'node:path';
 import { assertAdmin, type Actor } from '../../actor.js';
 import { ModelHubError, type HubVersion, type ModelHubClient } from '../../adapters/model-hub/civitai.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { sleep } from '../../platform/sleep.js';
 import type { DownloadJob, JobProgress, NewJob } from '../downloads/schema.js';
 import { resolveInside } from '../../platform/path-guard.js';
+import { assertLoraFileName, checkLoraFile, isSafetensorsFileName } from './safetensors.js';
 import { MAX_LORA_BYTES, type AdminLora, type BaseFamily as BaseFamilySchema, type HubImportEvents, type HubResult as HubResultSchema } from './schema.js';
 import type { z } from 'zod';
 
@@ -24,7 +25,6 @@ export const SETTING_HUB_KEY = 'image_hub.api_key';
 export const SETTING_HUB_PENDING = 'image_hub.pending';
 /** Where the queue writes an imported LoRA, under DATA_DIR (one of the download folders). */
 export const HUB_DOWNLOAD_FOLDER = 'models/loras';
-export const LORA_EXTENSIONS = ['.safetensors', '.ckpt', '.pt'] as const;
 const ITEM_PREFIX = 'hub:';
 
 type BaseFamily = z.infer<typeof BaseFamilySchema>;
@@ -52,11 +52,11 @@ export function baseFamilyOf(baseModel: string | null): BaseFamily | null {
   return null;
 }
 
-/** A file name safe to keep in the loras folder: the hub's name without folders or odd characters. */
+/** A file name safe to keep in the loras folder: the hub's name without folders or odd characters (null unless .safetensors). */
 export function loraFileName(hubName: string, externalId: string): string | null {
   const base = path.basename(hubName.replace(/\\/g, '/'));
   const ext = path.extname(base).toLowerCase();
-  if (!(LORA_EXTENSIONS as readonly string[]).includes(ext)) return null;
+  if (!isSafetensorsFileName(base)) return null;
   const stem = base
     .slice(0, -ext.length)
     .replace(/[^A-Za-z0-9._-]+/g, '_')
@@ -112,8 +112,10 @@ interface PendingImport {
   isAdult: boolean;
   description: string | null;
   jobId: string | null;
-  /** A sentence when moving or registering the finished file failed. */
+  /** A sentence when checking, moving or registering the finished file failed. */
   error: string | null;
+  /** The refusal's code when the file itself was refused (e.g. invalid_safetensors); null for other failures. */
+  errorCode?: string | null;
 }
 
 export type HubImportEvent = { [K in keyof typeof HubImportEvents]: [K, z.infer<(typeof HubImportEvents)[K]>] }[keyof typeof HubImportEvents];
@@ -229,19 +231,23 @@ export class ModelHubService {
     const existing = await this.deps.registry.findByExternalId(externalId);
     if (existing) throw new ConflictError('already_imported', `${existing.name} is already one of the household's LoRAs.`);
     const v: HubVersion = await this.deps.client.version(externalId, { apiKey: await this.apiKey() }).catch(hubError);
+    const notLora = () => new UnprocessableError('unsupported_lora_file', `${v.fileName} is not a LoRA file Hearth can use: it adds LoRAs as .safetensors files.`);
+    // the upload's own name check: pickle formats refused before a byte is downloaded
+    assertLoraFileName(path.basename(v.fileName.replace(/\\/g, '/')), notLora);
     const fileName = loraFileName(v.fileName, v.externalId);
-    if (!fileName) throw new UnprocessableError('unsupported_lora_file', `${v.fileName} is not a LoRA file Hearth can use (.safetensors, .ckpt or .pt).`);
+    if (!fileName) throw notLora();
     if (v.bytes != null && v.bytes > MAX_LORA_BYTES) throw new UnprocessableError('lora_too_large', `${displayName(v)} is larger than the ${MAX_LORA_BYTES / 1024 ** 3} GB a LoRA may be.`);
     const earlier = (await this.pending())[v.externalId];
     const entry: PendingImport = {
       name: displayName(v),
-      fileName: earlier?.fileName ?? (await this.freeFileName(fileName, v.externalId)),
+      fileName: (earlier && !earlier.errorCode ? earlier.fileName : null) ?? (await this.freeFileName(fileName, v.externalId)),
       triggerWords: v.triggerWords,
       baseFamily: baseFamilyOf(v.baseModel),
       isAdult: v.nsfw,
       description: v.description,
       jobId: null,
       error: null,
+      errorCode: null,
     };
     await this.savePending(v.externalId, entry);
     // a download already queued for this file is handed back by the queue, not started twice
@@ -277,7 +283,7 @@ export class ModelHubService {
       const lora = await this.deps.registry.findByExternalId(started.externalId);
       if (lora) return sink.send('done', { lora });
       const entry = (await this.pending())[started.externalId];
-      if (entry?.error) throw new UpstreamError('hub_import_failed', entry.error);
+      if (entry?.error) throw entry.errorCode ? new UnprocessableError(entry.errorCode, entry.error) : new UpstreamError('hub_import_failed', entry.error);
       const job = await this.deps.downloads.progress(started.jobId);
       if (!job) throw new ConflictError('hub_download_gone', 'The download was removed from the queue. Try the import again.');
       if (job.state === 'failed') throw new UpstreamError('hub_download_failed', downloadSentence(job.lastError));
@@ -317,8 +323,21 @@ export class ModelHubService {
     if (done) return done;
     const entry = (await this.pending())[externalId];
     if (!entry) throw new NotFoundError('That import is not waiting for its file any more. Try the import again.');
+    const from = this.deps.downloads.destinationPath(`${HUB_DOWNLOAD_FOLDER}/${entry.fileName}`);
     try {
-      const from = this.deps.downloads.destinationPath(`${HUB_DOWNLOAD_FOLDER}/${entry.fileName}`);
+      // the upload's own check: a file that is not a readable .safetensors is refused and removed
+      await checkLoraFile(entry.fileName, from, () => new UnprocessableError('unsupported_lora_file', `${entry.fileName} is not a LoRA file Hearth can use.`));
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        await this.savePending(externalId, { ...entry, error: `${entry.name} was downloaded but could not be read. Try the import again.` });
+        throw err;
+      }
+      await rm(from, { force: true });
+      await this.savePending(externalId, { ...entry, error: `${entry.name}: ${err.message}`, errorCode: err.code });
+      this.deps.logger.warn({ externalId, code: err.code, details: err.details }, 'a LoRA from the model hub was refused');
+      throw err;
+    }
+    try {
       const dir = await this.deps.lorasDir();
       const to = resolveInside(dir, entry.fileName);
       if (!to) throw new Error(`${entry.fileName} is not a file name inside the loras folder`);

@@ -9,9 +9,9 @@ import { assertAdmin, isAdmin, SYSTEM_ACTOR, type Actor, type UserActor } from '
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ImageEngineConfig } from './engine-config.js';
-import { isLoraFileName, type ImageFiles } from './files.js';
+import type { ImageFiles } from './files.js';
 import { allowedLoras, type LoraAccess, type LoraCandidate } from './prompt.js';
-import { baseFamilyOf, loraInfoFromMetadata, readSafetensorsFile } from './safetensors.js';
+import { assertLoraFileName, baseFamilyOf, checkLoraFile, loraInfoFromMetadata, readSafetensorsFile } from './safetensors.js';
 import type { AdminLora, GrantState, LoraCategory, LoraPatchBody, MemberGrants, MemberLora, Protections } from './schema.js';
 import type { CategoryRecord, ImageGenStore, LoraRecord } from './store.js';
 import type { LoraRegistration } from './hub-service.js';
@@ -149,20 +149,22 @@ export class ImageLorasService {
     await rm(pending.tempPath, { force: true });
   }
 
-  /** The uploaded file becomes a LoRA: its name checked, a .safetensors header read for trigger words and base family. */
+  /** The uploaded file becomes a LoRA: the check the hub's import makes too (.safetensors only, its header read and checked), trigger words and base family from it. */
   async finishImport(actor: Actor, pending: PendingLoraImport, upload: { filename: string | null; bytes: number }): Promise<AdminLora> {
     assertAdmin(actor);
     try {
       const name = (upload.filename ?? '').trim();
-      if (!name || !isLoraFileName(name) || name.startsWith('.')) throw new BadRequestError('Choose a LoRA file: its name ends in .safetensors, .ckpt or .pt.');
+      const notLora = () => new BadRequestError('Choose a LoRA file: its name ends in .safetensors.');
+      assertLoraFileName(name, notLora);
+      if (name.startsWith('.')) throw notLora();
       if (upload.bytes === 0) throw new BadRequestError('That file is empty. Choose the LoRA file again.');
       const target = await this.deps.files.loraPath(name);
       if (!target) throw new BadRequestError('That file name cannot be used. Rename the file and try again.');
       if ((await this.deps.files.loraSize(name)) !== null || (await this.deps.store.loraByFile(name))) {
         throw new ConflictError('lora_exists', `A LoRA file named ${name} is already in the household. Rename the file if it is a different one.`);
       }
-      // throws 422 invalid_safetensors for a damaged header (the file is removed below)
-      const meta = name.toLowerCase().endsWith('.safetensors') ? (await readSafetensorsFile(pending.tempPath)).metadata : null;
+      // the hub's import makes the same check: 422 invalid_safetensors for a damaged header (the file is removed below)
+      const { metadata: meta } = await checkLoraFile(name, pending.tempPath, notLora);
       await rename(pending.tempPath, target);
       const id = await this.register(name, upload.bytes, meta);
       return this.adminGet(actor, id);

@@ -1,5 +1,6 @@
 // The image generation module: each member's pictures and clips, the household's LoRAs and their
 // model hub, the engine's setup, the one engine queue and the local edits.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createComfyUiClient } from '../../adapters/image-engine/comfyui.js';
 import { createModelHubClient } from '../../adapters/model-hub/civitai.js';
@@ -15,7 +16,7 @@ import { bootSteps } from './boot-steps.js';
 import { createImageGenTool } from './chat-tool.js';
 import { EDIT_TASKS_MODULE, LocalEditTasks } from './edit-tasks.js';
 import { ImageEditService } from './edit-service.js';
-import { ImageEngineAdminService, type ImageEngineParts } from './engine-admin-service.js';
+import { IMAGE_ENGINE_FEATURE, ImageEngineAdminService, type ImageEngineParts } from './engine-admin-service.js';
 import { ImageEngineConfig } from './engine-config.js';
 import { imageToolChecks, imageTools } from './extensions.js';
 import { ImageFiles } from './files.js';
@@ -71,7 +72,14 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const editTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger }));
   const loras = new ImageLorasService({ store, files, engine: engineConfig, clock, users: ports.users });
-  const engineAdmin = new ImageEngineAdminService({ ...engine, config: engineConfig, hardware: p.hardware });
+  // what the Image engine feature downloads (ComfyUI's and a node pack's source archives): kept, not unpacked
+  const engineDownloads = async () =>
+    (ports.catalog.item(IMAGE_ENGINE_FEATURE)?.installs ?? [])
+      .map((i) => ports.catalog.artifact(i.id))
+      .filter((a): a is NonNullable<typeof a> & { destination: string } => a?.destination !== undefined)
+      .map((a) => ({ label: a.label, path: ports.downloads.destinationPath(a.destination) }))
+      .filter((d) => existsSync(d.path));
+  const engineAdmin = new ImageEngineAdminService({ ...engine, config: engineConfig, hardware: p.hardware, downloaded: engineDownloads });
   const edit = new ImageEditService({ store, files, artifacts, tasks: editTasks, clock, logger });
   const image: ImageServices = {
     artifacts,

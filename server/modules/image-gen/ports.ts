@@ -1,5 +1,6 @@
 // What the image generation module asks of other modules (container.ts hands these in).
 import type { DownloadsService } from '../downloads/service.js';
+import type { Catalog } from '../features/catalog.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
 import type { ImageEngineParts } from './engine-admin-service.js';
 import type { LoraRegistry } from './hub-service.js';
@@ -10,6 +11,8 @@ export interface ImageGenPorts {
   users: { getUser(id: string): Promise<{ id: string; role: string } | null> };
   /** The downloads module's queue: the model hub's imports go through it. */
   downloads: DownloadsService;
+  /** The features module's catalog: what the Image engine feature downloads. */
+  catalog: Catalog;
   /** The models module: the text and vision models of prompt help and preview-check. */
   models: ImageModelHelper;
   /** The features module's chat readiness: the image Extensions need a chat model. */

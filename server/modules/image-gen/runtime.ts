@@ -12,9 +12,16 @@
 // sentence; the output goes to the engine's log. An unchanged install (the venv's marker matches)
 // goes straight to warming. A failed install stays failed with a sentence until an admin retries
 // or changes the folder or Python (restart), so a look at the status never runs pip again by itself.
+//
+// While the engine is ready the runtime keeps a connection (WebSocket) to it open. When that drops
+// and comes back the engine may have restarted with other custom nodes (an external one restarted by
+// its owner, a supervised one after a crash), so the node list (object_info) is forgotten on every
+// drop and every connect, and the next status or job reads it again.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ServiceUnavailableError } from '../../errors.js';
+import { sleep } from '../../platform/sleep.js';
 import type { ImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import type { ImageEngineSidecarConfig } from '../../platform/sidecars/image-engine.js';
 import { PythonEnvError, type PythonEnvFailure, type PythonEnvironment, type PythonEnvStep } from '../../platform/sidecars/python-env.js';
@@ -43,7 +50,7 @@ export interface EngineSupervisor {
 }
 
 export interface ImageEngineRuntimeDeps {
-  client: Pick<ImageEngineClient, 'systemStats' | 'forget'>;
+  client: Pick<ImageEngineClient, 'systemStats' | 'forget' | 'connect'>;
   /** IMAGE_ENGINE_URL: poll this engine's health, never spawn. */
   external: boolean;
   settings: { get<T = unknown>(key: string): Promise<T | undefined> };
@@ -54,7 +61,7 @@ export interface ImageEngineRuntimeDeps {
   log: { tail(lines: number): string[]; write?(line: string): void };
   now: () => Date;
   readyDeadlineMs?: number;
-  /** How often an external engine's health is polled while warming. */
+  /** How often an external engine's health is polled while warming, and the watch connection retried while it is down. */
   pollMs?: number;
   /** The engine's own Python environment (python-env.ts); without one the chosen Python runs main.py as it is. */
   environment?: Pick<PythonEnvironment, 'isCurrent' | 'prepare' | 'pythonPath'>;
@@ -78,6 +85,8 @@ export class EngineRuntime implements ImageEngineRuntime {
   private launchWanted = false;
   /** Told when an install begins (restart() resolves then rather than after pip). */
   private onInstalling: (() => void) | null = null;
+  /** The connection kept open while ready (its loop reconnects after a drop); aborted when the engine is not ready. */
+  private watchAbort: AbortController | null = null;
 
   constructor(private readonly d: ImageEngineRuntimeDeps) {
     this.since = d.now();
@@ -100,7 +109,50 @@ export class EngineRuntime implements ImageEngineRuntime {
       this.error = error;
       this.since = this.d.now();
     }
+    if (state === 'ready' && !this.stopped) this.startWatch();
+    else this.stopWatch();
     for (const w of [...this.waiters]) w();
+  }
+
+  private startWatch(): void {
+    if (this.watchAbort) return;
+    const abort = new AbortController();
+    this.watchAbort = abort;
+    void this.watch(abort.signal).catch(() => undefined);
+  }
+
+  private stopWatch(): void {
+    this.watchAbort?.abort();
+    this.watchAbort = null;
+  }
+
+  /**
+   * Keeps a connection to the ready engine: the node list is forgotten each time one opens (the
+   * engine may have restarted with other nodes since it was read) and each time one drops, and a
+   * dropped connection is retried every pollMs until the engine answers again or is not ready.
+   */
+  private async watch(signal: AbortSignal): Promise<void> {
+    const every = this.d.pollMs ?? 1000;
+    while (!signal.aborted) {
+      let socket: Awaited<ReturnType<ImageEngineClient['connect']>>;
+      try {
+        socket = await this.d.client.connect(`hearth-watch-${randomUUID()}`, signal);
+      } catch {
+        await sleep(every, signal);
+        continue;
+      }
+      if (signal.aborted) return socket.close();
+      this.d.client.forget();
+      await new Promise<void>((resolve) => {
+        const onAbort = () => socket.close();
+        socket.onClose(() => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+      this.d.client.forget();
+    }
   }
 
   ensureStarted(): void {

@@ -2,8 +2,49 @@
 // tensor entries and an optional `__metadata__` map of strings), read without loading the weights,
 // and what a LoRA import wants from it: trigger words and the base model it was trained on. The
 // header is bounded and checked, and anything else is refused with InvalidSafetensorsError.
+// `checkLoraFile` is the one check both ways a LoRA comes in make (an upload, a model-hub import):
+// only .safetensors, pickle formats refused by name, the header read and checked against the file.
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import { AppError } from '../../errors.js';
+
+/** The one LoRA format Hearth adds: plain tensors, nothing that runs when loaded. */
+export const LORA_FORMAT = '.safetensors';
+/** PyTorch's pickle formats: loading one can run any code its author put in it. */
+export const PICKLE_EXTENSIONS = ['.ckpt', '.pt', '.pth', '.bin', '.pkl'] as const;
+
+/** A LoRA in a pickle format: 422 `pickle_lora_refused`, before any byte of it is kept. */
+export class PickleLoraError extends AppError {
+  constructor(fileName: string) {
+    super(
+      422,
+      'pickle_lora_refused',
+      `${path.basename(fileName)} is a pickle file (.ckpt, .pt, .pth or .bin), which can run code on this computer when it is loaded. Hearth only adds LoRAs as .safetensors files: look for a .safetensors version of it.`,
+    );
+  }
+}
+
+/** Whether a file name is in a pickle format (refused by both imports). */
+export const isPickleFileName = (name: string): boolean => (PICKLE_EXTENSIONS as readonly string[]).includes(path.extname(name).toLowerCase());
+
+/** Whether a file name is a LoRA Hearth may add (.safetensors). */
+export const isSafetensorsFileName = (name: string): boolean => path.extname(name).toLowerCase() === LORA_FORMAT;
+
+/**
+ * The check both LoRA imports make on the file they are about to add: a pickle name is refused
+ * (PickleLoraError), any other name but .safetensors is `notLora`'s error, and the file's header
+ * must read as a .safetensors header whose tensors lie inside the file (InvalidSafetensorsError).
+ */
+export async function checkLoraFile(fileName: string, filePath: string, notLora: () => Error): Promise<SafetensorsHeader> {
+  assertLoraFileName(fileName, notLora);
+  return readSafetensorsFile(filePath);
+}
+
+/** The name half of `checkLoraFile`, for a refusal before the bytes arrive. */
+export function assertLoraFileName(fileName: string, notLora: () => Error): void {
+  if (isPickleFileName(fileName)) throw new PickleLoraError(fileName);
+  if (!isSafetensorsFileName(fileName)) throw notLora();
+}
 
 /**
  * Largest header read. The format allows 100 MB; real LoRA headers are a few hundred KB (a large

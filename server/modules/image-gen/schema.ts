@@ -11,7 +11,7 @@ import { FAST_MODE_STEPS, GUIDANCE_MAX, GUIDANCE_MIN, SIDE_MAX_PX, SIDE_MIN_PX, 
 export const MAX_PROMPT_CHARS = 1_000;
 /** One uploaded picture (edit source, reference face). */
 export const MAX_IMAGE_UPLOAD_BYTES = 25 * 1024 * 1024;
-/** One imported LoRA file (.safetensors, .ckpt, .pt), streamed to disk. */
+/** One imported LoRA file (.safetensors only), streamed to disk. */
 export const MAX_LORA_BYTES = 2 * 1024 * 1024 * 1024;
 /** LoRAs one job may use. */
 export const MAX_JOB_LORAS = 3;
@@ -81,6 +81,8 @@ export type ImageStatusResponse = z.infer<typeof ImageStatusResponse>;
 
 // ---- artifacts -------------------------------------------------------------------------------
 export const UsedLora = z.object({ id: z.string(), name: z.string(), weight: z.number() });
+export const UsedSettings = z.object({ width: z.number().int(), height: z.number().int(), steps: z.number().int(), guidance: z.number() });
+export type UsedSettings = z.infer<typeof UsedSettings>;
 export const Artifact = z.object({
   id: z.string(),
   kind: ArtifactKind,
@@ -96,6 +98,8 @@ export const Artifact = z.object({
   loras: z.array(UsedLora),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
+  /** What a generation runs with after the clamps (the size asked of the engine, steps, guidance); null for edits and older rows. */
+  used: UsedSettings.nullable(),
   contentType: z.string().nullable(),
   /** GET /api/image/artifacts/:id (the picture once ready). */
   url: z.string(),
@@ -125,10 +129,13 @@ export const GenerateBody = z.object({
   style: Style.nullish(),
   /** absent: inferred from the prompt (portrait or landscape words), else square. */
   orientation: Orientation.nullish(),
-  width: z.number().int().min(SIDE_MIN_PX).max(SIDE_MAX_PX).optional(),
-  height: z.number().int().min(SIDE_MIN_PX).max(SIDE_MAX_PX).optional(),
-  steps: z.number().int().min(1).max(STEPS_MAX).optional(),
-  guidance: z.number().min(GUIDANCE_MIN).max(GUIDANCE_MAX).optional(),
+  /** Pixels, clamped to SIDE_MIN_PX–SIDE_MAX_PX and snapped to the engine's step (spec Limits): a number out of range still makes a picture. */
+  width: z.number().finite().optional(),
+  height: z.number().finite().optional(),
+  /** Clamped to 1–STEPS_MAX (a distilled checkpoint runs its own). */
+  steps: z.number().finite().optional(),
+  /** Clamped to GUIDANCE_MIN–GUIDANCE_MAX. */
+  guidance: z.number().finite().optional(),
   seed: z.number().int().min(0).optional(),
   fast: z.boolean().default(false),
   /** Explicit LoRAs (filtered to the member's allowed ones whose files exist); absent = automatic routing among the member's granted LoRAs. */
@@ -329,7 +336,15 @@ export const EngineConfig = z.object({
   checkpoints: z.array(z.string()),
 });
 export const EngineConfigBody = z.object({ installDir: z.string().trim().min(1).max(1000).nullable(), python: z.string().trim().min(1).max(1000).nullable(), checkpoint: z.string().trim().min(1).max(300).nullable() }).partial().strict();
-export const EngineAdminResponse = z.object({ config: EngineConfig, status: ImageStatusResponse, launch: z.object({ target: z.string(), dtype: z.string(), args: z.array(z.string()), note: z.string().nullable() }).nullable() });
+/** A part of the engine the Image engine feature (Admin › Features) downloaded: an archive Hearth keeps but does not unpack. */
+export const EngineDownload = z.object({ label: z.string(), path: z.string() });
+export const EngineAdminResponse = z.object({
+  config: EngineConfig,
+  status: ImageStatusResponse,
+  launch: z.object({ target: z.string(), dtype: z.string(), args: z.array(z.string()), note: z.string().nullable() }).nullable(),
+  /** What the Image engine feature downloaded and where (empty when it has not been added). */
+  downloaded: z.array(EngineDownload),
+});
 export type EngineAdminResponse = z.infer<typeof EngineAdminResponse>;
 export const EngineLogsResponse = z.object({ lines: z.array(z.string()) });
 export const EngineLogsQuery = z.object({ lines: z.coerce.number().int().min(1).max(2_000).default(200) });

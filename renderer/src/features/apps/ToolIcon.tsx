@@ -1,22 +1,25 @@
-// A tool's icon. The server sends an emoji (or an icon name); the tools Hearth knows get the web
-// app's own line icons so they match the navigation, and emoji are the fallback for the rest.
+// A tool's icon, always from the web app's own line icons (ui/icons) so it matches the navigation
+// and shows on every device: the server's icon is an emoji, which a computer without an emoji font
+// draws as an empty box. The tools Hearth knows have their icon here; an icon name the set has is
+// used as it is; anything else gets the generic apps icon.
 import type { ReactElement } from 'react';
-import { Icon, type IconName } from '../../ui/icons';
+import { Icon, isIconName, type IconName } from '../../ui/icons';
 
 const TOOL_ICONS: Readonly<Record<string, IconName>> = {
   reader: 'bookmark',
+  reader_search: 'search',
   library: 'book',
   archive_search: 'search',
+  inventory: 'box',
+  home_inventory: 'box',
+  image_gen: 'image',
 };
 
-const toolIconName = (toolId: string): IconName | null => (Object.hasOwn(TOOL_ICONS, toolId) ? (TOOL_ICONS[toolId] ?? null) : null);
+export function toolIconName(toolId: string, icon?: string): IconName {
+  if (Object.hasOwn(TOOL_ICONS, toolId)) return TOOL_ICONS[toolId]!;
+  return icon && isIconName(icon) ? icon : 'apps';
+}
 
 export function ToolIcon({ toolId, icon, size = 24 }: { toolId: string; icon?: string; size?: number }): ReactElement {
-  const name = toolIconName(toolId);
-  if (name) return <Icon name={name} size={size} />;
-  return (
-    <span className="tool-emoji" aria-hidden="true">
-      {icon || '•'}
-    </span>
-  );
+  return <Icon name={toolIconName(toolId, icon)} size={size} />;
 }

@@ -11,7 +11,7 @@ export interface StoreEntry {
   id: string;
   name: string;
   description: string;
-  /** Tools carry the server's emoji (shown by ToolIcon); built-ins use the shell's icon. */
+  /** Tools carry the server's icon field (ToolIcon draws the bundled icon for the tool, never the emoji); built-ins use the shell's icon. */
   icon: { toolId: string; emoji: string } | { icon: IconName };
   /** App = has a page; Extension = chat-only (the tool's `offline` flag, inverted on purpose). */
   kind: 'app' | 'extension';

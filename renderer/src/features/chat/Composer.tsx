@@ -178,7 +178,7 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
             </select>
           </label>
         ) : null}
-        {canSee ? <FilePicker key={pickerKey} label="Add a picture" accept="image/*" disabled={busy} error={pictureError} onFile={(f) => void addPicture(f)} /> : null}
+        {canSee ? <FilePicker key={pickerKey} label="Add a picture" accept="image/*" disabled={busy} error={pictureError} onFile={(f) => void addPicture(f)} showChosen={false} testId="chat-picture-file" /> : null}
         <span className="chat-composer__spacer" />
         {streaming ? (
           <button type="button" className="btn btn--secondary" onClick={onStop}>

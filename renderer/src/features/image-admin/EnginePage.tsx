@@ -5,6 +5,9 @@
 // starts or restarts the engine; the page follows it while it starts. Before its first start (and
 // after ComfyUI or a node pack changed) Hearth installs the engine's Python packages: the page says
 // so with what it is doing now and the log's newest lines, and offers Try again when it failed.
+// While no folder is set it says once what Hearth installed (the Image engine feature only downloads
+// source archives) and what the admin does; what a capability lacks is listed with one sentence on
+// how to add it and a Restart button (never "from the Image engine page": this is that page).
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -72,7 +75,7 @@ function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
           </div>
         </div>
       ) : null}
-      {!status.configured ? <p className="muted">Install ComfyUI on this computer, then tell Hearth its folder below. Hearth starts it when someone wants a picture.</p> : null}
+      {!status.configured ? <WhatHearthInstalls downloaded={data.downloaded} /> : null}
       <dl className="facts img-admin__facts">
         <div className="facts__row">
           <dt>Picture model</dt>
@@ -109,6 +112,36 @@ function EngineState({ data }: { data: EngineAdminResponse }): ReactElement {
   );
 }
 
+/**
+ * Said once, while no engine folder is set: what Hearth installed (the Image engine feature only
+ * downloads ComfyUI's and a node pack's source archives and keeps them) and what the admin does.
+ */
+function WhatHearthInstalls({ downloaded }: { downloaded: EngineAdminResponse['downloaded'] }): ReactElement {
+  const next = 'Hearth then installs the Python packages ComfyUI needs and starts it when someone wants a picture.';
+  if (downloaded.length === 0) {
+    return (
+      <p className="muted" data-testid="engine-what-hearth-installs">
+        Hearth does not install ComfyUI by itself. Install ComfyUI on this computer, then enter its folder under Set up below. {next}
+      </p>
+    );
+  }
+  return (
+    <div data-testid="engine-what-hearth-installs">
+      <p>Hearth downloaded these for the image engine and keeps them as archives; it does not unpack or install them:</p>
+      <ul className="img-admin__downloads">
+        {downloaded.map((d) => (
+          <li key={d.path}>
+            {d.label}: <span className="img-admin__path">{d.path}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted">
+        Unpack ComfyUI into a folder of your choice and each node pack into that folder’s custom_nodes folder, then enter the ComfyUI folder under Set up below. {next}
+      </p>
+    </div>
+  );
+}
+
 /** The engine's Python packages being installed: what Hearth does now and the log's newest lines. */
 function Installing({ progress }: { progress: string | null }): ReactElement {
   const logs = useEngineLogs(true);
@@ -123,6 +156,20 @@ function Installing({ progress }: { progress: string | null }): ReactElement {
         </pre>
       ) : null}
     </div>
+  );
+}
+
+/** Restarts the engine (it reads its custom nodes and models again); the page follows the state. */
+function RestartButton(): ReactElement {
+  const retry = useRetryEngine();
+  return (
+    <>
+      <button type="button" className="btn btn--secondary btn--compact" onClick={() => retry.mutate()} disabled={retry.isPending} data-testid="engine-restart">
+        {retry.isPending ? <Spinner size={18} /> : <Icon name="refresh" size={20} />}
+        Restart the engine
+      </button>
+      <FormError message={retry.error ? errorMessage(retry.error) : null} />
+    </>
   );
 }
 
@@ -202,13 +249,27 @@ function EngineForm({ data }: { data: EngineAdminResponse }): ReactElement {
 }
 
 function Pipelines({ data }: { data: EngineAdminResponse }): ReactElement {
-  const pipelines = data.status.pipelines;
+  const { pipelines, state, configured } = data.status;
+  const running = configured && state === 'ready';
+  const external = data.config.externalUrl !== null;
+  const lacking = pipelines.some((p) => !p.available && p.missing.length > 0);
   return (
     <div className="card img-admin__card" data-testid="engine-pipelines">
       <h2 className="img-h2 img-admin__h2">What it can do</h2>
-      {pipelines.length === 0 ? (
-        <p className="muted">Hearth lists this once the engine runs.</p>
-      ) : (
+      {!running ? (
+        <p className="muted">{configured ? 'Hearth checks what the engine can do once it runs.' : 'Hearth checks what the engine can do once its folder is set up and it runs.'}</p>
+      ) : null}
+      {running && lacking ? (
+        <div className="img-admin__how" data-testid="engine-how-to-add">
+          <p className="muted">
+            {external
+              ? 'Hearth does not add node packs or model files. Put what a row needs in that engine’s custom_nodes or models folder and restart it; Hearth reads what it can do again when it comes back.'
+              : 'Hearth does not add node packs or model files. Put what a row needs in the ComfyUI folder (node packs in custom_nodes, model files in models), then restart the engine here.'}
+          </p>
+          {external ? null : <RestartButton />}
+        </div>
+      ) : null}
+      {pipelines.length === 0 ? null : (
         <ul className="img-admin__pipelines">
           {pipelines.map((p) => (
             <li key={p.pipeline} className="img-admin__pipeline">
@@ -218,8 +279,7 @@ function Pipelines({ data }: { data: EngineAdminResponse }): ReactElement {
                   {PIPELINE_TEXT[p.pipeline]}
                   <span className="visually-hidden">{p.available ? ': available' : ': not available'}</span>
                 </p>
-                {!p.available ? <p className="muted">{p.reason ?? 'Not available yet.'}</p> : null}
-                {!p.available && p.missing.length > 0 ? (
+                {running && !p.available && p.missing.length > 0 ? (
                   <p className="img-admin__missing">
                     Needs: <span>{p.missing.join(', ')}</span>
                   </p>

@@ -1,4 +1,4 @@
-// Add-ons (LoRAs, admin): bring in a LoRA file (.safetensors, .ckpt or .pt; Hearth reads its trigger
+// Add-ons (LoRAs, admin): bring in a LoRA file (.safetensors only; Hearth reads its trigger
 // words and base model from the file), the household's LoRAs with their weights, trigger words,
 // category, the adult mark and on/off, and the categories they are grouped in. Who may use which
 // is on the members' page (MembersImagePage): members get none until an admin allows them.
@@ -78,7 +78,7 @@ function ImportFile(): ReactElement {
   return (
     <div className="card img-admin__card">
       <h2 className="img-h2 img-admin__h2">Add a LoRA file</h2>
-      <FilePicker key={file ? 'chosen' : 'none'} label="Choose a LoRA file" accept=".safetensors,.ckpt,.pt" hint="A .safetensors, .ckpt or .pt file, up to 2 GB." onFile={setFile} testId="lora-file" />
+      <FilePicker key={file ? 'chosen' : 'none'} label="Choose a LoRA file" accept=".safetensors" hint="A .safetensors file, up to 2 GB." onFile={setFile} testId="lora-file" />
       {progress !== null ? (
         <div className="progress" role="progressbar" aria-label="Uploading" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
           <div className="progress__bar" style={{ width: `${Math.round(progress * 100)}%` }} />

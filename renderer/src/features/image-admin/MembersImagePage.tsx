@@ -14,6 +14,7 @@ import { Switch } from '../../ui/Switch';
 import { useMembers } from '../members/queries';
 import { useAdminLoras, useMemberGrants, useSetGrant, useSetProtections, type GrantTarget } from './queries';
 import type { AdminLora, GrantState, LoraCategory, MemberGrants } from './types';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 import '../image/image.css';
 import './image-admin.css';
 
@@ -163,13 +164,7 @@ function GrantRow({ name, note, state, onChange }: { name: string; note: string 
         <span className="img-admin__item-name">{name}</span>
         {note ? <span className="muted">{note}</span> : null}
       </div>
-      <div className="segmented" role="group" aria-label={name}>
-        {CHOICES.map((c) => (
-          <button key={c.label} type="button" className="segmented__btn" aria-pressed={state === c.state} onClick={() => (state === c.state ? undefined : onChange(c.state))}>
-            {c.label}
-          </button>
-        ))}
-      </div>
+      <SegmentedControl label={name} value={state} onChange={onChange} options={CHOICES.map((c) => ({ value: c.state, label: c.label }))} />
     </li>
   );
 }

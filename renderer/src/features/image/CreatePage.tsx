@@ -17,6 +17,7 @@ import { previewCheck, useBuilding, useImageStatus, useMemberLoras } from './que
 import { artifactApi, CREATE_HREF, ENGINE_ADMIN_HREF, ORIENTATION_TEXT, ORIENTATIONS, STYLE_TEXT, STYLES, type MemberLora, type OrientationChoice, type PreviewCheckResponse, type Style } from './types';
 import { useUser } from '../../app/session';
 import { useImageJob } from './useImageJob';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 import './image.css';
 
 const MAX_PROMPT_CHARS: typeof SERVER_MAX_PROMPT = 1_000;
@@ -141,14 +142,15 @@ export function CreatePage(): ReactElement {
         >
           <fieldset className="img-fieldset">
             <legend className="field__label">Make</legend>
-            <div className="segmented" role="group" aria-label="Make">
-              <button type="button" className="segmented__btn" aria-pressed={!clip} onClick={() => setMake('picture')}>
-                A picture
-              </button>
-              <button type="button" className="segmented__btn" aria-pressed={clip} disabled={!ready || !video.available} aria-describedby={ready && !video.available ? 'clip-unavailable' : undefined} onClick={() => setMake('clip')} data-testid="make-clip">
-                A short clip
-              </button>
-            </div>
+            <SegmentedControl
+              label="Make"
+              value={clip ? 'clip' : 'picture'}
+              onChange={setMake}
+              options={[
+                { value: 'picture', label: 'A picture' },
+                { value: 'clip', label: 'A short clip', disabled: !ready || !video.available, describedBy: ready && !video.available ? 'clip-unavailable' : undefined, testId: 'make-clip' },
+              ]}
+            />
             {ready && !video.available ? <Unavailable reason={video.reason} isAdmin={isAdmin} testId="video-unavailable" id="clip-unavailable" /> : null}
             {clip ? <p className="field__hint">A two-second animation from your words. It takes longer than a picture: often several minutes.</p> : null}
           </fieldset>
@@ -205,13 +207,7 @@ export function CreatePage(): ReactElement {
 
           <fieldset className="img-fieldset">
             <legend className="field__label">Shape</legend>
-            <div className="segmented" role="group" aria-label="Shape">
-              {ORIENTATIONS.map((o) => (
-                <button key={o} type="button" className="segmented__btn" aria-pressed={orientation === o} onClick={() => setOrientation(o)}>
-                  {ORIENTATION_TEXT[o]}
-                </button>
-              ))}
-            </div>
+            <SegmentedControl label="Shape" value={orientation} onChange={setOrientation} options={ORIENTATIONS.map((o) => ({ value: o, label: ORIENTATION_TEXT[o] }))} />
           </fieldset>
 
           <Switch label="Fast mode" hint="Quicker, with a little less detail." checked={fast} onCheckedChange={setFast} testId="fast-mode" />

@@ -15,6 +15,7 @@ import { ImportExportDialog } from './ImportExportDialog';
 import { DeviceCard, FileButton } from './parts';
 import { useDevices } from './queries';
 import { asCategory, CATEGORIES, CATEGORY_TEXT, WARRANTIES_HREF, type DeviceCategory } from './types';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 import './inventory.css';
 
 const VIEWS = ['grid', 'list'] as const;
@@ -144,13 +145,14 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
                 />
               ) : null}
             </div>
-            <div className="segmented segmented--icons inv-view" role="group" aria-label="Show as">
-              {VIEWS.map((v) => (
-                <button key={v} type="button" className="segmented__btn" aria-pressed={view === v} aria-label={v === 'grid' ? 'Grid' : 'List'} title={v === 'grid' ? 'Grid' : 'List'} onClick={() => setView(v)}>
-                  <Icon name={v} size={20} />
-                </button>
-              ))}
-            </div>
+            <SegmentedControl
+              label="Show as"
+              icons
+              className="inv-view"
+              value={view}
+              onChange={setView}
+              options={VIEWS.map((v) => ({ value: v, label: <Icon name={v} size={20} />, ariaLabel: v === 'grid' ? 'Grid' : 'List', title: v === 'grid' ? 'Grid' : 'List' }))}
+            />
           </div>
 
           <ul className="inv-chips" aria-label="Kinds of device">

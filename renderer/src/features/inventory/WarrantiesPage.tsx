@@ -8,6 +8,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { DevicePhoto } from './parts';
 import { useWarranties, type Warranties } from './queries';
 import { deviceHref, deviceSubtitle, endsIn, formatDay, INVENTORY_HREF } from './types';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 import './inventory.css';
 
 const WINDOWS = [30, 60, 90] as const;
@@ -60,13 +61,7 @@ export function WarrantiesPage(): ReactElement {
               <h2 id="expiring-title" className="inv-section__title">
                 Ending soon
               </h2>
-              <div className="segmented" role="group" aria-label="How far ahead">
-                {WINDOWS.map((n) => (
-                  <button key={n} type="button" className="segmented__btn" aria-pressed={days === n} onClick={() => setDays(n)}>
-                    {n} days
-                  </button>
-                ))}
-              </div>
+              <SegmentedControl label="How far ahead" value={days} onChange={setDays} options={WINDOWS.map((n) => ({ value: n, label: `${n} days` }))} />
             </div>
             {w.data.expiring.length ? (
               <Rows rows={w.data.expiring} ended={false} />

@@ -15,6 +15,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
 import { useAfterFirstPaint } from './hooks';
 import { useAiStatus, useAsk, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 import './reader.css';
 import {
   hostOf,
@@ -249,13 +250,13 @@ function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDeleted: 
       ) : null}
 
       {views.length > 1 ? (
-        <div className="segmented reader-article__views" role="group" aria-label="How to show it">
-          {views.map((v) => (
-            <button key={v} type="button" className="segmented__btn" aria-pressed={current === v} onClick={() => setView(v)} aria-label={v === 'reader' ? 'Reader view' : v === 'live' ? 'Live page' : 'Archived full page'}>
-              {v === 'reader' ? 'Reader' : v === 'live' ? 'Live page' : 'Full page'}
-            </button>
-          ))}
-        </div>
+        <SegmentedControl
+          label="How to show it"
+          className="reader-article__views"
+          value={current}
+          onChange={setView}
+          options={views.map((v) => ({ value: v, label: v === 'reader' ? 'Reader' : v === 'live' ? 'Live page' : 'Full page', ariaLabel: v === 'reader' ? 'Reader view' : v === 'live' ? 'Live page' : 'Archived full page' }))}
+        />
       ) : null}
 
       {current === 'reader' ? (

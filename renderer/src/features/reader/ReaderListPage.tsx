@@ -17,6 +17,7 @@ import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
 import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
+import { SegmentedControl } from '../../ui/SegmentedControl';
 
 // the Add, Collections and Import / export dialogs are fetched when first opened, not with the list
 const AddLinkDialog = lazy(() => import('./AddLinkDialog').then((m) => ({ default: m.AddLinkDialog })));
@@ -322,13 +323,12 @@ export function ReaderListPage(): ReactElement {
         }
       >
         <div className="reader-filters">
-          <div className="segmented" role="group" aria-label="Status">
-            {([null, 'unread', 'reading', 'archived'] as const).map((st) => (
-              <button key={st ?? 'all'} type="button" className="segmented__btn" aria-pressed={status === st} onClick={() => setParam('status', st)}>
-                {st === null ? 'All' : STATUS_TEXT[st]}
-              </button>
-            ))}
-          </div>
+          <SegmentedControl
+            label="Status"
+            value={status}
+            onChange={(st) => setParam('status', st)}
+            options={([null, 'unread', 'reading', 'archived'] as const).map((st) => ({ value: st, label: st === null ? 'All' : STATUS_TEXT[st] }))}
+          />
           <div className="field">
             <label className="field__label" htmlFor="reader-type">
               Type
@@ -360,14 +360,16 @@ export function ReaderListPage(): ReactElement {
           ) : null}
           <div className="field">
             <p className="field__label">Show as</p>
-            <div className="segmented segmented--icons" role="group" aria-label="Layout">
-              <button type="button" className="segmented__btn" aria-pressed={view === 'list'} aria-label="List" onClick={() => setView('list')}>
-                <Icon name="list" size={20} />
-              </button>
-              <button type="button" className="segmented__btn" aria-pressed={view === 'grid'} aria-label="Grid" onClick={() => setView('grid')}>
-                <Icon name="grid" size={20} />
-              </button>
-            </div>
+            <SegmentedControl
+              label="Layout"
+              icons
+              value={view}
+              onChange={setView}
+              options={[
+                { value: 'list', label: <Icon name="list" size={20} />, ariaLabel: 'List' },
+                { value: 'grid', label: <Icon name="grid" size={20} />, ariaLabel: 'Grid' },
+              ]}
+            />
           </div>
           {sidebar}
         </div>
