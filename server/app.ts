@@ -89,6 +89,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     });
     // the label reader's worker thread (started on the first identify)
     cleanups.push({ name: 'label OCR', run: () => deps.homeOcr.close() });
+    // the inventory import's worker thread (started on the first import)
+    cleanups.push({ name: 'inventory imports', run: () => deps.home.transfer.close() });
     // image generation's local edits (auto colour, adjust) run in their own worker thread
     cleanups.push({ name: 'image edits', run: () => deps.imageEditTasks.close() });
     cleanups.push({ name: 'image engine', run: () => deps.imageRuntime.stop() });

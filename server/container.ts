@@ -40,6 +40,7 @@ import { InventoryFiles } from './modules/home-inventory/files.js';
 import { HomeLookupService } from './modules/home-inventory/lookup.js';
 import { ManualService } from './modules/home-inventory/manual.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
+import { CSV_TASKS_MODULE, CsvTasks } from './modules/home-inventory/csv-tasks.js';
 import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
 import { createDeviceSearchProvider } from './modules/home-inventory/search-provider.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
@@ -529,7 +530,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     devices: homeDevices,
     files: new HomeDeviceFilesService({ store: homeStore, files: homeFiles, devices: homeDevices, manuals: homeManuals, clock, logger: logger.child('home-inventory') }),
     warranties: new HomeWarrantiesService({ store: homeStore, notifications, clock, logger: logger.child('home-inventory') }),
-    transfer: new HomeTransferService({ store: homeStore, clock }),
+    // an import's file is read in its own worker thread, started on the first import
+    transfer: new HomeTransferService({ store: homeStore, clock, csv: new CsvTasks(new ParseWorker({ handlers: CSV_TASKS_MODULE, taskTimeoutMs: 60_000, logger: inventoryLog })) }),
   };
 
   // Image generation: each member's pictures, the household's LoRAs, the engine's setup.

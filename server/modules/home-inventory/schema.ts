@@ -38,6 +38,8 @@ export const MAX_WARRANTY_DAYS = 3650;
 /** Rows in a Homebox CSV import. */
 export const MAX_IMPORT_ROWS = 5_000;
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/** Columns in a Homebox CSV import (Homebox writes 24 and one per custom field). */
+export const MAX_IMPORT_COLUMNS = 1_000;
 /** Thumbnails: longest side in pixels. */
 export const THUMB_PX = 480;
 
