@@ -24,7 +24,7 @@ import { fetchCapped } from '../../adapters/web/fetch-capped.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sniff, type InventoryFiles } from './files.js';
@@ -241,7 +241,7 @@ export class HomeLookupService implements DeviceLookup {
     if (failures.length > 0) {
       const first = failures[0];
       if (!(first instanceof WebSearchError)) this.log.error({ deviceId, err: first }, 'inventory lookup failed');
-      else this.log.info({ deviceId, failure: first.failure, err: first.message }, 'inventory lookup failed');
+      else this.log.info({ deviceId, failure: first.failure, err: withoutUrls(first.message) }, 'inventory lookup failed');
       await this.deps.store.updateDevice(deviceId, { lookupStatus: 'failed', lookupError: lookupFailureSentence(first), updatedAt: now });
       return;
     }
@@ -308,7 +308,7 @@ export class HomeLookupService implements DeviceLookup {
       return await this.askSpecs(model, d, signal);
     } catch (err) {
       if (signal.aborted) throw err;
-      this.log.info({ deviceId: d.id, err: (err as Error).message }, 'inventory lookup: no specs from the text model');
+      this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: no specs from the text model');
       return null;
     }
   }
@@ -322,11 +322,11 @@ export class HomeLookupService implements DeviceLookup {
     for (const r of candidates) {
       try {
         const got = await this.deps.manuals.fetchManual(d.id, r.url, signal);
-        this.log.info({ deviceId: d.id, url: r.url, bytes: got.bytes, pages: got.pages }, 'inventory lookup: manual kept');
+        this.log.info({ deviceId: d.id, bytes: got.bytes, pages: got.pages }, 'inventory lookup: manual kept');
         return r.url;
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url: r.url, err: (err as Error).message }, 'inventory lookup: manual not kept');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: manual not kept');
       }
     }
     return null;
@@ -348,7 +348,7 @@ export class HomeLookupService implements DeviceLookup {
         return { url: r.url, ...facts };
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url: r.url, err: (err as Error).message }, 'inventory lookup: support page not read');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: support page not read');
       }
     }
     return null;
@@ -369,7 +369,7 @@ export class HomeLookupService implements DeviceLookup {
       try {
         const res = await fetchCapped(this.deps.guard, url, { maxBytes: MAX_PHOTO_BYTES, timeoutMs: this.deps.fetchTimeoutMs ?? 15_000, accept: 'image/*', signal });
         if (res.status !== 200 || sniff(res.body.subarray(0, 16)).kind !== 'image') {
-          this.log.info({ deviceId: d.id, url, status: res.status }, 'inventory lookup: not a picture');
+          this.log.info({ deviceId: d.id, status: res.status }, 'inventory lookup: not a picture');
           continue;
         }
         const fileId = randomUUID();
@@ -386,7 +386,7 @@ export class HomeLookupService implements DeviceLookup {
         if (now && !now.mainPhotoId) await this.deps.store.updateDevice(d.id, { mainPhotoId: fileId, photoPath: image.filePath, updatedAt: at });
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url, err: (err as Error).message }, 'inventory lookup: picture not kept');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: picture not kept');
       }
     }
     return stored;
