@@ -336,6 +336,32 @@ describe('the Inventory in the browser against the real server', () => {
     const reel = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     expect((await server.member.get(`/api/home/devices/${reel}`)).body.device).toMatchObject({ name: 'Garden hose reel', category: 'tool', lookupStatus: 'skipped' });
   });
+  it('on a phone: a price written "$2,199" is taken, and when and where a device was made are two fields', async () => {
+    const { page } = await open(PHONE);
+    await page.goto(`${server.url}/inventory`);
+    await page.getByRole('button', { name: 'Add by hand' }).click();
+    const form = page.getByTestId('device-review');
+    await form.getByLabel('Name', { exact: true }).fill('Bosch washer');
+    await form.getByLabel('Made on').fill('2023-04');
+    await form.getByLabel('Made in').fill('Germany');
+    await form.getByLabel('Price').fill('$2,199');
+    await expectNoSeriousA11yViolations(page, '/inventory (add by hand, made on and made in)');
+    await form.getByRole('button', { name: 'Save device' }).click();
+    await shown(page.getByRole('heading', { name: 'Bosch washer', level: 1 }));
+    const details = page.getByTestId('device-details');
+    await shown(details.getByText('Germany'));
+    await shown(details.getByText('2023-04'));
+    await shown(details.getByText('2,199.00'));
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    expect((await server.member.get(`/api/home/devices/${id}`)).body.device).toMatchObject({ manufacturedDate: '2023-04', countryOfOrigin: 'Germany', purchasePrice: 2199 });
+    // a price that is not one still gets a sentence
+    await page.getByRole('button', { name: /^Edit/ }).first().click();
+    const edit = page.locator('form.inv-form');
+    await edit.getByLabel('Price').fill('about two grand');
+    await edit.getByRole('button', { name: /^Save/ }).click();
+    await shown(edit.getByText(/Write the price as an amount, like/));
+  });
+
   // last: it fills the inventory past one page
   it('on a phone: a long inventory comes a page at a time, and Show more brings the rest', async () => {
     const { homeStore } = server.handle.deps;

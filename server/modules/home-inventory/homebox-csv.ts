@@ -44,6 +44,7 @@ const ALIASES: Record<string, string> = { 'HB.labels': 'HB.tags', 'HB.purchase_t
 const HEARTH_FIELDS = {
   owner: 'Hearth: owner',
   manufacturedDate: 'Hearth: manufactured',
+  countryOfOrigin: 'Hearth: made in',
   supportUrl: 'Hearth: support page',
   supportPhone: 'Hearth: support phone',
 } as const;
@@ -157,6 +158,7 @@ export function fromHomeboxRow(row: Record<string, string>): { body: CreateDevic
     location: get('HB.location').split('/').pop()?.trim() ?? '',
     owner: hearth[HEARTH_FIELDS.owner] ?? '',
     manufacturedDate: hearth[HEARTH_FIELDS.manufacturedDate] ?? '',
+    countryOfOrigin: hearth[HEARTH_FIELDS.countryOfOrigin] ?? '',
     supportUrl: hearth[HEARTH_FIELDS.supportUrl] ?? '',
     supportPhone: hearth[HEARTH_FIELDS.supportPhone] ?? '',
     specs,
@@ -212,6 +214,7 @@ export function toHomeboxRow(d: DeviceRecord): Record<string, string> {
   const hearth: Record<string, string | null> = {
     [HEARTH_FIELDS.owner]: d.owner,
     [HEARTH_FIELDS.manufacturedDate]: d.manufacturedDate,
+    [HEARTH_FIELDS.countryOfOrigin]: d.countryOfOrigin,
     [HEARTH_FIELDS.supportUrl]: d.supportUrl,
     [HEARTH_FIELDS.supportPhone]: d.supportPhone,
   };

@@ -150,7 +150,10 @@ export type DeviceSummary = z.infer<typeof DeviceSummary>;
 export const Device = DeviceSummary.extend({
   rawLabelText: z.string().nullable(),
   specs: z.record(z.string(), z.string()),
+  /** When it was made, as the label says it (2023-04, "week 14, 2023"). */
   manufacturedDate: z.string().nullable(),
+  /** Where it was made ("Germany"), kept apart from the date. */
+  countryOfOrigin: z.string().nullable(),
   purchasePrice: z.number().nullable(),
   purchaseStore: z.string().nullable(),
   warrantyNotes: z.string().nullable(),
@@ -201,6 +204,7 @@ const deviceFields = {
   rawLabelText: optText(8_000),
   specs: Specs.optional(),
   manufacturedDate: optText(40),
+  countryOfOrigin: optText(60),
   purchaseDate: optDate,
   purchasePrice: z.number().min(0).max(10_000_000).nullable().optional(),
   purchaseStore: optText(),
@@ -276,6 +280,7 @@ export const IdentifiedFields = z.object({
   serialNumber: z.string().nullable(),
   category: DeviceCategory.nullable(),
   manufacturedDate: z.string().nullable(),
+  countryOfOrigin: z.string().nullable(),
   labelSpecs: z.record(z.string(), z.string()),
   /** 0..1, the text model's own estimate (0 when only OCR answered). */
   confidence: z.number().min(0).max(1),
