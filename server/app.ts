@@ -99,7 +99,7 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       name: 'home inventory lookups',
       run: async () => {
         await deps.homeLookup.close();
-        await deps.webSearch?.close();
+        await deps.webSearch.close();
       },
     });
     await deps.homeLookup.resumePending();

@@ -34,13 +34,14 @@ import { DownloadRunner } from './modules/downloads/runner.js';
 import { DownloadsService } from './modules/downloads/service.js';
 import { DownloadJobsStore } from './modules/downloads/store.js';
 import { archiveToolChecks, archiveTools } from './modules/archives/tools.js';
-import { createWebSearchClient, type WebSearchClient } from './adapters/web-search/searxng.js';
+import { createWebSearchClient } from './adapters/web-search/searxng.js';
 import { HomeDeviceFilesService } from './modules/home-inventory/device-files.js';
 import { InventoryFiles } from './modules/home-inventory/files.js';
 import { HomeLookupService } from './modules/home-inventory/lookup.js';
 import { ManualService } from './modules/home-inventory/manual.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './modules/home-inventory/pdf-tasks.js';
 import { CSV_TASKS_MODULE, CsvTasks } from './modules/home-inventory/csv-tasks.js';
+import { WebSearchSetting } from './modules/home-inventory/web-search-setting.js';
 import type { HomeInventoryServices } from './modules/home-inventory/routes.js';
 import { createDeviceSearchProvider } from './modules/home-inventory/search-provider.js';
 import { HomeDevicesService } from './modules/home-inventory/service.js';
@@ -201,7 +202,7 @@ export interface Deps {
   /** Home inventory: identify, Ask the manual, maintenance drafts (routes in home-inventory/ai-routes.ts). */
   homeAi: HomeAiServices;
   /** WEB_SEARCH_URL's client (null when unset); it owns a guard that lets exactly that origin through. */
-  webSearch: WebSearchClient | null;
+  webSearch: WebSearchSetting;
   /** Home inventory: manual download and text extraction (an uploaded PDF's too). */
   homeManuals: ManualService;
   /** Home inventory: the web lookup and generate-specs. */
@@ -497,13 +498,22 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: inventoryLog,
     extractTimeoutMs: tuning.manualExtractMs,
   });
-  const webSearch = config.webSearchUrl
-    ? createWebSearchClient({
-        baseUrl: config.webSearchUrl,
-        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
-        timeoutMs: tuning.webSearchTimeoutMs,
-      })
-    : null;
+  // WEB_SEARCH_URL (trusted: whoever started Hearth set it, often on the LAN) wins; otherwise the
+  // address an admin sets in the web app, reached through the household's guard like any fetch
+  const webSearch = new WebSearchSetting({
+    settings,
+    guard,
+    environmentUrl: config.webSearchUrl ?? null,
+    fromEnvironment: config.webSearchUrl
+      ? createWebSearchClient({
+          baseUrl: config.webSearchUrl,
+          guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+          timeoutMs: tuning.webSearchTimeoutMs,
+        })
+      : null,
+    clientFor: (url) =>
+      createWebSearchClient({ baseUrl: url, guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }), timeoutMs: tuning.webSearchTimeoutMs }),
+  });
   const homeLookup = new HomeLookupService({
     store: homeStore,
     files: homeFiles,

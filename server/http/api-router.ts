@@ -57,7 +57,7 @@ export function featureRoutes(d: Deps): Array<[prefix: string, routes: FeatureRo
     ['/projects', createProjectRoutes(d.chat)],
     ['/home', createHomeInventoryRoutes(d.home)],
     ['/home', createHomeAiRoutes(d.homeAi, d.sse)],
-    ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices)],
+    ['/home', createHomeLookupRoutes(d.homeLookup, d.home.devices, d.webSearch)],
     ['/admin/image-loras', createImageHubRoutes(d.imageHub, d.sse)],
     ['/image', createImageRoutes(d.image, d.sse)],
     ['/admin/image-loras', createImageLoraAdminRoutes(d.image.loras, { maxLoraBytes: d.tuning.imageLoraMaxBytes })],

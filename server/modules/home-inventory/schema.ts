@@ -330,3 +330,17 @@ export const AskEvents = z.object({
   done: z.object({ status: z.enum(['complete', 'stopped']) }),
 });
 export type AskEvents = z.infer<typeof AskEvents>;
+
+/** The web lookup's search engine: set up or not (everyone); its address and whether the app may change it (admins). */
+export const WebSearchView = z.object({
+  configured: z.boolean(),
+  /** Admins only (null for members). */
+  url: z.string().nullable(),
+  /** Set where Hearth was started (it then wins and is read-only here). */
+  setWhereHearthStarted: z.boolean(),
+  canChange: z.boolean(),
+});
+export type WebSearchView = z.infer<typeof WebSearchView>;
+export const WebSearchResponse = z.object({ webSearch: WebSearchView });
+/** An address, or null (or empty) to remove it. */
+export const SetWebSearchBody = z.object({ url: z.string().max(2_000).nullable() });
