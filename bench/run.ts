@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'inventory-manual': () => import('./inventory-manual.js'),
   'inventory-ocr': () => import('./inventory-ocr.js'),
   inventory: () => import('./inventory.js'),
+  'inventory-import': () => import('./inventory-import.js'),
   image: () => import('./image.js'),
   media: () => import('./media.js'),
 };

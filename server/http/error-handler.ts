@@ -5,7 +5,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError, publicError } from '../errors.js';
-import type { Logger } from '../platform/logger.js';
+import { withoutUrls, type Logger } from '../platform/logger.js';
 import { zodDetails } from './validate.js';
 
 interface HttpishError {
@@ -57,7 +57,7 @@ export function renderError(err: unknown): { status: number; body: { error: { co
 export function logFailure(logger: Logger, err: unknown, status: number, context: Record<string, unknown>): boolean {
   if (status < 500) return false;
   if (err instanceof AppError) {
-    logger.warn({ code: err.code, message: err.message, ...context }, 'request refused');
+    logger.warn({ code: err.code, message: withoutUrls(err.message), ...context }, 'request refused');
     return true;
   }
   logger.error({ err, ...context }, 'request failed');

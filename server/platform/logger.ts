@@ -58,6 +58,15 @@ export function serializeError(err: unknown): unknown {
 
 const SERIALIZERS = { err: serializeError };
 
+/**
+ * A message with every URL in it replaced by `<url>`. Log lines name things by id (a Reader item,
+ * a device): what a member reads, saves or searches for never reaches hearth.log, and error
+ * messages of fetches and browsers carry the address they failed on.
+ */
+export function withoutUrls(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi, '<url>');
+}
+
 /** Renders a JSON log line as `12:00:01 info [scope] message key=value`. */
 export function formatConsoleLine(line: string): string {
   try {

@@ -23,7 +23,7 @@ export class BlockedUrlError extends Error {
  * Offline mode (OFFLINE_MODE=1) refuses every outbound fetch here, before any DNS lookup. It is
  * an environment variable read at start, so the way to change it is a restart.
  */
-export const OFFLINE_MODE_MESSAGE = 'Hearth was started in offline mode (OFFLINE_MODE=1), so it does not reach the internet. To go online, restart Hearth without OFFLINE_MODE.';
+export const OFFLINE_MODE_MESSAGE = 'Hearth was started in offline mode, so it does not reach the internet. To go online, whoever starts Hearth restarts it with offline mode switched off.';
 
 export class OfflineModeError extends BlockedUrlError {
   constructor(url: string) {

@@ -59,6 +59,7 @@ describe('identify', () => {
       serialNumber: 'SN4829301775',
       category: 'appliance',
       manufacturedDate: '2023-04',
+      countryOfOrigin: null,
       labelSpecs: { 'Rated voltage': '220-240V ~ 50Hz', 'Rated power': '2100W' },
       confidence: 0.9,
     });
@@ -152,6 +153,26 @@ describe('identify', () => {
     expect(r.body.fields).toMatchObject({ model: 'WM-8420X', serialNumber: 'SN4829301775', confidence: 0 });
   });
 
+  it('keeps the maker apart from what the device is, and where it was made apart from when', async () => {
+    const plate = { brand: 'BOSCH Washing Machine', model: 'WAN28281GB', serial: 'SN7734501234', made: '2023-04', origin: 'Germany' };
+    // the label alone (the runtime down): its own lines
+    await fake.setMode('down');
+    const d1 = await deviceWithLabel(await labelJpeg(plate));
+    const alone = await identify(d1.id);
+    expect(alone.status).toBe(503);
+    expect(alone.body.error.details.fields).toMatchObject({ brand: 'BOSCH', model: 'WAN28281GB', manufacturedDate: '2023-04', countryOfOrigin: 'Germany', name: 'BOSCH WAN28281GB' });
+    // a text model that puts the whole first line in brand and the country in the date
+    await fake.setMode('ok');
+    fake.chatReply = (req) =>
+      req.format !== undefined
+        ? JSON.stringify({ name: 'Washing machine', brand: 'BOSCH Washing Machine', model: 'WAN28281GB', serialNumber: 'SN7734501234', category: 'appliance', manufacturedDate: 'Germany', labelSpecs: {}, confidence: 0.8 })
+        : 'A front-loading washing machine.';
+    const d2 = await deviceWithLabel(await labelJpeg(plate));
+    const r = await identify(d2.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.fields).toMatchObject({ name: 'Washing machine', brand: 'BOSCH', model: 'WAN28281GB', manufacturedDate: '2023-04', countryOfOrigin: 'Germany' });
+  });
+
   it('409 with a sentence when no chat model is chosen, and when nothing can see a label OCR cannot read', async () => {
     const d = await deviceWithLabel(await labelJpeg());
     await s.handle.deps.settings.set('chat_model', '');
@@ -198,6 +219,7 @@ describe('reading a label without a model', () => {
       serialNumber: 'SN4829301775',
       category: null,
       manufacturedDate: '2023-04',
+      countryOfOrigin: null,
       labelSpecs: { 'Rated voltage': '220-240V ~ 50Hz', 'Rated power': '2100W' },
       confidence: 0,
     });

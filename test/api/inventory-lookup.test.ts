@@ -181,6 +181,49 @@ describe('inventory web lookup', () => {
     expect(after.lookupQueuedAt).toBeNull();
   });
 
+  it('an admin sets the web search address in the app: checked by the SSRF guard, then the lookup uses it', async () => {
+    // no WEB_SEARCH_URL; the fake search server's origin is let through as the tests' public stand-in
+    const other = await startTestServer({ seed: 'household', config: { ...serverConfig(), webSearchUrl: undefined, fetchAllowOrigins: [site.url, search.url] } });
+    try {
+      await other.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+      const st = new HomeInventoryStore(other.handle.deps.db);
+      const d = await insertDevice(st);
+      // nothing set: skipped with a sentence that names no environment variable, and the page knows why
+      expect((await other.member.post(`/api/home/devices/${d.id}/lookup`, {})).body.device.lookupStatus).toBe('skipped');
+      expect((await st.getDevice(d.id))!.lookupError).toBe(LOOKUP_SKIPPED.noSearch);
+      expect(LOOKUP_SKIPPED.noSearch).not.toMatch(/\b[A-Z]+_[A-Z_]+\b/);
+      expect((await other.member.get('/api/home/web-search')).body.webSearch).toEqual({ configured: false, url: null, setWhereHearthStarted: false, canChange: false });
+      expect((await other.admin.get('/api/home/web-search')).body.webSearch).toEqual({ configured: false, url: null, setWhereHearthStarted: false, canChange: true });
+      // only an admin may set it; the guard refuses the home network, this computer and what is not a web address
+      expect((await other.member.put('/api/home/web-search', { url: search.url })).status).toBe(403);
+      for (const url of ['http://192.168.1.20:8888', intranetUrl, 'http://localhost:8888/', 'file:///etc/passwd', 'not an address']) {
+        const r = await other.admin.put('/api/home/web-search', { url });
+        expect(r.status, url).toBe(400);
+        expect(r.body.error.message, url).toMatch(/^(Hearth only searches through a public web address|That is not a web address)/);
+      }
+      expect((await other.admin.get('/api/home/web-search')).body.webSearch.configured).toBe(false);
+      const set = await other.admin.put('/api/home/web-search', { url: search.url });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(set.body.webSearch).toEqual({ configured: true, url: search.url, setWhereHearthStarted: false, canChange: true });
+      expect((await other.member.get('/api/home/web-search')).body.webSearch).toEqual({ configured: true, url: null, setWhereHearthStarted: false, canChange: false });
+      // the lookup now searches there
+      const before = search.requests.length;
+      expect((await other.member.post(`/api/home/devices/${d.id}/lookup`, {})).body.device.lookupStatus).toBe('pending');
+      await until(async () => (await st.getDevice(d.id))!.lookupStatus !== 'pending', 'the lookup to end');
+      expect(search.requests.length).toBeGreaterThan(before);
+      expect((await st.getDevice(d.id))!.lookupStatus).toBe('complete');
+      // removing it: skipped again
+      expect((await other.admin.put('/api/home/web-search', { url: null })).body.webSearch.configured).toBe(false);
+    } finally {
+      await other.close();
+    }
+    // WEB_SEARCH_URL wins and is read-only in the app
+    expect((await s.admin.get('/api/home/web-search')).body.webSearch).toEqual({ configured: true, url: search.url, setWhereHearthStarted: true, canChange: false });
+    const refused = await s.admin.put('/api/home/web-search', { url: 'https://search.example.org' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/set where Hearth was started/);
+  });
+
   it('is skipped without WEB_SEARCH_URL, and in offline mode', async () => {
     for (const [config, reason] of [
       [{ webSearchUrl: undefined }, LOOKUP_SKIPPED.noSearch],

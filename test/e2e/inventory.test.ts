@@ -337,6 +337,32 @@ describe('the Inventory in the browser against the real server', () => {
     const reel = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     expect((await server.member.get(`/api/home/devices/${reel}`)).body.device).toMatchObject({ name: 'Garden hose reel', category: 'tool', lookupStatus: 'skipped' });
   });
+  it('on a phone: a price written "$2,199" is taken, and when and where a device was made are two fields', async () => {
+    const { page } = await open(PHONE);
+    await page.goto(`${server.url}/inventory`);
+    await page.getByRole('button', { name: 'Add by hand' }).click();
+    const form = page.getByTestId('device-review');
+    await form.getByLabel('Name', { exact: true }).fill('Bosch washer');
+    await form.getByLabel('Made on').fill('2023-04');
+    await form.getByLabel('Made in').fill('Germany');
+    await form.getByLabel('Price').fill('$2,199');
+    await expectNoSeriousA11yViolations(page, '/inventory (add by hand, made on and made in)');
+    await form.getByRole('button', { name: 'Save device' }).click();
+    await shown(page.getByRole('heading', { name: 'Bosch washer', level: 1 }));
+    const details = page.getByTestId('device-details');
+    await shown(details.getByText('Germany'));
+    await shown(details.getByText('2023-04'));
+    await shown(details.getByText('2,199.00'));
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    expect((await server.member.get(`/api/home/devices/${id}`)).body.device).toMatchObject({ manufacturedDate: '2023-04', countryOfOrigin: 'Germany', purchasePrice: 2199 });
+    // a price that is not one still gets a sentence
+    await page.getByRole('button', { name: /^Edit/ }).first().click();
+    const edit = page.locator('form.inv-form');
+    await edit.getByLabel('Price').fill('about two grand');
+    await edit.getByRole('button', { name: /^Save/ }).click();
+    await shown(edit.getByText(/Write the price as an amount, like/));
+  });
+
   // last: it fills the inventory past one page
   it('on a phone: a long inventory comes a page at a time, and Show more brings the rest', async () => {
     const homeStore = new HomeInventoryStore(server.handle.deps.db);
@@ -353,5 +379,76 @@ describe('the Inventory in the browser against the real server', () => {
     await page.getByRole('button', { name: 'Show more' }).click();
     await expect.poll(() => cards.count()).toBe(130);
     await gone(page.getByRole('button', { name: 'Show more' }));
+  });
+});
+
+describe('the web search address, set by an admin in the Inventory', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let site: ManufacturerSite;
+  let search: FakeWebSearch;
+  const contexts: BrowserContext[] = [];
+  const pageErrors: string[] = [];
+
+  async function open(cookie: string, device: typeof PHONE | typeof DESKTOP): Promise<Page> {
+    const context = await signedInContext(browser, server.url, cookie, device);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    return page;
+  }
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    site = await startManufacturerSite();
+    search = await startFakeWebSearch(searchAnswer(site));
+    // no WEB_SEARCH_URL: the fake search server's origin stands in for a public one
+    server = await startTestServer({ seed: 'household', config: { fetchAllowOrigins: [site.url, search.url] } });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await server?.close();
+    await Promise.all([site?.close(), search?.close()]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a member is told in words, with no Try again; an admin sets the address (a home-network one is refused) and the device is looked up', async () => {
+    const created = await server.member.post('/api/home/devices', { name: 'Coffee machine', brand: MANUAL_FACTS.brand, model: MANUAL_FACTS.model });
+    expect(created.status).toBe(201);
+    const id = created.body.device.id as string;
+    await expect.poll(async () => (await server.member.get(`/api/home/devices/${id}`)).body.device.lookupStatus).toBe('skipped');
+
+    const phone = await open(server.member.cookie!, PHONE);
+    await phone.goto(`${server.url}/inventory/${encodeURIComponent(id)}`);
+    const state = phone.getByTestId('lookup-state');
+    await shown(state.getByText(/No web search is set up yet/));
+    expect(await state.textContent()).not.toMatch(/\b[A-Z]+_[A-Z_]+\b/);
+    await expect.poll(() => phone.getByTestId('web-search-form').count()).toBe(0);
+    expect(await state.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await expectNoSeriousA11yViolations(phone, '/inventory/:id (no web search, member)');
+
+    const laptop = await open(server.admin.cookie!, DESKTOP);
+    await laptop.goto(`${server.url}/inventory/${encodeURIComponent(id)}`);
+    const form = laptop.getByTestId('web-search-form');
+    await shown(form);
+    expect(await laptop.getByTestId('lookup-state').getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await expectNoSeriousA11yViolations(laptop, '/inventory/:id (no web search, admin)');
+    await form.getByLabel('Web search address').fill('http://192.168.1.20:8888');
+    await form.getByRole('button', { name: 'Save and look up' }).click();
+    await shown(form.getByText(/Hearth only searches through a public web address/));
+    expect((await server.admin.get('/api/home/web-search')).body.webSearch.configured).toBe(false);
+
+    const before = search.requests.length;
+    await form.getByLabel('Web search address').fill(search.url);
+    await form.getByRole('button', { name: 'Save and look up' }).click();
+    // the lookup runs and ends: the banner goes, the manual link arrives
+    await gone(laptop.getByTestId('lookup-state'), 30_000);
+    expect(search.requests.length).toBeGreaterThan(before);
+    expect((await server.member.get(`/api/home/devices/${id}`)).body.device.lookupStatus).toBe('complete');
+    expect((await server.admin.get('/api/home/web-search')).body.webSearch).toMatchObject({ configured: true, url: search.url });
   });
 });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, daysBetween, warrantyStatus } from '../../server/modules/home-inventory/dates.js';
 import { safeFilename } from '../../server/modules/home-inventory/device-files-service.js';
-import { fromHomeboxRow, homeboxDate, toHomeboxRow } from '../../server/modules/home-inventory/transfer-service.js';
+import { fromHomeboxRow, homeboxDate, toHomeboxRow } from '../../server/modules/home-inventory/homebox-csv.js';
 import { CreateDeviceBody } from '../../server/modules/home-inventory/schema.js';
 import { newDeviceRecord } from '../../server/modules/home-inventory/service.js';
 import { warrantyPayload } from '../../server/modules/home-inventory/warranties-service.js';

@@ -105,7 +105,7 @@ export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchCl
       if (o.signal?.aborted) throw o.signal.reason ?? err;
       if (err instanceof FetchTimeoutError) throw new WebSearchError('timeout', `The web search did not answer within ${Math.round(timeoutMs / 1000)} s.`);
       if (err instanceof BlockedUrlError) throw new WebSearchError('blocked', `The web search address was refused: ${err.message}`);
-      throw new WebSearchError('unreachable', 'The web search could not be reached. Check that it is running and that WEB_SEARCH_URL points at it.');
+      throw new WebSearchError('unreachable', 'The web search could not be reached. Check that it is running and that its address is right.');
     }
     let json: unknown;
     try {

@@ -8,7 +8,7 @@ import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiw
 import { removePartial } from '../../adapters/web/download.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
@@ -172,7 +172,7 @@ export class ArchivesService {
           for (const h of found.hits) sources.push({ sourceId, title: h.title, url: link(h.path), snippet: h.snippet.replace(/<[^>]+>/g, '').trim() });
         }
       } catch (err) {
-        this.deps.logger.warn({ sourceId, err: (err as Error).message }, 'archive search failed');
+        this.deps.logger.warn({ sourceId, err: withoutUrls((err as Error).message) }, 'archive search failed');
       }
     }
     const highlights = sources.map((s) => s.snippet).filter(Boolean).slice(0, 3);
@@ -213,11 +213,11 @@ export class ArchivesService {
         const label = this.source(sourceId)?.label ?? book.title ?? sourceId;
         const [titles, text] = await Promise.all([
           this.deps.kiwix.suggest(book, query, limit).catch((err: Error) => {
-            this.deps.logger.warn({ sourceId, err: err.message }, 'archive title search failed');
+            this.deps.logger.warn({ sourceId, err: withoutUrls(err.message) }, 'archive title search failed');
             return [];
           }),
           this.deps.kiwix.search(book, query, limit).catch((err: Error) => {
-            this.deps.logger.warn({ sourceId, err: err.message }, 'archive search failed');
+            this.deps.logger.warn({ sourceId, err: withoutUrls(err.message) }, 'archive search failed');
             return { noIndex: true as const };
           }),
         ]);

@@ -12,7 +12,7 @@ import { ModelRuntimeError, type ChatMessage as RuntimeMessage, type ChatResult,
 import type { UserActor } from '../../actor.js';
 import { AppError, BadRequestError, ConflictError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import type { ModelDetailsCache } from '../models/details.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
@@ -410,7 +410,7 @@ export class ChatStreamService {
     } catch (err) {
       if (stop.aborted) throw stop.reason as Error;
       const timedOut = budget.aborted;
-      if (!timedOut) this.deps.logger.warn({ err, tool: name }, 'chat tool failed');
+      if (!timedOut) this.deps.logger.warn({ err: scrubbed(err), tool: name }, 'chat tool failed');
       return done(
         { name, args, summary: timedOut ? `${label} took too long to answer.` : `${label} did not work this time.`, sources: [], status: 'error' },
         timedOut ? `The tool ${name} ran out of time and gave no result. Answer without it, and say so.` : `The tool ${name} failed and gave no result. Answer without it, and say so.`,
@@ -429,7 +429,7 @@ export class ChatStreamService {
           const result = await untilAborted(t.ground!(question, { actor, signal }), signal);
           return result.content.trim() ? { tool: t.id, result } : null;
         } catch (err) {
-          if (!signal.aborted) this.deps.logger.warn({ err, tool: t.id }, 'chat grounding failed');
+          if (!signal.aborted) this.deps.logger.warn({ err: scrubbed(err), tool: t.id }, 'chat grounding failed');
           return null;
         }
       }),
@@ -460,4 +460,9 @@ export class ChatStreamService {
       return fallback;
     }
   }
+}
+
+/** A tool's error for the log: its kind and message without the addresses it fetched (a web search's carries the member's question). */
+function scrubbed(err: unknown): { type: string; message: string } {
+  return err instanceof Error ? { type: err.name, message: withoutUrls(err.message) } : { type: 'unknown', message: withoutUrls(String(err)) };
 }

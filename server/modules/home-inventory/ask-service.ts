@@ -39,6 +39,7 @@ export function deviceFacts(d: DeviceRecord): string {
     ['Serial number', d.serialNumber],
     ['Category', d.category],
     ['Manufactured', d.manufacturedDate],
+    ['Made in', d.countryOfOrigin],
     ['Location', d.location],
     ['Purchased', d.purchaseDate],
     ['Warranty ends', d.warrantyExpires],

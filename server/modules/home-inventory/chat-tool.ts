@@ -72,6 +72,7 @@ async function detail(deps: HomeInventoryToolDeps, id: string, question: string 
     [
       ['Serial number', d.serialNumber],
       ['Manufactured', d.manufacturedDate],
+      ['Made in', d.countryOfOrigin],
       ['Purchased', d.purchaseDate && `${d.purchaseDate}${d.purchaseStore ? ` at ${d.purchaseStore}` : ''}`],
       ['Warranty notes', d.warrantyNotes],
       ['Support', [d.supportPhone, d.supportUrl].filter(Boolean).join(', ')],

@@ -9,7 +9,7 @@ export const inventoryTools: ToolDefinition[] = [
     examples: ['When does the dishwasher warranty run out?', 'Add the new washing machine from a photo of its label'],
     configSchema: { type: 'object', properties: {}, additionalProperties: false },
     // the web lookup searches the configured search engine and fetches manuals and support pages
-    dataSources: [{ type: 'web', domain: 'the search engine set in WEB_SEARCH_URL, and the maker sites it finds', purpose: 'Find manuals, support pages and product photos' }],
+    dataSources: [{ type: 'web', domain: 'the household’s own search server (its address is set by an admin), and the maker sites it finds', purpose: 'Find manuals, support pages and product photos' }],
     category: 'Household',
     icon: '🏠',
   },

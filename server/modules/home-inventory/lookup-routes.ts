@@ -7,10 +7,15 @@ import { defineRoutes } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { HomeLookupService } from './lookup-service.js';
 import type { HomeDevicesService } from './service.js';
-import { DeviceIdParams, GenerateSpecsResponse, LookupResponse } from './schema.js';
+import { DeviceIdParams, GenerateSpecsResponse, LookupResponse, SetWebSearchBody, WebSearchResponse } from './schema.js';
+import type { WebSearchSetting } from './web-search-setting.js';
 
-export function createHomeLookupRoutes(lookup: HomeLookupService, devices: Pick<HomeDevicesService, 'getSummary'>) {
+export function createHomeLookupRoutes(lookup: HomeLookupService, devices: Pick<HomeDevicesService, 'getSummary'>, webSearch: WebSearchSetting) {
   return defineRoutes((r) => {
+    // whether a search is set up (every member: the page says why nothing is looked up); the address, for admins
+    r.get('/web-search', { access: 'user', response: WebSearchResponse }, async (req) => ({ webSearch: await webSearch.view(actorOf(req)) }));
+    r.put('/web-search', { access: 'admin', response: WebSearchResponse }, async (req) => ({ webSearch: await webSearch.set(actorOf(req), parse(SetWebSearchBody, req.body).url) }));
+
     r.post('/devices/:id/lookup', { access: 'user', response: LookupResponse }, async (req, res) => {
       const actor = actorOf(req);
       const { id } = parse(DeviceIdParams, req.params);

@@ -24,7 +24,7 @@ import { fetchCapped } from '../../adapters/web/fetch-capped.js';
 import { SYSTEM_ACTOR, type Actor, type UserActor } from '../../actor.js';
 import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { sniff, type InventoryFiles } from './files.js';
@@ -37,7 +37,7 @@ import { readSupportPage } from './support-page.js';
 export const LOOKUP_SKIPPED = {
   noBrandOrModel: 'Add the brand and the model to look this device up on the web.',
   offline: 'Hearth is in offline mode, so it does not look devices up on the web.',
-  noSearch: 'No web search is set up, so Hearth cannot look devices up on the web. An admin can add one (WEB_SEARCH_URL).',
+  noSearch: 'No web search is set up yet, so Hearth cannot look devices up on the web. An admin can add the address of the household’s search server on this page.',
 } as const;
 export const LOOKUP_INTERRUPTED = 'The lookup was interrupted when Hearth stopped. Look it up again.';
 const LOOKUP_UNEXPECTED = 'The lookup stopped because of an unexpected problem. Try again later.';
@@ -51,7 +51,7 @@ export function lookupFailureSentence(err: unknown): string {
     case 'timeout':
       return 'The web search took too long to answer, so nothing was looked up. Try again later.';
     case 'blocked':
-      return "Hearth's web search address was refused. Whoever set up Hearth can check WEB_SEARCH_URL.";
+      return "Hearth's web search address leads to this computer or the home network, which Hearth does not search through. An admin can change the address on this page.";
     default:
       return 'The web search gave an answer Hearth could not use, so nothing was looked up. Try again later; if it keeps happening, the search server may need a look.';
   }
@@ -71,8 +71,8 @@ export interface HomeLookupDeps {
   store: HomeInventoryStore;
   files: InventoryFiles;
   manuals: ManualService;
-  /** null when WEB_SEARCH_URL is not set. */
-  search: WebSearchClient | null;
+  /** The search engine set now (an admin's setting or WEB_SEARCH_URL); null when none is. */
+  search: { current(): Promise<WebSearchClient | null> };
   /** The household's guard, for everything the search finds. */
   guard: SsrfGuard;
   offline: boolean;
@@ -151,7 +151,7 @@ export class HomeLookupService implements DeviceLookup {
   async start(actor: Actor, deviceId: string): Promise<LookupStatus> {
     const device = await this.deps.store.getDevice(deviceId);
     if (!device) throw new NotFoundError('That device is not in the inventory.');
-    const skip = this.skipReason(device);
+    const skip = await this.skipReason(device);
     const now = this.deps.clock.now().toISOString();
     if (skip) {
       await this.deps.store.updateDevice(deviceId, { lookupStatus: 'skipped', lookupError: skip, lookupQueuedAt: null });
@@ -172,11 +172,18 @@ export class HomeLookupService implements DeviceLookup {
     return 'pending';
   }
 
-  private skipReason(d: DeviceRecord): string | null {
+  private async skipReason(d: DeviceRecord): Promise<string | null> {
     if (!d.brand?.trim() || !d.model?.trim()) return LOOKUP_SKIPPED.noBrandOrModel;
     if (this.deps.offline) return LOOKUP_SKIPPED.offline;
-    if (!this.deps.search) return LOOKUP_SKIPPED.noSearch;
+    if (!(await this.deps.search.current())) return LOOKUP_SKIPPED.noSearch;
     return null;
+  }
+
+  /** The search engine set now (an admin may have removed it since the lookup started). */
+  private async searcher(): Promise<WebSearchClient> {
+    const client = await this.deps.search.current();
+    if (!client) throw new WebSearchError('unreachable', 'no web search is set up');
+    return client;
   }
 
   /** Lookups a crash or a shutdown left pending start again (or are skipped when they no longer can run). */
@@ -242,7 +249,7 @@ export class HomeLookupService implements DeviceLookup {
     if (failures.length > 0) {
       const first = failures[0];
       if (!(first instanceof WebSearchError)) this.log.error({ deviceId, err: first }, 'inventory lookup failed');
-      else this.log.info({ deviceId, failure: first.failure, err: first.message }, 'inventory lookup failed');
+      else this.log.info({ deviceId, failure: first.failure, err: withoutUrls(first.message) }, 'inventory lookup failed');
       await this.deps.store.updateDevice(deviceId, { lookupStatus: 'failed', lookupError: lookupFailureSentence(first), updatedAt: now });
       return;
     }
@@ -309,7 +316,7 @@ export class HomeLookupService implements DeviceLookup {
       return await this.askSpecs(model, d, signal);
     } catch (err) {
       if (signal.aborted) throw err;
-      this.log.info({ deviceId: d.id, err: (err as Error).message }, 'inventory lookup: no specs from the text model');
+      this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: no specs from the text model');
       return null;
     }
   }
@@ -318,16 +325,16 @@ export class HomeLookupService implements DeviceLookup {
 
   private async findManual(d: DeviceRecord, query: string, signal: AbortSignal): Promise<string | null> {
     if (d.manualText?.trim()) return d.manualUrl; // the member's (or an earlier lookup's) manual stays
-    const results = await this.deps.search!.search(query, { signal });
+    const results = await (await this.searcher()).search(query, { signal });
     const candidates = results.filter(looksLikePdf).slice(0, MAX_MANUAL_TRIES);
     for (const r of candidates) {
       try {
         const got = await this.deps.manuals.fetchManual(d.id, r.url, signal);
-        this.log.info({ deviceId: d.id, url: r.url, bytes: got.bytes, pages: got.pages }, 'inventory lookup: manual kept');
+        this.log.info({ deviceId: d.id, bytes: got.bytes, pages: got.pages }, 'inventory lookup: manual kept');
         return r.url;
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url: r.url, err: (err as Error).message }, 'inventory lookup: manual not kept');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: manual not kept');
       }
     }
     return null;
@@ -336,7 +343,7 @@ export class HomeLookupService implements DeviceLookup {
   // ---- (c) the support page ----
 
   private async readSupport(d: DeviceRecord, signal: AbortSignal): Promise<{ url: string; phone: string | null; images: string[] } | null> {
-    const results = (await this.deps.search!.search(`${d.brand} ${d.model} support`, { signal })).filter((r) => !looksLikePdf(r));
+    const results = (await (await this.searcher()).search(`${d.brand} ${d.model} support`, { signal })).filter((r) => !looksLikePdf(r));
     const brand = d.brand!.toLowerCase().replace(/[^a-z0-9]/g, '');
     // the maker's own site first
     const ranked = [...results.filter((r) => brand && new URL(r.url).hostname.replace(/[^a-z0-9]/g, '').includes(brand)), ...results];
@@ -349,7 +356,7 @@ export class HomeLookupService implements DeviceLookup {
         return { url: r.url, ...facts };
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url: r.url, err: (err as Error).message }, 'inventory lookup: support page not read');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: support page not read');
       }
     }
     return null;
@@ -361,7 +368,7 @@ export class HomeLookupService implements DeviceLookup {
     const files = await this.deps.store.listFiles(d.id);
     const want = Math.min(MAX_LOOKUP_PHOTOS - files.filter((f) => f.source === 'ai' && f.fileType === 'image').length, MAX_FILES_PER_DEVICE - files.length);
     if (want <= 0) return 0;
-    const found = await this.deps.search!.search(`${d.brand} ${d.model}`, { category: 'images', signal });
+    const found = await (await this.searcher()).search(`${d.brand} ${d.model}`, { category: 'images', signal });
     const fromPage = await support.catch(() => null);
     const urls = [...new Set([...found.map((r) => r.imgSrc).filter((u): u is string => Boolean(u)), ...(fromPage?.images ?? [])])].slice(0, MAX_PHOTO_TRIES);
     let stored = 0;
@@ -370,7 +377,7 @@ export class HomeLookupService implements DeviceLookup {
       try {
         const res = await fetchCapped(this.deps.guard, url, { maxBytes: MAX_PHOTO_BYTES, timeoutMs: this.deps.fetchTimeoutMs ?? 15_000, accept: 'image/*', signal });
         if (res.status !== 200 || sniff(res.body.subarray(0, 16)).kind !== 'image') {
-          this.log.info({ deviceId: d.id, url, status: res.status }, 'inventory lookup: not a picture');
+          this.log.info({ deviceId: d.id, status: res.status }, 'inventory lookup: not a picture');
           continue;
         }
         const fileId = randomUUID();
@@ -387,7 +394,7 @@ export class HomeLookupService implements DeviceLookup {
         if (now && !now.mainPhotoId) await this.deps.store.updateDevice(d.id, { mainPhotoId: fileId, photoPath: image.filePath, updatedAt: at });
       } catch (err) {
         if (signal.aborted) throw err;
-        this.log.info({ deviceId: d.id, url, err: (err as Error).message }, 'inventory lookup: picture not kept');
+        this.log.info({ deviceId: d.id, err: withoutUrls((err as Error).message) }, 'inventory lookup: picture not kept');
       }
     }
     return stored;
@@ -396,7 +403,7 @@ export class HomeLookupService implements DeviceLookup {
   // ---- (e) how-to videos ----
 
   private async storeVideos(d: DeviceRecord, signal: AbortSignal): Promise<number> {
-    const found = await this.deps.search!.search(`${d.brand} ${d.model} how to`, { category: 'videos', signal });
+    const found = await (await this.searcher()).search(`${d.brand} ${d.model} how to`, { category: 'videos', signal });
     let added = 0;
     for (const r of found.slice(0, MAX_VIDEOS)) {
       if (await this.addLink(d.id, 'video', r.title || `${d.brand} ${d.model} video`, r.url)) added++;

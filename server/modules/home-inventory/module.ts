@@ -17,6 +17,8 @@ import { HomeMaintenanceService } from './maintenance-service.js';
 import { ManualService } from './manual-service.js';
 import { LabelOcr } from './ocr.js';
 import { PDF_TASKS_MODULE, PdfTasks } from './pdf-tasks.js';
+import { CSV_TASKS_MODULE, CsvTasks } from './csv-tasks.js';
+import { WebSearchSetting } from './web-search-setting.js';
 import type { HomeInventoryPorts } from './ports.js';
 import { createHomeInventoryRoutes, type HomeInventoryServices } from './routes.js';
 import { createDeviceSearchProvider } from './search-provider.js';
@@ -41,13 +43,22 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
   });
   // The web lookup: the household's own search server (often on the LAN) is reached through a guard
   // that lets exactly its origin through; what it finds goes through the one guard.
-  const webSearch = config.webSearchUrl
-    ? createWebSearchClient({
-        baseUrl: config.webSearchUrl,
-        guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
-        timeoutMs: tuning.webSearchTimeoutMs,
-      })
-    : null;
+  // WEB_SEARCH_URL (trusted: whoever started Hearth set it, often on the LAN) wins; otherwise the
+  // address an admin sets in the web app, reached through the household's guard like any fetch
+  const webSearch = new WebSearchSetting({
+    settings: p.settings,
+    guard,
+    environmentUrl: config.webSearchUrl ?? null,
+    fromEnvironment: config.webSearchUrl
+      ? createWebSearchClient({
+          baseUrl: config.webSearchUrl,
+          guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+          timeoutMs: tuning.webSearchTimeoutMs,
+        })
+      : null,
+    clientFor: (url) =>
+      createWebSearchClient({ baseUrl: url, guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }), timeoutMs: tuning.webSearchTimeoutMs }),
+  });
   const homeLookup = new HomeLookupService({
     store,
     files,
@@ -66,7 +77,8 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
     devices,
     files: new HomeDeviceFilesService({ store, files, devices, manuals: homeManuals, clock, logger }),
     warranties: new HomeWarrantiesService({ store, notifications: ports.notifications, clock, logger }),
-    transfer: new HomeTransferService({ store, clock }),
+    // an import's file is read in its own worker thread, started on the first import
+    transfer: new HomeTransferService({ store, clock, csv: new CsvTasks(new ParseWorker({ handlers: CSV_TASKS_MODULE, taskTimeoutMs: 60_000, logger })) }),
   };
   // the AI part: the one label reader (a tesseract.js worker), identify, Ask the manual, maintenance drafts
   const homeOcr = new LabelOcr({ logger, budgetMs: tuning.ocrBudgetMs });
@@ -81,9 +93,9 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
     routes: [
       { prefix: '/home', routes: createHomeInventoryRoutes(home) },
       { prefix: '/home', routes: createHomeAiRoutes(homeAi, p.sse) },
-      { prefix: '/home', routes: createHomeLookupRoutes(homeLookup, devices) },
+      { prefix: '/home', routes: createHomeLookupRoutes(homeLookup, devices, webSearch) },
     ],
-    services: { home, homeOcr, homeManuals, homeLookup },
+    services: { home, homeOcr, homeManuals, homeLookup, webSearch },
     tasks: [{ name: WARRANTY_SWEEP_TASK, everyMs: WARRANTY_SWEEP_MS, run: () => home.warranties.sweep() }],
     chatTools: [createHomeInventoryTool({ store, clock })],
     searchProviders: [createDeviceSearchProvider({ devices, isEnabled: () => ports.isEnabled('inventory') })],
@@ -93,8 +105,9 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
     // running lookups are aborted and stay pending; the label reader's worker thread ends
     close: async () => {
       await homeOcr.close();
+      await home.transfer.close();
       await homeLookup.close();
-      await webSearch?.close();
+      await webSearch.close();
     },
   });
 }

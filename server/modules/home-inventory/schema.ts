@@ -38,6 +38,8 @@ export const MAX_WARRANTY_DAYS = 3650;
 /** Rows in a Homebox CSV import. */
 export const MAX_IMPORT_ROWS = 5_000;
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+/** Columns in a Homebox CSV import (Homebox writes 24 and one per custom field). */
+export const MAX_IMPORT_COLUMNS = 1_000;
 /** Thumbnails: longest side in pixels. */
 export const THUMB_PX = 480;
 
@@ -148,7 +150,10 @@ export type DeviceSummary = z.infer<typeof DeviceSummary>;
 export const Device = DeviceSummary.extend({
   rawLabelText: z.string().nullable(),
   specs: z.record(z.string(), z.string()),
+  /** When it was made, as the label says it (2023-04, "week 14, 2023"). */
   manufacturedDate: z.string().nullable(),
+  /** Where it was made ("Germany"), kept apart from the date. */
+  countryOfOrigin: z.string().nullable(),
   purchasePrice: z.number().nullable(),
   purchaseStore: z.string().nullable(),
   warrantyNotes: z.string().nullable(),
@@ -199,6 +204,7 @@ const deviceFields = {
   rawLabelText: optText(8_000),
   specs: Specs.optional(),
   manufacturedDate: optText(40),
+  countryOfOrigin: optText(60),
   purchaseDate: optDate,
   purchasePrice: z.number().min(0).max(10_000_000).nullable().optional(),
   purchaseStore: optText(),
@@ -274,6 +280,7 @@ export const IdentifiedFields = z.object({
   serialNumber: z.string().nullable(),
   category: DeviceCategory.nullable(),
   manufacturedDate: z.string().nullable(),
+  countryOfOrigin: z.string().nullable(),
   labelSpecs: z.record(z.string(), z.string()),
   /** 0..1, the text model's own estimate (0 when only OCR answered). */
   confidence: z.number().min(0).max(1),
@@ -323,3 +330,17 @@ export const AskEvents = z.object({
   done: z.object({ status: z.enum(['complete', 'stopped']) }),
 });
 export type AskEvents = z.infer<typeof AskEvents>;
+
+/** The web lookup's search engine: set up or not (everyone); its address and whether the app may change it (admins). */
+export const WebSearchView = z.object({
+  configured: z.boolean(),
+  /** Admins only (null for members). */
+  url: z.string().nullable(),
+  /** Set where Hearth was started (it then wins and is read-only here). */
+  setWhereHearthStarted: z.boolean(),
+  canChange: z.boolean(),
+});
+export type WebSearchView = z.infer<typeof WebSearchView>;
+export const WebSearchResponse = z.object({ webSearch: WebSearchView });
+/** An address, or null (or empty) to remove it. */
+export const SetWebSearchBody = z.object({ url: z.string().max(2_000).nullable() });

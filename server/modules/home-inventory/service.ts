@@ -51,6 +51,7 @@ export function newDeviceRecord(id: string, body: CreateDeviceBody, createdBy: s
     rawLabelText: body.rawLabelText ?? null,
     specs: body.specs ?? {},
     manufacturedDate: body.manufacturedDate ?? null,
+    countryOfOrigin: body.countryOfOrigin ?? null,
     purchaseDate: body.purchaseDate ?? null,
     purchasePrice: body.purchasePrice ?? null,
     purchaseStore: body.purchaseStore ?? null,

@@ -17,6 +17,7 @@ export interface DeviceRecord {
   rawLabelText: string | null;
   specs: Record<string, string>;
   manufacturedDate: string | null;
+  countryOfOrigin: string | null;
   purchaseDate: string | null;
   purchasePrice: number | null;
   purchaseStore: string | null;
@@ -93,6 +94,7 @@ const DEVICE_COLUMNS: Record<keyof DeviceRecord, string> = {
   rawLabelText: 'raw_label_text',
   specs: 'specs',
   manufacturedDate: 'manufactured_date',
+  countryOfOrigin: 'country_of_origin',
   purchaseDate: 'purchase_date',
   purchasePrice: 'purchase_price',
   purchaseStore: 'purchase_store',

@@ -76,6 +76,7 @@ export function deviceView(
     rawLabelText: d.rawLabelText,
     specs: d.specs,
     manufacturedDate: d.manufacturedDate,
+    countryOfOrigin: d.countryOfOrigin,
     purchasePrice: d.purchasePrice,
     purchaseStore: d.purchaseStore,
     warrantyNotes: d.warrantyNotes,

@@ -6,7 +6,7 @@ import type { BootStepDefinition } from '../system/boot-service.js';
 import type { EnvironmentCheck } from './runtime.js';
 
 const DETAIL: Record<EnvironmentCheck, { status: 'ok' | 'warn'; detail: string }> = {
-  external: { status: 'ok', detail: 'Uses the image engine at IMAGE_ENGINE_URL.' },
+  external: { status: 'ok', detail: 'Uses the image engine whose address Hearth was started with.' },
   'not-set-up': { status: 'ok', detail: 'Not set up: an admin can choose the ComfyUI folder on the Image engine page.' },
   current: { status: 'ok', detail: 'Ready to start when someone makes a picture.' },
   busy: { status: 'ok', detail: 'Already starting.' },

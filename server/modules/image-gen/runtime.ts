@@ -240,7 +240,7 @@ export class EngineRuntime implements ImageEngineRuntime {
         await this.d.client.systemStats(AbortSignal.timeout(Math.max(every, 2000)));
         return this.set('ready');
       } catch {
-        if (Date.now() >= deadline) return this.set('failed', 'The picture engine at IMAGE_ENGINE_URL is not answering. Check that it is running, then try again.');
+        if (Date.now() >= deadline) return this.set('failed', 'The picture engine Hearth was started with is not answering. Check that it is running on its computer, then try again.');
       }
       await new Promise((r) => setTimeout(r, every));
     }

@@ -5,7 +5,7 @@
 // is: opened from Hearth's origin its scripts would run there, so it is rasterized.
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 import { readCapped, USER_AGENT } from './capture/net.js';
 import { sniff } from './files.js';
@@ -80,6 +80,8 @@ export function sniffIconType(b: Buffer): IconType | null {
 export interface FaviconFetch {
   guard: SsrfGuard;
   logger?: Logger;
+  /** What the log names this icon's page by (its Reader item's id), never the address. */
+  logId?: string;
   maxBytes?: number;
   timeoutMs?: number;
 }
@@ -146,7 +148,7 @@ export async function saveFavicon(opts: FaviconFetch, url: string | null, dir: s
     await writeFile(path.join(dir, FAVICON_PNG), await toPng(body, type));
     return FAVICON_PNG;
   } catch (err) {
-    opts.logger?.info({ url, err: (err as Error).message }, 'capture: site icon not saved');
+    opts.logger?.info({ item: opts.logId, err: withoutUrls((err as Error).message) }, 'capture: site icon not saved');
     return null;
   }
 }

@@ -236,9 +236,9 @@ export class ReaderCaptureQueue {
     let result: CaptureResult;
     let faviconPath: string | null;
     try {
-      result = await this.deps.engine.capture({ url: item.url, mode, outDir: tmp, publicBase: archivePublicBase(item.id), clientSnapshot, signal: controller.signal });
+      result = await this.deps.engine.capture({ url: item.url, logId: item.id, mode, outDir: tmp, publicBase: archivePublicBase(item.id), clientSnapshot, signal: controller.signal });
       // the engine reports the declared icon, else /favicon.ico on the page's origin
-      faviconPath = await saveFavicon({ guard: this.deps.guard, logger: this.deps.logger }, result.faviconUrl, tmp, controller.signal);
+      faviconPath = await saveFavicon({ guard: this.deps.guard, logger: this.deps.logger, logId: item.id }, result.faviconUrl, tmp, controller.signal);
     } catch (err) {
       await rm(tmp, { recursive: true, force: true });
       if (controller.signal.aborted) return parkedOrGone();

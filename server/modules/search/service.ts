@@ -3,7 +3,7 @@
 // or runs out of time is named in `unavailable` with a sentence; the others still answer. Groups
 // come back in a fixed order, and a group with nothing in it is left out.
 import type { UserActor } from '../../actor.js';
-import type { Logger } from '../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../platform/logger.js';
 import { ProviderUnavailableError, type SearchContext, type SearchProvider } from './providers.js';
 import type { SearchResult } from './schema.js';
 import { SearchType, type SearchGroup, type SearchQuery, type SearchResponse } from './schema.js';
@@ -85,7 +85,7 @@ export class SearchService {
       (err: unknown): Answer => {
         if (err instanceof ProviderUnavailableError) return { reason: err.reason };
         if (signal.aborted) return { reason: TIMED_OUT };
-        this.deps.logger.warn({ type: p.type, err: err instanceof Error ? err.message : String(err) }, 'search provider failed');
+        this.deps.logger.warn({ type: p.type, err: withoutUrls(err instanceof Error ? err.message : String(err)) }, 'search provider failed');
         return { reason: FAILED };
       },
     );

@@ -126,7 +126,7 @@ export function DownloadsPage(): ReactElement {
       {data?.offline ? (
         <p className="banner banner--warn" data-testid="offline-banner">
           <Icon name="warn" size={22} />
-          <span>Hearth was started in offline mode (OFFLINE_MODE=1), so nothing downloads from the internet. Downloads wait here until Hearth is restarted without OFFLINE_MODE.</span>
+          <span>Hearth was started in offline mode, so nothing downloads from the internet. Downloads wait here until whoever starts Hearth restarts it with offline mode switched off.</span>
         </p>
       ) : null}
       {data?.paused ? (

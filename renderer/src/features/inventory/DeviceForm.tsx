@@ -105,7 +105,8 @@ export function DeviceForm({ initial, intro, saveLabel, cancelLabel = 'Cancel', 
             </select>
           )}
         </Field>
-        {text('manufacturedDate', 'Made in', { hint: 'As the label says it, for example 2023-04 or “week 14, 2023”.' })}
+        {text('manufacturedDate', 'Made on', { hint: 'When it was made, as the label says it: for example 2023-04 or “week 14, 2023”.' })}
+        {text('countryOfOrigin', 'Made in', { hint: 'The country, as the label says it: for example Germany.' })}
       </fieldset>
 
       <fieldset className="inv-form__group">

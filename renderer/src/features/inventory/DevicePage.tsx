@@ -18,7 +18,8 @@ import { AskManual } from './AskManual';
 import { DeviceForm, draftFromDevice } from './DeviceForm';
 import { FilesSection, LinksSection, ServiceSection } from './DeviceSections';
 import { FileButton } from './parts';
-import { useDeleteDevice, useDeleteFile, useDevice, useLookup, usePatchDevice, useSetMainPhoto, useUploadFile } from './queries';
+import { useDeleteDevice, useDeleteFile, useDevice, useLookup, usePatchDevice, useSetMainPhoto, useUploadFile, useWebSearch } from './queries';
+import { WebSearchForm } from './WebSearchForm';
 import { CATEGORY_ONE, deviceApi, deviceSubtitle, formatDay, INVENTORY_HREF, warrantyWords, type Device } from './types';
 import './inventory.css';
 
@@ -157,6 +158,9 @@ function DeviceView({ device }: { device: Device }): ReactElement {
 
 function LookupState({ device }: { device: Device }): ReactElement | null {
   const lookup = useLookup(device.id);
+  // whether a search server is set up: without one, Try again cannot work, and an admin is offered the setting
+  const webSearch = useWebSearch();
+  const noSearch = webSearch.data?.configured === false;
   const retry = (
     <button type="button" className="btn btn--secondary btn--compact" onClick={() => lookup.mutate()} disabled={lookup.isPending}>
       {lookup.isPending ? <Spinner size={18} /> : <Icon name="refresh" size={18} />}
@@ -184,7 +188,8 @@ function LookupState({ device }: { device: Device }): ReactElement | null {
       <div className="banner banner--info inv-lookup" data-testid="lookup-state" data-state="skipped" role="status">
         <Icon name="search" size={22} />
         <span>Hearth did not look for the manual. {device.lookupError ?? 'Add the brand and model to have it looked up.'}</span>
-        {device.brand && device.model ? retry : null}
+        {device.brand && device.model && webSearch.data && !noSearch ? retry : null}
+        {device.brand && device.model && noSearch && webSearch.data?.canChange ? <WebSearchForm onSaved={() => lookup.mutate()} /> : null}
       </div>
     );
   }
@@ -281,7 +286,8 @@ function DetailsSection({ device, onEdit }: { device: Device; onEdit: () => void
     ['Model', device.model],
     ['Serial number', device.serialNumber],
     ['Kind', CATEGORY_ONE[device.category]],
-    ['Made in', device.manufacturedDate],
+    ['Made on', device.manufacturedDate],
+    ['Made in', device.countryOfOrigin],
     ['Where it is', device.location],
     ['Whose it is', device.owner],
     ['Bought on', device.purchaseDate ? formatDay(device.purchaseDate) : null],

@@ -1,5 +1,7 @@
 // The device form's state as text (what the member types) and the request body made from it:
-// empty text clears a field, a price must be a number, blank specification rows are dropped.
+// empty text clears a field, a price is read as people write it (price.ts), blank specification
+// rows are dropped.
+import { parsePrice } from './price.js';
 import type { Device, DeviceCategory, IdentifiedFields, PatchDeviceBody } from './types.js';
 
 export interface DeviceDraft {
@@ -9,6 +11,7 @@ export interface DeviceDraft {
   serialNumber: string;
   category: DeviceCategory;
   manufacturedDate: string;
+  countryOfOrigin: string;
   purchaseDate: string;
   purchasePrice: string;
   purchaseStore: string;
@@ -26,6 +29,7 @@ export const EMPTY_DRAFT: DeviceDraft = {
   serialNumber: '',
   category: 'appliance',
   manufacturedDate: '',
+  countryOfOrigin: '',
   purchaseDate: '',
   purchasePrice: '',
   purchaseStore: '',
@@ -49,6 +53,7 @@ export function draftFromIdentified(f: IdentifiedFields): DeviceDraft {
     serialNumber: f.serialNumber ?? '',
     category: f.category ?? 'appliance',
     manufacturedDate: f.manufacturedDate ?? '',
+    countryOfOrigin: f.countryOfOrigin ?? '',
     specs: specRows(f.labelSpecs),
   };
 }
@@ -61,6 +66,7 @@ export function draftFromDevice(d: Device): DeviceDraft {
     serialNumber: d.serialNumber ?? '',
     category: d.category,
     manufacturedDate: d.manufacturedDate ?? '',
+    countryOfOrigin: d.countryOfOrigin ?? '',
     purchaseDate: d.purchaseDate ?? '',
     purchasePrice: d.purchasePrice === null ? '' : String(d.purchasePrice),
     purchaseStore: d.purchaseStore ?? '',
@@ -72,16 +78,19 @@ export function draftFromDevice(d: Device): DeviceDraft {
   };
 }
 
-/** The body for POST or PATCH, or a sentence saying what to fix (keyed by field). */
-export function toBody(d: DeviceDraft): { body: PatchDeviceBody & { name: string }; errors: null } | { body: null; errors: Record<string, string> } {
+/**
+ * The body for POST or PATCH, or a sentence saying what to fix (keyed by field). A price is read
+ * as people write it in `locale` (the browser's unless given): "$2,199", "2.199,00 €".
+ */
+export function toBody(d: DeviceDraft, locale?: string): { body: PatchDeviceBody & { name: string }; errors: null } | { body: null; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const name = d.name.trim();
   if (!name) errors.name = 'Give the device a name, for example “Kitchen fridge”.';
   let price: number | null = null;
-  const priceText = d.purchasePrice.trim().replace(',', '.');
+  const priceText = d.purchasePrice.trim();
   if (priceText) {
-    price = Number(priceText);
-    if (!Number.isFinite(price) || price < 0) errors.purchasePrice = 'Write the price as a number, like 499.99.';
+    price = parsePrice(priceText, locale);
+    if (price === null) errors.purchasePrice = `Write the price as an amount, like ${new Intl.NumberFormat(locale, { minimumFractionDigits: 2 }).format(1299.99)}.`;
   }
   const specs: Record<string, string> = {};
   for (const row of d.specs) {
@@ -103,6 +112,7 @@ export function toBody(d: DeviceDraft): { body: PatchDeviceBody & { name: string
       serialNumber: d.serialNumber.trim(),
       category: d.category,
       manufacturedDate: d.manufacturedDate.trim(),
+      countryOfOrigin: d.countryOfOrigin.trim(),
       purchaseDate: d.purchaseDate,
       purchasePrice: price,
       purchaseStore: d.purchaseStore.trim(),

@@ -14,6 +14,7 @@ import type {
   IdentifyResponse,
   ImportResponse,
   LookupResponse,
+  WebSearchResponse,
   MaintenanceResponse,
   ServiceEntryResponse,
   WarrantiesResponse,
@@ -182,6 +183,21 @@ export function useSetMainPhoto(deviceId: string) {
 export function useIdentify() {
   return useMutation({
     mutationFn: ({ deviceId, fileId }: { deviceId: string; fileId?: string }) => api.post<IdentifyResponse>(`${deviceApi(deviceId)}/identify`, fileId ? { fileId } : {}),
+  });
+}
+
+const WEB_SEARCH_KEY = [...INVENTORY_KEY, 'web-search'] as const;
+
+/** Whether the web lookup has a search server (everyone); its address and whether it can be changed here (admins). */
+export function useWebSearch() {
+  return useQuery({ queryKey: WEB_SEARCH_KEY, queryFn: ({ signal }) => api.get<z.infer<typeof WebSearchResponse>>(`${API}/web-search`, { signal }).then((r) => r.webSearch) });
+}
+
+/** An admin sets (or, with null, removes) the search server's address. */
+export function useSetWebSearch() {
+  return useMutation({
+    mutationFn: (url: string | null) => api.put<z.infer<typeof WebSearchResponse>>(`${API}/web-search`, { url }).then((r) => r.webSearch),
+    meta: { invalidates: [WEB_SEARCH_KEY] },
   });
 }
 

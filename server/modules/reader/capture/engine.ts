@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { createSharedChromium, type SharedChromium } from '../../../adapters/browser/chromium.js';
 import type { CaptureBrowserFiles } from '../../../adapters/browser/profiles.js';
-import type { Logger } from '../../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../../platform/logger.js';
 import type { SsrfGuard } from '../../../platform/ssrf.js';
 import { ParseWorker, WorkerCrashedError, WorkerTimeoutError } from '../../../platform/workers/parse-worker.js';
 import { AssetStore, stripHash, type SeenResponse } from './assets.js';
@@ -108,7 +108,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     isChallenge,
   });
 
-  async function saveOgImage(meta: PageMetadata, seen: Map<string, SeenResponse>, outDir: string, signal?: AbortSignal): Promise<string | null> {
+  async function saveOgImage(meta: PageMetadata, seen: Map<string, SeenResponse>, outDir: string, signal: AbortSignal | undefined, logId: string | undefined): Promise<string | null> {
     if (!meta.ogImageUrl) return null;
     try {
       let body = seen.get(stripHash(meta.ogImageUrl))?.body;
@@ -125,19 +125,19 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       await writeFile(path.join(outDir, name), body);
       return name;
     } catch (err) {
-      log?.info({ url: meta.ogImageUrl, err: (err as Error).message }, 'capture: og:image not saved');
+      log?.info({ item: logId, err: withoutUrls((err as Error).message) }, 'capture: og:image not saved');
       return null;
     }
   }
 
-  async function saveScreenshot(png: Buffer | null, outDir: string): Promise<string | null> {
+  async function saveScreenshot(png: Buffer | null, outDir: string, logId: string | undefined): Promise<string | null> {
     if (!png) return null;
     try {
       const out = shotWidth > 0 && shotWidth < VIEWPORT.width ? await sharp(png).resize({ width: shotWidth }).png({ compressionLevel: 8 }).toBuffer() : png;
       await writeFile(path.join(outDir, 'screenshot.png'), out);
       return 'screenshot.png';
     } catch (err) {
-      log?.warn({ err: (err as Error).message }, 'capture: screenshot not saved');
+      log?.warn({ item: logId, err: withoutUrls((err as Error).message) }, 'capture: screenshot not saved');
       return null;
     }
   }
@@ -151,7 +151,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
     const base: Omit<CaptureResult, keyof ReaderView | 'snapshotPath' | 'screenshotPath' | 'ogImagePath'> = { finalUrl: r.finalUrl, method: r.method };
     if (req.mode === 'thumbnail') {
       const meta = await inWorker(() => dom.meta(r.html, r.finalUrl, { signal }));
-      const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(meta, r.seen, req.outDir, signal)]);
+      const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir, req.logId), saveOgImage(meta, r.seen, req.outDir, signal, req.logId)]);
       const { ogImageUrl: _og, ...rest } = meta;
       return { ...base, ...rest, contentHtml: null, contentText: '', wordCount: 0, readingMins: 0, snapshotPath: null, screenshotPath, ogImagePath };
     }
@@ -182,7 +182,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       if (!consumed) dom.release(page.session);
     }
     if (signal?.aborted) throw cancelled();
-    const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir), saveOgImage(reader, r.seen, req.outDir, signal)]);
+    const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir, req.logId), saveOgImage(reader, r.seen, req.outDir, signal, req.logId)]);
     const { ogImageUrl: _og, ...view } = reader;
     return { ...base, ...view, snapshotPath: 'index.html', screenshotPath, ogImagePath };
   }
@@ -200,30 +200,30 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       if (deps.browserEnabled !== false) {
         try {
           const result = await finish(req, await renderInBrowser(req));
-          log?.info({ url: req.url, method: 'browser', ms: Date.now() - started }, 'capture done');
+          log?.info({ item: req.logId, method: 'browser', ms: Date.now() - started }, 'capture done');
           return result;
         } catch (err) {
           const e = toCaptureError(err, req.signal);
           if (PASS_THROUGH_ERRORS.has(e.code) || e instanceof ProcessingError) throw e;
           firstError = e;
-          log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: browser failed, falling back');
+          log?.warn({ item: req.logId, code: e.code, err: withoutUrls(e.message) }, 'capture: browser failed, falling back');
         }
       }
       if (req.clientSnapshot?.html) {
         try {
           const url = deps.guard.checkUrl(req.clientSnapshot.url || req.url).href;
           const result = await finish(req, { finalUrl: url, html: req.clientSnapshot.html, screenshot: null, seen: new Map(), rendered: true, method: 'client-snapshot' });
-          log?.info({ url: req.url, method: 'client-snapshot', ms: Date.now() - started }, 'capture done');
+          log?.info({ item: req.logId, method: 'client-snapshot', ms: Date.now() - started }, 'capture done');
           return result;
         } catch (err) {
           const e = toCaptureError(err, req.signal);
           if (e.code === 'cancelled' || e.code === 'challenge' || e instanceof ProcessingError) throw e;
-          log?.warn({ url: req.url, code: e.code, err: e.message }, 'capture: client snapshot failed, falling back');
+          log?.warn({ item: req.logId, code: e.code, err: withoutUrls(e.message) }, 'capture: client snapshot failed, falling back');
         }
       }
       try {
         const result = await finish(req, await staticFetch(req));
-        log?.info({ url: req.url, method: 'static', ms: Date.now() - started }, 'capture done');
+        log?.info({ item: req.logId, method: 'static', ms: Date.now() - started }, 'capture done');
         return result;
       } catch (err) {
         const e = toCaptureError(err, req.signal);

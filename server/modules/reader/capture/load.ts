@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events';
 import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { SharedChromium } from '../../../adapters/browser/chromium.js';
-import type { Logger } from '../../../platform/logger.js';
+import { withoutUrls, type Logger } from '../../../platform/logger.js';
 import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
 import { stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
@@ -148,7 +148,7 @@ export function createPageLoader(o: PageLoaderOptions) {
         locale: 'en-US',
       });
     } catch (err) {
-      log?.warn({ err: (err as Error).message.split('\n')[0] }, 'capture: the browser context could not start');
+      log?.warn({ item: req.logId, err: withoutUrls((err as Error).message.split('\n')[0] ?? '') }, 'capture: the browser context could not start');
       throw new CaptureError('unreachable', BROWSER_FAILED);
     }
     const seen = new Map<string, SeenResponse>();
@@ -210,7 +210,8 @@ export function createPageLoader(o: PageLoaderOptions) {
         } catch (err) {
           if (isHostFailure(err)) deadHosts.add(host);
           if (err instanceof BlockedUrlError) {
-            log?.info({ url, top }, 'capture: blocked a request');
+            // the refused host (a private or loopback address, by the guard's rules), not the page's URL
+            log?.info({ item: req.logId, host: blockedHost(url), top }, 'capture: blocked a request');
             if (top) topBlocked = err;
           }
           await route.abort(err instanceof BlockedUrlError ? 'blockedbyclient' : 'failed').catch(() => undefined);
@@ -231,7 +232,7 @@ export function createPageLoader(o: PageLoaderOptions) {
           // slow third-party scripts can hold DOMContentLoaded back: keep what has rendered if it is a page
           const chars = await page.evaluate(() => document.body?.innerText.length ?? 0).catch(() => 0);
           if (chars < 200) throw new CaptureError('timeout', timeoutMessage());
-          log?.info({ url: req.url, chars }, 'capture: navigation timed out, keeping what rendered');
+          log?.info({ item: req.logId, chars }, 'capture: navigation timed out, keeping what rendered');
           status = 200;
         } else throw new CaptureError('unreachable', unreachableMessage(/net::(ERR_\w+)/.exec((err as Error).message)?.[1]));
       }
@@ -276,16 +277,16 @@ export function createPageLoader(o: PageLoaderOptions) {
         screenshot = await page.screenshot({ type: 'png', timeout: 10_000 });
       } catch (err) {
         if (signal?.aborted) throw cancelled();
-        log?.warn({ url: req.url, err: (err as Error).message }, 'capture: screenshot failed');
+        log?.warn({ item: req.logId, err: withoutUrls((err as Error).message) }, 'capture: screenshot failed');
       }
       const html = await page.content();
       mark('serialized');
-      log?.debug({ url: req.url, phases, requests: seen.size, deadHosts: deadHosts.size }, 'capture: browser phases (ms)');
+      log?.debug({ item: req.logId, phases, requests: seen.size, deadHosts: deadHosts.size }, 'capture: browser phases (ms)');
       return { finalUrl: page.url(), html, screenshot, seen, deadHosts, rendered: true, method: 'browser' };
     } catch (err) {
       if (signal?.aborted) throw cancelled();
       if (err instanceof CaptureError) throw err;
-      log?.warn({ url: req.url, err: (err as Error).message.split('\n')[0] }, 'capture: the browser failed');
+      log?.warn({ item: req.logId, err: withoutUrls((err as Error).message.split('\n')[0] ?? '') }, 'capture: the browser failed');
       throw new CaptureError('unreachable', BROWSER_FAILED);
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -312,4 +313,13 @@ export function createPageLoader(o: PageLoaderOptions) {
   }
 
   return { renderInBrowser, staticFetch };
+}
+
+/** The host a blocked request was for (the page's own address never reaches the log). */
+function blockedHost(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '(not a URL)';
+  }
 }

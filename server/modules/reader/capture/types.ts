@@ -10,6 +10,8 @@ export type CaptureMode =
 
 export interface CaptureRequest {
   url: string;
+  /** What the logs name this capture by (its Reader item's id): never the URL, which is the member's own reading. */
+  logId?: string;
   mode: CaptureMode;
   /** An empty directory the engine owns for this capture; the service swaps it into place on success. */
   outDir: string;
