@@ -124,7 +124,7 @@ import { systemClock, type Clock } from './platform/clock.js';
 import { diskFree, type DiskFree } from './platform/disk.js';
 import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
-import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
+import { cachedProbe, createHardwareProbe, machineSummary, type HardwareProbe } from './platform/hardware.js';
 import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { Scheduler } from './platform/scheduler.js';
@@ -662,7 +662,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
-    ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
+    // a test's stand-in probe is the machine its hardware check reports
+    ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, machine: overrides.hardware ?? machineSummary }),
     ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
     // a test's stand-in engine parts have no environment to prepare
     ...imageBootSteps({ prepareIfOutdated: overrides.imageEngine ? () => Promise.resolve('current' as const) : () => imageRuntime.prepareIfOutdated() }),

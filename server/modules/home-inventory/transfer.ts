@@ -4,15 +4,20 @@
 // in the device's specifications; Hearth fields with no Homebox column travel as HB.field.* columns.
 // An import writes all its rows or none; rows that cannot be read are listed with a sentence.
 import { randomUUID } from 'node:crypto';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import type * as CsvParse from 'csv-parse/sync';
+import type * as CsvStringify from 'csv-stringify/sync';
 import type { UserActor } from '../../actor.js';
 import { BadRequestError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { lazyRequire } from '../../platform/lazy.js';
 import { CreateDeviceBody, DeviceCategory, MAX_IMPORT_ROWS, MAX_SPECS, type ServiceEntry } from './schema.js';
 import { newDeviceRecord } from './service.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
 import { devicePageUrl, linkView, serviceView } from './views.js';
+
+// loaded by the first import or export, not at start
+const loadCsvParse = lazyRequire<typeof CsvParse>('csv-parse/sync');
+const loadCsvStringify = lazyRequire<typeof CsvStringify>('csv-stringify/sync');
 
 export const IMPORTED_NOT_LOOKED_UP = 'Not looked up yet: this device came from an imported file.';
 
@@ -211,7 +216,7 @@ export function readHomeboxCsv(text: string): Array<{ line: number; row: Record<
   const delimiter = header.includes('\t') && !header.includes(',') ? '\t' : ',';
   let records: string[][];
   try {
-    records = parseCsv(clean, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, max_record_size: 1_000_000 }) as string[][];
+    records = loadCsvParse().parse(clean, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true, max_record_size: 1_000_000 }) as string[][];
   } catch (err) {
     const why = err instanceof Error ? err.message.replace(/^[A-Z_]+:\s*/, '').split('\n')[0] : '';
     throw new BadRequestError(`This file is not a CSV Hearth can read${why ? ` (${why})` : ''}. Export it from Homebox again and upload that file.`, undefined, 'invalid_csv');
@@ -265,7 +270,7 @@ export class HomeTransferService {
     const rows = (await this.deps.store.listDevices()).map(toHomeboxRow);
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => k.startsWith('HB.field.'))))].sort();
     const columns = [...HOMEBOX_COLUMNS, ...fields];
-    return stringify(rows, { header: true, columns, record_delimiter: '\n' });
+    return loadCsvStringify().stringify(rows, { header: true, columns, record_delimiter: '\n' });
   }
 
   /** Writes every readable row in one transaction; the others are listed with a sentence. */
