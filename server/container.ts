@@ -148,6 +148,9 @@ import { ProgressStore, ResolutionStore } from './modules/media-server/library-s
 import { MediaProxy } from './modules/media-server/proxy.js';
 import { PrivateSectionIndex } from './modules/media-server/private-sections.js';
 
+
+/** How long a look for kiwix-serve answers the archives' status (see kiwixBinaryRecent). */
+const KIWIX_LOOK_TTL_MS = 1_000;
 export interface Deps {
   config: Config;
   logger: Logger;
@@ -308,7 +311,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const now = () => clock.now();
   const bus = new EventBus(logger.child('bus'));
   const scheduler = new Scheduler(logger.child('scheduler'));
-  const settings = new AppSettingsStore(db, now);
+  const settings = new AppSettingsStore(db, now, tableWrites(db, ['app_settings']));
   const preferences = new UserPreferencesStore(db, now);
   const hardware = overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir));
   const modelRuntime = overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 });
@@ -401,8 +404,17 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
-  const kiwixBinary = () =>
-    findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
+  // Where kiwix-serve is: a synchronous look through PATH's folders. The archives' status (which
+  // every chat answer reads, through the archive tool's readiness) takes the last look when it is
+  // under a second old, so answers that start together share one; the supervisor and the
+  // archive-server install look afresh, and their look is the one shared.
+  let kiwixLook: { at: number; binary: string | null } | null = null;
+  const kiwixBinary = () => {
+    const binary = findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
+    kiwixLook = { at: performance.now(), binary };
+    return binary;
+  };
+  const kiwixBinaryRecent = () => (kiwixLook && performance.now() - kiwixLook.at < KIWIX_LOOK_TTL_MS ? kiwixLook.binary : kiwixBinary());
   const archiveServer = new ProcessSupervisor<ArchiveServerConfig>(
     archiveServerDefinition({
       binary: kiwixBinary,
@@ -421,7 +433,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     catalog: archiveCatalog,
     supervisor: archiveServer,
     kiwix,
-    isInstalled: () => kiwixBinary() !== null,
+    isInstalled: () => kiwixBinaryRecent() !== null,
     clock,
     logger: logger.child('archives'),
     cache: archiveCache,
