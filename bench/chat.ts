@@ -20,6 +20,8 @@ import { startHearthProcess, stopProcess } from '../test/harness/processes.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 
 const N = Number(process.env.CHAT_BENCH_N ?? 40);
+/** CHAT_BENCH_ONLY=together: only the twenty-at-once rows (and RSS), not the one-at-a-time table. */
+const ONLY_TOGETHER = process.env.CHAT_BENCH_ONLY === 'together';
 const CONCURRENT = 20;
 const reply = (words: number) => Array.from({ length: words }, (_, i) => `token${i}`).join(' ');
 
@@ -131,18 +133,28 @@ export async function run(): Promise<void> {
   try {
     const cookie = await seed(temp.dir);
     const port = await freePort();
-    child = await startHearthProcess({ port, dataDir: temp.dir, env: { MODEL_RUNTIME_URL: fake.url, LOG_LEVEL: 'warn' }, what: 'Hearth for the chat bench' });
+    // CHAT_BENCH_CPU_PROF=<dir>: Hearth's child writes a CPU profile there when it stops
+    const prof = process.env.CHAT_BENCH_CPU_PROF;
+    child = await startHearthProcess({
+      port,
+      dataDir: temp.dir,
+      env: { MODEL_RUNTIME_URL: fake.url, LOG_LEVEL: 'warn' },
+      what: 'Hearth for the chat bench',
+      nodeArgs: prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+    });
     const base = `http://127.0.0.1:${port}`;
     const rows: string[][] = [];
 
     // Same fake, same answers, interleaved: direct then through Hearth, N times each, at three
     // paces: 10 ms a token (a fast local model, ~100 tokens/s), 1 ms a token (faster than any model
     // Hearth will run) and no delay at all (the fake writes every line at once: the relay's ceiling).
-    for (const [label, delay, words] of [
-      ['10 ms/token', 10, 60],
-      ['1 ms/token', 1, 300],
-      ['no delay', 0, 2000],
-    ] as const) {
+    for (const [label, delay, words] of ONLY_TOGETHER
+      ? []
+      : ([
+          ['10 ms/token', 10, 60],
+          ['1 ms/token', 1, 300],
+          ['no delay', 0, 2000],
+        ] as const)) {
       fake.chunkDelayMs = delay;
       fake.chatReply = (req) => (req.format !== undefined ? JSON.stringify({ title: 'Bench answer' }) : reply(words));
       for (let i = 0; i < 5; i++) {
@@ -169,13 +181,50 @@ export async function run(): Promise<void> {
       ]);
     }
 
-    console.log(`\nchat: ${N} answers each side, same fake, same run (Hearth in a child process, as npm start runs it)`);
-    const head = ['pace', 'direct first token ms p50/p95', 'Hearth first token ms p50/p95', 'added p50 ms', 'direct tok/s p50', 'Hearth tok/s p50', 'ratio'];
-    console.table(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))));
+    if (rows.length > 0) {
+      console.log(`\nchat: ${N} answers each side, same fake, same run (Hearth in a child process, as npm start runs it)`);
+      const head = ['pace', 'direct first token ms p50/p95', 'Hearth first token ms p50/p95', 'added p50 ms', 'direct tok/s p50', 'Hearth tok/s p50', 'ratio'];
+      console.table(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))));
+    }
 
-    // RSS: idle, then while 20 answers stream at once (20 ms a token, 300 tokens: ~6 s each).
+    // Twenty answers at once at a model's pace (20 ms a token, 300 tokens: ~6 s each), first
+    // directly against the fake, then through Hearth (which also names each new conversation with
+    // one more short answer before its done event): end-to-end throughput is all tokens received
+    // over the wall time from the first request to the last stream's end. Target: Hearth at least
+    // 0.9x of direct, in the same run.
     fake.chunkDelayMs = 20;
     fake.chatReply = (req) => (req.format !== undefined ? JSON.stringify({ title: 'Bench answer' }) : reply(300));
+    const together = async (one: (i: number) => Promise<Timing>) => {
+      const t0 = performance.now();
+      const all = await Promise.all(Array.from({ length: CONCURRENT }, (_, i) => one(i)));
+      const wallMs = performance.now() - t0;
+      const tokens = all.reduce((n, r) => n + r.tokens, 0);
+      return { tps: (tokens * 1000) / wallMs, wallMs, tokens, first: all.map((r) => r.firstMs) };
+    };
+    await together((i) => direct(fake, `warm-up together ${i}`));
+    await together((i) => viaHearth(base, cookie, `warm-up together ${i}`));
+    const dTogether = await together((i) => direct(fake, `together ${i}`));
+    const hTogether = await together((i) => viaHearth(base, cookie, `together ${i}`));
+    const ratio = hTogether.tps / dTogether.tps;
+    console.log(`\nchat: ${CONCURRENT} answers at once, 20 ms a token, 300 tokens each (same fake, same run)`);
+    console.table(
+      [
+        ['direct', dTogether],
+        ['through Hearth', hTogether],
+      ].map(([label, r]) => {
+        const x = r as typeof dTogether;
+        return {
+          side: label,
+          'first token ms p50/p95': `${pct(x.first, 50).toFixed(1)} / ${pct(x.first, 95).toFixed(1)}`,
+          'all done s': (x.wallMs / 1000).toFixed(2),
+          tokens: x.tokens,
+          'tokens/s end to end': x.tps.toFixed(0),
+        };
+      }),
+    );
+    console.log(`  end-to-end throughput through Hearth: ${ratio.toFixed(3)}x of direct (target >= 0.9x: ${ratio >= 0.9 ? 'met' : 'NOT met'})`);
+
+    // RSS: idle, then while 20 answers stream at once (20 ms a token, 300 tokens: ~6 s each).
     const pid = child.pid!;
     const idle = rssMb(pid);
     let peak = idle;

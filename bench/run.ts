@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   chat: () => import('./chat.js'),
   'inventory-manual': () => import('./inventory-manual.js'),
   'inventory-ocr': () => import('./inventory-ocr.js'),
+  'inventory-load': () => import('./inventory-load.js'),
   inventory: () => import('./inventory.js'),
   'inventory-import': () => import('./inventory-import.js'),
   image: () => import('./image.js'),

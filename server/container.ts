@@ -9,6 +9,7 @@ import os from 'node:os';
 import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
 import type { Config } from './config.js';
+import { tableWrites } from './db/connection.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { SseRegistry } from './http/sse.js';
 import { createArchivesModule } from './modules/archives/module.js';
@@ -41,6 +42,7 @@ import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
 import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
+import { machineSummary } from './platform/hardware.js';
 import { Scheduler } from './platform/scheduler.js';
 import { createSsrfGuard } from './platform/ssrf.js';
 
@@ -109,7 +111,8 @@ function buildModules(p: Platform, o: Overrides) {
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
-  const system = createSystemModule(p);
+  // a test's stand-in probe is the machine its hardware check reports
+  const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, system] as const;
 }
 
@@ -133,7 +136,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     bus: new EventBus(logger.child('bus')),
     scheduler: new Scheduler(logger.child('scheduler')),
     sse: new SseRegistry(logger.child('http')),
-    settings: new AppSettingsStore(db, now),
+    settings: new AppSettingsStore(db, now, tableWrites(db, ['app_settings'])),
     preferences: new UserPreferencesStore(db, now),
     hardware: overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir)),
     modelRuntime: overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 }),

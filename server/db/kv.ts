@@ -12,13 +12,32 @@ function parse(value: string | null | undefined): unknown {
 }
 
 export class AppSettingsStore {
+  /** The stored text of keys read since `version` last moved (null: no row). */
+  private readonly kept = new Map<string, string | null>();
+  private keptAt = -1;
+
+  /**
+   * `version` (tableWrites over app_settings) lets reads be answered from memory until a statement
+   * writes the table: settings are read on every chat answer and most pages (the chosen models,
+   * the feature switches), written rarely. Each read parses the text again, so a caller that
+   * changes what it got changes only its own copy.
+   */
   constructor(
     private readonly db: Knex,
     private readonly now: () => Date,
+    private readonly version?: () => number,
   ) {}
 
   async get<T = unknown>(key: string): Promise<T | undefined> {
+    const at = this.version?.();
+    if (at !== undefined && at !== this.keptAt) {
+      this.kept.clear();
+      this.keptAt = at;
+    }
+    if (at !== undefined && this.kept.has(key)) return parse(this.kept.get(key)) as T | undefined;
     const row = await this.db('app_settings').where({ key }).first<{ value: string } | undefined>('value');
+    // kept only when nothing wrote the table while the read was under way
+    if (at !== undefined && this.version?.() === at) this.kept.set(key, row?.value ?? null);
     return parse(row?.value) as T | undefined;
   }
 

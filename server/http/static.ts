@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
-import { marked } from 'marked';
+import { lazyImport } from '../platform/lazy.js';
 import { resolveInside } from '../platform/path-guard.js';
 
 /** The web app's CSP; `scripts` are the hashes of the inline scripts its index.html may run. */
@@ -202,13 +202,16 @@ nav{margin-bottom:1rem;font-size:.9rem}@media (prefers-color-scheme:dark){body{b
 const DOCS_CSP = "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'self'; form-action 'none'; frame-ancestors 'none'";
 
 /** /docs/* — Markdown pages rendered to HTML; other files (images) served as they are. */
+/** marked, imported at the first docs page (not at start). */
+const loadMarked = lazyImport(() => import('marked'));
+
 export function docsRouter(docsDir: string): Router {
   const router = express.Router();
   router.use((_req, res, next) => {
     setHtmlHeaders(res, DOCS_CSP);
     next();
   });
-  router.get(/.*/, (req, res) => {
+  router.get(/.*/, async (req, res) => {
     let rel: string;
     try {
       rel = decodeURIComponent(req.path).replace(/^\/+/, '');
@@ -224,6 +227,7 @@ export function docsRouter(docsDir: string): Router {
       if (file.endsWith('.md')) {
         const md = readFileSync(file, 'utf8');
         // Markdown links between docs point at .md files; serve them at the same paths.
+        const { marked } = await loadMarked();
         const html = (marked.parse(md, { async: false }) as string).replace(/href="(?!https?:|\/|#)([^"]+?)\.md(#[^"]*)?"/g, 'href="$1$2"');
         const title = /^#\s+(.+)$/m.exec(md)?.[1] ?? 'Hearth';
         res.type('html').send(docPage(escapeHtml(title), html));

@@ -1,8 +1,15 @@
 // A probe of this machine through systeminformation, taken once and cached: CPU, memory, GPUs with
 // their VRAM, the Apple Silicon generation, and free disk at the data folder. The pure mappers that
-// turn it into a plan (hardware-fit.ts) and launch flags live beside it.
-import si from 'systeminformation';
+// turn it into a plan (hardware-fit.ts) and launch flags live beside it. systeminformation is
+// loaded at the first probe, not at start; the boot's hardware check reads what it reports from
+// Node's os module (machineSummary), so the GPU probe (which shells out) waits until a page or a
+// job needs it.
+import os from 'node:os';
+import type Si from 'systeminformation';
 import { diskFree } from './disk.js';
+import { lazyRequire } from './lazy.js';
+
+const loadSi = lazyRequire<typeof Si>('systeminformation');
 
 export interface GpuInfo {
   vendor: 'nvidia' | 'amd' | 'intel' | 'apple' | 'other';
@@ -66,8 +73,22 @@ export function toProfile(input: {
   };
 }
 
+/** What the boot's hardware check reports: the part of a HardwareProfile the os module knows at once. */
+export type MachineSummary = Pick<HardwareProfile, 'platform' | 'arch' | 'cpu' | 'memoryBytes'>;
+
+export function machineSummary(): Promise<MachineSummary> {
+  const cpus = os.cpus();
+  return Promise.resolve({
+    platform: process.platform,
+    arch: process.arch,
+    cpu: { brand: cpus[0]?.model.trim() ?? '', cores: os.availableParallelism() },
+    memoryBytes: os.totalmem(),
+  });
+}
+
 export function createHardwareProbe(dataDir: string): HardwareProbe {
   return async () => {
+    const si = loadSi();
     const [cpu, mem, graphics, free] = await Promise.all([
       si.cpu(),
       si.mem(),

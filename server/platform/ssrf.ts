@@ -12,7 +12,8 @@
 // adapters/media-server/plex.ts), its exact origin only, its name allowed to resolve privately.
 // The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
 // the undici dispatcher and guardedRequest.
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from './lazy.js';
 import { BlockedUrlError, createAddressGuard, headersForHop, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
 
 export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
@@ -36,8 +37,19 @@ export interface SsrfGuardOptions {
 
 export function createSsrfGuard(opts: AddressGuardOptions = {}): SsrfGuard {
   const address = createAddressGuard(opts);
-  const dispatcher = new Agent({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options);
-  return { ...address, dispatcher, workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins], offline: address.offline }, close: () => dispatcher.close() };
+  // made at the first guarded request, so undici is not loaded at start
+  let dispatcher: Agent | null = null;
+  return {
+    ...address,
+    get dispatcher(): Dispatcher {
+      return (dispatcher ??= new (undici().Agent)({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options));
+    },
+    workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins], offline: address.offline },
+    close: async () => {
+      await dispatcher?.close();
+      dispatcher = null;
+    },
+  };
 }
 
 export interface GuardedResponse {
@@ -62,7 +74,7 @@ export async function guardedRequest(
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(url, {
+      res = await undici().request(url, {
         method: opts.method ?? 'GET',
         headers,
         signal: opts.signal,

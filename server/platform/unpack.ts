@@ -3,8 +3,13 @@
 // (absolute paths, "..").
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import extractZip from 'extract-zip';
-import { x as extractTar } from 'tar';
+import type ExtractZip from 'extract-zip';
+import type * as Tar from 'tar';
+import { lazyRequire } from './lazy.js';
+
+// loaded by the first bundle unpacked, not at start
+const loadExtractZip = lazyRequire<typeof ExtractZip>('extract-zip');
+const loadTar = lazyRequire<typeof Tar>('tar');
 
 export type BundleFormat = 'tar.gz' | 'zip';
 
@@ -24,8 +29,8 @@ export async function bundleFormat(file: string): Promise<BundleFormat | null> {
 /** Extracts `file` into `destDir` (which must exist). Throws when the file is neither format. */
 export async function unpackBundle(file: string, destDir: string): Promise<BundleFormat> {
   const format = await bundleFormat(file);
-  if (format === 'tar.gz') await extractTar({ file, cwd: destDir, strict: true, preservePaths: false });
-  else if (format === 'zip') await extractZip(file, { dir: path.resolve(destDir) });
+  if (format === 'tar.gz') await loadTar().x({ file, cwd: destDir, strict: true, preservePaths: false });
+  else if (format === 'zip') await loadExtractZip()(file, { dir: path.resolve(destDir) });
   else throw new Error('The downloaded bundle is neither a .tar.gz nor a .zip file.');
   return format;
 }

@@ -187,7 +187,7 @@ describe('media export: home videos', () => {
     expect((await s.member.delete(`/api/mediaserver/me/videos/${video.id}`)).status).toBe(404);
 
     // the half-finished upload above is abandoned: once it has expired it is cleaned
-    const uploads = s.handle.deps.homeVideos.uploads;
+    const uploads = await s.handle.deps.homeVideos.uploads();
     const partsOf = () => readdirSync(path.join(s.dataDir, 'media-uploads')).filter((f) => !f.startsWith('.'));
     expect(partsOf().length).toBeGreaterThan(0);
     expect(await s.handle.deps.homeVideos.cleanExpiredUploads()).toBe(0);

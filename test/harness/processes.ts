@@ -26,10 +26,11 @@ export const alive = (pid: number): boolean => {
  * Hearth as `npm start` runs it (server/cli.ts under tsx) in a child process on 127.0.0.1:port,
  * resolved once /api/system/ready answers 200. The environment is the test's own plus PORT, HOST,
  * DATA_DIR, LOG_LEVEL=warn and a closed model runtime; `env` adds to or overrides it. A child that
- * exits or never becomes ready fails the start (and is killed).
+ * exits or never becomes ready fails the start (and is killed). `nodeArgs` go before the script
+ * (after tsx), e.g. another `--import`.
  */
-export async function startHearthProcess(opts: { port: number; dataDir: string; env?: Record<string, string>; what?: string }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/cli.ts')], {
+export async function startHearthProcess(opts: { port: number; dataDir: string; env?: Record<string, string>; what?: string; nodeArgs?: string[] }): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), path.join(ROOT, 'server/cli.ts')], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: CLOSED_URL, ...opts.env },
     stdio: 'ignore',

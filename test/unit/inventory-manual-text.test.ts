@@ -15,6 +15,10 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 describe('manual text for Ask and the chat tool', () => {
   it('splits on blank lines, and a long block without any into runs of lines', () => {
     expect(paragraphsOf('One.\n\n\nTwo\nstill two.\r\n\r\nThree.')).toEqual(['One.', 'Two\nstill two.', 'Three.']);
+    // a manual asked again is not split again: the same paragraphs come back
+    const manual = Array.from({ length: 50 }, (_, n) => `Step ${n}: descale the machine.`).join('\n\n');
+    expect(paragraphsOf(manual)).toBe(paragraphsOf(manual));
+    expect(paragraphsOf(`${manual}\n\nOne more.`)).not.toBe(paragraphsOf(manual));
     const long = Array.from({ length: 100 }, (_, i) => `line ${i} of a PDF page without blank lines`).join('\n');
     const runs = paragraphsOf(long);
     expect(runs.length).toBeGreaterThan(3);

@@ -8,8 +8,9 @@
 import http, { type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { text as readText } from 'node:stream/consumers';
-import { XMLParser } from 'fast-xml-parser';
+import type * as Fxp from 'fast-xml-parser';
 import { z } from 'zod';
+import { lazyRequire } from '../../platform/lazy.js';
 
 export interface CatalogBook {
   uuid: string;
@@ -74,7 +75,15 @@ export class ArchiveServerError extends Error {
   }
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', textNodeName: '#text', processEntities: true, htmlEntities: true });
+// made at the first catalog read (fast-xml-parser is not loaded at start)
+const loadFxp = lazyRequire<typeof Fxp>('fast-xml-parser');
+let parser: Fxp.XMLParser | null = null;
+const xml = {
+  parse(body: string): unknown {
+    parser ??= new (loadFxp().XMLParser)({ ignoreAttributes: false, attributeNamePrefix: '@_', textNodeName: '#text', processEntities: true, htmlEntities: true });
+    return parser.parse(body);
+  },
+};
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 const text = (v: unknown): string => (typeof v === 'object' && v !== null && '#text' in v ? String((v as Record<string, unknown>)['#text']) : v === undefined || v === null ? '' : String(v));
 

@@ -6,10 +6,10 @@
 // EngineUnreachableError, an answer that is not the engine's is EngineBadAnswerError, and a
 // refused graph (400 with node_errors) comes back as one sentence a person can read.
 import { randomUUID } from 'node:crypto';
-import { fetch as undiciFetch } from 'undici';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { z } from 'zod';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import { lazyRequire, undici } from '../../platform/lazy.js';
 // The engine's port (ImageEngineClient and its frame types, image-gen parts.ts) and the pure object_info
 // reader are image generation's contract with this adapter (issue 18); nothing else of the feature.
 // eslint-disable-next-line no-restricted-imports -- the contract's graph type
@@ -18,6 +18,9 @@ import type { ApiGraph } from '../../modules/image-gen/graph-builder.js';
 import { readObjectInfo, type NodeErrors, type ObjectInfo, type PromptErrorReason } from '../../modules/image-gen/object-info.js';
 // eslint-disable-next-line no-restricted-imports -- the port this adapter implements
 import type { EngineFileRef, EngineFrame, EngineRefusal, EngineSocket, EngineSystemStats, ImageEngineClient } from '../../modules/image-gen/parts.js';
+
+/** ws, required at the first connection to the engine (not at start). */
+const loadWs = lazyRequire<typeof WebSocket>('ws');
 
 export class EngineUnreachableError extends ServiceUnavailableError {
   constructor(message = 'The picture engine is not answering right now. It may still be starting; try again in a minute.') {
@@ -168,7 +171,7 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
   const call = async (path: string, init: { method?: string; body?: string | Buffer; json?: boolean; contentType?: string; signal?: AbortSignal; timeout?: number } = {}) => {
     const signals = [AbortSignal.timeout(init.timeout ?? timeoutMs), ...(init.signal ? [init.signal] : [])];
     try {
-      return await undiciFetch(`${baseUrl}${path}`, {
+      return await undici().fetch(`${baseUrl}${path}`, {
         method: init.method ?? 'GET',
         headers: init.json ? { 'content-type': 'application/json' } : init.contentType ? { 'content-type': init.contentType } : undefined,
         body: init.body,
@@ -229,7 +232,7 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
     connect(clientId, signal) {
       const url = `${baseUrl.replace(/^http/, 'ws')}/ws?clientId=${encodeURIComponent(clientId)}`;
       return new Promise<EngineSocket>((resolve, reject) => {
-        const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
+        const ws: WebSocket = new (loadWs())(url, { handshakeTimeout: timeoutMs });
         const frameListeners: ((f: EngineFrame) => void)[] = [];
         const closeListeners: ((e: Error | null) => void)[] = [];
         let opened = false;

@@ -26,8 +26,9 @@
 // not a redirect (the clients follow none). The connection candidates plex.tv lists for an account
 // are probed the same way, each through a guard naming only that candidate, when an admin asks.
 import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
+import { undici } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import { BlockedUrlError, createSsrfGuard, type SsrfGuard } from '../../platform/ssrf.js';
 
@@ -158,7 +159,7 @@ async function send(
     throw fail(service, 'blocked');
   }
   try {
-    const res = await request(checked, { method: c.method ?? 'GET', headers, signal, dispatcher: o.guard.dispatcher, headersTimeout: timeoutMs, bodyTimeout: c.bodyTimeoutMs ?? timeoutMs });
+    const res = await undici().request(checked, { method: c.method ?? 'GET', headers, signal, dispatcher: o.guard.dispatcher, headersTimeout: timeoutMs, bodyTimeout: c.bodyTimeoutMs ?? timeoutMs });
     return res;
   } catch (err) {
     if (c.signal?.aborted) throw c.signal.reason ?? err;

@@ -1,7 +1,7 @@
 // The model runtime (Ollama) over HTTP. Upstream JSON is untrusted: every answer is parsed with
 // zod, and every failure (down, slow, garbage, HTTP error) becomes a ModelRuntimeError.
-import { fetch as undiciFetch, request } from 'undici';
 import { z } from 'zod';
+import { undici } from '../../platform/lazy.js';
 
 export type FetchLike = (input: string, init?: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{
   ok: boolean;
@@ -178,7 +178,9 @@ export interface OllamaClientOptions {
 
 export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, '');
-  const doFetch: FetchLike = opts.fetch ?? (undiciFetch as unknown as FetchLike);
+  // Node's own fetch for the small JSON calls (the boot's runtime check among them): undici's
+  // package is loaded only by the first streamed call (chat, pull)
+  const doFetch: FetchLike = opts.fetch ?? (globalThis.fetch as unknown as FetchLike);
   const timeoutMs = opts.timeoutMs ?? 5000;
 
   async function getJson<S extends z.ZodType>(path: string, schema: S, post?: unknown): Promise<z.infer<S>> {
@@ -273,7 +275,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
       const isTimeout = (err: unknown) => deadline.aborted || ['HeadersTimeoutError', 'BodyTimeoutError'].includes((err as Error).name) || /timeout/i.test((err as { code?: string }).code ?? '');
       let res;
       try {
-        res = await request(`${baseUrl}/api/chat`, {
+        res = await undici().request(`${baseUrl}/api/chat`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -338,7 +340,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
     async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
       let res;
       try {
-        res = await request(`${baseUrl}/api/pull`, {
+        res = await undici().request(`${baseUrl}/api/pull`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ model, stream: true }),

@@ -20,10 +20,23 @@ import { createArchiveSearchProvider } from './search-provider.js';
 import { ArchivesService } from './service.js';
 import { ArchivesStore } from './store.js';
 
+/** How long a look for kiwix-serve answers the archives' status (see kiwixBinaryRecent). */
+const KIWIX_LOOK_TTL_MS = 1_000;
+
 export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
   const { config, tuning } = p;
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
-  const kiwixBinary = () => findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
+  // Where kiwix-serve is: a synchronous look through PATH's folders. The archives' status (which
+  // every chat answer reads, through the archive tool's readiness) takes the last look when it is
+  // under a second old, so answers that start together share one; the supervisor and the
+  // archive-server install look afresh, and their look is the one shared.
+  let kiwixLook: { at: number; binary: string | null } | null = null;
+  const kiwixBinary = () => {
+    const binary = findKiwixServe({ explicit: config.kiwixServePath, resourcesDir: config.resourcesDir, dataDir: config.dataDir, searchPath: config.searchPath });
+    kiwixLook = { at: performance.now(), binary };
+    return binary;
+  };
+  const kiwixBinaryRecent = () => (kiwixLook && performance.now() - kiwixLook.at < KIWIX_LOOK_TTL_MS ? kiwixLook.binary : kiwixBinary());
   const supervisor = new ProcessSupervisor<ArchiveServerConfig>(
     archiveServerDefinition({
       binary: kiwixBinary,
@@ -38,7 +51,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
   const cache = new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes });
   const catalog = loadArchiveCatalog(config.archiveCatalogPath);
   const logger = p.logger.child('archives');
-  const archives = new ArchivesService({ store, catalog, supervisor, kiwix, isInstalled: () => kiwixBinary() !== null, clock: p.clock, logger, cache });
+  const archives = new ArchivesService({ store, catalog, supervisor, kiwix, isInstalled: () => kiwixBinaryRecent() !== null, clock: p.clock, logger, cache });
   const archiveDownloads = new ArchiveDownloadsService({ archives, store, catalog, guard: p.guard, dataDir: config.dataDir, offline: config.offline, clock: p.clock, stallTimeoutMs: tuning.downloadStallTimeoutMs });
   const archiveContent = new ArchiveContentService({ archives, downloads: archiveDownloads, store, supervisor, kiwix, cache });
   const archiveRuntime = new ArchiveRuntimeService({

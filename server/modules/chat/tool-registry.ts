@@ -58,8 +58,17 @@ export class ChatToolRegistry {
   }
 }
 
+type ToolSpec = { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } };
+/** Each tool's entry, made once: turning its zod schema into JSON Schema is work every answer offering it would repeat. */
+const specs = new WeakMap<ChatTool, ToolSpec>();
+
 /** One tool as Ollama's `tools` entry. */
-export function toolSpec(tool: ChatTool): { type: 'function'; function: { name: string; description: string; parameters: Record<string, unknown> } } {
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.args) as Record<string, unknown>;
-  return { type: 'function', function: { name: tool.id, description: tool.description, parameters } };
+export function toolSpec(tool: ChatTool): ToolSpec {
+  let spec = specs.get(tool);
+  if (!spec) {
+    const { $schema: _ignored, ...parameters } = z.toJSONSchema(tool.args) as Record<string, unknown>;
+    spec = { type: 'function', function: { name: tool.id, description: tool.description, parameters } };
+    specs.set(tool, spec);
+  }
+  return spec;
 }

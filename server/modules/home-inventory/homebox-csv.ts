@@ -4,11 +4,15 @@
 // runs them on the main thread (a household's inventory is small). Homebox columns with no Hearth
 // field are kept in the device's specifications; Hearth fields with no Homebox column travel as
 // HB.field.* columns.
-import { parse as parseCsv } from 'csv-parse/sync';
+import type * as CsvParse from 'csv-parse/sync';
 import { BadRequestError } from '../../errors.js';
 import { CreateDeviceBody, DeviceCategory, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS, MAX_SPECS } from './schema.js';
 import type { DeviceRecord } from './store.js';
+import { lazyRequire } from '../../platform/lazy.js';
 import { devicePageUrl } from './views.js';
+
+// loaded by the first import, not at start
+const loadCsvParse = lazyRequire<typeof CsvParse>('csv-parse/sync');
 
 /** Homebox's item columns, in the order its export writes them (custom fields HB.field.<name> follow, by name). */
 export const HOMEBOX_COLUMNS = [
@@ -263,7 +267,7 @@ export function readHomeboxCsv(text: string): Array<{ line: number; row: Record<
   let records: string[][];
   let wide = false;
   try {
-    records = parseCsv(clean, {
+    records = loadCsvParse().parse(clean, {
       delimiter,
       relax_column_count: true,
       skip_empty_lines: true,

@@ -32,7 +32,6 @@ import type { ManualService } from './manual-service.js';
 import type { DeviceLookup, InventoryModelPicker } from './parts.js';
 import { MAX_FILES_PER_DEVICE, MAX_LOOKUP_PHOTOS, MAX_SPEC_KEY_CHARS, MAX_SPEC_VALUE_CHARS, MAX_SPECS, type LookupStatus } from './schema.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
-import { readSupportPage } from './support-page.js';
 
 export const LOOKUP_SKIPPED = {
   noBrandOrModel: 'Add the brand and the model to look this device up on the web.',
@@ -352,6 +351,8 @@ export class HomeLookupService implements DeviceLookup {
         const res = await fetchCapped(this.deps.guard, r.url, { maxBytes: MAX_PAGE_BYTES, timeoutMs: this.deps.fetchTimeoutMs ?? 15_000, accept: 'text/html', signal });
         if (res.status !== 200 || !/html/i.test(res.contentType)) continue;
         // parsed on this thread (~15 ms for 512 KB): the head (og:image) and the contact details of a real page come well before
+        // the page reader (and htmlparser2) is loaded by the first lookup, not at start
+        const { readSupportPage } = await import('./support-page.js');
         const facts = readSupportPage(res.body.subarray(0, MAX_PAGE_PARSE_BYTES).toString('utf8'), res.url);
         return { url: r.url, ...facts };
       } catch (err) {

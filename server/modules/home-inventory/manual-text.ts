@@ -29,7 +29,30 @@ export function cutToBytes(s: string, max: number): string {
   return space > max * 0.8 ? cut.slice(0, space) : cut;
 }
 
-export function paragraphsOf(text: string): string[] {
+/**
+ * The last few manuals' paragraphs. Splitting a 100-page manual takes milliseconds of the server's
+ * one thread (about 8 ms of each Ask in bench/inventory-load.ts), and a device's questions ask the
+ * same text again and again. Kept by the text itself, so an edited or new manual is split afresh.
+ */
+const split = new Map<string, readonly string[]>();
+const KEPT_MANUALS = 8;
+
+/** A manual's paragraphs (the same array for the same text: read it, do not change it). */
+export function paragraphsOf(text: string): readonly string[] {
+  const kept = split.get(text);
+  if (kept) {
+    // most recently used last
+    split.delete(text);
+    split.set(text, kept);
+    return kept;
+  }
+  const out = splitParagraphs(text);
+  split.set(text, out);
+  if (split.size > KEPT_MANUALS) split.delete(split.keys().next().value!);
+  return out;
+}
+
+function splitParagraphs(text: string): string[] {
   const out: string[] = [];
   for (const block of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n+/)) {
     const p = block.replace(/[ \t]+/g, ' ').trim();
@@ -67,7 +90,7 @@ interface Scored {
   hits: number;
 }
 
-function scored(paragraphs: string[], words: string[]): Scored[] {
+function scored(paragraphs: readonly string[], words: string[]): Scored[] {
   return paragraphs.map((text, index) => {
     const lower = text.toLowerCase();
     let found = 0;
@@ -82,7 +105,7 @@ function scored(paragraphs: string[], words: string[]): Scored[] {
 }
 
 /** The best-matching paragraphs (score > 0), best first, position breaking ties. */
-function best(paragraphs: string[], question: string): Scored[] {
+function best(paragraphs: readonly string[], question: string): Scored[] {
   const words = questionWords(question);
   if (words.length === 0) return [];
   return scored(paragraphs, words)
@@ -96,7 +119,7 @@ function join(chosen: Scored[], matched: boolean): ManualExtract {
 }
 
 /** The manual's start, whole paragraphs up to the budget (the first one cut when it alone is bigger). */
-function start(paragraphs: string[], budget: number): ManualExtract {
+function start(paragraphs: readonly string[], budget: number): ManualExtract {
   const chosen: Scored[] = [];
   let used = 0;
   for (const [index, text] of paragraphs.entries()) {

@@ -5,17 +5,26 @@
 // budget terminates the worker (a new one starts for the next image). The picture is prepared with
 // sharp first: EXIF orientation applied, greyscale, contrast stretched, small photos enlarged and
 // huge ones reduced, so the time per label stays about the same.
-import { createRequire } from 'node:module';
-import { createWorker, OEM, PSM, type Worker } from 'tesseract.js';
+import type * as Tesseract from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 import { AppError, BadRequestError } from '../../errors.js';
+import { lazyRequire } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import { loadSharp } from './files.js';
 
-const require = createRequire(import.meta.url);
-const eng = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-// In Node the worker script and the WebAssembly core are required from node_modules; the language
-// data is the one thing tesseract.js would fetch (from a CDN) if its path were not a local folder.
-if (/^[a-z]+:\/\//i.test(eng.langPath)) throw new Error('the OCR language data must be a local folder');
+/** tesseract.js, required when the first label is read (not at start). */
+const loadTesseract = lazyRequire<typeof Tesseract>('tesseract.js');
+const loadEng = lazyRequire<{ langPath: string; gzip: boolean }>('@tesseract.js-data/eng');
+
+/**
+ * In Node the worker script and the WebAssembly core are required from node_modules; the language
+ * data is the one thing tesseract.js would fetch (from a CDN) if its path were not a local folder.
+ */
+function localEng(): { langPath: string; gzip: boolean } {
+  const eng = loadEng();
+  if (/^[a-z]+:\/\//i.test(eng.langPath)) throw new Error('the OCR language data must be a local folder');
+  return eng;
+}
 
 /** One label's reading budget (a plate photo takes ~0.5 s here; a start of the worker ~0.3 s more). */
 export const OCR_BUDGET_MS = 20_000;
@@ -86,6 +95,8 @@ export class LabelOcr {
   }
 
   private start(): Promise<Worker> {
+    const { createWorker, OEM, PSM } = loadTesseract();
+    const eng = localEng();
     this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
       langPath: eng.langPath,
       gzip: eng.gzip,

@@ -5,7 +5,8 @@
 // lets the event loop in between chunks; rows that cannot be read are listed with a sentence.
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { stringify } from 'csv-stringify/sync';
+import type * as CsvStringify from 'csv-stringify/sync';
+import { lazyRequire } from '../../platform/lazy.js';
 import type { UserActor } from '../../actor.js';
 import { UnprocessableError } from '../../errors.js';
 import { WorkerCrashedError, WorkerTimeoutError } from '../../platform/workers/parse-worker.js';
@@ -16,6 +17,9 @@ import type { ServiceEntry } from './schema.js';
 import { newDeviceRecord } from './service.js';
 import type { DeviceRecord, HomeInventoryStore } from './store.js';
 import { linkView, serviceView } from './views.js';
+
+// loaded by the first export, not at start
+const loadCsvStringify = lazyRequire<typeof CsvStringify>('csv-stringify/sync');
 
 export const IMPORTED_NOT_LOOKED_UP = 'Not looked up yet: this device came from an imported file.';
 
@@ -67,7 +71,7 @@ export class HomeTransferService {
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r).filter((k) => k.startsWith('HB.field.'))))].sort();
     const columns = [...HOMEBOX_COLUMNS, ...fields];
     const escaped = rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, escapeCell(v)])));
-    return stringify(escaped, { header: true, columns, record_delimiter: '\n' });
+    return loadCsvStringify().stringify(escaped, { header: true, columns, record_delimiter: '\n' });
   }
 
   /**

@@ -4,12 +4,13 @@
 // and delete. Partial uploads live under DATA_DIR/media-uploads until finished; abandoned ones
 // expire (the module's scheduled cleanup removes them).
 import { randomUUID } from 'node:crypto';
-import { Server, type Upload } from '@tus/server';
+import type { Upload } from '@tus/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError, PayloadTooLargeError } from '../../errors.js';
 import { actorOf, requireAccess } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
+import { lazyImport } from '../../platform/lazy.js';
 import type { HomeVideosService } from './home-videos-service.js';
 import { HomeVideoParams, HomeVideosResponse } from './schema.js';
 
@@ -37,28 +38,31 @@ function drain(req: Request): Promise<void> {
 const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
 
 export function createHomeVideoRoutes(videos: HomeVideosService) {
-  const store = videos.uploads;
-  const tus = new Server({
-    path: UPLOADS_PATH,
-    datastore: store,
-    relativeLocation: true,
-    maxSize: videos.maxBytes,
-    // the owner is part of the id, so every later request is checked against the session
-    namingFunction: (req) => `${req.headers.get(OWNER_HEADER) ?? 'x'}_${randomUUID().replace(/-/g, '')}`,
-    onUploadFinish: async (req, upload: Upload) => {
-      const owner = req.headers.get(OWNER_HEADER) ?? '';
-      try {
-        const file = videos.uploadFile(upload.id);
-        if (!file) throw new AppError(404, 'not_found', 'That upload does not exist.');
-        const row = await videos.complete(owner, { file, name: upload.metadata?.filename ?? null });
-        await videos.forgetUpload(upload.id);
-        return { headers: { 'Hearth-Video-Id': row.id } };
-      } catch (err) {
-        await videos.forgetUpload(upload.id).catch(() => undefined);
-        if (err instanceof AppError) throw { status_code: err.status, body: errorBody(err) };
-        throw err;
-      }
-    },
+  // the tus server is made (and @tus/server loaded) at the first upload request, not at start
+  const tusServer = lazyImport(async () => {
+    const [{ Server }, store] = await Promise.all([import('@tus/server'), videos.uploads()]);
+    return new Server({
+      path: UPLOADS_PATH,
+      datastore: store,
+      relativeLocation: true,
+      maxSize: videos.maxBytes,
+      // the owner is part of the id, so every later request is checked against the session
+      namingFunction: (req) => `${req.headers.get(OWNER_HEADER) ?? 'x'}_${randomUUID().replace(/-/g, '')}`,
+      onUploadFinish: async (req, upload: Upload) => {
+        const owner = req.headers.get(OWNER_HEADER) ?? '';
+        try {
+          const file = videos.uploadFile(upload.id);
+          if (!file) throw new AppError(404, 'not_found', 'That upload does not exist.');
+          const row = await videos.complete(owner, { file, name: upload.metadata?.filename ?? null });
+          await videos.forgetUpload(upload.id);
+          return { headers: { 'Hearth-Video-Id': row.id } };
+        } catch (err) {
+          await videos.forgetUpload(upload.id).catch(() => undefined);
+          if (err instanceof AppError) throw { status_code: err.status, body: errorBody(err) };
+          throw err;
+        }
+      },
+    });
   });
 
   const guard = async (req: Request, res: Response, next: NextFunction) => {
@@ -91,7 +95,7 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
     }
     // tus routes by the full path
     req.url = req.originalUrl;
-    await tus.handle(req, res);
+    await (await tusServer()).handle(req, res);
   };
 
   const routes = defineRoutes((r) => {

@@ -8,11 +8,12 @@ import { createReadStream } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { FileStore } from '@tus/file-store';
+import type { FileStore } from '@tus/file-store';
 import { isOwner, type UserActor } from '../../actor.js';
 import { MediaServerError, type PlexItem } from '../../adapters/media-server/plex.js';
 import { NotFoundError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { lazyImport } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { MediaExportStore } from './export-store.js';
@@ -89,24 +90,33 @@ export function safeFileName(title: string, ext: string, unique: string): string
  * store makes the folder synchronously instead; the method is private in the store's types, so it
  * is replaced on the subclass's prototype rather than overridden.
  */
-class UploadStore extends FileStore {}
-Object.defineProperty(UploadStore.prototype, 'checkOrCreateDirectory', {
-  value(this: { directory: string }): void {
-    mkdirSync(this.directory, { recursive: true, mode: 0o700 });
-  },
+const loadUploadStore = lazyImport(async () => {
+  const { FileStore } = await import('@tus/file-store');
+  class UploadStore extends FileStore {}
+  Object.defineProperty(UploadStore.prototype, 'checkOrCreateDirectory', {
+    value(this: { directory: string }): void {
+      mkdirSync(this.directory, { recursive: true, mode: 0o700 });
+    },
+  });
+  return UploadStore;
 });
 
 export class HomeVideosService {
-  /** The resumable uploads' parts (tus), until each is finished and moved into a member's folder. */
-  readonly uploads: FileStore;
+  private store: Promise<FileStore> | null = null;
 
-  constructor(private readonly deps: HomeVideosDeps) {
-    this.uploads = new UploadStore({ directory: deps.uploadDir, expirationPeriodInMilliseconds: deps.uploadExpiryMs ?? UPLOAD_EXPIRY_MS });
+  constructor(private readonly deps: HomeVideosDeps) {}
+
+  /**
+   * The resumable uploads' parts (tus), until each is finished and moved into a member's folder.
+   * The tus packages are loaded with the first upload or clean-up, not at start.
+   */
+  uploads(): Promise<FileStore> {
+    return (this.store ??= loadUploadStore().then((UploadStore) => new UploadStore({ directory: this.deps.uploadDir, expirationPeriodInMilliseconds: this.deps.uploadExpiryMs ?? UPLOAD_EXPIRY_MS })));
   }
 
   /** Removes the parts of uploads nobody finished in time (the scheduler calls it). */
   async cleanExpiredUploads(): Promise<number> {
-    return this.uploads.deleteExpired();
+    return (await this.uploads()).deleteExpired();
   }
 
   uploadFile(id: string): string | null {
@@ -117,7 +127,7 @@ export class HomeVideosService {
   async forgetUpload(id: string): Promise<void> {
     const file = this.uploadFile(id);
     if (file) await rm(file, { force: true });
-    await this.uploads.configstore.delete(id);
+    await (await this.uploads()).configstore.delete(id);
   }
 
   get maxBytes(): number {

@@ -272,9 +272,14 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
    * not installed rather than quietly using another — else the member's first allowed chat
    * model, else 403.
    */
-  async pickChatModel(actor: UserActor, requested: string | undefined): Promise<string> {
-    const installed = await this.installed();
+  async pickChatModel(actor: UserActor, requested: string | undefined, opts: { runtimeChecked?: boolean } = {}): Promise<string> {
     const allowed = await this.allowedFor(actor);
+    if (requested === undefined && opts.runtimeChecked) {
+      // the household's model, when this member may use it, needs no look at the runtime's list
+      const household = await this.deps.features.chosenModel('chat');
+      if (household && ModelsService.mayUse(allowed, household)) return household;
+    }
+    const installed = await this.installed();
     const chat = installed.filter((m) => m.capabilities.includes('chat'));
     if (requested !== undefined) {
       const found = installed.find((m) => sameModel(m.model.name, requested));
@@ -293,9 +298,14 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
     throw new ForbiddenError('No chat model is open to you yet. Ask an admin to choose one for you in Admin › Models.', 'model_not_allowed');
   }
 
-  /** The ChatModelPicker the chat module takes. */
+  /**
+   * The ChatModelPicker the chat module takes. The answer stream has just asked whether the
+   * runtime answers (its shared quick look), so the household's model is taken without listing
+   * the runtime's models again: a request to the runtime per answer was the largest part of an
+   * answer's start when many begin at once (issue 29 item 16).
+   */
   pick(actor: UserActor, requested: string | undefined): Promise<string> {
-    return this.pickChatModel(actor, requested);
+    return this.pickChatModel(actor, requested, { runtimeChecked: true });
   }
 
   /** The inventory's text model (reconcile, Ask): the chat model this member may use, as chat picks it. */

@@ -7,14 +7,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ReaderAccess, Viewer } from './access-service.js';
-import {
-  BOOKMARKS_HTML_END,
-  BOOKMARKS_HTML_FOLDER_CLOSE,
-  bookmarksHtmlEntry,
-  bookmarksHtmlFolderOpen,
-  bookmarksHtmlHead,
-  parseBookmarksHtmlInSlices,
-} from './bookmarks-html.js';
+import { BOOKMARKS_HTML_END, BOOKMARKS_HTML_FOLDER_CLOSE, bookmarksHtmlEntry, bookmarksHtmlFolderOpen, bookmarksHtmlHead } from './bookmarks-html-write.js';
 import type { ReaderCollectionsService } from './collections-service.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ImportProgress, type ImportSummary, type ItemType } from './schema.js';
@@ -94,6 +87,8 @@ export class ReaderTransferService {
     onProgress: (p: ImportProgress) => void,
     signal: AbortSignal | undefined,
   ): Promise<ImportSummary> {
+    // the parser (and htmlparser2) is loaded by the first import, not at start
+    const { parseBookmarksHtmlInSlices } = await import('./bookmarks-html.js');
     const parsed = await parseBookmarksHtmlInSlices(html, IMPORT_SLICE_MS);
     const urls = parsed.rows.flatMap((r) => (r.kind === 'bookmark' ? [r.url] : []));
     const existing = new Set<string>();

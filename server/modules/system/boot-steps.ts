@@ -1,10 +1,14 @@
 // The system module's boot steps: the database answers, and what the machine offers.
-import type { HardwareProbe } from '../../platform/hardware.js';
+import type { MachineSummary } from '../../platform/hardware.js';
 import type { BootStepDefinition } from './boot-service.js';
 
 const GiB = 1024 ** 3;
 
-export function bootSteps(deps: { pingDatabase: () => Promise<unknown>; migrations: number; hardware: HardwareProbe }): BootStepDefinition[] {
+/**
+ * `machine` is the hardware check's source: the os module's summary (cores, memory, platform), not
+ * the full probe, whose GPU part shells out and is taken when a page or a job first needs it.
+ */
+export function bootSteps(deps: { pingDatabase: () => Promise<unknown>; migrations: number; machine: () => Promise<MachineSummary> }): BootStepDefinition[] {
   return [
     {
       key: 'db',
@@ -18,7 +22,7 @@ export function bootSteps(deps: { pingDatabase: () => Promise<unknown>; migratio
       key: 'hardware',
       label: 'Hardware',
       async run() {
-        const hw = await deps.hardware();
+        const hw = await deps.machine();
         return { status: 'ok', detail: `${hw.cpu.cores} cores, ${Math.round(hw.memoryBytes / GiB)} GB memory (${hw.platform}-${hw.arch})` };
       },
     },

@@ -1,13 +1,14 @@
 // The system module: the boot sequence (its own steps first, then each module's in start order),
 // readiness and the addresses other devices use. Listed last: its start begins the boot.
 import { ReplayChannel } from '../../http/sse.js';
+import type { MachineSummary } from '../../platform/hardware.js';
 import { defineModule, type Platform } from '../module.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './boot-service.js';
 import { bootSteps } from './boot-steps.js';
 import { createSystemRoutes } from './routes.js';
 
-export function createSystemModule(p: Platform) {
-  const steps: BootStepDefinition[] = bootSteps({ pingDatabase: () => p.db.raw('select 1'), migrations: p.migrations, hardware: p.hardware });
+export function createSystemModule(p: Platform, ports: { machine: () => Promise<MachineSummary> }) {
+  const steps: BootStepDefinition[] = bootSteps({ pingDatabase: () => p.db.raw('select 1'), migrations: p.migrations, machine: ports.machine });
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: p.logger.child('boot'), steps });
   return defineModule({
     name: 'system',

@@ -2,7 +2,8 @@
 // browser follows redirects itself and each hop comes back through the route handler), or
 // following redirects via guardedRequest for assets, og:image and the static fallback. Bodies are
 // read with a size cap.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from '../../../platform/lazy.js';
 import { BlockedUrlError, guardedRequest, type SsrfGuard } from '../../../platform/ssrf.js';
 
 export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Hearth/1';
@@ -60,7 +61,7 @@ export async function guardedHop(
   headers['accept-encoding'] = 'identity';
   let res: Dispatcher.ResponseData;
   try {
-    res = await request(url, {
+    res = await undici().request(url, {
       method: (opts.method ?? 'GET') as Dispatcher.HttpMethod,
       headers,
       body: opts.body && opts.body.length ? opts.body : undefined,
