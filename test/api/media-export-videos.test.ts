@@ -47,7 +47,7 @@ describe('media export: home videos', () => {
   const store = path.join(temp.dir, 'media');
 
   /** A tus request as the web app's client sends it. */
-  const tus = async (c: TestClient, method: 'POST' | 'PATCH' | 'HEAD' | 'DELETE', url: string, headers: Record<string, string> = {}, body?: Buffer) => {
+  const tus = async (c: TestClient, method: 'POST' | 'PATCH' | 'HEAD' | 'DELETE' | 'GET', url: string, headers: Record<string, string> = {}, body?: Buffer) => {
     const res = await request(`${s.url}${url}`, {
       method,
       headers: { 'tus-resumable': '1.0.0', origin: s.url, ...(c.cookie ? { cookie: c.cookie } : {}), ...(body ? { 'content-type': 'application/offset+octet-stream' } : {}), ...headers },
@@ -165,6 +165,37 @@ describe('media export: home videos', () => {
     expect(readdirSync(memberDir()).some((f) => f.startsWith('sneaky'))).toBe(false);
     expect(readdirSync(path.join(s.dataDir, 'media-uploads')).filter((f) => !f.startsWith('.'))).toEqual([]);
     expect((await videos()).videos).toHaveLength(1);
+  });
+
+  it('checks the very id the upload server reads: another member’s upload behind an extra segment, a query or an encoded slash is a 404, and a POST to a path is no new upload', async () => {
+    const made = await create(s.member, 1000, 'Sam secret.mp4', 'video/mp4');
+    expect(made.status).toBe(201);
+    const url = String(made.headers.location);
+    const id = url.slice(UPLOADS.length + 1);
+    // the admin plays "Bob": a path that starts with his own id but whose last segment is Sam's
+    const bob = s.users.admin.id;
+    const tries = [`${UPLOADS}/${bob}_x/${id}`, `${UPLOADS}/${bob}_x/${id}/`, `${UPLOADS}/${bob}_x?next=/${id}`, `${UPLOADS}/${bob}_x%2F${id}`, `${UPLOADS}//${id}`];
+    for (const u of tries) {
+      const head = await tus(s.admin, 'HEAD', u);
+      expect({ u, status: head.status }).toEqual({ u, status: 404 });
+      expect(head.headers['upload-metadata']).toBeUndefined();
+      const get = await tus(s.admin, 'GET', u);
+      expect({ u, status: get.status }).toEqual({ u, status: 404 });
+      const patch = await tus(s.admin, 'PATCH', u, { 'upload-offset': '0' }, PART_BYTES.subarray(0, 1000));
+      expect({ u, status: patch.status }).toEqual({ u, status: 404 });
+      expect(patch.json().error.message).toBe('That upload does not exist.');
+      expect((await tus(s.admin, 'DELETE', u)).status).toBe(404);
+    }
+    // Sam's upload is untouched and still hers
+    expect(await offsetOf(s.member, url)).toBe(0);
+    expect((await tus(s.member, 'HEAD', url)).headers['upload-metadata']).toContain(Buffer.from('Sam secret.mp4').toString('base64'));
+    // a POST below the uploads path made an upload without the new-upload checks (the admin has no library; text is no video)
+    for (const u of [`${UPLOADS}/${bob}_x`, `${UPLOADS}/${bob}_x/y`]) {
+      const sneaky = await tus(s.admin, 'POST', u, { 'upload-length': '1000', 'upload-metadata': meta({ filename: 'notes.txt', filetype: 'text/plain' }) });
+      expect({ u, status: sneaky.status }).toEqual({ u, status: 404 });
+      expect(sneaky.headers.location).toBeUndefined();
+    }
+    expect((await tus(s.member, 'DELETE', url)).status).toBe(204);
   });
 
   it('keeps uploads and videos private: another member’s are 404s; the owner deletes and the folder is rescanned', async () => {

@@ -34,6 +34,20 @@ function drain(req: Request): Promise<void> {
   });
 }
 
+/**
+ * The upload id a request names: '' for the uploads path itself, the one path segment below it, or
+ * null for anything else (more segments, an empty one).
+ */
+export function uploadIdIn(pathBelowUploads: string): string | null {
+  const m = /^\/?([^/]*)$/.exec(pathBelowUploads);
+  return m ? m[1]! : null;
+}
+
+/** Whether an id is exactly one Hearth names for this member (namingFunction below): `<userId>_<32 hex>`. */
+export function isOwnUploadId(id: string, userId: string): boolean {
+  return id.length === userId.length + 33 && id.startsWith(`${userId}_`) && /^[0-9a-f]{32}$/.test(id.slice(userId.length + 1));
+}
+
 const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
 
 export function createHomeVideoRoutes(videos: HomeVideosService) {
@@ -70,16 +84,21 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
     req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
     req.headers[OWNER_HEADER] = actor.id;
     try {
-      const id = req.path.replace(/^\/+/, '');
-      if (req.method === 'POST' && !id) {
+      const id = uploadIdIn(req.path);
+      if (req.method === 'POST' && id === '') {
         const size = Number(req.headers['upload-length']);
         if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
         await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
-      } else if (id && !id.startsWith(`${actor.id}_`)) {
+      } else if (req.method !== 'OPTIONS' && (id === null || !isOwnUploadId(id, actor.id))) {
+        // tus reads the id from the path's last segment (and a query's), so nothing but one
+        // segment that is exactly one of the member's own ids reaches it; a POST below the
+        // uploads path would be a new upload that skipped the checks above
         await drain(req);
         res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
         return;
       }
+      // tus routes by the path alone: the query is dropped, so the id tus parses is the one checked
+      req.url = id ? `${UPLOADS_PATH}/${id}` : UPLOADS_PATH;
     } catch (err) {
       if (err instanceof AppError) {
         await drain(req);
@@ -89,8 +108,6 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
       next(err);
       return;
     }
-    // tus routes by the full path
-    req.url = req.originalUrl;
     await tus.handle(req, res);
   };
 
