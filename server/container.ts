@@ -675,7 +675,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // the export's view of the shared media server (tests may hand it a stand-in)
   const exportConnection: MediaConnection = overrides.mediaConnection ?? mediaConnection;
   const mediaLog = logger.child('media-export');
-  const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: exportConnection, diskFree: disk, clock, logger: mediaLog });
+  const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: exportConnection, diskFree: disk, clock, logger: mediaLog, dataDir: config.dataDir });
   const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: exportConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
 
   const homeVideos = new HomeVideosService({ store: mediaExportStore, exports: mediaExport, connection: exportConnection, clock, logger: mediaLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes });
