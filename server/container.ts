@@ -121,7 +121,7 @@ import { SetupChecklistService } from './modules/setup/checklist.js';
 import { SetupService } from './modules/setup/service.js';
 import { BootService, type BootEvent, type BootStepDefinition } from './modules/system/boot.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { diskFree, type DiskFree } from './platform/disk.js';
+import { createDiskSpace, diskFree, type DiskFree, type DiskSpace } from './platform/disk.js';
 import { createSsrfGuard, type SsrfGuard } from './platform/ssrf.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
@@ -169,6 +169,8 @@ export interface Deps {
   homeLayout: HomeLayoutService;
   guard: SsrfGuard;
   diskFree: DiskFree;
+  /** The reserve check every large write makes before it starts. */
+  diskSpace: DiskSpace;
   runner: DownloadRunner;
   downloads: DownloadsService;
   catalog: Catalog;
@@ -334,6 +336,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
 
   const guard = createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline });
   const disk = overrides.diskFree ?? diskFree;
+  // the one reserve check of every large write (downloads, uploads, captures, LoRA files)
+  const diskSpace = createDiskSpace(disk);
   const jobsStore = new DownloadJobsStore(db);
   // The queue state (paused, where a destination lies) is built first and handed to both the
   // runner and the service, so neither needs the other to exist first.
@@ -355,7 +359,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
       headersFor: (job): Promise<Record<string, string> | null> => imageHub.downloadHeaders(job),
     }),
   });
-  const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, diskFree: disk });
+  const downloads = new DownloadsService({ store: jobsStore, runner, state: queueState, clock, dataDir: config.dataDir, offline: config.offline, disk: diskSpace });
 
   // Image generation's model hub: the household's key stays in app settings; files go through the queue.
   const imageHub: ModelHubService = new ModelHubService({
@@ -466,7 +470,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   if (swept.length) logger.info({ removed: swept.length }, 'removed capture browser profiles left by an earlier run');
   const captureEngine = overrides.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger, browserFiles });
   const readerStore = new ReaderStore(db);
-  const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
+  const readerQueue = new ReaderCaptureQueue({ store: readerStore, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir, disk: diskSpace });
   const readerAccess = new ReaderAccess({ store: readerStore, preferences });
   const readerCollections = new ReaderCollectionsService({ store: readerStore, clock });
   const readerItems = new ReaderItemsService({ store: readerStore, access: readerAccess, collections: readerCollections, queue: readerQueue, preferences, guard, clock, dataDir: config.dataDir });
@@ -577,7 +581,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const imageArtifacts = new ImageArtifactsService({ store: imageStore, files: imageFiles, clock, runner: imageEngine.runner });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const imageEditTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger: imageLog }));
-  const imageLoras = new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth });
+  const imageLoras = new ImageLorasService({ store: imageStore, files: imageFiles, engine: imageConfig, clock, users: auth, disk: diskSpace });
   const imageEngineAdmin = new ImageEngineAdminService({ ...imageEngine, config: imageConfig, hardware });
   const imageEdit = new ImageEditService({ store: imageStore, files: imageFiles, artifacts: imageArtifacts, tasks: imageEditTasks, clock, logger: imageLog });
   const image: ImageServices = {
@@ -678,7 +682,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const mediaStorage = new StorageLocationsService({ store: mediaExportStore, connection: exportConnection, diskFree: disk, clock, logger: mediaLog, dataDir: config.dataDir });
   const mediaExport = new MediaExportService({ store: mediaExportStore, storage: mediaStorage, connection: exportConnection, members: auth, clock, logger: mediaLog, scanPollMs: tuning.mediaScanPollMs });
 
-  const homeVideos = new HomeVideosService({ store: mediaExportStore, exports: mediaExport, connection: exportConnection, clock, logger: mediaLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes });
+  const homeVideos = new HomeVideosService({ store: mediaExportStore, exports: mediaExport, connection: exportConnection, clock, logger: mediaLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes, settings, disk: diskSpace });
   scheduler.every('media.upload-cleanup', 60 * 60_000, async () => {
     await homeVideos.cleanExpiredUploads();
   });
@@ -703,7 +707,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     await readerMonitor.tick();
   });
 
-  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, mediaProxy, mediaPrivateSections, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
+  return { config, logger, clock, db, bus, scheduler, sse: new SseRegistry(logger.child('http')), settings, preferences, hardware, modelRuntime, auth, setup, setupChecklist, boot, tools, notifications, homeLayout, guard, diskFree: disk, diskSpace, runner, downloads, catalog, features, archives, archiveDownloads, archiveContent, archiveRuntime, captureEngine, readerQueue, reader, readerAi, readerMonitor, modelDetails, models, chat, chatStream, chatTools, chatRunning, homeStore, homeFiles, home, homeOcr, homeAi, webSearch, homeManuals, homeLookup, imageHub, searchProviders, search, imageStore, image, imageRuntime: { stop: async () => { await imageEngine.runner?.stop(); await (imageEngine.runtime ?? imageRuntime).stop(); } }, imageEditTasks, mediaClients, mediaConnection, mediaStorage, mediaExport, homeVideos, mediaSweep, mediaLibrary, mediaProxy, mediaPrivateSections, tuning, networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()), limits };
 }
 
 /** The app's version from package.json (Plex shows it in the account's Authorized Devices). */

@@ -1,8 +1,9 @@
 // Home videos under /api/mediaserver: the resumable upload (tus 1.0 with @tus/server and
 // @tus/file-store at /me/uploads; the session and the member's library are checked before tus sees
 // a request, and an upload belongs to the member who started it: another's is a 404), the list
-// and delete. Partial uploads live under DATA_DIR/media-uploads until finished; abandoned ones
-// expire (the container's scheduler cleans them).
+// and delete, and the household's upload limits (admin). Partial uploads live under
+// DATA_DIR/media-uploads until finished; abandoned ones expire (the container's scheduler cleans
+// them). Every refusal, tus's own included, is answered as JSON {error: {code, message}}.
 import { randomUUID } from 'node:crypto';
 import { Server, type Upload } from '@tus/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -10,8 +11,9 @@ import { AppError, PayloadTooLargeError } from '../../errors.js';
 import { actorOf, requireAccess } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
+import { Semaphore } from '../../platform/semaphore.js';
 import type { HomeVideosService } from './home-videos.js';
-import { HomeVideoParams, HomeVideosResponse } from './schema.js';
+import { HomeVideoParams, HomeVideosResponse, UploadLimits, UploadLimitsBody } from './schema.js';
 
 export const UPLOADS_PATH = '/api/mediaserver/me/uploads';
 const OWNER_HEADER = 'x-hearth-upload-owner';
@@ -50,6 +52,32 @@ export function isOwnUploadId(id: string, userId: string): boolean {
 
 const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
 
+/** tus's own refusals (plain text) as sentences, by status. */
+function tusRefusal(status: number, maxBytes: number): { code: string; message: string } {
+  switch (status) {
+    case 400:
+      return { code: 'invalid_upload', message: 'That upload request was not understood. Start the upload again from the Home videos page.' };
+    case 403:
+      return { code: 'forbidden', message: 'That upload cannot be changed any more.' };
+    case 404:
+      return { code: 'not_found', message: 'That upload does not exist.' };
+    case 409:
+      return { code: 'upload_offset_conflict', message: 'That piece does not continue where the upload stopped. The upload resumes from the right place when it tries again.' };
+    case 410:
+      return { code: 'upload_expired', message: 'That upload waited too long and was cleared. Start it again.' };
+    case 412:
+      return { code: 'resumable_upload_required', message: 'Videos are uploaded with resumable uploads (tus 1.0). Upload from the Home videos page.' };
+    case 413:
+      return { code: 'payload_too_large', message: `That video is larger than the ${Math.round(maxBytes / 1024 ** 3)} GB a home video may be.` };
+    case 415:
+      return { code: 'unsupported_media_type', message: 'Pieces of an upload are sent as application/offset+octet-stream.' };
+    default:
+      return status >= 500
+        ? { code: 'upload_failed', message: 'Hearth could not save that piece of the video. The upload tries again from where it stopped.' }
+        : { code: 'upload_refused', message: 'Hearth did not take that piece of the video. Start the upload again.' };
+  }
+}
+
 export function createHomeVideoRoutes(videos: HomeVideosService) {
   const store = videos.uploads;
   const tus = new Server({
@@ -75,6 +103,29 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
     },
   });
 
+  // tus answers its own refusals in plain text; Hearth answers every refusal as {error} (the
+  // method is private in tus's types, so it is wrapped on the instance)
+  const inner = tus as unknown as { handler(req: globalThis.Request): Promise<globalThis.Response> };
+  const tusHandler = inner.handler.bind(tus);
+  inner.handler = async (request) => {
+    const answer = await tusHandler(request);
+    if (answer.status < 400) return answer;
+    const text = await answer.text();
+    let body: string;
+    try {
+      body = (JSON.parse(text) as { error?: unknown }).error ? text : '';
+    } catch {
+      body = '';
+    }
+    body ||= JSON.stringify({ error: tusRefusal(answer.status, videos.maxBytes) });
+    const headers = new Headers(answer.headers);
+    headers.set('content-type', 'application/json; charset=utf-8');
+    headers.set('content-length', String(Buffer.byteLength(body)));
+    return new globalThis.Response(body, { status: answer.status, headers });
+  };
+  // one new upload is checked and made at a time, so two at once cannot both pass the limits
+  const creating = new Semaphore(1);
+
   const guard = async (req: Request, res: Response, next: NextFunction) => {
     const actor = actorOf(req);
     // tus reads the raw headers: a client's own owner header is dropped, the session's is set
@@ -86,9 +137,15 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
     try {
       const id = uploadIdIn(req.path);
       if (req.method === 'POST' && id === '') {
-        const size = Number(req.headers['upload-length']);
-        if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
-        await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
+        const length = req.headers['upload-length'];
+        const size = typeof length === 'string' && /^\d{1,16}$/.test(length) ? Number(length) : null;
+        if (size !== null && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
+        req.url = UPLOADS_PATH;
+        await creating.run(async () => {
+          await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null, size });
+          await tus.handle(req, res);
+        });
+        return;
       } else if (req.method !== 'OPTIONS' && (id === null || !isOwnUploadId(id, actor.id))) {
         // tus reads the id from the path's last segment (and a query's), so nothing but one
         // segment that is exactly one of the member's own ids reaches it; a POST below the
@@ -117,6 +174,8 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
       await videos.remove(actorOf(req), parse(HomeVideoParams, req.params).id);
       res.status(204);
     });
+    r.get('/admin/upload-limits', { access: 'admin', response: UploadLimits }, (req) => videos.adminUploadLimits(actorOf(req)));
+    r.put('/admin/upload-limits', { access: 'admin', response: UploadLimits }, (req) => videos.setUploadLimits(actorOf(req), parse(UploadLimitsBody, req.body)));
   });
   const uploads = express.Router();
   uploads.use('/me/uploads', requireAccess('user'), (req, res, next) => void guard(req, res, next).catch(next));
