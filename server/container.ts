@@ -649,6 +649,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     accountUrl: config.mediaAccountUrl,
     discoverUrl: config.mediaDiscoverUrl,
     linkPageUrl: config.mediaLinkPageUrl,
+    codePageUrl: config.mediaCodePageUrl,
     guard,
     allowOrigins: config.fetchAllowOrigins,
     offline: config.offline,

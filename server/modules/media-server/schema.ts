@@ -81,8 +81,12 @@ export type MediaStatus = z.infer<typeof MediaStatus>;
 export const PinView = z.object({
   id: z.number().int(),
   code: z.string(),
-  /** The page where the code is typed (plex.tv/link or the account service's equivalent). */
+  /** The sign-in page with the code in its address (opened on this device). */
   linkUrl: z.string(),
+  /** The short page where the code is typed on another device (https://plex.tv/link). */
+  codePageUrl: z.string(),
+  /** The same page as a person types it: no scheme, no trailing slash ("plex.tv/link"). */
+  codePage: z.string(),
   status: PinStatus,
   expiresAt: z.string(),
 });
