@@ -216,7 +216,7 @@ describe('media export: home videos', () => {
       open.push(String(r.headers.location));
     }
     const eleventh = await create(s.member, 500_000, 'clip 10.mp4', 'video/mp4');
-    expect(eleventh.status).toBe(409);
+    expect(eleventh.status).toBe(429);
     expect(eleventh.json().error).toMatchObject({ code: 'too_many_open_uploads', message: expect.stringMatching(/You already have 10 uploads that are not finished/) });
     // cancelling one makes room for another
     expect((await tus(s.member, 'DELETE', open.pop()!)).status).toBe(204);
@@ -227,7 +227,7 @@ describe('media export: home videos', () => {
     // the declared total: 10 × 500 KB are open; with a 5 MB limit another 500 KB is too much, 200 KB is not
     expect((await s.admin.put(LIMITS, { maxOpenUploads: 20, maxOpenBytes: 5 * 1024 ** 2 })).body).toEqual({ maxOpenUploads: 20, maxOpenBytes: 5 * 1024 ** 2 });
     const over = await create(s.member, 500_000, 'long.mp4', 'video/mp4');
-    expect(over.status).toBe(409);
+    expect(over.status).toBe(413);
     expect(over.json().error).toMatchObject({ code: 'open_uploads_too_large', message: 'Your unfinished uploads would come to 5.2 MB, more than the 5.0 MB a member may have on the way at once. Let the others finish first, or ask an admin to raise the limit.' });
     const small = await create(s.member, 200_000, 'short.mp4', 'video/mp4');
     expect(small.status).toBe(201);

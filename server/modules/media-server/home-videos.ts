@@ -14,7 +14,7 @@ import { FileStore } from '@tus/file-store';
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import { MediaServerError, type PlexItem } from '../../adapters/media-server/plex.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { BadRequestError, ConflictError, NotFoundError, UnsupportedMediaError } from '../../errors.js';
+import { AppError, BadRequestError, NotFoundError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { formatSize, type DiskSpace } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
@@ -197,14 +197,17 @@ export class HomeVideosService {
     const mine = open.filter((u) => u.id.startsWith(`${userId}_`));
     const limits = await this.uploadLimits();
     if (mine.length >= limits.maxOpenUploads) {
-      throw new ConflictError(
+      // 429 and 413, not 409: a tus client takes a 409 for an offset mismatch and tries again
+      throw new AppError(
+        429,
         'too_many_open_uploads',
-        `You already have ${mine.length} uploads that are not finished, the most a member may have at once. Let them finish, or cancel one, then try again (an unfinished upload is cleared after a day).`,
+        `You already have ${mine.length === 1 ? 'an upload that is' : `${mine.length} uploads that are`} not finished, the most a member may have at once. Let ${mine.length === 1 ? 'it' : 'them'} finish, or cancel one, then try again (an unfinished upload is cleared after a day).`,
       );
     }
     const declaredMine = mine.reduce((n, u) => n + u.size, 0);
     if (declaredMine + size > limits.maxOpenBytes) {
-      throw new ConflictError(
+      throw new AppError(
+        413,
         'open_uploads_too_large',
         `Your unfinished uploads would come to ${formatSize(declaredMine + size)}, more than the ${formatSize(limits.maxOpenBytes)} a member may have on the way at once. Let the others finish first, or ask an admin to raise the limit.`,
       );
