@@ -34,6 +34,8 @@ export const ConfigSchema = z.object({
   mediaDiscoverUrl: httpUrl.default('https://discover.provider.plex.tv'),
   /** The page where a member approves a link code (tests point it at the fake's sign-in page). */
   mediaLinkPageUrl: httpUrl.default('https://app.plex.tv/auth'),
+  /** The short page where a member types the 4-character code on another device (plex.tv/link). */
+  mediaCodePageUrl: httpUrl.default('https://plex.tv/link'),
   webSearchUrl: httpUrl.optional(),
   /** The civitai-style model hub the admin searches and imports LoRAs from (tests point it at a fake). */
   modelHubUrl: httpUrl.default('https://civitai.com'),
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     mediaAccountUrl: emptyToUndefined(env.MEDIA_ACCOUNT_URL),
     mediaDiscoverUrl: emptyToUndefined(env.MEDIA_DISCOVER_URL),
     mediaLinkPageUrl: emptyToUndefined(env.MEDIA_LINK_PAGE_URL),
+    mediaCodePageUrl: emptyToUndefined(env.MEDIA_CODE_PAGE_URL),
     webSearchUrl: emptyToUndefined(env.WEB_SEARCH_URL),
     modelHubUrl: emptyToUndefined(env.MODEL_HUB_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),

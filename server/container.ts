@@ -37,7 +37,7 @@ import { createSystemModule } from './modules/system/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { diskFree, type DiskFree } from './platform/disk.js';
+import { createDiskSpace, diskFree, type DiskFree } from './platform/disk.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
 import type { NetworkInterfaces } from './platform/lan.js';
@@ -142,6 +142,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     modelRuntime: overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 }),
     guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }),
     diskFree: overrides.diskFree ?? diskFree,
+    // the one reserve check of every large write (downloads, uploads, captures, LoRA files)
+    diskSpace: createDiskSpace(overrides.diskFree ?? diskFree),
     tuning: overrides.tuning ?? {},
     networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()),
     migrations: base.migrations,

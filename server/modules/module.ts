@@ -10,7 +10,7 @@ import type { AppSettingsStore, UserPreferencesStore } from '../db/kv.js';
 import type { FeatureRoutes } from '../http/routes.js';
 import type { SseRegistry } from '../http/sse.js';
 import type { Clock } from '../platform/clock.js';
-import type { DiskFree } from '../platform/disk.js';
+import type { DiskFree, DiskSpace } from '../platform/disk.js';
 import type { EventBus, EventMap } from '../platform/event-bus.js';
 import type { HardwareProbe } from '../platform/hardware.js';
 import type { NetworkInterfaces } from '../platform/lan.js';
@@ -41,6 +41,8 @@ export interface Platform {
   /** The one SSRF guard every server-side fetch goes through (closed by app.ts). */
   guard: SsrfGuard;
   diskFree: DiskFree;
+  /** The reserve check every large write makes before it starts (downloads, uploads, captures, LoRA files). */
+  diskSpace: DiskSpace;
   tuning: Tuning;
   /** The machine's network interfaces, for the addresses other devices use (tests pass their own). */
   networkInterfaces: () => NetworkInterfaces;

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DISK_RESERVE_BYTES } from '../../server/platform/disk.js';
 import { postForm } from '../harness/multipart.js';
 import { damagedSafetensors, PICKLE_BYTES, safetensorsFile } from '../harness/safetensors.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -16,10 +17,12 @@ const MAX = 64 * 1024;
 describe('image LoRAs', () => {
   let s: TestServer;
   let lorasDir: string;
+  /** The free space the server reads (a figure, so no test fills a real disk). */
+  let freeBytes = 1024 ** 4;
   const importFile = (filename: string, bytes: Buffer, client = () => s.admin) => postForm(s.url, client(), '/api/admin/image-loras/import-file', [{ name: 'file', filename, type: 'application/octet-stream', bytes }]);
 
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { tuning: { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000, runtimeLookTtlMs: 0, imageLoraMaxBytes: MAX } } });
+    s = await startTestServer({ seed: 'household', overrides: { diskFree: async () => freeBytes, tuning: { signInRequestsPerMinute: 10_000, setupRequestsPerMinute: 10_000, runtimeLookTtlMs: 0, imageLoraMaxBytes: MAX } } });
     lorasDir = path.join(s.dataDir, 'image-engine', 'models', 'loras');
   });
   afterAll(async () => {
@@ -44,6 +47,18 @@ describe('image LoRAs', () => {
     expect(res.status).toBe(413);
     expect(res.body.error.message).toMatch(/larger than/);
     expect(readdirSync(lorasDir).sort()).toEqual(before);
+  });
+
+  it('refuses a file the data disk cannot hold beside its reserve with 507 and a sentence, and keeps nothing', async () => {
+    const before = readdirSync(lorasDir).sort();
+    freeBytes = DISK_RESERVE_BYTES + 10_000;
+    const res = await importFile('roomy.safetensors', Buffer.alloc(40_000, 1));
+    freeBytes = 1024 ** 4;
+    expect(res.status).toBe(507);
+    expect(res.body.error).toMatchObject({ code: 'not_enough_disk', message: expect.stringMatching(/^This LoRA file needs 40 KB but only 10 KB is free on the data disk\. Free some space and try again\.$/) });
+    expect(readdirSync(lorasDir).sort()).toEqual(before);
+    // with room, the same file is taken
+    expect((await importFile('roomy.safetensors', safetensors({ 'modelspec.title': 'Roomy' }))).status).toBe(201);
   });
 
   it('refuses other file kinds and damaged headers with a sentence, and keeps nothing', async () => {

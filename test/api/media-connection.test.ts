@@ -112,8 +112,11 @@ describe('media server connection (/api/mediaserver)', () => {
       expect(paths).toEqual(expect.arrayContaining(['/identity', '/', '/library/sections']));
       const status = await s.member.get('/api/mediaserver/status');
       expect(status.body).toMatchObject({ configured: true, reachable: true, serverProblem: null, serverName: 'Living Room Plex', linked: false });
-      expect(status.body.notes.join(' ')).toMatch(/without a Plex account/);
-      expect(status.body.notes.join(' ')).toMatch(/managed users/);
+      // rule 7: feeds answer nothing until the member links, and the notes say so (not "watching works without it")
+      expect(status.body.notes.join(' ')).toMatch(/Media shows the household’s films and shows once you link your own Plex account: until then it stays empty for you/);
+      expect(status.body.notes.join(' ')).toMatch(/managed users\) cannot link, so Media stays empty for them/);
+      expect(status.body.notes.join(' ')).not.toMatch(/without a Plex account|still works/);
+      expect(Object.values((await s.member.get('/api/mediaserver/recent')).body as object).flat().filter((v) => v)).toEqual([]);
       await disconnect();
     });
 
@@ -149,7 +152,7 @@ describe('media server connection (/api/mediaserver)', () => {
     const startPin = async (client = s.member) => {
       const r = await client.post('/api/mediaserver/auth/pin');
       expect(r.status).toBe(201);
-      return r.body as { id: number; code: string; linkUrl: string; status: string; expiresAt: string };
+      return r.body as { id: number; code: string; linkUrl: string; codePageUrl: string; codePage: string; status: string; expiresAt: string };
     };
 
     it('a PIN belongs to who asked: shown with its link page, polled waiting then approved, linked, and the token stays on the server', async () => {
@@ -158,6 +161,9 @@ describe('media server connection (/api/mediaserver)', () => {
       expect(pin).toMatchObject({ status: 'waiting', code: expect.stringMatching(/^[A-Z0-9]{4}$/) });
       expect(pin.linkUrl.startsWith(`${fake.url}/auth#?`)).toBe(true);
       expect(new URLSearchParams(pin.linkUrl.split('#?')[1]).get('code')).toBe(pin.code);
+      // on another device the person types the short page and the 4-character code, not that address
+      expect(pin).toMatchObject({ codePageUrl: 'https://plex.tv/link', codePage: 'plex.tv/link' });
+      expect(fake.log.filter((e) => e.path === '/api/v2/pins' && e.method === 'POST').every((e) => !new URLSearchParams(e.query).has('strong'))).toBe(true);
       expect((await s.member.get(`/api/mediaserver/auth/pin/${pin.id}`)).body.status).toBe('waiting');
       // another member's PIN is not there for anyone else, for polling or linking
       expect((await s.admin.get(`/api/mediaserver/auth/pin/${pin.id}`)).status).toBe(404);

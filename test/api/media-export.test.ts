@@ -3,7 +3,7 @@
 // server browses the mapped folder and sees Hearth's marker file), provisioning in rule 3's order
 // with its refusals, the queue's statuses up to ready, the section as the server has it, a
 // member's own sections and policies, and a queue that carries on after a restart.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMediaServerGuard, createPlexServerClient } from '../../server/adapters/media-server/plex.js';
@@ -116,6 +116,31 @@ describe('media export: storage locations and provisioning', () => {
       expect(dup.status).toBe(409);
       expect(dup.body.error.message).toMatch(/already the storage location “One”/);
       expect((await s.admin.post('/api/admin/storage-locations', { name: '', localPath: store })).status).toBe(400);
+    });
+
+    it('refuses Hearth’s data folder and anything in it (by `..` or a symlink too) and system folders, in sentences, before making anything', async () => {
+      symlinkSync(dataDir, path.join(temp.dir, 'link-to-data'));
+      symlinkSync('/etc', path.join(temp.dir, 'link-to-etc'));
+      const inData = [s.dataDir, `${s.dataDir}/`, path.join(s.dataDir, 'home-inventory'), `${store}/../data/home-inventory`, path.join(temp.dir, 'link-to-data', 'new-media')];
+      for (const localPath of inData) {
+        const r = await s.admin.post('/api/admin/storage-locations', { name: 'x', localPath, contentTypes: ['mine'] });
+        expect({ localPath, status: r.status }).toEqual({ localPath, status: 400 });
+        expect(r.body.error.message).toMatch(/is Hearth’s own data folder or inside it/);
+      }
+      expect(existsSync(path.join(s.dataDir, 'new-media'))).toBe(false);
+      for (const localPath of ['/etc', '/etc/hearth-media', '/usr/share', '/var/lib', '/proc', path.join(temp.dir, 'link-to-etc'), `${store}/../../../../../../../../../etc`]) {
+        const r = await s.admin.post('/api/admin/storage-locations', { name: 'x', localPath, contentTypes: ['mine'] });
+        expect({ localPath, status: r.status }).toEqual({ localPath, status: 400 });
+        expect(r.body.error.message).toMatch(/system folder/);
+      }
+      expect(existsSync('/etc/hearth-media')).toBe(false);
+      expect((await s.admin.get('/api/admin/storage-locations')).body.locations).toEqual([]);
+      // nor can a location be moved there
+      const ok = await s.admin.post('/api/admin/storage-locations', { name: 'Media', localPath: store });
+      expect(ok.status).toBe(201);
+      const moved = await s.admin.patch(`/api/admin/storage-locations/${ok.body.location.id}`, { localPath: path.join(s.dataDir, 'home-inventory') });
+      expect(moved.status).toBe(400);
+      expect(moved.body.error.message).toMatch(/Hearth’s own data folder/);
     });
 
     it('checks the mapping: ok when the server sees Hearth’s marker file, missing for another or an unknown folder, error when not connected', async () => {

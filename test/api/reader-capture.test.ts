@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CaptureError } from '../../server/modules/reader/capture/types.js';
-import { ARCHIVE_CSP, FullReaderItem } from '../../server/modules/reader/schema.js';
+import { ARCHIVE_CSP, CAPTURE_ROOM_BYTES, FullReaderItem } from '../../server/modules/reader/schema.js';
+import { DISK_RESERVE_BYTES } from '../../server/platform/disk.js';
 import { FakeCaptureEngine, PNG_1PX } from '../fakes/capture-engine.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -21,9 +22,11 @@ const waitState = (c: TestClient, id: string, states: string[]) =>
 describe('reader capture jobs and archive files', () => {
   let s: TestServer;
   let engine: FakeCaptureEngine;
+  /** The free space the server reads (a figure, so no test fills a real disk). */
+  let freeBytes = 1024 ** 4;
   beforeAll(async () => {
     engine = new FakeCaptureEngine();
-    s = await startTestServer({ seed: 'household', overrides: { captureEngine: engine } });
+    s = await startTestServer({ seed: 'household', overrides: { captureEngine: engine, diskFree: async () => freeBytes } });
   });
   afterAll(() => s.close());
   beforeEach(() => engine.release());
@@ -58,6 +61,22 @@ describe('reader capture jobs and archive files', () => {
     expect((await s.member.get('/api/reader?q=cafe')).body.items.map((i: { id: string }) => i.id)).toContain(created.id);
     // nothing left behind but the item's folder
     expect(readdirSync(path.join(s.dataDir, 'reader')).filter((n) => n.startsWith(created.id))).toEqual([created.id]);
+  });
+
+  it('does not start a capture the data disk cannot hold beside its reserve: the item fails with a sentence, and captures once there is room', async () => {
+    const url = 'https://full-disk.example.com/story';
+    engine.setPage(url, { title: 'Room', text: 'Words that need room on the disk.' });
+    freeBytes = DISK_RESERVE_BYTES + CAPTURE_ROOM_BYTES - 1;
+    const calls = engine.calls.length;
+    const created = await create({ url });
+    const failed = await waitState(s.member, created.id, ['failed']);
+    expect(failed.archiveError).toBe('The data disk is nearly full, so Hearth did not save this page. Free some space on it, then capture the page again.');
+    expect(engine.calls.length).toBe(calls);
+    expect(readdirSync(path.join(s.dataDir, 'reader')).filter((n) => n.startsWith(created.id))).toEqual([]);
+    freeBytes = DISK_RESERVE_BYTES + CAPTURE_ROOM_BYTES;
+    expect((await s.member.post(`/api/reader/${created.id}/rearchive`)).status).toBe(202);
+    expect((await waitState(s.member, created.id, ['ready'])).title).toBe('Room');
+    freeBytes = 1024 ** 4;
   });
 
   it("keeps a user's title and fills an empty one or one equal to the URL", async () => {

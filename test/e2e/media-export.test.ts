@@ -19,6 +19,7 @@ import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-serve
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
+import { DISK_RESERVE_BYTES } from '../../server/platform/disk.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -40,6 +41,8 @@ describe('home videos and storage in the browser', () => {
   const temp = makeTempDir();
   const store = path.join(temp.dir, 'media');
   const scan = createTokenScan();
+  /** The free space the server reads (a figure, so no test fills a real disk). */
+  let freeBytes = 1024 ** 4;
 
   const pages = createPageOpener(() => ({ browser, server }), (page, as) => scan.watchPage(page, as));
   const { open, pageErrors } = pages;
@@ -51,7 +54,7 @@ describe('home videos and storage in the browser', () => {
     server = await startTestServer({
       seed: 'household',
       config: { fetchAllowOrigins: [fake.url], mediaAccountUrl: fake.accountUrl, mediaDiscoverUrl: fake.discoverUrl, mediaLinkPageUrl: `${fake.url}/auth` },
-      overrides: { tuning: { mediaHealthTtlMs: 0, mediaScanPollMs: 20 } },
+      overrides: { diskFree: async () => freeBytes, tuning: { mediaHealthTtlMs: 0, mediaScanPollMs: 20 } },
     });
     scan.watch(server);
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
@@ -303,6 +306,65 @@ describe('home videos and storage in the browser', () => {
     await shown(row.getByText('Ready'));
     const stored = (await server.member.get('/api/mediaserver/me/videos')).body.videos.find((v: { title: string }) => v.title === 'long-walk');
     expect(stored).toMatchObject({ bytes: video.length, state: 'ready' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('an admin sets the household’s upload limits (laptop and phone); a member past them, or whose upload the disk cannot hold, is told why once, without retries', async () => {
+    const admin = await open('admin', DESKTOP);
+    await admin.goto(`${server.url}/admin/media-storage`);
+    const card = admin.getByTestId('upload-limits');
+    await shown(card);
+    const count = card.getByLabel('Unfinished uploads per member');
+    const space = card.getByLabel('Space one member’s unfinished uploads may take (GB)');
+    expect(await count.inputValue()).toBe('10');
+    expect(await space.inputValue()).toBe('50');
+    await count.fill('0');
+    await shown(card.getByText('Give a whole number from 1 to 1000.'));
+    expect(await card.getByRole('button', { name: 'Save the limits' }).isDisabled()).toBe(true);
+    await count.fill('1');
+    await space.fill('2.5');
+    await card.getByRole('button', { name: 'Save the limits' }).click();
+    await toastSays(admin, 'The upload limits were saved.');
+    expect((await server.admin.get('/api/mediaserver/admin/upload-limits')).body).toEqual({ maxOpenUploads: 1, maxOpenBytes: Math.round(2.5 * 1024 ** 3) });
+    await expectNoSeriousA11yViolations(admin, 'media storage (upload limits)');
+    await admin.screenshot({ path: '/tmp/hearth-desktop-upload-limits.png', fullPage: true });
+    const adminPhone = await open('admin', PHONE);
+    await adminPhone.goto(`${server.url}/admin/media-storage`);
+    await shown(adminPhone.getByTestId('upload-limits'));
+    expect(await adminPhone.getByTestId('upload-limits').getByLabel('Unfinished uploads per member').inputValue()).toBe('1');
+    expect(await adminPhone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(adminPhone, 'media storage (upload limits, phone)');
+
+    // the member already has an unfinished upload (another device): the page says why the next is refused, asking once
+    const other = await server.member.req('POST', '/api/mediaserver/me/uploads', undefined, {
+      headers: { 'tus-resumable': '1.0.0', 'upload-length': '5000', 'upload-metadata': `filename ${Buffer.from('phone.webm').toString('base64')},filetype ${Buffer.from('video/webm').toString('base64')}` },
+    });
+    expect(other.status).toBe(201);
+    const page = await open('member', PHONE);
+    await page.goto(`${server.url}/media/videos`);
+    await shown(page.getByRole('heading', { name: 'Add a video' }));
+    const posts: number[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/mediaserver/me/uploads') posts.push(r.status());
+    });
+    await page.getByTestId('home-video-file').setInputFiles({ name: 'picnic.webm', mimeType: 'video/webm', buffer: webmBytes() });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await shown(page.getByText('You already have an upload that is not finished, the most a member may have at once.', { exact: false }));
+    expect(posts).toEqual([429]);
+    expect((await server.member.req('DELETE', String(other.headers.location), undefined, { headers: { 'tus-resumable': '1.0.0' } })).status).toBe(204);
+
+    // a disk that cannot hold it beside the reserve: 507, said in a sentence, not tried again
+    freeBytes = DISK_RESERVE_BYTES + 1000;
+    await page.reload();
+    await shown(page.getByRole('heading', { name: 'Add a video' }));
+    posts.length = 0;
+    await page.getByTestId('home-video-file').setInputFiles({ name: 'picnic.webm', mimeType: 'video/webm', buffer: webmBytes() });
+    await page.getByRole('button', { name: 'Upload' }).click();
+    await shown(page.getByText('This video needs 6 KB but only 1 KB is free on the data disk. Free some space and try again.'));
+    expect(posts).toEqual([507]);
+    await expectNoSeriousA11yViolations(page, 'my home videos (disk full)');
+    freeBytes = 1024 ** 4;
+    expect((await server.admin.put('/api/mediaserver/admin/upload-limits', { maxOpenUploads: 10, maxOpenBytes: 50 * 1024 ** 3 })).status).toBe(200);
     expect(pageErrors).toEqual([]);
   });
 

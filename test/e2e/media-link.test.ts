@@ -1,6 +1,6 @@
 // Linking Plex in a real browser against the fake Plex (issue 19): on a phone a member links their
-// own account with the PIN (shown big, the Plex page as a link and as text, waiting until the fake
-// approves it), sees "Linked as", unlinks, lets a code expire and tries again, and is offered
+// own account with the PIN (shown big, the Plex page as a link, and for another device the short
+// page, plex.tv/link, with the 4-character code to type there; waiting until the fake approves it), sees "Linked as", unlinks, lets a code expire and tries again, and is offered
 // "Link again" after Plex signed Hearth out; on a laptop an admin connects the household's server by
 // signing in with Plex and picking the server's address, disconnects, and connects by typing the
 // address and token (a wrong token said in a sentence). axe on each screen; no Plex token in any
@@ -53,15 +53,24 @@ describe('linking Plex in the browser', () => {
     const page = await open('member', PHONE);
     await page.goto(`${server.url}/media/link`);
     await shown(page.getByRole('heading', { name: 'Link my Plex account', level: 1 }));
-    await shown(page.getByText('You can browse and play what is on the household’s media server without a Plex account.'));
+    // rule 7: Media stays empty until the member links, and the page says so (not "watching works without it")
+    await shown(page.getByText('Media shows the household’s films and shows once you link your own Plex account; until then it stays empty for you.', { exact: false }));
+    await shown(page.getByText('Media shows the household’s films and shows once you link your own Plex account: until then it stays empty for you.'));
+    expect(await page.getByText(/works without it|without a Plex account/).count()).toBe(0);
     await page.getByRole('button', { name: 'Link my Plex account' }).click();
 
     const code = page.getByTestId('pin-code');
     await shown(code);
-    expect((await code.textContent())!.trim()).toMatch(/^[A-Z0-9]{4}$/);
+    const codeText = (await code.textContent())!.trim();
+    expect(codeText).toMatch(/^[A-Z0-9]{4}$/);
     const link = page.getByRole('link', { name: 'Open the Plex page' });
     expect(await link.getAttribute('href')).toContain(`${fake.url}/auth#?`);
-    expect(await page.getByTestId('pin-link-text').textContent()).toBe(await link.getAttribute('href'));
+    // on another device: the short page and the code, both typeable (not the long sign-in address)
+    const other = page.getByTestId('pin-other-device');
+    expect((await other.textContent())!.replace(/\s+/g, ' ').trim()).toBe(`On another phone or computer? Go to plex.tv/link there, sign in and type the code ${codeText}.`);
+    expect(await page.getByTestId('pin-link-text').getAttribute('href')).toBe('https://plex.tv/link');
+    expect(await other.textContent()).not.toContain('#?');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shown(page.getByRole('progressbar', { name: 'Time left for this code' }));
     await expectNoSeriousA11yViolations(page, 'link my Plex account (waiting)');
     await page.screenshot({ path: '/tmp/hearth-phone-media-link-pin.png' });

@@ -14,6 +14,7 @@ describe('loadConfig', () => {
     expect(c.archiveServerPort).toBe(8090);
     expect(c.mediaAccountUrl).toBe('https://plex.tv');
     expect(c.mediaDiscoverUrl).toBe('https://discover.provider.plex.tv');
+    expect(c.mediaCodePageUrl).toBe('https://plex.tv/link');
     expect(c.offline).toBe(false);
     expect(c.fetchAllowOrigins).toEqual([]);
     expect(c.logLevel).toBe('info');
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
         ARCHIVE_SERVER_PORT: '9090',
         LOG_LEVEL: 'warn',
         ARCHIVE_CATALOG_PATH: '/tmp/catalog.json',
+        MEDIA_CODE_PAGE_URL: 'https://plex.example/link',
       },
       [],
     );
@@ -57,6 +59,7 @@ describe('loadConfig', () => {
       archiveServerPort: 9090,
       logLevel: 'warn',
       archiveCatalogPath: '/tmp/catalog.json',
+      mediaCodePageUrl: 'https://plex.example/link',
     });
   });
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveInside, resolveInsideFolders } from '../../server/platform/path-guard.js';
+import { resolveInside, resolveInsideFolders, sensitiveFolderOf } from '../../server/platform/path-guard.js';
 
 describe('resolveInside', () => {
   let tmp: string;
@@ -92,5 +92,38 @@ describe('resolveInsideFolders', () => {
       'hearth.db', 'logs/x', 'maps/x.map', 'archives', 'archives/', 'archives/.', 'archives/..', 'archives/../hearth.db', 'archives/../models/x',
       '../archives/x', '/archives/x', `${root}/archives/x`, 'C:\\archives\\x', 'archives/up/hearth.db', 'archives/db.zim', 'archives/x\0',
     ]) expect(resolveInsideFolders(root, FOLDERS, p), p).toBeNull();
+  });
+});
+
+describe('sensitiveFolderOf', () => {
+  it('names the data folder for it and anything inside it, lexically and on Windows and macOS with any case', () => {
+    const dataDir = '/srv/hearth-data';
+    expect(sensitiveFolderOf('/srv/hearth-data', { dataDir, platform: 'linux' })).toEqual({ kind: 'data', folder: dataDir });
+    expect(sensitiveFolderOf('/srv/hearth-data/home-inventory', { dataDir, platform: 'linux' })).toEqual({ kind: 'data', folder: dataDir });
+    expect(sensitiveFolderOf('/srv/media/../hearth-data/x', { dataDir, platform: 'linux' })?.kind).toBe('data');
+    // a sibling that only starts with the same letters, and a parent, are not inside it
+    expect(sensitiveFolderOf('/srv/hearth-data-media', { dataDir, platform: 'linux' })).toBeNull();
+    expect(sensitiveFolderOf('/srv/media', { dataDir, platform: 'linux' })).toBeNull();
+    expect(sensitiveFolderOf('C:\\Users\\Sam\\AppData\\Roaming\\Hearth\\media', { dataDir: 'C:\\Users\\Sam\\AppData\\Roaming\\Hearth', platform: 'win32' })?.kind).toBe('data');
+    expect(sensitiveFolderOf('c:\\users\\sam\\appdata\\roaming\\hearth', { dataDir: 'C:\\Users\\Sam\\AppData\\Roaming\\Hearth', platform: 'win32' })?.kind).toBe('data');
+    expect(sensitiveFolderOf('/Users/sam/library/application support/hearth/x', { dataDir: '/Users/sam/Library/Application Support/Hearth', platform: 'darwin' })?.kind).toBe('data');
+  });
+
+  it('names system folders on each platform, and leaves data disks and home folders alone', () => {
+    const dataDir = '/srv/hearth-data';
+    for (const p of ['/etc', '/etc/hearth', '/usr/local/media', '/var/lib/x', '/proc/1', '/sys', '/dev/shm', '/boot', '/root/media', '/bin']) {
+      expect(sensitiveFolderOf(p, { dataDir, platform: 'linux' })?.kind, p).toBe('system');
+    }
+    expect(sensitiveFolderOf('/etc/../etc/x', { dataDir, platform: 'linux' })).toEqual({ kind: 'system', folder: '/etc' });
+    for (const p of ['/srv/media', '/home/sam/Videos', '/mnt/disk1/hearth', '/media/usb/films', '/etcetera', '/tmp/x']) {
+      expect(sensitiveFolderOf(p, { dataDir, platform: 'linux' }), p).toBeNull();
+    }
+    expect(sensitiveFolderOf('/System/Volumes', { dataDir, platform: 'darwin' })?.kind).toBe('system');
+    expect(sensitiveFolderOf('/library/media', { dataDir, platform: 'darwin' })?.kind).toBe('system');
+    expect(sensitiveFolderOf('/Users/sam/Movies', { dataDir, platform: 'darwin' })).toBeNull();
+    for (const p of ['C:\\Windows', 'c:\\windows\\system32', 'C:\\Program Files\\Plex', 'D:\\ProgramData\\x', 'C:/Windows/Temp']) {
+      expect(sensitiveFolderOf(p, { dataDir: 'C:\\Hearth', platform: 'win32' })?.kind, p).toBe('system');
+    }
+    expect(sensitiveFolderOf('D:\\Media', { dataDir: 'C:\\Hearth', platform: 'win32' })).toBeNull();
   });
 });

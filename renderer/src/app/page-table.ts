@@ -78,7 +78,7 @@ export const PAGE_TABLE = [
     path: 'admin/media-storage',
     access: 'admin',
     module: 'features/media-admin/StoragePage',
-    prefetch: () => ['/api/admin/storage-locations', '/api/mediaserver/admin/library-sections'],
+    prefetch: () => ['/api/admin/storage-locations', '/api/mediaserver/admin/library-sections', '/api/mediaserver/admin/upload-limits'],
   },
   { id: 'reader-admin', path: 'admin/reader', access: 'admin', module: 'features/reader/ReaderAdminPage' },
   { id: 'home-default', path: 'home/default', access: 'admin', module: 'features/home/DefaultLayoutPage' },

@@ -545,6 +545,8 @@ export interface PlexAccountClient {
   checkPin(id: number, opts?: { signal?: AbortSignal }): Promise<PlexPin>;
   /** The page where the person signs in and approves the PIN (app.plex.tv; parameters in the fragment). */
   linkUrl(code: string, opts?: { forwardUrl?: string }): string;
+  /** The short page where the 4-character code is typed by hand on another device (plex.tv/link). */
+  readonly codePageUrl: string;
   /** GET /api/v2/user with the token. */
   account(token: string, opts?: { signal?: AbortSignal }): Promise<PlexAccount>;
   /** Whether plex.tv still takes a token: valid (200), invalid (401), unknown (anything else, §3). */
@@ -556,6 +558,8 @@ export interface PlexAccountClient {
 export interface PlexAccountClientOptions extends CommonOptions {
   /** Where people approve a PIN (default https://app.plex.tv/auth). */
   linkPageUrl?: string;
+  /** Where people type a short code by hand (default https://plex.tv/link). */
+  codePageUrl?: string;
 }
 
 export function createPlexAccountClient(o: PlexAccountClientOptions): PlexAccountClient {
@@ -563,6 +567,7 @@ export function createPlexAccountClient(o: PlexAccountClientOptions): PlexAccoun
   const toPin = (p: z.infer<typeof PinSchema>): PlexPin => ({ id: p.id, code: p.code, expiresAt: p.expiresAt, authToken: p.authToken || null });
   return {
     baseUrl: trimBase(o.baseUrl),
+    codePageUrl: o.codePageUrl ?? 'https://plex.tv/link',
     async createPin(opts = {}) {
       return toPin(await call('/pins', PinSchema, { method: 'POST', query: opts.strong === false ? {} : { strong: 'true' }, signal: opts.signal }));
     },
@@ -899,6 +904,7 @@ export interface MediaClientsOptions {
   accountUrl: string;
   discoverUrl: string;
   linkPageUrl?: string;
+  codePageUrl?: string;
   /** The container's one guard, for plex.tv and discover (public internet only). */
   guard: SsrfGuard;
   /** The one guard's own rules, repeated in each server client's guard. */
@@ -924,7 +930,7 @@ export function createMediaClients(o: MediaClientsOptions): {
   const common = { guard: o.guard, client: o.client, timeoutMs: o.timeoutMs, logger: o.logger };
   const servers = new Map<string, { client: PlexServerClient; guard: SsrfGuard }>();
   return {
-    account: createPlexAccountClient({ ...common, baseUrl: o.accountUrl, linkPageUrl: o.linkPageUrl }),
+    account: createPlexAccountClient({ ...common, baseUrl: o.accountUrl, linkPageUrl: o.linkPageUrl, codePageUrl: o.codePageUrl }),
     discover: createPlexDiscoverClient({ ...common, baseUrl: o.discoverUrl }),
     server(url) {
       const base = new URL(url);

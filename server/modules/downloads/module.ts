@@ -30,7 +30,7 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
       headersFor: (job) => ports.headersFor(job),
     }),
   });
-  const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: config.offline, diskFree: p.diskFree });
+  const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: config.offline, disk: p.diskSpace });
 
   return defineModule({
     name: 'downloads',

@@ -7,8 +7,6 @@ export const LARGE_JOB_BYTES = 2 * 1024 ** 3;
 export const BACKOFF_BASE_MS = 5_000;
 export const BACKOFF_MAX_MS = 10 * 60_000;
 export const STALL_TIMEOUT_MS = 60_000;
-/** Space kept free on the data disk beyond what a job needs. */
-export const DISK_RESERVE_BYTES = 512 * 1024 ** 2;
 export const PROGRESS_WRITE_INTERVAL_MS = 1_000;
 export const SETTING_QUEUE_PAUSED = 'downloads.paused';
 /** The folders of DATA_DIR a queued download may write into (its destination's first segment). */

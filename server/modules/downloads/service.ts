@@ -4,15 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
 import { removePartial, partPath } from '../../adapters/web/download.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import type { DiskFree } from '../../platform/disk.js';
+import type { DiskSpace } from '../../platform/disk.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { DownloadQueueState } from './queue-state.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
 import {
-  DISK_RESERVE_BYTES,
   LARGE_JOB_BYTES,
   NewJob,
   PRIORITY_BY_KIND,
@@ -31,11 +30,9 @@ export interface DownloadsDeps {
   clock: Clock;
   dataDir: string;
   offline: boolean;
-  diskFree: DiskFree;
+  /** The one reserve check every large write makes (platform/disk.ts). */
+  disk: DiskSpace;
 }
-
-const GB = 1024 ** 3;
-const fmtGB = (n: number) => `${(n / GB).toFixed(1)} GB`;
 
 export class DownloadsService {
   constructor(private readonly deps: DownloadsDeps) {}
@@ -101,15 +98,7 @@ export class DownloadsService {
       (a, b) => a + Math.max(0, b),
       0,
     );
-    if (needed > 0) {
-      const free = await this.deps.diskFree(this.deps.dataDir);
-      if (needed + DISK_RESERVE_BYTES > free) {
-        throw new AppError(507, 'not_enough_disk', `This needs ${fmtGB(needed)} but only ${fmtGB(Math.max(0, free - DISK_RESERVE_BYTES))} is free on the data disk. Free some space and try again.`, {
-          neededBytes: needed,
-          freeBytes: free,
-        });
-      }
-    }
+    if (needed > 0) await this.deps.disk.ensureRoom(this.deps.dataDir, needed);
     let position = await this.deps.store.maxPosition();
     const created: DownloadJob[] = [];
     const now = this.now();

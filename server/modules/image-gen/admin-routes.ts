@@ -34,7 +34,9 @@ export function createImageLoraAdminRoutes(loras: ImageLorasService, opts: { max
     r.get('/', { access: 'admin', response: AdminLorasResponse }, (req) => loras.adminList(actorOf(req)));
     r.post('/import-file', { access: 'admin', jsonLimit: false, response: AdminLoraResponse }, async (req, res) => {
       const actor = actorOf(req);
-      const pending = await loras.prepareImport(actor);
+      // the form's length is the file's plus a few hundred bytes of form: enough to refuse what cannot fit
+      const declared = Number(req.headers['content-length']);
+      const pending = await loras.prepareImport(actor, Number.isSafeInteger(declared) && declared > 0 ? declared : 0);
       let received;
       try {
         received = await receiveFile(req, pending.tempPath, max, { what: 'LoRA files' });

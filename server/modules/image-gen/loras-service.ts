@@ -8,6 +8,7 @@ import path from 'node:path';
 import { assertAdmin, isAdmin, SYSTEM_ACTOR, type Actor, type UserActor } from '../../actor.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { DiskSpace } from '../../platform/disk.js';
 import type { ImageEngineConfig } from './engine-config.js';
 import type { ImageFiles } from './files.js';
 import { allowedLoras, type LoraAccess, type LoraCandidate } from './prompt.js';
@@ -26,6 +27,8 @@ export interface ImageLorasDeps {
   clock: Clock;
   /** The household's members (a grant names one that exists). */
   users: { getUser(id: string): Promise<{ id: string; role: string } | null> };
+  /** The reserve check every large write makes (an imported file must leave it free). */
+  disk: DiskSpace;
 }
 
 /** An import-file upload on its way: the temp file in the loras folder. */
@@ -137,10 +140,14 @@ export class ImageLorasService {
     await this.deps.files.removeLora(row.filePath);
   }
 
-  /** Where an uploaded file is written while it arrives (in the loras folder, so the final rename stays on one disk). */
-  async prepareImport(actor: Actor): Promise<PendingLoraImport> {
+  /**
+   * Where an uploaded file is written while it arrives (in the loras folder, so the final rename
+   * stays on one disk), once the disk holds the `bytes` the upload declared beside its reserve (507).
+   */
+  async prepareImport(actor: Actor, bytes = 0): Promise<PendingLoraImport> {
     assertAdmin(actor);
     const dir = await this.deps.files.loraDir();
+    await this.deps.disk.ensureRoom(dir, bytes, { what: 'This LoRA file' });
     await mkdir(dir, { recursive: true });
     return { tempPath: path.join(dir, `.hearth-upload-${randomUUID()}.part`) };
   }

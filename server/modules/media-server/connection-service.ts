@@ -39,6 +39,11 @@ export interface MediaConnectionDeps {
   probeMs?: number;
 }
 
+/** An address as a person types it: https://plex.tv/link/ → plex.tv/link (http:// stays, so it is not taken for https). */
+export function typedAddress(url: string): string {
+  return url.replace(/^https:\/\//i, '').replace(/\/+$/, '').replace(/^www\./i, '');
+}
+
 const SENTENCES = {
   notConfigured: 'The household’s media server is not connected yet.',
   serverUnauthorized: 'The household’s media server no longer accepts Hearth’s sign-in. An admin needs to connect it again.',
@@ -165,9 +170,9 @@ export class MediaConnectionService implements MediaConnection {
     if (link?.tokenState === 'revoked') {
       out.push('Plex signed Hearth out of your account (a changed password or “sign out everywhere” does this). Link it again to keep your watchlist and watched marks.');
     } else if (!link) {
-      out.push('You can browse and play what is on the household’s media server without a Plex account.');
-      out.push('Link your own Plex account to keep your watchlist and have what you watch marked as watched.');
-      out.push('Members of a Plex Home without their own Plex sign-in (managed users) cannot link: everything except the watchlist and your own watched marks still works.');
+      out.push('Media shows the household’s films and shows once you link your own Plex account: until then it stays empty for you.');
+      out.push('Your Plex account also keeps your watchlist and has what you watch marked as watched.');
+      out.push('Members of a Plex Home without their own Plex sign-in (managed users) cannot link, so Media stays empty for them. The Plex apps still work for them.');
     } else if (access === 'no') {
       out.push(`Your Plex account (${link.username}) does not have access to the household’s media server. Ask whoever runs it to share it with you. Browsing and playing through Hearth still work, and so does your watchlist.`);
     }
@@ -337,7 +342,8 @@ export class MediaConnectionService implements MediaConnection {
   }
 
   private pinView(row: PinRow, status: PinView['status']): PinView {
-    return { id: row.pinId, code: row.code, linkUrl: this.d.clients.account.linkUrl(row.code), status, expiresAt: row.expiresAt };
+    const codePageUrl = this.d.clients.account.codePageUrl;
+    return { id: row.pinId, code: row.code, linkUrl: this.d.clients.account.linkUrl(row.code), codePageUrl, codePage: typedAddress(codePageUrl), status, expiresAt: row.expiresAt };
   }
 
   /** The caller's own PIN, asked of plex.tv while it waits; another member's is a 404. */

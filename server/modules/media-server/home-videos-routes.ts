@@ -1,8 +1,9 @@
 // Home videos under /api/mediaserver: the resumable upload (tus 1.0 with @tus/server and
 // @tus/file-store at /me/uploads; the session and the member's library are checked before tus sees
 // a request, and an upload belongs to the member who started it: another's is a 404), the list
-// and delete. Partial uploads live under DATA_DIR/media-uploads until finished; abandoned ones
-// expire (the module's scheduled cleanup removes them).
+// and delete, and the household's upload limits (admin). Partial uploads live under
+// DATA_DIR/media-uploads until finished; abandoned ones expire (the module's scheduled cleanup
+// removes them). Every refusal, tus's own included, is answered as JSON {error: {code, message}}.
 import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -11,8 +12,9 @@ import { actorOf, requireAccess } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import { lazyImport } from '../../platform/lazy.js';
+import { Semaphore } from '../../platform/semaphore.js';
 import type { HomeVideosService } from './home-videos-service.js';
-import { HomeVideoParams, HomeVideosResponse } from './schema.js';
+import { HomeVideoParams, HomeVideosResponse, UploadLimits, UploadLimitsBody } from './schema.js';
 
 export const UPLOADS_PATH = '/api/mediaserver/me/uploads';
 const OWNER_HEADER = 'x-hearth-upload-owner';
@@ -35,13 +37,48 @@ function drain(req: Request): Promise<void> {
   });
 }
 
+/**
+ * The upload id a request names: '' for the uploads path itself, the one path segment below it, or
+ * null for anything else (more segments, an empty one).
+ */
+export function uploadIdIn(pathBelowUploads: string): string | null {
+  const m = /^\/?([^/]*)$/.exec(pathBelowUploads);
+  return m ? m[1]! : null;
+}
+
 const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
+
+/** tus's own refusals (plain text) as sentences, by status. */
+function tusRefusal(status: number, maxBytes: number): { code: string; message: string } {
+  switch (status) {
+    case 400:
+      return { code: 'invalid_upload', message: 'That upload request was not understood. Start the upload again from the Home videos page.' };
+    case 403:
+      return { code: 'forbidden', message: 'That upload cannot be changed any more.' };
+    case 404:
+      return { code: 'not_found', message: 'That upload does not exist.' };
+    case 409:
+      return { code: 'upload_offset_conflict', message: 'That piece does not continue where the upload stopped. The upload resumes from the right place when it tries again.' };
+    case 410:
+      return { code: 'upload_expired', message: 'That upload waited too long and was cleared. Start it again.' };
+    case 412:
+      return { code: 'resumable_upload_required', message: 'Videos are uploaded with resumable uploads (tus 1.0). Upload from the Home videos page.' };
+    case 413:
+      return { code: 'payload_too_large', message: `That video is larger than the ${Math.round(maxBytes / 1024 ** 3)} GB a home video may be.` };
+    case 415:
+      return { code: 'unsupported_media_type', message: 'Pieces of an upload are sent as application/offset+octet-stream.' };
+    default:
+      return status >= 500
+        ? { code: 'upload_failed', message: 'Hearth could not save that piece of the video. The upload tries again from where it stopped.' }
+        : { code: 'upload_refused', message: 'Hearth did not take that piece of the video. Start the upload again.' };
+  }
+}
 
 export function createHomeVideoRoutes(videos: HomeVideosService) {
   // the tus server is made (and @tus/server loaded) at the first upload request, not at start
   const tusServer = lazyImport(async () => {
     const [{ Server }, store] = await Promise.all([import('@tus/server'), videos.uploads()]);
-    return new Server({
+    const server = new Server({
       path: UPLOADS_PATH,
       datastore: store,
       relativeLocation: true,
@@ -63,7 +100,31 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
         }
       },
     });
+    // tus answers its own refusals in plain text; Hearth answers every refusal as {error} (the
+    // method is private in tus's types, so it is wrapped on the instance)
+    const inner = server as unknown as { handler(req: globalThis.Request): Promise<globalThis.Response> };
+    const tusHandler = inner.handler.bind(server);
+    inner.handler = async (request) => {
+      const answer = await tusHandler(request);
+      if (answer.status < 400) return answer;
+      const text = await answer.text();
+      let body: string;
+      try {
+        body = (JSON.parse(text) as { error?: unknown }).error ? text : '';
+      } catch {
+        body = '';
+      }
+      body ||= JSON.stringify({ error: tusRefusal(answer.status, videos.maxBytes) });
+      const headers = new Headers(answer.headers);
+      headers.set('content-type', 'application/json; charset=utf-8');
+      headers.set('content-length', String(Buffer.byteLength(body)));
+      return new globalThis.Response(body, { status: answer.status, headers });
+    };
+    return server;
   });
+
+  // one new upload is checked and made at a time, so two at once cannot both pass the limits
+  const creating = new Semaphore(1);
 
   const guard = async (req: Request, res: Response, next: NextFunction) => {
     const actor = actorOf(req);
@@ -74,16 +135,27 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
     req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
     req.headers[OWNER_HEADER] = actor.id;
     try {
-      const id = req.path.replace(/^\/+/, '');
-      if (req.method === 'POST' && !id) {
-        const size = Number(req.headers['upload-length']);
-        if (Number.isFinite(size) && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
-        await videos.checkNewUpload(actor, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null });
-      } else if (id && !videos.ownsUpload(actor, id)) {
+      const id = uploadIdIn(req.path);
+      if (req.method === 'POST' && id === '') {
+        const length = req.headers['upload-length'];
+        const size = typeof length === 'string' && /^\d{1,16}$/.test(length) ? Number(length) : null;
+        if (size !== null && size > videos.maxBytes) throw new PayloadTooLargeError(`That video is larger than the ${Math.round(videos.maxBytes / 1024 ** 3)} GB a home video may be.`);
+        req.url = UPLOADS_PATH;
+        await creating.run(async () => {
+          await videos.checkNewUpload(actor.id, { type: metadataOf(req.headers['upload-metadata'] as string | undefined).filetype ?? null, size });
+          await (await tusServer()).handle(req, res);
+        });
+        return;
+      } else if (req.method !== 'OPTIONS' && (id === null || !videos.ownsUpload(actor, id))) {
+        // tus reads the id from the path's last segment (and a query's), so nothing but one
+        // segment that is exactly one of the member's own ids reaches it; a POST below the
+        // uploads path would be a new upload that skipped the checks above
         await drain(req);
         res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
         return;
       }
+      // tus routes by the path alone: the query is dropped, so the id tus parses is the one checked
+      req.url = id ? `${UPLOADS_PATH}/${id}` : UPLOADS_PATH;
     } catch (err) {
       if (err instanceof AppError) {
         await drain(req);
@@ -93,8 +165,6 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
       next(err);
       return;
     }
-    // tus routes by the full path
-    req.url = req.originalUrl;
     await (await tusServer()).handle(req, res);
   };
 
@@ -104,6 +174,8 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
       await videos.remove(actorOf(req), parse(HomeVideoParams, req.params).id);
       res.status(204);
     });
+    r.get('/admin/upload-limits', { access: 'admin', response: UploadLimits }, (req) => videos.adminUploadLimits(actorOf(req)));
+    r.put('/admin/upload-limits', { access: 'admin', response: UploadLimits }, (req) => videos.setUploadLimits(actorOf(req), parse(UploadLimitsBody, req.body)));
   });
   const uploads = express.Router();
   uploads.use('/me/uploads', requireAccess('user'), (req, res, next) => void guard(req, res, next).catch(next));

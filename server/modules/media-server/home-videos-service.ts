@@ -2,17 +2,21 @@
 // hands finished uploads here), checked by their first bytes, moved into the member's folder with
 // a safe unique name and scanned (refresh?path= of that folder). The server's item (its ratingKey)
 // is picked up when a later look finds the scan has it. Deleting removes Hearth's own file and
-// rescans; the row stays as removed with its reason.
+// rescans; the row stays as removed with its reason. A new upload is refused past the member's
+// limits (the household's upload-limits setting: how many open uploads, how many bytes declared
+// together) and when the disk cannot hold it beside every other open upload and the reserve.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '@tus/file-store';
-import { isOwner, type UserActor } from '../../actor.js';
+import { assertAdmin, isOwner, type Actor, type UserActor } from '../../actor.js';
 import { MediaServerError, type PlexItem } from '../../adapters/media-server/plex.js';
-import { NotFoundError, UnsupportedMediaError } from '../../errors.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { AppError, BadRequestError, NotFoundError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { formatSize, type DiskSpace } from '../../platform/disk.js';
 import { lazyImport } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -20,7 +24,7 @@ import type { MediaExportStore } from './export-store.js';
 import type { MediaExportService } from './export-service.js';
 import { imgUrl, toMediaItem } from './items.js';
 import type { HomeVideoRow, MediaConnection, SectionRow } from './parts.js';
-import { HOME_VIDEO_TYPES, MAX_HOME_VIDEO_BYTES, type HomeVideo, type HomeVideosResponse } from './schema.js';
+import { DEFAULT_MAX_OPEN_UPLOAD_BYTES, DEFAULT_MAX_OPEN_UPLOADS, HOME_VIDEO_TYPES, MAX_HOME_VIDEO_BYTES, UploadLimits, type HomeVideo, type HomeVideosResponse } from './schema.js';
 import { serverPathOf } from './storage-service.js';
 
 export interface HomeVideosDeps {
@@ -34,6 +38,20 @@ export interface HomeVideosDeps {
   /** How long an unfinished upload may wait for its next piece (default one day). */
   uploadExpiryMs?: number;
   maxBytes?: number;
+  /** Where the household's upload limits are kept (UPLOAD_LIMITS_KEY). */
+  settings: AppSettingsStore;
+  /** The reserve check every large write makes. */
+  disk: DiskSpace;
+}
+
+/** The app setting holding the household's upload limits. */
+export const UPLOAD_LIMITS_KEY = 'media.uploadLimits';
+
+/** An upload that is started and neither finished nor expired. */
+interface OpenUpload {
+  id: string;
+  size: number;
+  offset: number;
 }
 
 /** The picture of a home video in the list: a 16:9 frame, twice the page's 96×54 slot. */
@@ -138,18 +156,86 @@ export class HomeVideosService {
     return this.deps.clock.now().toISOString();
   }
 
-  /** An unfinished upload's id names its owner (`<userId>_<random>`, see home-videos-routes.ts): another member's is reported missing. */
+  /**
+   * An unfinished upload's id names its owner: exactly `<userId>_<32 hex>` (home-videos-routes.ts
+   * names them so); anything else, another member's included, is reported missing.
+   */
   ownsUpload(actor: UserActor, uploadId: string): boolean {
-    const sep = uploadId.indexOf('_');
-    return sep > 0 && isOwner(actor, uploadId.slice(0, sep));
+    const sep = uploadId.lastIndexOf('_');
+    return sep > 0 && uploadId.length === sep + 33 && /^[0-9a-f]{32}$/.test(uploadId.slice(sep + 1)) && isOwner(actor, uploadId.slice(0, sep));
   }
 
-  /** Before an upload starts: the member's library must be ready, the type a video, the size within the cap. */
-  async checkNewUpload(actor: UserActor, declared: { type: string | null }): Promise<void> {
-    await this.deps.exports.readySection(actor.id, 'mine');
+  /** What each member's open uploads may hold (the household's setting, or the defaults). */
+  async uploadLimits(): Promise<UploadLimits> {
+    const saved = UploadLimits.safeParse(await this.deps.settings.get(UPLOAD_LIMITS_KEY));
+    return saved.success ? saved.data : { maxOpenUploads: DEFAULT_MAX_OPEN_UPLOADS, maxOpenBytes: DEFAULT_MAX_OPEN_UPLOAD_BYTES };
+  }
+
+  async adminUploadLimits(actor: Actor): Promise<UploadLimits> {
+    assertAdmin(actor);
+    return this.uploadLimits();
+  }
+
+  async setUploadLimits(actor: Actor, limits: UploadLimits): Promise<UploadLimits> {
+    assertAdmin(actor);
+    await this.deps.settings.set(UPLOAD_LIMITS_KEY, limits);
+    return this.uploadLimits();
+  }
+
+  /** Every open upload (all members'), with the bytes it declared and has received. */
+  private async openUploads(): Promise<OpenUpload[]> {
+    const uploads = await this.uploads();
+    const ids = (await uploads.configstore.list?.()) ?? [];
+    const now = this.deps.clock.now().getTime();
+    const expiry = uploads.getExpiration();
+    const out: OpenUpload[] = [];
+    for (const id of ids) {
+      const up = await uploads.getUpload(id).catch(() => null);
+      if (!up || up.size === undefined || up.offset >= up.size) continue;
+      // an expired one is only waiting for the sweep: it takes no more bytes
+      if (expiry > 0 && up.creation_date && Date.parse(up.creation_date) + expiry < now) continue;
+      out.push({ id, size: up.size, offset: up.offset });
+    }
+    return out;
+  }
+
+  /**
+   * Before an upload starts: the member's library must be ready, the type a video, the size known;
+   * the member's open uploads stay within the household's limits, and the disk holds it beside
+   * every other open upload and the reserve (507).
+   */
+  async checkNewUpload(userId: string, declared: { type: string | null; size: number | null }): Promise<void> {
+    const { dir } = await this.deps.exports.readySection(userId, 'mine');
     if (!declared.type || !(HOME_VIDEO_TYPES as readonly string[]).includes(declared.type)) {
       throw new UnsupportedMediaError('Only videos can be uploaded here (MP4, MOV, WebM, MKV, AVI or 3GP).');
     }
+    const size = declared.size;
+    if (size === null || !Number.isSafeInteger(size) || size < 0) {
+      throw new BadRequestError('Hearth needs to know how large the video is before it starts. Upload it from the Home videos page.');
+    }
+    const open = await this.openUploads();
+    const mine = open.filter((u) => u.id.startsWith(`${userId}_`));
+    const limits = await this.uploadLimits();
+    if (mine.length >= limits.maxOpenUploads) {
+      // 429 and 413, not 409: a tus client takes a 409 for an offset mismatch and tries again
+      throw new AppError(
+        429,
+        'too_many_open_uploads',
+        `You already have ${mine.length === 1 ? 'an upload that is' : `${mine.length} uploads that are`} not finished, the most a member may have at once. Let ${mine.length === 1 ? 'it' : 'them'} finish, or cancel one, then try again (an unfinished upload is cleared after a day).`,
+      );
+    }
+    const declaredMine = mine.reduce((n, u) => n + u.size, 0);
+    if (declaredMine + size > limits.maxOpenBytes) {
+      throw new AppError(
+        413,
+        'open_uploads_too_large',
+        `Your unfinished uploads would come to ${formatSize(declaredMine + size)}, more than the ${formatSize(limits.maxOpenBytes)} a member may have on the way at once. Let the others finish first, or ask an admin to raise the limit.`,
+      );
+    }
+    // what the other open uploads still have to write is already spoken for
+    const pending = open.reduce((n, u) => n + (u.size - u.offset), 0);
+    await this.deps.disk.ensureRoom(this.deps.uploadDir, size + pending, { what: pending > 0 ? 'This video, with the uploads not finished yet,' : 'This video' });
+    await this.deps.disk.ensureRoom(dir, size, { what: 'This video', where: 'the disk of your home videos' });
   }
 
   /**

@@ -39,6 +39,7 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
     accountUrl: config.mediaAccountUrl,
     discoverUrl: config.mediaDiscoverUrl,
     linkPageUrl: config.mediaLinkPageUrl,
+    codePageUrl: config.mediaCodePageUrl,
     guard: p.guard,
     allowOrigins: config.fetchAllowOrigins,
     offline: config.offline,
@@ -57,9 +58,9 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
   // the export's view of the shared media server (tests may hand it a stand-in)
   const exportConnection: MediaConnection = ports.exportConnection ?? mediaConnection;
   const exportLog = logger.child('media-export');
-  const storage = new StorageLocationsService({ store: exportStore, connection: exportConnection, diskFree: p.diskFree, clock, logger: exportLog });
+  const storage = new StorageLocationsService({ store: exportStore, connection: exportConnection, diskFree: p.diskFree, clock, logger: exportLog, dataDir: config.dataDir });
   const mediaExport = new MediaExportService({ store: exportStore, storage, connection: exportConnection, members: ports.members, clock, logger: exportLog, scanPollMs: tuning.mediaScanPollMs });
-  const homeVideos = new HomeVideosService({ store: exportStore, exports: mediaExport, connection: exportConnection, clock, logger: exportLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes });
+  const homeVideos = new HomeVideosService({ store: exportStore, exports: mediaExport, connection: exportConnection, clock, logger: exportLog, uploadDir: path.join(config.dataDir, 'media-uploads'), uploadExpiryMs: tuning.homeVideoUploadExpiryMs, maxBytes: tuning.homeVideoMaxBytes, settings: p.settings, disk: p.diskSpace });
   // watched by the server's view count (the member's token) or Hearth's own completed flag: the
   // library's lookup; a test's stand-in connection keeps the sweep's own view-count lookup
   const mediaSweep = new WatchedSweep({ store: exportStore, videos: homeVideos, connection: exportConnection, clock, logger: exportLog, ...(ports.exportConnection ? {} : { watched: mediaLibrary }) });

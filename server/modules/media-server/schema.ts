@@ -81,8 +81,12 @@ export type MediaStatus = z.infer<typeof MediaStatus>;
 export const PinView = z.object({
   id: z.number().int(),
   code: z.string(),
-  /** The page where the code is typed (plex.tv/link or the account service's equivalent). */
+  /** The sign-in page with the code in its address (opened on this device). */
   linkUrl: z.string(),
+  /** The short page where the code is typed on another device (https://plex.tv/link). */
+  codePageUrl: z.string(),
+  /** The same page as a person types it: no scheme, no trailing slash ("plex.tv/link"). */
+  codePage: z.string(),
   status: PinStatus,
   expiresAt: z.string(),
 });
@@ -332,3 +336,24 @@ export type HomeVideo = z.infer<typeof HomeVideo>;
 export const HomeVideosResponse = z.object({ videos: z.array(HomeVideo), usedBytes: z.number().int(), maxBytes: z.number().int() });
 export type HomeVideosResponse = z.infer<typeof HomeVideosResponse>;
 export const HomeVideoParams = z.object({ id: z.string().min(1).max(64) });
+
+// ---- home-video upload limits (a household setting, admin) --------------------------------------
+
+/** By default a member may have this many uploads open (started, not finished, not expired) at once. */
+export const DEFAULT_MAX_OPEN_UPLOADS = 10;
+/** By default the uploads a member has open may declare this many bytes together. */
+export const DEFAULT_MAX_OPEN_UPLOAD_BYTES = 50 * 1024 ** 3;
+
+/** GET/PUT /api/mediaserver/admin/upload-limits: what each member's unfinished uploads may hold. */
+export const UploadLimits = z.object({
+  /** Uploads a member may have started and not finished at once. */
+  maxOpenUploads: z.number().int().min(1).max(1000),
+  /** Bytes those uploads may declare together (1 MB to 10 TB). */
+  maxOpenBytes: z
+    .number()
+    .int()
+    .min(1024 ** 2)
+    .max(10 * 1024 ** 4),
+});
+export type UploadLimits = z.infer<typeof UploadLimits>;
+export const UploadLimitsBody = UploadLimits.strict();

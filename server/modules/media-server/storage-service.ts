@@ -1,8 +1,9 @@
 // Storage locations (admin, /api/admin/storage-locations): a folder on this computer where members'
 // private libraries live, assigned to content types, with the path mapping that says how the media
 // server sees the same folder (rule 3). The folder is checked through the one path guard (absolute,
-// creatable, writable) and its free space read with statfs; the mapping is checked by writing a
-// marker file and asking the server's browse API whether it sees it at serverPath.
+// not Hearth's data folder nor a system folder, on its real path too; creatable, writable) and its
+// free space read with statfs; the mapping is checked by writing a marker file and asking the
+// server's browse API whether it sees it at serverPath.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
-import { resolveInside } from '../../platform/path-guard.js';
+import { resolveInside, sensitiveFolderOf } from '../../platform/path-guard.js';
 import type { MediaExportStore } from './export-store.js';
 import type { MediaConnection, StorageLocationRow } from './parts.js';
 import type { ContentType, StorageLocation } from './schema.js';
@@ -24,6 +25,8 @@ export interface StorageLocationsDeps {
   diskFree: DiskFree;
   clock: Clock;
   logger: Logger;
+  /** Hearth's own data folder: no location may be it or lie inside it. */
+  dataDir: string;
 }
 
 export interface StorageLocationInput {
@@ -118,7 +121,17 @@ export class StorageLocationsService {
 
   /** Checks (and creates) the folder: absolute, through the path guard, writable. Answers the clean path. */
   private async checkFolder(input: string): Promise<string> {
-    const clean = cleanLocalPath(input);
+    // before anything is made there: `..` and symlinks are followed to where the folder really is
+    const raw = input.trim();
+    const sensitive = path.isAbsolute(raw) && !raw.includes('\0') ? sensitiveFolderOf(raw, { dataDir: this.deps.dataDir }) : null;
+    const shown = path.resolve(raw);
+    if (sensitive?.kind === 'data') {
+      throw new BadRequestError(`${shown} is Hearth’s own data folder or inside it, where its database and files live. Choose a folder outside ${sensitive.folder}, for example on a data disk.`, { field: 'localPath' });
+    }
+    if (sensitive) {
+      throw new BadRequestError(`${shown} is ${shown === sensitive.folder ? 'a system folder' : `inside the system folder ${sensitive.folder}`} of this computer, and media does not belong there. Choose a folder on a data disk, for example /srv/hearth-media.`, { field: 'localPath' });
+    }
+    const clean = cleanLocalPath(raw);
     if (!clean) throw new BadRequestError('Give the folder’s full path on this computer, starting with / (for example /srv/hearth-media).', { field: 'localPath' });
     try {
       await mkdir(clean, { recursive: true });

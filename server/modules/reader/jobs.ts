@@ -5,17 +5,19 @@
 // swapped into DATA_DIR/reader/<id>/ only on success. Deleting an item aborts its capture; a
 // capture that finishes for a deleted item removes what it wrote. Each capture also keeps a local
 // copy of the site's icon in the same folder (favicon.ts); a missing icon never fails a capture.
+// A capture starts only when the data disk holds the most it may write beside the reserve.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, renameSync, copyFileSync, rmSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Clock } from '../../platform/clock.js';
+import { NotEnoughDiskError, type DiskSpace } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { CaptureError, type CaptureEngine, type CaptureMode, type CaptureResult } from './capture/types.js';
 import { FAVICON_ICO, FAVICON_PNG, saveFavicon } from './favicon.js';
 import { archivePublicBase, clientSnapshotFile, contentHash, itemDir, readerRoot } from './files.js';
-import type { CaptureOutcome, ItemRecord } from './schema.js';
+import { CAPTURE_ROOM_BYTES, type CaptureOutcome, type ItemRecord } from './schema.js';
 import type { ReaderStore } from './store.js';
 
 export interface ReaderJobsDeps {
@@ -26,6 +28,8 @@ export interface ReaderJobsDeps {
   /** The one SSRF guard: the site's icon is fetched through it. */
   guard: SsrfGuard;
   dataDir: string;
+  /** The reserve check every large write makes. */
+  disk: DiskSpace;
   /** Pause after an unexpected queue error before looking again. */
   errorBackoffMs?: number;
 }
@@ -228,6 +232,12 @@ export class ReaderCaptureQueue {
     // begin then is parked before it starts, not run to its end with nothing to cancel it
     if (this.stopped) return { kind: 'parked' };
     const root = readerRoot(this.deps.dataDir);
+    try {
+      await this.deps.disk.ensureRoom(root, CAPTURE_ROOM_BYTES);
+    } catch (err) {
+      if (!(err instanceof NotEnoughDiskError)) throw err;
+      return { kind: 'failed', error: new CaptureError('disk_full', 'The data disk is nearly full, so Hearth did not save this page. Free some space on it, then capture the page again.') };
+    }
     const tmp = path.join(root, `${item.id}.tmp-${randomBytes(6).toString('hex')}`);
     mkdirSync(tmp, { recursive: true });
     const controller = new AbortController();

@@ -29,7 +29,7 @@ export function createReaderModule(p: Platform, ports: ReaderPorts) {
   if (swept.length) logger.info({ removed: swept.length }, 'removed capture browser profiles left by an earlier run');
   const captureEngine = ports.captureEngine ?? createLazyCaptureEngine({ guard, chromiumPath: config.chromiumPath, logger, browserFiles });
   const store = new ReaderStore(p.db);
-  const readerQueue = new ReaderCaptureQueue({ store, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir });
+  const readerQueue = new ReaderCaptureQueue({ store, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir, disk: p.diskSpace });
   const access = new ReaderAccess({ store, preferences: p.preferences });
   const collections = new ReaderCollectionsService({ store, clock });
   const items = new ReaderItemsService({ store, access, collections, queue: readerQueue, preferences: p.preferences, guard, clock, dataDir: config.dataDir });

@@ -15,6 +15,8 @@ export const MAX_LIST_LIMIT = 200;
 export const MAX_QUERY_CHARS = 500;
 export const MAX_THUMBNAIL_BYTES = 2 * 1024 * 1024;
 export const MAX_SNAPSHOT_BYTES = 15 * 1024 * 1024;
+/** Room one capture may need on the data disk: its resources (150 MB at most), the page and its picture. */
+export const CAPTURE_ROOM_BYTES = 180 * 1024 * 1024;
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /** The probe reads at most this much of a page to find its <title> and icon links. */
 export const PROBE_MAX_BYTES = 256 * 1024;

@@ -4,8 +4,8 @@
 // library's state. Provision stays disabled, with the server's reason beside it, until rule 3's order
 // is met (a location for the type, its mapping checked, the server connected); a failed one offers
 // Try again. Deleting a location still in use is refused by the server with a sentence, shown in the
-// dialog.
-import { useState, type FormEvent, type ReactElement } from 'react';
+// dialog. Last, the household's limits on members' unfinished uploads (how many, how much space).
+import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -17,7 +17,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
-import { useAdminSections, useCheckLocation, useDeleteLocation, useProvision, useSaveLocation, useStorageLocations, type LocationInput } from './storage-queries';
+import { useAdminSections, useCheckLocation, useDeleteLocation, useProvision, useSaveLocation, useSaveUploadLimits, useStorageLocations, useUploadLimits, type LocationInput } from './storage-queries';
 import type { AdminSectionsResponse, ContentType, SectionStatus, StorageLocation } from '../../../../server/modules/media-server/schema.js';
 import './storage.css';
 
@@ -73,6 +73,10 @@ export function StoragePage(): ReactElement {
       )}
       <h2 className="media-storage__h2">Members’ libraries</h2>
       <Provisioning />
+      <h2 className="media-storage__h2" id="upload-limits-title">
+        Home video uploads
+      </h2>
+      <UploadLimitsCard />
       {editing ? <LocationDialog location={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
     </section>
   );
@@ -249,5 +253,60 @@ function ProvisionRow({ row }: { row: AdminSectionsResponse['rows'][number] }): 
         </button>
       ) : null}
     </li>
+  );
+}
+
+const GB = 1024 ** 3;
+
+/** How many unfinished uploads each member may have, and how much space they may take together. */
+function UploadLimitsCard(): ReactElement {
+  const limits = useUploadLimits();
+  const save = useSaveUploadLimits();
+  const toast = useToast();
+  const [count, setCount] = useState('');
+  const [gb, setGb] = useState('');
+  useEffect(() => {
+    if (!limits.data) return;
+    setCount(String(limits.data.maxOpenUploads));
+    setGb(String(Math.round((limits.data.maxOpenBytes / GB) * 10) / 10));
+  }, [limits.data]);
+  if (!limits.data) {
+    return limits.error ? <ErrorState title="The upload limits did not load" error={limits.error} onRetry={() => void limits.refetch()} /> : <LoadingState label="Loading the upload limits…" />;
+  }
+  const countNumber = Number(count);
+  const gbNumber = Number(gb);
+  const countError = count !== '' && (!Number.isInteger(countNumber) || countNumber < 1 || countNumber > 1000) ? 'Give a whole number from 1 to 1000.' : null;
+  const gbError = gb !== '' && (!Number.isFinite(gbNumber) || gbNumber < 0.1 || gbNumber > 10240) ? 'Give a number of GB from 0.1 to 10240.' : null;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (countError || gbError || count === '' || gb === '') return;
+    save.mutate({ maxOpenUploads: countNumber, maxOpenBytes: Math.round(gbNumber * GB) }, { onSuccess: () => toast('The upload limits were saved.') });
+  };
+  return (
+    <form className="card media-storage__card media-storage__limits" aria-labelledby="upload-limits-title" onSubmit={submit} data-testid="upload-limits">
+      <p className="muted">
+        A video is kept on this computer while it uploads, and an unfinished one is cleared after a day. These limits keep one member from filling the disk. Hearth also refuses an upload
+        the disk cannot hold.
+      </p>
+      <TextField label="Unfinished uploads per member" type="number" inputMode="numeric" min={1} max={1000} step={1} required value={count} error={countError} onChange={(e) => setCount(e.target.value)} />
+      <TextField
+        label="Space one member’s unfinished uploads may take (GB)"
+        type="number"
+        inputMode="decimal"
+        min={0.1}
+        max={10240}
+        step={0.1}
+        required
+        value={gb}
+        error={gbError}
+        onChange={(e) => setGb(e.target.value)}
+      />
+      <FormError message={save.error ? errorMessage(save.error) : null} />
+      <div className="media-storage__actions">
+        <button type="submit" className="btn btn--primary" disabled={save.isPending || !!countError || !!gbError}>
+          {save.isPending ? <Spinner /> : null} Save the limits
+        </button>
+      </div>
+    </form>
   );
 }

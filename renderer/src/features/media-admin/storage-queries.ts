@@ -4,11 +4,12 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { MEDIA_KEY } from '../media/queries';
-import type { AdminSectionsResponse, ContentType, MappingCheckResponse, StorageLocationResponse, StorageLocationsResponse } from '../../../../server/modules/media-server/schema.js';
+import type { AdminSectionsResponse, ContentType, MappingCheckResponse, StorageLocationResponse, StorageLocationsResponse, UploadLimits } from '../../../../server/modules/media-server/schema.js';
 
 export const STORAGE_KEY = [...MEDIA_KEY, 'storage'] as const;
 export const LOCATIONS_PATH = '/api/admin/storage-locations';
 export const SECTIONS_PATH = '/api/mediaserver/admin/library-sections';
+export const UPLOAD_LIMITS_PATH = '/api/mediaserver/admin/upload-limits';
 const SETTING_UP_POLL_MS = 2_000;
 const locationPath = (id: string) => `${LOCATIONS_PATH}/${encodeURIComponent(id)}`;
 
@@ -51,4 +52,13 @@ export function useProvision() {
     mutationFn: (body: { userId: string; contentType: ContentType }) => api.post('/api/mediaserver/admin/provision', body),
     meta: { invalidates: [STORAGE_KEY] },
   });
+}
+
+/** What each member's unfinished home-video uploads may hold (the household's setting). */
+export function useUploadLimits() {
+  return useQuery({ queryKey: [...STORAGE_KEY, 'upload-limits'], queryFn: ({ signal }) => api.get<UploadLimits>(UPLOAD_LIMITS_PATH, { signal }) });
+}
+
+export function useSaveUploadLimits() {
+  return useMutation({ mutationFn: (limits: UploadLimits) => api.put<UploadLimits>(UPLOAD_LIMITS_PATH, limits), meta: { invalidates: [STORAGE_KEY] } });
 }

@@ -106,6 +106,11 @@ type UploadState =
   | { kind: 'stalled'; name: string; sent: number; total: number; message: string }
   | { kind: 'failed'; message: string };
 
+/** An answer that trying again will not change: a 4xx (but a 409 offset mismatch or 423 lock, which resume) or a full disk. */
+function isRefusal(status: number): boolean {
+  return (status >= 400 && status < 500 && status !== 409 && status !== 423) || status === 507;
+}
+
 /** The server's sentence from a tus error ({error: {message}}), or a plain one. */
 function tusMessage(err: Error): string {
   const res = (err as DetailedError).originalResponse;
@@ -143,6 +148,12 @@ function UploadCard(): ReactElement {
         endpoint: UPLOADS_PATH,
         chunkSize: CHUNK_BYTES,
         retryDelays: RETRY_DELAYS_MS,
+        // as tus-js-client does by default (a refusal is final, a dropped connection is tried again),
+        // and a full disk (507) is a refusal too: trying again would only be refused again
+        onShouldRetry: (err) => {
+          const status = (err as DetailedError).originalResponse?.getStatus() ?? 0;
+          return !isRefusal(status) && navigator.onLine !== false;
+        },
         metadata: { filename: name, filetype: chosen.type },
         // a page opened again carries on with the same file's unfinished upload
         storeFingerprintForResuming: true,
@@ -152,8 +163,8 @@ function UploadCard(): ReactElement {
           const res = (err as DetailedError).originalResponse;
           const status = res?.getStatus() ?? 0;
           const message = tusMessage(err);
-          // a refusal (4xx) is final; a dropped connection can be resumed
-          if (status >= 400 && status < 500) setState({ kind: 'failed', message });
+          // a refusal (4xx, a full disk) is final; a dropped connection can be resumed
+          if (isRefusal(status)) setState({ kind: 'failed', message });
           else setState((s) => ({ kind: 'stalled', name, sent: s.kind === 'sending' || s.kind === 'stalled' ? s.sent : 0, total: chosen.size, message }));
         },
         onSuccess: () => {

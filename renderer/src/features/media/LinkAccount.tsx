@@ -1,5 +1,6 @@
-// "Link my Plex account": a member's own Plex account, for their watchlist and their own watched
-// marks (browsing and playing work without one). LinkAccountCard is the card the Media page shows
+// "Link my Plex account": a member's own Plex account, which Media reads the household's films and
+// shows with (rule 7: until a member links, Media stays empty for them), and which keeps their
+// watchlist and their own watched marks. LinkAccountCard is the card the Media page shows
 // (and /media/link, LinkAccountPage, shows on its own): linked as whom and whether that account
 // reaches the household's server, the PIN flow to link, "link again" after Plex signed Hearth out,
 // and unlink. The token stays on the Hearth server; this page never sees it.
@@ -17,7 +18,7 @@ export const LINK_ACCOUNT_HREF = '/media/link';
 export function LinkAccountPage(): ReactElement {
   return (
     <section className="page media-link" aria-labelledby="media-link-title">
-      <PageHeader titleId="media-link-title" title="Link my Plex account" description="Your own Plex account keeps your watchlist and marks what you have watched. Watching works without it." />
+      <PageHeader titleId="media-link-title" title="Link my Plex account" description="Media shows the household’s films and shows once you link your own Plex account; until then it stays empty for you. Your account also keeps your watchlist and marks what you have watched." />
       <LinkAccountCard />
     </section>
   );

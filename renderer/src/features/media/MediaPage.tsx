@@ -76,7 +76,7 @@ function LinkCard({ revoked }: { revoked: boolean }): ReactElement {
       <p className="muted">
         {revoked
           ? 'Plex no longer accepts your link (it may have been signed out). Link it again to see what you were watching.'
-          : 'Link your own Plex account to see what you were watching, keep a watchlist and mark what you have seen.'}
+          : 'Media shows the household’s films and shows once you link your own Plex account. It also keeps your watchlist and marks what you have seen.'}
       </p>
       <Link className="btn btn--primary" to={LINK_HREF}>
         {revoked ? 'Link again' : 'Link my Plex account'}

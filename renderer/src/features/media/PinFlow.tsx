@@ -1,6 +1,6 @@
 // The Plex PIN flow, shown to a member linking their own account and to an admin connecting the
-// household's server: the code shown big, the Plex page to approve it at (a link, and its address
-// as text for another device), a bar of the time left while Hearth waits, and what happened
+// household's server: the code shown big, the Plex page to approve it at (a link carrying the code,
+// and for another device the short page, plex.tv/link, where the 4-character code is typed), a bar of the time left while Hearth waits, and what happened
 // (approved, expired → try again). The parent decides what an approved PIN is for (`onApproved`).
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
@@ -109,11 +109,12 @@ export function PinFlow({ onApproved, startLabel, autoStart = false, onCancel }:
           Open the Plex page
         </a>
       </p>
-      <p className="muted pin-flow__address">
-        On another phone or computer? Open this address there:{' '}
-        <span className="pin-flow__url" data-testid="pin-link-text">
-          {view.linkUrl}
-        </span>
+      <p className="muted pin-flow__address" data-testid="pin-other-device">
+        On another phone or computer? Go to{' '}
+        <a className="pin-flow__url" href={view.codePageUrl} target="_blank" rel="noopener noreferrer" data-testid="pin-link-text">
+          {view.codePage}
+        </a>{' '}
+        there, sign in and type the code <strong>{view.code}</strong>.
       </p>
       {view.status === 'approved' ? (
         <p className="banner banner--info" role="status">

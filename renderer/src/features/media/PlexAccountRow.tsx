@@ -66,7 +66,7 @@ export function PlexAccountRow(): ReactElement | null {
     body = (
       <>
         <p className="profile__value muted" data-testid="plex-account">
-          Not linked. Your own Plex account keeps your watchlist and marks what you have watched; watching works without it.
+          Not linked. Media stays empty for you until you link your own Plex account; it also keeps your watchlist and marks what you have watched.
         </p>
         <div className="profile__actions">
           <Link to={LINK_ACCOUNT_HREF} className="btn btn--secondary">

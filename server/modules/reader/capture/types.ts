@@ -57,6 +57,7 @@ export type CaptureErrorCode =
   | 'http_error' // the site answered 4xx/5xx
   | 'timeout'
   | 'not_html' // a PDF, image or other non-page response
+  | 'disk_full' // the data disk cannot hold a capture beside its reserve
   | 'cancelled';
 
 /** A failed capture; `message` is written to archiveError and shown to the household as is. */
