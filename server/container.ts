@@ -114,6 +114,7 @@ import type { ToolDefinition } from './modules/tools/schema.js';
 import { ToolsService } from './modules/tools/service.js';
 import { ToolSettingsStore } from './modules/tools/store.js';
 import { bootSteps as modelBootSteps } from './modules/models/boot-steps.js';
+import { ModelPulls } from './modules/models/pulls.js';
 import { ModelsService, visionModelsOf } from './modules/models/service.js';
 import { ModelAccessStore } from './modules/models/store.js';
 import { bootSteps as systemBootSteps } from './modules/system/boot-steps.js';
@@ -337,6 +338,8 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const jobsStore = new DownloadJobsStore(db);
   // The queue state (paused, where a destination lies) is built first and handed to both the
   // runner and the service, so neither needs the other to exist first.
+  // the one place models are pulled into the runtime: the queue's model jobs and boot's repairs
+  const modelPulls = new ModelPulls(modelRuntime);
   const queueState = new DownloadQueueState({ settings, dataDir: config.dataDir });
   const runner = new DownloadRunner({
     store: jobsStore,
@@ -348,7 +351,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard,
-      runtime: modelRuntime,
+      pulls: modelPulls,
       destinationPath: queueState.destinationPath,
       stallTimeoutMs: tuning.downloadStallTimeoutMs,
       // the model hub's API key, asked for at each attempt so it is never kept in a job's row
@@ -663,7 +666,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   // Each module contributes its own boot steps; they run in this order.
   const steps: BootStepDefinition[] = [
     ...systemBootSteps({ pingDatabase: () => db.raw('select 1'), migrations: base.migrations, hardware }),
-    ...modelBootSteps({ runtime: modelRuntime, features, setup, offline: config.offline }),
+    ...modelBootSteps({ runtime: modelRuntime, pulls: modelPulls, features, setup, offline: config.offline }),
     // a test's stand-in engine parts have no environment to prepare
     ...imageBootSteps({ prepareIfOutdated: overrides.imageEngine ? () => Promise.resolve('current' as const) : () => imageRuntime.prepareIfOutdated() }),
     ...archiveBootSteps({ archives }),

@@ -14,7 +14,7 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import { sameModel } from '../models/boot-steps.js';
+import { sameModel } from '../models/pulls.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
 import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
@@ -281,6 +281,19 @@ export class FeaturesService {
   }
 
   /**
+   * The runtime has this model (boot repaired it): the catalog artifacts that are this model are
+   * installed. (Marking the model's name itself would leave the artifact missing when its id is
+   * not its name.)
+   */
+  async markRuntimeModelInstalled(model: string): Promise<void> {
+    const ids = Object.keys(this.deps.catalog.data.artifacts).filter((id) => {
+      const a = this.deps.catalog.artifact(id);
+      return a?.kind === 'runtime_model' && sameModel(a.target, model);
+    });
+    if (ids.length) await this.markInstalled(ids);
+  }
+
+  /**
    * A chat model installed from Features while none is chosen (setup ran without the model
    * runtime) becomes the household's chat model: otherwise chat would stay "not set up" for good.
    */
@@ -389,7 +402,7 @@ export class FeaturesService {
       const a = this.deps.catalog.artifact(id);
       if (!a) continue;
       if (a.kind === 'runtime_model') {
-        if (runtimeModels && !runtimeModels.some((m) => m === a.target || m === `${a.target}:latest`)) missing.push(id);
+        if (runtimeModels && !runtimeModels.some((m) => sameModel(m, a.target))) missing.push(id);
       } else if (a.destination && !existsSync(this.deps.downloads.destinationPath(a.destination))) {
         missing.push(id);
       }

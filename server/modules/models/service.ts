@@ -15,7 +15,7 @@ import type { Catalog } from '../features/catalog.js';
 import type { FeaturesService } from '../features/service.js';
 import type { InventoryModelPicker } from '../home-inventory/ports.js';
 import { unavailable, AVAILABLE, type Availability } from '../tools/schema.js';
-import { sameModel } from './boot-steps.js';
+import { sameModel } from './pulls.js';
 import type { ModelDetailsCache } from './details.js';
 import { modelFit } from './fit.js';
 import {
