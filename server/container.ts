@@ -377,7 +377,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   });
 
   const catalog = Catalog.load(config.featureCatalogPath);
+  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
   const features = new FeaturesService({
+    modelCapabilities: async (model) => (await modelDetails.get(model)).capabilities,
     catalog,
     settings,
     downloads,
@@ -387,7 +389,6 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     logger: logger.child('features'),
     runtimeLookTtlMs: overrides.tuning?.runtimeLookTtlMs,
   });
-  const modelDetails = new ModelDetailsCache({ runtime: modelRuntime, now: () => clock.now().getTime() });
   const models = new ModelsService({
     runtime: modelRuntime,
     details: modelDetails,

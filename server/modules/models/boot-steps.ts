@@ -51,7 +51,10 @@ export function bootSteps(deps: { runtime: ModelRuntimeClient; pulls: ModelPulls
           return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
         }
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
-        if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
+        if (models.some((x) => sameModel(x.name, chosen))) {
+          const adopted = (await deps.features.adoptedRoles()).includes(m.role);
+          return { status: 'ok', detail: adopted ? `${chosen} (already on this computer, so Hearth uses it; an admin can choose another in Admin › Models)` : chosen };
+        }
         // the runtime pulls from the internet, which offline mode rules out
         if (deps.offline) return { status: 'warn', detail: `${chosen} is missing. ${OFFLINE_MODE_MESSAGE}` };
         // An essential is missing: repair it now, while boot waits (through the shared pulls, so

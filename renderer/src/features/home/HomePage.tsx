@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
 import { useTools } from '../apps/tools';
+import { AdoptedModels } from './AdoptedModels';
 import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
 import { useMyLayout, useSaveMyLayout } from './queries';
@@ -65,7 +66,12 @@ export function HomePage(): ReactElement {
         {notice ?? ''}
       </p>
 
-      {user.role === 'admin' && !editing ? <FinishSettingUp /> : null}
+      {user.role === 'admin' && !editing ? (
+        <>
+          <FinishSettingUp />
+          <AdoptedModels />
+        </>
+      ) : null}
 
       {data && locked ? (
         <p className="home__locked muted" data-testid="home-locked">
