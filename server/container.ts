@@ -1,5 +1,6 @@
 // The composition root: the only place long-lived objects are built. createServer() calls it
 // after the database is open and migrated; tests swap pieces through `overrides`.
+import { SYSTEM_ACTOR } from './actor.js';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,7 +78,10 @@ import type { ImageServices } from './modules/image-gen/routes.js';
 import { ImageGenStore } from './modules/image-gen/store.js';
 import { HomeLayout } from './modules/home-layout/schema.js';
 import { HomeLayoutService } from './modules/home-layout/service.js';
+import { CONDITION_SWEEP_MS, ConditionNotifications } from './modules/notifications/conditions.js';
 import { NotificationsService } from './modules/notifications/service.js';
+import { DOWNLOADS_FAILED, failedDownloadsText } from './modules/downloads/failures.js';
+import { SETUP_MODELS_MISSING } from './modules/setup/install.js';
 import { NotificationsStore } from './modules/notifications/store.js';
 import { ReaderAccess } from './modules/reader/access.js';
 import { ReaderAiService } from './modules/reader/ai.js';
@@ -329,7 +333,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     signIn: createRequestLimit({ perMinute: tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' }),
     setup: createRequestLimit({ perMinute: tuning.setupRequestsPerMinute ?? 60, message: 'Too many setup requests from this device.' }),
   };
-  const notifications = new NotificationsService({ store: new NotificationsStore(db), clock, auth });
+  const notificationsStore = new NotificationsStore(db);
+  const notifications = new NotificationsService({ store: notificationsStore, clock, auth });
+  // notifications that describe a condition: one per key, removed once the condition ends
+  const conditions = new ConditionNotifications({ store: notificationsStore, clock, logger: logger.child('conditions') });
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
   const homeLayout = new HomeLayoutService({ preferences, settings, auth, builtinDefault });
 
@@ -402,7 +409,10 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     preferredVisionModels: visionModelsOf(catalog),
   });
   const setupChecklist = new SetupChecklistService({ runtime: modelRuntime, features, downloads, auth });
-  const setup = new SetupService({ auth, settings, runtime: modelRuntime, notifications, searchPath: config.searchPath, features, downloads, catalog, hardware });
+  // setup without the models ends once the checklist's models item is done
+  conditions.watch(SETUP_MODELS_MISSING, async () => ((await setupChecklist.checklist(SYSTEM_ACTOR)).items.find((i) => i.key === 'models')?.done ? null : true));
+  conditions.watch(DOWNLOADS_FAILED, () => failedDownloadsText(downloads));
+  const setup = new SetupService({ auth, settings, runtime: modelRuntime, conditions, searchPath: config.searchPath, features, downloads, catalog, hardware });
 
   const kiwix = createKiwixClient({ baseUrl: `http://127.0.0.1:${config.archiveServerPort}` });
   const kiwixBinary = () =>
@@ -674,7 +684,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   ];
   const boot = new BootService({ channel: new ReplayChannel<BootEvent>(), logger: logger.child('boot'), steps });
 
-  wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts });
+  wireEvents(bus, { features, readerItems, chat, models, imageHub, imageArtifacts, conditions, downloads });
 
   // the export's view of the shared media server (tests may hand it a stand-in)
   const exportConnection: MediaConnection = overrides.mediaConnection ?? mediaConnection;
@@ -700,6 +710,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   scheduler.every('auth.session-sweep', 60 * 60 * 1000, async () => {
     await auth.sweepExpiredSessions();
   });
+  scheduler.every('notifications.conditions', CONDITION_SWEEP_MS, async () => {
+    await conditions.sweep();
+  });
   scheduler.every(WARRANTY_SWEEP_TASK, WARRANTY_SWEEP_MS, async () => {
     await home.warranties.sweep();
   });
@@ -723,8 +736,18 @@ function readVersion(rootDir: string): string {
  * Every bus listener, in one place: who reacts to which cross-feature fact. A module emits without
  * knowing the listener.
  */
-export function wireEvents(bus: EventBus, on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageHub: ModelHubService; imageArtifacts: ImageArtifactsService }): void {
+export function wireEvents(
+  bus: EventBus,
+  on: { features: FeaturesService; readerItems: ReaderItemsService; chat: ChatService; models: ModelsService; imageHub: ModelHubService; imageArtifacts: ImageArtifactsService; conditions: ConditionNotifications; downloads: DownloadsService },
+): void {
   bus.on('download.completed', (e) => on.features.onDownloaded(e.itemId));
+  // a download that failed for good tells the admins (again, unread, when another one fails)
+  bus.on('download.failed', async () => {
+    const text = await failedDownloadsText(on.downloads);
+    if (text) await on.conditions.raise(DOWNLOADS_FAILED, text, { unread: true });
+  });
+  // a finished download may end a condition (the models setup left out, failed downloads retried)
+  bus.on('download.completed', () => on.conditions.sweep());
   // a LoRA imported from the model hub is registered once the queue has its whole file
   bus.on('download.completed', (e) => on.imageHub.onDownloaded(e));
   // a deleted member's Reader items and conversations went with their row; their files on disk go here

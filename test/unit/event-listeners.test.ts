@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { wireEvents } from '../../server/container.js';
+import type { ConditionNotifications } from '../../server/modules/notifications/conditions.js';
+import type { DownloadsService } from '../../server/modules/downloads/service.js';
 import type { ChatService } from '../../server/modules/chat/service.js';
 import type { FeaturesService } from '../../server/modules/features/service.js';
 import type { ModelHubService } from '../../server/modules/image-gen/hub.js';
@@ -32,7 +34,7 @@ function emittedEvents(): Map<string, string[]> {
 describe('event bus', () => {
   it('has a listener for every event the server emits', () => {
     const bus = new EventBus(createMemoryLogger());
-    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService });
+    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService, conditions: {} as ConditionNotifications, downloads: {} as DownloadsService });
     const emitted = emittedEvents();
     expect(emitted.size).toBeGreaterThan(0);
     const unheard = [...emitted].filter(([name]) => !bus.listened().includes(name as never)).map(([name, files]) => `${name} (${files.join(', ')})`);
@@ -41,7 +43,7 @@ describe('event bus', () => {
 
   it('has no listener for an event nobody emits', () => {
     const bus = new EventBus(createMemoryLogger());
-    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService });
+    wireEvents(bus, { features: {} as FeaturesService, readerItems: {} as ReaderItemsService, chat: {} as ChatService, models: {} as ModelsService, imageHub: {} as ModelHubService, imageArtifacts: {} as ImageArtifactsService, conditions: {} as ConditionNotifications, downloads: {} as DownloadsService });
     const emitted = emittedEvents();
     expect(bus.listened().filter((name) => !emitted.has(name))).toEqual([]);
   });

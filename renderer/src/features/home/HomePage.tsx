@@ -11,6 +11,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
 import { useTools } from '../apps/tools';
 import { AdoptedModels } from './AdoptedModels';
+import { FailedDownloads } from './FailedDownloads';
 import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
 import { useMyLayout, useSaveMyLayout } from './queries';
@@ -70,6 +71,7 @@ export function HomePage(): ReactElement {
         <>
           <FinishSettingUp />
           <AdoptedModels />
+          <FailedDownloads />
         </>
       ) : null}
 
