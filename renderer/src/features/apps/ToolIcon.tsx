@@ -7,6 +7,12 @@ const TOOL_ICONS: Readonly<Record<string, IconName>> = {
   reader: 'bookmark',
   library: 'book',
   archive_search: 'search',
+  // Home widgets of areas that are pages rather than apps
+  chat: 'chat',
+  media: 'play',
+  inventory: 'box',
+  images: 'image',
+  downloads: 'download',
 };
 
 const toolIconName = (toolId: string): IconName | null => (Object.hasOwn(TOOL_ICONS, toolId) ? (TOOL_ICONS[toolId] ?? null) : null);

@@ -40,7 +40,7 @@ export function HomePage(): ReactElement {
   const data = res.data;
   const locked = data?.locked ?? false;
   const { isVisible } = useTools();
-  const hasWidgets = data ? visibleRows(data.layout, isVisible).length > 0 : false;
+  const hasWidgets = data ? visibleRows(data.layout, isVisible, user.role === 'admin').length > 0 : false;
 
   return (
     <section className="page home" aria-labelledby="home-title">
