@@ -82,12 +82,16 @@ function buildModules(p: Platform, o: Overrides) {
   const notifications = createNotificationsModule(p, { users });
   const homeLayout = createHomeLayoutModule(p, { users });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
-  const downloads = createDownloadsModule(p, { headersFor: (job) => imageGen.services.imageHub.downloadHeaders(job) });
+  const downloads = createDownloadsModule(p, {
+    headersFor: (job) => imageGen.services.imageHub.downloadHeaders(job),
+    pulls: () => models.services.pulls,
+    conditions: notifications.services.conditions,
+  });
   const { downloads: queue } = downloads.services;
-  const features = createFeaturesModule(p, { downloads: queue });
+  const features = createFeaturesModule(p, { downloads: queue, modelDetails: () => models.services.modelDetails });
   const { features: feats, catalog } = features.services;
   const chatReadiness = () => feats.chatReadiness();
-  const setup = createSetupModule(p, { users, features: feats, catalog, downloads: queue, notifications: notifications.services.notifications });
+  const setup = createSetupModule(p, { users, features: feats, catalog, downloads: queue, conditions: notifications.services.conditions });
   const models = createModelsModule(p, { users, features: feats, catalog, downloads: queue, setup: setup.services.setup });
   const tools = createToolsModule(p, { notifications: notifications.services.notifications, extraDefinitions: o.extensions });
   const isEnabled = (toolId: string) => tools.services.tools.isEnabled(toolId);

@@ -6,6 +6,8 @@ import type { Logger } from './logger.js';
 
 export interface EventMap {
   'download.completed': { jobId: string; kind: string; itemId: string | null; destination: string | null; target: string };
+  /** A download failed for good (its last attempt, or a prerequisite that failed): the admins are told. */
+  'download.failed': { jobId: string; label: string };
   /** A member was deleted; their rows went with them (ON DELETE CASCADE), files on disk did not. */
   'user.deleted': { userId: string };
 }

@@ -91,9 +91,12 @@ describe('GET /api/tools availability', () => {
     await fake.setMode('down');
     expect((await tools(s.member)).reader_search).toMatchObject({ enabled: true, ...RUNTIME_DOWN });
     await fake.setMode('ok');
+    // none chosen, and no chat model in the runtime to adopt
+    fake.models = [EMBEDDING_MODEL];
     const none = (await tools(s.member)).reader_search!;
     expect(none.available).toBe(false);
     expect(none.unavailableReason).toBeTruthy();
+    fake.models = [CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL];
     await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     expect((await tools(s.member)).reader_search).toMatchObject(READY);
   });
@@ -117,7 +120,8 @@ describe('GET /api/admin/features availability', () => {
     for (const id of ['library-base', 'images-base', 'voice-base']) expect(byId[id]).toMatchObject(READY);
   });
 
-  it('with the runtime up and no chat model chosen: chat says to install one', async () => {
+  it('with the runtime up and no chat model chosen or in the runtime: chat says to install one', async () => {
+    fake.models = [EMBEDDING_MODEL];
     const byId = await features();
     expect(byId['chat-base']).toMatchObject({ available: false, unavailableReason: 'No chat model is installed yet.', fix: 'Install a chat model in Admin › Features.' });
     // a model item that is not installed can be installed now

@@ -32,7 +32,8 @@ describe('/api/models', () => {
   beforeEach(async () => {
     if (runtime.mode !== 'ok') await runtime.setMode('ok');
     runtime.models = [...START_MODELS];
-    await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    // the household's chat model, chosen (not adopted)
+    await s.handle.deps.features.setChosenModel('chat', CHAT_MODEL.name);
     await s.handle.deps.settings.delete('embedding_model');
     await s.handle.deps.settings.delete('router_model');
     await s.admin.put(`/api/models/access/${s.users.member.id}`, { allowed: null });
@@ -68,7 +69,9 @@ describe('/api/models', () => {
     expect(by(HUGE_MODEL.name).fit).toBe('wont_fit');
     expect(by(HUGE_MODEL.name).fitNote).toMatch(/will not run here/);
     expect(by(CHAT_MODEL.name).fitNote).toMatch(/processor/);
-    expect(r.body.chosen).toEqual({ chat: CHAT_MODEL.name, embeddings: null, router: null });
+    // the chat model was chosen; nobody chose the other two, so Hearth adopted installed models for them
+    expect(r.body.chosen).toEqual({ chat: CHAT_MODEL.name, embeddings: EMBEDDING_MODEL.name, router: NAMESPACED_MODEL.name });
+    expect(r.body.adopted).toEqual(['embeddings', 'router']);
   });
 
   it('lists only the chat models a member may use', async () => {

@@ -118,10 +118,17 @@ describe('reader AI routes', () => {
     expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' })).status).toBe(503);
 
     await fake.setMode('ok');
+    // none chosen and none the runtime has that could be adopted
     await server.handle.deps.settings.delete('chat_model');
-    const none = await server.member.post(`/api/reader/${id}/summarize`);
-    expect(none.status).toBe(503);
-    expect(none.body.error.code).toBe('model_runtime_unavailable');
+    const models = fake.models;
+    fake.models = models.filter((m) => !m.capabilities.includes('completion'));
+    try {
+      const none = await server.member.post(`/api/reader/${id}/summarize`);
+      expect(none.status).toBe(503);
+      expect(none.body.error.code).toBe('model_runtime_unavailable');
+    } finally {
+      fake.models = models;
+    }
   });
 
   it('GET /ai-status says whether Summarize and Ask can work, and why not in words', async () => {
@@ -136,9 +143,16 @@ describe('reader AI routes', () => {
     await fake.setMode('ok');
     await server.handle.deps.settings.set('chat_model', 'not-pulled:7b');
     expect((await server.member.get('/api/reader/ai-status')).body).toMatchObject({ available: false, unavailableReason: 'Ollama does not have the chat model not-pulled:7b any more.' });
+    // none chosen and none the runtime has that could be adopted
     await server.handle.deps.settings.delete('chat_model');
-    const none = (await server.member.get('/api/reader/ai-status')).body;
-    expect(none).toEqual({ available: false, unavailableReason: 'No chat model is installed yet.', fix: 'Install a chat model in Admin › Features.' });
+    const models = fake.models;
+    fake.models = models.filter((m) => !m.capabilities.includes('completion'));
+    try {
+      const none = (await server.member.get('/api/reader/ai-status')).body;
+      expect(none).toEqual({ available: false, unavailableReason: 'No chat model is installed yet.', fix: 'Install a chat model in Admin › Features.' });
+    } finally {
+      fake.models = models;
+    }
     expect((await server.anon.get('/api/reader/ai-status')).status).toBe(401);
   });
 

@@ -334,7 +334,7 @@ describe('setup plan, downloads and features in the browser', () => {
     const failed = page.getByTestId('jobs-failed');
     const row = failed.getByRole('listitem').filter({ hasText: 'Voice model' });
     await shown(row);
-    await shown(row.getByText('The server answered 404.'));
+    await shown(row.getByText(/no longer where Hearth looked for it/));
     await shown(page.getByRole('button', { name: 'Retry all failed' }));
     await page.screenshot({ path: '/tmp/hearth-phone-downloads-failed.png', fullPage: true });
 
@@ -348,7 +348,7 @@ describe('setup plan, downloads and features in the browser', () => {
       async () => files.requests.filter((r) => r.path === 'missing/voice.bin').length,
       (n) => n > before,
     );
-    await shown(row.getByText('The server answered 404.'));
+    await shown(row.getByText(/no longer where Hearth looked for it/));
   });
 
   it('installs an item from the Features page and links to its download', async () => {
@@ -408,7 +408,7 @@ describe('setup plan, downloads and features in the browser', () => {
       await web.goto(`${server.url}/downloads`);
       await shown(web.getByRole('heading', { name: 'Downloads', exact: true }));
       const failedRow = web.getByTestId('jobs-failed').getByRole('listitem').filter({ hasText: 'Voice model' });
-      await shown(failedRow.getByText('The server answered 404.'));
+      await shown(failedRow.getByText(/no longer where Hearth looked for it/));
       expect(await web.getByRole('button', { name: /Retry|Cancel|Pause queue|Resume queue/ }).count()).toBe(0);
       expect(await web.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Features' }).count()).toBe(0);
       await web.screenshot({ path: '/tmp/hearth-desktop-downloads-member.png', fullPage: true });

@@ -6,7 +6,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
-import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shellSettled, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -29,7 +29,8 @@ describe('honest states in the browser', () => {
 
   beforeAll(async () => {
     requireBuiltWebApp();
-    fake = await startFakeModelRuntime();
+    // the runtime has no chat model yet (one it had would be adopted: chat would work)
+    fake = await startFakeModelRuntime({ models: [EMBEDDING_MODEL] });
     server = await startTestServer({ seed: 'household', overrides: { modelRuntime: createOllamaClient({ baseUrl: fake.url, timeoutMs: 2000 }) } });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     browser = await launchChromium();
@@ -107,6 +108,7 @@ describe('honest states in the browser', () => {
     await shown(chat.getByText('Install a chat model in Admin › Features.'));
     expect(await chat.getByRole('switch').count()).toBe(0);
 
+    fake.models = [CHAT_MODEL, EMBEDDING_MODEL];
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     await page.reload();
     await shown(chat.getByText('Ready', { exact: true }));
@@ -146,7 +148,10 @@ describe('honest states in the browser', () => {
     const picker = page.getByRole('dialog', { name: 'Add a widget' });
     await shown(picker);
     const offered = await picker.locator('.widget-choice').allTextContents();
-    expect(offered.map((t) => t.trim()).sort()).toEqual(['Library', 'Reader']);
+    // the areas that exist, each a widget that does something; Downloads is an admin's, never a member's
+    const names = offered.map((t) => t.trim());
+    expect(names).toEqual(expect.arrayContaining(['Library', 'Reader', 'Chat', 'Continue watching', 'Recent pictures']));
+    expect(names).not.toContain('Downloads');
     await picker.getByRole('button', { name: 'Reader' }).tap();
     const saved = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/home-layout' && r.request().method() === 'PUT');
     await editor.getByRole('button', { name: 'Save' }).tap();

@@ -34,7 +34,7 @@ describe('the admin Models page', () => {
     runtime = await startFakeModelRuntime({ chunkDelayMs: 300 });
     server = await startTestServer({ seed: 'household', config: { modelRuntimeUrl: runtime.url } });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
-    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    await server.handle.deps.features.setChosenModel('chat', CHAT_MODEL.name);
     browser = await launchChromium();
   });
 
@@ -52,7 +52,7 @@ describe('the admin Models page', () => {
     await shown(row(page, CHAT_MODEL.name));
     for (const m of [VISION_MODEL, EMBEDDING_MODEL]) await shown(row(page, m.name));
     await shown(row(page, VISION_MODEL.name).getByText('Sees pictures'));
-    await shown(row(page, EMBEDDING_MODEL.name).getByText('Search index'));
+    await shown(row(page, EMBEDDING_MODEL.name).getByText('Search index', { exact: true }));
     await shown(row(page, CHAT_MODEL.name).getByText('Household chat model'));
     await shown(row(page, CHAT_MODEL.name).getByText('Runs well here'));
 

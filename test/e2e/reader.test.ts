@@ -19,7 +19,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_PATH, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
-import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { MEMBER, startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -105,7 +105,8 @@ describe('the Reader in the browser', () => {
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
     // the local AI: no chat model chosen at first (so Hearth says it is not running), then one
-    ollama = await startFakeModelRuntime({ chunkDelayMs: 1 });
+    // no chat model in Ollama yet (one it had would be adopted as the household's): added later
+    ollama = await startFakeModelRuntime({ chunkDelayMs: 1, models: [EMBEDDING_MODEL] });
     ollama.chatReply = (req) =>
       req.format ? JSON.stringify({ summary: 'A slow apple jam recipe from the family tree.', tags: ['Preserves', 'apples'] }) : 'Simmer it gently for forty minutes.';
     server = await startTestServer({
@@ -275,6 +276,7 @@ describe('the Reader in the browser', () => {
     await shown(page.getByTestId('ai-unavailable').getByText(/No chat model is installed yet\. Install a chat model in Admin › Features\./));
     expect(await page.getByRole('button', { name: 'Summarize' }).count()).toBe(0);
     // with a chat model: the TL;DR, the suggested tags (added to the item), and an answer
+    ollama.models = [CHAT_MODEL, EMBEDDING_MODEL];
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     await page.getByTestId('ai-unavailable').getByRole('button', { name: 'Check again' }).tap();
     await page.getByRole('button', { name: 'Summarize' }).tap();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ServiceUnavailableError } from '../../server/errors.js';
 import { ReplayChannel } from '../../server/http/sse.js';
-import { sameModel } from '../../server/modules/models/boot-steps.js';
+import { sameModel } from '../../server/modules/models/pulls.js';
 import { BootService, type BootEvent, type BootStepDefinition } from '../../server/modules/system/boot-service.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 

@@ -1,5 +1,6 @@
 // What a download stream of the archives module is sent (an archive, or the archive server's
 // bundle): paced progress events, and the failure as the stream's error event shows it.
+import { downloadErrorSentence } from '../../adapters/web/download-sentence.js';
 import { DownloadError } from '../../adapters/web/download.js';
 import { UpstreamError } from '../../errors.js';
 import type { DownloadProgress } from './schema.js';
@@ -22,7 +23,7 @@ export interface EventSink<M> {
  * left to the stream runner, which says only that something went wrong.
  */
 export function downloadFailure(err: unknown): unknown {
-  if (err instanceof DownloadError) return new UpstreamError('download_failed', err.message);
+  if (err instanceof DownloadError) return new UpstreamError('download_failed', downloadErrorSentence(err.message));
   return err;
 }
 

@@ -4,9 +4,9 @@
 // than such a transfer takes, and its byte loop is too short to hold up the event loop.
 import { downloadToFile } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
-import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { ModelRuntimeError } from '../../adapters/model-runtime/ollama.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { sameModel } from '../models/boot-steps.js';
+import type { ModelPulls } from '../models/pulls.js';
 import type { JobExecutor } from './runner.js';
 import { STALL_TIMEOUT_MS, type DownloadJob } from './schema.js';
 
@@ -15,7 +15,7 @@ export const IN_THREAD_MAX_BYTES = 8 * 1024 * 1024;
 
 export function createDownloadExecutor(deps: {
   guard: SsrfGuard;
-  runtime: ModelRuntimeClient;
+  pulls: Pick<ModelPulls, 'ensure'>;
   destinationPath: (destination: string) => string;
   stallTimeoutMs?: number;
   /**
@@ -27,12 +27,11 @@ export function createDownloadExecutor(deps: {
   const stallTimeoutMs = deps.stallTimeoutMs ?? STALL_TIMEOUT_MS;
   return async (job, ctx) => {
     if (job.kind === 'runtime_model') {
-      // A job can outlive its reason: boot may have repaired the model meanwhile, or the job was
-      // left over from before a restart. A model the runtime already has is not pulled again.
-      const have = await deps.runtime.listModels().catch(() => null);
-      if (have?.some((m) => sameModel(m.name, job.target))) return;
+      // A job can outlive its reason: boot may be repairing the model, or the job was left over
+      // from before a restart. The model pulls are shared with boot, so a model is pulled once at a
+      // time and one the runtime already has is not pulled again.
       try {
-        await deps.runtime.pull(job.target, {
+        await deps.pulls.ensure(job.target, {
           signal: ctx.signal,
           stallTimeoutMs,
           onProgress: (p) => ctx.onProgress(p.completed, p.total || null),

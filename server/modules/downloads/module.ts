@@ -1,5 +1,6 @@
 // The downloads module: the household's one durable download queue (models, archives, LoRAs).
 import { defineModule, type Platform } from '../module.js';
+import { DOWNLOADS_FAILED, failedDownloadsText } from './failures.js';
 import { createDownloadExecutor } from './jobs.js';
 import type { DownloadsPorts } from './ports.js';
 import { DownloadQueueState } from './queue-state.js';
@@ -24,13 +25,16 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
     backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard: p.guard,
-      runtime: p.modelRuntime,
+      // the models module's one place models are pulled (shared with boot's repairs); asked for
+      // at each model job, the models module being built after this one
+      pulls: { ensure: (model, opts) => ports.pulls().ensure(model, opts) },
       destinationPath: state.destinationPath,
       stallTimeoutMs: tuning.downloadStallTimeoutMs,
       headersFor: (job) => ports.headersFor(job),
     }),
   });
   const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: config.offline, disk: p.diskSpace });
+  ports.conditions.watch(DOWNLOADS_FAILED, () => failedDownloadsText(downloads));
 
   return defineModule({
     name: 'downloads',
@@ -40,6 +44,16 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
       { prefix: '/admin/queue', routes: createQueueAdminRoutes(downloads) },
     ],
     services: { downloads },
+    listeners: [
+      // a download that failed for good tells the admins (again, unread, when another one fails)
+      {
+        event: 'download.failed',
+        run: async () => {
+          const text = await failedDownloadsText(downloads);
+          if (text) await ports.conditions.raise(DOWNLOADS_FAILED, text, { unread: true });
+        },
+      },
+    ],
     start: () => runner.start(),
     close: () => runner.stop(),
   });

@@ -1,4 +1,6 @@
 // What the downloads module asks of other modules (container.ts hands these in).
+import type { ModelPulls } from '../models/pulls.js';
+import type { ConditionNotifications } from '../notifications/conditions.js';
 import type { DownloadJob } from './schema.js';
 
 export interface DownloadsPorts {
@@ -7,4 +9,8 @@ export interface DownloadsPorts {
    * for at each attempt so a secret is never kept in a job's row; null for none.
    */
   headersFor(job: DownloadJob): Promise<Record<string, string> | null>;
+  /** The models module's pulls (built after this module, so asked for when a model job runs). */
+  pulls(): ModelPulls;
+  /** The notifications module's conditions: the admins hear of failed downloads until none is left. */
+  conditions: ConditionNotifications;
 }

@@ -4,6 +4,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
+import { downloadErrorSentence } from '../../adapters/web/download-sentence.js';
 import { backoffMs, nextWakeAt, pickJobsToStart } from './scheduling.js';
 import { MAX_ATTEMPTS, PROGRESS_WRITE_INTERVAL_MS, type DownloadJob } from './schema.js';
 import type { DownloadJobsStore } from './store.js';
@@ -130,10 +131,11 @@ export class DownloadRunner {
       const dep = job.requires.map((r) => jobs.find((j) => j.id === r)).find((d) => !d || d.state !== 'completed');
       await this.deps.store.transition(id, ['pending'], {
         state: 'failed',
-        lastError: `Needs ${dep?.label ?? 'a prerequisite'}, which ${dep ? (dep.state === 'cancelled' ? 'was cancelled' : 'failed') : 'is missing'}.`,
+        lastError: `Needs ${dep?.label ?? 'a prerequisite'}, which ${dep ? (dep.state === 'cancelled' ? 'was cancelled' : 'failed') : 'is missing'}. Retry that one from Downloads first.`,
         finishedAt: now.toISOString(),
         updatedAt: now.toISOString(),
       });
+      this.deps.bus.emit('download.failed', { jobId: id, label: job.label });
     }
     if (!paused) for (const id of start) await this.launch(jobs.find((j) => j.id === id)!);
     const wake = nextWakeAt(jobs, now);
@@ -216,15 +218,18 @@ export class DownloadRunner {
         // parked, not failed: this attempt does not count
         await store.transition(job.id, ['running'], { state: 'pending', attempts: job.attempts - 1, ...progress });
       } else {
-        const message = err instanceof Error ? err.message : String(err);
+        // the technical detail goes to the log; the job keeps a sentence a person can act on
+        const detail = err instanceof Error ? err.message : String(err);
+        const message = downloadErrorSentence(detail);
         const retryable = (err as MaybeRetryable).retryable !== false;
         if (retryable && job.attempts < MAX_ATTEMPTS) {
           const at = new Date(this.deps.clock.now().getTime() + backoffMs(job.attempts, this.deps.random, this.deps.backoffBaseMs));
           await store.transition(job.id, ['running'], { state: 'pending', lastError: message, nextAttemptAt: at.toISOString(), ...progress });
-          log.warn({ job: job.id, attempt: job.attempts, retryAt: at.toISOString(), error: message }, 'download attempt failed; will retry');
+          log.warn({ job: job.id, attempt: job.attempts, retryAt: at.toISOString(), error: detail }, 'download attempt failed; will retry');
         } else {
           await store.transition(job.id, ['running'], { state: 'failed', lastError: message, finishedAt: now, ...progress });
-          log.error({ job: job.id, attempts: job.attempts, error: message }, 'download failed');
+          log.error({ job: job.id, attempts: job.attempts, error: detail }, 'download failed');
+          bus.emit('download.failed', { jobId: job.id, label: job.label });
         }
       }
     } finally {

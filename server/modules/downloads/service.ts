@@ -1,5 +1,6 @@
 // The durable download queue's operations: enqueue (with offline, disk and path checks), status
 // with live progress, retry, cancel (removing the partial file), reorder, pause and resume.
+import { downloadErrorSentence } from '../../adapters/web/download-sentence.js';
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
@@ -144,7 +145,9 @@ export class DownloadsService {
       paused: await this.isPaused(),
       offline: this.deps.offline,
       counts,
-      jobs: jobs.map((j) => {
+      jobs: jobs.map((raw) => {
+        // a job that failed before errors were sentences still reads as one
+        const j = raw.lastError ? { ...raw, lastError: downloadErrorSentence(raw.lastError) } : raw;
         const live = this.deps.runner.progressOf(j.id);
         return live ? { ...j, ...live } : { ...j, etaSeconds: null };
       }),

@@ -9,6 +9,8 @@ import { FeaturesService } from './service.js';
 export function createFeaturesModule(p: Platform, ports: FeaturesPorts) {
   const catalog = Catalog.load(p.config.featureCatalogPath);
   const features = new FeaturesService({
+    // the models module's details cache (built after this module; asked only when a look needs it)
+    modelCapabilities: async (model) => (await ports.modelDetails().get(model)).capabilities,
     catalog,
     settings: p.settings,
     downloads: ports.downloads,

@@ -15,6 +15,8 @@ export const CHAT_BASE_ITEM = 'chat-base';
  */
 export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model' } as const;
 export type EssentialRole = keyof typeof SETTING_CHOSEN_MODELS;
+/** The roles whose model was adopted from the runtime's own models, not chosen (FeaturesService.chosenModel). */
+export const SETTING_ADOPTED_ROLES = 'models.adopted_roles';
 
 export const Artifact = z.object({
   type: z.enum(['model', 'component']),

@@ -14,10 +14,11 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import { sameModel } from '../models/boot-steps.js';
+import { sameModel } from '../models/pulls.js';
+import { bestForRole, capabilitiesOf, type InstalledModel } from '../models/roles.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_ADOPTED_ROLES, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -29,6 +30,11 @@ export interface FeaturesDeps {
   runtimeLookTtlMs?: number;
   hardware: HardwareProbe;
   logger: Logger;
+  /**
+   * What a runtime model can do, in Ollama's words (the models module's details cache). Without it
+   * no installed model is adopted for a role nobody chose.
+   */
+  modelCapabilities?: (model: string) => Promise<string[]>;
 }
 
 type Installed = Record<string, { installedAt: string }>;
@@ -57,14 +63,119 @@ export class FeaturesService {
     return (await this.deps.settings.get<Installed>(SETTING_INSTALLED)) ?? {};
   }
 
-  /** The runtime model setup chose for an essential role (chat, embeddings, router); null before one was chosen. */
+  /**
+   * The runtime model for an essential role (chat, embeddings, router): the one setup, Features or
+   * an admin chose; while none was ever chosen, the best model the runtime already has for the
+   * role, adopted (see adoptInstalled); null when there is none.
+   */
   async chosenModel(role: EssentialRole): Promise<string | null> {
-    return (await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role])) || null;
+    const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
+    if (stored !== null && stored !== undefined) return stored || null;
+    return (await this.adoptInstalled())[role] ?? null;
   }
 
-  /** Records the model for an essential role; setup calls it before queueing the essentials. */
+  /** Records the model for an essential role (setup, Features, an admin's choice): no longer an adopted one. */
   async setChosenModel(role: EssentialRole, model: string): Promise<void> {
     await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], model);
+    const adopted = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
+    if (role in adopted) {
+      delete adopted[role];
+      await this.deps.settings.set(SETTING_ADOPTED_ROLES, adopted);
+    }
+  }
+
+  /**
+   * The roles whose model Hearth adopted from what the runtime already had: the role's model is
+   * still the one adopted (a choice made since, by anyone, replaced it).
+   */
+  async adoptedRoles(): Promise<EssentialRole[]> {
+    const adopted = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
+    const out: EssentialRole[] = [];
+    for (const role of Object.keys(SETTING_CHOSEN_MODELS) as EssentialRole[]) {
+      if (adopted[role] && (await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role])) === adopted[role]) out.push(role);
+    }
+    return out;
+  }
+
+  /** An adopted role's model is gone (deleted in Admin › Models): the role adopts again on its next read. */
+  async dropAdopted(role: EssentialRole): Promise<void> {
+    const adopted = await this.adoptedRoles();
+    if (!adopted.includes(role)) return;
+    await this.deps.settings.delete(SETTING_CHOSEN_MODELS[role]);
+    this.lastAdoptAt = -Infinity;
+  }
+
+  private adopting: Promise<Partial<Record<EssentialRole, string>>> | null = null;
+  private lastAdoptAt = -Infinity;
+
+  /**
+   * Models already in the runtime (pulled before Hearth was installed, or while setup ran without
+   * it) fill the roles nobody chose: the best installed model for each (models/roles.ts) becomes
+   * the role's model and is recorded as adopted, so the web app says Hearth picked it and an admin
+   * can change it in Admin › Models. One look at a time, and at most one per runtime-look period
+   * while nothing fits; a runtime that does not answer adopts nothing.
+   */
+  private adoptInstalled(): Promise<Partial<Record<EssentialRole, string>>> {
+    if (!this.deps.modelCapabilities) return Promise.resolve({});
+    if (this.adopting) return this.adopting;
+    const now = this.deps.clock.now().getTime();
+    if (now - this.lastAdoptAt < (this.deps.runtimeLookTtlMs ?? RUNTIME_LOOK_TTL_MS)) return Promise.resolve({});
+    this.lastAdoptAt = now;
+    const run = this.adoptNow()
+      .catch((err: unknown) => {
+        this.deps.logger.warn({ err }, 'could not adopt installed models');
+        return {};
+      })
+      .finally(() => {
+        this.adopting = null;
+      });
+    this.adopting = run;
+    // a caller waits at most the runtime-look budget; the adoption itself goes on and is kept
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const budget = new Promise<Partial<Record<EssentialRole, string>>>((resolve) => {
+      timer = setTimeout(() => resolve({}), RUNTIME_LOOK_BUDGET_MS);
+      timer.unref();
+    });
+    return Promise.race([run, budget]).finally(() => clearTimeout(timer));
+  }
+
+  private async adoptNow(): Promise<Partial<Record<EssentialRole, string>>> {
+    const roles = Object.keys(SETTING_CHOSEN_MODELS) as EssentialRole[];
+    const unchosen: EssentialRole[] = [];
+    for (const role of roles) {
+      const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
+      if (stored === null || stored === undefined) unchosen.push(role);
+    }
+    if (!unchosen.length) return {};
+    // its own question, not the shared look: a runtime that does not answer adopts nothing
+    const listed = await this.deps.runtime.listModels();
+    if (!listed.length) return {};
+    const installed: InstalledModel[] = await Promise.all(
+      listed.map(async (model) => ({ model, capabilities: capabilitiesOf(await this.deps.modelCapabilities!(model.name).catch(() => []), model) })),
+    );
+    const hw = await this.deps.hardware().catch(() => null);
+    const { catalog } = this.deps;
+    const targetOf = (itemId: string) => (catalog.item(itemId)?.installs ?? []).map((a) => catalog.artifact(a.id)).find((a) => a?.kind === 'runtime_model')?.target;
+    const preferred = {
+      embeddings: [targetOf(catalog.data.essentials.embeddings)].filter((x): x is string => Boolean(x)),
+      router: [targetOf(catalog.data.essentials.router)].filter((x): x is string => Boolean(x)),
+    };
+    const adopted: Partial<Record<EssentialRole, string>> = {};
+    for (const role of unchosen) {
+      const pick = bestForRole(role, installed, hw, preferred);
+      if (!pick) continue;
+      // a choice made meanwhile (setup, an admin) wins over the adoption
+      const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
+      if (stored !== null && stored !== undefined) continue;
+      await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], pick);
+      adopted[role] = pick;
+    }
+    if (Object.keys(adopted).length) {
+      const before = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
+      await this.deps.settings.set(SETTING_ADOPTED_ROLES, { ...before, ...adopted });
+      this.deps.logger.info({ adopted }, 'adopted installed models for roles nobody chose');
+    }
+    return adopted;
   }
 
   async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {
@@ -81,7 +192,12 @@ export class FeaturesService {
 
   private async view(item: FeatureItem, hw: HardwareProfile | null, runtime: RuntimeLook): Promise<CatalogItemView> {
     const [installed, flags] = await Promise.all([this.installed(), this.flags()]);
-    const isInstalled = this.isItemInstalled(item, installed);
+    // a model the runtime already has is installed, whoever pulled it (Hearth, or Ollama before Hearth)
+    const isInstalled = item.installs.every((a) => {
+      if (installed[a.id]) return true;
+      const art = this.deps.catalog.artifact(a.id);
+      return art?.kind === 'runtime_model' && runtime !== null && runtime.some((m) => sameModel(m, art.target));
+    });
     return {
       // the item's catalog fields only: catalog.item() also carries its lookup keys (groupId…)
       ...FeatureItem.parse(item),
@@ -281,11 +397,25 @@ export class FeaturesService {
   }
 
   /**
+   * The runtime has this model (boot repaired it): the catalog artifacts that are this model are
+   * installed. (Marking the model's name itself would leave the artifact missing when its id is
+   * not its name.)
+   */
+  async markRuntimeModelInstalled(model: string): Promise<void> {
+    const ids = Object.keys(this.deps.catalog.data.artifacts).filter((id) => {
+      const a = this.deps.catalog.artifact(id);
+      return a?.kind === 'runtime_model' && sameModel(a.target, model);
+    });
+    if (ids.length) await this.markInstalled(ids);
+  }
+
+  /**
    * A chat model installed from Features while none is chosen (setup ran without the model
    * runtime) becomes the household's chat model: otherwise chat would stay "not set up" for good.
    */
   private async chooseChatModelIfNone(itemIds: string[]): Promise<void> {
-    if (await this.chosenModel('chat')) return;
+    const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS.chat);
+    if (stored && !(await this.adoptedRoles()).includes('chat')) return;
     const chatItems = new Set(this.deps.catalog.chatModels().map((i) => i.id));
     const item = itemIds.map((id) => this.deps.catalog.item(id)).find((i) => i && chatItems.has(i.id));
     const model = item?.installs.map((a) => this.deps.catalog.artifact(a.id)).find((a) => a?.kind === 'runtime_model');
@@ -389,7 +519,7 @@ export class FeaturesService {
       const a = this.deps.catalog.artifact(id);
       if (!a) continue;
       if (a.kind === 'runtime_model') {
-        if (runtimeModels && !runtimeModels.some((m) => m === a.target || m === `${a.target}:latest`)) missing.push(id);
+        if (runtimeModels && !runtimeModels.some((m) => sameModel(m, a.target))) missing.push(id);
       } else if (a.destination && !existsSync(this.deps.downloads.destinationPath(a.destination))) {
         missing.push(id);
       }

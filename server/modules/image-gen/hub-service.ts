@@ -135,8 +135,8 @@ function hubError(err: unknown): never {
 
 /** The queue's last error, as a sentence for the admin. */
 function downloadSentence(lastError: string | null): string {
-  if (lastError && /answered 40[13]\b/.test(lastError)) return 'The model hub refused the download. It may need an API key, or the saved key may be wrong: check it and try again.';
-  return `The download stopped: ${lastError ?? 'it failed'}. Try the import again; it continues from where it stopped.`;
+  if (lastError && /answered 40[13]\b|refused to hand over the file/.test(lastError)) return 'The model hub refused the download. It may need an API key, or the saved key may be wrong: check it and try again.';
+  return `The download stopped. ${lastError ?? ''} Try the import again; it continues from where it stopped.`.replace(/\s+/g, ' ');
 }
 
 export class ModelHubService {
@@ -369,7 +369,7 @@ function displayName(v: HubVersion): string {
 }
 
 function retrySentence(lastError: string | null): string {
-  return `The download stopped (${lastError ?? 'a dropped connection'}); it will continue from where it stopped.`;
+  return `The download stopped, and it will continue from where it stopped. ${lastError ?? ''}`.trim();
 }
 
 async function exists(file: string): Promise<boolean> {

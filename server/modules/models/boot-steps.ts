@@ -8,6 +8,7 @@ import type { FeaturesService } from '../features/service.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { SetupService } from '../setup/service.js';
 import type { BootStepDefinition } from '../system/boot-service.js';
+import { sameModel, type ModelPulls } from './pulls.js';
 
 export const ESSENTIAL_MODELS = [
   { key: 'chat-model', label: 'Chat model', role: 'chat' },
@@ -15,14 +16,9 @@ export const ESSENTIAL_MODELS = [
   { key: 'router', label: 'Router model', role: 'router' },
 ] as const;
 
-/** Ollama names a model "name:tag"; a bare name means ":latest". */
-export const sameModel = (a: string, b: string) => {
-  const norm = (s: string) => (s.includes(':') ? s : `${s}:latest`);
-  return norm(a) === norm(b);
-};
 
 /** The chosen models are the features service's, whether setup is over the setup service's. */
-export function bootSteps(deps: { runtime: ModelRuntimeClient; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
+export function bootSteps(deps: { runtime: ModelRuntimeClient; pulls: ModelPulls; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -55,13 +51,18 @@ export function bootSteps(deps: { runtime: ModelRuntimeClient; features: Feature
           return { status: 'warn', detail: 'Not chosen yet: finish setup to pick one.' };
         }
         if (!models) return { status: 'warn', detail: `${chosen}: skipped, the model runtime is not reachable.` };
-        if (models.some((x) => sameModel(x.name, chosen))) return { status: 'ok', detail: chosen };
+        if (models.some((x) => sameModel(x.name, chosen))) {
+          const adopted = (await deps.features.adoptedRoles()).includes(m.role);
+          return { status: 'ok', detail: adopted ? `${chosen} (already on this computer, so Hearth uses it; an admin can choose another in Admin › Models)` : chosen };
+        }
         // the runtime pulls from the internet, which offline mode rules out
         if (deps.offline) return { status: 'warn', detail: `${chosen} is missing. ${OFFLINE_MODE_MESSAGE}` };
-        // An essential is missing: repair it now, while boot waits.
+        // An essential is missing: repair it now, while boot waits (through the shared pulls, so
+        // a queue job for the same model does not pull it a second time meanwhile).
         const started = Date.now();
+        let outcome: 'present' | 'pulled';
         try {
-          await deps.runtime.pull(chosen, {
+          outcome = await deps.pulls.ensure(chosen, {
             signal: ctx.signal,
             onProgress: (p) => {
               const seconds = (Date.now() - started) / 1000;
@@ -72,7 +73,8 @@ export function bootSteps(deps: { runtime: ModelRuntimeClient; features: Feature
         } catch (err) {
           return { status: 'error', detail: `${chosen} is missing and could not be downloaded: ${(err as Error).message}` };
         }
-        await deps.features.markInstalled([chosen]).catch(() => undefined);
+        await deps.features.markRuntimeModelInstalled(chosen).catch(() => undefined);
+        if (outcome === 'present') return { status: 'ok', detail: chosen };
         return { status: 'ok', detail: `${chosen} was missing and has been downloaded again.` };
       },
     });

@@ -4,11 +4,14 @@ import { defineModule, type Platform } from '../module.js';
 import { bootSteps } from './boot-steps.js';
 import { ModelDetailsCache } from './details.js';
 import type { ModelsPorts } from './ports.js';
+import { ModelPulls } from './pulls.js';
 import { createModelRoutes } from './routes.js';
 import { ModelsService, visionModelsOf } from './service.js';
 import { ModelAccessStore } from './store.js';
 
 export function createModelsModule(p: Platform, ports: ModelsPorts) {
+  // the one place models are pulled into the runtime: the queue's model jobs and boot's repairs
+  const pulls = new ModelPulls(p.modelRuntime);
   const modelDetails = new ModelDetailsCache({ runtime: p.modelRuntime, now: () => p.clock.now().getTime() });
   const models = new ModelsService({
     runtime: p.modelRuntime,
@@ -25,8 +28,8 @@ export function createModelsModule(p: Platform, ports: ModelsPorts) {
   return defineModule({
     name: 'models',
     routes: [{ prefix: '/models', routes: createModelRoutes(models) }],
-    services: { models, modelDetails },
-    bootSteps: bootSteps({ runtime: p.modelRuntime, features: ports.features, setup: ports.setup, offline: p.config.offline }),
+    services: { models, modelDetails, pulls },
+    bootSteps: bootSteps({ runtime: p.modelRuntime, pulls, features: ports.features, setup: ports.setup, offline: p.config.offline }),
     // a deleted member's model allow-list goes with them
     listeners: [{ event: 'user.deleted', run: (e) => models.onUserDeleted(e.userId) }],
   });

@@ -39,6 +39,11 @@ export const ModelsResponse = z.object({
   runtime: Availability,
   models: z.array(ModelView),
   chosen: z.object({ chat: z.string().nullable(), embeddings: z.string().nullable(), router: z.string().nullable() }),
+  /**
+   * The roles whose model Hearth adopted because the runtime already had it and nobody had chosen
+   * one (the web app says so; choosing a model for the role makes it the household's choice).
+   */
+  adopted: z.array(EssentialRoleName),
 });
 export type ModelsResponse = z.infer<typeof ModelsResponse>;
 

@@ -15,9 +15,10 @@ import type { Catalog } from '../features/catalog.js';
 import type { FeaturesService } from '../features/service.js';
 import type { InventoryModelPicker } from '../home-inventory/parts.js';
 import { unavailable, AVAILABLE, type Availability } from '../tools/schema.js';
-import { sameModel } from './boot-steps.js';
+import { sameModel } from './pulls.js';
 import type { ModelDetailsCache } from './details.js';
 import { modelFit } from './fit.js';
+import { capabilitiesOf } from './roles.js';
 import {
   EssentialRoleName,
   type MemberModelAccess,
@@ -68,23 +69,6 @@ interface Installed {
 
 const ROLE_WORDS: Record<EssentialRoleName, string> = { chat: 'chat model', embeddings: 'search index model', router: 'router model' };
 
-/**
- * Ollama's capability words in Hearth's (`completion` is chat). A runtime too old to report any
- * is judged by the model's family and name: embedding models say so, everything else chats.
- */
-export function capabilitiesOf(reported: string[], model: RuntimeModel): ModelCapability[] {
-  if (reported.length === 0) {
-    const embeds = /bert|embed/i.test(`${model.family ?? ''} ${model.name}`);
-    return embeds ? ['embedding'] : ['chat'];
-  }
-  const out: ModelCapability[] = [];
-  if (reported.includes('completion')) out.push('chat');
-  if (reported.includes('vision')) out.push('vision');
-  if (reported.includes('tools')) out.push('tools');
-  if (reported.includes('embedding')) out.push('embedding');
-  return out;
-}
-
 export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   constructor(private readonly deps: ModelsDeps) {}
 
@@ -132,12 +116,14 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   /** GET /api/models: every installed model for an admin; a member's allowed chat models for a member. */
   async list(actor: Actor): Promise<ModelsResponse> {
     const chosen = await this.chosen();
+    const adoptedRoles = await this.deps.features.adoptedRoles();
+    const adopted = EssentialRoleName.options.filter((r) => chosen[r] !== null && adoptedRoles.includes(r));
     let installed: Installed[];
     try {
       installed = await this.installed();
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      return { runtime: unavailable(RUNTIME_DOWN_REASON, RUNTIME_DOWN_FIX), models: [], chosen };
+      return { runtime: unavailable(RUNTIME_DOWN_REASON, RUNTIME_DOWN_FIX), models: [], chosen, adopted };
     }
     const hw: HardwareProfile | null = await this.deps.hardware().catch(() => null);
     let shown = installed;
@@ -161,7 +147,7 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
       })
       .sort((a, b) => a.name.localeCompare(b.name));
     const runtime: Availability = AVAILABLE;
-    return { runtime, models, chosen };
+    return { runtime, models, chosen, adopted };
   }
 
   /** POST /api/models/select: an installed model able to fill the role becomes the household's choice. */
@@ -208,13 +194,17 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
 
   /**
    * DELETE /api/models/:name. A model chosen for a household role is refused (409): choose
-   * another for that role first, so chat and search never point at a model that is gone.
+   * another for that role first, so chat and search never point at a model that is gone. A model
+   * Hearth adopted for a role (nobody chose it) is deleted, and the role adopts another.
    */
   async remove(actor: Actor, name: string): Promise<void> {
     assertAdmin(actor);
     const found = await this.findInstalled(name);
     const chosen = await this.chosen();
-    const role = EssentialRoleName.options.find((r) => chosen[r] !== null && sameModel(chosen[r], found.model.name));
+    const adopted = await this.deps.features.adoptedRoles();
+    const holds = EssentialRoleName.options.filter((r) => chosen[r] !== null && sameModel(chosen[r], found.model.name));
+    // a model Hearth adopted (nobody chose it) may go: the role adopts another, or none
+    const role = holds.find((r) => !adopted.includes(r));
     if (role) {
       throw new ConflictError('model_in_use', `${found.model.name} is the household’s ${ROLE_WORDS[role]}. Choose another ${ROLE_WORDS[role]} first, then delete this one.`);
     }
@@ -224,6 +214,7 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
       throw this.runtimeUnavailable(err);
     }
     this.deps.details.forget(found.model.name);
+    for (const r of holds) await this.deps.features.dropAdopted(r);
     // a model Features installed is no longer installed: boot must not download it again
     await this.deps.features.forgetRuntimeModel(found.model.name);
   }

@@ -111,6 +111,35 @@ export class NotificationsStore {
     return visibleTo(this.db('notifications'), a).whereNull('read_at').update({ read_at: at });
   }
 
+  /** The notification raised for a condition, if one is open. */
+  async findCondition(key: string): Promise<{ id: string; payload: Record<string, unknown>; userId: string | null } | null> {
+    const row = (await this.db('notifications').where({ condition_key: key }).first('id', 'payload', 'user_id')) as Pick<Row, 'id' | 'payload' | 'user_id'> | undefined;
+    return row ? { id: row.id, payload: parsePayload(row.payload), userId: row.user_id } : null;
+  }
+
+  async insertCondition(key: string, n: { id: string; userId: string | null; type: NotificationType; payload: Record<string, unknown>; createdAt: string }): Promise<void> {
+    await this.db('notifications').insert({ id: n.id, user_id: n.userId, type: n.type, payload: JSON.stringify(n.payload), read_at: null, created_at: n.createdAt, condition_key: key });
+  }
+
+  /** A changed description of an open condition: its words change, whether it was read does not. */
+  async updateConditionPayload(key: string, payload: Record<string, unknown>, unread: boolean): Promise<void> {
+    await this.db('notifications')
+      .where({ condition_key: key })
+      .update({ payload: JSON.stringify(payload), ...(unread ? { read_at: null } : {}) });
+  }
+
+  /** Removes the notifications of the conditions that ended; returns how many went. */
+  async removeConditions(keys: string[]): Promise<number> {
+    if (!keys.length) return 0;
+    return this.db('notifications').whereIn('condition_key', keys).delete();
+  }
+
+  /** The keys of every open condition notification. */
+  async openConditionKeys(): Promise<string[]> {
+    const rows = (await this.db('notifications').whereNotNull('condition_key').distinct('condition_key')) as Array<{ condition_key: string }>;
+    return rows.map((r) => r.condition_key);
+  }
+
   async findUnreadInstallRequest(requestedBy: string, toolId: string): Promise<string | null> {
     const row = (await this.db('notifications')
       .whereNull('user_id')

@@ -8,7 +8,7 @@ import type { AuthService } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { EssentialRole } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
-import { sameModel } from '../models/boot-steps.js';
+import { sameModel } from '../models/pulls.js';
 import type { SetupChecklist, SetupChecklistItem } from './schema.js';
 
 export interface SetupChecklistDeps {
@@ -26,6 +26,7 @@ const ROLES: ReadonlyArray<{ role: EssentialRole; name: string }> = [
 
 const FEATURES = { label: 'Open Features', path: '/features' };
 const DOWNLOADS = { label: 'Open Downloads', path: '/downloads' };
+const MODELS = { label: 'Open Models', path: '/admin/models' };
 
 const list = (names: string[]) => (names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -69,7 +70,15 @@ export class SetupChecklistService {
       return { key: 'models', title, done: false, detail: 'The AI models live inside the model runtime, so they wait for it to run.', fix: null };
     }
     const missing = chosen.filter((c) => !installed.some((name) => sameModel(name, c.model!)));
-    if (!missing.length) return { key: 'models', title, done: true, detail: 'The chat, search and helper models are installed.', fix: null };
+    if (!missing.length) {
+      const adopted = await this.deps.features.adoptedRoles();
+      const picked = chosen.filter((c) => adopted.includes(c.role));
+      if (picked.length) {
+        const which = list(picked.map((c) => `${c.model!} as ${c.name}`));
+        return { key: 'models', title, done: true, detail: `Hearth is using models this computer already had: ${which}. You can choose others in Admin › Models.`, fix: MODELS };
+      }
+      return { key: 'models', title, done: true, detail: 'The chat, search and helper models are installed.', fix: null };
+    }
     const jobs = (await this.deps.downloads.status()).jobs.filter((j) => j.kind === 'runtime_model' && missing.some((m) => sameModel(j.target, m.model!)));
     const names = capital(list(missing.map((m) => m.name)));
     const verb = missing.length > 1 ? 'are' : 'is';

@@ -10,7 +10,7 @@ import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
-import type { NotificationsService } from '../notifications/service.js';
+import type { ConditionNotifications } from '../notifications/conditions.js';
 import type { SetupInstallEvents } from './schema.js';
 
 /** Failures are thrown once the stream is open: the route's stream runner sends them as `error`. */
@@ -28,11 +28,11 @@ type InstallDeps = {
   settings: AppSettingsStore;
   hardware: HardwareProbe;
   runtime: ModelRuntimeClient;
-  notifications: NotificationsService;
+  conditions: ConditionNotifications;
 };
 
-/** The models the admins were last told setup left out. */
-const SETTING_MODELS_MISSING_NOTICE = 'setup.models_missing_notice';
+/** The condition notification of a setup that left the AI models out. */
+export const SETUP_MODELS_MISSING = 'setup_models_missing';
 
 /** Said in the wizard and in the admins' notification when the models could not be installed. */
 export const RUNTIME_MISSING_NEXT_STEP = 'Install Ollama from ollama.com and start it, then add them under Features.';
@@ -50,15 +50,14 @@ async function installWithoutRuntime(deps: InstallDeps, actor: Actor, body: Setu
   const jobs = now.length ? await features.enqueueItems(actor, now) : [];
   const notInstalled = later.map((id) => catalog.item(id)!.name);
   const reason = `These are AI models, and Hearth installs models into Ollama, the model runtime, which is not running on this computer. ${RUNTIME_MISSING_NEXT_STEP}`;
-  // once per list: Check again (or a reload) while Ollama is still down does not repeat it
-  if (JSON.stringify(await deps.settings.get<string[]>(SETTING_MODELS_MISSING_NOTICE)) !== JSON.stringify(notInstalled)) {
-    await deps.notifications.notify({
-      userId: null,
-      type: 'system',
-      payload: { kind: 'setup_models_missing', title: 'Setup finished without the AI models', body: `Not installed: ${notInstalled.join(', ')}. ${reason}`, link: '/features' },
-    });
-    await deps.settings.set(SETTING_MODELS_MISSING_NOTICE, notInstalled);
-  }
+  // a condition, not an event: Check again (or a reload) while Ollama is still down updates the one
+  // notification, and it goes once the models are there (container: SETUP_MODELS_MISSING's watch)
+  await deps.conditions.raise(SETUP_MODELS_MISSING, {
+    title: 'Setup finished without the AI models',
+    body: `Not installed: ${notInstalled.join(', ')}. ${reason}`,
+    link: '/features',
+    linkLabel: 'Open Features',
+  });
   const out = open();
   out.send('plan', { essentials: [], jobs: jobs.map((j) => ({ id: j.id, label: j.label })) });
   out.send('done', { queued: jobs.length, notInstalled, reason });

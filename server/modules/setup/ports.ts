@@ -3,12 +3,13 @@ import type { AuthService } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { FeaturesService } from '../features/service.js';
-import type { NotificationsService } from '../notifications/service.js';
+import type { ConditionNotifications } from '../notifications/conditions.js';
 
 export interface SetupPorts {
   users: AuthService;
   features: FeaturesService;
   catalog: Catalog;
   downloads: DownloadsService;
-  notifications: NotificationsService;
+  /** The notifications module's conditions: setup finished without the models until they are there. */
+  conditions: ConditionNotifications;
 }

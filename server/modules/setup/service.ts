@@ -10,7 +10,7 @@ import type { AuthService, SignIn } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { Catalog } from '../features/catalog.js';
 import type { SetupDownloadBody } from '../features/schema.js';
-import type { NotificationsService } from '../notifications/service.js';
+import type { ConditionNotifications } from '../notifications/conditions.js';
 import type { FeaturesService } from '../features/service.js';
 import { installEssentials, type InstallEvents } from './install.js';
 import { SETTING_WELCOME_COMPLETE, SETTING_WIZARD_STATE, type ModelRuntimeStatus, type SetupCatalog, type SetupState, type SetupStatus } from './schema.js';
@@ -23,7 +23,7 @@ export interface SetupDeps {
   hardware: HardwareProbe;
   settings: AppSettingsStore;
   runtime: ModelRuntimeClient;
-  notifications: NotificationsService;
+  conditions: ConditionNotifications;
   searchPath: string[];
   platform?: NodeJS.Platform;
 }

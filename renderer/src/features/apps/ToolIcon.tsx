@@ -13,6 +13,11 @@ const TOOL_ICONS: Readonly<Record<string, IconName>> = {
   inventory: 'box',
   home_inventory: 'box',
   image_gen: 'image',
+  // Home widgets of areas that are pages rather than apps
+  chat: 'chat',
+  media: 'play',
+  images: 'image',
+  downloads: 'download',
 };
 
 export function toolIconName(toolId: string, icon?: string): IconName {

@@ -9,7 +9,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { useTools } from '../apps/tools';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
-import type { ChatMessage, Conversation, Source, ToolCallRecord } from './queries';
+import { useChatModels, type ChatMessage, type Conversation, type Source, type ToolCallRecord } from './queries';
 import type { ChatStream, SendArgs } from './useChatStream';
 
 /**
@@ -43,6 +43,8 @@ const nearBottom = () => window.innerHeight + window.scrollY >= pageBottom() - N
 export function ConversationView({ userId, conversation, stream, readiness, onAccepted }: ConversationViewProps): ReactElement {
   const { tools } = useTools();
   const following = useRef(true);
+  // the household's chat model, named (it may be one Hearth adopted from what Ollama already had)
+  const householdModel = useChatModels().data?.chosen ?? null;
   const messages = conversation?.messages ?? [];
   const last = messages.at(-1);
   const streamingHere = stream.streamingId !== null && (stream.streamingId === conversation?.id || (!conversation && stream.streamingId === 'new'));
@@ -76,7 +78,9 @@ export function ConversationView({ userId, conversation, stream, readiness, onAc
         <div className="chat-welcome">
           <Icon name="sparkles" size={32} className="chat-welcome__icon" />
           <p className="chat-welcome__title">Ask anything</p>
-          <p className="muted">Answers come from the model on this computer, and from your household's archives and Reader when they help. Nothing leaves the house.</p>
+          <p className="muted">
+            Answers come from {householdModel ? <strong data-testid="chat-model-name">{householdModel}</strong> : 'the model'} on this computer, and from your household's archives and Reader when they help. Nothing leaves the house.
+          </p>
           {readiness?.available !== false ? (
             <ul className="chat-welcome__examples" aria-label="Example questions">
               {workingExamples(tools).map((q) => (

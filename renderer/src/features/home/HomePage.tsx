@@ -10,6 +10,8 @@ import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
 import { useTools } from '../apps/tools';
+import { AdoptedModels } from './AdoptedModels';
+import { FailedDownloads } from './FailedDownloads';
 import { FinishSettingUp } from './FinishSettingUp';
 import { LayoutEditor } from './LayoutEditor';
 import { useMyLayout, useSaveMyLayout } from './queries';
@@ -38,7 +40,7 @@ export function HomePage(): ReactElement {
   const data = res.data;
   const locked = data?.locked ?? false;
   const { isVisible } = useTools();
-  const hasWidgets = data ? visibleRows(data.layout, isVisible).length > 0 : false;
+  const hasWidgets = data ? visibleRows(data.layout, isVisible, user.role === 'admin').length > 0 : false;
 
   return (
     <section className="page home" aria-labelledby="home-title">
@@ -65,7 +67,13 @@ export function HomePage(): ReactElement {
         {notice ?? ''}
       </p>
 
-      {user.role === 'admin' && !editing ? <FinishSettingUp /> : null}
+      {user.role === 'admin' && !editing ? (
+        <>
+          <FinishSettingUp />
+          <AdoptedModels />
+          <FailedDownloads />
+        </>
+      ) : null}
 
       {data && locked ? (
         <p className="home__locked muted" data-testid="home-locked">

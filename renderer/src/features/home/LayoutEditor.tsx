@@ -9,6 +9,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { ToolIcon } from '../apps/ToolIcon';
 import { useTools } from '../apps/tools';
+import { useUser } from '../../app/session';
 import {
   addRow,
   addWidget,
@@ -22,7 +23,7 @@ import {
   withoutRetiredWidgets,
   type HomeLayout,
 } from './layout-edit';
-import { WIDGETS, widgetFor } from './widgets';
+import { WIDGETS, widgetFor, widgetShows } from './widgets';
 
 export interface LayoutEditorProps {
   initial: HomeLayout;
@@ -38,6 +39,7 @@ type PickerTarget = { kind: 'new' } | { kind: 'row'; rowIndex: number } | null;
 
 export function LayoutEditor({ initial, onSave, onCancel, saveLabel = 'Save', label }: LayoutEditorProps): ReactElement {
   const { tools, isVisible } = useTools();
+  const isAdmin = useUser().role === 'admin';
   // a widget this version no longer has is left out here, so saving drops it for good
   const [layout, setLayout] = useState(() => withoutRetiredWidgets(initial, (id) => widgetFor(id) !== undefined));
   const [picker, setPicker] = useState<PickerTarget>(null);
@@ -46,7 +48,7 @@ export function LayoutEditor({ initial, onSave, onCancel, saveLabel = 'Save', la
   const [announce, setAnnounce] = useState('');
   const rowsId = useId();
 
-  const nameOf = (toolId: string) => tools?.find((t) => t.id === toolId)?.name ?? widgetFor(toolId)?.name ?? toolId;
+  const nameOf = (toolId: string) => widgetFor(toolId)?.name ?? tools?.find((t) => t.id === toolId)?.name ?? toolId;
   const change = (next: HomeLayout, message = '') => {
     setLayout(next);
     setError(null);
@@ -64,7 +66,7 @@ export function LayoutEditor({ initial, onSave, onCancel, saveLabel = 'Save', la
     }
   };
 
-  const available = Object.values(WIDGETS).filter((w) => isVisible(w.toolId) && (!tools || tools.some((t) => t.id === w.toolId)));
+  const available = Object.values(WIDGETS).filter((w) => widgetShows(w, isVisible, isAdmin) && (w.tool === null || !tools || tools.some((t) => t.id === w.tool)));
   const rows = layout.canvas;
 
   return (

@@ -4,66 +4,15 @@
 // ship: the weather, joke and scores header items and the archive search card (a chat extension
 // with nothing to do on Home) are gone, and a saved layout that still names them just skips them.
 // A widget whose tool cannot work yet (the Library with no archive) says why instead of pretending.
-import { useId, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement } from 'react';
 import { Link } from 'react-router';
 import { itemTitle, readerItemHref } from '../reader/types';
-import { NotReadyNote } from '../apps/NotReadyNote';
-import { ToolIcon } from '../apps/ToolIcon';
-import { useTools, type Tool } from '../apps/tools';
+import { useTools } from '../apps/tools';
 import { useUser } from '../../app/session';
+import { AREA_WIDGETS, ChatWidget, DownloadsWidget, MediaWidget, PicturesWidget, WarrantiesWidget } from './area-widgets';
+import { ToolCard, type WidgetDef, type WidgetProps } from './widget-card';
 import type { HomeColumn, HomeLayout, HomeRow } from './layout-edit';
 import { useUnreadReaderItems } from './queries';
-
-interface WidgetProps {
-  tool: Tool | undefined;
-  span: 1 | 2;
-}
-
-export interface WidgetDef {
-  toolId: string;
-  /** Used until the tools list has loaded (optimistic display). */
-  name: string;
-  icon: string;
-  Component: (props: WidgetProps) => ReactElement;
-}
-
-function ToolCard({
-  tool,
-  def,
-  text,
-  link,
-  children,
-}: {
-  tool: Tool | undefined;
-  def: Pick<WidgetDef, 'name' | 'icon' | 'toolId'>;
-  text: string;
-  link?: { to: string; label: string } | null;
-  children?: ReactNode;
-}): ReactElement {
-  const titleId = useId();
-  const isAdmin = useUser().role === 'admin';
-  const name = tool?.name ?? def.name;
-  return (
-    <article className="widget__card" aria-labelledby={titleId}>
-      <div className="widget__head">
-        <span className="widget__icon" aria-hidden="true">
-          <ToolIcon toolId={def.toolId} icon={tool?.icon ?? def.icon} />
-        </span>
-        <h2 id={titleId} className="widget__title">
-          {name}
-        </h2>
-      </div>
-      <p className="widget__text">{text}</p>
-      {tool ? <NotReadyNote availability={tool} forAdmin={isAdmin} /> : null}
-      {children}
-      {link ? (
-        <Link className="widget__link" to={link.to}>
-          {link.label}
-        </Link>
-      ) : null}
-    </article>
-  );
-}
 
 /** The newest unread items in the member's Reader (up to three), linking to each. */
 function ReaderWidget({ tool }: WidgetProps): ReactElement {
@@ -107,23 +56,34 @@ function LibraryWidget({ tool }: WidgetProps): ReactElement {
 }
 
 export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
-  reader: { toolId: 'reader', name: 'Reader', icon: '📖', Component: ReaderWidget },
-  library: { toolId: 'library', name: 'Library', icon: '📚', Component: LibraryWidget },
+  reader: { toolId: 'reader', tool: 'reader', name: 'Reader', icon: '📖', Component: ReaderWidget },
+  library: { toolId: 'library', tool: 'library', name: 'Library', icon: '📚', Component: LibraryWidget },
+  chat: { ...AREA_WIDGETS.chat, tool: null, Component: ChatWidget },
+  media: { ...AREA_WIDGETS.media, tool: null, Component: MediaWidget },
+  inventory: { ...AREA_WIDGETS.inventory, tool: 'inventory', Component: WarrantiesWidget },
+  images: { ...AREA_WIDGETS.images, tool: null, Component: PicturesWidget },
+  downloads: { ...AREA_WIDGETS.downloads, tool: null, adminOnly: true, Component: DownloadsWidget },
 };
+
+/** Whether a widget may show for this person: its app switched on (when it is one), admins' widgets to admins. */
+export function widgetShows(def: WidgetDef, isVisible: (toolId: string) => boolean, isAdmin: boolean): boolean {
+  return (def.tool === null || isVisible(def.tool)) && (!def.adminOnly || isAdmin);
+}
 
 export const widgetFor = (toolId: string): WidgetDef | undefined => (Object.hasOwn(WIDGETS, toolId) ? WIDGETS[toolId] : undefined);
 
 /** The rows and columns that actually render for this enabled set. */
-export function visibleRows(layout: HomeLayout, isVisible: (toolId: string) => boolean): Array<{ row: HomeRow; cols: HomeColumn[] }> {
+export function visibleRows(layout: HomeLayout, isVisible: (toolId: string) => boolean, isAdmin = false): Array<{ row: HomeRow; cols: HomeColumn[] }> {
   return layout.canvas
-    .map((row) => ({ row, cols: row.cols.filter((c) => widgetFor(c.toolId) && isVisible(c.toolId)) }))
+    .map((row) => ({ row, cols: row.cols.filter((c) => { const def = widgetFor(c.toolId); return def !== undefined && widgetShows(def, isVisible, isAdmin); }) }))
     .filter((r) => r.cols.length > 0);
 }
 
 /** The canvas as its owner sees it. Returns null when no widget would show. */
 export function HomeCanvas({ layout, label = 'Home widgets' }: { layout: HomeLayout; label?: string }): ReactElement | null {
   const { tools, isVisible } = useTools();
-  const rows = visibleRows(layout, isVisible);
+  const isAdmin = useUser().role === 'admin';
+  const rows = visibleRows(layout, isVisible, isAdmin);
   if (rows.length === 0) return null;
   return (
     <div className="canvas" role="list" aria-label={label} data-testid="home-canvas">
@@ -133,7 +93,7 @@ export function HomeCanvas({ layout, label = 'Home widgets' }: { layout: HomeLay
             const def = widgetFor(c.toolId)!;
             return (
               <div key={`${c.toolId}-${i}`} className={`widget widget--span${c.colSpan}`} data-testid={`widget-${c.toolId}`} data-span={c.colSpan}>
-                <def.Component tool={tools?.find((t) => t.id === c.toolId)} span={c.colSpan} />
+                <def.Component tool={def.tool ? tools?.find((t) => t.id === def.tool) : undefined} span={c.colSpan} />
               </div>
             );
           })}

@@ -119,6 +119,7 @@ export function ModelsPage(): ReactElement {
                   label={r.label}
                   hint={r.hint}
                   value={data.chosen[r.role]}
+                  adopted={data.adopted.includes(r.role)}
                   options={data.models.filter((m) => m.capabilities.includes(r.needs)).map((m) => m.name)}
                   busy={busy === `select:${r.role}`}
                   disabled={busy !== null}
@@ -186,9 +187,9 @@ export function ModelsPage(): ReactElement {
   );
 }
 
-function RoleSelect(props: { label: string; hint: string; value: string | null; options: string[]; busy: boolean; disabled: boolean; onChange: (model: string) => void }): ReactElement {
+function RoleSelect(props: { label: string; hint: string; value: string | null; adopted: boolean; options: string[]; busy: boolean; disabled: boolean; onChange: (model: string) => void }): ReactElement {
   const id = useId();
-  const { label, hint, value, options, busy, disabled, onChange } = props;
+  const { label, hint, value, adopted, options, busy, disabled, onChange } = props;
   const missing = value !== null && !options.includes(value);
   return (
     <div className="field models-role">
@@ -197,6 +198,7 @@ function RoleSelect(props: { label: string; hint: string; value: string | null; 
       </label>
       <span id={`${id}-hint`} className="field__hint">
         {hint}
+        {adopted && value ? ` Hearth picked ${value} because this computer already had it; choose another here if you like.` : null}
       </span>
       <select id={id} className="input" aria-describedby={`${id}-hint`} value={value ?? ''} disabled={disabled || options.length === 0} onChange={(e) => e.target.value && onChange(e.target.value)}>
         {value === null ? <option value="">{options.length ? 'Choose a model' : 'No model can do this yet'}</option> : null}

@@ -4,6 +4,7 @@
 // marks it read (spec: neither sends the member a notification).
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactElement } from 'react';
+import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
@@ -74,6 +75,13 @@ export function describeNotification(n: Notification): { icon: IconName; title: 
     default:
       return { icon: 'bell', title: str(p, 'title') || 'Message from Hearth', body: str(p, 'message', 'body', 'text') };
   }
+}
+
+/** Where a notification's fix is: a path of this web app only (never another site), with its label. */
+function fixLink(n: Notification): { path: string; label: string } | null {
+  const path = str(n.payload, 'link');
+  if (!path.startsWith('/') || path.startsWith('//')) return null;
+  return { path, label: str(n.payload, 'linkLabel') || 'Open' };
 }
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
@@ -164,6 +172,11 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
                     {title}
                   </p>
                   {body ? <p className="notification__body">{n.type === 'install_request' ? `“${body}”` : body}</p> : null}
+                  {fixLink(n) ? (
+                    <Link className="btn btn--secondary btn--compact notification__link" to={fixLink(n)!.path} onClick={onClose}>
+                      {fixLink(n)!.label}
+                    </Link>
+                  ) : null}
                   <p className="notification__meta muted">
                     <time dateTime={n.createdAt} title={new Date(n.createdAt).toLocaleString()}>
                       {timeAgo(n.createdAt)}
