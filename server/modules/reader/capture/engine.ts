@@ -175,7 +175,7 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       if (signal?.aborted) throw cancelled();
       // phase 3 (worker): both documents pointed at the local copies and serialized
       consumed = true;
-      const out = await inWorker(() => dom.render({ session: page.session, assets: Object.fromEntries(found), publicBase: req.publicBase }, { signal }));
+      const out = await inWorker(() => dom.render({ session: page.session, assets: Object.fromEntries(found), sizes: Object.fromEntries(assets.imageSizes), publicBase: req.publicBase }, { signal }));
       await writeFile(path.join(req.outDir, 'index.html'), out.snapshot);
       reader = { ...page.view, contentHtml: out.contentHtml };
     } finally {
