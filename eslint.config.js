@@ -104,7 +104,10 @@ export default tseslint.config(
   },
   {
     files: ['server/adapters/**/*.ts'],
-    rules: restrict([{ group: ['**/modules/**', '**/db/**', '**/http/**'], message: 'Adapters speak to one program; no feature logic.' }]),
+    rules: restrict([
+      { group: ['**/modules/**', '**/db/**', '**/http/**'], message: 'Adapters speak to one program; no feature logic.' },
+      { group: ['**/errors', '**/errors.js', '**/adapter-errors/**'], message: 'An adapter throws its own error with a failure kind; server/adapter-errors/ turns it into an answer.' },
+    ]),
   },
   {
     files: ['migrations/**/*.ts'],

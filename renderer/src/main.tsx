@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { swapInInter } from './ui/font';
 import '@fontsource-variable/inter/wght.css';
 import './ui/styles.css';
 import './ui/components.css';
@@ -9,30 +8,28 @@ import './ui/components.css';
 // when the app's own script starts running (the browser tests compare the start-up loader's requests with it)
 performance.mark('hearth:app-start');
 
-// Inter (the app's typeface, 48 KB for its Latin face) is not part of the first screen: the words
-// are drawn at once in its stand-in (styles.css: a local face sized to match it, so nothing moves
-// when it takes over), and Inter is asked for once the page's first words are on screen and the
-// browser is idle, then put in place in steps (ui/font.ts), ending with the .font-inter class on
-// <html>. Asked for earlier (with the splash, or by the stylesheet as soon as words were laid out
-// in it), it shared the phone's line with the page's code and data, and bench/webapp.ts counted it
-// against the page's largest text.
-// A browser that has had it once (remembered in localStorage; the file itself is immutable and
-// kept by the service worker) uses it from the start.
+// Inter (the app's typeface, 48 KB for its Latin face) is not part of a browser's first visit: the
+// words are drawn in its stand-in (styles.css: a local face sized to match it), and Inter is only
+// fetched, once the page's first words are on screen and the browser is idle, for the next visit.
+// Putting it in place on a page already drawn cost the phone's main thread each size and weight
+// measured anew and the whole page laid out again (100-200 ms of a 4x slower processor's first
+// seconds, bench/first-screen.ts), and on a phone without DejaVu Sans the words moved. A browser
+// that has had it (remembered in localStorage; the file itself is immutable and kept by the
+// service worker) uses it from the start.
 const FONT_KEPT = 'hearth:font-inter';
 const useInter = () => document.documentElement.classList.add('font-inter');
 
-function loadInter(): void {
+function fetchInter(): void {
   document.fonts.load('1em "Inter Variable"').then(
     (faces) => {
       if (faces.length === 0) return;
-      swapInInter();
       try {
         localStorage.setItem(FONT_KEPT, '1');
       } catch {
-        // storage refused (private mode): asked for again next time, nothing else changes
+        // storage refused (private mode): fetched again next time, nothing else changes
       }
     },
-    () => undefined, // not arrived: the stand-in stays
+    () => undefined, // not arrived: asked for again on the next visit
   );
 }
 
@@ -66,10 +63,10 @@ let kept = false;
 try {
   kept = localStorage.getItem(FONT_KEPT) === '1';
 } catch {
-  // storage refused: Inter is asked for after the first words, as on a first visit
+  // storage refused: Inter is fetched after the first words, as on a first visit
 }
 if (kept) useInter();
-else afterFirstWords(loadInter);
+else afterFirstWords(fetchInter);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html is missing #root');

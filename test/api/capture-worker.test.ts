@@ -14,6 +14,7 @@ import { CaptureError, type CaptureEngine, type CaptureRequest } from '../../ser
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
 import { ParseWorker, WorkerTaskError, WorkerTimeoutError } from '../../server/platform/workers/parse-worker.js';
+import { until } from '../harness/net.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const FAULTY = new URL('../fixtures/capture/faulty-dom-tasks.ts', import.meta.url);
@@ -29,6 +30,8 @@ let origin: string;
 let guard: SsrfGuard;
 const temp = makeTempDir('hearth-capture-worker-');
 let n = 0;
+/** While set, /held answers only once it resolves. */
+let held: Promise<void> | null = null;
 
 function req(p: string, extra: Partial<CaptureRequest> = {}): CaptureRequest {
   return { url: origin + p, mode: 'archive', outDir: path.join(temp.dir, `c${++n}`), publicBase: `/api/reader/item${n}/archive/`, ...extra };
@@ -50,6 +53,13 @@ beforeAll(async () => {
     if (p.endsWith('.png')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       return res.end(PNG);
+    }
+    if (p === '/held' && held) {
+      void held.then(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(page('Page /held'));
+      });
+      return;
     }
     const marker = { '/spin': 'hearth-test:spin', '/exit': 'hearth-test:exit', '/oom': 'hearth-test:oom', '/slow': 'hearth-test:slow' }[p] ?? '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -151,6 +161,26 @@ describe('capture engine: DOM work in the parse worker', () => {
       await engine.close();
       expect((await engine.capture(req('/two'))).title).toBe('Page /two');
     } finally {
+      await engine.close();
+    }
+  });
+
+  it('starts its parse worker as the capture begins, while the page is still loading', async () => {
+    const worker = new ParseWorker({ handlers: DOM_TASKS_MODULE });
+    const engine: CaptureEngine = createCaptureEngine({ guard, browserEnabled: false, parseWorker: worker, logger: createMemoryLogger('warn') });
+    try {
+      let release!: () => void;
+      held = new Promise<void>((r) => (release = r));
+      const capture = engine.capture(req('/held'));
+      // the page has not answered, yet the worker (jsdom and the rest) is already starting
+      await until(() => worker.stats().starts === 1, 'the parse worker to start while the page is held');
+      expect(worker.stats().completed).toBe(0);
+      release();
+      expect((await capture).title).toBe('Page /held');
+      expect(worker.stats().starts).toBe(1);
+    } finally {
+      held = null;
+      await worker.close();
       await engine.close();
     }
   });

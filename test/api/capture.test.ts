@@ -12,7 +12,7 @@ import { CaptureError, type CaptureEngine, type CaptureRequest } from '../../ser
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { createSsrfGuard, type SsrfGuard } from '../../server/platform/ssrf.js';
 import { remoteRefs } from '../fixtures/capture/remote-refs.js';
-import { startCanary, startFixtureSite, type Canary, type FixtureSite } from '../fixtures/capture/server.js';
+import { articlePage, startCanary, startFixtureSite, type Canary, type FixtureSite } from '../fixtures/capture/server.js';
 import { waitFor } from '../harness/net.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -120,6 +120,39 @@ describe.skipIf(!haveChromium)('capture engine in Chromium', () => {
     expect(res.contentText).toMatch(/Paragraph 11 written by script/);
     expect(res.contentHtml).toContain(`${r.publicBase}assets/`);
     expect(readFileSync(path.join(r.outDir, 'index.html'), 'utf8')).not.toContain('Loading…');
+  });
+
+  it('takes a page that keeps reporting to its server once its own loading is done, without waiting out the idle budget', async () => {
+    // a news-like page: a script POSTs to its server every 300 ms for as long as the page is open,
+    // so the network is never quiet for 500 ms (Playwright's networkidle); and it draws its last
+    // paragraph from a timer after the load, which the capture must still wait for
+    site.routes.set('/beacon-page', (_q, res) =>
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        articlePage(
+          'A page that keeps reporting',
+          '',
+          `<script>setInterval(() => fetch('/beacon', { method: 'POST', body: 'seen' }).catch(() => {}), 300);
+window.addEventListener('load', () => setTimeout(() => { const p = document.createElement('p'); p.textContent = 'Drawn after the load by a timer.'; document.querySelector('article').append(p); }, 300));</script>`,
+        ),
+      ),
+    );
+    let beacons = 0;
+    site.routes.set('/beacon', (_q, res) => {
+      beacons++;
+      res.writeHead(204).end();
+    });
+    // an idle budget far past the test's own timeout: waiting for a quiet network never ends here
+    const patient = createCaptureEngine({ guard, browser, logger: createMemoryLogger('warn'), navigationTimeoutMs: 15_000, idleTimeoutMs: 600_000 });
+    try {
+      const res = await patient.capture(req('/beacon-page'));
+      expect(res.title).toBe('A page that keeps reporting');
+      expect(res.contentText).toContain('Drawn after the load by a timer.');
+      expect(beacons).toBeGreaterThan(0);
+    } finally {
+      await patient.close();
+      site.routes.delete('/beacon-page');
+      site.routes.delete('/beacon');
+    }
   });
 
   it('follows a redirect chain (301 -> 302 -> page)', async () => {

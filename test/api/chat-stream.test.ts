@@ -283,7 +283,7 @@ describe('the chat answer stream', () => {
       ['an {error} line', () => fake.setMode('error-line', { only: '/api/chat' }), 'model_cut_off', /stopped in the middle/],
       ['a garbage line', () => fake.setMode('garbage-line', { only: '/api/chat' }), 'model_runtime_error', /could not read/],
       ['a slow first token', () => fake.setMode('slow-first-token', { slowMs: 3000, only: '/api/chat' }), 'model_slow', /too long to start/],
-      ['an unknown model', () => s.handle.deps.settings.set('chat_model', 'ghost:1b'), 'model_not_found', /ghost:1b is not installed/],
+      ['an unknown model', () => s.handle.deps.settings.set('chat_model', 'ghost:1b'), 'model_not_found', /ghost:1b isn't installed/],
     ];
     for (const [what, arrange, code, sentence] of cases) {
       it(what, async () => {

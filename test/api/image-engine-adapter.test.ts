@@ -3,7 +3,8 @@
 // view, queue, interrupt, refusals as one sentence, and the typed failures (down, garbage).
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createComfyUiClient, decodeFrame, EngineBadAnswerError, EngineUnreachableError } from '../../server/adapters/image-engine/comfyui.js';
+import { createComfyUiClient, decodeFrame, ImageEngineError } from '../../server/adapters/image-engine/comfyui.js';
+import { withImageEngineAppErrors } from '../../server/adapter-errors/image-engine.js';
 import type { EngineFrame } from '../../server/modules/image-gen/parts.js';
 import { buildGraph } from '../../server/modules/image-gen/workflow-graph.js';
 import { startFakeImageEngine, type FakeImageEngine } from '../fakes/image-engine.js';
@@ -82,16 +83,19 @@ describe('the image engine adapter', () => {
 
   it('fails with typed errors: unreachable when down or closed, a clear error on garbage', async () => {
     const closed = createComfyUiClient({ baseUrl: CLOSED_URL, timeoutMs: 2_000 });
-    await expect(closed.systemStats()).rejects.toBeInstanceOf(EngineUnreachableError);
-    await expect(closed.connect('x')).rejects.toBeInstanceOf(EngineUnreachableError);
+    await expect(closed.systemStats()).rejects.toMatchObject({ name: 'ImageEngineError', failure: 'unreachable' });
+    await expect(closed.connect('x')).rejects.toMatchObject({ name: 'ImageEngineError', failure: 'unreachable' });
     engine = await startFakeImageEngine();
     const client = createComfyUiClient({ baseUrl: engine.url });
     await engine.setMode('garbage');
     const err = await client.systemStats().catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(EngineBadAnswerError);
+    expect(err).toBeInstanceOf(ImageEngineError);
+    expect(err).toMatchObject({ failure: 'bad_response' });
     expect((err as Error).message).toBe('The picture engine gave an answer Hearth could not read (system stats).');
     await engine.setMode('down');
-    await expect(client.queue()).rejects.toMatchObject({ status: 503, code: 'image_engine_unavailable' });
+    await expect(client.queue()).rejects.toMatchObject({ failure: 'unreachable' });
+    // what every caller in the image-gen module sees: the same failure as its one answer
+    await expect(withImageEngineAppErrors(client).queue()).rejects.toMatchObject({ status: 503, code: 'image_engine_unavailable' });
   });
 
   it('decodes binary frames per the reference layout (big-endian type and format)', () => {
@@ -102,7 +106,7 @@ describe('the image engine adapter', () => {
     const meta = Buffer.from(JSON.stringify({ node_id: '3', prompt_id: 'p', image_type: 'image/jpeg' }));
     expect(decodeFrame(Buffer.concat([head(4, meta.length), meta, jpeg]), true)).toEqual({ type: 'preview', format: 'jpeg', bytes: jpeg });
     expect(decodeFrame(Buffer.concat([head(3, 1), Buffer.from('3hello')]), true)).toBeNull();
-    expect(() => decodeFrame(head(4, 999), true)).toThrow(EngineBadAnswerError);
+    expect(() => decodeFrame(head(4, 999), true)).toThrow(ImageEngineError);
     expect(decodeFrame(Buffer.from('{"type":"executing","data":{"node":null,"prompt_id":"p"}}'), false)).toEqual({ type: 'executing', promptId: 'p', node: null });
   });
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createComfyUiClient } from '../../server/adapters/image-engine/comfyui.js';
+import { withImageEngineAppErrors } from '../../server/adapter-errors/image-engine.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRowPatch, JobEvent } from '../../server/modules/image-gen/parts.js';
 import { CRASH_SENTENCE, EngineJobRunner, FORGOTTEN_SENTENCE, STALL_SENTENCE } from '../../server/modules/image-gen/runner.js';
@@ -40,7 +41,7 @@ async function setup(opts: { stepMs?: number; stallMs?: number; packs?: string[]
     stop: async () => undefined,
   };
   const runner = new EngineJobRunner({
-    client: createComfyUiClient({ baseUrl: engine.url, timeoutMs: 2000 }),
+    client: withImageEngineAppErrors(createComfyUiClient({ baseUrl: engine.url, timeoutMs: 2000 })), // as the image-gen module builds it
     runtime,
     rows: {
       update: async (id, patch) => void rows.set(id, { ...rows.get(id), ...patch }),

@@ -99,7 +99,7 @@ describe('Ask the manual', () => {
     const r = await ask(d.id, { question: 'How do I descale?' });
     expect(r.status).toBe(200);
     const error = r.events.find((e) => e.event === 'error')!;
-    expect(error.data).toEqual({ code: 'model_cut_off', message: 'The AI model stopped in the middle of its answer. Ask again.' });
+    expect(error.data).toEqual({ code: 'model_cut_off', message: 'The AI model stopped in the middle of its answer. Try again.' });
     expect(r.events.some((e) => e.event === 'done')).toBe(false);
   });
 

@@ -301,7 +301,7 @@ describe('inventory web lookup', () => {
     expect(down.status).toBe(503);
     // the models module's picker says so before anything is asked
     expect(down.body.error.code).toBe('model_runtime_unavailable');
-    expect(down.body.error.message).toMatch(/^The model runtime \(Ollama\) is not running.*\.$/);
+    expect(down.body.error.message).toMatch(/^The AI model isn't running on the Hearth computer\. Start Ollama.*\.$/);
 
     const noModel = await insertDevice(store, { model: null });
     expect((await s.member.post(`/api/home/devices/${noModel.id}/generate-specs`, {})).body.error.code).toBe('brand_and_model_needed');

@@ -114,7 +114,7 @@ describe('reader AI routes', () => {
     const down = await server.member.post(`/api/reader/${id}/summarize`);
     expect(down.status).toBe(503);
     expect(down.body.error).toMatchObject({ code: 'model_runtime_unavailable' });
-    expect(down.body.error.message).toMatch(/local AI model isn't running/);
+    expect(down.body.error.message).toMatch(/AI model isn't running/);
     expect((await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' })).status).toBe(503);
 
     await fake.setMode('ok');
@@ -169,11 +169,11 @@ describe('reader AI routes', () => {
 
   it('a stream cut mid-answer or garbage from the runtime is 502', async () => {
     const id = await captured(server.member);
-    for (const mode of ['cut', 'garbage'] as const) {
+    for (const [mode, code] of [['cut', 'model_cut_off'], ['garbage', 'model_runtime_error']] as const) {
       await fake.setMode(mode);
       const r = await server.member.post(`/api/reader/${id}/summarize`);
       expect(r.status, mode).toBe(502);
-      expect(r.body.error.code).toBe('model_runtime_error');
+      expect(r.body.error.code).toBe(code);
       const a = await server.member.post(`/api/reader/${id}/ask`, { question: 'Why?' });
       expect(a.status, mode).toBe(502);
     }

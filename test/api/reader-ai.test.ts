@@ -81,20 +81,20 @@ describe('Reader AI against the Ollama fake', () => {
     await fake.setMode('down');
     const err = await errorOf(summarize(ARTICLE, opts()));
     expect(err).toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
-    expect(err.message).toMatch(/local AI model isn't running/);
+    expect(err.message).toMatch(/AI model isn't running/);
     expect(await errorOf(ask(ARTICLE, 'Why?', opts()))).toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
   });
 
   it('a model the runtime does not have is 503 naming it', async () => {
     const err = await errorOf(summarize(ARTICLE, { ...opts(), model: 'ghost:1b' }));
-    expect(err).toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
+    expect(err).toMatchObject({ status: 503, code: 'model_not_found' });
     expect(err.message).toMatch(/ghost:1b isn't installed/);
   });
 
   it('a cut stream, garbage from the runtime, an error line are 502; a stall is 504', async () => {
-    for (const mode of ['cut', 'garbage', 'error-line'] as const) {
+    for (const [mode, code] of [['cut', 'model_cut_off'], ['garbage', 'model_runtime_error'], ['error-line', 'model_cut_off']] as const) {
       await fake.setMode(mode);
-      expect(await errorOf(summarize(ARTICLE, opts())), mode).toMatchObject({ status: 502, code: 'model_runtime_error' });
+      expect(await errorOf(summarize(ARTICLE, opts())), mode).toMatchObject({ status: 502, code });
     }
     await fake.setMode('slow', { slowMs: 600 });
     expect(await errorOf(ask(ARTICLE, 'Why?', opts(200)))).toMatchObject({ status: 504, code: 'model_timeout' });

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import busboy from 'busboy';
 import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { readObjectInfo, validateGraph, type ObjectInfo } from '../../server/modules/image-gen/object-info.js';
+import { readObjectInfo, validateGraph, type ObjectInfo } from '../../server/adapters/image-engine/object-info.js';
 import { objectInfoAnswer } from '../fixtures/comfyui/index.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { readObjectInfo } from '../../server/modules/image-gen/object-info.js';
+import { readObjectInfo } from '../../server/adapters/image-engine/object-info.js';
 import type { EngineJob, EngineRuntimeStatus, ImageEngineClient, ImageEngineRuntime, ImageJobRunner, JobEvent } from '../../server/modules/image-gen/parts.js';
 import type { ImageEngineParts } from '../../server/modules/image-gen/engine-admin-service.js';
 import type { BuiltGraph } from '../../server/modules/image-gen/workflow-graph.js';

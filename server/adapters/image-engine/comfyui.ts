@@ -2,39 +2,38 @@
 // URL is the engine on loopback (127.0.0.1:8188, or IMAGE_ENGINE_URL), set by the household's own
 // configuration and never by a request, so it is fetched directly as the model runtime's is
 // (adapters/model-runtime/ollama.ts), not through the SSRF guard, which refuses loopback. Every
-// answer is untrusted and parsed with zod; a connection that fails or times out is
-// EngineUnreachableError, an answer that is not the engine's is EngineBadAnswerError, and a
+// answer is untrusted and parsed with zod; a connection that fails or times out is an
+// ImageEngineError 'unreachable', an answer that is not the engine's one 'bad_response', and a
 // refused graph (400 with node_errors) comes back as one sentence a person can read.
 import { randomUUID } from 'node:crypto';
 import type WebSocket from 'ws';
 import { z } from 'zod';
-import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { lazyRequire, undici } from '../../platform/lazy.js';
-// The engine's port (ImageEngineClient and its frame types, image-gen parts.ts) and the pure object_info
-// reader are image generation's contract with this adapter (issue 18); nothing else of the feature.
-// eslint-disable-next-line no-restricted-imports -- the contract's graph type
-import type { ApiGraph } from '../../modules/image-gen/graph-builder.js';
-// eslint-disable-next-line no-restricted-imports -- a pure parser of the engine's own answer
-import { readObjectInfo, type NodeErrors, type ObjectInfo, type PromptErrorReason } from '../../modules/image-gen/object-info.js';
-// eslint-disable-next-line no-restricted-imports -- the port this adapter implements
-import type { EngineFileRef, EngineFrame, EngineRefusal, EngineSocket, EngineSystemStats, ImageEngineClient } from '../../modules/image-gen/parts.js';
+import { readObjectInfo, type NodeErrors, type ObjectInfo, type PromptErrorReason } from './object-info.js';
+import type { ApiGraph, EngineFileRef, EngineFrame, EngineRefusal, EngineSocket, EngineSystemStats, ImageEngineClient } from './protocol.js';
 
 /** ws, required at the first connection to the engine (not at start). */
 const loadWs = lazyRequire<typeof WebSocket>('ws');
 
-export class EngineUnreachableError extends ServiceUnavailableError {
-  constructor(message = 'The picture engine is not answering right now. It may still be starting; try again in a minute.') {
-    super('image_engine_unavailable', message);
-    this.name = 'EngineUnreachableError';
+export type ImageEngineFailure = 'unreachable' | 'bad_response';
+
+/**
+ * Every failure of the engine: `unreachable` (no connection, a dropped one, a time-out: it may still
+ * be starting) or `bad_response` (an answer that is not the engine's; the message says which).
+ * server/adapter-errors/image-engine.ts turns it into the one answer for each kind.
+ */
+export class ImageEngineError extends Error {
+  constructor(
+    readonly failure: ImageEngineFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageEngineError';
   }
 }
 
-export class EngineBadAnswerError extends UpstreamError {
-  constructor(what: string) {
-    super('image_engine_bad_answer', `The picture engine gave an answer Hearth could not read (${what}).`);
-    this.name = 'EngineBadAnswerError';
-  }
-}
+const unreachable = () => new ImageEngineError('unreachable', 'The picture engine did not answer.');
+const badAnswer = (what: string) => new ImageEngineError('bad_response', `The picture engine gave an answer Hearth could not read (${what}).`);
 
 export interface ComfyUiClientOptions {
   baseUrl: string;
@@ -104,7 +103,7 @@ export function refusalSentence(error: PromptErrorReason, nodeErrors: NodeErrors
 /** One WebSocket message of the engine (API.md §6) as a frame, or null for what Hearth does not use. */
 export function decodeFrame(data: Buffer, isBinary: boolean): EngineFrame | null {
   if (isBinary) {
-    if (data.length < 8) throw new EngineBadAnswerError('a binary frame too short');
+    if (data.length < 8) throw badAnswer('a binary frame too short');
     const event = data.readUInt32BE(0);
     if (event === 1) {
       const format = data.readUInt32BE(4);
@@ -112,13 +111,13 @@ export function decodeFrame(data: Buffer, isBinary: boolean): EngineFrame | null
     }
     if (event === 4) {
       const len = data.readUInt32BE(4);
-      if (8 + len > data.length) throw new EngineBadAnswerError('a preview frame shorter than its header says');
+      if (8 + len > data.length) throw badAnswer('a preview frame shorter than its header says');
       let imageType = 'image/jpeg';
       try {
         const meta = JSON.parse(data.subarray(8, 8 + len).toString('utf8')) as { image_type?: unknown };
         if (typeof meta.image_type === 'string') imageType = meta.image_type;
       } catch {
-        throw new EngineBadAnswerError('a preview frame with unreadable metadata');
+        throw badAnswer('a preview frame with unreadable metadata');
       }
       return { type: 'preview', format: imageType === 'image/png' ? 'png' : 'jpeg', bytes: data.subarray(8 + len) };
     }
@@ -128,7 +127,7 @@ export function decodeFrame(data: Buffer, isBinary: boolean): EngineFrame | null
   try {
     msg = JSON.parse(data.toString('utf8')) as typeof msg;
   } catch {
-    throw new EngineBadAnswerError('a message that is not JSON');
+    throw badAnswer('a message that is not JSON');
   }
   const d = msg.data ?? {};
   const promptId = typeof d.prompt_id === 'string' ? d.prompt_id : '';
@@ -179,28 +178,28 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
       });
     } catch (err) {
       if (init.signal?.aborted) throw init.signal.reason ?? err;
-      throw new EngineUnreachableError();
+      throw unreachable();
     }
   };
   const readJson = async (res: Awaited<ReturnType<typeof call>>, what: string): Promise<unknown> => {
     const text = await res.text().catch(() => {
-      throw new EngineUnreachableError();
+      throw unreachable();
     });
     try {
       return JSON.parse(text);
     } catch {
-      throw new EngineBadAnswerError(what);
+      throw badAnswer(what);
     }
   };
   const parse = <T>(schema: z.ZodType<T>, value: unknown, what: string): T => {
     const r = schema.safeParse(value);
-    if (!r.success) throw new EngineBadAnswerError(what);
+    if (!r.success) throw badAnswer(what);
     return r.data;
   };
   const expectOk = async (res: Awaited<ReturnType<typeof call>>, what: string) => {
     if (!res.ok) {
       await res.body?.cancel().catch(() => undefined);
-      throw new EngineBadAnswerError(`${what} answered ${res.status}`);
+      throw badAnswer(`${what} answered ${res.status}`);
     }
   };
 
@@ -222,7 +221,7 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
       try {
         cachedInfo = readObjectInfo(raw);
       } catch {
-        throw new EngineBadAnswerError('node list');
+        throw badAnswer('node list');
       }
       return cachedInfo;
     },
@@ -253,13 +252,13 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
           lastError = err;
           if (!opened) {
             signal?.removeEventListener('abort', onAbort);
-            reject(signal?.aborted ? (signal.reason as Error) : new EngineUnreachableError());
+            reject(signal?.aborted ? (signal.reason as Error) : unreachable());
           }
         });
         ws.on('close', (code) => {
           signal?.removeEventListener('abort', onAbort);
           if (!opened) {
-            reject(new EngineUnreachableError());
+            reject(unreachable());
             return;
           }
           const error = closedByUs ? null : (lastError ?? new Error(`the picture engine closed its connection (${code})`));
@@ -288,7 +287,7 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
         const refusal: EngineRefusal = { message, nodeErrors: refused.node_errors, missingClass };
         return { refused: refusal };
       }
-      if (!res.ok) throw new EngineBadAnswerError(`a new job answered ${res.status}`);
+      if (!res.ok) throw badAnswer(`a new job answered ${res.status}`);
       return { promptId: parse(PromptOk, body, 'the answer to a new job').prompt_id };
     },
     async queue(signal) {
@@ -329,7 +328,7 @@ export function createComfyUiClient(opts: ComfyUiClientOptions): ImageEngineClie
       try {
         return Buffer.from(await res.arrayBuffer());
       } catch {
-        throw new EngineUnreachableError();
+        throw unreachable();
       }
     },
   };

@@ -8,9 +8,10 @@
 // every PARTIAL_SAVE_MS (one write per interval, never per word), so a crash keeps it; the next
 // start marks an answer left streaming as stopped (ChatService.stopLeftoverAnswers).
 import { randomUUID } from 'node:crypto';
-import { ModelRuntimeError, type ChatMessage as RuntimeMessage, type ChatResult, type ModelDetails, type ModelRuntimeClient, type ToolCall } from '../../adapters/model-runtime/ollama.js';
+import type { ChatMessage as RuntimeMessage, ChatResult, ModelDetails, ModelRuntimeClient, ToolCall } from '../../adapters/model-runtime/ollama.js';
+import { isModelRuntimeFailure, modelRuntimeAppError, modelRuntimeDown } from '../../adapter-errors/model-runtime.js';
 import type { UserActor } from '../../actor.js';
-import { AppError, BadRequestError, ConflictError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { withoutUrls, type Logger } from '../../platform/logger.js';
 import type { ModelDetailsCache } from '../models/details.js';
@@ -57,12 +58,6 @@ export interface ChatStreamDeps {
   titleMs?: number;
 }
 
-export class ModelRuntimeUnavailableError extends ServiceUnavailableError {
-  constructor() {
-    super('model_runtime_unavailable', 'The AI model is not running on the Hearth computer. Start Ollama there, then try again.');
-  }
-}
-
 class FirstTokenTimeout extends Error {
   constructor() {
     super('The model did not start answering in time.');
@@ -74,21 +69,8 @@ class FirstTokenTimeout extends Error {
 export function answerFailure(err: unknown, model: string): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof FirstTokenTimeout) return new UpstreamError('model_slow', 'The model took too long to start answering. It may still be loading; try again in a moment.');
-  if (err instanceof ModelRuntimeError) {
-    switch (err.failure) {
-      case 'unreachable':
-        return new ServiceUnavailableError('model_runtime_unavailable', 'The AI model stopped answering. Check that Ollama is running on the Hearth computer, then try again.');
-      case 'timeout':
-        return new UpstreamError('model_timeout', 'The model took too long to answer. Try again in a moment.');
-      case 'http_error':
-        if (err.status === 404) return new UpstreamError('model_not_found', `The model ${model} is not installed any more. An admin can install it again, or choose another model.`);
-        return new UpstreamError('model_runtime_error', 'The model could not answer this time. Try again.');
-      case 'bad_response':
-        return new UpstreamError('model_runtime_error', 'The model sent something Hearth could not read, so the answer stopped. Try again.');
-      default:
-        return new UpstreamError('model_cut_off', 'The model stopped in the middle of its answer. What it wrote so far is kept; try again.');
-    }
-  }
+  const mapped = modelRuntimeAppError(err, { model });
+  if (mapped instanceof AppError) return mapped;
   return new UpstreamError('model_runtime_error', 'The answer stopped because of a problem on the Hearth computer. Try again.');
 }
 
@@ -156,7 +138,7 @@ export class ChatStreamService {
       question = [...earlier].reverse().find((m) => m.role === 'user');
       if (!question) throw new BadRequestError('There is no question in this conversation to answer again.');
     }
-    if ((await this.deps.looker.runtimeModels()) === null) throw new ModelRuntimeUnavailableError();
+    if ((await this.deps.looker.runtimeModels()) === null) throw modelRuntimeDown();
     const model = await this.deps.picker.pick(actor, body.model);
     const details: ModelDetails | null = await this.deps.details.get(model).catch(() => null);
     const images = body.images && body.images.length > 0 ? body.images : [];
@@ -230,7 +212,7 @@ export class ChatStreamService {
       else {
         status = 'error';
         failure = answerFailure(err, model);
-        if (!(err instanceof ModelRuntimeError || err instanceof FirstTokenTimeout || err instanceof AppError)) this.deps.logger.error({ err }, 'chat answer failed');
+        if (!(isModelRuntimeFailure(err) || err instanceof FirstTokenTimeout || err instanceof AppError)) this.deps.logger.error({ err }, 'chat answer failed');
       }
     }
     // a partial write still under way lands before the final one, never after it

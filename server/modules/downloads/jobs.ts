@@ -4,7 +4,7 @@
 // than such a transfer takes, and its byte loop is too short to hold up the event loop.
 import { downloadToFile } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
-import { ModelRuntimeError } from '../../adapters/model-runtime/ollama.js';
+import { isUnknownModelPull } from '../../adapter-errors/model-runtime.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { ModelPulls } from '../models/pulls.js';
 import type { JobExecutor } from './runner.js';
@@ -38,7 +38,7 @@ export function createDownloadExecutor(deps: {
         });
       } catch (err) {
         // a name Ollama's library does not know: another attempt cannot fix that
-        if (err instanceof ModelRuntimeError && err.failure === 'pull_failed' && /file does not exist|not found/i.test(err.message)) {
+        if (isUnknownModelPull(err)) {
           throw Object.assign(new Error(`Ollama's library has no model called ${job.target}. Check the name and try again.`), { retryable: false });
         }
         throw err;

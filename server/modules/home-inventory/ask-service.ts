@@ -3,9 +3,10 @@
 // up to ASK_MANUAL_BYTES), and says plainly when they do not cover it. Refusals come before the
 // stream opens (no device 404, runtime down 503, no chat model 409); a failure mid-answer is a
 // sentence; the member leaving stops the model (the runtime request is aborted).
-import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { ChatMessage, ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import type { UserActor } from '../../actor.js';
-import { AppError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import { AppError, NotFoundError, UpstreamError } from '../../errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { DEVICE_GONE, IDENTIFY_MODEL_MS } from './identify-service.js';
 import { forAsk } from './manual-text.js';
@@ -52,10 +53,8 @@ export function deviceFacts(d: DeviceRecord): string {
 
 function midAnswer(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof ModelRuntimeError) {
-    if (err.failure === 'unreachable') return new ServiceUnavailableError('model_runtime_unavailable', 'The AI model stopped answering: Ollama is not running on the Hearth computer. Start it and ask again.');
-    if (err.failure === 'timeout') return new AppError(504, 'model_timeout', 'The AI model took too long to answer. Ask again, perhaps a shorter question.');
-  }
+  const mapped = modelRuntimeAppError(err);
+  if (mapped instanceof AppError) return mapped;
   return new UpstreamError('model_cut_off', 'The AI model stopped in the middle of its answer. Ask again.');
 }
 

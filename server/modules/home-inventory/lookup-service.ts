@@ -18,11 +18,12 @@
 // origin through, everything it finds through the household's guard).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { WebSearchError, type WebSearchClient, type WebSearchResult } from '../../adapters/web-search/searxng.js';
 import { fetchCapped } from '../../adapters/web/fetch-capped.js';
 import { SYSTEM_ACTOR, type Actor, type UserActor } from '../../actor.js';
-import { AppError, ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import { ConflictError, NotFoundError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { withoutUrls, type Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
@@ -423,16 +424,8 @@ export class HomeLookupService implements DeviceLookup {
     try {
       return (await this.askSpecs(model, device)).specs;
     } catch (err) {
-      throw runtimeFailure(err, model);
+      throw modelRuntimeAppError(err, { model });
     }
   }
 }
 
-/** A model-runtime failure as the member sees it. */
-function runtimeFailure(err: unknown, model: string): unknown {
-  if (err instanceof AppError || !(err instanceof ModelRuntimeError)) return err;
-  if (err.failure === 'unreachable') return new ServiceUnavailableError('model_runtime_unavailable', "The local AI model isn't running. Start the model runtime (Ollama) and try again.");
-  if (err.failure === 'http_error' && err.status === 404) return new ServiceUnavailableError('model_runtime_unavailable', `The AI model ${model} isn't installed. An admin can install it from Setup.`);
-  if (err.failure === 'timeout') return new AppError(504, 'model_timeout', 'The local AI model took too long to answer. Try again.');
-  return new UpstreamError('model_runtime_error', 'The local AI model stopped in the middle of its answer. Try again.');
-}

@@ -1,6 +1,7 @@
 // The local edits (auto_color, adjust) run in a worker thread (server/platform/workers/
-// parse-worker.ts), and so does decoding a reference face before it is kept (checkPicture), so the HTTP server's event loop never waits behind a 24-megapixel picture and
-// sharp is loaded there, not at start. The worker reads and writes the files itself (the main thread
+// parse-worker.ts), and so does decoding a reference face before it is kept (checkPicture), so the
+// HTTP server's event loop never waits behind a 24-megapixel picture and sharp is loaded there, not
+// at start. The worker reads and writes the files itself (the main thread
 // resolves both paths through the path guard first). This module is both the worker's `handlers`
 // and the main thread's typed client; input is parsed in the worker and the answer on the main thread.
 import { readFile, writeFile } from 'node:fs/promises';

@@ -5,7 +5,7 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import { imageEngineArgv, probeImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import type { ImageEngineConfig } from './engine-config.js';
-import type { ObjectInfo } from './object-info.js';
+import type { ObjectInfo } from '../../adapters/image-engine/object-info.js';
 import type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { ENGINE_PORT, type EngineAdminResponse, type ImageStatusResponse, type PipelineAvailability } from './schema.js';
 import { missingVideoModel } from './video-models.js';

@@ -19,7 +19,7 @@ import type { ImageEngineAdminService } from './engine-admin-service.js';
 import type { ImageEngineConfig } from './engine-config.js';
 import type { ImageFiles } from './files.js';
 import type { ImageLorasService } from './loras-service.js';
-import type { ObjectInfo } from './object-info.js';
+import type { ObjectInfo } from '../../adapters/image-engine/object-info.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { buildPrompt, isAdult, resolveLoras } from './prompt.js';
 import { samplingFor, sizeFor } from './presets.js';

@@ -6,13 +6,8 @@ import type { HiResPlan, Sampling } from './presets.js';
 /** A link to another node's output: `[node id, output index]` (the id is always a string). */
 export type Link = readonly [string, number];
 
-export interface ApiNode {
-  class_type: string;
-  inputs: Record<string, unknown>;
-}
-
-/** A prompt graph in the engine's API format. */
-export type ApiGraph = Record<string, ApiNode>;
+export type { ApiGraph, ApiNode } from '../../adapters/image-engine/protocol.js';
+import type { ApiGraph } from '../../adapters/image-engine/protocol.js';
 
 export class GraphBuilder {
   readonly graph: ApiGraph = {};

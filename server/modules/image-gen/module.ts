@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createComfyUiClient } from '../../adapters/image-engine/comfyui.js';
+import { withImageEngineAppErrors } from '../../adapter-errors/image-engine.js';
 import { createModelHubClient } from '../../adapters/model-hub/civitai.js';
 import { probeImageEngineLaunch } from '../../platform/image-engine-flags.js';
 import { imageEngineDefinition, RotatingLineLog, type ImageEngineSidecarConfig } from '../../platform/sidecars/image-engine.js';
@@ -40,7 +41,7 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
   const engineConfig = new ImageEngineConfig({ settings, dataDir: config.dataDir, externalUrl: config.imageEngineUrl ?? null });
   const files = new ImageFiles(config.dataDir, () => engineConfig.lorasDir());
   // the engine: IMAGE_ENGINE_URL as it is, or the household's ComfyUI run by the one supervisor on 127.0.0.1
-  const client = createComfyUiClient({ baseUrl: config.imageEngineUrl ?? `http://127.0.0.1:${ENGINE_PORT}` });
+  const client = withImageEngineAppErrors(createComfyUiClient({ baseUrl: config.imageEngineUrl ?? `http://127.0.0.1:${ENGINE_PORT}` }));
   const engineLog = new RotatingLineLog(path.join(config.dataDir, 'logs', 'image-engine.log'));
   const supervisor = new ProcessSupervisor<ImageEngineSidecarConfig>(
     imageEngineDefinition({

@@ -2,7 +2,8 @@
 // makes subjects and counts unambiguous, auto-enhance also suggests weights for the member's own
 // LoRAs, preview-check has the vision model look at a running job's latest preview and, on a
 // mismatch, answers a corrected prompt and gentler LoRA weights. The runtime down is a clear 503.
-import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { ChatMessage, ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { ImageArtifactsService } from './artifacts-service.js';
@@ -22,12 +23,12 @@ export interface ImagePromptHelpDeps {
 
 const MODEL_MS = 60_000;
 
+const WITHOUT_HELP = 'Or make the picture without help.';
+
 function modelFailure(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof ModelRuntimeError) {
-    if (err.failure === 'unreachable') return new ServiceUnavailableError('model_runtime_unavailable', 'The AI helper is not running on the Hearth computer (Ollama). Start it and try again, or make the picture without help.');
-    if (err.failure === 'timeout') return new AppError(504, 'model_timeout', 'The AI helper took too long to answer. Try again, or make the picture without help.');
-  }
+  const mapped = modelRuntimeAppError(err, { otherwise: WITHOUT_HELP });
+  if (mapped instanceof AppError) return mapped;
   return new UpstreamError('model_failed', 'The AI helper could not answer this time. Try again, or make the picture without help.');
 }
 

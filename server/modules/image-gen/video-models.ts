@@ -5,7 +5,7 @@
 // ImageOnlyCheckpointLoader's list (the reference's names first: svd_xt, then svd). A missing one is
 // a sentence saying what an admin adds, and where. Pure.
 import { UnprocessableError } from '../../errors.js';
-import type { ObjectInfo } from './object-info.js';
+import type { ObjectInfo } from '../../adapters/image-engine/object-info.js';
 
 /** The values of an engine node's enum input (installed model files), or []. */
 export function enumOf(info: ObjectInfo | null, classType: string, input: string): string[] {

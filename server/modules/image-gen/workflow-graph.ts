@@ -21,7 +21,7 @@ import {
   type PhotoRestoreRequest,
   type UpscaleRequest,
 } from './graphs-edit.js';
-import { missingClasses, type ObjectInfo } from './object-info.js';
+import { missingClasses, type ObjectInfo } from '../../adapters/image-engine/object-info.js';
 
 export const PIPELINES = ['txt2img', 'face_id', 'video', 'i2v', 'bg_remove', 'bg_blur', 'face_inpaint', 'upscale', 'enhance', 'face_restore', 'photo_restore', 'auto_color', 'adjust'] as const;
 export type Pipeline = (typeof PIPELINES)[number];

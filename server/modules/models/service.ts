@@ -3,7 +3,8 @@
 // readiness read them), pulls through the durable download queue, deletes, and which chat models
 // each member may use. `pickChatModel` is the chat module's ChatModelPicker.
 import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
-import { ModelRuntimeError, type ModelRuntimeClient, type RuntimeModel } from '../../adapters/model-runtime/ollama.js';
+import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
@@ -72,9 +73,8 @@ const ROLE_WORDS: Record<EssentialRoleName, string> = { chat: 'chat model', embe
 export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   constructor(private readonly deps: ModelsDeps) {}
 
-  private runtimeUnavailable(err: unknown): ServiceUnavailableError {
-    const detail = err instanceof ModelRuntimeError && err.failure === 'timeout' ? 'The model runtime (Ollama) is not answering.' : RUNTIME_DOWN_REASON;
-    return new ServiceUnavailableError('model_runtime_unavailable', `${detail} ${RUNTIME_DOWN_FIX}`);
+  private runtimeUnavailable(err: unknown): unknown {
+    return modelRuntimeAppError(err);
   }
 
   /** The installed models with their capabilities; throws 503 model_runtime_unavailable when the runtime does not answer. */

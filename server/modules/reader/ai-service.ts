@@ -4,7 +4,8 @@
 // reply strictly with zod, then trims, dedupes and caps it; anything else is bad_model_output (502).
 // The article is untrusted too: it goes in a delimited block the system prompt calls data.
 import { z } from 'zod';
-import { ModelRuntimeError, type ChatMessage, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { ChatMessage, ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { isOwner, type UserActor } from '../../actor.js';
 import { AppError, ConflictError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { MAX_TAGS_PER_ITEM, type AiStatusResponse, type FullReaderItem, type ItemRecord } from './schema.js';
@@ -22,12 +23,6 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 export const CONTEXT_TOKENS = 8192;
 
 export const NOT_IN_ARTICLE = "The article doesn't say.";
-
-export class ModelRuntimeUnavailableError extends ServiceUnavailableError {
-  constructor(message = "The local AI model isn't running. Start the model runtime (Ollama) and try again.") {
-    super('model_runtime_unavailable', message);
-  }
-}
 
 export class BadModelOutputError extends UpstreamError {
   constructor(message = 'The AI model gave an answer Hearth could not use. Try again.') {
@@ -56,7 +51,7 @@ export interface ChosenModels {
 export async function chosenChatModel(models: ChosenModels): Promise<string> {
   const model = await models.chosenModel('chat');
   if (typeof model !== 'string' || !model.trim()) {
-    throw new ModelRuntimeUnavailableError("The local AI model isn't set up yet. An admin can choose a chat model in Setup.");
+    throw new ServiceUnavailableError('model_runtime_unavailable', "The local AI model isn't set up yet. An admin can choose a chat model in Setup.");
   }
   return model;
 }
@@ -168,23 +163,7 @@ async function runChat(messages: ChatMessage[], opts: ReaderAiOptions, format?: 
     });
     return result.content;
   } catch (err) {
-    throw runtimeErrorToAppError(err, opts.model);
-  }
-}
-
-/** How a model-runtime failure reaches the client. */
-export function runtimeErrorToAppError(err: unknown, model: string): unknown {
-  if (!(err instanceof ModelRuntimeError)) return err;
-  switch (err.failure) {
-    case 'unreachable':
-      return new ModelRuntimeUnavailableError();
-    case 'http_error':
-      if (err.status === 404) return new ModelRuntimeUnavailableError(`The AI model ${model} isn't installed. An admin can install it from Setup.`);
-      return new UpstreamError('model_runtime_error', `The local AI model failed: ${err.message}`);
-    case 'timeout':
-      return new AppError(504, 'model_timeout', 'The local AI model took too long to answer. Try again, or with a shorter article.');
-    default: // bad_response, cut_off, pull_failed
-      return new UpstreamError('model_runtime_error', 'The local AI model stopped in the middle of its answer. Try again.');
+    throw modelRuntimeAppError(err, { model: opts.model });
   }
 }
 

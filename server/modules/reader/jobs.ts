@@ -14,7 +14,7 @@ import type { Clock } from '../../platform/clock.js';
 import { NotEnoughDiskError, type DiskSpace } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import { CaptureError, type CaptureEngine, type CaptureMode, type CaptureResult } from './capture/types.js';
+import { CaptureError, phaseClock, type CaptureEngine, type CaptureMode, type CaptureResult, type CaptureTimings } from './capture/types.js';
 import { FAVICON_ICO, FAVICON_PNG, saveFavicon } from './favicon.js';
 import { archivePublicBase, clientSnapshotFile, contentHash, itemDir, readerRoot } from './files.js';
 import { CAPTURE_ROOM_BYTES, type CaptureOutcome, type ItemRecord } from './schema.js';
@@ -246,9 +246,14 @@ export class ReaderCaptureQueue {
     let result: CaptureResult;
     let faviconPath: string | null;
     try {
-      result = await this.deps.engine.capture({ url: item.url, logId: item.id, mode, outDir: tmp, publicBase: archivePublicBase(item.id), clientSnapshot, signal: controller.signal });
+      const timings: CaptureTimings = {};
+      result = await this.deps.engine.capture({ url: item.url, logId: item.id, mode, outDir: tmp, publicBase: archivePublicBase(item.id), clientSnapshot, signal: controller.signal, timings });
+      const lap = phaseClock(timings);
       // the engine reports the declared icon, else /favicon.ico on the page's origin
       faviconPath = await saveFavicon({ guard: this.deps.guard, logger: this.deps.logger, logId: item.id }, result.faviconUrl, tmp, controller.signal);
+      lap('icon');
+      // where the time went, by phase (ms); the item's id, never its address
+      this.deps.logger.info({ itemId: item.id, mode, method: result.method, timings }, 'capture phases');
     } catch (err) {
       await rm(tmp, { recursive: true, force: true });
       if (controller.signal.aborted) return parkedOrGone();

@@ -2,7 +2,9 @@
 // model runtime is there. Never throws because the runtime is down.
 import { existsSync } from 'node:fs';
 import { assertAdmin, type Actor } from '../../actor.js';
-import { ModelRuntimeError, type ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
+import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
+import { AppError } from '../../errors.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { findProgram } from '../../platform/find-program.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
@@ -101,6 +103,6 @@ export class SetupService {
  * without the text of the runtime's error answer (which could say anything) or a raw exception.
  */
 function runtimeProblem(err: unknown): string {
-  if (!(err instanceof ModelRuntimeError)) return 'The model runtime could not be checked.';
-  return err.failure === 'http_error' ? `The model runtime answered with an error (HTTP ${err.status ?? 'status unknown'}).` : err.message;
+  const mapped = modelRuntimeAppError(err);
+  return mapped instanceof AppError ? mapped.message : 'The model runtime could not be checked.';
 }

@@ -135,6 +135,17 @@ export class ParseWorker {
     });
   }
 
+  /**
+   * Starts the worker now if none is running, so that the first task does not also wait for its
+   * start (loading its handlers: jsdom and the rest, seconds on a busy machine). A caller that
+   * knows work is coming calls it before its own slow steps (the capture engine, before the page loads).
+   */
+  warm(): void {
+    if (this.live) return;
+    this.closed = false;
+    this.live = this.spawn();
+  }
+
   stats(): ParseWorkerStats {
     return { ...this.counts, threadId: this.live?.worker.threadId ?? null };
   }

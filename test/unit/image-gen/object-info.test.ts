@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingClasses, readObjectInfo, validateGraph, type GraphValidation } from '../../../server/modules/image-gen/object-info.js';
+import { missingClasses, readObjectInfo, validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/object-info.js';
 import { coreObjectInfo, fullObjectInfo } from '../../fixtures/comfyui/index.js';
 
 const info = coreObjectInfo();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readObjectInfo } from '../../../server/modules/image-gen/object-info.js';
+import { readObjectInfo } from '../../../server/adapters/image-engine/object-info.js';
 import { missingVideoModel, motionModuleFor, MOTION_MODULE_MISSING, svdCheckpoint, SVD_MISSING } from '../../../server/modules/image-gen/video-models.js';
 import { objectInfoAnswer } from '../../fixtures/comfyui/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateGraph, type GraphValidation } from '../../../server/modules/image-gen/object-info.js';
+import { validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/object-info.js';
 import { REMBG_MODELS } from '../../../server/modules/image-gen/graphs-edit.js';
 import {
   buildGraph,
@@ -14,7 +14,7 @@ import {
   type PipelineRequest,
 } from '../../../server/modules/image-gen/workflow-graph.js';
 import { coreObjectInfo, fullObjectInfo, objectInfoAnswer } from '../../fixtures/comfyui/index.js';
-import { readObjectInfo } from '../../../server/modules/image-gen/object-info.js';
+import { readObjectInfo } from '../../../server/adapters/image-engine/object-info.js';
 
 const full = fullObjectInfo();
 const core = coreObjectInfo();

@@ -186,6 +186,29 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+const PICTURE_EXT = new Set(['jpg', 'png', 'gif', 'webp', 'avif', 'svg']);
+
+/**
+ * A picture's size as it is drawn (EXIF orientation applied), from its header only (sharp reads no
+ * pixels for this), or null when it cannot be read. sharp is loaded on first use: it is heavy at start-up.
+ */
+export async function imageSize(body: Buffer): Promise<ImageSize | null> {
+  try {
+    const { default: sharp } = await import('sharp');
+    const m = await sharp(body, { limitInputPixels: false }).metadata();
+    if (!m.width || !m.height) return null;
+    // orientations 5-8 turn the picture a quarter
+    return (m.orientation ?? 1) >= 5 ? { width: m.height, height: m.width } : { width: m.width, height: m.height };
+  } catch {
+    return null;
+  }
+}
+
 export class AssetStore {
   private readonly byUrl = new Map<string, Promise<string | null>>();
   /** Hosts that failed at the network level (DNS, refused, blocked): not tried again in this capture. */
@@ -193,6 +216,8 @@ export class AssetStore {
   private readonly limit = limiter(6);
   private total = 0;
   readonly written = new Set<string>();
+  /** The pixel size of each stored picture (by its file name), read from its header: the reader view's <img> get it as width/height. */
+  readonly imageSizes = new Map<string, ImageSize>();
   private dirReady: Promise<unknown> | null = null;
 
   constructor(private readonly opts: AssetStoreOptions) {
@@ -249,6 +274,10 @@ export class AssetStore {
     const name = `assets/${createHash('sha256').update(body).digest('hex').slice(0, 32)}.${ext}`;
     if (!this.written.has(name)) {
       this.written.add(name);
+      if (PICTURE_EXT.has(ext)) {
+        const size = await imageSize(body);
+        if (size) this.imageSizes.set(name, size);
+      }
       this.dirReady ??= mkdir(path.join(this.opts.outDir, 'assets'), { recursive: true });
       await this.dirReady;
       await writeFile(path.join(this.opts.outDir, name), body);

@@ -30,7 +30,13 @@ const PageMetadataSchema = z.object({ title: ns, byline: ns, siteName: ns, excer
 const ReaderViewSchema = PageMetadataSchema.extend({ contentHtml: ns, contentText: z.string(), wordCount: z.number().int().nonnegative(), readingMins: z.number().int().nonnegative() });
 const PrepareInput = z.object({ html: z.string(), url: z.string(), rendered: z.boolean(), removeConsent: z.boolean() });
 const PrepareOutput = z.object({ session: z.string(), snapshotUrls: z.array(z.string()), readerImages: z.array(z.string()), view: ReaderViewSchema });
-const RenderInput = z.object({ session: z.string(), assets: z.record(z.string(), z.string().nullable()), publicBase: z.string() });
+const RenderInput = z.object({
+  session: z.string(),
+  assets: z.record(z.string(), z.string().nullable()),
+  /** The pixel size of each stored picture, by its local name (AssetStore.imageSizes). */
+  sizes: z.record(z.string(), z.object({ width: z.number().int().positive(), height: z.number().int().positive() })).default({}),
+  publicBase: z.string(),
+});
 const RenderOutput = z.object({ snapshot: z.string(), contentHtml: ns });
 const SessionInput = z.object({ session: z.string() });
 const SvgInput = z.object({ svg: z.string() });
@@ -78,17 +84,23 @@ export const handlers = {
     return { session, snapshotUrls: snapshot.urls, readerImages: reader.images, view: reader.view };
   },
   async render(raw: unknown): Promise<z.infer<typeof RenderOutput>> {
-    const { session, assets, publicBase } = RenderInput.parse(raw);
+    const { session, assets, sizes, publicBase } = RenderInput.parse(raw);
     const s = sessions.get(session);
     if (!s) throw new Error('the prepared page is gone (the page processor restarted)');
     sessions.delete(session);
     try {
       const local = (u: string) => (Object.hasOwn(assets, u) ? (assets[u] ?? null) : null);
       const snapshot = await s.snapshot.render(local);
-      const contentHtml = s.reader.render((u) => {
-        const l = local(u);
-        return l ? publicBase + l : null;
-      });
+      const contentHtml = s.reader.render(
+        (u) => {
+          const l = local(u);
+          return l ? publicBase + l : null;
+        },
+        (u) => {
+          const l = local(u);
+          return l && Object.hasOwn(sizes, l) ? sizes[l]! : null;
+        },
+      );
       return { snapshot, contentHtml };
     } finally {
       s.snapshot.dispose();

@@ -20,7 +20,7 @@ import { DOM_TASKS_MODULE, DomTasks } from './dom-tasks.js';
 import { cancelled, createPageLoader, toCaptureError, VIEWPORT, type Rendered } from './load.js';
 import { guardedGet } from './net.js';
 import { countWords, readingMinutes, type PageMetadata, type ReaderView } from './readability.js';
-import { CaptureError, type CaptureEngine, type CaptureRequest, type CaptureResult } from './types.js';
+import { CaptureError, phaseClock, type CaptureEngine, type CaptureRequest, type CaptureResult } from './types.js';
 
 export interface CaptureEngineDeps {
   guard: SsrfGuard;
@@ -155,8 +155,29 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       const { ogImageUrl: _og, ...rest } = meta;
       return { ...base, ...rest, contentHtml: null, contentText: '', wordCount: 0, readingMins: 0, snapshotPath: null, screenshotPath, ogImagePath };
     }
+    const lap = phaseClock(req.timings);
+    // the screenshot is resized and written beside the DOM work (a failed capture waits for it, so
+    // nothing of it lands in the folder a fallback starts again in)
+    const shot = saveScreenshot(r.screenshot, req.outDir, req.logId);
+    try {
+      return await finishArchive(req, r, base, shot, lap);
+    } catch (err) {
+      await shot;
+      throw err;
+    }
+  }
+
+  async function finishArchive(
+    req: CaptureRequest,
+    r: Rendered,
+    base: Omit<CaptureResult, keyof ReaderView | 'snapshotPath' | 'screenshotPath' | 'ogImagePath'>,
+    shot: Promise<string | null>,
+    lap: (name: string) => void,
+  ): Promise<CaptureResult> {
+    const signal = req.signal;
     // phase 1 (worker): parse, neutralize, Readability + DOMPurify; the asset URLs both documents need
     const page = await inWorker(() => dom.prepare({ html: r.html, url: r.finalUrl, rendered: r.rendered, removeConsent: true }, { signal }));
+    lap('prepare');
     let reader: ReaderView;
     let consumed = false;
     try {
@@ -173,16 +194,19 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
       await Promise.all(page.readerImages.map(async (u) => found.set(u, await assets.localize(u))));
       if (failed) throw failed;
       if (signal?.aborted) throw cancelled();
+      lap('assets');
       // phase 3 (worker): both documents pointed at the local copies and serialized
       consumed = true;
-      const out = await inWorker(() => dom.render({ session: page.session, assets: Object.fromEntries(found), publicBase: req.publicBase }, { signal }));
+      const out = await inWorker(() => dom.render({ session: page.session, assets: Object.fromEntries(found), sizes: Object.fromEntries(assets.imageSizes), publicBase: req.publicBase }, { signal }));
       await writeFile(path.join(req.outDir, 'index.html'), out.snapshot);
       reader = { ...page.view, contentHtml: out.contentHtml };
+      lap('render');
     } finally {
       if (!consumed) dom.release(page.session);
     }
     if (signal?.aborted) throw cancelled();
-    const [screenshotPath, ogImagePath] = await Promise.all([saveScreenshot(r.screenshot, req.outDir, req.logId), saveOgImage(reader, r.seen, req.outDir, signal, req.logId)]);
+    const [screenshotPath, ogImagePath] = await Promise.all([shot, saveOgImage(reader, r.seen, req.outDir, signal, req.logId)]);
+    lap('images');
     const { ogImageUrl: _og, ...view } = reader;
     return { ...base, ...view, snapshotPath: 'index.html', screenshotPath, ogImagePath };
   }
@@ -196,6 +220,8 @@ export function createCaptureEngine(deps: CaptureEngineDeps): CaptureEngine {
         throw toCaptureError(err);
       }
       const started = Date.now();
+      // the DOM work's thread loads jsdom while the page loads, not after it
+      worker.warm();
       let firstError: CaptureError | null = null;
       if (deps.browserEnabled !== false) {
         try {

@@ -11,7 +11,7 @@ import { stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
 import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
 import { BROWSER_FAILED, httpErrorMessage, notWebPageMessage, timeoutMessage, unreachableMessage } from './messages.js';
-import { CaptureError, type CaptureRequest, type CaptureResult } from './types.js';
+import { CaptureError, phaseClock, type CaptureRequest, type CaptureResult } from './types.js';
 
 export const VIEWPORT = { width: 1280, height: 800 };
 const DROP_RESPONSE_HEADERS = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
@@ -116,6 +116,47 @@ const NO_PEER_CONNECTIONS = `(() => {
   for (const k of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel', 'WebTransport']) { try { delete window[k]; } catch {} try { Object.defineProperty(window, k, { value: undefined }); } catch {} }
 })()`;
 
+// In-page, before the page's own scripts: when its DOM last changed (nodes or text, not attributes:
+// a carousel's classes never stop changing), for settle() below.
+const DOM_WATCH = `(() => {
+  let last = 0;
+  new MutationObserver(() => { last = performance.now(); }).observe(document, { childList: true, subtree: true, characterData: true });
+  Object.defineProperty(window, '__hearthDomQuietMs', { value: () => performance.now() - last });
+})()`;
+
+/** Quiet enough to take the page: no request of its own for NET_QUIET_MS and no change to its DOM for DOM_QUIET_MS. */
+const NET_QUIET_MS = 250;
+const DOM_QUIET_MS = 500;
+
+/** What the capture's request router knows of the page's network: requests in flight, and when one last started or ended. */
+interface NetWatch {
+  pending: number;
+  lastAt: number;
+}
+
+/**
+ * Waits until the page has settled, at most `budgetMs`: its load event, then no request in flight
+ * and none started or ended for NET_QUIET_MS (the router sees every one), and no change to its DOM
+ * for DOM_QUIET_MS (what a script draws after the last answer, e.g. from a timer). Playwright's
+ * 'networkidle' asked for 500 ms without a single request, which a page that reports to its server
+ * every few hundred milliseconds (most news sites) never gives: every capture of one waited out
+ * the whole budget, twice in archive mode.
+ */
+async function settle(page: Page, net: NetWatch, budgetMs: number): Promise<void> {
+  const end = Date.now() + budgetMs;
+  await page.waitForLoadState('load', { timeout: budgetMs }).catch(() => undefined);
+  while (Date.now() < end) {
+    const left = end - Date.now();
+    const domQuiet = await Promise.race([
+      page.evaluate(() => (window as unknown as { __hearthDomQuietMs?: () => number }).__hearthDomQuietMs?.() ?? Infinity).catch(() => Infinity),
+      new Promise<number>((r) => setTimeout(() => r(0), left).unref()),
+    ]);
+    const netQuiet = net.pending === 0 ? Date.now() - net.lastAt : 0;
+    if (netQuiet >= NET_QUIET_MS && domQuiet >= DOM_QUIET_MS) return;
+    await new Promise((r) => setTimeout(r, Math.max(0, Math.min(50, end - Date.now()))));
+  }
+}
+
 export interface PageLoaderOptions {
   guard: SsrfGuard;
   browser: SharedChromium;
@@ -137,6 +178,7 @@ export function createPageLoader(o: PageLoaderOptions) {
   async function renderInBrowser(req: CaptureRequest): Promise<Rendered> {
     const signal = req.signal;
     const topUrl = guard.checkUrl(req.url).href; // a blocked top URL never reaches the browser
+    const lap = phaseClock(req.timings);
     let ctx: BrowserContext;
     try {
       ctx = await browser.newContext({
@@ -151,15 +193,14 @@ export function createPageLoader(o: PageLoaderOptions) {
       log?.warn({ item: req.logId, err: withoutUrls((err as Error).message.split('\n')[0] ?? '') }, 'capture: the browser context could not start');
       throw new CaptureError('unreachable', BROWSER_FAILED);
     }
+    lap('browser');
     const seen = new Map<string, SeenResponse>();
     const deadHosts = new Set<string>();
     let total = 0;
+    const net: NetWatch = { pending: 0, lastAt: Date.now() };
     let topBlocked: BlockedUrlError | null = null;
     let topNotHtml: string | null = null;
     let page: Page | null = null;
-    const t0 = Date.now();
-    const phases: Record<string, number> = {};
-    const mark = (name: string) => (phases[name] = Date.now() - t0);
     // requests still in flight when the capture ends (or is cancelled) are dropped
     const inflight = new AbortController();
     setMaxListeners(0, inflight.signal); // one listener per request in flight
@@ -173,6 +214,7 @@ export function createPageLoader(o: PageLoaderOptions) {
       // (onAbort above only runs for a cancellation that comes after it was added)
       await browserStep(signal, () => ctx.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: 'Hearth captures do not open connections' })));
       await browserStep(signal, () => ctx.addInitScript(NO_PEER_CONNECTIONS));
+      await browserStep(signal, () => ctx.addInitScript(DOM_WATCH));
       const isTop = (r: Request) => {
         try {
           return r.isNavigationRequest() && !!page && r.frame() === page.mainFrame();
@@ -187,6 +229,8 @@ export function createPageLoader(o: PageLoaderOptions) {
         const top = isTop(r);
         const host = new URL(url).host;
         if (!top && deadHosts.has(host)) return route.abort('failed').catch(() => undefined);
+        net.pending++;
+        net.lastAt = Date.now();
         try {
           const res = await guardedHop(guard, url, {
             method: r.method(),
@@ -215,15 +259,18 @@ export function createPageLoader(o: PageLoaderOptions) {
             if (top) topBlocked = err;
           }
           await route.abort(err instanceof BlockedUrlError ? 'blockedbyclient' : 'failed').catch(() => undefined);
+        } finally {
+          net.pending--;
+          net.lastAt = Date.now();
         }
       }));
       page = await browserStep(signal, () => ctx.newPage());
       page.setDefaultTimeout(navTimeout);
+      lap('browser');
       let status = 0;
       try {
         const resp = await page.goto(topUrl, { waitUntil: 'domcontentloaded', timeout: navTimeout });
         status = resp?.status() ?? 0;
-        mark('domcontentloaded');
       } catch (err) {
         if (signal?.aborted) throw cancelled();
         if (topBlocked) throw blocked(topBlocked);
@@ -239,8 +286,9 @@ export function createPageLoader(o: PageLoaderOptions) {
       if (status === 0 && !page.url().startsWith('http')) {
         throw new CaptureError('unreachable', unreachableMessage());
       }
-      await page.waitForLoadState('networkidle', { timeout: idleTimeout }).catch(() => undefined);
-      mark('idle');
+      lap('navigate');
+      await settle(page, net, idleTimeout);
+      lap('settle');
       if (signal?.aborted) throw cancelled();
       if (status >= 400) {
         const html = await page.content().catch(() => '');
@@ -252,23 +300,25 @@ export function createPageLoader(o: PageLoaderOptions) {
         const text = await page.evaluate(() => document.body?.innerText ?? '').catch(() => '');
         if (await isChallenge({ html, text, status }, signal)) throw new CaptureError('challenge', CHALLENGE_MESSAGE);
       }
+      lap('challenge');
       if (req.mode === 'archive') {
-        // scroll in steps so loading=lazy and IntersectionObserver images load
+        // scroll a screen at a time so loading=lazy and IntersectionObserver images load: each
+        // position is held for two frames (the observers run in the frame after a scroll)
         await page
           .evaluate(async (budgetMs) => {
             const end = Date.now() + budgetMs;
-            const step = Math.max(200, Math.floor(window.innerHeight * 0.8));
+            const step = Math.max(200, window.innerHeight);
             for (let y = 0; Date.now() < end; y += step) {
               window.scrollTo(0, y);
-              await new Promise((r) => setTimeout(r, 80));
+              await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
               const h = Math.max(document.body?.scrollHeight ?? 0, document.documentElement.scrollHeight);
               if (y + window.innerHeight >= h) break;
             }
           }, scrollTimeout)
           .catch(() => undefined);
-        await page.waitForLoadState('networkidle', { timeout: Math.min(idleTimeout, 3_000) }).catch(() => undefined);
+        await settle(page, net, Math.min(idleTimeout, 3_000));
         await page.evaluate(() => window.scrollTo(0, 0)).catch(() => undefined);
-        mark('scrolled');
+        lap('scroll');
       }
       if (signal?.aborted) throw cancelled();
       await page.evaluate(IN_PAGE_CONSENT).catch(() => undefined);
@@ -279,9 +329,9 @@ export function createPageLoader(o: PageLoaderOptions) {
         if (signal?.aborted) throw cancelled();
         log?.warn({ item: req.logId, err: withoutUrls((err as Error).message) }, 'capture: screenshot failed');
       }
+      lap('screenshot');
       const html = await page.content();
-      mark('serialized');
-      log?.debug({ item: req.logId, phases, requests: seen.size, deadHosts: deadHosts.size }, 'capture: browser phases (ms)');
+      lap('serialize');
       return { finalUrl: page.url(), html, screenshot, seen, deadHosts, rendered: true, method: 'browser' };
     } catch (err) {
       if (signal?.aborted) throw cancelled();
@@ -296,6 +346,7 @@ export function createPageLoader(o: PageLoaderOptions) {
   }
 
   async function staticFetch(req: CaptureRequest): Promise<Rendered> {
+    const lap = phaseClock(req.timings);
     let res;
     try {
       res = await guardedGet(guard, req.url, { signal: req.signal, maxBytes: maxHtml, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5' });
@@ -309,6 +360,7 @@ export function createPageLoader(o: PageLoaderOptions) {
       throw httpError(res.status);
     }
     if (!isHtmlType(mime)) throw new CaptureError('not_html', notWebPageMessage(mime));
+    lap('static');
     return { finalUrl: res.url, html, screenshot: null, seen: new Map(), rendered: false, method: 'static' };
   }
 

@@ -103,10 +103,17 @@ export function parseHtml(html: string, url: string): JSDOM {
 export interface ReaderPlan {
   view: ReaderView;
   images: string[];
-  /** contentHtml given a lookup from image URL to its local URL (null drops it). */
-  render(lookup: (absUrl: string) => string | null): string | null;
+  /**
+   * contentHtml given a lookup from image URL to its local URL (null drops it), and optionally the
+   * picture's pixel size: an <img> then carries it as width and height unless it states both
+   * itself, so the page keeps the picture's place before it has arrived (the CSS scales it).
+   */
+  render(lookup: (absUrl: string) => string | null, sizeOf?: (absUrl: string) => { width: number; height: number } | null): string | null;
   dispose(): void;
 }
+
+/** A width or height attribute a browser takes as a number of pixels ("640", not "100%" or "auto"). */
+const isPixels = (v: string | null) => v !== null && /^\s*\d+(\.\d+)?\s*$/.test(v) && Number(v) > 0;
 
 /** Runs Readability and DOMPurify on `html` as if served at `url` (no network). */
 export function planReaderView(html: string, url: string): ReaderPlan {
@@ -156,14 +163,20 @@ export function planReaderView(html: string, url: string): ReaderPlan {
       wordCount,
       readingMins: readingMinutes(wordCount),
     };
-    const render = (lookup: (absUrl: string) => string | null): string | null => {
+    const render: ReaderPlan['render'] = (lookup, sizeOf) => {
       if (!open) throw new Error('the reader view was already rendered or disposed');
       try {
         if (!clean) return null;
         for (const { el, attr, src } of targets) {
           const local = src ? lookup(src) : null;
-          if (local) el.setAttribute(attr, local);
-          else if (el.tagName === 'IMG') el.remove();
+          if (local) {
+            el.setAttribute(attr, local);
+            const size = el.tagName === 'IMG' && src ? sizeOf?.(src) : null;
+            if (size && !(isPixels(el.getAttribute('width')) && isPixels(el.getAttribute('height')))) {
+              el.setAttribute('width', String(size.width));
+              el.setAttribute('height', String(size.height));
+            }
+          } else if (el.tagName === 'IMG') el.remove();
           else el.removeAttribute(attr);
           el.removeAttribute('srcset');
         }

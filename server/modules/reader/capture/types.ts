@@ -23,6 +23,30 @@ export interface CaptureRequest {
   /** DOM the user's browser rendered (POST /:id/snapshot, URLs already de-proxied); the first fallback. */
   clientSnapshot?: { html: string; url: string } | null;
   signal?: AbortSignal;
+  /** Filled in as the capture goes: the milliseconds each of its phases took (phaseClock). */
+  timings?: CaptureTimings;
+}
+
+/**
+ * Milliseconds per phase of one capture, by name: in the browser `browser` (a context, launching
+ * Chromium when it is not running), `navigate` (to DOMContentLoaded), `settle` (until the page's
+ * own requests have ended), `challenge`, `scroll` (archive mode: lazy pictures), `screenshot`,
+ * `serialize`; then `prepare` (parse, Readability, DOMPurify in the parse worker), `assets`
+ * (local copies through the guard), `render` (both documents written), `images` (screenshot and
+ * og:image still being written when the rest was done); the queue adds `icon` (the site's icon,
+ * still being fetched when the capture was done). `static` is the static fetch. A phase that runs
+ * more than once (a fallback) adds up.
+ */
+export type CaptureTimings = Record<string, number>;
+
+/** A lap timer over `timings`: each call adds the time since the previous one (or since it was made) to `name`. */
+export function phaseClock(timings: CaptureTimings | undefined): (name: string) => void {
+  let last = performance.now();
+  return (name) => {
+    const now = performance.now();
+    if (timings) timings[name] = Math.round((timings[name] ?? 0) + now - last);
+    last = now;
+  };
 }
 
 export interface CaptureResult {
