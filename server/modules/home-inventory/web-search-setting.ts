@@ -5,7 +5,7 @@
 // it is saved, and again at every connection); the environment's is trusted as the one who started
 // Hearth set it (it may be on the home network). The client is made again when the address changes.
 import { promisify } from 'node:util';
-import type { UserActor } from '../../actor.js';
+import { isAdmin, type UserActor } from '../../actor.js';
 import type { WebSearchClient } from '../../adapters/web-search/searxng.js';
 import { BadRequestError, ConflictError, ForbiddenError } from '../../errors.js';
 import { BlockedUrlError, OfflineModeError } from '../../platform/ssrf-address.js';
@@ -50,13 +50,13 @@ export class WebSearchSetting {
     const env = this.deps.fromEnvironment;
     const stored = env ? null : await this.deps.settings.get<string>(WEB_SEARCH_SETTING);
     const url = env ? (this.deps.environmentUrl ?? env.baseUrl) : typeof stored === 'string' && stored ? stored : null;
-    const admin = actor.role === 'admin';
+    const admin = isAdmin(actor);
     return { configured: url !== null, url: admin ? url : null, setWhereHearthStarted: env !== null, canChange: admin && env === null };
   }
 
   /** Sets (or, with null, removes) the address; 400 with a sentence for one Hearth may not use. */
   async set(actor: UserActor, raw: string | null): Promise<WebSearchView> {
-    if (actor.role !== 'admin') throw notAdmin();
+    if (!isAdmin(actor)) throw notAdmin();
     if (this.deps.fromEnvironment) throw new ConflictError('set_at_start', 'The web search address was set where Hearth was started, so it cannot be changed here. Whoever started Hearth can change it there.');
     if (raw === null || raw.trim() === '') {
       await this.deps.settings.delete(WEB_SEARCH_SETTING);
