@@ -426,7 +426,7 @@ describe('a page whose code does not arrive', () => {
     });
     try {
       await page.goto(`${server.url}/reader`);
-      await expect.poll(() => chunk).not.toBe('');
+      await expect.poll(() => chunk, { timeout: 20_000 }).not.toBe('');
       // the page's module (the one the app asked for) has run before the session answers
       await page.evaluate(`import(${JSON.stringify(chunk)}).then(() => undefined)`);
       releaseSession();
@@ -518,7 +518,9 @@ describe('a page whose code does not arrive', () => {
     const chunk = boot.pages['features/reader/ReaderListPage']!.js[0]!;
     try {
       void page.goto(`${server.url}/reader`).catch(() => undefined);
-      await expect.poll(() => asked.includes(chunk) && asked.includes('/api/reader?limit=60')).toBe(true);
+      // a wait, not a measure: the loader asks once the splash's paint is reported, which on a cold
+      // fresh clone under the full suite's load came after expect.poll's default second
+      await expect.poll(() => asked.includes(chunk) && asked.includes('/api/reader?limit=60'), { timeout: 20_000 }).toBe(true);
       release();
       await shown(page.getByText('An overnight loaf').first());
       const times = await page.evaluate(
