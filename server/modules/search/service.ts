@@ -4,6 +4,7 @@
 // come back in a fixed order, and a group with nothing in it is left out.
 import type { UserActor } from '../../actor.js';
 import { withoutUrls, type Logger } from '../../platform/logger.js';
+import { untilAborted } from '../../platform/until-aborted.js';
 import { ProviderUnavailableError, type SearchContext, type SearchProvider } from './providers.js';
 import type { SearchResult } from './schema.js';
 import { SearchType, type SearchGroup, type SearchQuery, type SearchResponse } from './schema.js';
@@ -44,6 +45,8 @@ type Answer = { results: SearchResult[] } | { reason: string };
 
 const TIMED_OUT = 'It took too long to answer this time.';
 const FAILED = 'It could not be searched just now.';
+/** What a provider's wait is stopped with when the search's budget runs out. */
+const OUT_OF_TIME = Symbol('out of time');
 
 export class SearchService {
   constructor(private readonly deps: SearchDeps) {}
@@ -74,13 +77,7 @@ export class SearchService {
   /** One provider's answer, or why it has none: never throws, never outlasts the budget. */
   private ask(p: SearchProvider, q: string, ctx: SearchContext): Promise<Answer> {
     const { signal } = ctx;
-    if (signal.aborted) return Promise.resolve({ reason: TIMED_OUT });
-    let onAbort = () => {};
-    const outOfTime = new Promise<Answer>((resolve) => {
-      onAbort = () => resolve({ reason: TIMED_OUT });
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const answer = p.search(q, ctx).then(
+    const answer = () => p.search(q, ctx).then(
       (results): Answer => ({ results }),
       (err: unknown): Answer => {
         if (err instanceof ProviderUnavailableError) return { reason: err.reason };
@@ -89,6 +86,10 @@ export class SearchService {
         return { reason: FAILED };
       },
     );
-    return Promise.race([answer, outOfTime]).finally(() => signal.removeEventListener('abort', onAbort));
+    // `answer` never rejects: the only rejection here is the budget running out
+    return untilAborted(answer, signal, () => OUT_OF_TIME).catch((err: unknown): Answer => {
+      if (err === OUT_OF_TIME) return { reason: TIMED_OUT };
+      throw err;
+    });
   }
 }

@@ -7,6 +7,7 @@ import type { BrowserContext, Page, Request, Route } from 'playwright-core';
 import type { SharedChromium } from '../../../adapters/browser/chromium.js';
 import { withoutUrls, type Logger } from '../../../platform/logger.js';
 import { BlockedUrlError, type SsrfGuard } from '../../../platform/ssrf.js';
+import { untilAborted } from '../../../platform/until-aborted.js';
 import { stripHash, type SeenResponse } from './assets.js';
 import { CHALLENGE_MESSAGE } from './challenge.js';
 import { guardedGet, guardedHop, isHostFailure, isHtmlType, mimeOf, TooLargeError, USER_AGENT } from './net.js';
@@ -37,20 +38,8 @@ export const cancelled = () => new CaptureError('cancelled', 'The capture was ca
  * its context starts closing just before or while the page is made; a capture waiting on it never
  * ended, and a Hearth shutting down waited for that capture for ever.
  */
-async function browserStep<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
-  if (!signal) return step();
-  if (signal.aborted) throw cancelled();
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_resolve, reject) => (onAbort = () => reject(cancelled())));
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const running = step();
-    // a step left behind may still fail when its context closes: nobody waits for it any more
-    running.catch(() => undefined);
-    return await Promise.race([running, aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
+function browserStep<T>(signal: AbortSignal | undefined, step: () => Promise<T>): Promise<T> {
+  return untilAborted(step, signal, () => cancelled());
 }
 
 function httpError(status: number): CaptureError {
