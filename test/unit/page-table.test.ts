@@ -1,4 +1,4 @@
-// The pages' one table (renderer/src/app/page-table.ts), which the start-up loader inlined in
+// The pages' one table (renderer/src/app/page-table.ts, gathered from each feature's routes.ts), which the start-up loader inlined in
 // index.html reads without React or react-router: its small path matcher answers as the router's
 // matchPath does for every path in it, and each page's component is loaded from the module the table
 // names (the build looks that module's chunk up to ask for it early).
@@ -58,15 +58,19 @@ describe('the page table', () => {
     expect(pageAt('/profiles')).toBeNull();
   });
 
-  it('names, for each page, the module its component is loaded from (pages.tsx)', () => {
-    // read, not imported: pages.tsx is the React side
-    const source = readFileSync(new URL('../../renderer/src/app/pages.tsx', import.meta.url), 'utf8');
-    const loadedFrom = new Map([...source.matchAll(/const (\w+) = lazyPage\(\(\) => import\('\.\.\/([^']+)'\)/g)].map((m) => [m[1]!, m[2]!]));
-    expect(loadedFrom.size).toBe(source.split('lazyPage(').length - 2); // every call but the definition
-    const views = source.slice(source.indexOf('const PAGE_VIEWS'), source.indexOf('\n};\n', source.indexOf('const PAGE_VIEWS')));
-    const componentOf = new Map([...views.matchAll(/^ {2}'?([\w-]+)'?: \{[^]*?Component: (\w+)/gm)].map((m) => [m[1]!, m[2]!]));
-    expect([...componentOf.keys()]).toEqual(PAGE_TABLE.map((p) => p.id));
-    for (const page of PAGE_TABLE) expect(loadedFrom.get(componentOf.get(page.id)!), page.id).toBe(page.module);
+  it("names, for each page, the module its view loads (the feature's pages.ts)", () => {
+    // read, not imported: a feature's pages.ts is the React side
+    const features = [...new Set(PAGE_TABLE.map((p) => p.module.split('/')[1]!))];
+    const loadedFrom = new Map<string, string>();
+    for (const feature of features) {
+      const source = readFileSync(new URL(`../../renderer/src/features/${feature}/pages.ts`, import.meta.url), 'utf8');
+      for (const m of source.matchAll(/^ {2}'?([\w-]+)'?: \{[^]*?load: \(\) => import\('\.\/([^']+)'\)/gm)) loadedFrom.set(m[1]!, `features/${feature}/${m[2]!}`);
+    }
+    expect([...loadedFrom.keys()].sort()).toEqual(PAGE_TABLE.map((p) => p.id).sort());
+    for (const page of PAGE_TABLE) expect(loadedFrom.get(page.id), page.id).toBe(page.module);
+    // and the app lists every feature's views beside its routes
+    const app = readFileSync(new URL('../../renderer/src/app/pages.tsx', import.meta.url), 'utf8');
+    for (const feature of features) expect(app, feature).toContain(`from '../features/${feature}/pages'`);
   });
 
   it("asks for a signed-in person's first screen: the page's first GETs if they may open it, and the shell's", () => {

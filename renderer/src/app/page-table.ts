@@ -1,90 +1,50 @@
 // Where each signed-in page lives: its address, who may open it, the module its code is in, and the
-// GETs it makes first. React-free, so that both the app (pages.tsx adds each page's label, icon and
-// component) and the start-up loader inlined in index.html (boot-loader.ts, built by
-// renderer/boot-plugin.ts) read the one list: the loader asks for the opened page's code and first
-// data beside the app's own script, before that script has arrived. The build fails when a `module`
-// here is not a lazily loaded chunk of its own (pages.tsx imports it with `lazyPage`), and
-// test/unit/page-table.test.ts checks each page's component is the one its `module` names.
+// GETs it makes first, gathered from the features: each declares its pages in its own
+// `features/<x>/routes.ts` (and, in `features/<x>/pages.ts`, read by pages.tsx, its label, icon,
+// component and navigation). React-free, so that both the app and the start-up loader inlined in index.html
+// (boot-loader.ts, built by renderer/first-paint.ts) read the one
+// list: the loader asks for the opened page's code and first data beside the app's own script, before
+// that script has arrived. The build fails when a `module` is not a lazily loaded chunk of its own,
+// and test/unit/page-table.test.ts checks each page's view loads the module its route names.
 // Order matters: the first entry whose path matches a location is the page it opens.
+import { routes as home } from '../features/home/routes.js';
+import { routes as reader } from '../features/reader/routes.js';
+import { routes as chat } from '../features/chat/routes.js';
+import { routes as inventory } from '../features/inventory/routes.js';
+import { routes as library } from '../features/library/routes.js';
+import { routes as image } from '../features/image/routes.js';
+import { routes as media } from '../features/media/routes.js';
+import { routes as apps } from '../features/apps/routes.js';
+import { routes as downloads } from '../features/downloads/routes.js';
+import { routes as members } from '../features/members/routes.js';
+import { routes as featuresAdmin } from '../features/features-admin/routes.js';
+import { routes as models } from '../features/models/routes.js';
+import { routes as imageAdmin } from '../features/image-admin/routes.js';
+import { routes as profile } from '../features/profile/routes.js';
+import { routes as mediaAdmin } from '../features/media-admin/routes.js';
+import { routes as admin } from '../features/admin/routes.js';
+import type { PageRoute } from './page-types.js';
 
-export type PrefetchParams = Readonly<Record<string, string | undefined>>;
+export type { PageRoute, PrefetchParams } from './page-types.js';
 
-export interface PageRoute {
-  /** Stable id; also used for keys. */
-  id: string;
-  /** Route path under the shell without the leading slash ('' is the home page; may contain params or a trailing '/*'). */
-  path: string;
-  /** Who may open it: 'admin' pages are hidden from members, and show them AdminOnlyPage instead. */
-  access: 'user' | 'admin';
-  /** The page's module under renderer/src (without extension): the chunk pages.tsx loads it from. */
-  module: string;
-  /**
-   * The GETs the page makes first, asked for at start-up beside the page's code when a load opens on
-   * this page (the loader, or client.ts `prefetch`); exactly the paths the page asks for, or they are
-   * not used.
-   */
-  prefetch?: (params: PrefetchParams, search: string) => string[];
-}
-
-const enc = encodeURIComponent;
-
+/** Every feature's pages, feature by feature (a new feature adds its `routes` here and its `views` in pages.tsx). */
 export const PAGE_TABLE = [
-  { id: 'home', path: '', access: 'user', module: 'features/home/HomePage', prefetch: () => ['/api/home-layout'] },
-  // the list as it opens without filters (ReaderListPage's first page of 60)
-  {
-    id: 'saved-reader',
-    path: 'reader',
-    access: 'user',
-    module: 'features/reader/ReaderListPage',
-    prefetch: (_, search) => (search ? [] : ['/api/reader?limit=60', '/api/reader/collections', '/api/reader/tags']),
-  },
-  { id: 'reader-article', path: 'reader/:id', access: 'user', module: 'features/reader/ArticlePage', prefetch: ({ id }) => (id ? [`/api/reader/${enc(id)}`] : []) },
-  // one page for /chat and /chat/:id, so an answer keeps arriving while the address gains the chat's id
-  { id: 'chat', path: 'chat/*', access: 'user', module: 'features/chat/ChatPage' },
-  // the list as it opens without a search or a kind chosen (queries.ts devicesUrl)
-  { id: 'inventory', path: 'inventory', access: 'user', module: 'features/inventory/InventoryPage', prefetch: (_, search) => (search ? [] : ['/api/home/devices']) },
-  { id: 'inventory-warranties', path: 'inventory/warranties', access: 'user', module: 'features/inventory/WarrantiesPage', prefetch: () => ['/api/home/warranties?days=60'] },
-  { id: 'inventory-device', path: 'inventory/:id', access: 'user', module: 'features/inventory/DevicePage', prefetch: ({ id }) => (id ? [`/api/home/devices/${enc(id)}`] : []) },
-  { id: 'library', path: 'library', access: 'user', module: 'features/library/LibraryPage' },
-  // /read/:sourceId opens an archive at its home page, /read/:sourceId/<article path> at that article (chat's sources, search results)
-  { id: 'reader', path: 'read/:sourceId/*', access: 'user', module: 'features/library/ReaderPage' },
-  { id: 'images', path: 'images', access: 'user', module: 'features/image/CreatePage', prefetch: () => ['/api/image/status', '/api/image/loras', '/api/image/building'] },
-  { id: 'images-edit', path: 'images/edit', access: 'user', module: 'features/image/EditPage', prefetch: () => ['/api/image/status', '/api/image/history'] },
-  { id: 'media-play', path: 'media/play/:ratingKey', access: 'user', module: 'features/media/PlayerPage' },
-  { id: 'images-history', path: 'images/history', access: 'user', module: 'features/image/HistoryPage', prefetch: (_, search) => (search ? [] : ['/api/image/history']) },
-  { id: 'media', path: 'media', access: 'user', module: 'features/media/MediaPage', prefetch: () => ['/api/mediaserver/status'] },
-  {
-    id: 'media-title',
-    path: 'media/title/:ratingKey',
-    access: 'user',
-    module: 'features/media/TitlePage',
-    prefetch: ({ ratingKey }) => (ratingKey ? [`/api/mediaserver/meta/${enc(ratingKey)}`] : []),
-  },
-  { id: 'apps', path: 'apps', access: 'user', module: 'features/apps/AppStorePage' },
-  { id: 'downloads', path: 'downloads', access: 'user', module: 'features/downloads/DownloadsPage' },
-  { id: 'members', path: 'members', access: 'admin', module: 'features/members/MembersPage', prefetch: () => ['/api/admin/users'] },
-  { id: 'features', path: 'features', access: 'admin', module: 'features/features-admin/FeaturesPage' },
-  { id: 'models', path: 'admin/models', access: 'admin', module: 'features/models/ModelsPage' },
-  { id: 'archives', path: 'admin/archives', access: 'admin', module: 'features/library/ArchivesAdminPage' },
-  { id: 'image-engine', path: 'admin/images', access: 'admin', module: 'features/image-admin/EnginePage', prefetch: () => ['/api/admin/image-engine'] },
-  { id: 'image-loras', path: 'admin/image-loras', access: 'admin', module: 'features/image-admin/LorasPage', prefetch: () => ['/api/admin/image-loras'] },
-  { id: 'image-members', path: 'admin/image-members', access: 'admin', module: 'features/image-admin/MembersImagePage', prefetch: () => ['/api/admin/users', '/api/admin/image-loras'] },
-  { id: 'media-link', path: 'media/link', access: 'user', module: 'features/media/LinkAccount', prefetch: () => ['/api/mediaserver/status', '/api/mediaserver/me'] },
-  { id: 'profile', path: 'profile', access: 'user', module: 'features/profile/ProfilePage', prefetch: () => ['/api/mediaserver/status'] },
-  { id: 'media-videos', path: 'media/videos', access: 'user', module: 'features/media/HomeVideosPage', prefetch: () => ['/api/mediaserver/me/library-sections'] },
-  { id: 'media-admin', path: 'admin/media', access: 'admin', module: 'features/media-admin/ConnectionPage', prefetch: () => ['/api/mediaserver/config'] },
-  {
-    id: 'media-storage',
-    path: 'admin/media-storage',
-    access: 'admin',
-    module: 'features/media-admin/StoragePage',
-    prefetch: () => ['/api/admin/storage-locations', '/api/mediaserver/admin/library-sections', '/api/mediaserver/admin/upload-limits'],
-  },
-  { id: 'reader-admin', path: 'admin/reader', access: 'admin', module: 'features/reader/ReaderAdminPage' },
-  { id: 'home-default', path: 'home/default', access: 'admin', module: 'features/home/DefaultLayoutPage' },
-  { id: 'member-home', path: 'members/:userId/home', access: 'admin', module: 'features/home/MemberLayoutPage' },
-  // the admin entry: a list of the pages in 'admin' and 'more' (not an app, so not in the App Store)
-  { id: 'admin', path: 'admin', access: 'admin', module: 'features/admin/AdminPage' },
+  ...home,
+  ...reader,
+  ...chat,
+  ...inventory,
+  ...library,
+  ...image,
+  ...media,
+  ...apps,
+  ...downloads,
+  ...members,
+  ...featuresAdmin,
+  ...models,
+  ...imageAdmin,
+  ...profile,
+  ...mediaAdmin,
+  ...admin,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -10,7 +10,8 @@ import { PinScreen } from '../features/auth/PinScreen';
 import { ProfilePicker } from '../features/auth/ProfilePicker';
 import { ErrorState, LoadingState } from '../ui/StateViews';
 import { usePageTitle } from '../ui/usePageTitle';
-import { canOpen, SHELL_PAGES, type ShellPage } from './pages';
+import { SHELL_PAGES } from './pages';
+import { canOpen, ShellPagesContext, type ShellPage } from './shell-pages';
 import { useSession } from './session';
 import { Shell } from './Shell';
 
@@ -152,33 +153,35 @@ export function AppRoutes({ pages = SHELL_PAGES }: { pages?: readonly ShellPage[
   const location = useLocation();
   return (
     <FailureBoundary resetKey={location.key} fallback={<AppFailed />}>
-      <Routes>
-        <Route
-          path="/setup"
-          element={
-            <PageBoundary>
-              <SetupRoute />
-            </PageBoundary>
-          }
-        />
-        <Route path="/profiles" element={<ProfilesRoute />}>
-          <Route index element={<ProfilePicker />} />
-          <Route path=":userId" element={<PinScreen />} />
-        </Route>
-        <Route element={<RequireUser />}>
-          <Route element={<Shell />}>
-            {pages.map((p) => {
-              const element = (
-                <PageBoundary>
-                  <PageRoute page={p} />
-                </PageBoundary>
-              );
-              return p.path === '' ? <Route key={p.id} index element={element} /> : <Route key={p.id} path={p.path} element={element} />;
-            })}
-            <Route path="*" element={<NotFoundPage />} />
+      <ShellPagesContext.Provider value={pages}>
+        <Routes>
+          <Route
+            path="/setup"
+            element={
+              <PageBoundary>
+                <SetupRoute />
+              </PageBoundary>
+            }
+          />
+          <Route path="/profiles" element={<ProfilesRoute />}>
+            <Route index element={<ProfilePicker />} />
+            <Route path=":userId" element={<PinScreen />} />
           </Route>
-        </Route>
-      </Routes>
+          <Route element={<RequireUser />}>
+            <Route element={<Shell />}>
+              {pages.map((p) => {
+                const element = (
+                  <PageBoundary>
+                    <PageRoute page={p} />
+                  </PageBoundary>
+                );
+                return p.path === '' ? <Route key={p.id} index element={element} /> : <Route key={p.id} path={p.path} element={element} />;
+              })}
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Route>
+        </Routes>
+      </ShellPagesContext.Provider>
     </FailureBoundary>
   );
 }

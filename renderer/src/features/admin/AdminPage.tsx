@@ -3,7 +3,7 @@
 // are left out, as in the navigation.
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import { adminPagesFor, pageHref } from '../../app/pages';
+import { adminPagesFor, pageHref, useShellPages } from '../../app/shell-pages';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
@@ -12,7 +12,7 @@ import { useTools } from '../apps/tools';
 export function AdminPage(): ReactElement {
   const user = useUser();
   const { isVisible } = useTools();
-  const pages = adminPagesFor(user.role, isVisible);
+  const pages = adminPagesFor(useShellPages(), user.role, isVisible);
   return (
     <section className="page" aria-labelledby="admin-title">
       <PageHeader titleId="admin-title" title="Admin" description="Looking after the household: its members, what Hearth runs, and what it downloads." />

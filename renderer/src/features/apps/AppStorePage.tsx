@@ -9,7 +9,7 @@
 import { useId, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
-import { canOpen, SHELL_PAGES } from '../../app/pages';
+import { canOpen, useShellPages } from '../../app/shell-pages';
 import { useUser } from '../../app/session';
 import { Dialog } from '../../ui/Dialog';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -36,6 +36,7 @@ const SOURCE_TYPES: Record<Tool['dataSources'][number]['type'], string> = {
 
 export function AppStorePage(): ReactElement {
   const user = useUser();
+  const pages = useShellPages();
   const isAdmin = user.role === 'admin';
   const { tools, status, error, reload } = useTools();
   const [getting, setGetting] = useState<Tool | null>(null);
@@ -45,7 +46,7 @@ export function AppStorePage(): ReactElement {
   const toast = useToast();
 
   const builtIns = builtInEntries(
-    SHELL_PAGES.filter((p) => canOpen(p, user.role)),
+    pages.filter((p) => canOpen(p, user.role)),
     'apps',
   );
   // a member sees what they can use or ask for: not a chat extension that is on but cannot work

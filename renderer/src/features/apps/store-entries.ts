@@ -1,7 +1,7 @@
 // The App Store's listing: the household's tools merged with the built-in catalog apps (the shell's
 // own pages that are not tools). Built-ins always report enabled and builtIn, and cannot be removed
 // (spec). A tool's page route comes from the server's fixed tool-id -> route table.
-import type { ShellPage } from '../../app/pages';
+import type { ShellPage } from '../../app/shell-pages';
 import type { IconName } from '../../ui/icons';
 import type { Tool } from './tools';
 

@@ -1,0 +1,9 @@
+// The admin feature's signed-in pages: where each lives, who may open it, the module its code is in
+// and the GETs it makes first. React-free: the start-up loader inlined in index.html reads these
+// (through app/page-table.ts); pages.tsx beside this file says how each page shows.
+import type { PageRoute } from '../../app/page-types.js';
+
+export const routes = [
+  // the admin entry: a list of the pages in 'admin' and 'more' (not an app, so not in the App Store)
+  { id: 'admin', path: 'admin', access: 'admin', module: 'features/admin/AdminPage' },
+] as const satisfies readonly PageRoute[];

@@ -1,0 +1,8 @@
+// The downloads feature's signed-in pages: where each lives, who may open it, the module its code is in
+// and the GETs it makes first. React-free: the start-up loader inlined in index.html reads these
+// (through app/page-table.ts); pages.tsx beside this file says how each page shows.
+import type { PageRoute } from '../../app/page-types.js';
+
+export const routes = [
+  { id: 'downloads', path: 'downloads', access: 'user', module: 'features/downloads/DownloadsPage' },
+] as const satisfies readonly PageRoute[];

@@ -1,0 +1,10 @@
+// The home feature's signed-in pages: where each lives, who may open it, the module its code is in
+// and the GETs it makes first. React-free: the start-up loader inlined in index.html reads these
+// (through app/page-table.ts); pages.tsx beside this file says how each page shows.
+import type { PageRoute } from '../../app/page-types.js';
+
+export const routes = [
+  { id: 'home', path: '', access: 'user', module: 'features/home/HomePage', prefetch: () => ['/api/home-layout'] },
+  { id: 'home-default', path: 'home/default', access: 'admin', module: 'features/home/DefaultLayoutPage' },
+  { id: 'member-home', path: 'members/:userId/home', access: 'admin', module: 'features/home/MemberLayoutPage' },
+] as const satisfies readonly PageRoute[];
