@@ -231,7 +231,7 @@ describe('media server connection (/api/mediaserver)', () => {
     it('plex.tv being down is a sentence, not a code', async () => {
       await fake.setMode('down', { role: 'account' });
       const r = await s.member.post('/api/mediaserver/auth/pin');
-      expect(r.status).toBe(502);
+      expect(r.status).toBe(503);
       expect(r.body.error).toEqual({ code: 'media_account_unavailable', message: expect.stringMatching(/could not be reached/) });
     });
 

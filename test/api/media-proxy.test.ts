@@ -125,16 +125,16 @@ describe('media proxies (/img, /stream)', () => {
       expect(errorOf(a)).toMatchObject({ code: 'media_not_configured', message: expect.stringMatching(/No media server/) as unknown });
     });
 
-    it('answers 502 in a sentence when the server is down or refuses the shared token, and tells the connection', async () => {
+    it('answers 503 in a sentence when the server is down or refuses the shared token (as the library does), and tells the connection', async () => {
       await fake.setMode('down', { role: 'server' });
       const down = await get(img(64, 97));
-      expect(down.status).toBe(502);
-      expect(errorOf(down)).toMatchObject({ code: 'media_server_unreachable' });
+      expect(down.status).toBe(503);
+      expect(errorOf(down)).toMatchObject({ code: 'media_server_down' });
       expect(errorOf(down).message).not.toMatch(/\d{3}|ECONN|undici/);
       await fake.setMode('ok');
       fake.revoke(fake.tokens.admin);
       const refused = await get(img(64, 98));
-      expect(refused.status).toBe(502);
+      expect(refused.status).toBe(503);
       expect(errorOf(refused)).toMatchObject({ code: 'media_server_refused' });
       expect(healthHeard().slice(-2)).toEqual(['unreachable', 'unauthorized']);
     });
@@ -217,14 +217,14 @@ describe('media proxies (/img, /stream)', () => {
       expect(serverLog('/library/parts/')).toHaveLength(0);
     });
 
-    it('says not set up (404) and server down (502) in sentences', async () => {
+    it('says not set up (404) and server down (503) in sentences', async () => {
       await disconnect();
       expect(errorOf(await get('/stream/101'))).toMatchObject({ code: 'media_not_configured' });
       await connect();
       await fake.setMode('down', { role: 'server' });
       const down = await get('/stream/103');
-      expect(down.status).toBe(502);
-      expect(errorOf(down).code).toBe('media_server_unreachable');
+      expect(down.status).toBe(503);
+      expect(errorOf(down).code).toBe('media_server_down');
       await fake.setMode('ok');
     });
 

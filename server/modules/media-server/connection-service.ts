@@ -6,13 +6,14 @@
 //
 // Tokens: read from and written to the store only; handed to the adapter's clients (which put them
 // in the X-Plex-Token header); never in an answer, an error or a log line. Every failure the
-// adapter reports (a MediaServerError, its message a fixed sentence) becomes an AppError with a
-// plain sentence of this module's own.
+// adapter reports becomes its answer in adapter-errors/media-server.ts (an address being set up:
+// mediaServerCheckAppError).
 import { randomUUID } from 'node:crypto';
-import { MediaServerError, type PlexClientInfo, type PlexServerResource } from '../../adapters/media-server/plex.js';
+import type { PlexClientInfo, PlexServerResource } from '../../adapters/media-server/plex.js';
+import { mediaServerAppError, mediaServerCheckAppError, mediaServerFailure } from '../../adapter-errors/media-server.js';
 import { assertAdmin, isAdmin, isOwner, type UserActor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { AppError, ConflictError, NotFoundError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { MediaConnectionStore } from './connection-store.js';
@@ -48,15 +49,9 @@ const SENTENCES = {
   notConfigured: 'The household’s media server is not connected yet.',
   serverUnauthorized: 'The household’s media server no longer accepts Hearth’s sign-in. An admin needs to connect it again.',
   serverUnreachable: 'The household’s media server is not answering right now. It may be switched off or restarting.',
-  tokenRefused: 'The media server did not accept that token. Check that it was copied whole, or sign in with Plex instead.',
-  addressRefused: 'Hearth cannot use that address. Use the media server’s own address, such as http://192.168.1.20:32400.',
-  unreachable: 'Hearth could not reach a media server at that address. Check the address and that the server is switched on.',
-  notPlex: 'Something answered at that address, but it is not a Plex Media Server.',
-  accountDown: 'Plex’s sign-in service could not be reached. Try again in a moment.',
   pinNotFound: 'That sign-in code was not found. Start again to get a new one.',
   pinWaiting: 'That code has not been approved yet. Sign in on the Plex page first, then try again.',
   pinExpired: 'That code has expired. Start again to get a new one.',
-  signInRefused: 'Plex did not accept this sign-in. Start again to get a new code.',
 } as const;
 
 export class MediaConnectionService implements MediaConnection {
@@ -193,8 +188,9 @@ export class MediaConnectionService implements MediaConnection {
         this.allowMediaDeletion = info.allowMediaDeletion;
         fields = { serverName: info.friendlyName || c.serverName, serverVersion: info.version };
       } catch (err) {
-        if (!(err instanceof MediaServerError)) throw err;
-        health = err.failure === 'unauthorized' || err.failure === 'forbidden' ? 'unauthorized' : 'unreachable';
+        const failure = mediaServerFailure(err);
+        if (!failure) throw err;
+        health = failure === 'unauthorized' || failure === 'forbidden' ? 'unauthorized' : 'unreachable';
       }
       if (health !== c.health) this.d.logger.info({ health }, 'Media server health changed');
       await this.d.store.setHealth(health, this.nowIso(), fields);
@@ -222,8 +218,9 @@ export class MediaConnectionService implements MediaConnection {
       await this.d.store.updateLink(link.userId, { serverAccess: access });
       return access;
     } catch (err) {
-      if (!(err instanceof MediaServerError)) throw err;
-      if (err.failure === 'unauthorized') await this.reportMemberUnauthorized(link.userId);
+      const failure = mediaServerFailure(err);
+      if (!failure) throw err;
+      if (failure === 'unauthorized') await this.reportMemberUnauthorized(link.userId);
       return null;
     }
   }
@@ -309,21 +306,7 @@ export class MediaConnectionService implements MediaConnection {
       this.allowMediaDeletion = info.allowMediaDeletion;
       return { machineIdentifier: identity.machineIdentifier, serverName: info.friendlyName || 'Media server', serverVersion: identity.version ?? info.version };
     } catch (err) {
-      if (!(err instanceof MediaServerError)) throw err;
-      switch (err.failure) {
-        case 'unauthorized':
-        case 'forbidden':
-          throw new UnprocessableError('media_token_refused', SENTENCES.tokenRefused);
-        case 'blocked':
-          throw new UnprocessableError('media_address_refused', SENTENCES.addressRefused);
-        case 'bad_response':
-        case 'not_found':
-        case 'bad_request':
-        case 'http_error':
-          throw new UnprocessableError('media_not_plex', SENTENCES.notPlex);
-        default:
-          throw new UnprocessableError('media_server_unreachable', SENTENCES.unreachable);
-      }
+      throw mediaServerCheckAppError(err);
     }
   }
 
@@ -369,8 +352,8 @@ export class MediaConnectionService implements MediaConnection {
       row.authToken = pin.authToken;
       return 'approved';
     } catch (err) {
-      if (err instanceof MediaServerError && err.failure === 'not_found') return 'expired';
-      throw this.accountFailure(err);
+      if (mediaServerFailure(err) === 'not_found') return 'expired';
+      throw mediaServerAppError(err);
     }
   }
 
@@ -389,11 +372,8 @@ export class MediaConnectionService implements MediaConnection {
     try {
       account = await this.d.clients.account.account(token);
     } catch (err) {
-      if (err instanceof MediaServerError && err.failure === 'unauthorized') {
-        await this.d.store.deletePin(pinId);
-        throw new ConflictError('pin_refused', SENTENCES.signInRefused);
-      }
-      throw this.accountFailure(err);
+      if (mediaServerFailure(err) === 'unauthorized') await this.d.store.deletePin(pinId);
+      throw mediaServerAppError(err, { token: 'pin' });
     }
     const now = this.nowIso();
     const link: LinkRow = {
@@ -483,18 +463,12 @@ export class MediaConnectionService implements MediaConnection {
     try {
       return await call();
     } catch (err) {
-      if (err instanceof MediaServerError && err.failure === 'unauthorized' && actor) {
+      if (mediaServerFailure(err) === 'unauthorized' && actor) {
         if (pinId === undefined) await this.reportMemberUnauthorized(actor.id);
         else await this.d.store.deletePin(pinId);
-        throw new ConflictError('media_sign_in_refused', 'Plex no longer accepts this sign-in. Sign in with Plex again.');
       }
-      throw this.accountFailure(err);
+      throw mediaServerAppError(err);
     }
-  }
-
-  private accountFailure(err: unknown): Error {
-    if (err instanceof AppError || !(err instanceof MediaServerError)) return err as Error;
-    return new UpstreamError('media_account_unavailable', SENTENCES.accountDown);
   }
 }
 

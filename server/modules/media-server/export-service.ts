@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
-import { MediaServerError } from '../../adapters/media-server/plex.js';
+import { mediaServerFailure, mediaServerSentence } from '../../adapter-errors/media-server.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
@@ -308,11 +308,11 @@ export class MediaExportService {
       await this.setStatus(id, { status: 'ready', error: null });
     } catch (err) {
       if (this.stopped) return; // resumed at the next start
-      const message =
-        err instanceof ProvisionFailure || err instanceof MediaServerError ? err.message : 'Something went wrong while setting up this library. Try again.';
+      const message = err instanceof ProvisionFailure ? err.message : (mediaServerSentence(err) ?? 'Something went wrong while setting up this library. Try again.');
       if (!(err instanceof ProvisionFailure)) this.deps.logger.warn({ err, section: id }, 'provisioning step failed');
-      if (err instanceof MediaServerError && err.failure === 'unauthorized') await this.deps.connection.reportShared('unauthorized');
-      if (err instanceof MediaServerError && (err.failure === 'unreachable' || err.failure === 'timeout')) await this.deps.connection.reportShared('unreachable');
+      const failure = mediaServerFailure(err);
+      if (failure === 'unauthorized') await this.deps.connection.reportShared('unauthorized');
+      if (failure === 'unreachable' || failure === 'timeout') await this.deps.connection.reportShared('unreachable');
       await this.setStatus(id, { status: 'failed', error: message });
     }
   }

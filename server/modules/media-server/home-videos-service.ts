@@ -12,7 +12,8 @@ import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '@tus/file-store';
 import { assertAdmin, isOwner, type Actor, type UserActor } from '../../actor.js';
-import { MediaServerError, type PlexItem } from '../../adapters/media-server/plex.js';
+import type { PlexItem } from '../../adapters/media-server/plex.js';
+import { mediaServerFailure } from '../../adapter-errors/media-server.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { AppError, BadRequestError, NotFoundError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -289,7 +290,7 @@ export class HomeVideosService {
     try {
       return (await shared.client.sectionItems(shared.token, section.sectionKey)).items;
     } catch (err) {
-      if (!(err instanceof MediaServerError)) this.deps.logger.warn({ err }, 'home video items lookup failed');
+      if (mediaServerFailure(err) === null) this.deps.logger.warn({ err }, 'home video items lookup failed');
       return null;
     }
   }

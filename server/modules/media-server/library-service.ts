@@ -16,9 +16,9 @@
 // - rule 7: no shared server or no linked account: feeds answer empty, never an error. A down
 //   server or a refused shared token is a sentence (503), never a raw code or a 500.
 import type { PlexDiscoverClient, PlexItem } from '../../adapters/media-server/plex.js';
-import { MediaServerError } from '../../adapters/media-server/plex.js';
+import { isMediaServerOutage, mediaServerAppError, mediaServerFailure } from '../../adapter-errors/media-server.js';
 import type { UserActor } from '../../actor.js';
-import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError, UpstreamError } from '../../errors.js';
+import { ConflictError, NotFoundError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseGuid, RESOLUTION_TTL_MS, resolveMedia, titleYearKey, type Resolution, type ResolvableShow } from './guids.js';
@@ -74,19 +74,16 @@ const PLAYED_SHARE = 0.9;
 
 const SENTENCES = {
   notConnected: 'The household’s Plex is not connected yet. An admin can connect it in the admin settings.',
-  serverDown: 'The household’s media server is not answering right now. Try again in a little while.',
-  serverRefused: 'The household’s media server no longer accepts Hearth’s sign-in. An admin needs to connect it again.',
-  serverGarbled: 'The media server sent an answer Hearth could not read. Try again in a little while.',
   notInLibrary: 'That title is not in the household’s library any more.',
   linkNeeded: 'Link your own Plex account on the Media page first: your watchlist and what you have watched are kept with it.',
-  linkRevoked: 'Plex no longer accepts your linked account (it may have been signed out). Link it again on the Media page.',
   noAccess: 'Your Plex account has no access to the household’s server, so Hearth cannot keep your watched state there. Ask an admin to share the server with you.',
-  discoverDown: 'Plex’s watchlist service is not answering right now. Try again in a little while.',
   personal: 'Home videos cannot go on a Plex watchlist.',
   unknownToPlex: 'Plex does not know this title, so it cannot go on a watchlist.',
 } as const;
 
-const isFailure = (err: unknown, ...failures: string[]): err is MediaServerError => err instanceof MediaServerError && failures.includes(err.failure);
+const isFailure = (err: unknown, ...failures: string[]): boolean => failures.includes(mediaServerFailure(err) ?? '');
+/** Any media server failure (the adapter's), as opposed to a bug. */
+const isMediaFailure = (err: unknown): boolean => mediaServerFailure(err) !== null;
 
 export class MediaLibraryService implements WatchedLookup {
   constructor(private readonly d: MediaLibraryDeps) {}
@@ -151,35 +148,20 @@ export class MediaLibraryService implements WatchedLookup {
   }
 
   private async sharedFailure(err: unknown): Promise<unknown> {
-    if (!(err instanceof MediaServerError)) return err;
-    switch (err.failure) {
-      case 'unauthorized':
-        await this.d.connection.reportShared('unauthorized');
-        return new ServiceUnavailableError('media_server_refused', SENTENCES.serverRefused);
-      case 'unreachable':
-      case 'timeout':
-      case 'blocked':
-        await this.d.connection.reportShared('unreachable');
-        return new ServiceUnavailableError('media_server_down', SENTENCES.serverDown);
-      case 'not_found':
-        return new NotFoundError(SENTENCES.notInLibrary);
-      default:
-        return new UpstreamError('media_server_error', SENTENCES.serverGarbled);
-    }
+    if (mediaServerFailure(err, 'server') === 'unauthorized') await this.d.connection.reportShared('unauthorized');
+    else if (isMediaServerOutage(err)) await this.d.connection.reportShared('unreachable');
+    return mediaServerAppError(err, { notFound: SENTENCES.notInLibrary });
   }
 
   /** A failed call with the member's own token: a refusal marks their link ("link again"). */
   private async memberFailure(userId: string, err: unknown): Promise<unknown> {
-    if (!(err instanceof MediaServerError)) return err;
-    if (err.failure === 'unauthorized') {
+    if (isFailure(err, 'unauthorized')) {
       await this.d.connection.reportMemberUnauthorized(userId);
-      return new ConflictError('media_link_revoked', SENTENCES.linkRevoked);
+      return mediaServerAppError(err, { token: 'member' });
     }
-    if (err.service === 'discover') {
-      if (err.failure === 'not_found') return new UnprocessableError('media_not_watchlistable', SENTENCES.unknownToPlex);
-      return new ServiceUnavailableError('media_discover_down', SENTENCES.discoverDown);
-    }
-    return this.sharedFailure(err);
+    // the household's server down is the shared connection's news; Plex's watchlist service is not
+    if (mediaServerFailure(err, 'server')) return this.sharedFailure(err);
+    return mediaServerAppError(err, { token: 'member' });
   }
 
   // ---- the member's own state laid over shared answers ---------------------------------------
@@ -198,8 +180,8 @@ export class MediaLibraryService implements WatchedLookup {
         await this.d.connection.reportMemberUnauthorized(c.userId);
         return null;
       }
-      if (err instanceof MediaServerError) {
-        this.d.logger.warn({ failure: err.failure }, 'Media library: the member’s own watch state could not be read');
+      if (isMediaFailure(err)) {
+        this.d.logger.warn({ failure: mediaServerFailure(err) }, 'Media library: the member’s own watch state could not be read');
         return null;
       }
       throw err;
@@ -439,7 +421,7 @@ export class MediaLibraryService implements WatchedLookup {
         }
       } catch (err) {
         if (isFailure(err, 'unauthorized')) await this.d.connection.reportMemberUnauthorized(c.userId);
-        else if (!(err instanceof MediaServerError)) throw err;
+        else if (!isMediaFailure(err)) throw err;
       }
     }
     return { item: this.view(item, mine, route), children: children.map((k) => this.view(k, mine)), onWatchlist };
@@ -604,8 +586,8 @@ export class MediaLibraryService implements WatchedLookup {
         else await c.shared.client.unscrobble(c.server, row.ratingKey);
         await this.d.progress.upsert({ ...row, syncedAt: this.d.clock.now().toISOString() });
       } catch (err) {
-        if (!(err instanceof MediaServerError)) throw err;
-        if (err.failure === 'unauthorized') await this.d.connection.reportMemberUnauthorized(c.userId);
+        if (!isMediaFailure(err)) throw err;
+        if (isFailure(err, 'unauthorized')) await this.d.connection.reportMemberUnauthorized(c.userId);
         return;
       }
     }
@@ -624,7 +606,7 @@ export class MediaLibraryService implements WatchedLookup {
       for (const i of await shared.client.metadataMany(token, ratingKeys)) if (i.viewCount > 0) out.add(i.ratingKey);
     } catch (err) {
       if (isFailure(err, 'unauthorized')) await this.d.connection.reportMemberUnauthorized(userId);
-      else if (!(err instanceof MediaServerError)) throw err;
+      else if (!isMediaFailure(err)) throw err;
     }
     return out;
   }

@@ -15,7 +15,8 @@
 // Failures are sentences: not configured is 404 (rule 7: nothing to show), the server down or
 // refusing the shared token is 502 with what to do, and the connection hears of it (reportShared).
 import type { default as Sharp } from 'sharp';
-import { MediaServerError, type PartResponse } from '../../adapters/media-server/plex.js';
+import type { PartResponse } from '../../adapters/media-server/plex.js';
+import { isMediaServerOutage, mediaServerAppError, mediaServerFailure } from '../../adapter-errors/media-server.js';
 import { BadRequestError, NotFoundError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { UserActor } from '../../actor.js';
 import type { Logger } from '../../platform/logger.js';
@@ -88,21 +89,9 @@ export class MediaProxy {
 
   /** A server failure as a sentence for the person asking; the connection hears about outages and a refused token. */
   private async upstream(err: unknown, notFound: string): Promise<never> {
-    if (!(err instanceof MediaServerError)) throw err;
-    switch (err.failure) {
-      case 'not_found':
-        throw new NotFoundError(notFound);
-      case 'unauthorized':
-        await this.deps.connection.reportShared('unauthorized');
-        throw new UpstreamError('media_server_refused', 'The media server no longer accepts Hearth’s sign-in. An admin needs to connect it again in the media settings.');
-      case 'unreachable':
-      case 'timeout':
-      case 'blocked':
-        await this.deps.connection.reportShared('unreachable');
-        throw new UpstreamError('media_server_unreachable', 'The media server could not be reached. Check that it is switched on, then try again.');
-      default:
-        throw new UpstreamError('media_server_error', 'The media server could not send that just now. Try again in a moment.');
-    }
+    if (mediaServerFailure(err, 'server') === 'unauthorized') await this.deps.connection.reportShared('unauthorized');
+    else if (isMediaServerOutage(err)) await this.deps.connection.reportShared('unreachable');
+    throw mediaServerAppError(err, { notFound });
   }
 
   // ---- /img ------------------------------------------------------------------------------------
@@ -182,7 +171,7 @@ export class MediaProxy {
       return await this.part(shared, partKey, opts);
     } catch (err) {
       // the file was replaced since (its key carries a change stamp): read the metadata once more
-      if (fresh && err instanceof MediaServerError && err.failure === 'not_found') {
+      if (fresh && mediaServerFailure(err) === 'not_found') {
         this.partKeys.delete(cacheKey);
         const again = await this.partKeyOf(shared, ratingKey, sections);
         return this.part(shared, again.key, opts).catch((again: unknown) => this.upstream(again, 'That film’s file is not on the media server any more.'));

@@ -9,7 +9,7 @@ import { constants } from 'node:fs';
 import { access, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { assertAdmin, type Actor } from '../../actor.js';
-import { MediaServerError } from '../../adapters/media-server/plex.js';
+import { mediaServerFailure, mediaServerSentence } from '../../adapter-errors/media-server.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskFree } from '../../platform/disk.js';
@@ -249,13 +249,15 @@ export class StorageLocationsService {
       }
       return { state: 'missing', message: `The media server has a folder ${row.serverPath}, but it is not this one: Hearth’s check file did not show up there. Check the path mapping.` };
     } catch (err) {
-      if (err instanceof MediaServerError && err.failure === 'not_found') {
+      const failure = mediaServerFailure(err);
+      if (failure === 'not_found') {
         return { state: 'missing', message: `The media server does not see a folder ${row.serverPath}. Check the path mapping, and that the folder is shared with the media server.` };
       }
-      if (err instanceof MediaServerError) {
-        if (err.failure === 'unauthorized') await this.deps.connection.reportShared('unauthorized');
-        if (err.failure === 'unreachable' || err.failure === 'timeout') await this.deps.connection.reportShared('unreachable');
-        return { state: 'error', message: err.message };
+      const sentence = mediaServerSentence(err);
+      if (sentence) {
+        if (failure === 'unauthorized') await this.deps.connection.reportShared('unauthorized');
+        if (failure === 'unreachable' || failure === 'timeout') await this.deps.connection.reportShared('unreachable');
+        return { state: 'error', message: sentence };
       }
       this.deps.logger.warn({ err, location: row.id }, 'storage mapping check failed');
       return { state: 'error', message: 'Hearth could not ask the media server about this folder. Try again in a moment.' };
