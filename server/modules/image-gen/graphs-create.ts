@@ -3,7 +3,7 @@
 // picture animated with Stable Video Diffusion). Node chains follow reference/comfyui/CUSTOM-NODES.md.
 import { checkpointWithLoras, clamp, decodeTiled, encodePrompts, fitWithin, GraphBuilder, ksampler, loadImage, out, sampleImage, saveImage, type LoraUse } from './graph-builder.js';
 import { clampSide, hiResFor, samplingFor, type HiResPlan } from './presets.js';
-import type { BuiltGraph, SourceImage } from './workflow-graph.js';
+import type { BuiltGraph, SourceImage } from './pipelines.js';
 
 interface PromptPair {
   positive: string;

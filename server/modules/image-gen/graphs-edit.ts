@@ -19,7 +19,7 @@ import {
   type SamplerStep,
 } from './graph-builder.js';
 import { ENHANCE_DENOISE, SIDE_MAX_PX, samplingFor } from './presets.js';
-import type { BuiltGraph, SourceImage } from './workflow-graph.js';
+import type { BuiltGraph, SourceImage } from './pipelines.js';
 
 /** rembg's models as ComfyUI_essentials names them; isnet-general-use cuts hair and fur best. */
 export const REMBG_MODELS = ['isnet-general-use: general purpose', 'u2net: general purpose', 'u2net_human_seg: human segmentation', 'isnet-anime: anime illustrations'] as const;

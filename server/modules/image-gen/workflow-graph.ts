@@ -3,7 +3,7 @@
 // is submitted), and buildGraph, the one entry to the pure builders in graphs-create.ts and
 // graphs-edit.ts. auto_color and adjust run in Hearth instead (local-ops.ts, spec decision).
 import { UnprocessableError } from '../../errors.js';
-import type { ApiGraph, SamplerStep } from './graph-builder.js';
+import type { BuiltGraph, Pipeline } from './pipelines.js';
 import { buildFaceId, buildI2v, buildTxt2Img, buildVideo, type FaceIdRequest, type I2vRequest, type Txt2ImgRequest, type VideoRequest } from './graphs-create.js';
 import {
   buildBgBlur,
@@ -23,13 +23,7 @@ import {
 } from './graphs-edit.js';
 import { missingClasses, type ObjectInfo } from '../../adapters/image-engine/object-info.js';
 
-export const PIPELINES = ['txt2img', 'face_id', 'video', 'i2v', 'bg_remove', 'bg_blur', 'face_inpaint', 'upscale', 'enhance', 'face_restore', 'photo_restore', 'auto_color', 'adjust'] as const;
-export type Pipeline = (typeof PIPELINES)[number];
-
-/** Pipelines that run in Hearth with sharp, never on the engine. */
-export const LOCAL_PIPELINES = ['auto_color', 'adjust'] as const satisfies readonly Pipeline[];
-export type LocalPipeline = (typeof LOCAL_PIPELINES)[number];
-export type EnginePipeline = Exclude<Pipeline, LocalPipeline>;
+export { LOCAL_PIPELINES, PIPELINES, type BuiltGraph, type EnginePipeline, type LocalPipeline, type Pipeline, type SourceImage } from './pipelines.js';
 
 /** The edit route's `op` field and the pipeline each runs (spec: POST /api/image/edit). */
 export const EDIT_OPS = {
@@ -42,29 +36,6 @@ export const EDIT_OPS = {
   'face-restore': 'face_restore',
   'photo-restore': 'photo_restore',
 } as const satisfies Record<string, Pipeline>;
-
-/** A picture already uploaded into the engine's input folder (POST /upload/image's returned name). */
-export interface SourceImage {
-  name: string;
-  width: number;
-  height: number;
-}
-
-export interface BuiltGraph {
-  pipeline: EnginePipeline;
-  /** The graph in API format, for `POST /prompt`. */
-  graph: ApiGraph;
-  /** The save node whose `executed` output is the job's result. */
-  outputNode: string;
-  /** `<id>.png`, or an animated `<id>.webp` for video and i2v. */
-  output: 'png' | 'webp';
-  /** The samplers in run order: their `progress` frames are the step bar (others are tiles). */
-  samplers: SamplerStep[];
-  /** The result's size in pixels. */
-  width: number;
-  height: number;
-  frames?: number;
-}
 
 export type PipelineRequest =
   | Txt2ImgRequest
