@@ -5,21 +5,11 @@
 // opened from state, without a Radix trigger). role="alertdialog" for a confirmation (ConfirmDialog).
 // On phones (< 600 px) it is a bottom sheet (CSS in components.css). The Radix part (RadixDialogs.tsx)
 // is fetched the first time a dialog opens, so a page's first screen does not carry it.
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
+import type { DialogProps } from './dialog-props';
 import { useOpenedOnce } from './useOpenedOnce';
 
 const DialogPanel = lazy(() => import('./RadixDialogs').then((m) => ({ default: m.DialogPanel })));
-
-export interface DialogProps {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-  /** A short line under the title. */
-  description?: ReactNode;
-  role?: 'dialog' | 'alertdialog';
-  testId?: string;
-}
 
 export function Dialog(props: DialogProps): ReactElement | null {
   if (!useOpenedOnce(props.open)) return null;

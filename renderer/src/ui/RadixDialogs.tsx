@@ -3,9 +3,8 @@
 // @radix-ui/react-dialog and its scroll lock.
 import * as RadixDialog from '@radix-ui/react-dialog';
 import type { ReactElement } from 'react';
-import type { DialogProps } from './Dialog';
+import type { DialogProps, SheetProps } from './dialog-props';
 import { Icon } from './icons';
-import type { SheetProps } from './Sheet';
 import { useReturnFocus } from './useReturnFocus';
 
 export function DialogPanel({ open, title, onClose, children, description, role = 'dialog', testId }: DialogProps): ReactElement {

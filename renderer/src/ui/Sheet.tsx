@@ -5,21 +5,11 @@
 // every sheet is a bottom sheet. The Radix part (RadixDialogs.tsx) is fetched the first time a sheet
 // opens. The title is shown (and names the dialog); `description` is a line
 // under it; `footer` is a row of buttons kept in sight at the bottom (e.g. "Show results").
-import { lazy, Suspense, type ReactElement, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactElement } from 'react';
+import type { SheetProps } from './dialog-props';
 import { useOpenedOnce } from './useOpenedOnce';
 
 const SheetPanel = lazy(() => import('./RadixDialogs').then((m) => ({ default: m.SheetPanel })));
-
-export interface SheetProps {
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  description?: ReactNode;
-  side?: 'left' | 'right' | 'bottom';
-  children: ReactNode;
-  footer?: ReactNode;
-  testId?: string;
-}
 
 export function Sheet(props: SheetProps): ReactElement | null {
   if (!useOpenedOnce(props.open)) return null;

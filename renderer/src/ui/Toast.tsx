@@ -7,15 +7,9 @@
 // Toasts show at the bottom on phones (above the tab bar) and the bottom right on wide screens.
 // The Radix part (ToastList.tsx) is its own chunk, loaded with the first toast (and tried again with
 // the next one if it did not arrive).
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
-import type { ToastList as ToastListComponent } from './ToastList';
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ComponentType, type ReactElement, type ReactNode } from 'react';
+import type { ToastEntry, ToastListProps, ToastTone } from './toast-types';
 
-export type ToastTone = 'info' | 'error';
-export interface ToastEntry {
-  id: number;
-  message: string;
-  tone: ToastTone;
-}
 type ShowToast = (message: string, options?: { tone?: ToastTone }) => void;
 
 const ToastContext = createContext<ShowToast | null>(null);
@@ -23,11 +17,11 @@ const ToastContext = createContext<ShowToast | null>(null);
 export function ToastProvider({ children }: { children: ReactNode }): ReactElement {
   const [toasts, setToasts] = useState<ToastEntry[]>([]);
   // once loaded the list stays mounted (Radix keeps its viewport and announcer)
-  const [List, setList] = useState<typeof ToastListComponent | null>(null);
+  const [List, setList] = useState<ComponentType<ToastListProps> | null>(null);
   const loading = useRef(false);
   const next = useRef(1);
   const show = useCallback<ShowToast>((message, options) => {
-    const entry = { id: next.current++, message, tone: options?.tone ?? 'info' };
+    const entry: ToastEntry = { id: next.current++, message, tone: options?.tone ?? 'info' };
     if (!loading.current) {
       loading.current = true;
       import('./ToastList').then(

@@ -3,9 +3,9 @@
 import * as RadixToast from '@radix-ui/react-toast';
 import type { ReactElement } from 'react';
 import { Icon } from './icons';
-import type { ToastEntry } from './Toast';
+import type { ToastListProps } from './toast-types';
 
-export function ToastList({ toasts, onDismiss }: { toasts: readonly ToastEntry[]; onDismiss: (id: number) => void }): ReactElement {
+export function ToastList({ toasts, onDismiss }: ToastListProps): ReactElement {
   return (
     <RadixToast.Provider swipeDirection="down" label="Notice">
       {toasts.map((t) => (
