@@ -1,0 +1,5 @@
+// The query keys that two features invalidate in each other (a tool switched on from a notification,
+// an install request that reaches the admins' notifications). They live here, below both features,
+// so neither feature's queries.ts imports the other's (that was an import cycle).
+export const TOOLS_KEY = ['tools'] as const;
+export const NOTIFICATIONS_KEY = ['notifications'] as const;
