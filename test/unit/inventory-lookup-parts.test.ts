@@ -1,7 +1,8 @@
 // The lookup's pure parts: what a support page gives (phone, pictures) and how specs merge.
 import { describe, expect, it } from 'vitest';
 import { WebSearchError } from '../../server/adapters/web-search/searxng.js';
-import { cleanSpecs, lookupFailureSentence, mergeSpecs } from '../../server/modules/home-inventory/lookup-service.js';
+import { lookupFailureSentence } from '../../server/modules/home-inventory/lookup-service.js';
+import { cleanSpecs, mergeSpecs } from '../../server/modules/home-inventory/lookup-specs.js';
 import { MAX_SPECS } from '../../server/modules/home-inventory/schema.js';
 import { readSupportPage } from '../../server/modules/home-inventory/support-page.js';
 
