@@ -1,9 +1,11 @@
 // The label reader: real tesseract.js with the English data from node_modules (no network), on
 // label photos rendered at test time: a sharp one, one stored sideways with EXIF orientation, one
 // too small and blurred to read; its time budget, and close().
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LabelOcr, meaningfulChars, OcrTimeoutError, prepareForOcr } from '../../server/modules/home-inventory/ocr.js';
+import { LabelOcr, meaningfulChars, OCR_NICE, OcrTimeoutError, prepareForOcr } from '../../server/modules/home-inventory/ocr.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { startTestServer } from '../harness/start-server.js';
 import { blurryLabelJpeg, labelJpeg, sidewaysLabelJpeg, WASHER_PLATE } from '../fixtures/inventory/labels.js';
@@ -48,6 +50,27 @@ describe('label OCR', () => {
     const [a, b] = await Promise.all([ocr.read(await labelJpeg()), ocr.read(await labelJpeg({ ...WASHER_PLATE, serial: 'SN1111122222' }))]);
     expect(a.text).toContain(WASHER_PLATE.serial);
     expect(b.text).toContain('SN1111122222');
+  });
+
+  // Linux keeps a nice value per thread: the reading thread gives way to the one answering requests
+  it.runIf(process.platform === 'linux')('reads in a worker thread of lower priority, the calling thread keeping its own', async () => {
+    const niceOfThreads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        // the fields after the command's closing parenthesis: state is the first, nice the 17th
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      });
+    const own = getPriority(0);
+    expect(own).toBeLessThan(OCR_NICE);
+    const fresh = new LabelOcr({ logger });
+    try {
+      const before = niceOfThreads().filter((n) => n === OCR_NICE).length;
+      expect((await fresh.read(await labelJpeg())).text).toContain(WASHER_PLATE.model);
+      expect(niceOfThreads().filter((n) => n === OCR_NICE).length).toBe(before + 1);
+      expect(getPriority(0)).toBe(own);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('refuses a file that is not a picture with a sentence', async () => {
