@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildMatch, contentHash, contentTypeOf, isPng, resolveArchivePath, sniff } from '../../server/modules/reader/files.js';
+import { contentHash, contentTypeOf, isPng, resolveArchivePath, sniff } from '../../server/modules/reader/files.js';
+import { buildMatch } from '../../server/modules/search/text.js';
 import { framesBlockedBy, iconOf, titleOf } from '../../server/modules/reader/probe-service.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 

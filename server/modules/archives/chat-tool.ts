@@ -3,8 +3,8 @@
 // link into the web app's archive viewer. Listed in this module's manifest (module.ts), gathered by the chat module; its
 // Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
-import { clip, keyWords } from '../search/text.js';
+import type { ChatTool, ChatToolResult } from '../chat/public.js';
+import { clip, keyWords } from '../search/public.js';
 import { archiveArticleUrl } from './search-provider.js';
 import type { ArchivesService } from './service.js';
 

@@ -1,7 +1,6 @@
 // The installed archives in unified search: article titles and full text through
 // ArchivesService.findArticles, each result opening the article in the web app's archive viewer.
-import { ProviderUnavailableError, type SearchProvider } from '../search/providers.js';
-import { clip } from '../search/text.js';
+import { clip, ProviderUnavailableError, type SearchProvider } from '../search/public.js';
 import { encodeSegments } from './proxy.js';
 import type { ArchivesService } from './service.js';
 

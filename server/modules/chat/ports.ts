@@ -1,6 +1,6 @@
 // What chat asks of the rest of Hearth, as small interfaces the container fills in (ChatPorts).
 import type { UserActor } from '../../actor.js';
-import type { ModelDetailsCache } from '../models/details.js';
+import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import type { ChatTool } from './tool-registry.js';
 

@@ -1,6 +1,6 @@
 // Unified search over the caller's own conversations: titles and message text through the chat
 // full-text indexes, each result opening the conversation in the web app (/chat/<id>).
-import type { SearchContext, SearchProvider } from '../search/providers.js';
+import type { SearchContext, SearchProvider } from '../search/public.js';
 import type { SearchResult } from '../search/schema.js';
 import type { ChatService } from './service.js';
 

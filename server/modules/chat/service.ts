@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { buildMatch } from '../reader/files.js';
+import { buildMatch } from '../search/public.js';
 import type { ChatImageFiles } from './images.js';
 import type { RunningAnswers } from './running.js';
 import type { ChatMessage, Conversation, ConversationSummary, PatchConversationBody, Project } from './schema.js';

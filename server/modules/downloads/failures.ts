@@ -1,7 +1,7 @@
 // The "downloads failed" condition the admins are told about (a condition notification, see
 // notifications/conditions.ts): raised when a job fails for good, its words kept current while
 // failed jobs remain, and gone once none is left (retried and finished, or cancelled).
-import type { ConditionText } from '../notifications/conditions.js';
+import type { ConditionText } from '../notifications/public.js';
 import type { DownloadsService } from './service.js';
 
 export const DOWNLOADS_FAILED = 'downloads_failed';

@@ -6,7 +6,7 @@ import { downloadToFile } from '../../adapters/web/download.js';
 import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import { isUnknownModelPull } from '../../adapter-errors/model-runtime.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
-import type { ModelPulls } from '../models/pulls.js';
+import type { ModelPulls } from '../models/public.js';
 import type { JobExecutor } from './runner.js';
 import { STALL_TIMEOUT_MS, type DownloadJob } from './schema.js';
 

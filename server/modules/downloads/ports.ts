@@ -1,6 +1,6 @@
 // What the downloads module asks of other modules (container.ts hands these in).
-import type { ModelPulls } from '../models/pulls.js';
-import type { ConditionNotifications } from '../notifications/conditions.js';
+import type { ModelPulls } from '../models/public.js';
+import type { ConditionNotifications } from '../notifications/public.js';
 import type { DownloadJob } from './schema.js';
 
 export interface DownloadsPorts {

@@ -14,8 +14,7 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import { sameModel } from '../models/pulls.js';
-import { bestForRole, capabilitiesOf, type InstalledModel } from '../models/roles.js';
+import { bestForRole, capabilitiesOf, sameModel, type InstalledModel } from '../models/public.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
 import { CHAT_BASE_ITEM, SETTING_ADOPTED_ROLES, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';

@@ -4,9 +4,9 @@
 // by `question` (manual-text.ts forTool). Each result links to the device page, /inventory/:id.
 // Listed in this module's manifest (module.ts), gathered by the chat module; its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
+import type { ChatTool, ChatToolResult } from '../chat/public.js';
 import type { Source } from '../chat/schema.js';
-import { clip, keyWords } from '../search/text.js';
+import { clip, keyWords } from '../search/public.js';
 import type { Clock } from '../../platform/clock.js';
 import { todayOf, warrantyStatus } from './dates.js';
 import { forTool } from './manual-text.js';

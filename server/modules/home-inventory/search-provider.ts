@@ -1,6 +1,6 @@
 // The inventory in unified search: devices by name, brand, model, category or location (every
 // member sees every device), linking to the device's page.
-import type { SearchProvider } from '../search/providers.js';
+import type { SearchProvider } from '../search/public.js';
 import type { HomeDevicesService } from './service.js';
 import { devicePageUrl } from './views.js';
 

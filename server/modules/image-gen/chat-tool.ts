@@ -5,7 +5,7 @@
 // Extension (same id) is in extensions.ts.
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import type { ChatTool, ChatToolResult } from '../chat/tool-registry.js';
+import type { ChatTool, ChatToolResult } from '../chat/public.js';
 import type { ImageGenerateService } from './generate-service.js';
 import { GenerateBody, MAX_PROMPT_CHARS, Orientation, SIDE_MAX_PX, SIDE_MIN_PX, Style } from './schema.js';
 

@@ -1,6 +1,6 @@
 // What the image generation module asks of other modules (container.ts hands these in).
 import type { DownloadsService } from '../downloads/service.js';
-import type { Catalog } from '../features/catalog.js';
+import type { Catalog } from '../features/public.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
 import type { ImageEngineParts } from './engine-admin-service.js';
 import type { LoraRegistry } from './hub-service.js';

@@ -1,7 +1,7 @@
 // What the models module asks of other modules (container.ts hands these in).
 import type { AuthService } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
-import type { Catalog } from '../features/catalog.js';
+import type { Catalog } from '../features/public.js';
 import type { FeaturesService } from '../features/service.js';
 import type { SetupService } from '../setup/service.js';
 

@@ -2,8 +2,8 @@
 // another member's), through the Reader's own search (ReaderItemsService.find). Registered in the
 // chat module (listed in this module's module.ts); its Extension (same id) is in extensions.ts.
 import { z } from 'zod';
-import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/tool-registry.js';
-import { clip, keyWords, readableUrl } from '../search/text.js';
+import type { ChatTool, ChatToolContext, ChatToolResult } from '../chat/public.js';
+import { clip, keyWords, readableUrl } from '../search/public.js';
 import type { ReaderItemsService } from './items-service.js';
 import { readerItemUrl } from './search-provider.js';
 

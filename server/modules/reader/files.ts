@@ -1,6 +1,6 @@
 // Where a reader item's capture lives on disk, how a request path under /:id/archive/ maps onto it
 // (through the one path guard, after exactly one percent-decoding), how files are typed (extension,
-// else magic bytes — never sniffed as HTML), and the full-text query builder.
+// else magic bytes — never sniffed as HTML). The full-text query builder is in search/text.ts.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { resolveInside } from '../../platform/path-guard.js';
@@ -83,39 +83,4 @@ export const isPng = (b: Buffer) => b.length >= 8 && b.subarray(0, 8).equals(Buf
 /** sha256 of the text lowercased with whitespace collapsed: the change-detection baseline. */
 export function contentHash(text: string): string {
   return createHash('sha256').update(text.toLowerCase().replace(/\s+/g, ' ').trim()).digest('hex');
-}
-
-const MAX_QUERY_TOKENS = 16;
-const MAX_TOKEN_CHARS = 64;
-
-/**
- * Turns what a person typed into an FTS5 MATCH expression: only letter/digit runs survive (the
- * tokenizer's own notion of a word), each quoted, all required, the last one a prefix. Quotes,
- * operators (AND, NEAR, -, *, ^, :) and stray punctuation therefore never reach FTS5's parser.
- * A pasted address loses its scheme and "www." so it matches however the item was saved.
- * Returns null when nothing searchable is left.
- */
-export function buildMatch(q: string): string | null {
-  let text = q.normalize('NFKC').trim();
-  if (/^https?:\/\//i.test(text)) {
-    try {
-      const u = new URL(text);
-      text = `${u.hostname.replace(/^www\./i, '')} ${u.pathname} ${u.search}`;
-    } catch {
-      // not a URL after all: use the words as typed
-    }
-  }
-  const tokens = (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, MAX_QUERY_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
-  if (tokens.length === 0) return null;
-  return tokens.map((t, i) => `"${t}"${i === tokens.length - 1 ? '*' : ''}`).join(' ');
-}
-
-/**
- * An FTS5 MATCH expression for items with ANY of these words (chat's grounding looks a whole
- * question up by its key words), each word whole; null when none is left.
- */
-export function buildAnyMatch(words: string[]): string | null {
-  const tokens = words.flatMap((w) => w.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, MAX_QUERY_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
-  if (tokens.length === 0) return null;
-  return tokens.map((t) => `"${t}"`).join(' OR ');
 }

@@ -10,7 +10,8 @@ import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
 import { itemNotFound as notFound, type ReaderAccess } from './access-service.js';
 import type { ReaderCollectionsService } from './collections-service.js';
-import { buildAnyMatch, buildMatch, clientSnapshotFile, isPng, itemDir, readerRoot } from './files.js';
+import { buildAnyMatch, buildMatch } from '../search/public.js';
+import { clientSnapshotFile, isPng, itemDir, readerRoot } from './files.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import { refusal } from './probe-service.js';
 import {

@@ -1,7 +1,6 @@
 // The Reader in unified search: the caller's own and household items (never another member's),
 // through the Reader's own full-text search and visibility rules (ReaderItemsService.find).
-import type { SearchProvider } from '../search/providers.js';
-import { clip, readableUrl } from '../search/text.js';
+import { clip, readableUrl, type SearchProvider } from '../search/public.js';
 import type { ReaderItemsService } from './items-service.js';
 
 export const readerItemUrl = (id: string) => `/reader/${encodeURIComponent(id)}`;

@@ -1,5 +1,6 @@
-// Small text helpers shared by the search providers and the chat tools: plain, short snippets, and
-// the key words of a question (chat's grounding looks a whole question up by them).
+// Small text helpers shared by the search providers and the chat tools: plain, short snippets, the
+// key words of a question (chat's grounding looks a whole question up by them), and what a person
+// typed turned into an FTS5 MATCH expression (Reader's and chat's full-text search).
 
 /** Plain text cut to about `max` characters at a word boundary, with an ellipsis when cut. */
 export function clip(text: string | null | undefined, max: number): string | null {
@@ -57,4 +58,39 @@ export function fitScore(q: string, fields: Array<{ text: string; weight: number
     score += best;
   }
   return score;
+}
+
+const MAX_QUERY_TOKENS = 16;
+const MAX_TOKEN_CHARS = 64;
+
+/**
+ * Turns what a person typed into an FTS5 MATCH expression: only letter/digit runs survive (the
+ * tokenizer's own notion of a word), each quoted, all required, the last one a prefix. Quotes,
+ * operators (AND, NEAR, -, *, ^, :) and stray punctuation therefore never reach FTS5's parser.
+ * A pasted address loses its scheme and "www." so it matches however the item was saved.
+ * Returns null when nothing searchable is left.
+ */
+export function buildMatch(q: string): string | null {
+  let text = q.normalize('NFKC').trim();
+  if (/^https?:\/\//i.test(text)) {
+    try {
+      const u = new URL(text);
+      text = `${u.hostname.replace(/^www\./i, '')} ${u.pathname} ${u.search}`;
+    } catch {
+      // not a URL after all: use the words as typed
+    }
+  }
+  const tokens = (text.match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, MAX_QUERY_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+  if (tokens.length === 0) return null;
+  return tokens.map((t, i) => `"${t}"${i === tokens.length - 1 ? '*' : ''}`).join(' ');
+}
+
+/**
+ * An FTS5 MATCH expression for items with ANY of these words (chat's grounding looks a whole
+ * question up by its key words), each word whole; null when none is left.
+ */
+export function buildAnyMatch(words: string[]): string | null {
+  const tokens = words.flatMap((w) => w.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, MAX_QUERY_TOKENS).map((t) => t.slice(0, MAX_TOKEN_CHARS));
+  if (tokens.length === 0) return null;
+  return tokens.map((t) => `"${t}"`).join(' OR ');
 }

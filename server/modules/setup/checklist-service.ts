@@ -8,7 +8,7 @@ import type { AuthService } from '../auth/service.js';
 import type { DownloadsService } from '../downloads/service.js';
 import type { EssentialRole } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
-import { sameModel } from '../models/pulls.js';
+import { sameModel } from '../models/public.js';
 import type { SetupChecklist, SetupChecklistItem } from './schema.js';
 
 export interface SetupChecklistDeps {

@@ -7,10 +7,10 @@ import { AppError, BadRequestError, UnprocessableError } from '../../errors.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { DownloadsService } from '../downloads/service.js';
-import type { Catalog } from '../features/catalog.js';
+import type { Catalog } from '../features/public.js';
 import type { SetupDownloadBody } from '../features/schema.js';
 import type { FeaturesService } from '../features/service.js';
-import type { ConditionNotifications } from '../notifications/conditions.js';
+import type { ConditionNotifications } from '../notifications/public.js';
 import type { SetupInstallEvents } from './schema.js';
 
 /** Failures are thrown once the stream is open: the route's stream runner sends them as `error`. */

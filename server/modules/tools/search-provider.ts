@@ -2,8 +2,7 @@
 // installed App opens its page; anything else opens the App Store, where an admin can get it and a
 // member can ask for it. Members are not offered an Extension that cannot work yet (as the store).
 import { isAdmin } from '../../actor.js';
-import type { SearchProvider } from '../search/providers.js';
-import { clip, fitScore } from '../search/text.js';
+import { clip, fitScore, type SearchProvider } from '../search/public.js';
 import type { ToolsService } from './service.js';
 
 export const APP_STORE_URL = '/apps';
