@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { createAddressGuard } from '../../platform/ssrf-address.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { workerEntry } from '../../platform/workers/parse-worker.js';
-import { DownloadError, downloadToFile, type DownloadOptions, type DownloadResult } from './download.js';
+import { DownloadError, downloadToFile, type DownloadFailure, type DownloadOptions, type DownloadResult } from './download.js';
 
 const WORKER_MARK = 'hearth-download-worker';
 const PROGRESS_EVERY_MS = 50;
@@ -34,7 +34,7 @@ type WorkerInit = z.infer<typeof WorkerInit>;
 const WorkerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), bytesDone: z.number(), bytesTotal: z.number().nullable() }),
   z.object({ type: z.literal('done'), result: z.object({ bytes: z.number(), sha256: z.string(), resumedFrom: z.number() }) }),
-  z.object({ type: z.literal('failed'), aborted: z.boolean(), name: z.string(), message: z.string(), retryable: z.boolean().optional(), code: z.string().optional() }),
+  z.object({ type: z.literal('failed'), aborted: z.boolean(), name: z.string(), message: z.string(), retryable: z.boolean().optional(), failure: z.string().optional(), code: z.string().optional() }),
 ]);
 type WorkerMessage = z.infer<typeof WorkerMessage>;
 
@@ -89,11 +89,11 @@ export async function downloadInWorker(opts: DownloadOptions & { guard: SsrfGuar
       const a = answer as WorkerMessage | null;
       if (a?.type === 'done') return resolve(a.result);
       if (a?.type === 'failed') {
-        if (a.name === 'DownloadError') return reject(new DownloadError(a.message, a.retryable ?? true));
+        if (a.name === 'DownloadError') return reject(new DownloadError(a.message, a.retryable ?? true, (a.failure as DownloadFailure | undefined) ?? 'cut_off'));
         return reject(Object.assign(new Error(a.message), { name: a.name, code: a.code }));
       }
       const why = crash ? `: ${crash.message}` : ` (exit code ${code})`;
-      reject(new DownloadError(`The download worker stopped unexpectedly${why}; the download will resume.`, true));
+      reject(new DownloadError(`The download worker stopped unexpectedly${why}; the download will resume.`, true, 'cut_off'));
     });
   });
 }
@@ -137,6 +137,7 @@ async function serve(): Promise<void> {
       name: e.name,
       message: e.message,
       retryable: e instanceof DownloadError ? e.retryable : undefined,
+      failure: e instanceof DownloadError ? e.failure : undefined,
       code: typeof code === 'string' ? code : undefined,
     } satisfies WorkerMessage);
   } finally {

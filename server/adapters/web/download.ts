@@ -11,11 +11,19 @@ import path from 'node:path';
 import { BlockedUrlError, type AddressGuard } from '../../platform/ssrf-address.js';
 import { guardedGet, type GetResponse } from './http-get.js';
 
+/**
+ * What went wrong, for the one mapper (adapter-errors/web-fetch.ts): the address refused by the SSRF
+ * guard (blocked), no connection (unreachable), no data in time (timeout), a refusing status
+ * (http_error), a wrong part, size or checksum (bad_response), or the transfer cut short (cut_off).
+ */
+export type DownloadFailure = 'blocked' | 'unreachable' | 'timeout' | 'http_error' | 'bad_response' | 'cut_off';
+
 export class DownloadError extends Error {
   constructor(
     message: string,
     /** false when trying again cannot help (404, checksum of a finished file the catalog disagrees with…) */
     readonly retryable: boolean,
+    readonly failure: DownloadFailure,
   ) {
     super(message);
     this.name = 'DownloadError';
@@ -164,7 +172,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
   let stallTimer: NodeJS.Timeout | undefined;
   const armStall = () => {
     clearTimeout(stallTimer);
-    stallTimer = setTimeout(() => stall.abort(new DownloadError(`No data for ${Math.round(opts.stallTimeoutMs / 1000)} s.`, true)), opts.stallTimeoutMs);
+    stallTimer = setTimeout(() => stall.abort(new DownloadError(`No data for ${Math.round(opts.stallTimeoutMs / 1000)} s.`, true, 'timeout')), opts.stallTimeoutMs);
   };
 
   const hash = createHash('sha256');
@@ -181,8 +189,8 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       res = await guardedGet(opts.guard, opts.url, { headers, signal, headersTimeoutMs: opts.stallTimeoutMs, bodyTimeoutMs: opts.stallTimeoutMs });
     } catch (err) {
       if (signal.aborted) throw signal.reason ?? err;
-      if (err instanceof BlockedUrlError) throw new DownloadError(err.message, false);
-      throw new DownloadError(`Could not connect: ${(err as Error).message}`, true);
+      if (err instanceof BlockedUrlError) throw new DownloadError(err.message, false, 'blocked');
+      throw new DownloadError(`Could not connect: ${(err as Error).message}`, true, 'unreachable');
     }
     const { statusCode } = res;
     const response = res;
@@ -195,12 +203,12 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
         return await finish(opts, existing, hash.digest('hex'), resumedFrom);
       }
       await truncate(part, 0);
-      throw new DownloadError('The server refused to resume; starting again.', true);
+      throw new DownloadError('The server refused to resume; starting again.', true, 'http_error');
     }
     if (statusCode !== 200 && statusCode !== 206) {
       res.discard();
       const retryable = statusCode >= 500 || statusCode === 408 || statusCode === 429;
-      throw new DownloadError(`The server answered ${statusCode}.`, retryable);
+      throw new DownloadError(`The server answered ${statusCode}.`, retryable, 'http_error');
     }
     let start = 0;
     if (statusCode === 206) {
@@ -208,7 +216,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
       if (!m || Number(m[1]) !== existing) {
         res.discard();
         await truncate(part, 0);
-        throw new DownloadError('The server sent the wrong part of the file; starting again.', true);
+        throw new DownloadError('The server sent the wrong part of the file; starting again.', true, 'bad_response');
       }
       start = existing;
       total = m[3] === '*' ? null : Number(m[3]);
@@ -221,7 +229,7 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     }
     if (opts.expectedBytes != null && total != null && total !== opts.expectedBytes) {
       res.discard();
-      throw new DownloadError(`The file is ${total} bytes, not the ${opts.expectedBytes} expected.`, false);
+      throw new DownloadError(`The file is ${total} bytes, not the ${opts.expectedBytes} expected.`, false, 'bad_response');
     }
     await writeFile(metaPath(opts.dest), JSON.stringify({ url: opts.url, etag: header(res.headers, 'etag'), lastModified: header(res.headers, 'last-modified') } satisfies PartMeta));
 
@@ -252,9 +260,9 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
     }
     if (failure) {
       if (signal.aborted) throw signal.reason ?? failure;
-      throw new DownloadError(`The connection dropped after ${done} bytes.`, true);
+      throw new DownloadError(`The connection dropped after ${done} bytes.`, true, 'cut_off');
     }
-    if (bytesTotal != null && done !== bytesTotal) throw new DownloadError(`The connection ended after ${done} of ${bytesTotal} bytes.`, true);
+    if (bytesTotal != null && done !== bytesTotal) throw new DownloadError(`The connection ended after ${done} of ${bytesTotal} bytes.`, true, 'cut_off');
     return await finish(opts, done, hash.digest('hex'), resumedFrom);
   } finally {
     clearTimeout(stallTimer);
@@ -265,12 +273,12 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
 async function finish(opts: DownloadOptions, bytes: number, digest: string, resumedFrom: number): Promise<DownloadResult> {
   if (opts.expectedBytes != null && bytes !== opts.expectedBytes) {
     await removePartial(opts.dest);
-    throw new DownloadError(`The file is ${bytes} bytes, not the ${opts.expectedBytes} expected.`, true);
+    throw new DownloadError(`The file is ${bytes} bytes, not the ${opts.expectedBytes} expected.`, true, 'bad_response');
   }
   if (opts.sha256 && digest !== opts.sha256.toLowerCase()) {
     // A corrupt copy is thrown away so the next attempt starts clean.
     await removePartial(opts.dest);
-    throw new DownloadError('The downloaded file is damaged (its checksum does not match).', true);
+    throw new DownloadError('The downloaded file is damaged (its checksum does not match).', true, 'bad_response');
   }
   await rename(partPath(opts.dest), opts.dest);
   await rm(metaPath(opts.dest), { force: true });

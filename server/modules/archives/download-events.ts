@@ -1,8 +1,6 @@
 // What a download stream of the archives module is sent (an archive, or the archive server's
 // bundle): paced progress events, and the failure as the stream's error event shows it.
-import { downloadErrorSentence } from '../../adapters/web/download-sentence.js';
-import { DownloadError } from '../../adapters/web/download.js';
-import { UpstreamError } from '../../errors.js';
+import { webFetchAppError } from '../../adapter-errors/web-fetch.js';
 import type { DownloadProgress } from './schema.js';
 
 /** One event of a stream whose events are the map M: its name and the data declared for it. */
@@ -18,13 +16,12 @@ export interface EventSink<M> {
 }
 
 /**
- * A download's failure as the stream's `error` event shows it: the download's own sentences (a
- * stall, a checksum mismatch, a refused connection) are written for the admin; anything else is
- * left to the stream runner, which says only that something went wrong.
+ * A download's failure as the stream's `error` event shows it: the web fetch's one answer for its
+ * kind (adapter-errors/web-fetch.ts); anything else is left to the stream runner, which says only
+ * that something went wrong.
  */
 export function downloadFailure(err: unknown): unknown {
-  if (err instanceof DownloadError) return new UpstreamError('download_failed', downloadErrorSentence(err.message));
-  return err;
+  return webFetchAppError(err);
 }
 
 /**
