@@ -65,8 +65,12 @@ export interface SearchHit {
   wordCount: number | null;
 }
 
+/** What went wrong, for the one mapper (adapter-errors/archive-server.ts): no connection, no answer in time, or an answer other than the one expected. */
+export type ArchiveServerFailure = 'unreachable' | 'timeout' | 'http_error' | 'bad_response';
+
 export class ArchiveServerError extends Error {
   constructor(
+    readonly failure: ArchiveServerFailure,
     message: string,
     readonly status?: number,
   ) {
@@ -116,10 +120,10 @@ export function createKiwixClient(opts: { baseUrl: string; timeoutMs?: number })
         (res) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: asRawBody(res) }),
       );
       // no bytes for this long (before the headers or inside the body) ends the request
-      req.setTimeout(o.timeoutMs ?? timeout, () => req.destroy(new ArchiveServerError('The archive server did not answer in time.')));
+      req.setTimeout(o.timeoutMs ?? timeout, () => req.destroy(new ArchiveServerError('timeout', 'The archive server did not answer in time.')));
       req.once('error', (err) => {
         if (o.signal?.aborted) reject(err);
-        else reject(err instanceof ArchiveServerError ? err : new ArchiveServerError(`The archive server is not answering: ${err.message}`));
+        else reject(err instanceof ArchiveServerError ? err : new ArchiveServerError('unreachable', `The archive server is not answering: ${err.message}`));
       });
       req.end();
     });
@@ -139,7 +143,7 @@ export function createKiwixClient(opts: { baseUrl: string; timeoutMs?: number })
     },
     async catalog() {
       const { status, text: body } = await getText('/catalog/v2/entries?count=-1');
-      if (status !== 200) throw new ArchiveServerError(`The archive server's catalog answered ${status}.`, status);
+      if (status !== 200) throw new ArchiveServerError('http_error', `The archive server's catalog answered ${status}.`, status);
       const feed = (xml.parse(body) as { feed?: { entry?: unknown } }).feed;
       return asArray(feed?.entry as Record<string, unknown> | Array<Record<string, unknown>>).map((e) => {
         const html = asArray(e.link as Array<Record<string, string>> | Record<string, string>).find((l) => l['@_type'] === 'text/html');
@@ -158,7 +162,7 @@ export function createKiwixClient(opts: { baseUrl: string; timeoutMs?: number })
       const q = new URLSearchParams({ content: book.urlName, pattern, format: 'xml', pageLength: String(limit) });
       const { status, text: body } = await getText(`/search?${q}`);
       if (status === 404) return { noIndex: true };
-      if (status !== 200) throw new ArchiveServerError(`Search in ${book.title} answered ${status}.`, status);
+      if (status !== 200) throw new ArchiveServerError('http_error', `Search in ${book.title} answered ${status}.`, status);
       const channel = (xml.parse(body) as { rss?: { channel?: Record<string, unknown> } }).rss?.channel ?? {};
       const prefix = `${book.href}/`;
       const hits = asArray(channel.item as Array<Record<string, unknown>> | Record<string, unknown>).map((item) => {
@@ -180,8 +184,15 @@ export function createKiwixClient(opts: { baseUrl: string; timeoutMs?: number })
       const run = suggestQueue.catch(() => undefined).then(async () => {
         const q = new URLSearchParams({ content: book.urlName, term, count: String(count) });
         const { status, text: body } = await getText(`/suggest?${q}`);
-        if (status !== 200) throw new ArchiveServerError(`Suggest in ${book.title} answered ${status}.`, status);
-        const items = z.array(SuggestItem).parse(JSON.parse(body));
+        if (status !== 200) throw new ArchiveServerError('http_error', `Suggest in ${book.title} answered ${status}.`, status);
+        let parsed: z.ZodSafeParseResult<Array<z.infer<typeof SuggestItem>>> | null = null;
+        try {
+          parsed = z.array(SuggestItem).safeParse(JSON.parse(body));
+        } catch {
+          // not JSON: the same as JSON of the wrong shape
+        }
+        if (!parsed?.success) throw new ArchiveServerError('bad_response', `Suggest in ${book.title} did not answer in its JSON format.`);
+        const items = parsed.data;
         return items.filter((i) => i.kind === 'path' && i.path).map((i) => ({ title: i.value, path: i.path! }));
       });
       suggestQueue = run;

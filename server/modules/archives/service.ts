@@ -5,6 +5,7 @@
 import { rm } from 'node:fs/promises';
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';
+import { archiveServerAppError, archiveServerFailureKind } from '../../adapter-errors/archive-server.js';
 import { removePartial } from '../../adapters/web/download.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -77,7 +78,9 @@ export class ArchivesService {
       }
       await this.deps.supervisor.apply({ files: healthy.map((h) => h.row.filePath) });
       if (this.deps.supervisor.status().state !== 'ready') return;
-      const entries = await this.deps.kiwix.catalog();
+      const entries = await this.deps.kiwix.catalog().catch((err: unknown) => {
+        throw archiveServerAppError(err);
+      });
       for (const { row, uuid } of healthy) {
         const book = entries.find((e) => e.uuid.replace(/-/g, '') === uuid) ?? null;
         if (!book) continue;
@@ -172,7 +175,7 @@ export class ArchivesService {
           for (const h of found.hits) sources.push({ sourceId, title: h.title, url: link(h.path), snippet: h.snippet.replace(/<[^>]+>/g, '').trim() });
         }
       } catch (err) {
-        this.deps.logger.warn({ sourceId, err: withoutUrls((err as Error).message) }, 'archive search failed');
+        this.deps.logger.warn({ sourceId, failure: archiveServerFailureKind(err), err: withoutUrls((err as Error).message) }, 'archive search failed');
       }
     }
     const highlights = sources.map((s) => s.snippet).filter(Boolean).slice(0, 3);
@@ -213,11 +216,11 @@ export class ArchivesService {
         const label = this.source(sourceId)?.label ?? book.title ?? sourceId;
         const [titles, text] = await Promise.all([
           this.deps.kiwix.suggest(book, query, limit).catch((err: Error) => {
-            this.deps.logger.warn({ sourceId, err: withoutUrls(err.message) }, 'archive title search failed');
+            this.deps.logger.warn({ sourceId, failure: archiveServerFailureKind(err), err: withoutUrls(err.message) }, 'archive title search failed');
             return [];
           }),
           this.deps.kiwix.search(book, query, limit).catch((err: Error) => {
-            this.deps.logger.warn({ sourceId, err: withoutUrls(err.message) }, 'archive search failed');
+            this.deps.logger.warn({ sourceId, failure: archiveServerFailureKind(err), err: withoutUrls(err.message) }, 'archive search failed');
             return { noIndex: true as const };
           }),
         ]);
