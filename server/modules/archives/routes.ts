@@ -1,5 +1,6 @@
 import { parse as parseCookie } from 'cookie';
 import type { ErrorRequestHandler, Request, Response } from 'express';
+import { NotFoundError } from '../../errors.js';
 import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
@@ -63,10 +64,7 @@ export function createArchiveRoutes(archives: ArchivesService) {
 
     r.get('/favicon/:sourceId', { access: 'user', response: bytes('the archive\'s icon (image/png or as the archive stores it); 404 JSON without one') }, async (req, res) => {
       const icon = await archives.favicon(parse(SourceParams, req.params).sourceId);
-      if (!icon) {
-        res.status(404).json({ error: { code: 'not_found', message: 'This archive has no icon.' } });
-        return;
-      }
+      if (!icon) throw new NotFoundError('This archive has no icon.');
       res.set({ 'Content-Type': icon.type, 'Cache-Control': 'private, max-age=86400' }).send(icon.body);
     });
   });

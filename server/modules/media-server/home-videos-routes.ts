@@ -3,11 +3,13 @@
 // a request, and an upload belongs to the member who started it: another's is a 404), the list
 // and delete, and the household's upload limits (admin). Partial uploads live under
 // DATA_DIR/media-uploads until finished; abandoned ones expire (the module's scheduled cleanup
-// removes them). Every refusal, tus's own included, is answered as JSON {error: {code, message}}.
+// removes them). Every refusal, tus's own included, is an AppError answered by the error handler
+// (http/error-handler.ts) as JSON {error: {code, message}}: tus's refusals are taken from its
+// answer before anything is written and thrown, so its handle() rejects into express's next().
 import { randomUUID } from 'node:crypto';
 import type { Upload } from '@tus/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { AppError, PayloadTooLargeError } from '../../errors.js';
+import { AppError, NotFoundError, PayloadTooLargeError } from '../../errors.js';
 import { actorOf, requireAccess } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
@@ -45,8 +47,6 @@ export function uploadIdIn(pathBelowUploads: string): string | null {
   const m = /^\/?([^/]*)$/.exec(pathBelowUploads);
   return m ? m[1]! : null;
 }
-
-const errorBody = (err: AppError) => JSON.stringify({ error: { code: err.code, message: err.message } });
 
 /** tus's own refusals (plain text) as sentences, by status. */
 function tusRefusal(status: number, maxBytes: number): { code: string; message: string } {
@@ -95,30 +95,33 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
           return { headers: { 'Hearth-Video-Id': row.id } };
         } catch (err) {
           await videos.forgetUpload(upload.id).catch(() => undefined);
-          if (err instanceof AppError) throw { status_code: err.status, body: errorBody(err) };
+          // tus answers {status_code, body}; the refusal hook below turns it back into this AppError
+          if (err instanceof AppError) throw { status_code: err.status, body: JSON.stringify({ error: { code: err.code, message: err.message } }) };
           throw err;
         }
       },
     });
-    // tus answers its own refusals in plain text; Hearth answers every refusal as {error} (the
-    // method is private in tus's types, so it is wrapped on the instance)
+    // tus writes its own refusals in plain text. Its answer is made (handler) before it is
+    // written (handle), so a refusal is thrown there as an AppError with tus's headers, for the
+    // error handler to answer (the method is private in tus's types, so it is wrapped on the instance)
     const inner = server as unknown as { handler(req: globalThis.Request): Promise<globalThis.Response> };
     const tusHandler = inner.handler.bind(server);
     inner.handler = async (request) => {
       const answer = await tusHandler(request);
       if (answer.status < 400) return answer;
       const text = await answer.text();
-      let body: string;
+      let own: { code?: unknown; message?: unknown } | undefined;
       try {
-        body = (JSON.parse(text) as { error?: unknown }).error ? text : '';
+        own = (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error;
       } catch {
-        body = '';
+        own = undefined;
       }
-      body ||= JSON.stringify({ error: tusRefusal(answer.status, videos.maxBytes) });
-      const headers = new Headers(answer.headers);
-      headers.set('content-type', 'application/json; charset=utf-8');
-      headers.set('content-length', String(Buffer.byteLength(body)));
-      return new globalThis.Response(body, { status: answer.status, headers });
+      const refusal = typeof own?.code === 'string' && typeof own.message === 'string' ? { code: own.code, message: own.message } : tusRefusal(answer.status, videos.maxBytes);
+      const headers: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+      });
+      throw new AppError(answer.status, refusal.code, refusal.message, undefined, headers);
     };
     return server;
   });
@@ -150,18 +153,13 @@ export function createHomeVideoRoutes(videos: HomeVideosService) {
         // tus reads the id from the path's last segment (and a query's), so nothing but one
         // segment that is exactly one of the member's own ids reaches it; a POST below the
         // uploads path would be a new upload that skipped the checks above
-        await drain(req);
-        res.status(404).json({ error: { code: 'not_found', message: 'That upload does not exist.' } });
-        return;
+        throw new NotFoundError('That upload does not exist.');
       }
       // tus routes by the path alone: the query is dropped, so the id tus parses is the one checked
       req.url = id ? `${UPLOADS_PATH}/${id}` : UPLOADS_PATH;
     } catch (err) {
-      if (err instanceof AppError) {
-        await drain(req);
-        res.status(err.status).json({ error: { code: err.code, message: err.message } });
-        return;
-      }
+      // the error handler answers; what the client sent is read first
+      if (err instanceof AppError) await drain(req);
       next(err);
       return;
     }
