@@ -267,9 +267,9 @@ describe('the Inventory in the browser against the real server', () => {
     await expect.poll(() => list.getByTestId('device-card').count()).toBe(before);
 
     await page.getByRole('button', { name: 'List' }).click();
-    await shown(page.locator('.inv-list--list'));
+    await shown(page.locator('.inv-list.card-list--list'));
     await page.getByRole('button', { name: 'Grid' }).click();
-    await shown(page.locator('.inv-list--grid'));
+    await shown(page.locator('.inv-list.card-list--grid'));
 
     // the warranties view: the one ending soon, the one that ended
     await page.getByRole('link', { name: 'Warranties' }).click();

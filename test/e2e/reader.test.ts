@@ -207,11 +207,11 @@ describe('the Reader in the browser', () => {
     await page.getByRole('button', { name: /^Filters/ }).tap();
     await page.getByTestId('reader-filters').getByRole('button', { name: 'Grid' }).tap();
     await page.getByTestId('reader-filters').getByRole('button', { name: 'Show results' }).tap();
-    await shown(page.locator('.reader-list--grid'));
+    await shown(page.locator('.reader-list.card-list--grid'));
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.screenshot({ path: '/tmp/hearth-phone-reader-grid-360.png', fullPage: true });
     await page.reload();
-    await shown(page.locator('.reader-list--grid')); // the layout is remembered on this device
+    await shown(page.locator('.reader-list.card-list--grid')); // the layout is remembered on this device
     await page.getByRole('button', { name: /^Filters/ }).tap();
     await page.getByTestId('reader-filters').getByRole('button', { name: 'List' }).tap();
     await page.getByTestId('reader-filters').getByRole('button', { name: 'Show results' }).tap();

@@ -17,6 +17,7 @@ import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { formatBytes } from '../../ui/format';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { uploadFile } from '../inventory/upload';
 import { IMAGE_KEY } from '../image/queries';
 import { HubSection } from './HubSection';
@@ -80,9 +81,7 @@ function ImportFile(): ReactElement {
       <h2 className="img-h2 img-admin__h2">Add a LoRA file</h2>
       <FilePicker key={file ? 'chosen' : 'none'} label="Choose a LoRA file" accept=".safetensors" hint="A .safetensors file, up to 2 GB." onFile={setFile} testId="lora-file" />
       {progress !== null ? (
-        <div className="progress" role="progressbar" aria-label="Uploading" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
-          <div className="progress__bar" style={{ width: `${Math.round(progress * 100)}%` }} />
-        </div>
+        <UploadProgress label="Uploading" fraction={progress} />
       ) : null}
       <FormError message={error} />
       <div className="actions">

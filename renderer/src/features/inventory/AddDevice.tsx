@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { Icon, Spinner } from '../../ui/icons';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { DeviceForm, draftFromIdentified, EMPTY_DRAFT, type DeviceDraft } from './DeviceForm';
 import { useCreateDevice, useDeleteDevice, useIdentify, usePatchAnyDevice, useUploadFile } from './queries';
 import { confidenceWords, deviceHref, type IdentifiedFields, type IdentifyResponse } from './types';
@@ -143,9 +144,7 @@ export function AddDevice({ mode, onDone }: { mode: AddMode; onDone: () => void 
           <Spinner size={28} />
           <p className="state__title">{step.at === 'reading' ? 'Reading the label…' : step.at === 'uploading' ? 'Sending the photo…' : 'Getting ready…'}</p>
           {step.at === 'uploading' ? (
-            <div className="progress" role="progressbar" aria-label="Photo upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(step.fraction * 100)}>
-              <div className="progress__bar" style={{ width: `${Math.round(step.fraction * 100)}%` }} />
-            </div>
+            <UploadProgress label="Photo upload" fraction={step.fraction} />
           ) : null}
           {step.at === 'reading' ? <p className="muted">This can take up to a minute. Hearth reads the brand, model and serial number from the photo.</p> : null}
           <button type="button" className="btn btn--secondary" onClick={cancel}>

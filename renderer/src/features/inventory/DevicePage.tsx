@@ -14,6 +14,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { AskManual } from './AskManual';
 import { DeviceForm, draftFromDevice } from './DeviceForm';
 import { FilesSection, LinksSection, ServiceSection } from './DeviceSections';
@@ -245,9 +246,7 @@ function PhotosSection({ device }: { device: Device }): ReactElement {
         </ul>
       ) : null}
       {progress !== null ? (
-        <div className="progress" role="progressbar" aria-label="Photo upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
-          <div className="progress__bar" style={{ width: `${Math.round(progress * 100)}%` }} />
-        </div>
+        <UploadProgress label="Photo upload" fraction={progress} />
       ) : null}
       <div className="actions">
         <FileButton

@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { FileButton } from './parts';
 import { useAddService, useDeleteFile, useDeleteService, useEditService, useFileComment, useMaintenance, useUploadFile, type ServiceEntryInput } from './queries';
 import { formatBytes, formatDay, LINK_GROUPS, SERVICE_TEXT, SERVICE_TYPES, todayIso, type Device, type DeviceFile, type ServiceEntry, type ServiceType } from './types';
@@ -54,9 +55,7 @@ export function FilesSection({ device }: { device: Device }): ReactElement {
         ))}
       </ul>
       {progress !== null ? (
-        <div className="progress" role="progressbar" aria-label="File upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
-          <div className="progress__bar" style={{ width: `${Math.round(progress * 100)}%` }} />
-        </div>
+        <UploadProgress label="File upload" fraction={progress} />
       ) : null}
       <FileButton
         label="Upload a receipt or manual"

@@ -6,6 +6,7 @@ import { Dialog } from '../../ui/Dialog';
 import { FilePicker } from '../../ui/FilePicker';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { useImport, type ImportResult } from './queries';
 import { API } from './types';
 
@@ -46,9 +47,7 @@ export function ImportExportDialog({ open, onClose }: { open: boolean; onClose: 
       <p className="muted">Choose a CSV file exported from Homebox. Each row becomes a device here.</p>
       <FilePicker label="Choose a CSV file" accept=".csv,text/csv" onFile={setFile} testId="import-file" disabled={imp.isPending} />
       {imp.isPending ? (
-        <div className="progress" role="progressbar" aria-label="Import upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}>
-          <div className="progress__bar" style={{ width: `${Math.round(progress * 100)}%` }} />
-        </div>
+        <UploadProgress label="Import upload" fraction={progress} />
       ) : null}
       <FormError message={imp.error ? errorMessage(imp.error) : null} />
       {result ? (

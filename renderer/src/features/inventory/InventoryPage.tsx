@@ -6,7 +6,6 @@
 import { useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useDebounced, useStoredChoice } from '../reader/hooks';
@@ -15,7 +14,8 @@ import { ImportExportDialog } from './ImportExportDialog';
 import { DeviceCard, FileButton } from './parts';
 import { useDevices } from './queries';
 import { asCategory, CATEGORIES, CATEGORY_TEXT, WARRANTIES_HREF, type DeviceCategory } from './types';
-import { SegmentedControl } from '../../ui/SegmentedControl';
+import { CardLayoutSwitch, CardList } from '../../ui/CardList';
+import { SearchField } from '../../ui/SearchField';
 import './inventory.css';
 
 const VIEWS = ['grid', 'list'] as const;
@@ -109,50 +109,15 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
       ) : (
         <>
           <div className="inv-toolbar">
-            <div className="inv-search">
-              <label htmlFor="inventory-search" className="visually-hidden">
-                Search the inventory
-              </label>
-              <Icon name="search" size={20} className="inv-search__icon" />
-              <input
-                id="inventory-search"
-                className="input inv-search__input"
-                type="text"
-                role="searchbox"
-                placeholder="Search by name, brand, model or room"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Escape' && query) {
-                    e.preventDefault();
-                    setQuery('');
-                  }
-                }}
-                enterKeyHint="search"
-                autoComplete="off"
-              />
-              {query ? (
-                <IconButton
-                  icon="close"
-                  label="Clear search"
-                  labelShown="never"
-                  tone="ghost"
-                  className="inv-search__clear"
-                  onClick={() => {
-                    setQuery('');
-                    document.getElementById('inventory-search')?.focus();
-                  }}
-                />
-              ) : null}
-            </div>
-            <SegmentedControl
-              label="Show as"
-              icons
-              className="inv-view"
-              value={view}
-              onChange={setView}
-              options={VIEWS.map((v) => ({ value: v, label: <Icon name={v} size={20} />, ariaLabel: v === 'grid' ? 'Grid' : 'List', title: v === 'grid' ? 'Grid' : 'List' }))}
+            <SearchField
+              id="inventory-search"
+              className="inv-search"
+              label="Search the inventory"
+              placeholder="Search by name, brand, model or room"
+              value={query}
+              onChange={setQuery}
             />
+            <CardLayoutSwitch label="Show as" className="inv-view" order={VIEWS} titles value={view} onChange={setView} />
           </div>
 
           <ul className="inv-chips" aria-label="Kinds of device">
@@ -196,11 +161,11 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
               {q ? `No device matches “${q}”${category ? ` among ${CATEGORY_TEXT[category].toLowerCase()}` : ''}.` : 'No devices of this kind yet.'}
             </EmptyState>
           ) : (
-            <ul className={`inv-list inv-list--${view}`} data-testid="device-list" aria-label="Devices">
+            <CardList view={view} className="inv-list" label="Devices" testId="device-list">
               {devices.map((d) => (
                 <DeviceCard key={d.id} device={d} view={view} />
               ))}
-            </ul>
+            </CardList>
           )}
           {list.hasNextPage ? (
             <div className="inv-more">

@@ -49,13 +49,13 @@ export function ReaderPage(): ReactElement {
   const archive = installed.data?.archives.find((a) => a.sourceId === sourceId);
 
   return (
-    <section className="page reader" aria-labelledby="reader-title">
-      <div className="reader__head">
-        <Link to="/library" className="btn btn--ghost btn--compact reader__back">
+    <section className="page archive-reader" aria-labelledby="reader-title">
+      <div className="archive-reader__head">
+        <Link to="/library" className="btn btn--ghost btn--compact archive-reader__back">
           <Icon name="back" size={20} />
           Library
         </Link>
-        <h1 id="reader-title" className="reader__title">
+        <h1 id="reader-title" className="archive-reader__title">
           {archive ? (
             <>
               <ArchiveIcon src={archive.zimIconUrl} size={28} />
@@ -153,8 +153,8 @@ function Reader({ archive, article }: { archive: InstalledArchive; article: stri
 
   return (
     <>
-      <div className="reader__bar">
-        <form role="search" className="reader__search" onSubmit={search} aria-label={`Search ${archive.label}`}>
+      <div className="archive-reader__bar">
+        <form role="search" className="archive-reader__search" onSubmit={search} aria-label={`Search ${archive.label}`}>
           <label htmlFor="reader-q" className="visually-hidden">
             Search {archive.label}
           </label>
@@ -180,11 +180,11 @@ function Reader({ archive, article }: { archive: InstalledArchive; article: stri
         </button>
       </div>
       {!archive.ready ? (
-        <p className="muted reader__note" role="status">
+        <p className="muted archive-reader__note" role="status">
           This archive is still being opened; the page below refreshes by itself.
         </p>
       ) : null}
-      <iframe ref={frame} className="reader__frame" title={`${archive.label} content`} src={base + article} data-testid="reader-frame" />
+      <iframe ref={frame} className="archive-reader__frame" title={`${archive.label} content`} src={base + article} data-testid="reader-frame" />
     </>
   );
 }

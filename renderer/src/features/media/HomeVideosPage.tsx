@@ -21,6 +21,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
+import { UploadProgress } from '../../ui/UploadProgress';
 import { HOME_VIDEOS_KEY, UPLOADS_PATH, useDeleteHomeVideo, useHomeVideos, useMySections, useSaveSync } from './home-videos-queries';
 import type { HomeVideo, LibrarySection } from '../../../../server/modules/media-server/schema.js';
 import './home-videos.css';
@@ -220,14 +221,15 @@ function UploadCard(): ReactElement {
         }}
       />
       {progress ? (
-        <div className="home-videos__progress">
-          <div className="progress" role="progressbar" aria-label={`Uploading ${progress.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
-            <div className="progress__bar" style={{ width: `${pct}%` }} />
-          </div>
-          <span className="muted">
-            {pct}% · {formatBytes(progress.sent)} of {formatBytes(progress.total)}
-          </span>
-        </div>
+        <UploadProgress
+          label={`Uploading ${progress.name}`}
+          fraction={pct / 100}
+          detail={
+            <>
+              {pct}% · {formatBytes(progress.sent)} of {formatBytes(progress.total)}
+            </>
+          }
+        />
       ) : null}
       {state.kind === 'stalled' ? (
         <p className="banner banner--warn" role="status">

@@ -7,7 +7,6 @@ import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -17,6 +16,8 @@ import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
 import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
+import { CardLayoutSwitch, CardList } from '../../ui/CardList';
+import { SearchField } from '../../ui/SearchField';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 
 // the Add, Collections and Import / export dialogs are fetched when first opened, not with the list
@@ -193,47 +194,17 @@ export function ReaderListPage(): ReactElement {
 
           <div className="reader__main">
             <div className="reader__toolbar">
-              <div className="reader__search">
-                <label htmlFor="reader-search" className="visually-hidden">
-                  Search your Reader
-                </label>
-                <Icon name="search" size={20} className="reader__search-icon" />
-                {/* type=text, not search: the browser's own blue clear button is replaced by ours */}
-                <input
-                  id="reader-search"
-                  className="input reader__search-input"
-                  type="text"
-                  role="searchbox"
-                  placeholder="Search your Reader"
-                  value={query}
-                  onChange={(e) => {
-                    setQuery(e.target.value);
-                    setLimit(PAGE);
-                  }}
-                  onKeyDown={(e) => {
-                    if (e.key === 'Escape' && query) {
-                      e.preventDefault();
-                      setQuery('');
-                    }
-                  }}
-                  enterKeyHint="search"
-                  autoComplete="off"
-                />
-                {query ? (
-                  <IconButton
-                    icon="close"
-                    label="Clear search"
-                    labelShown="never"
-                    tone="ghost"
-                    className="reader__search-clear"
-                    onClick={() => {
-                      setQuery('');
-                      setLimit(PAGE);
-                      document.getElementById('reader-search')?.focus();
-                    }}
-                  />
-                ) : null}
-              </div>
+              <SearchField
+                id="reader-search"
+                className="reader__search"
+                label="Search your Reader"
+                placeholder="Search your Reader"
+                value={query}
+                onChange={(value) => {
+                  setQuery(value);
+                  setLimit(PAGE);
+                }}
+              />
               <button type="button" className="btn btn--secondary btn--compact reader__filters-btn" aria-haspopup="dialog" onClick={() => setSheet('filters')}>
                 <Icon name="sliders" size={20} />
                 Filters{chips.length ? ` (${chips.length})` : ''}
@@ -273,7 +244,7 @@ export function ReaderListPage(): ReactElement {
                     <span>Could not refresh: {errorMessage(items.error)}</span>
                   </p>
                 ) : null}
-                <ul className={`reader-list reader-list--${view}`} data-testid="reader-list">
+                <CardList view={view} className="reader-list" testId="reader-list">
                   {shown.slice(0, drawn).map((item) => (
                     <ItemCard
                       key={item.id}
@@ -286,7 +257,7 @@ export function ReaderListPage(): ReactElement {
                       busy={busyId === item.id}
                     />
                   ))}
-                </ul>
+                </CardList>
                 {items.data.total > all.length ? (
                   <div className="actions reader__more">
                     <p className="muted">
@@ -360,16 +331,7 @@ export function ReaderListPage(): ReactElement {
           ) : null}
           <div className="field">
             <p className="field__label">Show as</p>
-            <SegmentedControl
-              label="Layout"
-              icons
-              value={view}
-              onChange={setView}
-              options={[
-                { value: 'list', label: <Icon name="list" size={20} />, ariaLabel: 'List' },
-                { value: 'grid', label: <Icon name="grid" size={20} />, ariaLabel: 'Grid' },
-              ]}
-            />
+            <CardLayoutSwitch label="Layout" value={view} onChange={setView} />
           </div>
           {sidebar}
         </div>
