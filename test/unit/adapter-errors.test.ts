@@ -5,10 +5,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ArchiveServerError, type ArchiveServerFailure } from '../../server/adapters/archive-server/kiwix.js';
 import { ImageEngineError, type ImageEngineFailure } from '../../server/adapters/image-engine/comfyui.js';
+import { MediaServerError, type MediaServerFailure, type MediaService } from '../../server/adapters/media-server/plex.js';
 import { ModelRuntimeError, type ModelRuntimeFailure } from '../../server/adapters/model-runtime/ollama.js';
+import { DownloadError, type DownloadFailure } from '../../server/adapters/web/download.js';
+import { WebSearchError, type WebSearchFailure } from '../../server/adapters/web-search/searxng.js';
+import { archiveServerAppError, archiveServerFailureKind } from '../../server/adapter-errors/archive-server.js';
 import { imageEngineAppError } from '../../server/adapter-errors/image-engine.js';
+import { isMediaServerOutage, mediaServerAppError, mediaServerCheckAppError, mediaServerFailure, type MediaServerContext } from '../../server/adapter-errors/media-server.js';
 import { isUnknownModelPull, modelRuntimeAppError, modelRuntimeDown } from '../../server/adapter-errors/model-runtime.js';
+import { webFetchAppError, webFetchFailureKind } from '../../server/adapter-errors/web-fetch.js';
+import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../server/adapter-errors/web-search.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -85,13 +93,175 @@ describe('image engine failures', () => {
   });
 });
 
+describe('media server failures', () => {
+  // the same kind from the same service is one answer from every part of the module
+  const cases: Array<[MediaService, MediaServerFailure, MediaServerContext, number, string, RegExp]> = [
+    ['server', 'unreachable', {}, 503, 'media_server_down', /media server is not answering right now/],
+    ['server', 'blocked', {}, 503, 'media_server_down', /not answering right now/],
+    ['server', 'timeout', {}, 504, 'media_server_timeout', /took too long to answer/],
+    ['server', 'unauthorized', {}, 503, 'media_server_refused', /admin needs to connect it again/],
+    ['server', 'unauthorized', { token: 'member' }, 409, 'media_link_revoked', /Link it again on the Media page/],
+    ['server', 'not_found', { notFound: 'That title is not in the household’s library any more.' }, 404, 'not_found', /not in the household’s library/],
+    ['server', 'not_found', {}, 404, 'not_found', /does not have that/],
+    ['server', 'forbidden', {}, 502, 'media_server_error', /could not read/],
+    ['server', 'bad_request', {}, 502, 'media_server_error', /could not read/],
+    ['server', 'http_error', {}, 502, 'media_server_error', /could not read/],
+    ['server', 'bad_response', {}, 502, 'media_server_error', /could not read/],
+    ['discover', 'unreachable', { token: 'member' }, 503, 'media_discover_down', /watchlist service is not answering/],
+    ['discover', 'blocked', { token: 'member' }, 503, 'media_discover_down', /watchlist service is not answering/],
+    ['discover', 'timeout', { token: 'member' }, 504, 'media_discover_timeout', /took too long/],
+    ['discover', 'unauthorized', { token: 'member' }, 409, 'media_link_revoked', /Link it again/],
+    ['discover', 'not_found', { token: 'member' }, 422, 'media_not_watchlistable', /cannot go on a watchlist/],
+    ['discover', 'bad_response', { token: 'member' }, 502, 'media_discover_error', /could not read/],
+    ['discover', 'http_error', { token: 'member' }, 502, 'media_discover_error', /could not read/],
+    ['account', 'unreachable', {}, 503, 'media_account_unavailable', /sign-in service could not be reached/],
+    ['account', 'blocked', {}, 503, 'media_account_unavailable', /could not be reached/],
+    ['account', 'timeout', {}, 504, 'media_account_timeout', /took too long/],
+    ['account', 'unauthorized', {}, 409, 'media_sign_in_refused', /Sign in with Plex again/],
+    ['account', 'unauthorized', { token: 'pin' }, 409, 'pin_refused', /Start again to get a new code/],
+    ['account', 'not_found', {}, 502, 'media_account_error', /could not read/],
+    ['account', 'bad_response', {}, 502, 'media_account_error', /could not read/],
+  ];
+  for (const [service, failure, ctx, answer, code, sentence] of cases) {
+    it(`${service} ${failure}${ctx.token ? ` (${ctx.token} token)` : ''} is ${answer} ${code}`, () => {
+      const err = mediaServerAppError(new MediaServerError(service, failure, `The media server at ${SECRET_URL} answered 500.`, 500), ctx);
+      expect(err).toBeInstanceOf(AppError);
+      expect(err).toMatchObject({ status: answer, code });
+      expect((err as AppError).message).toMatch(sentence);
+      expectPlainSentence(err as AppError);
+    });
+  }
+
+  it('an address being set up: every kind is a 422 about what was typed', () => {
+    const all: MediaServerFailure[] = ['unauthorized', 'forbidden', 'not_found', 'bad_request', 'unreachable', 'timeout', 'bad_response', 'http_error', 'blocked'];
+    const codes = Object.fromEntries(
+      all.map((f) => {
+        const err = mediaServerCheckAppError(new MediaServerError('server', f, SECRET_URL)) as AppError;
+        expect(err.status).toBe(422);
+        // the address-refused sentence shows an example address; none of the one that failed
+        expect(err.message).toMatch(/^[A-Z].*\.$/);
+        expect(err.message).not.toMatch(/s3cret|abc123|10\.0\.0\.7|11434/);
+        return [f, err.code];
+      }),
+    );
+    expect(codes).toEqual({
+      unauthorized: 'media_token_refused',
+      forbidden: 'media_token_refused',
+      blocked: 'media_address_refused',
+      not_found: 'media_not_plex',
+      bad_request: 'media_not_plex',
+      bad_response: 'media_not_plex',
+      http_error: 'media_not_plex',
+      unreachable: 'media_server_unreachable',
+      timeout: 'media_server_unreachable',
+    });
+  });
+
+  it('reads the kind for reactions, by service when asked, and leaves anything else alone', () => {
+    const down = new MediaServerError('discover', 'unreachable', 'x');
+    expect(mediaServerFailure(down)).toBe('unreachable');
+    expect(mediaServerFailure(down, 'server')).toBeNull();
+    expect(isMediaServerOutage(down)).toBe(false);
+    expect(isMediaServerOutage(down, 'discover')).toBe(true);
+    const plain = new Error('boom');
+    expect(mediaServerFailure(plain)).toBeNull();
+    expect(mediaServerAppError(plain)).toBe(plain);
+    expect(mediaServerCheckAppError(plain)).toBe(plain);
+  });
+});
+
+describe('web search failures', () => {
+  const cases: Array<[WebSearchFailure, number, string, RegExp]> = [
+    ['unreachable', 503, 'web_search_unavailable', /could not reach its web search/],
+    ['blocked', 503, 'web_search_address_refused', /does not search through/],
+    ['timeout', 504, 'web_search_timeout', /took too long to answer/],
+    ['http_error', 502, 'web_search_bad_response', /could not use/],
+    ['bad_response', 502, 'web_search_bad_response', /could not use/],
+    ['too_large', 502, 'web_search_bad_response', /could not use/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = webSearchAppError(new WebSearchError(failure, `The web search address was refused: ${SECRET_URL} answered 403 (settings.yml).`, 403));
+      expect(err).toMatchObject({ status: answer, code });
+      expect((err as AppError).message).toMatch(sentence);
+      expectPlainSentence(err as AppError);
+    });
+  }
+
+  it('no web search set is the same answer as one that does not answer; anything else is left alone', () => {
+    expect(webSearchDown()).toMatchObject({ status: 503, code: 'web_search_unavailable' });
+    const plain = new Error('boom');
+    expect(webSearchAppError(plain)).toBe(plain);
+    expect(webSearchFailureKind(plain)).toBeNull();
+    expect(webSearchFailureKind(new WebSearchError('timeout', 'x'))).toBe('timeout');
+  });
+});
+
+describe('web fetch failures', () => {
+  const cases: Array<[DownloadFailure, string, number, string, RegExp]> = [
+    ['blocked', `The address ${SECRET_URL} is on a private or local network.`, 503, 'download_address_refused', /does not download from that address/],
+    ['unreachable', 'Could not connect: getaddrinfo ENOTFOUND 10.0.0.7', 503, 'download_site_unreachable', /seems to be offline/],
+    ['unreachable', `Could not connect: something odd at ${SECRET_URL}`, 503, 'download_site_unreachable', /could not connect to the download site/],
+    ['timeout', 'No data for 60 s.', 504, 'download_timeout', /stopped receiving data for 60 seconds/],
+    ['http_error', 'The server answered 404.', 502, 'download_failed', /no longer where Hearth looked/],
+    ['bad_response', 'The downloaded file is damaged (its checksum does not match).', 502, 'download_failed', /checksum/],
+    ['cut_off', 'The connection dropped after 1024 bytes.', 502, 'download_failed', /connection dropped/],
+    ['cut_off', `The download worker stopped unexpectedly: connect ECONNRESET ${SECRET_URL}; the download will resume.`, 502, 'download_failed', /connection dropped during the download/],
+    ['cut_off', `The download worker stopped unexpectedly: worker at ${SECRET_URL} exited; the download will resume.`, 502, 'download_failed', /download failed/],
+  ];
+  for (const [failure, message, answer, code, sentence] of cases) {
+    it(`${failure} ("${message.slice(0, 30)}…") is ${answer} ${code}`, () => {
+      const err = webFetchAppError(new DownloadError(message, true, failure));
+      expect(err).toMatchObject({ status: answer, code });
+      expect((err as AppError).message).toMatch(sentence);
+      expect((err as AppError).message).toMatch(/^[A-Z].*\.$/);
+      expect((err as AppError).message).not.toMatch(/https?:|s3cret|abc123|10\.0\.0\.7|11434|ECONN|ENOTFOUND|undici/);
+    });
+  }
+
+  it('leaves anything else alone', () => {
+    const plain = new Error('boom');
+    expect(webFetchAppError(plain)).toBe(plain);
+    expect(webFetchFailureKind(plain)).toBeNull();
+  });
+});
+
+describe('archive server failures', () => {
+  const cases: Array<[ArchiveServerFailure, number, string, RegExp]> = [
+    ['unreachable', 503, 'archive_server_unavailable', /not answering right now/],
+    ['timeout', 504, 'archive_server_timeout', /took too long/],
+    ['http_error', 502, 'archive_server_error', /could not use/],
+    ['bad_response', 502, 'archive_server_error', /could not use/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = archiveServerAppError(new ArchiveServerError(failure, `The archive server is not answering: connect ECONNREFUSED ${SECRET_URL}`, 500));
+      expect(err).toMatchObject({ status: answer, code });
+      expect((err as AppError).message).toMatch(sentence);
+      expectPlainSentence(err as AppError);
+    });
+  }
+
+  it('leaves anything else alone', () => {
+    const plain = new Error('boom');
+    expect(archiveServerAppError(plain)).toBe(plain);
+    expect(archiveServerFailureKind(plain)).toBeNull();
+  });
+});
+
 // ---- each adapter error class is known in one place outside its adapter ----------------------
 
 const serverDir = path.resolve(import.meta.dirname, '../../server');
 const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> = [
   { errorClass: 'ModelRuntimeError', adapter: 'adapters/model-runtime/', mapper: 'adapter-errors/model-runtime.ts' },
   { errorClass: 'ImageEngineError', adapter: 'adapters/image-engine/', mapper: 'adapter-errors/image-engine.ts' },
+  { errorClass: 'MediaServerError', adapter: 'adapters/media-server/', mapper: 'adapter-errors/media-server.ts' },
+  { errorClass: 'WebSearchError', adapter: 'adapters/web-search/', mapper: 'adapter-errors/web-search.ts' },
+  { errorClass: 'DownloadError', adapter: 'adapters/web/', mapper: 'adapter-errors/web-fetch.ts' },
+  { errorClass: 'ArchiveServerError', adapter: 'adapters/archive-server/', mapper: 'adapter-errors/archive-server.ts' },
 ];
+/** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
+const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind)\(/;
 
 function serverFiles(): string[] {
   return readdirSync(serverDir, { recursive: true, withFileTypes: true })
@@ -107,6 +277,26 @@ describe('one translation per adapter family', () => {
       expect(users).toEqual([mapper]);
     });
   }
+
+  // A module may react to a kind (tell the connection, mark a link, log it) but not answer with it:
+  // a line that reads a kind does not also build an error, and no switch runs over a kind. A simple
+  // line rule, not a proof; the mappers' own tests above say what each kind answers.
+  it('outside server/adapter-errors a failure kind is read for a reaction, never turned into an answer', () => {
+    const found: string[] = [];
+    for (const f of files.filter((x) => !x.startsWith('adapters/') && !x.startsWith('adapter-errors/'))) {
+      readFileSync(path.join(serverDir, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (!KIND_READERS.test(line)) return;
+          if (/\bnew \w*Error\(|\bswitch \(/.test(line)) found.push(`${f}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the rule fires on a kind turned into an answer', () => {
+    expect(KIND_READERS.test("if (mediaServerFailure(err) === 'timeout') throw new UpstreamError('x', 'y');")).toBe(true);
+  });
 
   it('no adapter imports server/errors.ts, a mapper or a module', () => {
     const found = files
