@@ -159,7 +159,8 @@ export async function run(): Promise<void> {
   const { createServer } = await import('../server/app.js');
   const { loadConfig } = await import('../server/config.js');
   const { createMemoryLogger } = await import('../server/platform/logger.js');
-  const { newItemRecord, ReaderStore } = await import('../server/modules/reader/store.js');
+  const { newItemRecord } = await import('../server/modules/reader/item-rows.js');
+  const { ReaderStore } = await import('../server/modules/reader/store.js');
   const { FakeCaptureEngine } = await import('../test/fakes/capture-engine.js');
   const { makeTempDir } = await import('../test/harness/temp-dir.js');
   const { synthetic } = await import('./bookmarks-import.js');

@@ -8,7 +8,9 @@ import { performance } from 'node:perf_hooks';
 import type { UserActor } from '../server/actor.js';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { newItemRecord, ReaderStore, type NewItem } from '../server/modules/reader/store.js';
+import { newItemRecord, type NewItem } from '../server/modules/reader/item-rows.js';
+import { ReaderCollectionsStore } from '../server/modules/reader/collections-store.js';
+import { ReaderStore } from '../server/modules/reader/store.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { FakeCaptureEngine } from '../test/fakes/capture-engine.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
@@ -105,6 +107,7 @@ export async function run(): Promise<void> {
   try {
     const { deps } = server;
     const store = new ReaderStore(deps.db);
+    const collectionsStore = new ReaderCollectionsStore(deps.db);
     const seeded = (await deps.db('users').select('id', 'name').orderBy('created_at')) as Array<{ id: string; name: string }>;
     const adminId = seeded[0]?.id ?? (await deps.auth.createFirstAdmin('Alex', '1234')).user.id;
     const other = seeded[1] ?? (await deps.auth.createUser({ kind: 'system' }, { name: 'Sam', pin: '5678', role: 'member' }));
@@ -112,7 +115,7 @@ export async function run(): Promise<void> {
 
     const collections: string[] = ((await deps.db('reader_collections').where({ owner_id: actor.id }).select('id')) as Array<{ id: string }>).map((c) => c.id);
     if (collections.length === 0)
-      for (let i = 0; i < 20; i++) collections.push((await store.insertCollection({ ownerId: actor.id, name: `Collection ${i}`, icon: null, color: null, sortOrder: i }, new Date().toISOString()))!.id);
+      for (let i = 0; i < 20; i++) collections.push((await collectionsStore.insertCollection({ ownerId: actor.id, name: `Collection ${i}`, icon: null, color: null, sortOrder: i }, new Date().toISOString()))!.id);
     const tagNames = Array.from({ length: 60 }, (_, i) => `${pick(COMMON.slice(150, 400))}-${i}`);
     const already = Number(((await deps.db('reader_items').count({ n: '*' }).first()) as { n: number }).n);
 

@@ -25,7 +25,8 @@ export async function startBenchHousehold(): Promise<BenchHousehold> {
   const { loadConfig } = await import('../server/config.js');
   const { SYSTEM_ACTOR } = await import('../server/actor.js');
   const { createMemoryLogger } = await import('../server/platform/logger.js');
-  const { newItemRecord, ReaderStore } = await import('../server/modules/reader/store.js');
+  const { newItemRecord } = await import('../server/modules/reader/item-rows.js');
+  const { ReaderStore } = await import('../server/modules/reader/store.js');
   const { FakeCaptureEngine } = await import('../test/fakes/capture-engine.js');
   const { makeTempDir } = await import('../test/harness/temp-dir.js');
 

@@ -3,7 +3,8 @@
 // only whole, counted chunks behind, and a streamed export must still be the whole library.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseBookmarksHtml } from '../../server/modules/reader/bookmarks-html.js';
-import { newItemRecord, ReaderStore, type NewItem } from '../../server/modules/reader/store.js';
+import { newItemRecord, type NewItem } from '../../server/modules/reader/item-rows.js';
+import { ReaderStore } from '../../server/modules/reader/store.js';
 import { rawRequest } from '../harness/raw-http.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection, FullReaderItem, ItemListResponse, MAX_TAG_CHARS, Tag } from '../../server/modules/reader/schema.js';
-import { newItemRecord } from '../../server/modules/reader/store.js';
+import { newItemRecord } from '../../server/modules/reader/item-rows.js';
 import { FakeCaptureEngine } from '../fakes/capture-engine.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import type { TestClient } from '../harness/client.js';
@@ -399,7 +399,7 @@ describe('reader items, collections, tags, search', () => {
     });
 
     it('an unfiltered search reads only the FTS index (the visible set is part of the match)', async () => {
-      const plan = (await s.handle.deps.reader.items['deps'].store.explainSearch('"cafe"*', s.users.member.id)).join('\n');
+      const plan = (await s.handle.deps.reader.items['deps'].search.explainSearch('"cafe"*', s.users.member.id)).join('\n');
       expect(plan).toMatch(/SCAN reader_fts VIRTUAL TABLE INDEX/);
       expect(plan).not.toMatch(/reader_items|\bi\b/);
     });

@@ -5,7 +5,8 @@
 // Needs the built web app (`npm run build:web`). One browser; one context per person.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
+import { newItemRecord } from '../../server/modules/reader/item-rows.js';
+import { ReaderStore } from '../../server/modules/reader/store.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';

@@ -4,7 +4,8 @@
 // keyboard, and is found by the search. Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newItemRecord, ReaderStore } from '../../server/modules/reader/store.js';
+import { newItemRecord } from '../../server/modules/reader/item-rows.js';
+import { ReaderStore } from '../../server/modules/reader/store.js';
 import { launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 

@@ -4,10 +4,10 @@ import type { UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Collection, CreateCollectionBody, PatchCollectionBody, Tag } from './schema.js';
-import type { ReaderStore } from './store.js';
+import type { ReaderCollectionsStore } from './collections-store.js';
 
 export interface ReaderCollectionsDeps {
-  store: ReaderStore;
+  store: ReaderCollectionsStore;
   clock: Clock;
 }
 

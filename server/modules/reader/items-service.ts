@@ -27,10 +27,14 @@ import {
   type ReaderItem,
   type SnapshotBody,
 } from './schema.js';
-import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
+import { newItemRecord, type NewItem } from './item-rows.js';
+import type { ReaderSearchStore } from './search-store.js';
+import type { ReaderStore } from './store.js';
 
 export interface ReaderItemsDeps {
   store: ReaderStore;
+  /** The listing and full-text search. */
+  search: ReaderSearchStore;
   access: ReaderAccess;
   collections: ReaderCollectionsService;
   queue: ReaderCaptureQueue;
@@ -57,7 +61,7 @@ export class ReaderItemsService {
       match = m;
     }
     const excludeIds = q.hidden === 'exclude' ? await this.deps.access.hiddenIds(actor.id) : undefined;
-    const { rows, total } = await this.deps.store.list({
+    const { rows, total } = await this.deps.search.list({
       viewerId: actor.id,
       status: q.status,
       type: q.type,
@@ -80,7 +84,7 @@ export class ReaderItemsService {
     const match = opts.anyWord ? buildAnyMatch(words.split(/\s+/)) : buildMatch(words);
     if (match === null) return [];
     const hidden = await this.deps.access.hiddenIds(actor.id);
-    const { rows } = await this.deps.store.list({ viewerId: actor.id, match, excludeIds: hidden.length ? hidden : undefined, limit, offset: 0 });
+    const { rows } = await this.deps.search.list({ viewerId: actor.id, match, excludeIds: hidden.length ? hidden : undefined, limit, offset: 0 });
     return this.deps.access.decorateMany(rows, { kind: 'user', actor });
   }
 
@@ -297,7 +301,7 @@ export class ReaderItemsService {
   // ---- admin: global items ----
 
   async adminList(actor: UserActor): Promise<{ items: ReaderItem[] }> {
-    const { rows } = await this.deps.store.list({ viewerId: null, limit: 10_000, offset: 0 });
+    const { rows } = await this.deps.search.list({ viewerId: null, limit: 10_000, offset: 0 });
     return { items: await this.deps.access.decorateMany(rows, { kind: 'admin', actor }) };
   }
 

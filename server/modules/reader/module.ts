@@ -17,6 +17,8 @@ import type { ReaderPorts } from './ports.js';
 import { ReaderProbeService } from './probe-service.js';
 import { createLegacyBookmarkRoutes, createLegacyProxyRoutes, createReaderAdminRoutes, createReaderRoutes, type ReaderServices } from './routes.js';
 import { createReaderSearchProvider } from './search-provider.js';
+import { ReaderCollectionsStore } from './collections-store.js';
+import { ReaderSearchStore } from './search-store.js';
 import { ReaderStore } from './store.js';
 import { ReaderTransferService } from './transfer-service.js';
 
@@ -31,8 +33,8 @@ export function createReaderModule(p: Platform, ports: ReaderPorts) {
   const store = new ReaderStore(p.db);
   const readerQueue = new ReaderCaptureQueue({ store, engine: captureEngine, clock, logger: logger.child('reader-capture'), guard, dataDir: config.dataDir, disk: p.diskSpace });
   const access = new ReaderAccess({ store, preferences: p.preferences });
-  const collections = new ReaderCollectionsService({ store, clock });
-  const items = new ReaderItemsService({ store, access, collections, queue: readerQueue, preferences: p.preferences, guard, clock, dataDir: config.dataDir });
+  const collections = new ReaderCollectionsService({ store: new ReaderCollectionsStore(p.db), clock });
+  const items = new ReaderItemsService({ store, search: new ReaderSearchStore(p.db), access, collections, queue: readerQueue, preferences: p.preferences, guard, clock, dataDir: config.dataDir });
   const reader: ReaderServices = {
     access,
     items,

@@ -11,7 +11,8 @@ import { BOOKMARKS_HTML_END, BOOKMARKS_HTML_FOLDER_CLOSE, bookmarksHtmlEntry, bo
 import type { ReaderCollectionsService } from './collections-service.js';
 import type { ReaderCaptureQueue } from './jobs.js';
 import { MAX_TAG_CHARS, MAX_TAGS_PER_ITEM, MAX_TITLE_CHARS, type ImportProgress, type ImportSummary, type ItemType } from './schema.js';
-import { newItemRecord, type NewItem, type ReaderStore } from './store.js';
+import { newItemRecord, type NewItem } from './item-rows.js';
+import type { ReaderStore } from './store.js';
 
 /**
  * An import that stopped midway: the stream's `error` event carries `imported` (the runner adds an
@@ -166,7 +167,7 @@ export class ReaderTransferService {
    * not hold up other requests while it is written out.
    */
   async *exportHtml(actor: UserActor): AsyncGenerator<string> {
-    const [order, collections] = await Promise.all([this.deps.store.exportOrder(actor.id, 'live'), this.deps.store.listCollections(actor.id)]);
+    const [order, collections] = await Promise.all([this.deps.store.exportOrder(actor.id, 'live'), this.deps.collections.list(actor)]);
     const names = new Map(collections.map((c) => [c.id, c.name.trim()]));
     const folders = new Map<string, { firstAdded: Date; seqs: number[] }>();
     const loose: number[] = [];
@@ -211,8 +212,8 @@ export class ReaderTransferService {
   async *exportJson(actor: UserActor): AsyncGenerator<string> {
     const [order, collections, tagList, hidden] = await Promise.all([
       this.deps.store.exportOrder(actor.id),
-      this.deps.store.listCollections(actor.id),
-      this.deps.store.listTags(actor.id),
+      this.deps.collections.list(actor),
+      this.deps.collections.listTags(actor),
       this.deps.access.hiddenIds(actor.id),
     ]);
     const names = new Map(collections.map((c) => [c.id, c.name]));
