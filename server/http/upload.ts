@@ -1,7 +1,7 @@
 // A multipart upload with one file, streamed to the file a service named (busboy, capped: over the
 // cap is 413 and the partial file is left for the caller to remove), its first bytes kept for
-// sniffing and its text fields collected. The inventory's and image generation's upload routes
-// use it, each with its own sentences.
+// sniffing and its text fields collected; or, for a small import file, read into memory. The
+// inventory's and image generation's upload routes use it, each with its own sentences.
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
@@ -37,13 +37,18 @@ export interface ReceiveFileOptions {
 
 const unreadable = () => new BadRequestError('The form upload could not be read. Choose the file again.');
 
-/** Reads a multipart form with one file (the first file part) into `target`, at most `max` bytes. */
-export function receiveFile(req: Request, target: string, max: number, opts: ReceiveFileOptions): Promise<ReceivedFile> {
-  const tooLarge = () => new PayloadTooLargeError(opts.tooLarge);
-  if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
-    req.resume();
-    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
-  }
+interface OpenForm {
+  bb: busboy.Busboy;
+  /** Rejects once: stops reading the request and drains it. */
+  fail: (err: Error) => void;
+  failed: () => boolean;
+}
+
+/**
+ * The part every one-file form shares: a declared size over the cap is refused before reading, busboy
+ * is opened with the caps, an unreadable form is 400; `read` wires the file and answers.
+ */
+function readForm<T>(req: Request, max: number, maxFields: number, tooLarge: () => Error, read: (form: OpenForm, resolve: (value: T) => void) => void): Promise<T> {
   const declared = Number(req.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
     req.resume();
@@ -52,18 +57,12 @@ export function receiveFile(req: Request, target: string, max: number, opts: Rec
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: opts.maxFields, fieldSize: 4_000, parts: opts.maxFields + 2 } });
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: maxFields, fieldSize: 4_000, parts: maxFields + 2 } });
     } catch {
       req.resume();
       reject(unreadable());
       return;
     }
-    const fields: Record<string, string> = {};
-    let filename: string | null = null;
-    let bytes = 0;
-    const head: Buffer[] = [];
-    let headLength = 0;
-    let writing: Promise<void> | null = null;
     let failed = false;
     const fail = (err: Error) => {
       if (failed) return;
@@ -72,6 +71,26 @@ export function receiveFile(req: Request, target: string, max: number, opts: Rec
       req.resume();
       reject(err);
     };
+    read({ bb, fail, failed: () => failed }, resolve);
+    bb.on('error', () => fail(unreadable()));
+    req.pipe(bb);
+  });
+}
+
+/** Reads a multipart form with one file (the first file part) into `target`, at most `max` bytes. */
+export function receiveFile(req: Request, target: string, max: number, opts: ReceiveFileOptions): Promise<ReceivedFile> {
+  if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
+    req.resume();
+    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
+  }
+  const tooLarge = () => new PayloadTooLargeError(opts.tooLarge);
+  return readForm<ReceivedFile>(req, max, opts.maxFields, tooLarge, ({ bb, fail, failed }, resolve) => {
+    const fields: Record<string, string> = {};
+    let filename: string | null = null;
+    let bytes = 0;
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let writing: Promise<void> | null = null;
     bb.on('field', (name, value) => {
       fields[name] = value;
     });
@@ -93,16 +112,32 @@ export function receiveFile(req: Request, target: string, max: number, opts: Rec
       stream.on('limit', () => void (writing ?? Promise.resolve()).then(() => fail(tooLarge())));
       writing = pipeline(stream, createWriteStream(target)).catch((err: unknown) => fail(err instanceof Error ? err : new Error(String(err))));
     });
-    bb.on('error', () => fail(unreadable()));
     bb.on('close', () => {
       void (async () => {
         // the file's own write finishes after the form is read
         await writing;
-        if (failed) return;
+        if (failed()) return;
         if (!writing && !opts.fileOptional) return fail(new BadRequestError(opts.noFile));
         resolve({ bytes, filename, head: Buffer.concat(head), fields });
       })();
     });
-    req.pipe(bb);
+  });
+}
+
+/** The one file of a small multipart form, in memory (an import file), at most `max` bytes. */
+export function receiveFileInMemory(req: Request, max: number, opts: Pick<ReceiveFileOptions, 'tooLarge' | 'noFile' | 'maxFields'>): Promise<Buffer> {
+  return readForm<Buffer>(req, max, opts.maxFields, () => new PayloadTooLargeError(opts.tooLarge), ({ bb, fail, failed }, resolve) => {
+    const chunks: Buffer[] = [];
+    let got = false;
+    bb.on('file', (_name, stream) => {
+      got = true;
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => fail(new PayloadTooLargeError(opts.tooLarge)));
+    });
+    bb.on('close', () => {
+      if (failed()) return;
+      if (!got) return fail(new BadRequestError(opts.noFile));
+      resolve(Buffer.concat(chunks));
+    });
   });
 }
