@@ -75,12 +75,15 @@ function hiResPlanFor(r: Txt2ImgRequest | FaceIdRequest, sampling: ReturnType<ty
   return hiResFor({ sampling, width, height, upscaleModel: r.upscaleModel ?? null }).plan;
 }
 
+/** What every still picture starts with: its sampler settings, its clamped size, the checkpoint and LoRAs. */
+function startStill(g: GraphBuilder, r: Omit<Txt2ImgRequest, 'pipeline'>) {
+  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
+  return { sampling, width: clampSide(r.width), height: clampSide(r.height), chain: checkpointWithLoras(g, r.checkpoint, r.loras) };
+}
+
 export function buildTxt2Img(r: Txt2ImgRequest): BuiltGraph {
   const g = new GraphBuilder();
-  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
-  const width = clampSide(r.width);
-  const height = clampSide(r.height);
-  const chain = checkpointWithLoras(g, r.checkpoint, r.loras);
+  const { sampling, width, height, chain } = startStill(g, r);
   const conditioning = encodePrompts(g, chain.clip, r.positive, r.negative);
   const hiRes = hiResPlanFor(r, sampling, width, height);
   const { image, samplers } = sampleImage(g, { chain, conditioning, sampling, seed: r.seed, width, height, hiRes, upscaleModel: r.upscaleModel ?? null });
@@ -92,10 +95,7 @@ export const FACE_STRENGTH_DEFAULT = 0.85;
 
 export function buildFaceId(r: FaceIdRequest): BuiltGraph {
   const g = new GraphBuilder();
-  const sampling = samplingFor({ checkpoint: r.checkpoint, steps: r.steps, guidance: r.guidance, fastMode: r.fastMode });
-  const width = clampSide(r.width);
-  const height = clampSide(r.height);
-  const chain = checkpointWithLoras(g, r.checkpoint, r.loras);
+  const { sampling, width, height, chain } = startStill(g, r);
   // FACEID PLUS V2 works on SDXL and SD1.5 alike; its paired LoRA is loaded by the unified loader
   const loader = g.add('IPAdapterUnifiedLoaderFaceID', { model: chain.model, preset: 'FACEID PLUS V2', lora_strength: 0.6, provider: r.provider ?? 'CPU' });
   const face = loadImage(g, r.referenceFace);
