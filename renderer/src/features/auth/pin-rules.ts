@@ -41,6 +41,7 @@ const COMMON_PINS = new Set(['2580', '0852', '1004', '2000', '1122', '6969', '56
  * server answers `weakPin` too; test/unit/weak-pin.test.ts keeps the two alike). Said before
  * saving, as a warning: the PIN is still accepted.
  */
+// jscpd:ignore-start -- a deliberate mirror of the server's isWeakPin (the web app may import only types from server/); weak-pin.test.ts keeps the two alike
 export function isWeakPin(pin: string): boolean {
   if (!PIN_PATTERN.test(pin)) return false;
   if (COMMON_PINS.has(pin)) return true;
@@ -51,6 +52,7 @@ export function isWeakPin(pin: string): boolean {
   for (let i = 1; i < pin.length; i++) steps.add((Number(pin[i]) - Number(pin[i - 1]) + 10) % 10);
   return steps.size === 1 && (steps.has(1) || steps.has(9));
 }
+// jscpd:ignore-end
 
 /** The sentence shown under a weak PIN before it is saved (the server's WEAK_PIN_WARNING). */
 export const WEAK_PIN_WARNING = 'This PIN is easy to guess (like 1234, 0000 or a repeated pattern). You can still use it, but a less obvious one is safer.';

@@ -65,6 +65,19 @@ export function FeaturesPage(): ReactElement {
     }
   };
 
+  const row = (item: CatalogItem) => (
+    <FeatureRow
+      key={item.id}
+      item={item}
+      byId={byId}
+      downloading={isDownloading(item)}
+      toggling={setFlag.isPending && setFlag.variables.id === item.id}
+      onInstall={() => setInstalling(item)}
+      onUninstall={() => setUninstalling(item)}
+      onToggle={(on) => void toggle(item, on)}
+    />
+  );
+
   const data = plan.data;
   return (
     <section className="page features-admin" aria-labelledby="features-title">
@@ -111,35 +124,13 @@ export function FeaturesPage(): ReactElement {
               {g.name}
             </h2>
             <ul className="feature-list" aria-label={g.name}>
-              {[g.base, ...g.items].map((item) => (
-                <FeatureRow
-                  key={item.id}
-                  item={item}
-                  byId={byId}
-                  downloading={isDownloading(item)}
-                  toggling={setFlag.isPending && setFlag.variables.id === item.id}
-                  onInstall={() => setInstalling(item)}
-                  onUninstall={() => setUninstalling(item)}
-                  onToggle={(on) => void toggle(item, on)}
-                />
-              ))}
+              {[g.base, ...g.items].map(row)}
             </ul>
             {g.categories.map((c) => (
               <div key={c.id} className="feature-category">
                 <h3 className="feature-category__title">{c.name}</h3>
                 <ul className="feature-list" aria-label={c.name}>
-                  {c.items.map((item) => (
-                    <FeatureRow
-                      key={item.id}
-                      item={item}
-                      byId={byId}
-                      downloading={isDownloading(item)}
-                      toggling={setFlag.isPending && setFlag.variables.id === item.id}
-                      onInstall={() => setInstalling(item)}
-                      onUninstall={() => setUninstalling(item)}
-                      onToggle={(on) => void toggle(item, on)}
-                    />
-                  ))}
+                  {c.items.map(row)}
                 </ul>
               </div>
             ))}

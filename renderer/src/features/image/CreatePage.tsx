@@ -12,7 +12,7 @@ import type { MAX_JOB_LORAS as SERVER_MAX_JOB_LORAS, MAX_PROMPT_CHARS as SERVER_
 import { Icon, Spinner } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { Switch } from '../../ui/Switch';
-import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView, PictureActions, readinessOf } from './parts';
+import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobEndBanner, JobView, PictureActions, readinessOf } from './parts';
 import { previewCheck, useBuilding, useImageStatus, useMemberLoras } from './queries';
 import { artifactApi, CREATE_HREF, ENGINE_ADMIN_HREF, ORIENTATION_TEXT, ORIENTATIONS, STYLE_TEXT, STYLES, type MemberLora, type OrientationChoice, type PreviewCheckResponse, type Style } from './types';
 import { useUser } from '../../app/session';
@@ -237,18 +237,7 @@ export function CreatePage(): ReactElement {
 
       <JobView job={job} what={clip || animateId ? 'clip' : 'picture'} />
 
-      {job.state.phase === 'cancelled' ? (
-        <p className="banner banner--info" role="status" data-testid="job-cancelled">
-          <Icon name="close" size={22} />
-          <span>Stopped. Nothing was saved.</span>
-        </p>
-      ) : null}
-      {job.state.phase === 'failed' ? (
-        <p className="banner banner--error" role="alert" data-testid="job-failed">
-          <Icon name="warn" size={22} />
-          <span>{job.state.error}</span>
-        </p>
-      ) : null}
+      <JobEndBanner job={job} stopped="Stopped. Nothing was saved." />
       {job.state.phase === 'done' && job.state.artifact ? (
         <ArtifactView artifact={job.state.artifact} onDeleted={job.reset}>
           <PictureActions artifact={job.state.artifact} status={status.data} />

@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { FilePicker } from '../../ui/FilePicker';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
-import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobView } from './parts';
+import { ArtifactView, availabilityOf, EngineNotice, ImageSubnav, JobEndBanner, JobView } from './parts';
 import { useHistory, useImageStatus } from './queries';
 import { artifactTitle, EDIT_OPS, OP_ORDER, OP_TEXT, type Artifact, type EditOp } from './types';
 import { useImageJob } from './useImageJob';
@@ -160,18 +160,7 @@ export function EditPage(): ReactElement {
           ) : null}
 
           <JobView job={job} what="edit" original={<img className="img-job__preview" src={beforeUrl} alt={beforeAlt} />} />
-          {job.state.phase === 'cancelled' ? (
-            <p className="banner banner--info" role="status">
-              <Icon name="close" size={22} />
-              <span>Stopped. Your picture is as it was.</span>
-            </p>
-          ) : null}
-          {job.state.phase === 'failed' ? (
-            <p className="banner banner--error" role="alert" data-testid="job-failed">
-              <Icon name="warn" size={22} />
-              <span>{job.state.error}</span>
-            </p>
-          ) : null}
+          <JobEndBanner job={job} stopped="Stopped. Your picture is as it was." />
 
           {job.state.phase === 'done' && job.state.artifact ? (
             <div className="img-compare" data-testid="before-after">

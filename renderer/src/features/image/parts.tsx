@@ -99,6 +99,25 @@ export function EngineNotice({ status, children }: { status: ImageStatusResponse
   );
 }
 
+/** The banner of a job that ended without a picture: stopped (`stopped` says what was kept) or failed. */
+export function JobEndBanner({ job, stopped }: { job: ImageJob; stopped: string }): ReactElement | null {
+  if (job.state.phase === 'cancelled')
+    return (
+      <p className="banner banner--info" role="status" data-testid="job-cancelled">
+        <Icon name="close" size={22} />
+        <span>{stopped}</span>
+      </p>
+    );
+  if (job.state.phase === 'failed')
+    return (
+      <p className="banner banner--error" role="alert" data-testid="job-failed">
+        <Icon name="warn" size={22} />
+        <span>{job.state.error}</span>
+      </p>
+    );
+  return null;
+}
+
 /** A job on its way: its place in the queue, then the step bar and the latest preview frame, with Cancel. */
 export function JobView({ job, what = 'picture', original }: { job: ImageJob; what?: string; original?: ReactNode }): ReactElement | null {
   const { state } = job;
