@@ -50,7 +50,7 @@ describe('Homebox import: rows are written in time slices', () => {
         turns++;
       }
     })();
-    const actor: UserActor = { kind: 'user', id: 'u1', role: 'admin', name: 'Alex' };
+    const actor: UserActor = { kind: 'user', id: 'u1', role: 'admin', name: 'Alex', sessionId: 's1' };
     const out = await service.importHomebox(actor, 'ignored: the fake worker answers');
     running = false;
     await counter;
