@@ -64,3 +64,35 @@ export function toMediaItem(item: PlexItem, opts: ToMediaItemOptions = {}): Medi
 export function resolveRoute(item: PlexItem, show?: PlexItem | null): MediaRoute {
   return routeOf(resolveMedia(item, show ?? null));
 }
+
+/** A season entry made from its newest episode (recent's grouping): no extra call. */
+export function seasonOf(e: PlexItem): PlexItem {
+  return {
+    ...e,
+    ratingKey: e.parentRatingKey!,
+    type: 'season',
+    title: e.parentTitle ?? `Season ${e.parentIndex ?? ''}`.trim(),
+    guid: e.parentGuid,
+    guids: [],
+    summary: null,
+    index: e.parentIndex,
+    parentIndex: null,
+    parentRatingKey: e.grandparentRatingKey,
+    grandparentRatingKey: null,
+    parentTitle: e.grandparentTitle,
+    grandparentTitle: null,
+    parentGuid: e.grandparentGuid,
+    grandparentGuid: null,
+    thumb: e.parentThumb ?? e.grandparentThumb,
+    parentThumb: e.grandparentThumb,
+    grandparentThumb: null,
+    art: e.art,
+    durationMs: null,
+    viewCount: 0,
+    viewOffsetMs: 0,
+    lastViewedAt: null,
+    leafCount: null,
+    viewedLeafCount: null,
+    parts: [],
+  };
+}

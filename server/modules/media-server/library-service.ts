@@ -15,270 +15,29 @@
 //   (fill(): at most FILL_PAGES calls), so another member's new videos never shorten a page;
 // - rule 7: no shared server or no linked account: feeds answer empty, never an error. A down
 //   server or a refused shared token is a sentence (503), never a raw code or a 500.
-import type { PlexDiscoverClient, PlexItem } from '../../adapters/media-server/plex.js';
-import { isMediaServerOutage, mediaServerAppError, mediaServerFailure } from '../../adapter-errors/media-server.js';
+import type { PlexItem } from '../../adapters/media-server/plex.js';
 import type { UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, UnprocessableError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
-import { parseGuid, RESOLUTION_TTL_MS, resolveMedia, titleYearKey, type Resolution, type ResolvableShow } from './guids.js';
-import { routeOf, toMediaItem } from './items.js';
-import type { ProgressStore } from './library-store.js';
-import type { MediaConnection, PrivateSections, ProgressRow, ResolutionCache, SectionVisibility, SharedServer, WatchedLookup } from './parts.js';
-import type { FeedResponse, FindResponse, HubsResponse, MediaItem, MetaResponse, SessionsResponse } from './schema.js';
+import type { Resolution } from './guids.js';
+import { seasonOf, toMediaItem } from './items.js';
+import type { ProgressRow, SharedServer, WatchedLookup } from './parts.js';
+import { isFailure, isMediaFailure, MediaLibraryCalls, PERSONAL_HUB, PLAYED_SHARE, SENTENCES, type Caller, type FindInput, type MediaLibraryDeps, type ProgressInput, type WatchlistInput, type WatchState } from './library-calls.js';
+import type { FeedResponse, FindResponse, HubsResponse, MetaResponse, SessionsResponse } from './schema.js';
+// The calls every part shares (who asks, failures, rule 4) are in library-calls.ts.
 
-export interface MediaLibraryDeps {
-  connection: MediaConnection;
-  discover: PlexDiscoverClient;
-  resolutions: ResolutionCache;
-  progress: ProgressStore;
-  /** Members' private sections: another member's items are dropped or a 404. */
-  privateSections: PrivateSections;
-  clock: Clock;
-  logger: Logger;
-}
-
-export type FindInput = { type: 'show'; source: 'tvdb' | 'tmdb' | 'imdb'; id: string } | { type: 'movie' | 'show'; title: string; year?: number };
-export type WatchlistInput = { ratingKey: string; remove?: boolean } | { discoverKey: string; remove?: boolean };
-export interface ProgressInput {
-  positionMs: number;
-  durationMs?: number;
-  state: 'playing' | 'paused' | 'stopped';
-}
-export interface WatchState {
-  watched: boolean;
-  viewOffsetMs: number | null;
-  synced: boolean;
-}
-
-/** The member's side of a request: the shared server and their own tokens. */
-interface Caller {
-  userId: string;
-  shared: SharedServer;
-  /** Their plex.tv account token (watchlist); null: not linked, or refused. */
-  account: string | null;
-  /** Their token for the shared server (their own watch state); null: none or no access. */
-  server: string | null;
-  /** Which sections are another member's private library. */
-  sections: SectionVisibility;
-}
-
-/** Hubs made of the token's own watching: the shared token's are the owner's, never shown to others. */
-const PERSONAL_HUB = /continue|ondeck|on_deck|recentlyviewed|inprogress/i;
-/** A feed is read in at most this many pages to fill one answer (never an unbounded walk of the library). */
-const FILL_PAGES = 4;
-/** The largest page asked for while filling (a page doubles after each one that was not enough). */
-const FILL_PAGE_MAX = 200;
-/** Played at this share of the duration (the fake's and a common Plex threshold). */
-const PLAYED_SHARE = 0.9;
-
-const SENTENCES = {
-  notConnected: 'The household’s Plex is not connected yet. An admin can connect it in the admin settings.',
-  notInLibrary: 'That title is not in the household’s library any more.',
-  linkNeeded: 'Link your own Plex account on the Media page first: your watchlist and what you have watched are kept with it.',
-  noAccess: 'Your Plex account has no access to the household’s server, so Hearth cannot keep your watched state there. Ask an admin to share the server with you.',
-  personal: 'Home videos cannot go on a Plex watchlist.',
-  unknownToPlex: 'Plex does not know this title, so it cannot go on a watchlist.',
-} as const;
-
-const isFailure = (err: unknown, ...failures: string[]): boolean => failures.includes(mediaServerFailure(err) ?? '');
-/** Any media server failure (the adapter's), as opposed to a bug. */
-const isMediaFailure = (err: unknown): boolean => mediaServerFailure(err) !== null;
+export type { MediaLibraryDeps } from './library-calls.js';
+export type { FindInput, ProgressInput, WatchlistInput, WatchState } from './library-calls.js';
 
 export class MediaLibraryService implements WatchedLookup {
-  constructor(private readonly d: MediaLibraryDeps) {}
+  private readonly calls: MediaLibraryCalls;
 
-  // ---- who is asking -----------------------------------------------------------------------
-
-  /** Rule 7: null when the server is not configured or the member has not linked. */
-  private async caller(actor: UserActor): Promise<Caller | null> {
-    const shared = await this.d.connection.shared();
-    if (!shared) return null;
-    const account = await this.d.connection.memberToken(actor.id);
-    if (!account) return null;
-    const server = await this.d.connection.memberServerToken(actor.id);
-    return { userId: actor.id, shared, account, server, sections: await this.d.privateSections.viewFor(actor.id) };
+  constructor(private readonly d: MediaLibraryDeps) {
+    this.calls = new MediaLibraryCalls(d);
   }
 
-  /** The items this member may see (another member's private library dropped), remembered for /img. */
-  private visible<T extends PlexItem>(sections: SectionVisibility, items: readonly T[]): T[] {
-    this.d.privateSections.remember(items);
-    return items.filter((i) => !sections.hidden(i.librarySectionId));
-  }
-
-  /**
-   * Up to `want` items this member may see from a paged feed, newest first: pages are read until
-   * enough are left after another member's private items are dropped, or the feed ends. Bounded:
-   * at most FILL_PAGES calls, the page growing from `want` to FILL_PAGE_MAX items.
-   */
-  private async fill(sections: SectionVisibility, want: number, page: (start: number, size: number) => Promise<PlexItem[]>): Promise<PlexItem[]> {
-    const out: PlexItem[] = [];
-    const seen = new Set<string>();
-    let start = 0;
-    let size = want;
-    for (let n = 0; n < FILL_PAGES && out.length < want; n++) {
-      const got = await page(start, size);
-      for (const i of this.visible(sections, got)) {
-        // an item added meanwhile shifts the pages by one: never list one twice
-        if (seen.has(i.ratingKey)) continue;
-        seen.add(i.ratingKey);
-        out.push(i);
-      }
-      if (got.length < size) break;
-      start += got.length;
-      size = Math.min(FILL_PAGE_MAX, size * 2);
-    }
-    return out.slice(0, want);
-  }
-
-  /** Another member's private item is a 404, the same answer as an item that is not there. */
-  private async assertVisible(actor: UserActor, item: PlexItem, sections?: SectionVisibility): Promise<void> {
-    this.d.privateSections.remember([item]);
-    const view = sections ?? (await this.d.privateSections.viewFor(actor.id));
-    if (view.hidden(item.librarySectionId)) throw new NotFoundError(SENTENCES.notInLibrary);
-  }
-
-  /** A call with the shared token; its failures become sentences (and the connection hears of them). */
-  private async viaShared<T>(shared: SharedServer, call: (s: SharedServer) => Promise<T>): Promise<T> {
-    try {
-      return await call(shared);
-    } catch (err) {
-      throw await this.sharedFailure(err);
-    }
-  }
-
-  private async sharedFailure(err: unknown): Promise<unknown> {
-    if (mediaServerFailure(err, 'server') === 'unauthorized') await this.d.connection.reportShared('unauthorized');
-    else if (isMediaServerOutage(err)) await this.d.connection.reportShared('unreachable');
-    return mediaServerAppError(err, { notFound: SENTENCES.notInLibrary });
-  }
-
-  /** A failed call with the member's own token: a refusal marks their link ("link again"). */
-  private async memberFailure(userId: string, err: unknown): Promise<unknown> {
-    if (isFailure(err, 'unauthorized')) {
-      await this.d.connection.reportMemberUnauthorized(userId);
-      return mediaServerAppError(err, { token: 'member' });
-    }
-    // the household's server down is the shared connection's news; Plex's watchlist service is not
-    if (mediaServerFailure(err, 'server')) return this.sharedFailure(err);
-    return mediaServerAppError(err, { token: 'member' });
-  }
-
-  // ---- the member's own state laid over shared answers ---------------------------------------
-
-  /**
-   * The items as the member sees them (their token): keyed by ratingKey, written to media_progress
-   * (server to app). A refused token marks the link; any other failure leaves the items impersonal.
-   */
-  private async personal(c: Caller, ratingKeys: readonly string[]): Promise<Map<string, PlexItem> | null> {
-    if (!c.server || ratingKeys.length === 0) return null;
-    let mine: PlexItem[];
-    try {
-      mine = await c.shared.client.metadataMany(c.server, ratingKeys);
-    } catch (err) {
-      if (isFailure(err, 'unauthorized')) {
-        await this.d.connection.reportMemberUnauthorized(c.userId);
-        return null;
-      }
-      if (isMediaFailure(err)) {
-        this.d.logger.warn({ failure: mediaServerFailure(err) }, 'Media library: the member’s own watch state could not be read');
-        return null;
-      }
-      throw err;
-    }
-    await this.recordFromServer(c.userId, mine);
-    return new Map(mine.map((i) => [i.ratingKey, i]));
-  }
-
-  /** Server to app (rule 5): what the member's token says, unless Hearth still has a change to push. */
-  private async recordFromServer(userId: string, items: readonly PlexItem[]): Promise<void> {
-    const leaves = items.filter((i) => i.type === 'movie' || i.type === 'episode');
-    if (leaves.length === 0) return;
-    const known = new Map((await this.d.progress.list(userId, leaves.map((i) => i.ratingKey))).map((r) => [r.ratingKey, r]));
-    const now = this.d.clock.now().toISOString();
-    for (const i of leaves) {
-      const row = known.get(i.ratingKey);
-      if (row && row.syncedAt === null) continue;
-      const completed = i.viewCount > 0;
-      if (!row && !completed && i.viewOffsetMs === 0) continue;
-      if (row && row.completed === completed && row.positionMs === i.viewOffsetMs && row.viewCount === i.viewCount) continue;
-      await this.d.progress.upsert({ userId, ratingKey: i.ratingKey, positionMs: i.viewOffsetMs, durationMs: i.durationMs, completed, viewCount: i.viewCount, updatedAt: now, syncedAt: now });
-    }
-  }
-
-  /** The shared item with the member's own fields, as the web app sees it. */
-  private view(item: PlexItem, mine: Map<string, PlexItem> | null, route?: Resolution | null): MediaItem {
-    const own = mine?.get(item.ratingKey);
-    const merged: PlexItem = own ? { ...item, viewCount: own.viewCount, viewOffsetMs: own.viewOffsetMs, lastViewedAt: own.lastViewedAt, leafCount: own.leafCount ?? item.leafCount, viewedLeafCount: own.viewedLeafCount } : item;
-    return toMediaItem(merged, { personal: !!own, route: route === undefined ? undefined : route ? routeOf(route) : null });
-  }
-
-  // ---- rule 4 --------------------------------------------------------------------------------
-
-  private static cacheKey(guid: string | null | undefined, title: string, year: number | null): string {
-    const g = guid?.split('?')[0];
-    return g && parseGuid(g).source !== 'unknown' ? g : `title:${titleYearKey(title, year)}`;
-  }
-
-  /** The item's show-level GUID (a show's own, an episode's grandparent, a season's parent). */
-  private static showGuidOf(item: PlexItem): string | null {
-    if (item.type === 'show') return item.guid;
-    if (item.type === 'episode') return item.grandparentGuid;
-    if (item.type === 'season') return item.parentGuid;
-    return null;
-  }
-
-  /**
-   * Rule 4 with the cache: a movie keys on title plus year (no lookup); a show, season or episode
-   * on its show's id, read from the show's Guid array (one detail call for a plex:// show, then
-   * cached 30 days) or from a legacy GUID; without ids, the show's title plus year.
-   */
-  async resolve(token: string, client: SharedServer['client'], item: PlexItem): Promise<Resolution> {
-    const own = resolveMedia(item);
-    if (own.kind !== 'show') return own;
-    const showGuid = MediaLibraryService.showGuidOf(item);
-    const showTitle = item.type === 'show' ? item.title : (item.type === 'episode' ? item.grandparentTitle : item.parentTitle) ?? item.title;
-    const key = MediaLibraryService.cacheKey(showGuid, showTitle, item.type === 'show' ? item.year : null);
-    const cached = await this.d.resolutions.get(key, RESOLUTION_TTL_MS);
-    if (cached && cached.kind === 'show') {
-      const show: ResolvableShow = { title: cached.title, year: cached.year, guid: showGuid, guids: Object.entries(cached.ids).flatMap(([s, id]) => (id ? [`${s}://${id}`] : [])) };
-      const r = resolveMedia(item, show);
-      return r.kind === 'show' ? { ...r, discoverKey: r.discoverKey ?? cached.discoverKey } : r;
-    }
-    let show: PlexItem | null = item.type === 'show' ? item : null;
-    if (parseGuid(showGuid).source === 'plex' && (show === null || show.guids.length === 0)) {
-      const showKey = item.type === 'show' ? item.ratingKey : item.type === 'episode' ? item.grandparentRatingKey : item.parentRatingKey;
-      if (showKey) show = (await client.metadata(token, showKey)) ?? show;
-    }
-    // a season's show is its parent: name it, so the fallback keys on the show's title, not "Season 1"
-    const showLike: ResolvableShow | null = item.type === 'show' ? null : (show ?? { title: showTitle, year: null, guid: showGuid, guids: [] });
-    const r = resolveMedia(item.type === 'show' && show ? show : item, showLike);
-    if (r.kind === 'show') await this.d.resolutions.put(key, { ...r, season: null, episode: null });
-    return r;
-  }
-
-  /** The discover key for the watchlist: from the plex:// GUID, else Plex's matches by id, then title and year. */
-  private async discoverKey(account: string, item: PlexItem, r: Resolution): Promise<string | null> {
-    if (r.kind === 'personal') return null;
-    if (r.discoverKey) return r.discoverKey;
-    const guid = r.kind === 'show' ? MediaLibraryService.showGuidOf(item) : item.guid;
-    const key = MediaLibraryService.cacheKey(guid, r.title, r.year);
-    const cached = await this.d.resolutions.get(key, RESOLUTION_TTL_MS);
-    if (cached?.discoverKey) return cached.discoverKey;
-    const type = r.kind === 'show' ? 'show' : 'movie';
-    let found: string | null = null;
-    for (const source of ['tvdb', 'tmdb', 'imdb'] as const) {
-      const id = r.ids[source];
-      if (!id) continue;
-      const hits = await this.d.discover.matches(account, { type, guid: `${source}://${id}` });
-      if (hits[0]) {
-        found = hits[0].key;
-        break;
-      }
-    }
-    if (!found) found = (await this.d.discover.matches(account, { type, title: r.title, year: r.year }))[0]?.key ?? null;
-    if (found) await this.d.resolutions.put(key, r.kind === 'show' ? { ...r, season: null, episode: null, discoverKey: found } : { ...r, discoverKey: found });
-    return found;
+  /** Rule 4 (library-calls.ts). */
+  resolve(token: string, client: SharedServer['client'], item: PlexItem): Promise<Resolution> {
+    return this.calls.resolve(token, client, item);
   }
 
   // ---- feeds ---------------------------------------------------------------------------------
@@ -289,12 +48,12 @@ export class MediaLibraryService implements WatchedLookup {
    * the season, at the time of its newest episode.
    */
   async recent(actor: UserActor, limit: number): Promise<FeedResponse> {
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     if (!c) return { items: [] };
     // filtered before the limit is taken: another member's new home videos must not shorten the page
-    const { movies, episodes } = await this.viaShared(c.shared, async (s) => ({
-      movies: await this.fill(c.sections, limit, (start, size) => s.client.recentlyAdded(s.token, { type: 1, start, size })),
-      episodes: await this.fill(c.sections, limit * 4, (start, size) => s.client.recentlyAdded(s.token, { type: 4, start, size })),
+    const { movies, episodes } = await this.calls.viaShared(c.shared, async (s) => ({
+      movies: await this.calls.fill(c.sections, limit, (start, size) => s.client.recentlyAdded(s.token, { type: 1, start, size })),
+      episodes: await this.calls.fill(c.sections, limit * 4, (start, size) => s.client.recentlyAdded(s.token, { type: 4, start, size })),
     }));
     const bySeason = new Map<string, PlexItem[]>();
     for (const e of episodes) {
@@ -309,19 +68,19 @@ export class MediaLibraryService implements WatchedLookup {
     }
     entries.sort((a, b) => (b.addedAt ?? 0) - (a.addedAt ?? 0));
     const top = entries.slice(0, limit);
-    const mine = await this.personal(c, top.map((i) => i.ratingKey));
+    const mine = await this.calls.personal(c, top.map((i) => i.ratingKey));
     // one after another: the seasons of one show share its (cached) resolution and its one detail call
-    const routes = await this.viaShared(c.shared, async (s) => {
+    const routes = await this.calls.viaShared(c.shared, async (s) => {
       const out: Resolution[] = [];
-      for (const i of top) out.push(await this.resolve(s.token, s.client, i));
+      for (const i of top) out.push(await this.calls.resolve(s.token, s.client, i));
       return out;
     });
-    return { items: top.map((i, n) => this.view(i, mine, routes[n])) };
+    return { items: top.map((i, n) => this.calls.view(i, mine, routes[n])) };
   }
 
   /** Continue watching: the member's own on-deck, read with their own token (never the owner's). */
   async onDeck(actor: UserActor, limit: number): Promise<FeedResponse> {
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     if (!c?.server) return { items: [] };
     let items: PlexItem[];
     try {
@@ -331,26 +90,26 @@ export class MediaLibraryService implements WatchedLookup {
         await this.d.connection.reportMemberUnauthorized(c.userId);
         return { items: [] };
       }
-      throw await this.sharedFailure(err);
+      throw await this.calls.sharedFailure(err);
     }
-    const top = this.visible(c.sections, items).slice(0, limit);
-    await this.recordFromServer(c.userId, top);
+    const top = this.calls.visible(c.sections, items).slice(0, limit);
+    await this.calls.recordFromServer(c.userId, top);
     return { items: top.map((i) => toMediaItem(i, { personal: true })) };
   }
 
   /** The server's home hubs, without the ones made of the shared account's own watching. */
   async hubs(actor: UserActor, limit: number): Promise<HubsResponse> {
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     if (!c) return { hubs: [] };
-    const hubs = await this.viaShared(c.shared, async (s) => {
+    const hubs = await this.calls.viaShared(c.shared, async (s) => {
       const out: Array<{ hubIdentifier: string; title: string; items: PlexItem[] }> = [];
       for (const h of await s.client.hubs(s.token, { count: limit })) {
         if (PERSONAL_HUB.test(h.hubIdentifier)) continue;
-        let items = this.visible(c.sections, h.items);
+        let items = this.calls.visible(c.sections, h.items);
         // another member's private items took places in the hub: the rest comes from the hub's own list
         if (items.length < limit && h.more && h.key && items.length < h.items.length) {
           const key = h.key;
-          const rest = await this.fill(c.sections, limit - items.length, (start, size) => s.client.hubItems(s.token, key, { start: h.items.length + start, size }));
+          const rest = await this.calls.fill(c.sections, limit - items.length, (start, size) => s.client.hubItems(s.token, key, { start: h.items.length + start, size }));
           const seen = new Set(items.map((i) => i.ratingKey));
           items = [...items, ...rest.filter((i) => !seen.has(i.ratingKey))];
         }
@@ -358,8 +117,8 @@ export class MediaLibraryService implements WatchedLookup {
       }
       return out;
     });
-    const mine = await this.personal(c, hubs.flatMap((h) => h.items.map((i) => i.ratingKey)));
-    return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.view(i, mine)) })) };
+    const mine = await this.calls.personal(c, hubs.flatMap((h) => h.items.map((i) => i.ratingKey)));
+    return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.calls.view(i, mine)) })) };
   }
 
   /**
@@ -369,7 +128,7 @@ export class MediaLibraryService implements WatchedLookup {
    * private library never does (dropped by its section, whoever plays it; media-private.test.ts).
    */
   async sessions(actor: UserActor): Promise<SessionsResponse> {
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     if (!c) return { sessions: [] };
     let list;
     try {
@@ -377,10 +136,10 @@ export class MediaLibraryService implements WatchedLookup {
     } catch (err) {
       // a friend's shared token: 403 (PMS 1.47+) or 401 (up to 1.46) on this owner-only list
       if (isFailure(err, 'forbidden', 'unauthorized')) return { sessions: [] };
-      throw await this.sharedFailure(err);
+      throw await this.calls.sharedFailure(err);
     }
     const states = new Set(['playing', 'paused', 'buffering', 'stopped']);
-    const shown = new Set(this.visible(c.sections, list.map((s) => s.item)));
+    const shown = new Set(this.calls.visible(c.sections, list.map((s) => s.item)));
     return {
       sessions: list.filter((s) => shown.has(s.item)).map((s) => ({
         item: toMediaItem(s.item),
@@ -398,22 +157,22 @@ export class MediaLibraryService implements WatchedLookup {
   async meta(actor: UserActor, ratingKey: string): Promise<MetaResponse> {
     const shared = await this.d.connection.shared();
     if (!shared) throw new NotFoundError(SENTENCES.notConnected, 'media_not_connected');
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     const sections = c?.sections ?? (await this.d.privateSections.viewFor(actor.id));
-    const { item, children } = await this.viaShared(shared, async (s) => {
+    const { item, children } = await this.calls.viaShared(shared, async (s) => {
       const found = await s.client.metadata(s.token, ratingKey);
       if (!found) throw new NotFoundError(SENTENCES.notInLibrary);
-      await this.assertVisible(actor, found, sections);
+      await this.calls.assertVisible(actor, found, sections);
       const kids = found.type === 'show' || found.type === 'season' ? await s.client.children(s.token, ratingKey) : [];
-      return { item: found, children: this.visible(sections, kids) };
+      return { item: found, children: this.calls.visible(sections, kids) };
     });
     if (c) await this.pushPending(c, [ratingKey]);
-    const mine = c ? await this.personal(c, [item.ratingKey, ...children.map((k) => k.ratingKey)]) : null;
-    let route = await this.viaShared(shared, (s) => this.resolve(s.token, s.client, item));
+    const mine = c ? await this.calls.personal(c, [item.ratingKey, ...children.map((k) => k.ratingKey)]) : null;
+    let route = await this.calls.viaShared(shared, (s) => this.calls.resolve(s.token, s.client, item));
     let onWatchlist: boolean | null = null;
     if (c?.account && route.kind !== 'personal') {
       try {
-        const key = await this.discoverKey(c.account, item, route);
+        const key = await this.calls.discoverKey(c.account, item, route);
         if (key) {
           route = { ...route, discoverKey: key };
           const list = await this.d.discover.watchlist(c.account, { size: 200 });
@@ -424,14 +183,14 @@ export class MediaLibraryService implements WatchedLookup {
         else if (!isMediaFailure(err)) throw err;
       }
     }
-    return { item: this.view(item, mine, route), children: children.map((k) => this.view(k, mine)), onWatchlist };
+    return { item: this.calls.view(item, mine, route), children: children.map((k) => this.calls.view(k, mine)), onWatchlist };
   }
 
   /** Is a title in the library: shows by show-database id, movies (and shows) by title plus year. */
   async find(actor: UserActor, q: FindInput): Promise<FindResponse> {
-    const c = await this.caller(actor);
+    const c = await this.calls.caller(actor);
     if (!c) return { found: false, item: null };
-    const hit = await this.viaShared(c.shared, async (s) => {
+    const hit = await this.calls.viaShared(c.shared, async (s) => {
       const wanted = q.type === 'show' ? 'show' : 'movie';
       // another member's private library is not searched
       const sections = (await s.client.sections(s.token)).filter((x) => x.type === wanted && !c.sections.hidden(x.key));
@@ -439,7 +198,7 @@ export class MediaLibraryService implements WatchedLookup {
         if ('id' in q) {
           const page = await s.client.sectionItems(s.token, section.key, { type: 2, includeGuids: true });
           for (const show of page.items) {
-            const r = await this.resolve(s.token, s.client, show);
+            const r = await this.calls.resolve(s.token, s.client, show);
             if (r.kind === 'show' && r.ids[q.source] === q.id) return { item: show, route: r };
           }
           continue;
@@ -448,13 +207,13 @@ export class MediaLibraryService implements WatchedLookup {
         if (q.year !== undefined) filters.year = String(q.year);
         const page = await s.client.sectionItems(s.token, section.key, { type: wanted === 'show' ? 2 : 1, filters });
         const item = page.items[0];
-        if (item) return { item, route: await this.resolve(s.token, s.client, item) };
+        if (item) return { item, route: await this.calls.resolve(s.token, s.client, item) };
       }
       return null;
     });
     if (!hit) return { found: false, item: null };
-    const mine = await this.personal(c, [hit.item.ratingKey]);
-    return { found: true, item: this.view(hit.item, mine, hit.route) };
+    const mine = await this.calls.personal(c, [hit.item.ratingKey]);
+    return { found: true, item: this.calls.view(hit.item, mine, hit.route) };
   }
 
   // ---- the member's own actions ------------------------------------------------------------
@@ -468,17 +227,17 @@ export class MediaLibraryService implements WatchedLookup {
     else {
       const shared = await this.d.connection.shared();
       if (!shared) throw new ConflictError('media_not_connected', SENTENCES.notConnected);
-      const { item, route } = await this.viaShared(shared, async (s) => {
+      const { item, route } = await this.calls.viaShared(shared, async (s) => {
         const found = await s.client.metadata(s.token, input.ratingKey);
         if (!found) throw new NotFoundError(SENTENCES.notInLibrary);
-        await this.assertVisible(actor, found);
-        return { item: found, route: await this.resolve(s.token, s.client, found) };
+        await this.calls.assertVisible(actor, found);
+        return { item: found, route: await this.calls.resolve(s.token, s.client, found) };
       });
       if (route.kind === 'personal') throw new UnprocessableError('media_not_watchlistable', SENTENCES.personal);
       try {
-        key = await this.discoverKey(account, item, route);
+        key = await this.calls.discoverKey(account, item, route);
       } catch (err) {
-        throw await this.memberFailure(actor.id, err);
+        throw await this.calls.memberFailure(actor.id, err);
       }
       if (!key) throw new UnprocessableError('media_not_watchlistable', SENTENCES.unknownToPlex);
     }
@@ -486,7 +245,7 @@ export class MediaLibraryService implements WatchedLookup {
       if (input.remove) await this.d.discover.removeFromWatchlist(account, key);
       else await this.d.discover.addToWatchlist(account, key);
     } catch (err) {
-      throw await this.memberFailure(actor.id, err);
+      throw await this.calls.memberFailure(actor.id, err);
     }
     return { onWatchlist: !input.remove };
   }
@@ -506,11 +265,11 @@ export class MediaLibraryService implements WatchedLookup {
     try {
       const item = await shared.client.metadata(token, ratingKey);
       if (!item) throw new NotFoundError(SENTENCES.notInLibrary);
-      await this.assertVisible(actor, item);
+      await this.calls.assertVisible(actor, item);
       return item;
     } catch (err) {
       if (isFailure(err, 'unreachable', 'timeout')) return null;
-      throw await this.memberFailure(actor.id, err);
+      throw await this.calls.memberFailure(actor.id, err);
     }
   }
 
@@ -526,7 +285,7 @@ export class MediaLibraryService implements WatchedLookup {
         else await shared.client.unscrobble(token, ratingKey);
         synced = true;
       } catch (err) {
-        if (!isFailure(err, 'unreachable', 'timeout')) throw await this.memberFailure(actor.id, err);
+        if (!isFailure(err, 'unreachable', 'timeout')) throw await this.calls.memberFailure(actor.id, err);
       }
     }
     const now = this.d.clock.now().toISOString();
@@ -557,7 +316,7 @@ export class MediaLibraryService implements WatchedLookup {
         else await shared.client.timeline(token, ratingKey, input.state, input.positionMs, durationMs);
         synced = true;
       } catch (err) {
-        if (!isFailure(err, 'unreachable', 'timeout')) throw await this.memberFailure(actor.id, err);
+        if (!isFailure(err, 'unreachable', 'timeout')) throw await this.calls.memberFailure(actor.id, err);
       }
     }
     const before = await this.d.progress.get(actor.id, ratingKey);
@@ -610,36 +369,4 @@ export class MediaLibraryService implements WatchedLookup {
     }
     return out;
   }
-}
-
-/** A season entry made from its newest episode (recent's grouping): no extra call. */
-function seasonOf(e: PlexItem): PlexItem {
-  return {
-    ...e,
-    ratingKey: e.parentRatingKey!,
-    type: 'season',
-    title: e.parentTitle ?? `Season ${e.parentIndex ?? ''}`.trim(),
-    guid: e.parentGuid,
-    guids: [],
-    summary: null,
-    index: e.parentIndex,
-    parentIndex: null,
-    parentRatingKey: e.grandparentRatingKey,
-    grandparentRatingKey: null,
-    parentTitle: e.grandparentTitle,
-    grandparentTitle: null,
-    parentGuid: e.grandparentGuid,
-    grandparentGuid: null,
-    thumb: e.parentThumb ?? e.grandparentThumb,
-    parentThumb: e.grandparentThumb,
-    grandparentThumb: null,
-    art: e.art,
-    durationMs: null,
-    viewCount: 0,
-    viewOffsetMs: 0,
-    lastViewedAt: null,
-    leafCount: null,
-    viewedLeafCount: null,
-    parts: [],
-  };
 }
