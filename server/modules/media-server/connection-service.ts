@@ -1,3 +1,9 @@
+// Over 400 lines on purpose (issue 30): one class owns the one connection's state (the health look
+// in flight, the server's allowMediaDeletion, each member's link) and its three flows share their
+// private steps: the admin's discovery reads the caller's PIN (ownPin, pinState) and calls plex.tv
+// through the same accountCall as the member's link. Split, those private steps would become a
+// public surface between files. What is not that state is elsewhere: the store
+// (connection-store.ts), the answers to Plex failures (adapter-errors/media-server.ts).
 // The media server's connection (issue 19): the household's one shared Plex server an admin sets
 // (typed in, or picked from the servers a PIN-linked account reaches), each member's own linked
 // plex.tv account, and the PIN flows that get there. It implements MediaConnection (parts.ts): every
