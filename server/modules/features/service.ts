@@ -14,36 +14,28 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import { bestForRole, capabilitiesOf, sameModel, type InstalledModel } from '../models/public.js';
+import { sameModel } from '../models/pulls.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
-import { CHAT_BASE_ITEM, SETTING_ADOPTED_ROLES, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
+import type { ModelRolesService } from './model-roles-service.js';
+import type { RuntimeLook, RuntimeModels } from './runtime-look.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
   settings: AppSettingsStore;
   downloads: DownloadsService;
   runtime: ModelRuntimeClient;
+  /** The shared quick look at the runtime's models. */
+  look: RuntimeLook;
+  /** The model of each essential role, chosen or adopted. */
+  roles: ModelRolesService;
   clock: Clock;
-  /** How long one look at the model runtime serves every caller (default RUNTIME_LOOK_TTL_MS). */
-  runtimeLookTtlMs?: number;
   hardware: HardwareProbe;
   logger: Logger;
-  /**
-   * What a runtime model can do, in Ollama's words (the models module's details cache). Without it
-   * no installed model is adopted for a role nobody chose.
-   */
-  modelCapabilities?: (model: string) => Promise<string[]>;
 }
 
 type Installed = Record<string, { installedAt: string }>;
-
-/** The model runtime as one look found it: its model names, or null when it did not answer. */
-type RuntimeLook = string[] | null;
-
-/** How long one look at the model runtime answers every caller, and how long a caller waits for it. */
-export const RUNTIME_LOOK_TTL_MS = 3_000;
-export const RUNTIME_LOOK_BUDGET_MS = 1_500;
 
 const RUNTIME_DOWN = unavailable('The model runtime (Ollama) is not running on the Hearth computer.', 'Start Ollama on the Hearth computer.');
 /** What chat says while an admin has switched it off (Features, the Chat item's switch). */
@@ -62,119 +54,18 @@ export class FeaturesService {
     return (await this.deps.settings.get<Installed>(SETTING_INSTALLED)) ?? {};
   }
 
-  /**
-   * The runtime model for an essential role (chat, embeddings, router): the one setup, Features or
-   * an admin chose; while none was ever chosen, the best model the runtime already has for the
-   * role, adopted (see adoptInstalled); null when there is none.
-   */
-  async chosenModel(role: EssentialRole): Promise<string | null> {
-    const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
-    if (stored !== null && stored !== undefined) return stored || null;
-    return (await this.adoptInstalled())[role] ?? null;
+  // The model of each essential role, chosen or adopted: ModelRolesService says how.
+  chosenModel(role: EssentialRole): Promise<string | null> {
+    return this.deps.roles.chosenModel(role);
   }
-
-  /** Records the model for an essential role (setup, Features, an admin's choice): no longer an adopted one. */
-  async setChosenModel(role: EssentialRole, model: string): Promise<void> {
-    await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], model);
-    const adopted = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
-    if (role in adopted) {
-      delete adopted[role];
-      await this.deps.settings.set(SETTING_ADOPTED_ROLES, adopted);
-    }
+  setChosenModel(role: EssentialRole, model: string): Promise<void> {
+    return this.deps.roles.setChosenModel(role, model);
   }
-
-  /**
-   * The roles whose model Hearth adopted from what the runtime already had: the role's model is
-   * still the one adopted (a choice made since, by anyone, replaced it).
-   */
-  async adoptedRoles(): Promise<EssentialRole[]> {
-    const adopted = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
-    const out: EssentialRole[] = [];
-    for (const role of Object.keys(SETTING_CHOSEN_MODELS) as EssentialRole[]) {
-      if (adopted[role] && (await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role])) === adopted[role]) out.push(role);
-    }
-    return out;
+  adoptedRoles(): Promise<EssentialRole[]> {
+    return this.deps.roles.adoptedRoles();
   }
-
-  /** An adopted role's model is gone (deleted in Admin › Models): the role adopts again on its next read. */
-  async dropAdopted(role: EssentialRole): Promise<void> {
-    const adopted = await this.adoptedRoles();
-    if (!adopted.includes(role)) return;
-    await this.deps.settings.delete(SETTING_CHOSEN_MODELS[role]);
-    this.lastAdoptAt = -Infinity;
-  }
-
-  private adopting: Promise<Partial<Record<EssentialRole, string>>> | null = null;
-  private lastAdoptAt = -Infinity;
-
-  /**
-   * Models already in the runtime (pulled before Hearth was installed, or while setup ran without
-   * it) fill the roles nobody chose: the best installed model for each (models/roles.ts) becomes
-   * the role's model and is recorded as adopted, so the web app says Hearth picked it and an admin
-   * can change it in Admin › Models. One look at a time, and at most one per runtime-look period
-   * while nothing fits; a runtime that does not answer adopts nothing.
-   */
-  private adoptInstalled(): Promise<Partial<Record<EssentialRole, string>>> {
-    if (!this.deps.modelCapabilities) return Promise.resolve({});
-    if (this.adopting) return this.adopting;
-    const now = this.deps.clock.now().getTime();
-    if (now - this.lastAdoptAt < (this.deps.runtimeLookTtlMs ?? RUNTIME_LOOK_TTL_MS)) return Promise.resolve({});
-    this.lastAdoptAt = now;
-    const run = this.adoptNow()
-      .catch((err: unknown) => {
-        this.deps.logger.warn({ err }, 'could not adopt installed models');
-        return {};
-      })
-      .finally(() => {
-        this.adopting = null;
-      });
-    this.adopting = run;
-    // a caller waits at most the runtime-look budget; the adoption itself goes on and is kept
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const budget = new Promise<Partial<Record<EssentialRole, string>>>((resolve) => {
-      timer = setTimeout(() => resolve({}), RUNTIME_LOOK_BUDGET_MS);
-      timer.unref();
-    });
-    return Promise.race([run, budget]).finally(() => clearTimeout(timer));
-  }
-
-  private async adoptNow(): Promise<Partial<Record<EssentialRole, string>>> {
-    const roles = Object.keys(SETTING_CHOSEN_MODELS) as EssentialRole[];
-    const unchosen: EssentialRole[] = [];
-    for (const role of roles) {
-      const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
-      if (stored === null || stored === undefined) unchosen.push(role);
-    }
-    if (!unchosen.length) return {};
-    // its own question, not the shared look: a runtime that does not answer adopts nothing
-    const listed = await this.deps.runtime.listModels();
-    if (!listed.length) return {};
-    const installed: InstalledModel[] = await Promise.all(
-      listed.map(async (model) => ({ model, capabilities: capabilitiesOf(await this.deps.modelCapabilities!(model.name).catch(() => []), model) })),
-    );
-    const hw = await this.deps.hardware().catch(() => null);
-    const { catalog } = this.deps;
-    const targetOf = (itemId: string) => (catalog.item(itemId)?.installs ?? []).map((a) => catalog.artifact(a.id)).find((a) => a?.kind === 'runtime_model')?.target;
-    const preferred = {
-      embeddings: [targetOf(catalog.data.essentials.embeddings)].filter((x): x is string => Boolean(x)),
-      router: [targetOf(catalog.data.essentials.router)].filter((x): x is string => Boolean(x)),
-    };
-    const adopted: Partial<Record<EssentialRole, string>> = {};
-    for (const role of unchosen) {
-      const pick = bestForRole(role, installed, hw, preferred);
-      if (!pick) continue;
-      // a choice made meanwhile (setup, an admin) wins over the adoption
-      const stored = await this.deps.settings.get<string>(SETTING_CHOSEN_MODELS[role]);
-      if (stored !== null && stored !== undefined) continue;
-      await this.deps.settings.set(SETTING_CHOSEN_MODELS[role], pick);
-      adopted[role] = pick;
-    }
-    if (Object.keys(adopted).length) {
-      const before = (await this.deps.settings.get<Partial<Record<EssentialRole, string>>>(SETTING_ADOPTED_ROLES)) ?? {};
-      await this.deps.settings.set(SETTING_ADOPTED_ROLES, { ...before, ...adopted });
-      this.deps.logger.info({ adopted }, 'adopted installed models for roles nobody chose');
-    }
-    return adopted;
+  dropAdopted(role: EssentialRole): Promise<void> {
+    return this.deps.roles.dropAdopted(role);
   }
 
   async setFlag(actor: Actor, id: string, enabled: boolean): Promise<Record<string, boolean>> {
@@ -189,7 +80,7 @@ export class FeaturesService {
     return item.installs.every((a) => installed[a.id]);
   }
 
-  private async view(item: FeatureItem, hw: HardwareProfile | null, runtime: RuntimeLook): Promise<CatalogItemView> {
+  private async view(item: FeatureItem, hw: HardwareProfile | null, runtime: RuntimeModels): Promise<CatalogItemView> {
     const [installed, flags] = await Promise.all([this.installed(), this.flags()]);
     // a model the runtime already has is installed, whoever pulled it (Hearth, or Ollama before Hearth)
     const isInstalled = item.installs.every((a) => {
@@ -211,7 +102,7 @@ export class FeaturesService {
    * Whether the item can run now: chat needs the runtime with the chosen chat model in it; an item
    * that lives in the model runtime needs the runtime, and once installed its models there.
    */
-  private async itemAvailability(item: FeatureItem, isInstalled: boolean, runtime: RuntimeLook): Promise<Availability> {
+  private async itemAvailability(item: FeatureItem, isInstalled: boolean, runtime: RuntimeModels): Promise<Availability> {
     if (item.id === CHAT_BASE_ITEM) return this.chatReadinessFrom(runtime);
     if (!this.needsRuntime(item.id)) return AVAILABLE;
     if (!runtime) return RUNTIME_DOWN;
@@ -222,34 +113,9 @@ export class FeaturesService {
     return AVAILABLE;
   }
 
-  private lastLook: { at: number; look: Promise<RuntimeLook> } | null = null;
-
-  /**
-   * The model runtime's models, or null when it does not answer within RUNTIME_LOOK_BUDGET_MS.
-   * GET /api/tools asks this on every page load and every time a tab comes back into view, so one
-   * look serves every caller for RUNTIME_LOOK_TTL_MS, and a runtime that hangs costs a caller at
-   * most the budget (it counts as not answering) instead of the adapter's 5 s time-out.
-   */
-  private lookAtRuntime(): Promise<RuntimeLook> {
-    const now = this.deps.clock.now().getTime();
-    if (this.lastLook && now - this.lastLook.at < (this.deps.runtimeLookTtlMs ?? RUNTIME_LOOK_TTL_MS)) return this.lastLook.look;
-    const asked = this.deps.runtime.listModels().then(
-      (models) => models.map((m) => m.name),
-      () => null,
-    );
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const budget = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), RUNTIME_LOOK_BUDGET_MS);
-      timer.unref();
-    });
-    const look = Promise.race([asked, budget]).finally(() => clearTimeout(timer));
-    this.lastLook = { at: now, look };
-    return look;
-  }
-
   /** The runtime's model names from the shared quick look (null: it did not answer within the budget). */
   runtimeModels(): Promise<string[] | null> {
-    return this.lookAtRuntime();
+    return this.deps.look.models();
   }
 
   /**
@@ -260,7 +126,7 @@ export class FeaturesService {
    */
   async chatReadiness(): Promise<Availability> {
     if (await this.chatSwitchedOff()) return CHAT_SWITCHED_OFF;
-    return this.chatReadinessFrom(await this.lookAtRuntime());
+    return this.chatReadinessFrom(await this.deps.look.models());
   }
 
   /**
@@ -271,7 +137,7 @@ export class FeaturesService {
     return (await this.flags())[CHAT_BASE_ITEM] === false;
   }
 
-  private async chatReadinessFrom(runtime: RuntimeLook): Promise<Availability> {
+  private async chatReadinessFrom(runtime: RuntimeModels): Promise<Availability> {
     if (!runtime) return RUNTIME_DOWN;
     const chosen = await this.chosenModel('chat');
     if (!chosen) return unavailable('No chat model is installed yet.', 'Install a chat model in Admin › Features.');
@@ -296,7 +162,7 @@ export class FeaturesService {
   }
 
   async plan(): Promise<FeaturePlan> {
-    const [hw, runtime] = await Promise.all([this.deps.hardware(), this.lookAtRuntime()]);
+    const [hw, runtime] = await Promise.all([this.deps.hardware(), this.deps.look.models()]);
     const { catalog } = this.deps;
     const budget = modelBudget(hw);
     const chat = this.fitChat(hw);
