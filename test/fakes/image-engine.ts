@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import busboy from 'busboy';
 import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { readObjectInfo, validateGraph, type ObjectInfo } from '../../server/adapters/image-engine/object-info.js';
+import { readObjectInfo, type ObjectInfo } from '../../server/adapters/image-engine/object-info.js';
+import { validateGraph } from '../../server/adapters/image-engine/validate-graph.js';
 import { objectInfoAnswer } from '../fixtures/comfyui/index.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 

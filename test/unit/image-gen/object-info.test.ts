@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { missingClasses, readObjectInfo, validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/object-info.js';
+import { missingClasses, readObjectInfo } from '../../../server/adapters/image-engine/object-info.js';
+import { validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/validate-graph.js';
 import { coreObjectInfo, fullObjectInfo } from '../../fixtures/comfyui/index.js';
 
 const info = coreObjectInfo();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/object-info.js';
+import { validateGraph, type GraphValidation } from '../../../server/adapters/image-engine/validate-graph.js';
 import { REMBG_MODELS } from '../../../server/modules/image-gen/graphs-edit.js';
 import {
   buildGraph,
