@@ -8,22 +8,23 @@
 // every PARTIAL_SAVE_MS (one write per interval, never per word), so a crash keeps it; the next
 // start marks an answer left streaming as stopped (ChatService.stopLeftoverAnswers).
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage as RuntimeMessage, ChatResult, ModelDetails, ModelRuntimeClient, ToolCall } from '../../adapters/model-runtime/ollama.js';
+import type { ChatMessage as RuntimeMessage, ChatResult, ModelDetails, ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import { isModelRuntimeFailure, modelRuntimeAppError, modelRuntimeDown } from '../../adapter-errors/model-runtime.js';
 import type { UserActor } from '../../actor.js';
 import { AppError, BadRequestError, ConflictError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { withoutUrls, type Logger } from '../../platform/logger.js';
-import type { ModelDetailsCache } from '../models/public.js';
+import type { Logger } from '../../platform/logger.js';
+import type { ModelDetailsCache } from '../models/details.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';
 import type { ChatModelPicker, RuntimeLooker } from './ports.js';
 import { AnswerStopped, type RunningAnswers } from './running.js';
-import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type StreamEvents, type ToolCallRecord, type Usage } from './schema.js';
+import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type ToolCallRecord, type Usage } from './schema.js';
 import type { ChatService } from './service.js';
 import type { ChatStore, ConversationRow, MessageRow } from './store.js';
-import { toolSpec, type ChatTool, type ChatToolRegistry, type ChatToolResult } from './tool-registry.js';
+import { groundQuestion, runToolCall, type ToolEventSink } from './tool-calls.js';
+import { toolSpec, type ChatTool, type ChatToolRegistry } from './tool-registry.js';
 
 /** How long the model may take to start answering (loading a model can take a while). */
 export const FIRST_TOKEN_BUDGET_MS = 90_000;
@@ -34,8 +35,7 @@ export const TITLE_BUDGET_MS = 20_000;
 export const PARTIAL_SAVE_MS = 2000;
 
 /** Where the stream's events go; the route hands in the runner's stream once it is open. */
-export interface AnswerSink {
-  send<K extends keyof StreamEvents>(event: K, data: StreamEvents[K]): void;
+export interface AnswerSink extends ToolEventSink {
   /** Aborts when the client goes away. */
   signal: AbortSignal;
 }
@@ -72,25 +72,6 @@ export function answerFailure(err: unknown, model: string): AppError {
   const mapped = modelRuntimeAppError(err, { model });
   if (mapped instanceof AppError) return mapped;
   return new UpstreamError('model_runtime_error', 'The answer stopped because of a problem on the Hearth computer. Try again.');
-}
-
-/** Resolves with the work, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
 }
 
 const systemPrompt = (today: string) =>
@@ -295,7 +276,7 @@ export class ChatStreamService {
     let system = systemPrompt(this.now().slice(0, 10));
     if (canCall) system += `\n\n${TOOLS_NOTE}`;
     else {
-      const grounded = await this.ground(a.actor, offered, a.question, signal);
+      const grounded = await groundQuestion(this.deps.logger, a.actor, offered, a.question, signal);
       if (grounded.length > 0) {
         turn.usedKnowledge = true;
         system += `\n\n${GROUNDING_NOTE}\n\n${grounded.map((g) => `<${g.tool}>\n${g.result.content}\n</${g.tool}>`).join('\n\n')}`;
@@ -319,7 +300,7 @@ export class ChatStreamService {
       turn.usedKnowledge = true;
       messages.push({ role: 'assistant', content: result.content, tool_calls: result.toolCalls });
       for (const call of result.toolCalls) {
-        const { record, reply } = await this.call(a.actor, call, offered, names, signal, sink);
+        const { record, reply } = await runToolCall(this.deps.logger, a.actor, call, offered, names, signal, sink);
         turn.toolCalls.push(record);
         turn.sources.push(...record.sources);
         messages.push({ role: 'tool', tool_name: record.name, content: reply });
@@ -352,74 +333,6 @@ export class ChatStreamService {
     }
   }
 
-  /** Runs one tool call the model asked for, or refuses it; its failure is told to the model, never thrown. */
-  private async call(
-    actor: UserActor,
-    call: ToolCall,
-    offered: ChatTool[],
-    names: Map<string, string>,
-    stop: AbortSignal,
-    sink: AnswerSink,
-  ): Promise<{ record: ToolCallRecord; reply: string }> {
-    const name = call.function.name;
-    const args = call.function.arguments;
-    sink.send('tool', { name, args });
-    const label = names.get(name) ?? name;
-    const done = (record: ToolCallRecord, reply: string) => {
-      sink.send('tool_result', { name: record.name, summary: record.summary, sources: record.sources, status: record.status });
-      return { record, reply };
-    };
-    const tool = offered.find((t) => t.id === name);
-    if (!tool) {
-      return done(
-        { name, args, summary: `Did not use "${name}": it is not a tool chat may use here.`, sources: [], status: 'refused' },
-        `There is no tool called ${name} you may use. Answer without it.`,
-      );
-    }
-    const parsed = tool.args.safeParse(args);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-      return done(
-        { name, args, summary: `Did not use ${label}: the request for it was not valid.`, sources: [], status: 'refused' },
-        `The arguments for ${name} were not valid (${issues}). Call it again with valid arguments, or answer without it.`,
-      );
-    }
-    const budget = AbortSignal.timeout(tool.timeoutMs);
-    const signal = AbortSignal.any([stop, budget]);
-    let result: ChatToolResult;
-    try {
-      result = await untilAborted(tool.run(parsed.data, { actor, signal }), signal);
-    } catch (err) {
-      if (stop.aborted) throw stop.reason as Error;
-      const timedOut = budget.aborted;
-      if (!timedOut) this.deps.logger.warn({ err: scrubbed(err), tool: name }, 'chat tool failed');
-      return done(
-        { name, args, summary: timedOut ? `${label} took too long to answer.` : `${label} did not work this time.`, sources: [], status: 'error' },
-        timedOut ? `The tool ${name} ran out of time and gave no result. Answer without it, and say so.` : `The tool ${name} failed and gave no result. Answer without it, and say so.`,
-      );
-    }
-    return done({ name, args, summary: result.summary, sources: result.sources, status: 'ok' }, result.content);
-  }
-
-  /** For a model that cannot call tools: each offered tool that can looks the question up, in parallel, within its budget. */
-  private async ground(actor: UserActor, offered: ChatTool[], question: string, stop: AbortSignal): Promise<Array<{ tool: string; result: ChatToolResult }>> {
-    const grounding = offered.filter((t) => t.ground !== undefined);
-    const results = await Promise.all(
-      grounding.map(async (t) => {
-        const signal = AbortSignal.any([stop, AbortSignal.timeout(t.timeoutMs)]);
-        try {
-          const result = await untilAborted(t.ground!(question, { actor, signal }), signal);
-          return result.content.trim() ? { tool: t.id, result } : null;
-        } catch (err) {
-          if (!signal.aborted) this.deps.logger.warn({ err: scrubbed(err), tool: t.id }, 'chat grounding failed');
-          return null;
-        }
-      }),
-    );
-    if (stop.aborted) throw stop.reason as Error;
-    return results.filter((r): r is { tool: string; result: ChatToolResult } => r !== null);
-  }
-
   /** A few words naming the conversation, from the router model; the question's first words when it cannot. */
   private async makeTitle(question: string, answer: string, chatModel: string): Promise<string> {
     const fallback = fallbackTitle(question);
@@ -442,9 +355,4 @@ export class ChatStreamService {
       return fallback;
     }
   }
-}
-
-/** A tool's error for the log: its kind and message without the addresses it fetched (a web search's carries the member's question). */
-function scrubbed(err: unknown): { type: string; message: string } {
-  return err instanceof Error ? { type: err.name, message: withoutUrls(err.message) } : { type: 'unknown', message: withoutUrls(String(err)) };
 }
