@@ -2,6 +2,8 @@
 import { createRequestLimit } from '../../http/rate-limit.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { defineModule, type Platform } from '../module.js';
+import { MembersService } from './members-service.js';
+import { hashPin } from './pin.js';
 import { createAuthRoutes, createUserAdminRoutes } from './routes.js';
 import { AuthService } from './service.js';
 import { PinStateJournal } from './pin-state.js';
@@ -11,17 +13,13 @@ import { PinThrottle } from './throttle.js';
 export function createAuthModule(p: Platform) {
   const logger = p.logger.child('auth');
   const pinState = new PinStateJournal(new PinStateStore(p.db), logger);
-  const auth = new AuthService({
-    store: new AuthStore(p.db),
-    bus: p.bus,
-    clock: p.clock,
-    logger,
-    throttle: new PinThrottle(p.clock, p.tuning.pinThrottle, undefined, pinState),
-    pinState,
-    // two of libuv's four threads at most: file and DNS work keep the others
-    pinSlots: new Semaphore(2),
-    pinHashCost: p.config.pinHashCost,
-  });
+  const store = new AuthStore(p.db);
+  const throttle = new PinThrottle(p.clock, p.tuning.pinThrottle, undefined, pinState);
+  // two of libuv's four threads at most: file and DNS work keep the others
+  const pinSlots = new Semaphore(2);
+  const hash = (pin: string) => pinSlots.run(() => hashPin(pin, p.config.pinHashCost));
+  const members = new MembersService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, hash });
+  const auth = new AuthService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, hash, members });
   // requests per client on select + verify-pin, the anonymous routes that cost work
   const signIn = createRequestLimit({ perMinute: p.tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' });
 

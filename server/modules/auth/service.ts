@@ -5,13 +5,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import type { Actor, UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { EventBus } from '../../platform/event-bus.js';
-import type { Semaphore } from '../../platform/semaphore.js';
-import { hashPin, verifyPinHash, type PinHashCost } from './pin.js';
+import { verifyPinHash } from './pin.js';
 import {
   isWeakPin,
   MAX_PIN_WAIT_MS,
@@ -27,6 +26,7 @@ import {
   type UpdateUserBody,
 } from './schema.js';
 import type { PinStateJournal } from './pin-state.js';
+import { toPublicUser, type MembersService } from './members-service.js';
 import type { AuthStore, UserRecord } from './store.js';
 import type { PinBlock, PinThrottle } from './throttle.js';
 
@@ -38,10 +38,13 @@ export interface AuthDeps {
   throttle: PinThrottle;
   /** Keeps the throttle's counts and the trusted devices in SQLite (the throttle's journal too). */
   pinState: PinStateJournal;
-  /** Bounds the PIN hashes running at once, so sign-ins cannot fill the thread pool. */
-  pinSlots: Semaphore;
-  /** What a new PIN hash costs: `standard` but in the test suite (config.pinHashCost). */
-  pinHashCost?: PinHashCost;
+  /**
+   * A new PIN's hash (module.ts: within the PIN hash slots, so sign-ins cannot fill the thread
+   * pool, at config.pinHashCost: `standard` but in the test suite).
+   */
+  hash: (pin: string) => Promise<string>;
+  /** Member management by admins (the same store, throttle and hash). */
+  members: MembersService;
   /** Tells the other modules a member was deleted (their files are not rows). */
   bus: EventBus;
 }
@@ -60,9 +63,6 @@ const MAX_TRUSTED_DEVICES = 10_000;
 const TRUSTED_DEVICE_TTL_MS = 400 * 24 * 60 * 60 * 1000;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-/** Profile names are unique ignoring case and Unicode form ("Émile" and "émile" are one name). */
-const nameKey = (name: string) => name.normalize('NFKC').toLowerCase();
-export const toPublicUser = (u: UserRecord): PublicUser => ({ id: u.id, name: u.name, role: u.role, avatar: u.avatar });
 
 /** "5 minutes", "2 hours" (or "5-minute" as an adjective): how long a lock lasts, for a person. */
 export function formatWait(ms: number, adjective = false): string {
@@ -325,7 +325,7 @@ export class AuthService {
     const pinHash = await this.hash(pin);
     const user = await this.deps.store.transaction(async (tx) => {
       if ((await tx.countAdmins()) > 0) throw this.adminExists();
-      return this.insertUser(tx, { name, role: 'admin', avatar: null }, pinHash);
+      return this.deps.members.insertUser(tx, { name, role: 'admin', avatar: null }, pinHash);
     });
     this.deps.logger.info({ userId: user.id }, 'first admin created');
     return this.startSession(user, userAgent);
@@ -336,99 +336,23 @@ export class AuthService {
   }
 
   private hash(pin: string): Promise<string> {
-    return this.deps.pinSlots.run(() => hashPin(pin, this.deps.pinHashCost));
+    return this.deps.hash(pin);
   }
 
-  /** The user going by this name, ignoring case: SQLite's NOCASE index only folds ASCII letters. */
-  private async findByName(store: AuthStore, name: string): Promise<UserRecord | null> {
-    const key = nameKey(name);
-    return (await store.listUsers()).find((u) => nameKey(u.name) === key) ?? null;
+  // Member management (admins): MembersService.
+  listUsers(actor: Actor): Promise<AdminUser[]> {
+    return this.deps.members.listUsers(actor);
   }
-
-  private async assertNameFree(store: AuthStore, name: string, exceptId?: string): Promise<void> {
-    const holder = await this.findByName(store, name);
-    if (holder && holder.id !== exceptId) throw new ConflictError('name_taken', `Someone in the household is already called ${name}.`);
+  unlockUser(actor: Actor, id: string): Promise<AdminUser> {
+    return this.deps.members.unlockUser(actor, id);
   }
-
-  private async insertUser(store: AuthStore, u: { name: string; role: UserRecord['role']; avatar: string | null | undefined }, pinHash: string): Promise<UserRecord> {
-    await this.assertNameFree(store, u.name);
-    const now = this.now().toISOString();
-    const record = { id: randomUUID(), name: u.name, role: u.role, avatar: u.avatar ?? null, pinHash, createdAt: now, updatedAt: now };
-    await store.insertUser(record);
-    return record;
+  createUser(actor: Actor, body: CreateUserBody): Promise<PublicUser> {
+    return this.deps.members.createUser(actor, body);
   }
-
-  /** The members with, for admins, when a lock on their profile ends (null when there is none). */
-  async listUsers(actor: Actor): Promise<AdminUser[]> {
-    assertAdmin(actor);
-    return (await this.listProfiles()).map((u) => ({ ...u, lockedUntil: this.deps.throttle.lockedUntil(u.id)?.toISOString() ?? null }));
+  updateUser(actor: Actor, id: string, body: UpdateUserBody): Promise<PublicUser> {
+    return this.deps.members.updateUser(actor, id, body);
   }
-
-  /** Lifts every PIN lock on a member's profile, on every device. */
-  async unlockUser(actor: Actor, id: string): Promise<AdminUser> {
-    assertAdmin(actor);
-    const user = await this.deps.store.findUser(id);
-    if (!user) throw new NotFoundError('That household member does not exist.');
-    this.deps.throttle.unlock(id);
-    await this.deps.pinState.settled();
-    this.deps.logger.info({ userId: id }, 'PIN locks lifted by an admin');
-    return { ...toPublicUser(user), lockedUntil: null };
-  }
-
-  async createUser(actor: Actor, body: CreateUserBody): Promise<PublicUser> {
-    assertAdmin(actor);
-    await this.assertNameFree(this.deps.store, body.name);
-    const pinHash = await this.hash(body.pin);
-    const user = await this.deps.store.transaction((tx) => this.insertUser(tx, { name: body.name, role: body.role, avatar: body.avatar }, pinHash));
-    return toPublicUser(user);
-  }
-
-  /** The refusals an update can meet; run before hashing a new PIN and again in the transaction. */
-  private async assertUpdatable(store: AuthStore, id: string, body: UpdateUserBody): Promise<UserRecord> {
-    const user = await store.findUser(id);
-    if (!user) throw new NotFoundError('That household member does not exist.');
-    if (body.name !== undefined) await this.assertNameFree(store, body.name, id);
-    if (body.role === 'member' && user.role === 'admin' && (await store.countAdmins()) <= 1) {
-      throw new ConflictError('last_admin', 'The household needs at least one admin. Make someone else an admin first.');
-    }
-    return user;
-  }
-
-  async updateUser(actor: Actor, id: string, body: UpdateUserBody): Promise<PublicUser> {
-    assertAdmin(actor);
-    let pinHash: string | undefined;
-    if (body.pin !== undefined) {
-      await this.assertUpdatable(this.deps.store, id, body);
-      pinHash = await this.hash(body.pin);
-    }
-    const updated = await this.deps.store.transaction(async (tx) => {
-      await this.assertUpdatable(tx, id, body);
-      await tx.updateUser(id, { name: body.name, role: body.role, avatar: body.avatar, pinHash, updatedAt: this.now().toISOString() });
-      // A new PIN signs the member out on their other devices.
-      if (pinHash) await tx.deleteSessionsOfUser(id, actor.kind === 'user' ? actor.sessionId : undefined);
-      return (await tx.findUser(id))!;
-    });
-    // ...and lifts any lock: the guesses were at the old PIN
-    if (pinHash) {
-      this.deps.throttle.unlock(id);
-      await this.deps.pinState.settled();
-    }
-    return toPublicUser(updated);
-  }
-
-  async deleteUser(actor: Actor, id: string): Promise<void> {
-    assertAdmin(actor);
-    await this.deps.store.transaction(async (tx) => {
-      const user = await tx.findUser(id);
-      if (!user) throw new NotFoundError('That household member does not exist.');
-      if (user.role === 'admin' && (await tx.countAdmins()) <= 1) {
-        throw new ConflictError('last_admin', 'The household needs at least one admin. Make someone else an admin first.');
-      }
-      // sessions, preferences and every per-user row go with the user (ON DELETE CASCADE)
-      await tx.deleteUser(id);
-    });
-    this.deps.throttle.unlock(id);
-    await this.deps.pinState.settled();
-    this.deps.bus.emit('user.deleted', { userId: id });
+  deleteUser(actor: Actor, id: string): Promise<void> {
+    return this.deps.members.deleteUser(actor, id);
   }
 }
