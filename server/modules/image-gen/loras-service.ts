@@ -14,14 +14,14 @@ import type { ImageFiles } from './files.js';
 import { allowedLoras, type LoraAccess, type LoraCandidate } from './prompt.js';
 import { assertLoraFileName, baseFamilyOf, checkLoraFile, loraInfoFromMetadata, readSafetensorsFile } from './safetensors.js';
 import type { AdminLora, GrantState, LoraCategory, LoraPatchBody, MemberGrants, MemberLora, Protections } from './schema.js';
-import type { CategoryRecord, ImageGenStore, LoraRecord } from './store.js';
+import type { CategoryRecord, ImageLorasStore, LoraRecord } from './loras-store.js';
 import type { LoraRegistration } from './hub-service.js';
 
 /** A member without a row: the safety prefix on, adult LoRAs blocked. */
 export const DEFAULT_PROTECTIONS: Protections = { uncensoredImages: false, blockAdultLoras: true };
 
 export interface ImageLorasDeps {
-  store: ImageGenStore;
+  store: ImageLorasStore;
   files: ImageFiles;
   engine: ImageEngineConfig;
   clock: Clock;

@@ -25,6 +25,7 @@ import { ImageGenerateService } from './generate-service.js';
 import { createImageHubRoutes } from './hub-routes.js';
 import { ModelHubService } from './hub-service.js';
 import { ImageLorasService } from './loras-service.js';
+import { ImageLorasStore } from './loras-store.js';
 import type { ImageJobRows } from './parts.js';
 import type { ImageGenPorts } from './ports.js';
 import { ImagePromptHelpService } from './prompt-help-service.js';
@@ -72,7 +73,7 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
   const artifacts = new ImageArtifactsService({ store, files, clock, runner: engine.runner });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const editTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger }));
-  const loras = new ImageLorasService({ store, files, engine: engineConfig, clock, users: ports.users, disk: p.diskSpace });
+  const loras = new ImageLorasService({ store: new ImageLorasStore(p.db), files, engine: engineConfig, clock, users: ports.users, disk: p.diskSpace });
   // what the Image engine feature downloads (ComfyUI's and a node pack's source archives): kept, not unpacked
   const engineDownloads = async () =>
     (ports.catalog.item(IMAGE_ENGINE_FEATURE)?.installs ?? [])
