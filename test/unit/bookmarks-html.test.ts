@@ -9,11 +9,11 @@ import {
   parseBookmarksHtml,
   parseBookmarksHtmlInSlices,
   parseTags,
-  writeBookmarksHtml,
   type BookmarkRow,
   type ParsedBookmark,
   type ParsedBookmarksFile,
 } from '../../server/modules/reader/bookmarks-html.js';
+import { writeBookmarksHtml } from '../../server/modules/reader/bookmarks-html-write.js';
 
 const dir = join(import.meta.dirname, '../fixtures/bookmarks');
 const load = (name: string): ParsedBookmarksFile => parseBookmarksHtml(readFileSync(join(dir, name), 'utf8'));

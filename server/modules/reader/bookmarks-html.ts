@@ -20,13 +20,10 @@
 // unparseable, a URL seen earlier in the file) is a row error with its index, so the import can
 // report it and go on. Any later fetch of an imported URL still goes through the SSRF guard.
 //
-// Over 400 lines because the parser and the writer of the one format stay side by side (the
-// writer's HEARTH_MARKER is what the parser looks for; the tests round-trip through both).
+// The writer is bookmarks-html-write.ts (no htmlparser2): its HEARTH_MARKER is what this parser
+// looks for, and the tests round-trip through both.
 import { Parser } from 'htmlparser2';
 import { cleanNote, cleanText, HEARTH_MARKER } from './bookmarks-html-write.js';
-
-// the writer's half (no htmlparser2), kept importable from here
-export * from './bookmarks-html-write.js';
 import { MAX_TITLE_CHARS } from './schema.js';
 
 export interface ParsedBookmark {
