@@ -19,7 +19,7 @@ export function createAuthModule(p: Platform) {
   const pinSlots = new Semaphore(2);
   const hash = (pin: string) => pinSlots.run(() => hashPin(pin, p.config.pinHashCost));
   const members = new MembersService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, hash });
-  const auth = new AuthService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, hash, members });
+  const auth = new AuthService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, pinSlots, hash, members });
   // requests per client on select + verify-pin, the anonymous routes that cost work
   const signIn = createRequestLimit({ perMinute: p.tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' });
 

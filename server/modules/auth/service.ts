@@ -9,6 +9,7 @@ import type { Actor, UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { Semaphore } from '../../platform/semaphore.js';
 import type { EventBus } from '../../platform/event-bus.js';
 import { verifyPinHash } from './pin.js';
 import {
@@ -38,10 +39,9 @@ export interface AuthDeps {
   throttle: PinThrottle;
   /** Keeps the throttle's counts and the trusted devices in SQLite (the throttle's journal too). */
   pinState: PinStateJournal;
-  /**
-   * A new PIN's hash (module.ts: within the PIN hash slots, so sign-ins cannot fill the thread
-   * pool, at config.pinHashCost: `standard` but in the test suite).
-   */
+  /** Bounds the PIN hashes and checks running at once, so sign-ins cannot fill the thread pool. */
+  pinSlots: Semaphore;
+  /** A new PIN's hash, within pinSlots, at config.pinHashCost (`standard` but in the test suite). */
   hash: (pin: string) => Promise<string>;
   /** Member management by admins (the same store, throttle and hash). */
   members: MembersService;
