@@ -80,6 +80,9 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rollupOptions: {
+      // A feature's index.ts (its public surface for other features) only re-exports: importing one
+      // name through it must not bring the feature's other modules (and their stylesheets) along.
+      treeshake: { moduleSideEffects: (id: string) => !/\/renderer\/src\/features\/[^/]+\/index\.ts$/.test(id) },
       output: {
         // The small shared pieces the pages are built from go in one file each instead of one file
         // per module: a page opened cold then fetches its own chunk and one or two of these, not
@@ -92,9 +95,14 @@ export default defineConfig({
           groups: [
             {
               name: 'ui-kit',
-              test: /\/renderer\/src\/(ui\/(Dialog|ConfirmDialog|DialogActions|useOpenedOnce|IconButton|TextField|useDraft|Sheet|FilePicker)|features\/apps\/(NotReadyNote|ToolIcon|apps\.css))\b/,
+              test: /\/renderer\/src\/(ui\/(Dialog|ConfirmDialog|DialogActions|useOpenedOnce|IconButton|TextField|useDraft|Sheet|FilePicker|SearchField|UploadProgress|CardList)|features\/apps\/(NotReadyNote|ToolIcon|apps\.css))\b/,
             },
-            { name: 'reader-kit', test: /\/renderer\/src\/features\/reader\/(types|hooks|parts|queries)\b/ },
+            // the grid/list switch rides with the segmented control it is made of
+            { name: 'SegmentedControl', test: /\/renderer\/src\/ui\/(SegmentedControl|CardLayoutSwitch)\b/ },
+            // linking a Plex account: the page, and the sign-in flow and queries the profile and the
+            // media server's admin page share with it
+            { name: 'LinkAccount', test: /\/renderer\/src\/features\/media\/(LinkAccount|PinFlow|link-queries|link-account\.css)\b/ },
+            { name: 'reader-kit', test: /\/renderer\/src\/(features\/reader\/(types|parts|queries)|ui\/hooks)\b/ },
             // Everything the entry imports stays in the entry's own file. Left alone, the bundler puts
             // the pieces the entry shares with lazy pages (the API client, the JSX runtime, the icons,
             // TanStack's mutation hook) in files of their own, each one more request beside the entry

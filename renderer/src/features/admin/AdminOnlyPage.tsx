@@ -2,7 +2,7 @@
 // household's admins look after it, and who they are, instead of being sent Home without a word.
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import { useProfiles } from '../members/queries';
+import { useProfiles } from '../members';
 import { PageHeader } from '../../ui/PageHeader';
 
 export function AdminOnlyPage({ label }: { label: string }): ReactElement {

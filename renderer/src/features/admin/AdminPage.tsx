@@ -7,7 +7,7 @@ import { adminPagesFor, pageHref, useShellPages } from '../../app/shell-pages';
 import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
-import { useTools } from '../apps/tools';
+import { useTools } from '../apps';
 
 export function AdminPage(): ReactElement {
   const user = useUser();

@@ -2,7 +2,7 @@
 import type { ReactElement } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { PublicUser } from '../../api/types';
-import { useProfiles } from '../members/queries';
+import { useProfiles } from '../members';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';

@@ -6,7 +6,7 @@ import { useEffect, useRef, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import type { AiStatusResponse } from '../../../../server/modules/reader/schema.js';
 import { Icon, Spinner } from '../../ui/icons';
-import { useTools } from '../apps/tools';
+import { useTools } from '../apps';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
 import { useChatModels, type ChatMessage, type Conversation, type Source, type ToolCallRecord } from './queries';

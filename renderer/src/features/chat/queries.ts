@@ -2,6 +2,7 @@
 // projects, one conversation with its messages, the models the picker offers, and whether chat can
 // answer at all. Every write invalidates CHAT_KEY (or the project keys), so the drawer and the open
 // conversation agree; the answer stream (useChatStream.ts) writes into the conversation's cache.
+import { useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
 import type {
@@ -151,4 +152,21 @@ export function groupConversations(list: readonly ConversationSummary[], project
     .map((p) => ({ project: p, conversations: rest.filter((c) => c.projectId === p.id) }));
   const loose = rest.filter((c) => c.projectId === null || !known.has(c.projectId));
   return { pinned, groups, loose };
+}
+
+/** What a chat's stream changes in the cache: one conversation as it arrives, the list, everything. */
+export function useConversationCache(): {
+  update: (id: string, change: (c: Conversation | undefined) => Conversation | undefined) => void;
+  refreshList: () => Promise<void>;
+  refreshAll: () => Promise<void>;
+} {
+  const client = useQueryClient();
+  return useMemo(
+    () => ({
+      update: (id, change) => void client.setQueryData<Conversation>(conversationKey(id), change),
+      refreshList: () => client.invalidateQueries({ queryKey: [...CHAT_KEY, 'list'] }),
+      refreshAll: () => client.invalidateQueries({ queryKey: CHAT_KEY }),
+    }),
+    [client],
+  );
 }

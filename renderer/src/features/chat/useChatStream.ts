@@ -4,11 +4,10 @@
 // tool chips, sources, and the final status and title. A refusal before the stream opens (runtime
 // down, model not allowed) is returned as `refusal`, with nothing written, so the words stay in the
 // composer; a failure after it keeps the partial answer, marked as an error.
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, ApiError } from '../../api/client';
 import { openPostStream, type PostStreamHandle } from '../../api/sse';
-import { CHAT_KEY, conversationKey, type ChatMessage, type Conversation, type StreamEvents } from './queries';
+import { type ChatMessage, type Conversation, type StreamEvents, useConversationCache } from './queries';
 
 /** The answer being written has no id until `done`. */
 export const STREAMING_ID = 'streaming';
@@ -55,7 +54,7 @@ function updateDraft(conv: Conversation | undefined, change: (m: ChatMessage) =>
 }
 
 export function useChatStream(): ChatStream {
-  const queryClient = useQueryClient();
+  const cache = useConversationCache();
   const [streamingId, setStreamingId] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<ApiError | null>(null);
   const handle = useRef<PostStreamHandle | null>(null);
@@ -72,7 +71,7 @@ export function useChatStream(): ChatStream {
       setStreamingId(current.current);
       let id: string | null = null;
       const edit = (change: (m: ChatMessage) => ChatMessage) => {
-        if (id) queryClient.setQueryData<Conversation>(conversationKey(id), (c) => updateDraft(c, change));
+        if (id) cache.update(id, (c) => updateDraft(c, change));
       };
       const body = {
         conversationId: args.conversationId,
@@ -90,7 +89,7 @@ export function useChatStream(): ChatStream {
             id = e.id;
             current.current = e.id;
             setStreamingId(e.id);
-            queryClient.setQueryData<Conversation>(conversationKey(e.id), (c) => {
+            cache.update(e.id, (c) => {
               const base: Conversation = c ?? {
                 id: e.id,
                 title: e.title,
@@ -113,7 +112,7 @@ export function useChatStream(): ChatStream {
               }
               return { ...base, title: e.title || base.title, model: e.model, updatedAt: now(), messages: [...messages, assistantDraft(e.model)] };
             });
-            void queryClient.invalidateQueries({ queryKey: [...CHAT_KEY, 'list'] });
+            void cache.refreshList();
             onAccepted?.(e.id);
           },
           token: (e) => edit((m) => ({ ...m, content: m.content + e.text })),
@@ -131,7 +130,7 @@ export function useChatStream(): ChatStream {
           done: (e) => {
             if (!id) return;
             edit((m) => ({ ...m, id: e.messageId, status: e.status, usage: e.usage }));
-            queryClient.setQueryData<Conversation>(conversationKey(id), (c) => (c && e.title ? { ...c, title: e.title } : c));
+            cache.update(id, (c) => (c && e.title ? { ...c, title: e.title } : c));
           },
           error: (e) => edit((m) => ({ ...m, status: 'error', error: e.message })),
         },
@@ -151,11 +150,11 @@ export function useChatStream(): ChatStream {
         if (id) {
           // what the server kept (ids, the stopped or failed answer) replaces what was drawn
           edit((m) => (m.status === 'streaming' ? { ...m, status: 'stopped' } : m));
-          await queryClient.invalidateQueries({ queryKey: CHAT_KEY });
+          await cache.refreshAll();
         }
       }
     },
-    [queryClient],
+    [cache],
   );
 
   const stop = useCallback(async () => {
@@ -163,12 +162,12 @@ export function useChatStream(): ChatStream {
     const id = current.current;
     if (!stream) return;
     if (id && id !== 'new') {
-      queryClient.setQueryData<Conversation>(conversationKey(id), (c) => updateDraft(c, (m) => ({ ...m, status: 'stopped' })));
+      cache.update(id, (c) => updateDraft(c, (m) => ({ ...m, status: 'stopped' })));
       // the server stops the runtime and saves the partial answer; leaving the stream does too
       await api.post(`/api/chat/conversations/${encodeURIComponent(id)}/stop`).catch(() => undefined);
     }
     stream.close();
-  }, [queryClient]);
+  }, [cache]);
 
   return { streamingId, refusal, clearRefusal: () => setRefusal(null), send, stop };
 }

@@ -4,10 +4,9 @@
 // Home's Finish setting up card.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { TOOLS_KEY } from '../apps/queries';
-import { JOBS_KEY } from '../downloads/queries';
-import type { JobsResponse } from '../downloads/types';
-import { CHECKLIST_KEY } from '../home/queries';
+import { TOOLS_KEY } from '../apps';
+import { JOBS_KEY, type JobsResponse } from '../downloads';
+import { CHECKLIST_KEY } from '../home';
 import type { CatalogItem, FeatureFlagsResponse, FeaturePlan } from './types';
 
 export const FEATURES_KEY = ['features'] as const;

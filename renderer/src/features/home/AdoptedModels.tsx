@@ -8,8 +8,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { FormError } from '../../ui/StateViews';
 import { Icon, Spinner } from '../../ui/icons';
-import { MODELS_KEY, modelsApi, useModels } from '../models/queries';
-import type { EssentialRoleName } from '../models/types';
+import { MODELS_KEY, modelsApi, useModels, type EssentialRoleName } from '../models';
 import { CHECKLIST_KEY } from './queries';
 
 const JOB: Record<EssentialRoleName, string> = { chat: 'for chat', embeddings: 'for search', router: 'as the quick helper' };

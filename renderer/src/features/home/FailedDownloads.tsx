@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import { useJobsStatus, useRetryAllFailed } from '../downloads/queries';
+import { useJobsStatus, useRetryAllFailed } from '../downloads';
 
 /** Looked at less often than the Downloads page does: Home only needs to know that some failed. */
 const HOME_POLL_MS = 30_000;

@@ -9,7 +9,7 @@ import { useUser } from '../../app/session';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
-import { useTools } from '../apps/tools';
+import { useTools } from '../apps';
 import { AdoptedModels } from './AdoptedModels';
 import { FailedDownloads } from './FailedDownloads';
 import { FinishSettingUp } from './FinishSettingUp';

@@ -7,8 +7,7 @@ import { errorMessage } from '../../api/client';
 import { Dialog } from '../../ui/Dialog';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import { ToolIcon } from '../apps/ToolIcon';
-import { useTools } from '../apps/tools';
+import { ToolIcon, useTools } from '../apps';
 import { useUser } from '../../app/session';
 import {
   addRow,

@@ -1,6 +1,6 @@
 // A layout shown read-only, as its owner would see it, for the admin screens.
 import type { ReactElement } from 'react';
-import { useTools } from '../apps/tools';
+import { useTools } from '../apps';
 import type { HomeLayout } from './layout-edit';
 import { HomeCanvas, visibleRows } from './widgets';
 

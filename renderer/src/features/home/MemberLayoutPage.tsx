@@ -12,7 +12,7 @@ import type { LayoutResponse } from '../../../../server/modules/home-layout/sche
 import { DEFAULT_LAYOUT_HREF } from './HomePage';
 import { LayoutEditor } from './LayoutEditor';
 import { LayoutPreview } from './LayoutPreview';
-import { useMembers } from '../members/queries';
+import { useMembers } from '../members';
 import { useMemberLayout, useSetMemberLayout } from './queries';
 import './home.css';
 

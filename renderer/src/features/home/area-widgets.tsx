@@ -5,13 +5,11 @@
 // be used (chat without a model, Media without a linked account) instead of showing nothing.
 import type { ReactElement, ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useChatReadiness, useConversations } from '../chat/queries';
-import { useJobsStatus } from '../downloads/queries';
-import { useHistory } from '../image/queries';
-import { artifactApi, HISTORY_HREF, CREATE_HREF } from '../image/types';
-import { useWarranties } from '../inventory/queries';
-import { deviceHref } from '../inventory/types';
-import { playHref, useFeed, useMediaStatus } from '../media/queries';
+import { useChatReadiness, useConversations } from '../chat';
+import { useJobsStatus } from '../downloads';
+import { useHistory, artifactApi, HISTORY_HREF, CREATE_HREF } from '../image';
+import { deviceHref, useWarranties } from '../inventory';
+import { playHref, useFeed, useMediaStatus } from '../media';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 /** The loading / error / empty / list states every area widget shares. */

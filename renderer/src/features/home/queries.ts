@@ -6,7 +6,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { DefaultLayoutResponse, LayoutResponse } from '../../../../server/modules/home-layout/schema.js';
 import type { SetupChecklist } from '../../../../server/modules/setup/schema.js';
-import type { ItemListResponse } from '../reader/types';
+import type { ItemListResponse } from '../reader';
 
 export const LAYOUT_KEY = ['home-layout'] as const;
 /** Setup's checklist; members, features and the model runtime change it. */

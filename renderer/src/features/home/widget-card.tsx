@@ -3,9 +3,7 @@
 import { useId, type ReactElement, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useUser } from '../../app/session';
-import { NotReadyNote } from '../apps/NotReadyNote';
-import { ToolIcon } from '../apps/ToolIcon';
-import type { Tool } from '../apps/tools';
+import { NotReadyNote, ToolIcon, type Tool } from '../apps';
 
 export interface WidgetProps {
   tool: Tool | undefined;

@@ -6,8 +6,8 @@
 // A widget whose tool cannot work yet (the Library with no archive) says why instead of pretending.
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
-import { itemTitle, readerItemHref } from '../reader/types';
-import { useTools } from '../apps/tools';
+import { itemTitle, readerItemHref } from '../reader';
+import { useTools } from '../apps';
 import { useUser } from '../../app/session';
 import { AREA_WIDGETS, ChatWidget, DownloadsWidget, MediaWidget, PicturesWidget, WarrantiesWidget } from './area-widgets';
 import { ToolCard, type WidgetDef, type WidgetProps } from './widget-card';

@@ -16,7 +16,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
-import { CREATE_HREF, PIPELINE_TEXT } from '../image/types';
+import { CREATE_HREF, PIPELINE_TEXT } from '../image';
 import { useEngineAdmin, useEngineLogs, useRetryEngine, useSaveEngine } from './queries';
 import { ENGINE_STATE_TEXT, type EngineAdminResponse } from './types';
 import '../image/image.css';

@@ -2,7 +2,6 @@
 // whether one is set), a search, and Import for a result, which downloads it through Hearth's
 // download queue with its progress shown here (POST /civitai-import streams it). Shown only when
 // this Hearth has the hub routes (a 404 for the key means it has not).
-import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactElement } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { openPostStream } from '../../api/sse';
@@ -10,8 +9,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { formatBytes } from '../../ui/format';
-import { IMAGE_KEY } from '../image/queries';
-import { ADMIN_LORAS_KEY, hubSearch, useHubKey, useSetHubKey } from './queries';
+import { hubSearch, useHubKey, useSetHubKey, useLorasChanged } from './queries';
 import { hubImportApi, type HubResult } from './types';
 
 /** What the import stream may say: progress while it downloads, then done or error. */
@@ -66,7 +64,7 @@ function HubKey({ set }: { set: boolean }): ReactElement {
 }
 
 function HubSearch(): ReactElement {
-  const client = useQueryClient();
+  const lorasChanged = useLorasChanged();
   const [query, setQuery] = useState('');
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<HubResult[] | null>(null);
@@ -101,8 +99,7 @@ function HubSearch(): ReactElement {
     h.done
       .catch((err: unknown) => set({ phase: 'failed', error: errorMessage(err) }))
       .finally(() => {
-        void client.invalidateQueries({ queryKey: ADMIN_LORAS_KEY });
-        void client.invalidateQueries({ queryKey: IMAGE_KEY });
+        void lorasChanged();
       });
   };
 

@@ -5,7 +5,6 @@
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
-import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Dialog } from '../../ui/Dialog';
 import { DialogActions } from '../../ui/DialogActions';
@@ -18,10 +17,9 @@ import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { formatBytes } from '../../ui/format';
 import { UploadProgress } from '../../ui/UploadProgress';
-import { uploadFile } from '../inventory/upload';
-import { IMAGE_KEY } from '../image/queries';
+import { uploadFile } from '../../api/upload';
 import { HubSection } from './HubSection';
-import { ADMIN_LORAS_KEY, useAddCategory, useAdminLoras, useDeleteCategory, useDeleteLora, usePatchCategory, usePatchLora } from './queries';
+import { useAddCategory, useAdminLoras, useDeleteCategory, useDeleteLora, usePatchCategory, usePatchLora, useLorasChanged } from './queries';
 import { importFileApi, type AdminLora, type AdminLoraResponse, type LoraCategory } from './types';
 import '../image/image.css';
 import './image-admin.css';
@@ -56,7 +54,7 @@ export function LorasPage(): ReactElement {
 }
 
 function ImportFile(): ReactElement {
-  const client = useQueryClient();
+  const lorasChanged = useLorasChanged();
   const toast = useToast();
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -69,7 +67,7 @@ function ImportFile(): ReactElement {
       const r = await uploadFile<AdminLoraResponse>(importFileApi, file, { onProgress: setProgress });
       toast(`${r.lora.name} was added. Allow it for members on Who may use what.`);
       setFile(null);
-      await Promise.all([client.invalidateQueries({ queryKey: ADMIN_LORAS_KEY }), client.invalidateQueries({ queryKey: IMAGE_KEY })]);
+      await lorasChanged();
     } catch (err) {
       setError(errorMessage(err));
     } finally {

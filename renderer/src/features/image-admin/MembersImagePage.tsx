@@ -11,7 +11,7 @@ import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { Switch } from '../../ui/Switch';
-import { useMembers } from '../members/queries';
+import { useMembers } from '../members';
 import { useAdminLoras, useMemberGrants, useSetGrant, useSetProtections, type GrantTarget } from './queries';
 import type { AdminLora, GrantState, LoraCategory, MemberGrants } from './types';
 import { SegmentedControl } from '../../ui/SegmentedControl';

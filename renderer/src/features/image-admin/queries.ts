@@ -3,9 +3,10 @@
 // categories, and one member's grants and protections. Every write invalidates what it changes; a
 // change to the engine or the LoRAs also invalidates the member-side image keys (status, LoRAs), so
 // an open Create page follows.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { IMAGE_KEY } from '../image/queries';
+import { IMAGE_KEY } from '../image';
 import {
   categoriesApi,
   categoryApi,
@@ -141,4 +142,12 @@ export function useSetHubKey() {
 
 export function hubSearch(query: string): Promise<HubSearchResponse> {
   return api.post<HubSearchResponse>(hubSearchApi, { query });
+}
+
+/** After a LoRA was added or downloaded (an upload or a stream, not a mutation): the admin's list and the picture page's read again. */
+export function useLorasChanged(): () => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all([client.invalidateQueries({ queryKey: ADMIN_LORAS_KEY }), client.invalidateQueries({ queryKey: IMAGE_KEY })]);
+  }, [client]);
 }

@@ -2,7 +2,8 @@
 // IMAGE_KEY: the engine's status (read again every 3 s while the engine starts, so "Getting ready"
 // turns into the page by itself), the member's LoRAs, the history (kind is part of its key) and the
 // member's running job. A finished, cancelled or deleted picture invalidates the history.
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import {
   artifactApi,
@@ -85,4 +86,13 @@ export function cancelArtifact(id: string): Promise<unknown> {
 
 export function previewCheck(id: string): Promise<PreviewCheckResponse> {
   return api.post<PreviewCheckResponse>(`${IMAGE_API}/preview-check`, { id });
+}
+
+/** After a picture job ends (a stream, not a mutation): the history and what is being built are read again. */
+export function useImageJobEnded(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => {
+    void client.invalidateQueries({ queryKey: HISTORY_KEY });
+    void client.invalidateQueries({ queryKey: [...IMAGE_KEY, 'building'] });
+  }, [client]);
 }

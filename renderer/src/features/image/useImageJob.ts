@@ -4,11 +4,10 @@
 // JPEG) while the engine draws, the finished picture, or the server's sentence when it failed. Cancel
 // asks the server (POST /artifacts/:id/cancel) and the stream then ends; the page never shows a
 // picture as coming that is not.
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { openGetStream, openPostStream, type PostStreamHandle } from '../../api/sse';
-import { cancelArtifact, HISTORY_KEY, IMAGE_KEY } from './queries';
+import { cancelArtifact, useImageJobEnded } from './queries';
 import { artifactApi, IMAGE_API, type Artifact, type ImageEvents } from './types';
 
 export type JobPhase = 'idle' | 'starting' | 'queued' | 'drawing' | 'done' | 'cancelled' | 'failed';
@@ -44,7 +43,7 @@ export interface ImageJob {
 }
 
 export function useImageJob(): ImageJob {
-  const client = useQueryClient();
+  const jobEnded = useImageJobEnded();
   const [state, setState] = useState<JobState>(IDLE);
   const [cancelling, setCancelling] = useState(false);
   const handle = useRef<PostStreamHandle | null>(null);
@@ -92,11 +91,10 @@ export function useImageJob(): ImageJob {
         })
         .finally(() => {
           setCancelling(false);
-          void client.invalidateQueries({ queryKey: HISTORY_KEY });
-          void client.invalidateQueries({ queryKey: [...IMAGE_KEY, 'building'] });
+          jobEnded();
         });
     },
-    [client],
+    [jobEnded],
   );
 
   const generate = useCallback((body: unknown) => follow((h) => openPostStream<ImageEvents>(`${IMAGE_API}/generate`, body, h, { closeOn: ['done', 'error'] }), { ...IDLE, phase: 'starting' }), [follow]);

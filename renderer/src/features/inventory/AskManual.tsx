@@ -8,7 +8,7 @@ import { ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type PostStreamHandle } from '../../api/sse';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../chat';
 import { useAiReadiness } from './queries';
 import { deviceApi, type AskEvents, type Device } from './types';
 

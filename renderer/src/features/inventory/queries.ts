@@ -21,7 +21,7 @@ import type {
 } from '../../../../server/modules/home-inventory/schema.js';
 import type { z } from 'zod';
 import { API, deviceApi, type CreateDeviceBody, type DeviceCategory, type PatchDeviceBody, type ServiceType } from './types';
-import { uploadFile } from './upload';
+import { uploadFile } from '../../api/upload';
 
 /** The server's LOOKUP_POLL_MS, restated (the web app imports only types from the server; the type keeps them equal). */
 export const LOOKUP_POLL_MS: typeof SERVER_POLL_MS = 3_000;

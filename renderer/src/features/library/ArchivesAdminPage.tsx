@@ -1,18 +1,17 @@
 // Archives (admin): the archive catalog with sizes and variants, free disk, downloads with live
 // progress (one event stream per download; closing the page stops them, and a later download
 // resumes), cancel, delete, verify with per-archive results, and the archive server's runtime.
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type StreamHandle } from '../../api/sse';
-import { useFeaturePlan } from '../features-admin/queries';
-import { ARCHIVE_CHANGES, useArchiveCatalog, useArchivesStatus, useCancelArchiveDownload, useDeleteArchive, useVerifyArchives } from './queries';
+import { useFeaturePlan } from '../features-admin';
+import { useArchiveCatalog, useArchivesChanged, useArchivesStatus, useCancelArchiveDownload, useDeleteArchive, useVerifyArchives } from './queries';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { JobProgress } from '../downloads/JobProgress';
+import { JobProgress } from '../downloads';
 import './library.css';
 import {
   isBook,
@@ -65,12 +64,8 @@ export function ArchivesAdminPage(): ReactElement {
   const sources = catalog.data?.sources ?? [];
   const labelOf = (id: string) => sources.find((s) => s.id === id)?.label ?? id;
 
-  const queryClient = useQueryClient();
-  // after a download or the archive server's install (streams, not mutations): the catalog, the
-  // Library's shelves and everything else an archive changes are read again
-  const refresh = () => {
-    for (const queryKey of ARCHIVE_CHANGES) void queryClient.invalidateQueries({ queryKey });
-  };
+  // after a download or the archive server's install: everything an archive changes is read again
+  const refresh = useArchivesChanged();
 
   const finish = (id: string, message: string | null, error: string | null) => {
     streams.current.get(id)?.close();

@@ -1,11 +1,12 @@
 // The archives API the Library reads, as hooks (TanStack Query, see api/query.ts). The admin's
 // archive page invalidates ARCHIVES_KEY (and what else an archive changes) after a download, a
 // cancel, a delete or a verify, so the Library and the tools show the change without a reload.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { TOOLS_KEY } from '../apps/queries';
-import { FEATURES_KEY } from '../features-admin/queries';
-import { CHECKLIST_KEY } from '../home/queries';
+import { TOOLS_KEY } from '../apps';
+import { FEATURES_KEY } from '../features-admin';
+import { CHECKLIST_KEY } from '../home';
 import type { ArchiveCatalogResponse, ArchivesStatus, InstalledArchivesResponse, VerifyArchivesResponse } from './types';
 
 export const ARCHIVES_KEY = ['archives'] as const;
@@ -55,4 +56,15 @@ export function useDeleteArchive() {
     mutationFn: (sourceId: string) => api.delete(`/api/admin/archives/${encodeURIComponent(sourceId)}`),
     meta: { invalidates: ARCHIVE_CHANGES },
   });
+}
+
+/**
+ * After a download or the archive server's install (streams, not mutations): the catalog, the
+ * Library's shelves and everything else an archive changes are read again.
+ */
+export function useArchivesChanged(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => {
+    for (const queryKey of ARCHIVE_CHANGES) void client.invalidateQueries({ queryKey });
+  }, [client]);
 }

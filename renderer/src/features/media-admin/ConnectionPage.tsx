@@ -11,9 +11,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
-import { LINK_ACCOUNT_HREF } from '../media/LinkAccount';
-import { useDiscoverServers, useMediaConfig, useSaveMediaConfig } from '../media/link-queries';
-import { PinFlow } from '../media/PinFlow';
+import { LINK_ACCOUNT_HREF, useDiscoverServers, useMediaConfig, useSaveMediaConfig, PinFlow } from '../media';
 import type { ConfigView, DiscoverResponse } from '../../../../server/modules/media-server/schema.js';
 import '../media/link-account.css';
 

@@ -3,7 +3,7 @@
 // write invalidates STORAGE_KEY (a checked mapping or a new location changes what may be provisioned).
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { MEDIA_KEY } from '../media/queries';
+import { MEDIA_KEY } from '../media';
 import type { AdminSectionsResponse, ContentType, MappingCheckResponse, StorageLocationResponse, StorageLocationsResponse, UploadLimits } from '../../../../server/modules/media-server/schema.js';
 
 export const STORAGE_KEY = [...MEDIA_KEY, 'storage'] as const;

@@ -7,7 +7,6 @@
 // Until an admin has set up the member's home videos library the page says so (not set up, being
 // set up, failed, its folder unusable), that only an admin can fix it, and offers nothing else.
 import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactElement } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { Upload, type DetailedError } from 'tus-js-client';
 import { errorMessage } from '../../api/client';
@@ -22,7 +21,7 @@ import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { UploadProgress } from '../../ui/UploadProgress';
-import { HOME_VIDEOS_KEY, UPLOADS_PATH, useDeleteHomeVideo, useHomeVideos, useMySections, useSaveSync } from './home-videos-queries';
+import { UPLOADS_PATH, useDeleteHomeVideo, useHomeVideos, useMySections, useSaveSync, useHomeVideosChanged } from './home-videos-queries';
 import type { HomeVideo, LibrarySection } from '../../../../server/modules/media-server/schema.js';
 import './home-videos.css';
 
@@ -132,7 +131,7 @@ function tusMessage(err: Error): string {
 
 function UploadCard(): ReactElement {
   const list = useHomeVideos();
-  const queryClient = useQueryClient();
+  const homeVideosChanged = useHomeVideosChanged();
   const toast = useToast();
   const [file, setFile] = useState<File | null>(null);
   const [state, setState] = useState<UploadState>({ kind: 'idle' });
@@ -174,7 +173,7 @@ function UploadCard(): ReactElement {
           setFile(null);
           setPickerKey((k) => k + 1);
           toast(`${name} was added. Plex shows it in a moment.`);
-          void queryClient.invalidateQueries({ queryKey: HOME_VIDEOS_KEY });
+          homeVideosChanged();
         },
       });
       upload.current = up;
@@ -187,7 +186,7 @@ function UploadCard(): ReactElement {
         })
         .catch(() => up.start());
     },
-    [queryClient, toast],
+    [homeVideosChanged, toast],
   );
 
   const submit = (e: FormEvent) => {

@@ -13,7 +13,7 @@ import { useLinkAccount, useMediaMe, useMediaStatus, useUnlink } from './link-qu
 import { PinFlow } from './PinFlow';
 import './link-account.css';
 
-export const LINK_ACCOUNT_HREF = '/media/link';
+export { LINK_ACCOUNT_HREF } from './link-queries';
 
 export function LinkAccountPage(): ReactElement {
   return (

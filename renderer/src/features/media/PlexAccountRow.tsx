@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { Icon, Spinner } from '../../ui/icons';
 import { useMediaMe, useMediaStatus, useUnlink } from './link-queries';
-import { LINK_ACCOUNT_HREF } from './LinkAccount';
+import { LINK_ACCOUNT_HREF } from './link-queries';
 
 export function PlexAccountRow(): ReactElement | null {
   const status = useMediaStatus();

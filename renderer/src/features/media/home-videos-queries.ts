@@ -2,7 +2,8 @@
 // while a video is still being added to Plex, so "Ready" and its picture arrive on their own), the
 // member's library sections with their sync settings, delete, and the settings' patch. Every write
 // invalidates HOME_VIDEOS_KEY. The upload itself is tus (useResumableUpload in HomeVideosPage).
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { MEDIA_KEY } from './queries';
 import type { HomeVideosResponse, MySectionsResponse, SyncMode } from '../../../../server/modules/media-server/schema.js';
@@ -54,4 +55,10 @@ export function useSaveSync() {
     mutationFn: (patch: SyncPatch) => api.patch<MySectionsResponse>(MY_SECTIONS_PATH, { contentType: 'mine', ...patch }),
     meta: { invalidates: [HOME_VIDEOS_KEY] },
   });
+}
+
+/** After an upload finished (a resumable upload, not a mutation): the home videos are read again. */
+export function useHomeVideosChanged(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => void client.invalidateQueries({ queryKey: HOME_VIDEOS_KEY }), [client]);
 }

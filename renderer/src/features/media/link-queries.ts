@@ -8,6 +8,9 @@ import { api } from '../../api/client';
 import { MEDIA_KEY, useMediaStatus } from './queries';
 import type { ConfigBody, ConfigView, DiscoverResponse, MeView, PinView } from '../../../../server/modules/media-server/schema.js';
 
+/** The page where a member links their own Plex account. */
+export const LINK_ACCOUNT_HREF = '/media/link';
+
 export { MEDIA_KEY, useMediaStatus };
 
 export const PIN_POLL_MS = 2_000;

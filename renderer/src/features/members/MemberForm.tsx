@@ -11,7 +11,7 @@ import { TextField } from '../../ui/TextField';
 import { useAddMember, useUpdateMember } from './queries';
 import { useUser } from '../../app/session';
 import { clearDraft, useDraft } from '../../ui/useDraft';
-import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth';
 
 interface Errors {
   name?: string | null;

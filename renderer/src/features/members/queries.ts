@@ -4,7 +4,7 @@
 // in this tab and the others, without a reload.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
-import { CHECKLIST_KEY } from '../home/queries';
+import { CHECKLIST_KEY } from '../home';
 import type { AdminUserResponse, ProfilesResponse, UserResponse, UsersResponse } from '../../api/types';
 
 export const MEMBERS_KEY = ['members'] as const;

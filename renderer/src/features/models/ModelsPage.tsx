@@ -4,7 +4,6 @@
 // its progress here and on the Downloads page), deletes one (after confirming), and chooses which
 // chat models each member may use. With the model runtime down the page says so and what to do,
 // instead of showing empty lists.
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { useAction } from '../../api/useAction';
@@ -18,11 +17,9 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { Switch } from '../../ui/Switch';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
-import { JobProgress } from '../downloads/JobProgress';
-import { JOBS_KEY, useJobsStatus } from '../downloads/queries';
-import type { JobProgress as Job } from '../downloads/types';
-import { MODEL_ACCESS_KEY, MODELS_KEY, modelsApi, useModelAccess, useModels } from './queries';
-import type { EssentialRoleName, MemberModelAccess, ModelCapability, ModelsResponse, ModelView } from './types';
+import { JobProgress, JOBS_KEY, useJobsStatus, type DownloadJob as Job } from '../downloads';
+import { MODEL_ACCESS_KEY, MODELS_KEY, modelsApi, useModelAccess, useModels, useModelsCache } from './queries';
+import type { EssentialRoleName, MemberModelAccess, ModelCapability, ModelView } from './types';
 import './models.css';
 
 export const CAPABILITY_TEXT: Record<ModelCapability, string> = {
@@ -49,7 +46,7 @@ const isActive = (j: Job) => j.kind === 'runtime_model' && (j.state === 'pending
 export function ModelsPage(): ReactElement {
   const models = useModels();
   const jobs = useJobsStatus();
-  const queryClient = useQueryClient();
+  const modelsCache = useModelsCache();
   const toast = useToast();
   const { busy, error, act } = useAction({ invalidates: [MODELS_KEY, JOBS_KEY] });
   const [deleting, setDeleting] = useState<ModelView | null>(null);
@@ -65,15 +62,15 @@ export function ModelsPage(): ReactElement {
   useEffect(() => {
     const before = lastPulling.current.split(',').filter(Boolean);
     lastPulling.current = pullingKey;
-    if (before.some((id) => !pullingKey.split(',').includes(id))) void queryClient.invalidateQueries({ queryKey: MODELS_KEY });
-  }, [pullingKey, queryClient]);
+    if (before.some((id) => !pullingKey.split(',').includes(id))) void modelsCache.refresh();
+  }, [pullingKey, modelsCache]);
   const installedNames = new Set((data?.models ?? []).map((m) => m.name));
   const failedPulls = (jobs.data?.jobs ?? []).filter((j) => j.kind === 'runtime_model' && j.state === 'failed' && !installedNames.has(j.target));
 
   const choose = (role: EssentialRoleName, model: string, label: string) =>
     act(`select:${role}`, async () => {
       const updated = await modelsApi.select(role, model);
-      queryClient.setQueryData<ModelsResponse>([...MODELS_KEY, 'list'], updated);
+      modelsCache.set(updated);
       toast(`${model} is now the ${label.toLowerCase()}.`);
       return null;
     });
@@ -179,7 +176,7 @@ export function ModelsPage(): ReactElement {
           const name = deleting!.name;
           await modelsApi.remove(name);
           setDeleting(null);
-          await queryClient.invalidateQueries({ queryKey: MODELS_KEY });
+          await modelsCache.refresh();
           toast(`${name} was deleted.`);
         }}
       />

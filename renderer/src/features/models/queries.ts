@@ -2,7 +2,8 @@
 // household's choices, and each member's chat models. Writes go through useAction with these keys
 // invalidated. A pull's progress is the download queue's (features/downloads/queries.ts), not a
 // second poller: the page reads the models again when a model job leaves the queue.
-import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { EssentialRoleName, MemberModelAccessResponse, ModelAccessResponse, ModelsResponse, PullModelResponse } from './types';
 
@@ -34,3 +35,15 @@ export const modelsApi = {
   remove: (name: string) => api.delete<void>(modelPath(name)),
   setAccess: (userId: string, allowed: string[] | null) => api.put<MemberModelAccessResponse>(`/api/models/access/${encodeURIComponent(userId)}`, { allowed }),
 };
+
+/** The models list in the cache: read again (after a pull ends or a delete), or replaced by an answer that carries it. */
+export function useModelsCache(): { refresh: () => Promise<void>; set: (list: ModelsResponse) => void } {
+  const client = useQueryClient();
+  return useMemo(
+    () => ({
+      refresh: () => client.invalidateQueries({ queryKey: MODELS_KEY }),
+      set: (list: ModelsResponse) => void client.setQueryData<ModelsResponse>([...MODELS_KEY, 'list'], list),
+    }),
+    [client],
+  );
+}

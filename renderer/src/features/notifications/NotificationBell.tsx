@@ -2,7 +2,6 @@
 // again whenever it comes back into view) and a panel with the latest notifications. Admins answer
 // install requests here: Approve switches the tool on and marks the request read; Dismiss only
 // marks it read (spec: neither sends the member a notification).
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -10,7 +9,7 @@ import { useUser } from '../../app/session';
 import { Icon, Spinner, type IconName } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
-import { NOTIFICATIONS_KEY, useApproveRequest, useMarkAllRead, useMarkRead, useNotifications, useUnreadCount } from './queries';
+import { useApproveRequest, useMarkAllRead, useMarkRead, useNotifications, useUnreadCount, useNotificationsChanged } from './queries';
 import './notifications.css';
 
 // the panel's dialog code comes with the first opening, not with every page's first screen
@@ -19,7 +18,7 @@ const Dialog = lazy(() => import('../../ui/Dialog').then((m) => ({ default: m.Di
 export function NotificationBell(): ReactElement {
   const count = useUnreadCount();
   const [open, setOpen] = useState(false);
-  const queryClient = useQueryClient();
+  const notificationsChanged = useNotificationsChanged();
 
   const shown = count > 99 ? '99+' : String(count);
   return (
@@ -44,7 +43,7 @@ export function NotificationBell(): ReactElement {
           <NotificationsPanel
             onClose={() => {
               setOpen(false);
-              void queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
+              notificationsChanged();
             }}
           />
         </Suspense>

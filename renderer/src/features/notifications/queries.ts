@@ -1,14 +1,14 @@
 // The notifications API as hooks (TanStack Query, see api/query.ts). The unread count is polled
 // every 30 s while the tab is visible and read again when it comes back into view; every change
 // (mark read, approve) invalidates NOTIFICATIONS_KEY, so the bell and the panel agree.
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { Notification, NotificationsResponse, UnreadCountResponse } from '../../../../server/modules/notifications/schema.js';
-import type { ToolResponse } from '../../../../server/modules/tools/schema.js';
-import { NOTIFICATIONS_KEY, TOOLS_KEY } from '../../api/query-keys';
+import { TOOLS_KEY, type ToolResponse } from '../apps';
 
 export const UNREAD_POLL_MS = 30_000;
-export { NOTIFICATIONS_KEY };
+export const NOTIFICATIONS_KEY = ['notifications'] as const;
 
 /** The unread count; the last one is kept through a failed poll (the next poll tries again). */
 export function useUnreadCount(): number {
@@ -57,4 +57,10 @@ export function useApproveRequest() {
     },
     meta: { invalidates: [NOTIFICATIONS_KEY, TOOLS_KEY] },
   });
+}
+
+/** When the panel closes: the list and the count are read again (what was seen is now read). */
+export function useNotificationsChanged(): () => void {
+  const client = useQueryClient();
+  return useCallback(() => void client.invalidateQueries({ queryKey: NOTIFICATIONS_KEY }), [client]);
 }

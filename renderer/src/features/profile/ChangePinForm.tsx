@@ -9,7 +9,7 @@ import type { ChangePinResponse } from '../../api/types';
 import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
-import { digitsOnly, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth/pin-rules';
+import { digitsOnly, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth';
 
 interface Errors {
   current?: string | null;

@@ -8,7 +8,7 @@ import { useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
-import { PlexAccountRow } from '../media/PlexAccountRow';
+import { PlexAccountRow } from '../media';
 import { ChangePinForm } from './ChangePinForm';
 import './profile.css';
 

@@ -9,7 +9,7 @@ import { DialogActions } from '../../ui/DialogActions';
 import { TextField } from '../../ui/TextField';
 import { useDraft } from '../../ui/useDraft';
 import { useUser } from '../../app/session';
-import { useDebounced } from './hooks';
+import { useDebounced } from '../../ui/hooks';
 import { useAddLink } from './queries';
 import { parseTags, type CreateItemBody, type ItemType, type ProbeResult, type ReaderCollection, type ReaderItem } from './types';
 

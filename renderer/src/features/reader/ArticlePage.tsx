@@ -13,7 +13,7 @@ import { useToast } from '../../ui/Toast';
 import { useDraft } from '../../ui/useDraft';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
-import { useAfterFirstPaint } from './hooks';
+import { useAfterFirstPaint } from '../../ui/hooks';
 import { useAiStatus, useAsk, useItemChanges, usePatchItem, useReaderItem, useRearchive, useSummarize, type PatchVars } from './queries';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import './reader.css';

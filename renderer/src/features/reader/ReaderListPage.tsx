@@ -3,7 +3,7 @@
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
 // spinner and the list is read again every 2 s until none is (queries.ts); a failed save shows why,
 // with Retry.
-import { lazy, Suspense, useState, type ReactElement } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
@@ -11,13 +11,13 @@ import { Icon } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useDrawnInSteps } from '../../ui/useDrawnInSteps';
-import { useSearchInAddress } from '../../ui/useSearchInAddress';
-import { useDebounced, useStoredChoice } from './hooks';
+import { useDebounced, useStoredChoice } from '../../ui/hooks';
 import { CollectionMark, ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
 import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
-import { CardLayoutSwitch, CardList } from '../../ui/CardList';
+import { CardLayoutSwitch } from '../../ui/CardLayoutSwitch';
+import { CardList } from '../../ui/CardList';
 import { SearchField } from '../../ui/SearchField';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 
@@ -63,7 +63,13 @@ export function ReaderListPage(): ReactElement {
   };
 
   // the search is kept in the address too, so Back from an article comes back to it
-  useSearchInAddress(q);
+  useEffect(() => {
+    if ((params.get('q') ?? '') === q) return;
+    const next = new URLSearchParams(params);
+    if (q) next.set('q', q);
+    else next.delete('q');
+    setParams(next, { replace: true });
+  }, [q]); // only when the debounced search changes
 
   // the link just added is followed (read again while it is being saved) even where these filters
   // do not show it, so its banner can say how the save ended

@@ -5,8 +5,7 @@ import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { useSetupCatalog } from './queries';
-import { formatMemory } from '../features-admin/item-text';
-import type { FeaturePlan, GpuInfo, HardwareProfile } from '../features-admin/types';
+import { formatMemory, type FeaturePlan, type GpuInfo, type HardwareProfile } from '../features-admin';
 
 const VENDOR: Record<GpuInfo['vendor'], string> = { nvidia: 'NVIDIA', amd: 'AMD', intel: 'Intel', apple: 'Apple', other: '' };
 

@@ -6,7 +6,7 @@ import { Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useCreateAdmin } from './queries';
-import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth/pin-rules';
+import { digitsOnly, NAME_HINT, nameLengthProblem, nameProblem, isWeakPin, PIN_MAX_DIGITS, pinProblem, WEAK_PIN_WARNING } from '../auth';
 
 interface Errors {
   name?: string | null;

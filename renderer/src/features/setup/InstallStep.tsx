@@ -9,7 +9,7 @@ import { api, ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type PostStreamHandle } from '../../api/sse';
 import type { ModelRuntimeStatus, SetupInstallEvents } from '../../api/types';
 import { Icon, Spinner } from '../../ui/icons';
-import { JOB_STATE_TEXT, JobProgress } from '../downloads/JobProgress';
+import { JOB_STATE_TEXT, JobProgress } from '../downloads';
 
 /** The install stream's events, and the stream runner's `error {code, message}`. */
 type InstallStreamEvents = SetupInstallEvents & { error: { code: string; message: string } };

@@ -9,9 +9,8 @@ import { formatBytes } from '../../ui/format';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { useSetupCatalog } from './queries';
-import { itemSizeText, SLOW_NOTE } from '../features-admin/item-text';
+import { itemSizeText, SLOW_NOTE, planItems, withRequirements, type CatalogItem } from '../features-admin';
 import type { SetupCatalog } from '../../api/types';
-import { planItems, withRequirements, type CatalogItem } from '../features-admin/types';
 
 const ESSENTIALS = ['chat', 'embeddings', 'router'] as const;
 

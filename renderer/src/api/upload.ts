@@ -1,7 +1,7 @@
-// A file sent to the inventory as multipart form data, with upload progress (fetch cannot report
+// A file sent to the server as multipart form data, with upload progress (fetch cannot report
 // how much of a request body has gone, XMLHttpRequest can). Failures become the same ApiError the
 // rest of the app uses: the server's sentence, or a plain one per status, never a code.
-import { ApiError, refusalSentence } from '../../api/client';
+import { ApiError, refusalSentence } from './client';
 
 export interface UploadOptions {
   /** Extra form fields sent before the file (e.g. role=main). */

@@ -1,5 +1,5 @@
-// Small hooks for the Reader screens: a debounced value and a choice remembered on this device.
-// (Reading an item again while its copy is being saved is the query's refetchInterval, queries.ts.)
+// Small hooks any page may use: a debounced value, a choice remembered on this device, and whether
+// the first paint is behind us.
 import { useEffect, useState } from 'react';
 
 export function useDebounced<T>(value: T, ms: number): T {

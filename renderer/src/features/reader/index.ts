@@ -1,0 +1,3 @@
+// The reader feature's public surface: what other features may use (eslint.config.js: a feature imports
+// another only through its index). No page component here: pages are loaded lazily (pages.ts).
+export { itemTitle, readerItemHref, type ItemListResponse } from './types';
