@@ -59,7 +59,8 @@ export function App(): ReactElement {
   useEffect(() => {
     const controller = new AbortController();
     (async () => {
-      setPhase({ kind: 'checking' });
+      // already checking on the first run: a new object would only draw the splash again
+      setPhase((p) => (p.kind === 'checking' ? p : { kind: 'checking' }));
       const { pathname, search } = window.location;
       preloadPageFor(pathname);
       // answered while booting too (the database is open before the server listens); unused then
