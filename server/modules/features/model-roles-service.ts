@@ -6,7 +6,7 @@ import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { Logger } from '../../platform/logger.js';
-import { bestForRole, capabilitiesOf, type InstalledModel } from '../models/roles.js';
+import { bestForRole, capabilitiesOf, type InstalledModel } from '../models/public.js';
 import type { Catalog } from './catalog.js';
 import { RUNTIME_LOOK_TTL_MS, withinLookBudget } from './runtime-look.js';
 import { SETTING_ADOPTED_ROLES, SETTING_CHOSEN_MODELS, type EssentialRole } from './schema.js';
