@@ -3,7 +3,7 @@
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
 // spinner and the list is read again every 2 s until none is (queries.ts); a failed save shows why,
 // with Retry.
-import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
+import { Suspense, useEffect, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
@@ -12,27 +12,16 @@ import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useDrawnInSteps } from '../../ui/useDrawnInSteps';
 import { useDebounced, useStoredChoice } from '../../ui/hooks';
-import { CollectionMark, ItemCard } from './parts';
+import { ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
-import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderCollection, type ReaderItem } from './types';
+import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderItem } from './types';
 import { CardLayoutSwitch } from '../../ui/CardLayoutSwitch';
 import { CardList } from '../../ui/CardList';
 import { SearchField } from '../../ui/SearchField';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 
-// the Add, Collections and Import / export dialogs are fetched when first opened, not with the list
-const AddLinkDialog = lazy(() => import('./AddLinkDialog').then((m) => ({ default: m.AddLinkDialog })));
-const CollectionsDialog = lazy(() => import('./CollectionsDialog').then((m) => ({ default: m.CollectionsDialog })));
-const ImportExportDialog = lazy(() => import('./ImportExportDialog').then((m) => ({ default: m.ImportExportDialog })));
-
-export const READER_ADMIN_HREF = '/admin/reader';
-const PAGE = 60;
-/** The cards drawn with the first screen; the rest follow while the browser is idle (ui/useDrawnInSteps). */
-const FIRST_CARDS = 20;
-/** The most the list asks for at once (the server's cap). */
-const MAX_LIMIT = 200;
-const VIEWS = ['list', 'grid'] as const;
+import { AddLinkDialog, CollectionsDialog, ImportExportDialog, READER_ADMIN_HREF, PAGE, FIRST_CARDS, MAX_LIMIT, VIEWS, CollectionsNav } from './ReaderListSections';
 
 export function ReaderListPage(): ReactElement {
   const user = useUser();
@@ -362,68 +351,5 @@ export function ReaderListPage(): ReactElement {
         {sheet === 'import' ? <ImportExportDialog onClose={() => setSheet(null)} /> : null}
       </Suspense>
     </section>
-  );
-}
-
-function CollectionsNav({
-  collections,
-  error,
-  onRetry,
-  total,
-  active,
-  onPick,
-  onManage,
-}: {
-  collections: ReaderCollection[] | undefined;
-  error: unknown;
-  onRetry: () => void;
-  total: number | undefined;
-  active: string | null;
-  onPick: (id: string | null) => void;
-  onManage: () => void;
-}): ReactElement {
-  return (
-    <div className="reader-collections">
-      <h2 className="reader-collections__title">Collections</h2>
-      {!collections ? (
-        error ? (
-          <div role="alert">
-            <p className="job__error">Collections did not load: {errorMessage(error)}</p>
-            <button type="button" className="btn btn--ghost btn--compact" onClick={onRetry}>
-              <Icon name="refresh" size={18} />
-              Try again
-            </button>
-          </div>
-        ) : (
-          <LoadingState label="Loading collections…" />
-        )
-      ) : (
-        <ul className="reader-collections__list">
-          <li>
-            <button type="button" className="reader-collection" aria-pressed={!active} onClick={() => onPick(null)}>
-              <Icon name="bookmark" size={20} />
-              <span className="reader-collection__name">Everything</span>
-              {total !== undefined ? <span className="reader-collection__count">{total}</span> : null}
-            </button>
-          </li>
-          {collections.map((c) => (
-            <li key={c.id}>
-              <button type="button" className="reader-collection" aria-pressed={active === c.id} onClick={() => onPick(c.id)}>
-                <CollectionMark collection={c} />
-                <span className="reader-collection__name">{c.name}</span>
-                <span className="reader-collection__count" aria-label={`${c.itemCount} items`}>
-                  {c.itemCount}
-                </span>
-              </button>
-            </li>
-          ))}
-          {collections.length === 0 ? <li className="muted reader-collections__empty">No collections yet. Add one when you save a link.</li> : null}
-        </ul>
-      )}
-      <button type="button" className="btn btn--ghost btn--compact reader-collections__manage" onClick={onManage}>
-        <Icon name="edit" size={18} />
-        Collections and tags
-      </button>
-    </div>
   );
 }
