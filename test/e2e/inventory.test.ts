@@ -111,7 +111,10 @@ describe('the Inventory in the browser against the real server', () => {
     await search.setMode('slow', { slowMs: 4_000 });
     await input.setInputFiles({ name: 'label.jpg', mimeType: 'image/jpeg', buffer: await labelJpeg(PLATE) });
     const review = page.getByTestId('device-review');
-    await shown(review);
+    // the label is read on the server (the OCR engine, then the AI): the page says so meanwhile,
+    // and on a busy 2-core machine the first read (the engine's start-up) can take half a minute
+    await shown(page.getByTestId('add-progress'));
+    await shown(review, 60_000);
     await expect.poll(() => review.getByLabel('Model').inputValue(), { timeout: 30_000 }).toBe(PLATE.model);
     expect(await review.getByLabel('Serial number').inputValue()).toBe(PLATE.serial);
     expect(await review.getByLabel('Brand').inputValue()).toBe(PLATE.brand);
@@ -420,7 +423,7 @@ describe('the web search address, set by an admin in the Inventory', () => {
     const created = await server.member.post('/api/home/devices', { name: 'Coffee machine', brand: MANUAL_FACTS.brand, model: MANUAL_FACTS.model });
     expect(created.status).toBe(201);
     const id = created.body.device.id as string;
-    await expect.poll(async () => (await server.member.get(`/api/home/devices/${id}`)).body.device.lookupStatus).toBe('skipped');
+    await expect.poll(async () => (await server.member.get(`/api/home/devices/${id}`)).body.device.lookupStatus, { timeout: 15_000 }).toBe('skipped');
 
     const phone = await open(server.member.cookie!, PHONE);
     await phone.goto(`${server.url}/inventory/${encodeURIComponent(id)}`);
