@@ -1,17 +1,17 @@
 // Lint: typescript-eslint across main, server, renderer and test, plus the module boundaries of
-// STYLE.md §2.3 as import restrictions.
+// STYLE.md §2.3 and docs/architecture.md's file roles: which module may import which file is
+// `hearth/module-boundaries` (scripts/eslint-module-boundaries.js: stores stay in their module and
+// out of routes; another module only through its schema.ts, public.ts or its services' types); what
+// each role and layer may import besides is `no-restricted-imports` below. Every one of these has a
+// probe in test/unit/lint-rules.test.ts. (One flat config object's no-restricted-imports replaces
+// another's, so a file gets the patterns of the last object that matches it.)
 import path from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import hearth from './scripts/eslint-module-boundaries.js';
 
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-// A module reads another module's data through that module's service, never its store. (One flat
-// config object's no-restricted-imports replaces another's, so each module rule below repeats it.)
-const otherStores = {
-  group: ['../*/store', '../*/store.js', '../../*/store', '../../*/store.js', '**/modules/*/store', '**/modules/*/store.js'],
-  message: "Another module's data comes through its service (handed in by the container), not its store.",
-};
 
 // The web app's boundaries (renderer/src/features/<x>/): a feature uses another only through that
 // feature's index.ts (its public surface; never a page component, which stays lazily loaded), and
@@ -94,35 +94,36 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     rules: restrict([{ group: ['**/server/**', '!**/server/config', '!**/server/config.js'], message: 'main/ talks to the server over the fork and HTTP.' }]),
   },
-  // A module's files are of three kinds. Route-side: routes.ts (and <part>-routes.ts, the routes of
-  // a part of the module built on its own) and the request/response helpers its routes use (http-io.ts). Stores: store.ts. The manifest: module.ts. Everything else under server/modules/<x>/
-  // (service.ts and the smaller services split from it, jobs, helpers, capture/…) is service-side.
+  // A module's files are of four kinds. Route-side: routes.ts (and <part>-routes.ts, the routes of
+  // a part of the module built on its own) and the request/response helpers its routes use
+  // (http-io.ts). Stores: store.ts and <part>-store.ts. The manifest: module.ts. Everything else
+  // under server/modules/<x>/ (services, jobs, helpers, capture/…) is service-side.
   {
     files: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts'],
     rules: restrict([
-      { group: ['**/store', '**/store.js', 'knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
-      otherStores,
+      { group: ['knex', '**/adapters/**', '**/db/**'], message: 'Routes parse, call their service and shape the answer.' },
     ]),
   },
   {
-    files: ['server/modules/*/store.ts'],
-    rules: restrict([{ group: ['**/service', '**/service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }, otherStores]),
+    files: ['server/modules/*/store.ts', 'server/modules/*/*-store.ts'],
+    rules: restrict([{ group: ['**/service', '**/service.js', '**/*-service', '**/*-service.js', '**/adapters/**', '**/http/**', 'express'], message: 'Stores are dumb queries.' }]),
   },
   {
     files: ['server/modules/*/**/*.ts'],
-    ignores: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts', 'server/modules/*/module.ts'],
+    ignores: ['server/modules/*/routes.ts', 'server/modules/*/*-routes.ts', 'server/modules/*/http-io.ts', 'server/modules/*/store.ts', 'server/modules/*/*-store.ts', 'server/modules/*/module.ts'],
     rules: restrict([
       { group: ['express', '**/http/**', '!**/http/sse', '!**/http/sse.js'], message: 'Services are transport-neutral.' },
       { group: ['**/http/sse', '**/http/sse.js'], allowTypeImports: true, message: 'Services may name a ReplayChannel type; streams are opened by routes.' },
       { group: ['knex'], allowTypeImports: true, message: 'Services use their store, not knex.' },
-      otherStores,
     ]),
   },
   // A module's manifest (module.ts) builds its own parts, routes included, from the platform and its
-  // ports: it may import any file of its own module and the layers below, never another module's store.
+  // ports: it may import any file of its own module and the layers below (hearth/module-boundaries
+  // keeps it off other modules' insides like every other file).
   {
-    files: ['server/modules/*/module.ts'],
-    rules: restrict([otherStores]),
+    files: ['server/**/*.ts'],
+    plugins: { hearth },
+    rules: { 'hearth/module-boundaries': 'error' },
   },
   // The layers under the modules: platform/ (logger, bus, scheduler, sidecars…) and db/ know nothing
   // of HTTP, the modules or the composition root; http/ knows no module except that api-router.ts

@@ -14,7 +14,7 @@ import type { UserActor } from '../../actor.js';
 import { AppError, BadRequestError, ConflictError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { ModelDetailsCache } from '../models/details.js';
+import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';

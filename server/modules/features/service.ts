@@ -14,7 +14,7 @@ import { itemFits, modelBudget, pickLargestFitting } from '../../platform/hardwa
 import type { Logger } from '../../platform/logger.js';
 import type { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import { sameModel } from '../models/pulls.js';
+import { sameModel } from '../models/public.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
 import type { ModelRolesService } from './model-roles-service.js';

@@ -1,6 +1,7 @@
 // The reader_items row mapping shared by the reader's stores: every column of reader_items with
 // its camelCase field, rows to records and back, and the defaults of a new item.
 import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { ItemRecord } from './schema.js';
 
 export type Row = Record<string, unknown>;
@@ -63,6 +64,14 @@ export function toRecord(r: Row): ItemRecord {
     out[f] = BOOLEAN_FIELDS.has(f) ? Boolean(v) : v === undefined ? null : v;
   }
   return out as unknown as ItemRecord;
+}
+
+/** `columns` of the items in the order of `seqs` (missing ones left out). */
+export async function rowsBySeqs(db: Knex, columns: string, seqs: number[]): Promise<ItemRecord[]> {
+  if (seqs.length === 0) return [];
+  const rows = (await db.raw(`SELECT ${columns} FROM reader_items i WHERE i.seq IN (SELECT value FROM json_each(?))`, [JSON.stringify(seqs)])) as Row[];
+  const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
+  return seqs.flatMap((s) => (bySeq.has(s) ? [toRecord(bySeq.get(s)!)] : []));
 }
 
 export function toRow(patch: Partial<ItemRecord>): Row {

@@ -3,7 +3,7 @@
 // and bm25-ranked search with the newest-first tier past RANK_ALL_MAX. Dumb queries: no
 // authorization; the caller passes the viewer for scoping.
 import type { Knex } from 'knex';
-import { LIST_COLUMNS, toRecord, type Row } from './item-rows.js';
+import { LIST_COLUMNS, rowsBySeqs, toRecord, type Row } from './item-rows.js';
 import type { ItemRecord } from './schema.js';
 
 export interface ListFilter {
@@ -117,11 +117,8 @@ export class ReaderSearchStore {
     return rows.map((r) => r.seq);
   }
 
-  private async bySeqs(seqs: number[]): Promise<ItemRecord[]> {
-    if (seqs.length === 0) return [];
-    const rows = (await this.db.raw(`SELECT ${LIST_COLUMNS.join(', ')} FROM reader_items i WHERE i.seq IN (SELECT value FROM json_each(?))`, [JSON.stringify(seqs)])) as Row[];
-    const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
-    return seqs.flatMap((s) => (bySeq.has(s) ? [toRecord(bySeq.get(s)!)] : []));
+  private bySeqs(seqs: number[]): Promise<ItemRecord[]> {
+    return rowsBySeqs(this.db, LIST_COLUMNS.join(', '), seqs);
   }
 
   /**

@@ -6,9 +6,9 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { InstallRequestResponse, ToolResponse, ToolsResponse } from '../../../../server/modules/tools/schema.js';
-import { NOTIFICATIONS_KEY } from '../notifications';
+import { NOTIFICATIONS_KEY, TOOLS_KEY } from '../../api/query-keys';
 
-export const TOOLS_KEY = ['tools'] as const;
+export { TOOLS_KEY };
 
 export function useToolsList() {
   return useQuery({

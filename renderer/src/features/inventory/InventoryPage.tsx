@@ -3,12 +3,13 @@
 // counts, warranty badges, and "Looking up…" on devices whose manual is being found (the list is
 // read again every 3 s while any is, queries.ts). A first visit gets a kind start: Add by photo
 // (the phone's camera) or Add by hand. Adding happens in place (AddDevice).
-import { useEffect, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/StateViews';
 import { useDebounced, useStoredChoice } from '../../ui/hooks';
+import { useSearchInAddress } from '../../ui/useSearchInAddress';
 import { AddDevice, type AddMode } from './AddDevice';
 import { ImportExportDialog } from './ImportExportDialog';
 import { DeviceCard, FileButton } from './parts';
@@ -49,13 +50,7 @@ function DeviceList({ onAdd }: { onAdd: (m: AddMode) => void }): ReactElement {
   const list = useDevices(q, category);
 
   // the search is kept in the address, so Back from a device comes back to it
-  useEffect(() => {
-    if ((params.get('q') ?? '') === q) return;
-    const next = new URLSearchParams(params);
-    if (q) next.set('q', q);
-    else next.delete('q');
-    setParams(next, { replace: true });
-  }, [q]); // only when the debounced search changes
+  useSearchInAddress(q);
 
   const setCategory = (c: string | null) => {
     const next = new URLSearchParams(params);

@@ -5,10 +5,11 @@ import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type { Notification, NotificationsResponse, UnreadCountResponse } from '../../../../server/modules/notifications/schema.js';
-import { TOOLS_KEY, type ToolResponse } from '../apps';
+import type { ToolResponse } from '../../../../server/modules/tools/schema.js';
+import { NOTIFICATIONS_KEY, TOOLS_KEY } from '../../api/query-keys';
 
 export const UNREAD_POLL_MS = 30_000;
-export const NOTIFICATIONS_KEY = ['notifications'] as const;
+export { NOTIFICATIONS_KEY };
 
 /** The unread count; the last one is kept through a failed poll (the next poll tries again). */
 export function useUnreadCount(): number {

@@ -3,7 +3,7 @@
 // as you type. Collections sit in a sidebar (a sheet on phones). Items still being saved show a
 // spinner and the list is read again every 2 s until none is (queries.ts); a failed save shows why,
 // with Retry.
-import { Suspense, useEffect, useState, type ReactElement } from 'react';
+import { Suspense, useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
@@ -12,6 +12,7 @@ import { Sheet } from '../../ui/Sheet';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useDrawnInSteps } from '../../ui/useDrawnInSteps';
 import { useDebounced, useStoredChoice } from '../../ui/hooks';
+import { useSearchInAddress } from '../../ui/useSearchInAddress';
 import { ItemCard } from './parts';
 import './reader.css';
 import { useCollections, useHideItem, useReaderItems, useRearchive, useTags } from './queries';
@@ -52,13 +53,7 @@ export function ReaderListPage(): ReactElement {
   };
 
   // the search is kept in the address too, so Back from an article comes back to it
-  useEffect(() => {
-    if ((params.get('q') ?? '') === q) return;
-    const next = new URLSearchParams(params);
-    if (q) next.set('q', q);
-    else next.delete('q');
-    setParams(next, { replace: true });
-  }, [q]); // only when the debounced search changes
+  useSearchInAddress(q);
 
   // the link just added is followed (read again while it is being saved) even where these filters
   // do not show it, so its banner can say how the save ended
