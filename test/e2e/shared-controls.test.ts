@@ -3,7 +3,7 @@
 // are the shared SegmentedControl (styled by its own CSS, not by whichever Reader or Inventory page
 // loaded first), Chat's "Add a picture" shows no file-input text beside it, and the App Store's
 // tool icons are the bundled line icons (SVG), never emoji that draw as empty boxes where no emoji
-// font exists. Axe finds no serious or critical violation. Needs `npm run build:web`.
+// font exists; a settled page animates nothing endlessly but its spinners. Axe finds no serious or critical violation. Needs `npm run build:web`.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeModelRuntime } from '../fakes/model-runtime.js';
@@ -90,4 +90,25 @@ describe('shared controls look like the app on a fresh load', () => {
       await expectNoSeriousA11yViolations(page, `/apps (${name})`);
     });
   }
+
+  // Icons share their base rule with the spinner; once the turning moved into that shared rule every
+  // icon on every page turned forever, and each open page kept Chromium drawing every frame (an idle
+  // Chat page took about half of both cores). A settled page runs no endless animation but a spinner's.
+  it('a settled page turns nothing but its spinners', async () => {
+    const page = await pages.open('member', PHONE);
+    for (const path of ['/', '/chat', '/apps']) {
+      await page.goto(`${server.url}${path}`);
+      await shown(page.locator('main h1').first());
+      await shown(page.locator('main svg.icon').first());
+      const endless = await page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations === Infinity)
+          .map((a) => (a.effect as KeyframeEffect).target as Element | null)
+          .filter((el) => !el?.classList.contains('spinner'))
+          .map((el) => `${el?.tagName.toLowerCase()}.${el?.getAttribute('class') ?? ''}`),
+      );
+      expect(endless, path).toEqual([]);
+    }
+  });
 });
