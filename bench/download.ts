@@ -93,7 +93,7 @@ async function startHearth(sourceOrigin: string) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [path.join(root, 'dist/server/cli.js')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9', FETCH_ALLOW_ORIGINS: sourceOrigin },
+    env: { ...process.env, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9', FETCH_ALLOW_ORIGINS: sourceOrigin },
     stdio: 'ignore',
   });
   await until(async () => (await fetch(`${base}/api/system/ready`)).status === 200, 'Hearth to start', 20_000);

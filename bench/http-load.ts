@@ -10,6 +10,7 @@
 // p50 latencies above a second and a fraction of the real rate (228 req/s for the 200 KB image
 // where a plain node:http loop gets 1,700). Its reconnectRate option stops counting responses.
 import http from 'node:http';
+import https from 'node:https';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 export interface LoadResult {
@@ -32,6 +33,8 @@ interface Job {
   connections: number;
   seconds: number;
   headers?: Record<string, string>;
+  /** For https URLs: the root to trust (PEM) and the name to ask for (SNI and certificate check). */
+  tls?: { ca: string; servername: string };
 }
 
 function percentiles(latencies: number[]): { p50: number; p99: number } {
@@ -41,7 +44,11 @@ function percentiles(latencies: number[]): { p50: number; p99: number } {
 }
 
 async function runLoad(job: Job): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.connections });
+  const secure = job.urls[0]?.startsWith('https:') ?? false;
+  const agent = secure
+    ? new https.Agent({ keepAlive: true, maxSockets: job.connections, ca: job.tls?.ca, servername: job.tls?.servername })
+    : new http.Agent({ keepAlive: true, maxSockets: job.connections });
+  const get = secure ? https.get : http.get;
   const latencies: number[] = [];
   const perUrl = job.urls.map(() => [] as number[]);
   const statuses: Record<string, number> = {};
@@ -59,7 +66,7 @@ async function runLoad(job: Job): Promise<LoadResult> {
     new Promise<void>((resolve) => {
       const t0 = performance.now();
       const u = next++ % job.urls.length;
-      const req = http.get(job.urls[u]!, { agent, headers: job.headers }, (res) => {
+      const req = get(job.urls[u]!, { agent, headers: job.headers }, (res) => {
         res.on('data', (c: Buffer) => (bytes += c.length));
         res.on('end', () => {
           statuses[res.statusCode ?? 0] = (statuses[res.statusCode ?? 0] ?? 0) + 1;
@@ -105,7 +112,7 @@ async function runLoad(job: Job): Promise<LoadResult> {
  */
 export function loadInWorker(
   url: string | string[],
-  opts: { connections: number; seconds: number; headers?: Record<string, string>; groups?: string[]; stop?: Promise<unknown> },
+  opts: { connections: number; seconds: number; headers?: Record<string, string>; groups?: string[]; tls?: Job['tls']; stop?: Promise<unknown> },
 ): Promise<LoadResult> {
   const { stop, ...rest } = opts;
   return new Promise((resolve, reject) => {

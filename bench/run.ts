@@ -19,6 +19,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'inventory-import': () => import('./inventory-import.js'),
   image: () => import('./image.js'),
   media: () => import('./media.js'),
+  https: () => import('./https.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

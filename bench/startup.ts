@@ -60,7 +60,7 @@ export async function run(): Promise<void> {
       await measure(
         (port, dataDir) =>
           spawn(process.execPath, [path.join(root, 'dist/server/cli.js')], {
-            env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9' },
+            env: { ...process.env, PORT: String(port), HTTPS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9' },
             stdio: 'ignore',
           }),
         '/api/system/ready',

@@ -2,6 +2,7 @@
 // Staged start: open DB -> migrate -> container -> routes -> scheduler -> background boot.
 // close() undoes each stage in reverse; a half-started server still closes cleanly.
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express, { type Express } from 'express';
@@ -20,9 +21,43 @@ export interface ServerHandle {
   app: Express;
   deps: Deps;
   routes: RouteInfo[];
+  /**
+   * Starts HTTP on `port`; HTTPS follows beside it on `config.httpsPort` (unless the household turned
+   * it off) once the certificate is ready, which on a first start means making the household CA.
+   */
   listen(port?: number, host?: string): Promise<{ port: number; url: string }>;
+  /** Resolves when HTTPS has opened (its port and address) or could not (null). */
+  secure(): Promise<{ port: number; url: string } | null>;
   close(): Promise<void>;
 }
+
+/**
+ * Modern TLS only (Mozilla's "intermediate" profile): TLS 1.2 with forward-secret AEAD suites, and
+ * TLS 1.3. Every browser and phone of the last several years speaks these.
+ */
+export const TLS_OPTIONS = {
+  minVersion: 'TLSv1.2',
+  maxVersion: 'TLSv1.3',
+  ciphers: [
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+} as const;
+
+const urlOf = (scheme: 'http' | 'https', host: string, port: number) => {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `${scheme}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
+};
+
+/** How often the household certificate is checked against the LAN addresses and its end date. */
+const TLS_REFRESH_MS = 60_000;
 
 export async function createServer(config: Config, overrides: Overrides = {}): Promise<ServerHandle> {
   const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
@@ -62,7 +97,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       res.setHeader('Referrer-Policy', 'same-origin');
       next();
     });
-    app.use(homeHostGuard({ host: config.host }));
+    deps.tls.loadSettings();
+    app.use(homeHostGuard({ host: config.host, allowed: (name) => deps.tls.hostAllowed(name) }));
     const api = createApiRouter(deps);
     app.use('/api', api.router);
     app.use('/docs', docsRouter(config.docsDir));
@@ -77,31 +113,102 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     cleanups.push({ name: 'event streams', run: () => deps.sse.closeAll() });
     for (const m of deps.modules) await m.start?.();
 
-    const listen = (port = config.port, host = config.host) =>
-      new Promise<{ port: number; url: string }>((resolve, reject) => {
-        const server = http.createServer(app);
-        server.keepAliveTimeout = 65_000;
+    /** Stops one listening server: idle connections at once, the rest after a grace period. */
+    const stopServer = (server: http.Server) =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+
+    const bind = (server: http.Server, port: number, host: string) =>
+      new Promise<number>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          cleanups.push({
-            name: 'http',
-            run: () =>
-              new Promise<void>((done) => {
-                deps.sse.closeAll();
-                server.close(() => done());
-                server.closeIdleConnections();
-                // anything still open after a grace period is cut
-                setTimeout(() => server.closeAllConnections(), 2000).unref();
-              }),
-          });
-          const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-          resolve({ port: address.port, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}` });
+          resolve((server.address() as AddressInfo).port);
         });
       });
 
-    return { app, deps, routes: api.table, listen, close };
+    // HTTPS beside HTTP, on the same app. The TLS context is swapped in place when the certificate is
+    // renewed (no restart, open connections keep theirs); the port closes when the household turns
+    // HTTPS off and opens again, on the same port, when it turns it back on.
+    let secure: https.Server | null = null;
+    let securePort = config.httpsPort;
+    let secureHost = config.host;
+    let secureChange: Promise<void> = Promise.resolve();
+    const openSecure = async () => {
+      const material = deps.tls.material();
+      if (!material || secure) return;
+      const server = https.createServer({ ...TLS_OPTIONS, ...material }, app);
+      server.keepAliveTimeout = 65_000;
+      try {
+        securePort = await bind(server, securePort, secureHost);
+        secure = server;
+        deps.tls.setListeningPort(securePort);
+      } catch (err) {
+        // HTTP keeps serving: a busy HTTPS port must not keep the household out
+        const e = err as NodeJS.ErrnoException;
+        logger.warn({ code: e.code, port: securePort }, e.code === 'EADDRINUSE' ? `HTTPS port ${securePort} is already in use: set HTTPS_PORT to another port.` : `Could not open HTTPS: ${e.message}`);
+      }
+    };
+    const closeSecure = async () => {
+      const server = secure;
+      secure = null;
+      deps.tls.setListeningPort(null);
+      if (server) await stopServer(server);
+    };
+    let listening = false;
+    let secureReady: Promise<void> = Promise.resolve();
+    const offChange = deps.tls.onChange(() => {
+      if (!listening) return;
+      secureChange = secureChange.then(async () => {
+        const material = deps.tls.material();
+        if (!material) return closeSecure();
+        if (secure) secure.setSecureContext({ ...TLS_OPTIONS, ...material });
+        else await openSecure();
+      });
+    });
+    cleanups.push({ name: 'https', run: async () => {
+      offChange();
+      listening = false;
+      await secureChange;
+      await closeSecure();
+    } });
+
+    const listen = async (port = config.port, host = config.host) => {
+      const server = http.createServer(app);
+      server.keepAliveTimeout = 65_000;
+      const bound = await bind(server, port, host);
+      cleanups.push({
+        name: 'http',
+        run: () => {
+          deps.sse.closeAll();
+          return stopServer(server);
+        },
+      });
+      if (listening) return { port: bound, url: urlOf('http', host, bound) };
+      secureHost = host;
+      listening = true;
+      // off the start path: a first start makes the household CA, which takes a moment
+      secureReady = secureChange = deps.tls
+        .init()
+        .then(openSecure)
+        .catch((err: unknown) => logger.error({ err }, 'HTTPS could not start; Hearth answers over HTTP only'));
+      // the household certificate follows the LAN addresses and is renewed before it ends
+      deps.scheduler.every('tls.refresh', TLS_REFRESH_MS, async () => {
+        await deps.tls.refresh();
+      });
+      return { port: bound, url: urlOf('http', host, bound) };
+    };
+
+    const secureAddress = async () => {
+      await secureReady;
+      await secureChange;
+      return secure ? { port: securePort, url: urlOf('https', secureHost, securePort) } : null;
+    };
+
+    return { app, deps, routes: api.table, listen, secure: secureAddress, close };
   } catch (err) {
     await close();
     throw err;

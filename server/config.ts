@@ -18,6 +18,10 @@ const httpUrl = z.url({ protocol: /^https?$/ });
 
 export const ConfigSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).default(8787),
+  /** HTTPS beside HTTP (0: any free port); the household decides in the admin's TLS page whether it is on. */
+  httpsPort: z.coerce.number().int().min(0).max(65535).default(8443),
+  /** This computer's name, as the household certificate and the host guard know it. */
+  hostName: z.string().min(1).default(() => os.hostname()),
   host: z.string().min(1).default('0.0.0.0'),
   dataDir: z.string().min(1),
   rootDir: z.string().min(1),
@@ -99,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     strict: false,
     options: {
       port: { type: 'string' },
+      'https-port': { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'resources-dir': { type: 'string' },
@@ -113,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   const resourcesDir = flag('resources-dir') ?? path.join(rootDir, 'resources');
   const raw = {
     port: flag('port') ?? emptyToUndefined(env.PORT),
+    httpsPort: flag('https-port') ?? emptyToUndefined(env.HTTPS_PORT),
+    hostName: emptyToUndefined(env.HEARTH_HOSTNAME),
     host: flag('host') ?? emptyToUndefined(env.HOST),
     dataDir: path.resolve(flag('data-dir') ?? emptyToUndefined(env.DATA_DIR) ?? defaultDataDir(env)),
     rootDir,

@@ -6,6 +6,7 @@
 // listener. Adding a module: its folder, its module.ts, one line in buildModules. Tests swap pieces
 // through `overrides`.
 import os from 'node:os';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { createOllamaClient, type ModelRuntimeClient } from './adapters/model-runtime/ollama.js';
 import type { Config } from './config.js';
@@ -45,6 +46,7 @@ import type { Logger } from './platform/logger.js';
 import { machineSummary } from './platform/hardware.js';
 import { Scheduler } from './platform/scheduler.js';
 import { createSsrfGuard } from './platform/ssrf.js';
+import { TlsManager } from './platform/tls/manager.js';
 
 export type { Platform, Tuning };
 
@@ -132,6 +134,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const { config, logger, db } = base;
   const clock = overrides.clock ?? systemClock;
   const now = () => clock.now();
+  const networkInterfaces = overrides.networkInterfaces ?? (() => os.networkInterfaces());
   const platform: Platform = {
     config,
     logger,
@@ -149,8 +152,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     // the one reserve check of every large write (downloads, uploads, captures, LoRA files)
     diskSpace: createDiskSpace(overrides.diskFree ?? diskFree),
     tuning: overrides.tuning ?? {},
-    networkInterfaces: overrides.networkInterfaces ?? (() => os.networkInterfaces()),
+    networkInterfaces,
     migrations: base.migrations,
+    tls: new TlsManager({ dir: path.join(config.dataDir, 'tls'), hostName: config.hostName, host: config.host, networkInterfaces, clock, logger: logger.child('tls') }),
   };
   const modules = buildModules(platform, overrides);
   for (const m of modules as readonly ModuleManifest[]) m.gather?.(modules);

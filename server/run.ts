@@ -34,6 +34,9 @@ export async function runServer(argv: string[] = process.argv.slice(2)): Promise
   logger.info({ dataDir: config.dataDir }, `Hearth is running: open ${urls.join(' or ')} on any device in the house`);
   const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
   parentPort?.postMessage({ type: 'ready', port: address.port, urls });
+  void server.secure().then((secure) => {
+    if (secure) logger.info({ port: secure.port }, `Secure address (after a device trusts the household certificate, see /trust): port ${secure.port}`);
+  });
 
   let stopping = false;
   const stop = (signal: string) => {

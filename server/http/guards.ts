@@ -48,17 +48,20 @@ export function isHomeHostName(hostname: string): boolean {
 }
 
 /**
- * Everything Hearth serves answers only to a home host name (DESIGN §4): a page on a public name
- * made to resolve to this computer (DNS rebinding) is same-origin with itself, so the Origin check
- * and SameSite cookies let it list profiles, guess PINs and act with the session it gets. /api
- * (the archive view included) answers 403 bad_host; the web app and the docs answer a page that
- * says which address to open instead. A request without a Host header is no browser's and passes.
+ * Everything Hearth serves answers only to its own names (DESIGN §4, issue 31): a page on another
+ * name made to resolve to this computer (DNS rebinding) is same-origin with itself, so the Origin
+ * check and SameSite cookies let it list profiles, guess PINs and act with the session it gets.
+ * `allowed` is exactly the names on the certificate in use, plus any IP address (an address
+ * cannot be rebound); another `.local` name is refused too. /api (the archive view included)
+ * answers 403 bad_host; the web app and the docs answer a page that says which address to open
+ * instead. A request without a Host header is no browser's and passes.
  */
-export function homeHostGuard(opts: { host: string }): RequestHandler {
+export function homeHostGuard(opts: { host: string; allowed?: (hostname: string) => boolean }): RequestHandler {
+  const allowed = opts.allowed ?? isHomeHostName;
   return (req, res, next) => {
     const raw = req.get('host');
-    if (raw === undefined || isHomeHostName(req.hostname ?? '')) return next();
-    const addresses = lanUrls(opts.host, req.socket.localPort ?? 0);
+    if (raw === undefined || allowed(req.hostname ?? '')) return next();
+    const addresses = lanUrls(opts.host, req.socket.localPort ?? 0).map((u) => (req.secure ? u.replace(/^http:/, 'https:') : u));
     if (req.path === '/api' || req.path.startsWith('/api/')) {
       throw new ForbiddenError(
         `This is not Hearth’s own address, so Hearth will not answer here. Open it at ${addresses.join(' or ')}, or from the Hearth window on this computer.`,

@@ -17,6 +17,7 @@ import type { NetworkInterfaces } from '../platform/lan.js';
 import type { Logger } from '../platform/logger.js';
 import type { Scheduler } from '../platform/scheduler.js';
 import type { SsrfGuard } from '../platform/ssrf.js';
+import type { TlsManager } from '../platform/tls/manager.js';
 import type { PinThrottleRules } from './auth/throttle.js';
 import type { ChatTool } from './chat/tool-registry.js';
 import type { SearchProvider } from './search/providers.js';
@@ -48,6 +49,8 @@ export interface Platform {
   networkInterfaces: () => NetworkInterfaces;
   /** How many migrations the database has run (the system module's boot step reports it). */
   migrations: number;
+  /** HTTPS: the household certificate authority, the certificate served and the names Hearth answers to. */
+  tls: TlsManager;
 }
 
 /** Routes mounted under /api + prefix; `public` ones before the session lookup (content that is the same for everyone). */

@@ -296,7 +296,8 @@ describe('guards and HTTP conventions', () => {
         body: opts.body !== undefined ? JSON.stringify(opts.body) : undefined,
       });
 
-    it.each(['attacker.example', 'hearth.attacker.example', '192.168.1.20.nip.io'])('every /api route answers 403 bad_host through %s, and nothing happens', async (host) => {
+    // another computer's .local name and the router's names are not on Hearth's certificate either (issue 31)
+    it.each(['attacker.example', 'hearth.attacker.example', '192.168.1.20.nip.io', 'other-computer.local', 'hearth.lan', 'hearth.home.arpa'])('every /api route answers 403 bad_host through %s, and nothing happens', async (host) => {
       const before = await s.member.get('/api/notifications/unread-count');
       const checks: Array<[string, string, { body?: unknown; cookie?: string }]> = [
         ['GET', '/api/auth/profiles', {}],
@@ -332,8 +333,8 @@ describe('guards and HTTP conventions', () => {
       }
     });
 
-    it('home names still reach everything', async () => {
-      for (const host of ['127.0.0.1', 'localhost', 'my-computer', 'my-computer.local', 'hearth.lan', 'hearth.home.arpa', '192.168.1.20', '[::1]']) {
+    it('the names on the certificate in use, and IP addresses, still reach everything', async () => {
+      for (const host of ['127.0.0.1', 'localhost', 'my-computer', 'my-computer.local', 'MY-COMPUTER.local.', '192.168.1.20', '[::1]']) {
         const profiles = await send(host, 'GET', '/api/auth/profiles');
         expect(profiles.status, host).toBe(200);
         const pin = await send(host, 'POST', '/api/auth/verify-pin', { body: { userId: s.users.member.id, pin: MEMBER.pin } });

@@ -32,7 +32,7 @@ export const alive = (pid: number): boolean => {
 export async function startHearthProcess(opts: { port: number; dataDir: string; env?: Record<string, string>; what?: string; nodeArgs?: string[] }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), path.join(ROOT, 'server/cli.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(opts.port), HOST: '127.0.0.1', DATA_DIR: opts.dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: CLOSED_URL, ...opts.env },
+    env: { ...process.env, PORT: String(opts.port), HTTPS_PORT: '0', HOST: '127.0.0.1', DATA_DIR: opts.dataDir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: CLOSED_URL, ...opts.env },
     stdio: 'ignore',
   });
   const what = opts.what ?? 'Hearth to be ready';

@@ -88,7 +88,9 @@ export function testConfig(dataDir: string, extra: Partial<Config> = {}): Config
   // PINs are hashed cheaply (scrypt's real cost is ~70 ms of CPU a hash, hundreds of hashes a run);
   // the tests of signing in itself pass `config: { pinHashCost: 'standard' }`.
   const base = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', MODEL_RUNTIME_URL: CLOSED_URL, PATH: '', HEARTH_CHECK_RESPONSES: '1', HEARTH_TEST: '1', PIN_HASH_COST: 'low' }, []);
-  return { ...base, host: '127.0.0.1', port: 0, ...extra };
+  // HTTPS on any free port; the computer is `my-computer`, so the household certificate (and the host
+  // guard) name my-computer and my-computer.local whatever machine the suite runs on
+  return { ...base, host: '127.0.0.1', port: 0, httpsPort: 0, hostName: 'my-computer', ...extra };
 }
 
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
