@@ -28,9 +28,12 @@ export function requireBuiltWebApp(): void {
   if (!existsSync(WEB_INDEX)) throw new Error('dist/web is missing: run `npm run build:web` before the e2e tests.');
 }
 
-/** Debian's Chromium with the shared switches, plus any a test needs (e.g. --host-resolver-rules). */
-export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs] });
+/**
+ * Debian's Chromium with the shared switches, plus any a test needs (e.g. --host-resolver-rules);
+ * `env` for one that needs its own HOME (a certificate store of its own, ~/.pki/nssdb).
+ */
+export function launchChromium(extraArgs: readonly string[] = [], opts: { env?: Record<string, string> } = {}): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...extraArgs], ...(opts.env ? { env: { ...process.env, ...opts.env } as Record<string, string> } : {}) });
 }
 
 export const shown = (l: Locator, timeout = 15_000) => l.waitFor({ state: 'visible', timeout });
