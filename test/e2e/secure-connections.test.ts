@@ -10,7 +10,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueServerCertificate } from '../../server/platform/tls/authority.js';
 import { DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
@@ -68,7 +68,7 @@ describe('Hearth over HTTPS with the household CA trusted', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  async function memberPage(device = PHONE) {
+  async function memberPage(device: BrowserContextOptions = PHONE) {
     const base = `https://${NAME}:${httpsPort}`;
     const context = await browser.newContext(device);
     contexts.push(context);
