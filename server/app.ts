@@ -56,9 +56,6 @@ const urlOf = (scheme: 'http' | 'https', host: string, port: number) => {
   return `${scheme}://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 };
 
-/** How often the household certificate is checked against the LAN addresses and its end date. */
-const TLS_REFRESH_MS = 60_000;
-
 export async function createServer(config: Config, overrides: Overrides = {}): Promise<ServerHandle> {
   const cleanups: Array<{ name: string; run: () => Promise<void> | void }> = [];
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, dir: path.join(config.dataDir, 'logs') });
@@ -102,7 +99,17 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     const api = createApiRouter(deps);
     app.use('/api', api.router);
     app.use('/docs', docsRouter(config.docsDir));
-    app.use(webAppRouter(config.webDir));
+    // the plain address's pages may ask the secure address whether this device trusts it (the
+    // same choice of name as the web app's features/trust/secure-address.ts)
+    const secureOriginFor = (req: express.Request) => {
+      const port = deps.tls.listeningPort;
+      if (port === null) return null;
+      const { dns, ips } = deps.tls.state().names;
+      const host = (req.hostname ?? '').replace(/^\[|\]$/g, '').toLowerCase();
+      const name = dns.includes(host) || ips.includes(host) ? host : dns.find((n) => n !== 'localhost');
+      return name ? `https://${name.includes(':') ? `[${name}]` : name}:${port}` : null;
+    };
+    app.use(webAppRouter(config.webDir, { secureOrigin: secureOriginFor }));
     app.use(createErrorHandler(logger.child('http')));
 
     cleanups.push({ name: 'scheduler', run: () => deps.scheduler.stop() });
@@ -159,22 +166,29 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
       if (server) await stopServer(server);
     };
     let listening = false;
+    // changes are followed once HTTPS first opened (what init serves, openSecure picks up itself)
+    let following = false;
     let secureReady: Promise<void> = Promise.resolve();
     const offChange = deps.tls.onChange(() => {
-      if (!listening) return;
+      if (!following) return;
       secureChange = secureChange.then(async () => {
         const material = deps.tls.material();
         if (!material) return closeSecure();
         if (secure) secure.setSecureContext({ ...TLS_OPTIONS, ...material });
         else await openSecure();
       });
+      return secureChange;
     });
-    cleanups.push({ name: 'https', run: async () => {
-      offChange();
-      listening = false;
-      await secureChange;
-      await closeSecure();
-    } });
+    cleanups.push({
+      name: 'https',
+      run: async () => {
+        offChange();
+        following = false;
+        await secureReady;
+        await secureChange;
+        await closeSecure();
+      },
+    });
 
     const listen = async (port = config.port, host = config.host) => {
       const server = http.createServer(app);
@@ -188,17 +202,17 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
         },
       });
       if (listening) return { port: bound, url: urlOf('http', host, bound) };
+      // a second listen (none in Hearth) serves HTTP only
       secureHost = host;
       listening = true;
       // off the start path: a first start makes the household CA, which takes a moment
-      secureReady = secureChange = deps.tls
+      secureReady = deps.tls
         .init()
         .then(openSecure)
-        .catch((err: unknown) => logger.error({ err }, 'HTTPS could not start; Hearth answers over HTTP only'));
-      // the household certificate follows the LAN addresses and is renewed before it ends
-      deps.scheduler.every('tls.refresh', TLS_REFRESH_MS, async () => {
-        await deps.tls.refresh();
-      });
+        .catch((err: unknown) => logger.error({ err }, 'HTTPS could not start; Hearth answers over HTTP only'))
+        .finally(() => {
+          following = listening;
+        });
       return { port: bound, url: urlOf('http', host, bound) };
     };
 

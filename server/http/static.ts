@@ -116,7 +116,7 @@ const COMPRESSIBLE: Record<string, string> = {
  * build writes them next to the file, so nothing is compressed per request); the file itself
  * otherwise, through express.static. Same caching as the plain file: hashed assets forever.
  */
-function precompressed(webDir: string, csp: () => string): RequestHandler {
+function precompressed(webDir: string, csp: (req: Request) => string): RequestHandler {
   return (req, res, next) => {
     const file = resolveInside(webDir, decodeURIComponent(req.path).replace(/^\/+/, ''));
     if (!file || !statSync(file, { throwIfNoEntry: false })?.isFile()) return next();
@@ -125,7 +125,7 @@ function precompressed(webDir: string, csp: () => string): RequestHandler {
 }
 
 /** Sends `file`'s .br or .gz twin if it has one the browser takes (false: it has none; send the file itself). */
-function sendTwin(req: Request, res: Response, next: NextFunction, file: string, csp: () => string): boolean {
+function sendTwin(req: Request, res: Response, next: NextFunction, file: string, csp: (req: Request) => string): boolean {
   const type = COMPRESSIBLE[path.extname(file)];
   if (!type) return false;
   res.vary('Accept-Encoding');
@@ -137,7 +137,7 @@ function sendTwin(req: Request, res: Response, next: NextFunction, file: string,
   if (!encoding) return false;
   res.setHeader('Content-Type', type);
   res.setHeader('Content-Encoding', encoding.name);
-  if (file.endsWith('.html')) setHtmlHeaders(res, csp());
+  if (file.endsWith('.html')) setHtmlHeaders(res, csp(req));
   res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
   res.sendFile(file + encoding.ext, { cacheControl: false }, (err) => {
     if (err && !res.headersSent) next(err);
@@ -145,10 +145,19 @@ function sendTwin(req: Request, res: Response, next: NextFunction, file: string,
   return true;
 }
 
-export function webAppRouter(webDir: string): Router {
+/**
+ * `secureOrigin` (issue 31): on the plain address, the HTTPS origin the page may probe (the web app
+ * asks it whether this device trusts the household certificate), added to connect-src for that
+ * page only; null where there is none (HTTPS off, or the page is on the secure address already).
+ */
+export function webAppRouter(webDir: string, opts: { secureOrigin?: (req: Request) => string | null } = {}): Router {
   const router = express.Router();
   const indexFile = path.join(webDir, 'index.html');
-  const csp = appCspFor(webDir);
+  const baseCsp = appCspFor(webDir);
+  const csp = (req: Request) => {
+    const origin = req.secure ? null : (opts.secureOrigin?.(req) ?? null);
+    return origin ? baseCsp().replace("connect-src 'self'", `connect-src 'self' ${origin}`) : baseCsp();
+  };
   router.use((req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendPage(res, 404, 'Page not found', '<p>There is nothing to send here. <a href="/">Go to Hearth’s home page</a>.</p>');
@@ -170,7 +179,7 @@ export function webAppRouter(webDir: string): Router {
         // hashed assets cache forever; anything else revalidates
         if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
         // /index.html asked for by name is the same page as every client route
-        if (file.endsWith('.html')) setHtmlHeaders(res, csp());
+        if (file.endsWith('.html')) setHtmlHeaders(res, csp(res.req));
       },
     }),
   );
@@ -181,7 +190,7 @@ export function webAppRouter(webDir: string): Router {
     }
     // compressed as /index.html is (with the start-up loader inlined it is 18 KB, 5 KB in gzip)
     if (sendTwin(req, res, next, indexFile, csp)) return;
-    setHtmlHeaders(res, csp());
+    setHtmlHeaders(res, csp(req));
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(indexFile);
   };

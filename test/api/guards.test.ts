@@ -181,6 +181,10 @@ describe('guards and HTTP conventions', () => {
           // a reader snapshot's files on a signed, expiring token path: the snapshot is served with
           // CSP sandbox (opaque origin), so its asset requests carry no session cookie
           'GET /api/reader/:id/archive-t/:token/*rest',
+          // secure connections (issue 31): a phone needs these before it signs in, to trust Hearth
+          'GET /api/system/tls',
+          'GET /api/tls/ca.crt',
+          'GET /api/tls/ca.mobileconfig',
         ].sort(),
       );
     });

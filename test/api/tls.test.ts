@@ -4,8 +4,10 @@
 import { X509Certificate } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import plist from 'plist';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueServerCertificate, SERVER_CERT_DAYS } from '../../server/platform/tls/authority.js';
 import type { NetworkInterfaces } from '../../server/platform/lan.js';
@@ -264,5 +266,166 @@ describe('the admin’s own certificate, and HTTPS off', () => {
     await s.handle.deps.tls.useHousehold();
     expect((await s.handle.secure())?.port).toBe(port);
     expect((await httpsGet(port, { name: 'my-computer.local', ca: caPem(s) })).status).toBe(200);
+  });
+});
+
+function getBytes(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+describe('the routes: status, the root to install, the admin’s choice', () => {
+  let s: TestServer;
+  let port: number;
+  let root: Awaited<ReturnType<typeof makeRoot>>;
+  beforeAll(async () => {
+    s = await startTestServer({ seed: 'household' });
+    port = await httpsPortOf(s);
+    root = await makeRoot('Household private root');
+  });
+  afterAll(() => s.close());
+
+  it('GET /api/system/tls answers anyone: the mode, the HTTPS port, exactly the certificate’s names, the root’s fingerprint and the end date', async () => {
+    const r = await s.anon.get('/api/system/tls');
+    expect(r.status).toBe(200);
+    const served = (await httpsGet(port, { name: 'localhost', ca: caPem(s) })).peer;
+    expect(r.body).toEqual({
+      mode: 'household',
+      httpsPort: port,
+      names: ['localhost', 'my-computer', 'my-computer.local', '127.0.0.1', '::1'],
+      fingerprintSha256: new X509Certificate(caPem(s)).fingerprint256,
+      validUntil: new Date(served.validTo).toISOString(),
+    });
+    // the same over HTTPS
+    expect((await httpsGet(port, { name: 'my-computer.local', ca: caPem(s), path: '/api/system/tls' })).json()).toEqual(r.body);
+  });
+
+  it('GET /api/tls/ca.crt is the household root as DER (application/x-x509-ca-cert), for anyone', async () => {
+    const r = await getBytes(`${s.url}/api/tls/ca.crt`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/x-x509-ca-cert');
+    expect(r.headers['content-disposition']).toContain('attachment');
+    expect(r.body[0]).toBe(0x30); // a DER SEQUENCE, not PEM text
+    const cert = new X509Certificate(r.body);
+    expect(cert.fingerprint256).toBe(new X509Certificate(caPem(s)).fingerprint256);
+    expect(cert.ca).toBe(true);
+  });
+
+  it('GET /api/tls/ca.mobileconfig is an iOS profile (application/x-apple-aspen-config) whose root payload is the same certificate', async () => {
+    const r = await getBytes(`${s.url}/api/tls/ca.mobileconfig`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/x-apple-aspen-config');
+    const profile = plist.parse(r.body.toString('utf8')) as Record<string, any>;
+    expect(profile).toMatchObject({ PayloadType: 'Configuration', PayloadVersion: 1, PayloadDisplayName: expect.stringContaining('Hearth') });
+    expect(profile.PayloadUUID).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-5[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$/);
+    expect(profile.PayloadContent).toHaveLength(1);
+    const payload = profile.PayloadContent[0];
+    expect(payload).toMatchObject({ PayloadType: 'com.apple.security.root', PayloadVersion: 1 });
+    expect(payload.PayloadUUID).not.toBe(profile.PayloadUUID);
+    expect(new X509Certificate(payload.PayloadContent as Buffer).fingerprint256).toBe(new X509Certificate(caPem(s)).fingerprint256);
+    // the same profile on every download (iOS replaces it instead of adding another)
+    expect((await getBytes(`${s.url}/api/tls/ca.mobileconfig`)).body.equals(r.body)).toBe(true);
+  });
+
+  it('the admin routes answer 401 without a session and 403 to a member', async () => {
+    for (const [method, p] of [['GET', '/api/admin/tls'], ['PUT', '/api/admin/tls'], ['POST', '/api/admin/tls/renew']] as const) {
+      expect((await s.anon.req(method, p, method === 'GET' ? undefined : { mode: 'off' })).status, `${method} ${p}`).toBe(401);
+      expect((await s.member.req(method, p, method === 'GET' ? undefined : { mode: 'off' })).status, `${method} ${p}`).toBe(403);
+    }
+    expect((await s.anon.get('/api/system/tls')).body.mode).toBe('household');
+  });
+
+  it('PUT /api/admin/tls checks the admin’s own certificate: 422 with a sentence for a wrong key, an expired one, one without names; 400 without the PEM', async () => {
+    const leaf = await issue(root, { dns: ['hearth.example.net'] });
+    const other = await issue(root, { dns: ['hearth.example.net'] });
+    const expired = await issue(root, { dns: ['hearth.example.net'], notBefore: new Date(Date.now() - 100 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const nameless = await issue(root, { subject: 'no names' });
+    const cases: Array<[unknown, number, string]> = [
+      [{ mode: 'own', certPem: leaf.certPem + root.certPem, keyPem: other.keyPem }, 422, 'certificate_key_mismatch'],
+      [{ mode: 'own', certPem: expired.certPem + root.certPem, keyPem: expired.keyPem }, 422, 'certificate_expired'],
+      [{ mode: 'own', certPem: nameless.certPem + root.certPem, keyPem: nameless.keyPem }, 422, 'certificate_names_missing'],
+      [{ mode: 'own', certPem: leaf.certPem, keyPem: leaf.keyPem }, 422, 'certificate_chain_incomplete'],
+      [{ mode: 'own', certPem: leaf.certPem + root.certPem }, 400, 'invalid_request'],
+      [{ mode: 'secure' }, 400, 'invalid_request'],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await s.admin.put('/api/admin/tls', body);
+      expect(r.status, code).toBe(status);
+      expect(r.body.error.code).toBe(code);
+      expect(r.body.error.message).toMatch(/^[A-Z].+[.:].*/);
+    }
+    expect((await s.admin.get('/api/admin/tls')).body).toMatchObject({ mode: 'household', notice: null });
+  });
+
+  it('PUT /api/admin/tls own, off and household: each served at once', async () => {
+    const leaf = await issue(root, { dns: ['hearth.example.net'] });
+    const own = await s.admin.put('/api/admin/tls', { mode: 'own', certPem: leaf.certPem + root.certPem, keyPem: leaf.keyPem });
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ mode: 'own', httpsPort: port, names: ['hearth.example.net'], fingerprintSha256: new X509Certificate(root.certPem).fingerprint256, householdFingerprintSha256: new X509Certificate(caPem(s)).fingerprint256 });
+    expect((await httpsGet(port, { name: 'hearth.example.net', ca: root.certPem, path: '/api/system/tls' })).json().mode).toBe('own');
+    // renewing is the issuer's business, and says so
+    const renew = await s.admin.post('/api/admin/tls/renew');
+    expect(renew.status).toBe(409);
+    expect(renew.body.error.code).toBe('own_certificate');
+
+    const off = await s.admin.put('/api/admin/tls', { mode: 'off' });
+    expect(off.body).toMatchObject({ mode: 'off', httpsPort: null, names: [], validUntil: null });
+    expect(await refused(port)).toBe(true);
+    expect((await s.admin.post('/api/admin/tls/renew')).status).toBe(409);
+    // the root can still be installed while HTTPS is off
+    expect((await getBytes(`${s.url}/api/tls/ca.crt`)).status).toBe(200);
+
+    const household = await s.admin.put('/api/admin/tls', { mode: 'household' });
+    expect(household.body).toMatchObject({ mode: 'household', httpsPort: port });
+    expect((await httpsGet(port, { name: 'my-computer.local', ca: caPem(s) })).status).toBe(200);
+  });
+
+  it('the admin’s own certificate is kept across a restart', async () => {
+    const temp = makeTempDir();
+    try {
+      const leaf = await issue(root, { dns: ['hearth.example.net'] });
+      const a = await startTestServer({ seed: 'household', dataDir: temp.dir });
+      await a.handle.secure();
+      expect((await a.admin.put('/api/admin/tls', { mode: 'own', certPem: leaf.certPem + root.certPem, keyPem: leaf.keyPem })).status).toBe(200);
+      await a.close();
+      const b = await startTestServer({ dataDir: temp.dir });
+      const port = await httpsPortOf(b);
+      expect((await b.anon.get('/api/system/tls')).body).toMatchObject({ mode: 'own', names: ['hearth.example.net'], httpsPort: port });
+      expect((await httpsGet(port, { name: 'hearth.example.net', ca: root.certPem })).peer.fingerprint256).toBe(new X509Certificate(leaf.certPem).fingerprint256);
+      await b.close();
+    } finally {
+      temp.remove();
+    }
+  });
+
+  it('POST /api/admin/tls/renew issues a new household certificate and serves it with no restart', async () => {
+    const before = (await httpsGet(port, { name: 'localhost', ca: caPem(s) })).peer;
+    const r = await s.admin.post('/api/admin/tls/renew');
+    expect(r.status).toBe(200);
+    const after = (await httpsGet(port, { name: 'localhost', ca: caPem(s) })).peer;
+    expect(after.serialNumber).not.toBe(before.serialNumber);
+    expect(r.body.validUntil).toBe(new Date(after.validTo).toISOString());
+  });
+
+  it('no answer carries a private key: every GET route without parameters, as the admin, and the exports', async () => {
+    const secrets = ['ca.key', 'server.key'].map((f) => readFileSync(tlsFile(s, f), 'utf8').replace(/-----[^-]+-----|\s/g, '').slice(20, 60));
+    const gets = s.handle.routes.filter((r) => r.method === 'get' && !r.path.includes(':') && r.response !== 'events');
+    expect(gets.length).toBeGreaterThan(20);
+    for (const r of gets) {
+      const answer = await getBytes(`${s.url}${r.path}`.replace(/\/\*.*$/, '')).catch(() => null);
+      const text = answer?.body.toString('latin1') ?? '';
+      const withSession = await s.admin.get(r.path);
+      for (const secret of secrets) {
+        expect(text.includes(secret), r.path).toBe(false);
+        expect(withSession.text.includes(secret), r.path).toBe(false);
+      }
+    }
   });
 });

@@ -69,7 +69,7 @@ export class TlsManager {
   private settings: Settings = { mode: 'household' };
   private ca: (KeyedCertificate & { x509: X509Certificate }) | null = null;
   private served: { material: TlsMaterial; names: CertificateNames; validUntil: Date; fingerprintSha256: string } | null = null;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Set<() => void | Promise<void>>();
   private httpsPort: number | null = null;
   private notice: string | null = null;
   /** One change at a time: a renewal and an admin's switch never interleave their file writes. */
@@ -158,7 +158,8 @@ export class TlsManager {
     this.httpsPort = port;
   }
 
-  onChange(listener: () => void): () => void {
+  /** Called after each change of what is served; a change (an admin's switch) resolves once every listener has. */
+  onChange(listener: () => void | Promise<void>): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -213,7 +214,7 @@ export class TlsManager {
     return this.serialize(async () => {
       this.saveSettings({ mode: 'off' });
       this.served = null;
-      this.changed();
+      await this.changed();
     });
   }
 
@@ -222,10 +223,10 @@ export class TlsManager {
     this.write('settings', JSON.stringify(this.settings, null, 2) + '\n');
   }
 
-  private changed(): void {
+  private async changed(): Promise<void> {
     for (const l of this.listeners) {
       try {
-        l();
+        await l();
       } catch (err) {
         this.deps.logger.error({ err }, 'TLS change listener failed');
       }
@@ -252,7 +253,7 @@ export class TlsManager {
             validUntil: checked.validUntil,
             fingerprintSha256: checked.rootFingerprintSha256,
           };
-          this.changed();
+          await this.changed();
           return;
         } catch (err) {
           this.notice = `Your own certificate can no longer be used (${(err as Error).message}) Hearth serves the household certificate until you paste a new one.`;
@@ -314,7 +315,7 @@ export class TlsManager {
       const fresh = new Date(cert.validTo).getTime() - now.getTime() > RENEW_BEFORE_MS && new Date(cert.validFrom).getTime() <= now.getTime();
       if (fresh && sameNames(current, want) && cert.checkIssued(ca.x509) && cert.verify(ca.x509.publicKey)) {
         if (this.served?.material.cert === certPem) return false;
-        this.serveHousehold(certPem, keyPem, cert, ca.x509);
+        await this.serveHousehold(certPem, keyPem, cert, ca.x509);
         return true;
       }
     }
@@ -323,17 +324,17 @@ export class TlsManager {
     this.write('serverCert', issued.certPem);
     const cert = new X509Certificate(issued.certPem);
     this.deps.logger.info({ names: [...want.dns, ...want.ips], validUntil: cert.validTo }, 'issued the household server certificate');
-    this.serveHousehold(issued.certPem, issued.keyPem, cert, ca.x509);
+    await this.serveHousehold(issued.certPem, issued.keyPem, cert, ca.x509);
     return true;
   }
 
-  private serveHousehold(certPem: string, keyPem: string, cert: X509Certificate, root: X509Certificate): void {
+  private async serveHousehold(certPem: string, keyPem: string, cert: X509Certificate, root: X509Certificate): Promise<void> {
     this.served = {
       material: { cert: certPem, key: keyPem },
       names: namesFromSubjectAltName(cert.subjectAltName),
       validUntil: new Date(cert.validTo),
       fingerprintSha256: root.fingerprint256,
     };
-    this.changed();
+    await this.changed();
   }
 }
