@@ -107,6 +107,49 @@ describe('Hearth over HTTPS with the household CA trusted', () => {
     expect(await open('example.com')).toMatch(/^net::ERR_CERT_(INVALID|AUTHORITY_INVALID)$/);
   });
 
+  it('the plain address offers the secure one once the device trusts it, and remembers “always”', async () => {
+    const plain = `http://${NAME}:${new URL(server!.url).port}`;
+    const context = await browser.newContext(PHONE);
+    contexts.push(context);
+    // the session cookie is not tied to a port or, without Secure, to a scheme: one sign-in serves both
+    await context.addCookies([{ name: 'session', value: server!.member.cookie!.slice('session='.length), url: plain, httpOnly: true, sameSite: 'Lax' }]);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(plain);
+    await shown(page.getByTestId('home-name'));
+    expect(await page.evaluate(() => ({ secure: window.isSecureContext, worker: 'serviceWorker' in navigator }))).toEqual({ secure: false, worker: false });
+    const offer = page.getByTestId('secure-offer');
+    await shown(offer);
+    expect(await offer.textContent()).toContain('This device trusts Hearth’s secure address');
+    await page.getByTestId('secure-offer-always').tap();
+    await page.waitForURL(`https://${NAME}:${httpsPort}/`);
+    await shown(page.getByTestId('home-name'));
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
+    // remembered on this device: the plain address goes straight to the secure one
+    await page.goto(`${plain}/inventory`);
+    await page.waitForURL(`https://${NAME}:${httpsPort}/inventory`);
+
+    // the Trust page there says this device trusts it already
+    await page.goto(`${plain}/trust`);
+    await page.waitForURL(`https://${NAME}:${httpsPort}/trust`);
+    await shown(page.getByTestId('trust-already'));
+  });
+
+  it('the Trust page’s Check on the plain address says the device trusts Hearth and opens the secure address', async () => {
+    const plain = `http://${NAME}:${new URL(server!.url).port}`;
+    const context = await browser.newContext(DESKTOP);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${plain}/trust`);
+    await page.getByTestId('trust-check').click();
+    const result = page.getByTestId('trust-result');
+    await shown(result);
+    expect(await result.textContent()).toContain('This device trusts Hearth.');
+    await result.getByRole('link', { name: 'Open the secure address' }).click();
+    await page.waitForURL(`https://${NAME}:${httpsPort}/`);
+  });
+
   it('with the server stopped, the installed app opens on its offline screen at the secure address', async () => {
     const { page, base } = await memberPage(DESKTOP);
     await page.goto(base);

@@ -48,7 +48,7 @@ describe('the end of setup in the browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('the last setup step shows the address to open on every phone, a QR code of it and a copy button', async () => {
+  it('the last setup step shows the address to open on every phone, a QR code of its Trust page and a copy button', async () => {
     // the admin stopped at the last step (the wizard resumes there)
     expect((await server.admin.put('/api/setup/state', { step: 'finish' })).status).toBe(200);
     const page = await open('admin', PHONE);
@@ -64,12 +64,12 @@ describe('the end of setup in the browser', () => {
     expect(await box.textContent()).toContain(`http://172.17.0.1:${port}`);
     expect(await box.textContent()).not.toContain('127.0.0.1');
 
-    // the QR image says what it encodes, is drawn, and is the code of the preferred address
-    const qr = page.getByRole('img', { name: `QR code that opens ${preferred}` });
+    // the QR image says what it encodes, is drawn, and is the code of the preferred address's Trust page (issue 31)
+    const qr = page.getByRole('img', { name: `QR code that opens ${preferred}/trust` });
     await shown(qr);
     expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const src = await qr.getAttribute('src');
-    const expected = await QRCode.toString(preferred, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
+    const expected = await QRCode.toString(`${preferred}/trust`, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
     expect(decodeURIComponent(src!.slice(src!.indexOf(',') + 1))).toBe(expected);
 
     // the copy button copies (localhost is a secure context, so the Clipboard API is there)

@@ -11,6 +11,7 @@ import { BrowserRouter } from 'react-router';
 import { apiFetch, onNetworkError, takeEarly } from '../api/client';
 import { createQueryClient } from '../api/query';
 import { BootScreen } from '../features/boot/BootScreen';
+import { SecureAddressOffer } from '../features/trust/SecureAddressOffer';
 import { Icon, Spinner } from '../ui/icons';
 import { ErrorState } from '../ui/StateViews';
 import { isUnreachable, NotReachable } from './NotReachable';
@@ -114,6 +115,7 @@ export function App(): ReactElement {
       return (
         <QueryClientProvider client={queryClient}>
           <SessionProvider initial={phase.session}>
+            <SecureAddressOffer />
             <Routed />
             {lost ? <NotReachable over onRetry={checkAgain} /> : null}
           </SessionProvider>

@@ -1,5 +1,5 @@
 // The header's profile menu: the signed-in person's picture and name open a menu with their profile
-// page (name, picture, their own PIN) and Help, the user docs Hearth serves at /docs, opened in a new
+// page (name, picture, their own PIN), the Trust page (this device and the secure address) and Help, the user docs Hearth serves at /docs, opened in a new
 // tab so the app stays where it was. Sign out stays a button of its own beside it.
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import type { ReactElement } from 'react';
@@ -25,6 +25,12 @@ export function ProfileMenu({ user }: { user: PublicUser }): ReactElement {
             <Link to="/profile">
               <Icon name="smile" size={20} />
               <span>Your profile and PIN</span>
+            </Link>
+          </Menu.Item>
+          <Menu.Item className="menu__item" asChild>
+            <Link to="/trust">
+              <Icon name="lock" size={20} />
+              <span>Secure connection on this device</span>
             </Link>
           </Menu.Item>
           <Menu.Item className="menu__item" asChild>

@@ -45,6 +45,8 @@ export interface BootWindow {
     addEventListener(type: 'visibilitychange', listener: () => void): void;
   };
   location: { readonly pathname: string; readonly search: string };
+  /** False on a plain-HTTP LAN address: no service worker there. */
+  isSecureContext?: boolean;
   fetch(path: string, init: RequestInit): Promise<Response>;
   setTimeout(fn: () => void, ms: number): unknown;
   PerformanceObserver?: {
@@ -149,8 +151,10 @@ export function boot(config: BootConfig, w: BootWindow): void {
 
   afterFirstPaint(w, start);
 
+  // only on a secure origin (the secure address, or the computer itself): elsewhere the app says
+  // how to get there (features/trust/SecureAddressOffer) instead of installing
   const worker = config.serviceWorker;
-  const workers = w.navigator.serviceWorker;
+  const workers = w.isSecureContext === false ? undefined : w.navigator.serviceWorker;
   if (worker && workers) w.addEventListener('load', () => void workers.register(worker, { scope: '/' }).catch(() => undefined));
 }
 

@@ -22,6 +22,7 @@ import { routes as models } from '../features/models/routes.js';
 import { routes as imageAdmin } from '../features/image-admin/routes.js';
 import { routes as profile } from '../features/profile/routes.js';
 import { routes as mediaAdmin } from '../features/media-admin/routes.js';
+import { routes as trust } from '../features/trust/routes.js';
 import { routes as admin } from '../features/admin/routes.js';
 import type { PageRoute } from './page-types.js';
 
@@ -44,6 +45,7 @@ export const PAGE_TABLE = [
   ...imageAdmin,
   ...profile,
   ...mediaAdmin,
+  ...trust,
   ...admin,
 ] as const satisfies readonly PageRoute[];
 

@@ -29,6 +29,7 @@ import { views as models } from '../features/models/pages';
 import { views as imageAdmin } from '../features/image-admin/pages';
 import { views as profile } from '../features/profile/pages';
 import { views as mediaAdmin } from '../features/media-admin/pages';
+import { views as trust } from '../features/trust/pages';
 import { views as admin } from '../features/admin/pages';
 
 import type { Role } from '../api/types';
@@ -75,6 +76,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...imageAdmin,
   ...profile,
   ...mediaAdmin,
+  ...trust,
   ...admin,
 };
 

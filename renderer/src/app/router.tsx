@@ -17,6 +17,8 @@ import { Shell } from './Shell';
 
 // the wizard is opened once per household: its own chunk, like the pages (pages.tsx)
 const SetupWizard = lazy(() => import('../features/setup/SetupWizard').then((m) => ({ default: m.SetupWizard })));
+// open to everyone, signed in or not: a phone comes here first to trust the secure address
+const TrustPage = lazy(() => import('../features/trust/TrustPage').then((m) => ({ default: m.TrustPage })));
 
 export interface ReturnState {
   /** Where to go after signing in. */
@@ -160,6 +162,16 @@ export function AppRoutes({ pages = SHELL_PAGES }: { pages?: readonly ShellPage[
             element={
               <PageBoundary>
                 <SetupRoute />
+              </PageBoundary>
+            }
+          />
+          <Route
+            path="/trust"
+            element={
+              <PageBoundary>
+                <Suspense fallback={<LoadingState />}>
+                  <TrustPage />
+                </Suspense>
               </PageBoundary>
             }
           />

@@ -1,5 +1,5 @@
 // The address to open Hearth at on every phone and laptop in the house, with a QR code of the
-// best one and a copy button; or, when no other device can reach Hearth, why and what to change.
+// best one's Trust page (how the device trusts Hearth's secure address, issue 31) and a copy button; or, when no other device can reach Hearth, why and what to change.
 // Shown at the end of setup (a parent who set up on this computer's localhost has nothing else to type).
 import { useEffect, useState, type ReactElement } from 'react';
 import { Icon } from '../../ui/icons';
@@ -51,8 +51,12 @@ export function HouseAddress(): ReactElement {
           <CopyButton text={preferred} />
           <p className="muted">Or scan this code with the phone&rsquo;s camera:</p>
         </div>
-        <QrCode text={preferred} />
+        <QrCode text={`${preferred}/trust`} />
       </div>
+      <p className="muted">
+        The code opens the <a href="/trust">Trust page</a>: it shows how each phone or laptop trusts Hearth once, so it opens Hearth&rsquo;s secure address, where the app
+        installs and can use the microphone and camera.
+      </p>
       {addresses.length > 1 ? (
         <p className="muted house-address__others">
           If that address does not open, try {addresses.slice(1).map((a, i) => (
