@@ -145,6 +145,6 @@ body{font:15px system-ui,sans-serif;margin:0;padding:20px;text-align:center;colo
 p{margin:0 0 12px}figure{margin:0 auto 16px;max-width:300px}svg{width:100%;height:auto}
 figcaption{font:600 16px ui-monospace,monospace;word-break:break-all;user-select:all}
 </style></head><body>
-<p>Point the phone's camera at the code, or type the address into its browser. The phone must be on this home network.</p>
+<p>Point the phone's camera at the code, or type the address into its browser. The phone must be on this home network. The page shows how to trust Hearth's certificate once, then opens its secure address.</p>
 ${blocks}</body></html>`;
 }

@@ -10,7 +10,7 @@ import { moveDataFolder, planMove, resolveMoveTarget } from './data-folder.js';
 import { registerIpc } from './ipc.js';
 import { RotatingLog } from './log-file.js';
 import { createLoginItem, HIDDEN_SWITCH, type LoginItem } from './login-item.js';
-import type { TrayStatus } from './menu.js';
+import { phoneUrl, type TrayStatus } from './menu.js';
 import { resolvePaths, trayIconFile } from './paths.js';
 import { isTrustedSender } from './security.js';
 import { ServerHost, type ServerSnapshot, type ServerStartError } from './server-host.js';
@@ -236,7 +236,7 @@ function run(): void {
       {
         'open-app': () => void windows.openApp(),
         'open-admin': () => void windows.openAdmin(),
-        'show-lan-qr': () => void windows.showQr(host.snapshot.urls),
+        'show-lan-qr': () => void windows.showQr(host.snapshot.urls.map(phoneUrl)),
         'toggle-open-at-login': () => {
           loginItem.setEnabled(!loginItem.isEnabled());
           refreshTray();

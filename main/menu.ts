@@ -96,6 +96,14 @@ export function imageEngineLine(): string {
   return 'Image engine: not set up';
 }
 
+/**
+ * Where a phone starts: the Trust page, which walks it through trusting the household certificate
+ * and then opens the secure address (issue 31). The admin window keeps using 127.0.0.1.
+ */
+export function phoneUrl(lanUrl: string): string {
+  return `${lanUrl.replace(/\/+$/, '')}/trust`;
+}
+
 export function trayMenu(status: TrayStatus): TrayItem[] {
   const running = status.server.state === 'running';
   const moving = status.dataMove !== null;
@@ -106,7 +114,7 @@ export function trayMenu(status: TrayStatus): TrayItem[] {
     { type: 'separator' },
     { type: 'status', id: 'server', label: serverLine(status.server) },
     lan
-      ? { type: 'action', action: 'show-lan-qr', label: `On phones: ${lan} (QR code)`, enabled: true }
+      ? { type: 'action', action: 'show-lan-qr', label: `On phones: ${phoneUrl(lan)} (QR code)`, enabled: true }
       : { type: 'action', action: 'show-lan-qr', label: 'On phones: no network address yet', enabled: false },
     { type: 'separator' },
     { type: 'status', id: 'archives', label: archiveLine(status.statuses?.archives ?? null, running) },

@@ -30,7 +30,7 @@ describe('tray menu', () => {
       'Admin',
       '---',
       'Hearth is running on port 8787',
-      'On phones: http://192.168.1.20:8787 (QR code)',
+      'On phones: http://192.168.1.20:8787/trust (QR code)',
       '---',
       'Archive server: running, 3 archives',
       'Image engine: not set up',
