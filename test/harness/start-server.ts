@@ -107,6 +107,10 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     tuning: { ...TEST_TUNING, ...opts.overrides?.tuning },
   });
   const { url } = await handle.listen(opts.port ?? 0, '127.0.0.1');
+  // HTTPS opens beside it once the household certificate is ready (on a first start: made, with the
+  // X.509 library loaded once per worker); a test starts after that, so the work never competes
+  // with what the test times (a download's stall timer, a latency under load)
+  await handle.secure();
   if (opts.waitForBoot !== false) await handle.deps.boot.start();
 
   const anon = new TestClient(url);
