@@ -74,7 +74,7 @@ describe('voice memos', () => {
     await ready(s, s.member, b.id);
     expect((await s.member.delete(`/api/voice/memos/${b.id}`)).status).toBe(204);
     expect((await s.member.get(`/api/voice/memos/${b.id}`)).status).toBe(404);
-    expect(existsSync(path.join(data.dir, 'voice', 'memos', b.id))).toBe(false);
+    expect(existsSync(path.join(data.dir, 'voice', 'memos', s.users.member.id, b.id))).toBe(false);
     await ready(s, s.member, a.id);
   });
 
@@ -104,10 +104,10 @@ describe('voice memos', () => {
   });
 
   it('refuses what is not audio (415, nothing kept) and marks a recording it cannot read as failed', async () => {
-    const before = readdirSync(path.join(data.dir, 'voice', 'memos')).length;
+    const before = readdirSync(path.join(data.dir, 'voice', 'memos', s.users.member.id)).length;
     const junk = await upload(s, s.member, Buffer.from('just some words, not a recording'));
     expect(junk.status).toBe(415);
-    expect(readdirSync(path.join(data.dir, 'voice', 'memos')).length).toBe(before);
+    expect(readdirSync(path.join(data.dir, 'voice', 'memos', s.users.member.id)).length).toBe(before);
     // a webm header over nothing: looks like a recording, ffmpeg cannot read it
     const broken = Buffer.concat([webm.subarray(0, 40), Buffer.alloc(200, 7)]);
     const r = await upload(s, s.member, broken);
@@ -115,6 +115,17 @@ describe('voice memos', () => {
     const done = await ready(s, s.member, r.body.memo.id);
     expect(done).toMatchObject({ status: 'failed', text: null });
     expect(done.error).toMatch(/^[A-Z].*\.$/);
+  });
+
+  it('a member removed from the household takes their memos and files along', async () => {
+    const kim = await s.admin.post('/api/admin/users', { name: 'Kim', pin: '2468', role: 'member' });
+    expect(kim.status).toBe(201);
+    const client = new TestClient(s.url, await mintSession(s.handle, kim.body.user.id));
+    const { memo } = (await upload(s, client, webm)).body;
+    await ready(s, client, memo.id);
+    expect((await s.admin.delete(`/api/admin/users/${kim.body.user.id}`)).status).toBe(200);
+    await until(async () => !existsSync(path.join(data.dir, 'voice', 'memos', kim.body.user.id)), 'the member’s memo folder removed');
+    expect(await s.handle.deps.db('voice_memos').where({ id: memo.id }).first()).toBeUndefined();
   });
 
   it('a memo left transcribing when Hearth stopped is transcribed after the restart', async () => {

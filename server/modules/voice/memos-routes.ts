@@ -11,7 +11,7 @@ export function createMemoRoutes(memos: MemosService) {
   return defineRoutes((r) => {
     r.post('/', { access: 'user', response: MemoResponse, jsonLimit: false }, async (req, res) => {
       const actor = actorOf(req);
-      const file = await memos.uploadTarget();
+      const file = await memos.uploadTarget(actor);
       let got;
       try {
         got = await receiveRecording(req, file);

@@ -3,6 +3,7 @@
 // A memo still transcribing when Hearth stops is picked up again at start.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { ownedOrNotFound, type UserActor } from '../../actor.js';
 import { NotFoundError, publicError, UnsupportedMediaError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -36,17 +37,19 @@ export class MemosService {
 
   constructor(private readonly deps: { store: MemosStore; stt: SttService; dir: string; disk: DiskSpace; clock: Clock; logger: Logger }) {}
 
-  private fileOf(id: string): string {
-    const file = resolveInside(this.deps.dir, id);
+  /** A memo's file: in its owner's folder, so a member who leaves takes the folder along. */
+  private fileOf(ownerId: string, id: string): string {
+    const file = resolveInside(this.deps.dir, `${ownerId}/${id}`);
     if (!file) throw notFound();
     return file;
   }
 
   /** Where an upload is written before it becomes a memo. */
-  async uploadTarget(): Promise<string> {
-    await mkdir(this.deps.dir, { recursive: true });
+  async uploadTarget(actor: UserActor): Promise<string> {
+    const target = this.fileOf(actor.id, `upload-${randomUUID()}`);
+    await mkdir(path.dirname(target), { recursive: true });
     await this.deps.disk.ensureRoom(this.deps.dir, 0, { what: 'This recording' });
-    return this.fileOf(`upload-${randomUUID()}`);
+    return target;
   }
 
   async discardUpload(file: string): Promise<void> {
@@ -61,7 +64,7 @@ export class MemosService {
       throw new UnsupportedMediaError('That file is not a recording Hearth can read. Send a webm, ogg, mp4, mp3 or wav audio file.');
     }
     const id = randomUUID();
-    await rename(upload.file, this.fileOf(id));
+    await rename(upload.file, this.fileOf(actor.id, id));
     await this.deps.store.insert({ id, ownerId: actor.id, title: upload.title, mime, bytes: upload.bytes, now: this.deps.clock.now().toISOString() });
     this.enqueue(id);
     return publicMemo((await this.deps.store.get(id))!);
@@ -82,7 +85,7 @@ export class MemosService {
   /** The recording's file and type, for a Range-capable send. */
   async audio(actor: UserActor, id: string): Promise<{ file: string; mime: string }> {
     const m = await this.owned(actor, id);
-    return { file: this.fileOf(m.id), mime: m.mime };
+    return { file: this.fileOf(m.ownerId, m.id), mime: m.mime };
   }
 
   async rename(actor: UserActor, id: string, title: string | null): Promise<Memo> {
@@ -94,7 +97,14 @@ export class MemosService {
   async delete(actor: UserActor, id: string): Promise<void> {
     const m = await this.owned(actor, id);
     await this.deps.store.delete(m.id);
-    await rm(this.fileOf(m.id), { force: true });
+    await rm(this.fileOf(m.ownerId, m.id), { force: true });
+  }
+
+  /** A member who leaves the household takes their memos, files and all. */
+  async onUserDeleted(userId: string): Promise<void> {
+    await this.deps.store.removeOwner(userId);
+    const folder = resolveInside(this.deps.dir, userId);
+    if (folder && folder !== path.resolve(this.deps.dir)) await rm(folder, { recursive: true, force: true });
   }
 
   /** For unified search: the owner's memos whose title or transcript holds the words. */
@@ -133,7 +143,7 @@ export class MemosService {
     if (!m || m.status !== 'transcribing') return;
     const now = () => this.deps.clock.now().toISOString();
     try {
-      const t = await this.deps.stt.transcribeFile(this.fileOf(id), 'en', this.stopping.signal);
+      const t = await this.deps.stt.transcribeFile(this.fileOf(m.ownerId, id), 'en', this.stopping.signal);
       await this.deps.store.finish(id, { status: 'ready', text: t.text, durationSeconds: t.durationSeconds }, now());
     } catch (err) {
       // stopped by close(): it stays transcribing and is picked up at the next start

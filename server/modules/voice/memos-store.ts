@@ -63,6 +63,11 @@ export class MemosStore {
     await this.db('voice_memos').where({ id }).update({ title, updated_at: now });
   }
 
+  /** Removes a member's memos (the users table's cascade usually has already). */
+  async removeOwner(ownerId: string): Promise<void> {
+    await this.db('voice_memos').where({ user_id: ownerId }).delete();
+  }
+
   async delete(id: string): Promise<void> {
     await this.db('voice_memos').where({ id }).delete();
   }

@@ -35,6 +35,7 @@ export function createVoiceModule(p: Platform) {
     ],
     services: { voiceConfig, tts, stt, memos },
     searchProviders: [createMemoSearchProvider(memos)],
+    listeners: [{ event: 'user.deleted', run: (e) => memos.onUserDeleted(e.userId) }],
     start: async () => {
       logger.info({ tts: [...engines.tts.keys()], stt: engines.stt?.id ?? null, ffmpeg: engines.ffmpeg !== null }, 'speech engines');
       await temp.start();
