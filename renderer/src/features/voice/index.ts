@@ -1,0 +1,2 @@
+// What other features may use of the voice feature.
+export { SpeakButton } from './SpeakButton';
