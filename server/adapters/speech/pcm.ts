@@ -31,17 +31,18 @@ export function readWav(wav: Buffer): { sampleRate: number; pcm: Buffer } {
 export function resample(pcm: Buffer, from: number, to: number): Buffer {
   if (from === to) return pcm;
   const n = Math.floor(pcm.length / 2);
-  const outN = Math.floor((n * to) / from);
-  const out = Buffer.alloc(outN * 2);
-  for (let i = 0; i < outN; i++) {
-    const pos = (i * from) / to;
+  // an aligned copy: a Buffer's bytes may start at an odd offset of its memory
+  const src = new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + n * 2));
+  const out = new Int16Array(Math.floor((n * to) / from));
+  const step = from / to;
+  for (let i = 0; i < out.length; i++) {
+    const pos = i * step;
     const j = Math.floor(pos);
-    const frac = pos - j;
-    const a = j < n ? pcm.readInt16LE(j * 2) : 0;
-    const b = j + 1 < n ? pcm.readInt16LE((j + 1) * 2) : a;
-    out.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(a + (b - a) * frac))), i * 2);
+    const a = j < n ? src[j]! : 0;
+    const b = j + 1 < n ? src[j + 1]! : a;
+    out[i] = Math.round(a + (b - a) * (pos - j));
   }
-  return out;
+  return Buffer.from(out.buffer);
 }
 
 /** Pieces of at most `maxSamples` samples each (the last may be shorter). */
