@@ -31,6 +31,9 @@ export function speechAppError(err: unknown, what: 'speech' | 'transcription' | 
       return new AppError(415, 'unsupported_media_type', 'Hearth could not read that recording. Send a webm, ogg, mp4, mp3 or wav audio file.');
     case 'aborted':
       return new AppError(499, 'aborted', 'The request was stopped before it finished.');
+    case 'unreachable':
+      return new AppError(503, 'engine_unavailable', 'The speech server an admin added is not answering right now. Try again in a minute, or an admin can check it in the voice settings.');
+    case 'bad_response':
     case 'failed':
       return new AppError(502, 'engine_failed', 'The speech engine could not finish this time. Try again; if it keeps happening, an admin can check the voice settings.');
   }

@@ -38,9 +38,11 @@ export interface SttEngine {
  * - `timeout`: it ran past its time limit and was killed;
  * - `failed`: it exited with an error or wrote nothing usable;
  * - `unreadable_audio`: the decoder could not read the input as audio;
- * - `aborted`: the caller stopped it.
+ * - `aborted`: the caller stopped it;
+ * - `unreachable`: a speech server an admin added does not answer (or its address is refused);
+ * - `bad_response`: it answered something unusable (an error status, garbage, cut off).
  */
-export type SpeechFailure = 'missing' | 'timeout' | 'failed' | 'unreadable_audio' | 'aborted';
+export type SpeechFailure = 'missing' | 'timeout' | 'failed' | 'unreadable_audio' | 'aborted' | 'unreachable' | 'bad_response';
 
 export class SpeechEngineError extends Error {
   constructor(

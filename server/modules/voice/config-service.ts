@@ -2,9 +2,11 @@
 // household's defaults (admin) and each member's own choices (voice, rate, wake word).
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import type { AppSettingsStore, UserPreferencesStore } from '../../db/kv.js';
+import type { SttEngine } from '../../adapters/speech/engine.js';
 import { BadRequestError } from '../../errors.js';
 import { engineList, pickVoice, voiceList, type SpeechEngines } from './engines.js';
-import type { AdminVoiceResponse, VoiceChoices, VoiceConfigResponse } from './schema.js';
+import type { RemoteEnginesService } from './remotes-service.js';
+import type { AdminVoiceResponse, EngineInfo, VoiceChoices, VoiceConfigResponse } from './schema.js';
 
 const DEFAULT_VOICE_KEY = 'voice.defaultVoice';
 const STT_ENGINE_KEY = 'voice.sttEngine';
@@ -12,7 +14,22 @@ const CHOICES_KEY = 'voice.choices';
 const DEFAULT_CHOICES: VoiceChoices = { voice: null, rate: 1, wakeWord: false };
 
 export class VoiceConfigService {
-  constructor(private readonly deps: { engines: SpeechEngines; settings: AppSettingsStore; preferences: UserPreferencesStore }) {}
+  constructor(private readonly deps: { engines: SpeechEngines; remotes: Pick<RemoteEnginesService, 'list'>; settings: AppSettingsStore; preferences: UserPreferencesStore }) {}
+
+  /** The transcription engine: the admin's choice of speech server, else pocketsphinx when present. */
+  async sttEngine(): Promise<SttEngine | null> {
+    const chosen = await this.deps.settings.get<string>(STT_ENGINE_KEY);
+    const remote = this.deps.engines.remote.find((r) => r.id === chosen);
+    return remote?.stt ?? this.deps.engines.stt;
+  }
+
+  private allEngines(): EngineInfo[] {
+    const remote = this.deps.engines.remote.flatMap((r): EngineInfo[] => [
+      { id: r.id, kind: 'tts', name: r.name, available: true },
+      { id: r.id, kind: 'stt', name: r.name, available: true },
+    ]);
+    return [...engineList(this.deps.engines), ...remote];
+  }
 
   get engines(): SpeechEngines {
     return this.deps.engines;
@@ -34,11 +51,11 @@ export class VoiceConfigService {
   async config(actor: UserActor): Promise<VoiceConfigResponse> {
     const e = this.deps.engines;
     return {
-      engines: engineList(e),
+      engines: this.allEngines(),
       voices: voiceList(e),
       defaultVoice: await this.defaultVoice(),
       tts: e.tts.size > 0,
-      stt: e.stt !== null && e.ffmpeg !== null,
+      stt: (await this.sttEngine()) !== null && e.ffmpeg !== null,
       // no wake-word models ship with Hearth yet
       wakeWords: [],
       featureModelUrls: [],
@@ -59,12 +76,20 @@ export class VoiceConfigService {
 
   async adminSettings(actor: Actor): Promise<AdminVoiceResponse> {
     assertAdmin(actor);
-    return { defaultVoice: await this.defaultVoice(), sttEngine: (await this.deps.settings.get<string>(STT_ENGINE_KEY)) ?? null, engines: engineList(this.deps.engines) };
+    return {
+      defaultVoice: await this.defaultVoice(),
+      sttEngine: (await this.deps.settings.get<string>(STT_ENGINE_KEY)) ?? null,
+      engines: this.allEngines(),
+      remoteEngines: await this.deps.remotes.list(),
+    };
   }
 
   async updateAdmin(actor: Actor, patch: { defaultVoice?: string | null; sttEngine?: string | null }): Promise<AdminVoiceResponse> {
     assertAdmin(actor);
     if (patch.defaultVoice) this.knownVoice(patch.defaultVoice);
+    if (patch.sttEngine && patch.sttEngine !== 'pocketsphinx' && !this.deps.engines.remote.some((r) => r.id === patch.sttEngine)) {
+      throw new BadRequestError('There is no transcription engine by that name. Choose pocketsphinx or a speech server from the list.');
+    }
     if (patch.defaultVoice !== undefined) await this.deps.settings.set(DEFAULT_VOICE_KEY, patch.defaultVoice);
     if (patch.sttEngine !== undefined) await this.deps.settings.set(STT_ENGINE_KEY, patch.sttEngine);
     return this.adminSettings(actor);

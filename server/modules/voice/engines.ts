@@ -19,6 +19,12 @@ export const DECODE_TIMEOUT_MS = 60_000;
 /** The English model pocketsphinx-en-us installs (pocketsphinx itself is useless without it). */
 const POCKETSPHINX_MODEL = '/usr/share/pocketsphinx/model/en-us/en-us';
 
+/** The voice a speech server an admin added is asked for (OpenAI's first voice; most servers map it). */
+export const REMOTE_VOICE = 'alloy';
+
+/** A remote server's voice id; one whose server was removed falls back like a missing engine's. */
+export const REMOTE_VOICE_ID = /^r[0-9a-f]{8}:/;
+
 const VOICES: Array<Omit<VoiceInfo, 'sampleRate'>> = [
   { id: 'flite:slt', engine: 'flite', language: 'en-US', name: 'Sarah (flite, US English)' },
   { id: 'flite:rms', engine: 'flite', language: 'en-US', name: 'Robert (flite, US English)' },
@@ -33,6 +39,8 @@ export interface SpeechEngines {
   stt: SttEngine | null;
   /** The ffmpeg program, or null. */
   ffmpeg: string | null;
+  /** Speech servers an admin added: each speaks (in `tts` under its id too) and transcribes. */
+  remote: Array<{ id: string; name: string; tts: TtsEngine; stt: SttEngine }>;
 }
 
 /** `scratchDir`: where flite and pocketsphinx read and write their files (emptied at start). */
@@ -44,7 +52,7 @@ export function probeEngines(searchPath: string[], scratchDir: string): SpeechEn
   if (espeak) tts.set('espeak-ng', createEspeakNg(espeak, TTS_TIMEOUT_MS));
   const sphinx = findProgram(['pocketsphinx_continuous'], searchPath);
   const stt = sphinx && existsSync(`${POCKETSPHINX_MODEL}`) ? createPocketsphinx(sphinx, { timeoutMs: STT_TIMEOUT_MS, scratchDir }) : null;
-  return { tts, stt, ffmpeg: findProgram(['ffmpeg'], searchPath) };
+  return { tts, stt, ffmpeg: findProgram(['ffmpeg'], searchPath), remote: [] };
 }
 
 export function engineList(e: SpeechEngines): EngineInfo[] {
@@ -58,10 +66,11 @@ export function engineList(e: SpeechEngines): EngineInfo[] {
 
 /** The voices of the engines present. */
 export function voiceList(e: SpeechEngines): VoiceInfo[] {
-  return VOICES.flatMap((v) => {
+  const local = VOICES.flatMap((v) => {
     const engine = e.tts.get(v.engine);
     return engine ? [{ ...v, sampleRate: engine.sampleRate }] : [];
   });
+  return [...local, ...e.remote.map((r) => ({ id: `${r.id}:${REMOTE_VOICE}`, engine: r.id, language: 'en', name: `${r.name} (speech server)`, sampleRate: r.tts.sampleRate }))];
 }
 
 /** The engine and its own voice name for a voice id (`engine:name`); the first voice present when none is asked. */
@@ -69,9 +78,10 @@ export function pickVoice(e: SpeechEngines, wanted: string | null | undefined): 
   const voices = voiceList(e);
   if (voices.length === 0) throw engineUnavailable('speech');
   const id = wanted && voices.some((v) => v.id === wanted) ? wanted : null;
-  if (wanted && !id && !VOICES.some((v) => v.id === wanted)) throw new BadRequestError(`There is no voice called ${wanted}. Choose one from the voice list.`);
+  if (wanted && !id && !VOICES.some((v) => v.id === wanted) && !REMOTE_VOICE_ID.test(wanted)) throw new BadRequestError(`There is no voice called ${wanted}. Choose one from the voice list.`);
   // a known voice whose engine is missing falls back to one that is present
   const chosen = id ?? voices[0]!.id;
   const [engineId, name] = chosen.split(':') as [string, string];
+  // a remote server's one voice is its own default
   return { id: chosen, engine: e.tts.get(engineId)!, name };
 }

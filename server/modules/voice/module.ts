@@ -7,6 +7,7 @@ import { defineModule, type Platform } from '../module.js';
 import { VoiceConfigService } from './config-service.js';
 import { createAdminVoiceRoutes, createVoiceConfigRoutes } from './config-routes.js';
 import { probeEngines } from './engines.js';
+import { RemoteEnginesService } from './remotes-service.js';
 import { createMemoRoutes } from './memos-routes.js';
 import { MemosService } from './memos-service.js';
 import { MemosStore } from './memos-store.js';
@@ -19,9 +20,10 @@ export function createVoiceModule(p: Platform) {
   const logger = p.logger.child('voice');
   const scratch = path.join(p.config.dataDir, 'voice', 'tmp');
   const engines = probeEngines(p.config.searchPath, scratch);
-  const voiceConfig = new VoiceConfigService({ engines, settings: p.settings, preferences: p.preferences });
+  const remotes = new RemoteEnginesService({ engines, settings: p.settings, base: p.guard, timeoutMs: p.tuning.voiceRemoteTimeoutMs });
+  const voiceConfig = new VoiceConfigService({ engines, remotes, settings: p.settings, preferences: p.preferences });
   const tts = new TtsService({ config: voiceConfig, logger });
-  const stt = new SttService({ engines });
+  const stt = new SttService({ engines, pick: () => voiceConfig.sttEngine() });
   const temp = new UploadTemp(scratch);
   const memos = new MemosService({ store: new MemosStore(p.db), stt, dir: path.join(p.config.dataDir, 'voice', 'memos'), disk: p.diskSpace, clock: p.clock, logger });
   return defineModule({
@@ -31,7 +33,7 @@ export function createVoiceModule(p: Platform) {
       { prefix: '/stt', routes: createSttRoutes(stt, temp) },
       { prefix: '/voice/memos', routes: createMemoRoutes(memos) },
       { prefix: '/voice', routes: createVoiceConfigRoutes(voiceConfig) },
-      { prefix: '/admin/voice', routes: createAdminVoiceRoutes(voiceConfig) },
+      { prefix: '/admin/voice', routes: createAdminVoiceRoutes(voiceConfig, remotes) },
     ],
     services: { voiceConfig, tts, stt, memos },
     searchProviders: [createMemoSearchProvider(memos)],
@@ -39,8 +41,12 @@ export function createVoiceModule(p: Platform) {
     start: async () => {
       logger.info({ tts: [...engines.tts.keys()], stt: engines.stt?.id ?? null, ffmpeg: engines.ffmpeg !== null }, 'speech engines');
       await temp.start();
+      await remotes.load();
       await memos.start();
     },
-    close: () => memos.close(),
+    close: async () => {
+      await memos.close();
+      await remotes.close();
+    },
   });
 }

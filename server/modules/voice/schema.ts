@@ -64,8 +64,23 @@ export const VoiceConfigResponse = z.strictObject({
 export type VoiceConfigResponse = z.infer<typeof VoiceConfigResponse>;
 export const VoiceChoicesUpdate = z.strictObject({ voice: VoiceId.nullable().optional(), rate: Rate.optional(), wakeWord: z.boolean().optional() });
 
-export const AdminVoiceUpdate = z.strictObject({ defaultVoice: VoiceId.nullable().optional(), sttEngine: z.enum(['pocketsphinx']).nullable().optional() });
-export const AdminVoiceResponse = z.strictObject({ defaultVoice: z.string().nullable(), sttEngine: z.string().nullable(), engines: z.array(EngineInfo) });
+export const AdminVoiceUpdate = z.strictObject({ defaultVoice: VoiceId.nullable().optional(), sttEngine: z.string().trim().min(1).max(64).nullable().optional() });
+/** A speech server an admin added, as the API shows it (never its key). */
+export const RemoteEngine = z.strictObject({ id: z.string(), kind: z.enum(['openai', 'wyoming']), name: z.string(), url: z.string(), hasKey: z.boolean() });
+export type RemoteEngine = z.infer<typeof RemoteEngine>;
+export const AdminVoiceResponse = z.strictObject({ defaultVoice: z.string().nullable(), sttEngine: z.string().nullable(), engines: z.array(EngineInfo), remoteEngines: z.array(RemoteEngine) });
+export const AddRemoteEngine = z.strictObject({
+  kind: z.enum(['openai', 'wyoming']),
+  name: z.string().trim().min(1, 'Give the speech server a name.').max(60),
+  url: z
+    .string()
+    .trim()
+    .max(300)
+    .refine((u) => /^http:\/\/[^/?#@\s]+:\d{1,5}\/?$/.test(u), 'The address is http://host:port (for example http://192.168.1.20:8000).'),
+  apiKey: z.string().trim().min(1).max(500).optional(),
+});
+export const RemoteEngineResponse = z.strictObject({ engine: RemoteEngine });
+export const EngineTestResponse = z.strictObject({ ok: z.boolean(), message: z.string() });
 export type AdminVoiceResponse = z.infer<typeof AdminVoiceResponse>;
 
 export const MemoStatus = z.enum(['transcribing', 'ready', 'failed']);

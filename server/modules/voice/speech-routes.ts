@@ -68,7 +68,7 @@ export function createSttRoutes(stt: SttService, temp: UploadTemp) {
   return defineRoutes((r) => {
     r.post('/', { access: 'user', response: TranscriptResponse, jsonLimit: false }, async (req, res) => {
       const { language } = parse(SttQuery, req.query);
-      stt.assertAvailable();
+      await stt.assertAvailable();
       const file = temp.path();
       try {
         await receiveRecording(req, file);

@@ -6,22 +6,25 @@ import path from 'node:path';
 import { decodeTo16k } from '../../adapters/speech/ffmpeg.js';
 import { engineUnavailable, speechAppError } from '../../adapter-errors/speech.js';
 import { PayloadTooLargeError } from '../../errors.js';
+import type { SttEngine } from '../../adapters/speech/engine.js';
 import { DECODE_TIMEOUT_MS, type SpeechEngines } from './engines.js';
 import { MAX_RECORDING_SECONDS, type TranscriptResponse } from './schema.js';
 
 export class SttService {
-  constructor(private readonly deps: { engines: SpeechEngines }) {}
+  constructor(private readonly deps: { engines: SpeechEngines; pick: () => Promise<SttEngine | null> }) {}
 
   /** Refused before the upload is read: no engine, no decoder. */
-  assertAvailable(): void {
-    if (!this.deps.engines.stt) throw engineUnavailable('transcription');
+  async assertAvailable(): Promise<SttEngine> {
+    const stt = await this.deps.pick();
+    if (!stt) throw engineUnavailable('transcription');
     if (!this.deps.engines.ffmpeg) throw engineUnavailable('audio decoding');
+    return stt;
   }
 
   /** The text of the recording in `file` (already saved). */
   async transcribeFile(file: string, language: string, signal: AbortSignal): Promise<TranscriptResponse> {
-    this.assertAvailable();
-    const { stt, ffmpeg } = this.deps.engines;
+    const stt = await this.assertAvailable();
+    const { ffmpeg } = this.deps.engines;
     let pcm: Buffer;
     try {
       pcm = await decodeTo16k(ffmpeg!, file, { maxSeconds: MAX_RECORDING_SECONDS, signal, timeoutMs: DECODE_TIMEOUT_MS });
@@ -32,7 +35,7 @@ export class SttService {
     if (durationSeconds > MAX_RECORDING_SECONDS) throw new PayloadTooLargeError(`That recording is longer than ${MAX_RECORDING_SECONDS / 60} minutes. Record or send a shorter one.`);
     if (pcm.length === 0) return { text: '', language, durationSeconds: 0 };
     try {
-      const { text } = await stt!.transcribe(pcm, { language, signal });
+      const { text } = await stt.transcribe(pcm, { language, signal });
       return { text, language, durationSeconds };
     } catch (err) {
       throw speechAppError(err, 'transcription');
