@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TtsAudioLine } from '../../server/modules/voice/schema.js';
 import { startFakeOpenAiSpeech, type FakeOpenAiSpeech } from '../fakes/openai-speech.js';
+import { startFakeWyoming } from '../fakes/wyoming.js';
 import { postForm } from '../harness/multipart.js';
 import { fliteWav, ndjson, wordAccuracy } from '../harness/speech.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -37,9 +38,6 @@ describe('remote speech servers', () => {
       const bad = await s.admin.post('/api/admin/voice/engines', { kind: 'openai', name: 'x', url });
       expect(bad.status, url).toBe(400);
     }
-    const wy = await s.admin.post('/api/admin/voice/engines', { kind: 'wyoming', name: 'Piper', url: 'http://192.168.1.5:10200' });
-    expect(wy.status).toBe(422);
-    expect(wy.body.error.message).toMatch(/Wyoming speech servers are not supported yet/);
     const r = await s.admin.post('/api/admin/voice/engines', { kind: 'openai', name: 'GPU box', url: fake.url, apiKey: 'sk-secret-123' });
     expect(r.status).toBe(201);
     expect(r.body.engine).toEqual({ id: expect.stringMatching(/^r[0-9a-f]{8}$/), kind: 'openai', name: 'GPU box', url: fake.url, hasKey: true });
@@ -111,5 +109,41 @@ describe('remote speech servers', () => {
     expect((await s.admin.delete(`/api/admin/voice/engines/${id}`)).status).toBe(404);
     expect((await s.member.get('/api/voice')).body.voices).toEqual([]);
     expect((await s.member.post('/api/tts/stream', { text: 'Hello there.' })).status).toBe(503);
+  });
+
+  it('a Wyoming server speaks sentence by sentence and transcribes; when it is down or talks nonsense, a sentence', async () => {
+    const wy = await startFakeWyoming();
+    try {
+      const r = await s.admin.post('/api/admin/voice/engines', { kind: 'wyoming', name: 'Piper', url: wy.url });
+      expect(r.status).toBe(201);
+      const wid = r.body.engine.id as string;
+      const lines = ndjson((await s.member.post('/api/tts/stream', { text: 'Good morning to you all. Today will be sunny and warm.', voice: `${wid}:alloy` })).text);
+      expect(lines[0]).toMatchObject({ type: 'start', sampleRate: 22_050, sentences: 2 });
+      const audio = lines.filter((l) => l.type === 'audio').map((l) => TtsAudioLine.parse(l));
+      expect(audio.filter((a) => a.final).map((a) => a.sentence)).toEqual([0, 1]);
+      expect(audio.every((a) => a.samples <= 22_050 && Buffer.from(a.pcm, 'base64').length === a.samples * 2)).toBe(true);
+      expect(lines.at(-1)).toMatchObject({ type: 'end' });
+
+      expect((await s.admin.put('/api/admin/voice', { sttEngine: wid })).status).toBe(200);
+      const text = 'Remind me to buy milk tomorrow.';
+      const { bytes } = fliteWav(temp.dir, 'milk-wy', text);
+      const t = await postForm(s.url, s.member, '/api/stt', [{ name: 'file', filename: 'milk.wav', type: 'audio/wav', bytes }]);
+      expect(t.status).toBe(200);
+      expect(wordAccuracy(text, t.body.text)).toBeGreaterThanOrEqual(0.8);
+
+      expect((await s.admin.post(`/api/admin/voice/engines/${wid}/test`)).body.ok).toBe(true);
+      wy.mode = 'garbage';
+      expect((await s.admin.post(`/api/admin/voice/engines/${wid}/test`)).body).toMatchObject({ ok: false, message: expect.stringMatching(/could not finish this time/) });
+      wy.mode = 'down';
+      expect((await s.admin.post(`/api/admin/voice/engines/${wid}/test`)).body).toMatchObject({ ok: false });
+      const stt = await postForm(s.url, s.member, '/api/stt', [{ name: 'file', filename: 'milk.wav', type: 'audio/wav', bytes }]);
+      expect([502, 503]).toContain(stt.status);
+      expect(stt.body.error.message).toMatch(/^[A-Z].*\.$/);
+      await wy.close();
+      const gone = await s.admin.post(`/api/admin/voice/engines/${wid}/test`);
+      expect(gone.body).toMatchObject({ ok: false, message: expect.stringMatching(/not answering right now/) });
+    } finally {
+      await wy.close();
+    }
   });
 });

@@ -3,11 +3,13 @@
 // each reached through the SSRF guard with its own origin let through as a home-network address.
 // Adding, removing and testing one; the engines it gives are put beside the local ones.
 import { randomBytes } from 'node:crypto';
+import type { SttEngine, TtsEngine } from '../../adapters/speech/engine.js';
 import { createOpenAiStt, createOpenAiTts } from '../../adapters/speech/openai.js';
+import { createWyomingStt, createWyomingTts } from '../../adapters/speech/wyoming.js';
 import { speechAppError } from '../../adapter-errors/speech.js';
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import { NotFoundError, publicError, UnprocessableError } from '../../errors.js';
+import { NotFoundError, publicError } from '../../errors.js';
 import { createSsrfGuard, type SsrfGuard } from '../../platform/ssrf.js';
 import type { SpeechEngines } from './engines.js';
 import type { RemoteEngine } from './schema.js';
@@ -18,7 +20,7 @@ const REMOTE_TIMEOUT_MS = 30_000;
 
 interface Stored {
   id: string;
-  kind: 'openai';
+  kind: 'openai' | 'wyoming';
   name: string;
   url: string;
   apiKey: string | null;
@@ -54,18 +56,26 @@ export class RemoteEnginesService {
     e.remote = (await this.stored()).map((s) => {
       const guard = createSsrfGuard({ allowOrigins: this.deps.base.allowOrigins, lanOrigins: [new URL(s.url).origin], offline: this.deps.base.offline });
       this.guards.push(guard);
-      const o = { id: s.id, baseUrl: s.url, apiKey: s.apiKey, checkUrl: (raw: string) => guard.checkUrl(raw), dispatcher: guard.dispatcher, timeoutMs: this.timeoutMs };
-      const tts = createOpenAiTts({ ...o, voice: 'alloy' });
+      const { tts, stt } = this.engineOf(s, guard);
       e.tts.set(s.id, tts);
-      return { id: s.id, name: s.name, tts, stt: createOpenAiStt(o) };
+      return { id: s.id, name: s.name, tts, stt };
     });
     await Promise.all(old.map((g) => g.close()));
   }
 
+  private engineOf(s: Stored, guard: SsrfGuard): { tts: TtsEngine; stt: SttEngine } {
+    if (s.kind === 'wyoming') {
+      const url = new URL(s.url);
+      const o = { id: s.id, host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), lookup: guard.lookup, checkAddress: () => void guard.checkUrl(s.url), timeoutMs: this.timeoutMs };
+      return { tts: createWyomingTts(o), stt: createWyomingStt(o) };
+    }
+    const o = { id: s.id, baseUrl: s.url, apiKey: s.apiKey, checkUrl: (raw: string) => guard.checkUrl(raw), dispatcher: guard.dispatcher, timeoutMs: this.timeoutMs };
+    return { tts: createOpenAiTts({ ...o, voice: 'alloy' }), stt: createOpenAiStt(o) };
+  }
+
   async add(actor: Actor, body: { kind: 'openai' | 'wyoming'; name: string; url: string; apiKey?: string }): Promise<RemoteEngine> {
     assertAdmin(actor);
-    if (body.kind === 'wyoming') throw new UnprocessableError('engine_kind_unsupported', 'Wyoming speech servers are not supported yet. Add an OpenAI-compatible speech server instead (speaches, openedai-speech, Kokoro-FastAPI or LocalAI speak it).');
-    const entry: Stored = { id: `r${randomBytes(4).toString('hex')}`, kind: 'openai', name: body.name, url: new URL(body.url).origin, apiKey: body.apiKey ?? null };
+    const entry: Stored = { id: `r${randomBytes(4).toString('hex')}`, kind: body.kind, name: body.name, url: new URL(body.url).origin, apiKey: body.apiKey ?? null };
     await this.deps.settings.set(KEY, [...(await this.stored()), entry]);
     await this.load();
     return RemoteEnginesService.view(entry);
