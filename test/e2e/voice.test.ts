@@ -25,7 +25,15 @@ describe('voice in the browser', () => {
     server = await startTestServer({ seed: 'household', config: { searchPath: SYSTEM_PATH, hostName: NAME, modelRuntimeUrl: runtime.url } });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
-    browser = await launchChromium([`--host-resolver-rules=MAP ${NAME} 127.0.0.1`, '--autoplay-policy=no-user-gesture-required']);
+    // the fake microphone says a flite sentence over and over
+    const spoken = fliteWav(temp.dir, 'spoken', 'Remind me to buy milk tomorrow.');
+    browser = await launchChromium([
+      `--host-resolver-rules=MAP ${NAME} 127.0.0.1`,
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-audio-capture=${spoken.file}`,
+    ]);
   });
   afterAll(async () => {
     await pages.closeAll({ quietly: true });
@@ -115,5 +123,32 @@ describe('voice in the browser', () => {
     expect(seconds).toBeGreaterThan(3);
     for (let i = 1; i < scheduled.length; i++) expect(Math.abs(scheduled[i]!.at - (scheduled[i - 1]!.at + scheduled[i - 1]!.duration))).toBeLessThan(1e-6);
     await expectNoSeriousA11yViolations(page);
+  });
+
+  it('push-to-talk in chat: what the microphone heard is written down and sent (390 px)', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.goto(`${server.url}/chat`);
+    const talk = page.getByTestId('talk-button');
+    await shown(talk);
+    await talk.tap();
+    await shown(page.getByRole('button', { name: 'Send what I said' }));
+    // let the fake microphone say the sentence at least once
+    await page.waitForTimeout(3_000);
+    await page.getByRole('button', { name: 'Send what I said' }).tap();
+    const said = page.locator('.chat-bubble__text').first();
+    await shown(said, 30_000);
+    expect(await said.textContent()).toMatch(/milk/);
+    await shown(page.getByTestId('speak-button'));
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('on a plain-http address chat offers no microphone it cannot open', async () => {
+    const plain = `http://${NAME}:${new URL(server.url).port}`;
+    const context = await signedInContext(browser, plain, server.member.cookie!, DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${plain}/chat`);
+    await shown(page.getByRole('textbox', { name: 'Your message' }));
+    expect(await page.getByTestId('talk-button').count()).toBe(0);
+    await context.close();
   });
 });

@@ -1,18 +1,14 @@
-// Recording a memo with the microphone (MediaRecorder), which browsers allow only on a secure page
-// (HTTPS or this computer itself). On a plain http address the button is replaced by why and what to
-// do; uploading a file works everywhere.
-import { useRef, useState, type ReactElement } from 'react';
+// Recording a memo with the microphone, which browsers allow only on a secure page (HTTPS or this
+// computer itself). On a plain http address the button is replaced by why and what to do;
+// uploading a file works everywhere.
+import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/icons';
-
-export function canRecord(): boolean {
-  return window.isSecureContext && typeof MediaRecorder !== 'undefined' && !!navigator.mediaDevices?.getUserMedia;
-}
+import { canRecord, MIC_REFUSED, useRecorder } from './useRecorder';
 
 export function Recorder({ onRecorded, disabled }: { onRecorded: (file: File) => void; disabled: boolean }): ReactElement {
-  const [recording, setRecording] = useState(false);
+  const mic = useRecorder();
   const [problem, setProblem] = useState<string | null>(null);
-  const rec = useRef<MediaRecorder | null>(null);
   if (!canRecord()) {
     return (
       <p className="memos__note" data-testid="mic-unavailable">
@@ -23,37 +19,22 @@ export function Recorder({ onRecorded, disabled }: { onRecorded: (file: File) =>
       </p>
     );
   }
-  const start = async () => {
+  const toggle = async () => {
     setProblem(null);
-    try {
-      const stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-      const r = new MediaRecorder(stream);
-      const parts: Blob[] = [];
-      r.ondataavailable = (e) => parts.push(e.data);
-      r.onstop = () => {
-        for (const t of stream.getTracks()) t.stop();
-        const type = r.mimeType || 'audio/webm';
-        onRecorded(new File(parts, `memo.${type.includes('mp4') ? 'm4a' : type.includes('ogg') ? 'ogg' : 'webm'}`, { type }));
-      };
-      r.start();
-      rec.current = r;
-      setRecording(true);
-    } catch {
-      setProblem('The microphone could not be opened. Allow this page to use the microphone in the browser’s settings, then try again.');
+    if (mic.recording) {
+      const file = await mic.stop();
+      if (file) onRecorded(file);
+      return;
     }
-  };
-  const stop = () => {
-    rec.current?.stop();
-    rec.current = null;
-    setRecording(false);
+    await mic.start().catch(() => setProblem(MIC_REFUSED));
   };
   return (
     <div className="memos__recorder">
-      <button type="button" className={`btn ${recording ? 'btn--danger' : 'btn--primary'}`} disabled={disabled && !recording} onClick={() => (recording ? stop() : void start())} data-testid="record-button">
-        <Icon name={recording ? 'pause' : 'plus'} size={20} />
-        {recording ? 'Stop and save' : 'Record a memo'}
+      <button type="button" className={`btn ${mic.recording ? 'btn--danger' : 'btn--primary'}`} disabled={disabled && !mic.recording} onClick={() => void toggle()} data-testid="record-button">
+        <Icon name={mic.recording ? 'pause' : 'plus'} size={20} />
+        {mic.recording ? 'Stop and save' : 'Record a memo'}
       </button>
-      {recording ? (
+      {mic.recording ? (
         <span role="status" className="muted">
           Recording… up to 2 minutes.
         </span>
