@@ -11,12 +11,12 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { NotFoundError, publicError } from '../../errors.js';
 import { createSsrfGuard, type SsrfGuard } from '../../platform/ssrf.js';
-import type { SpeechEngines } from './engines.js';
+import { STT_TIMEOUT_MS, type SpeechEngines } from './engines.js';
 import type { RemoteEngine } from './schema.js';
 
 const KEY = 'voice.remoteEngines';
+/** A sentence's speech must start within this (default; tuning.voiceRemoteTimeoutMs); a transcription may take STT_TIMEOUT_MS. */
 const REMOTE_TIMEOUT_MS = 30_000;
-
 
 interface Stored {
   id: string;
@@ -67,10 +67,10 @@ export class RemoteEnginesService {
     if (s.kind === 'wyoming') {
       const url = new URL(s.url);
       const o = { id: s.id, host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), lookup: guard.lookup, checkAddress: () => void guard.checkUrl(s.url), timeoutMs: this.timeoutMs };
-      return { tts: createWyomingTts(o), stt: createWyomingStt(o) };
+      return { tts: createWyomingTts(o), stt: createWyomingStt({ ...o, timeoutMs: STT_TIMEOUT_MS }) };
     }
     const o = { id: s.id, baseUrl: s.url, apiKey: s.apiKey, checkUrl: (raw: string) => guard.checkUrl(raw), dispatcher: guard.dispatcher, timeoutMs: this.timeoutMs };
-    return { tts: createOpenAiTts({ ...o, voice: 'alloy' }), stt: createOpenAiStt(o) };
+    return { tts: createOpenAiTts({ ...o, voice: 'alloy' }), stt: createOpenAiStt({ ...o, timeoutMs: STT_TIMEOUT_MS }) };
   }
 
   async add(actor: Actor, body: { kind: 'openai' | 'wyoming'; name: string; url: string; apiKey?: string }): Promise<RemoteEngine> {
