@@ -37,6 +37,7 @@ import { createSetupModule } from './modules/setup/module.js';
 import { createSystemModule } from './modules/system/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
+import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createDiskSpace, diskFree, type DiskFree } from './platform/disk.js';
@@ -118,10 +119,11 @@ function buildModules(p: Platform, o: Overrides) {
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
+  const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, tls, system] as const;
+  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, voice, tls, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

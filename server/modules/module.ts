@@ -108,6 +108,8 @@ export function defineModule<S extends object>(manifest: ModuleManifest<S>): Mod
 
 /** Timing knobs tests shorten; production uses the defaults. */
 export interface Tuning {
+  /** How long a speech server an admin added may take to speak a sentence (default 30 s; a transcription may take 3 minutes). */
+  voiceRemoteTimeoutMs?: number;
   downloadStallTimeoutMs?: number;
   downloadBackoffBaseMs?: number;
   /** How often the reader change monitor looks for due items (default 5 min). */

@@ -66,7 +66,7 @@ describe('unified search', () => {
     }
     const bad = await s.member.get('/api/search?q=heater&types=reader,spaceships');
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body.error)).toContain('types is a comma-separated list of: reader, archive, device, conversation, tool, page.');
+    expect(JSON.stringify(bad.body.error)).toContain('types is a comma-separated list of: reader, archive, device, conversation, tool, page, memo.');
     for (const limit of ['0', '21', 'many']) expect((await s.member.get(`/api/search?q=heater&limit=${limit}`)).status, limit).toBe(400);
     expect((await s.member.get(`/api/search?q=${'x'.repeat(201)}`)).status).toBe(400);
   });

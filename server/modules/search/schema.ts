@@ -6,7 +6,7 @@ export const DEFAULT_PER_TYPE = 5;
 export const MAX_PER_TYPE = 20;
 
 /** Modules add their type here when they add a provider (e.g. `device` for the home inventory). */
-export const SearchType = z.enum(['reader', 'archive', 'device', 'conversation', 'tool', 'page']);
+export const SearchType = z.enum(['reader', 'archive', 'device', 'conversation', 'tool', 'page', 'memo']);
 export type SearchType = z.infer<typeof SearchType>;
 
 export const SearchResult = z.object({

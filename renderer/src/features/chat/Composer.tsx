@@ -10,6 +10,7 @@ import { Icon } from '../../ui/icons';
 import { useDraft } from '../../ui/useDraft';
 import { MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_CHARS, useChatModels, type Conversation } from './queries';
 import type { SendArgs } from './useChatStream';
+import { TalkButton } from '../voice';
 
 interface Picture {
   name: string;
@@ -89,21 +90,23 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
   const busy = streaming || otherBusy || sending;
   const trimmed = text.trim();
   const tooLong = trimmed.length > MAX_MESSAGE_CHARS;
-  const submit = async (e?: FormEvent) => {
+  const submit = async (e?: FormEvent, spoken?: string) => {
     e?.preventDefault();
-    if (busy || !trimmed || tooLong) return;
+    const message = spoken ?? trimmed;
+    if (busy || !message || message.length > MAX_MESSAGE_CHARS) return;
     setSending(true);
     const sent = canSee ? pictures : [];
     try {
       await onSend(
         {
-          message: trimmed,
+          message,
           model: list.length > 1 && chosen ? chosen : undefined,
           images: sent.map((p) => p.base64),
           imagePreviews: sent.map((p) => p.preview),
         },
         () => {
-          clearText();
+          // a spoken message leaves what was being typed in the box
+          if (spoken === undefined) clearText();
           setPictures([]);
           setSending(false);
         },
@@ -180,6 +183,7 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
         ) : null}
         {canSee ? <FilePicker key={pickerKey} label="Add a picture" accept="image/*" disabled={busy} error={pictureError} onFile={(f) => void addPicture(f)} showChosen={false} testId="chat-picture-file" /> : null}
         <span className="chat-composer__spacer" />
+        {streaming ? null : <TalkButton disabled={busy} onText={(said) => void submit(undefined, said)} />}
         {streaming ? (
           <button type="button" className="btn btn--secondary" onClick={onStop}>
             <Icon name="pause" size={20} />

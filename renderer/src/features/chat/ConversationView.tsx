@@ -9,6 +9,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { useTools } from '../apps';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
+import { SpeakButton } from '../voice';
 import { useChatModels, type ChatMessage, type Conversation, type Source, type ToolCallRecord } from './queries';
 import type { ChatStream, SendArgs } from './useChatStream';
 
@@ -167,6 +168,11 @@ function Answer({ message, isLast, canRetry, onRetry }: { message: ChatMessage; 
         </div>
       ) : null}
       {message.sources.length ? <Sources sources={message.sources} /> : null}
+      {message.status === 'complete' && message.content ? (
+        <div className="chat-answer__actions">
+          <SpeakButton text={message.content} />
+        </div>
+      ) : null}
       {isLast && message.status === 'complete' && canRetry ? (
         <div className="chat-answer__actions">
           <button type="button" className="btn btn--ghost btn--compact" onClick={onRetry}>

@@ -18,6 +18,7 @@ const TYPE_ICONS: Record<SearchType, IconName> = {
   conversation: 'sparkles',
   tool: 'apps',
   page: 'forward',
+  memo: 'play',
 };
 
 export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => void }): ReactElement {

@@ -20,6 +20,7 @@ export const TYPE_LABELS: Record<SearchType, string> = {
   conversation: 'Chats',
   tool: 'Apps',
   page: 'Pages',
+  memo: 'Voice memos',
 };
 
 /** The value, once it has stayed the same for `ms`. */

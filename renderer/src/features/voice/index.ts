@@ -1,0 +1,3 @@
+// What other features may use of the voice feature.
+export { SpeakButton } from './SpeakButton';
+export { TalkButton } from './TalkButton';

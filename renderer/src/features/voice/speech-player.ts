@@ -1,0 +1,94 @@
+// Speaks a text through POST /api/tts/stream: the NDJSON lines are read as they arrive and each
+// audio line is scheduled right after the one before on one AudioContext (gapless; the context
+// resamples). Stop aborts the request (the server kills its engine) and silences what is queued.
+// Create the player inside the tap handler: browsers only let a tap start audio.
+
+export interface SpeechPlayer {
+  /** Resolves when the last sentence has finished playing (or after stop()). */
+  done: Promise<void>;
+  stop(): void;
+}
+
+interface Line {
+  type: 'start' | 'audio' | 'end' | 'error';
+  pcm?: string;
+  sampleRate?: number;
+  message?: string;
+}
+
+function toFloats(b64: string): Float32Array<ArrayBuffer> {
+  const bin = atob(b64);
+  const out = new Float32Array(new ArrayBuffer((bin.length >> 1) * 4));
+  for (let i = 0; i < out.length; i++) {
+    const v = bin.charCodeAt(2 * i) | (bin.charCodeAt(2 * i + 1) << 8);
+    out[i] = (v >= 0x8000 ? v - 0x10000 : v) / 32768;
+  }
+  return out;
+}
+
+export function speak(text: string, onError: (message: string) => void): SpeechPlayer {
+  const ctx = new AudioContext();
+  const abort = new AbortController();
+  const sources: AudioBufferSourceNode[] = [];
+  let next = 0;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    abort.abort();
+    for (const s of sources) {
+      try {
+        s.stop();
+      } catch {
+        // never started
+      }
+    }
+    void ctx.close();
+  };
+  const play = (line: Line) => {
+    const floats = toFloats(line.pcm ?? '');
+    if (floats.length === 0) return;
+    const buffer = ctx.createBuffer(1, floats.length, line.sampleRate ?? 24_000);
+    buffer.copyToChannel(floats, 0);
+    const src = ctx.createBufferSource();
+    src.buffer = buffer;
+    src.connect(ctx.destination);
+    const at = Math.max(next, ctx.currentTime + 0.05);
+    src.start(at);
+    next = at + buffer.duration;
+    sources.push(src);
+  };
+  const done = (async () => {
+    try {
+      const res = await fetch('/api/tts/stream', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }), signal: abort.signal });
+      if (!res.ok || !res.body) {
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        onError(body?.error?.message ?? 'Hearth could not speak this right now. Try again in a minute.');
+        return;
+      }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let rest = '';
+      for (;;) {
+        const { value, done: ended } = await reader.read();
+        if (ended) break;
+        rest += value;
+        const lines = rest.split('\n');
+        rest = lines.pop() ?? '';
+        for (const l of lines) {
+          if (!l.trim()) continue;
+          const line = JSON.parse(l) as Line;
+          if (line.type === 'audio') play(line);
+          else if (line.type === 'error') onError(line.message ?? 'The speech stopped before the end.');
+        }
+      }
+      // wait for the queued audio to finish
+      const left = next - ctx.currentTime;
+      if (left > 0 && !stopped) await new Promise((r) => setTimeout(r, left * 1000));
+    } catch (err) {
+      if (!stopped) onError('The speech stopped before the end. Check that this device is on the home network, then try again.');
+      void err;
+    } finally {
+      if (!stopped) stop();
+    }
+  })();
+  return { done, stop };
+}

@@ -1,0 +1,154 @@
+// Voice in the browser (issue 34), on the real engines: the Memos page at 390 and 1280 px (empty,
+// an uploaded recording written down, found by its words, deleted), the microphone explaining
+// itself on a plain-http address, and a chat answer read aloud. Needs `npm run build:web`.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
+import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { fliteWav, SYSTEM_PATH } from '../harness/speech.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const NAME = 'hearth-test';
+
+describe('voice in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let runtime: FakeModelRuntime;
+  const temp = makeTempDir('hearth-voice-e2e-');
+  const pages = createPageOpener(() => ({ browser, server }));
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    runtime = await startFakeModelRuntime({ chatReply: 'The oven is preheating now. Dinner will be ready at six. Please set the table for four.' });
+    server = await startTestServer({ seed: 'household', config: { searchPath: SYSTEM_PATH, hostName: NAME, modelRuntimeUrl: runtime.url } });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    // the fake microphone says a flite sentence over and over
+    const spoken = fliteWav(temp.dir, 'spoken', 'Remind me to buy milk tomorrow.');
+    browser = await launchChromium([
+      `--host-resolver-rules=MAP ${NAME} 127.0.0.1`,
+      '--autoplay-policy=no-user-gesture-required',
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-audio-capture=${spoken.file}`,
+    ]);
+  });
+  afterAll(async () => {
+    await pages.closeAll({ quietly: true });
+    await browser?.close();
+    await server?.close();
+    await runtime?.close();
+    temp.remove();
+    expect(pages.pageErrors).toEqual([]);
+  });
+
+  it('Memos: empty, then an uploaded recording written down, found by its words and deleted (1280 px)', async () => {
+    const wav = fliteWav(temp.dir, 'milk', 'Remind me to buy milk tomorrow.');
+    const page = await pages.open('member', DESKTOP);
+    await page.goto(`${server.url}/memos`);
+    await shown(page.getByText('No memos yet'));
+    // this computer itself is a secure origin: recording is offered
+    await shown(page.getByTestId('record-button'));
+    await expectNoSeriousA11yViolations(page);
+    await page.getByTestId('memo-file').setInputFiles(wav.file);
+    const text = page.getByTestId('memo-text');
+    await shown(text, 30_000);
+    expect(await text.textContent()).toMatch(/milk/);
+    await page.getByLabel('Find a memo').fill('tomorrow milk');
+    await shown(page.getByTestId('memo'));
+    await page.getByLabel('Find a memo').fill('bread');
+    await shown(page.getByText('No memo says “bread”.'));
+    await page.getByLabel('Find a memo').fill('');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete memo' }).click();
+    await shown(page.getByText('No memos yet'));
+    expect((await server.member.get('/api/voice/memos')).body.memos).toEqual([]);
+  });
+
+  it('on a plain-http address the microphone says why and how, and uploading still works (390 px)', async () => {
+    const plain = `http://${NAME}:${new URL(server.url).port}`;
+    const context = await signedInContext(browser, plain, server.member.cookie!, PHONE);
+    const page = await context.newPage();
+    await page.goto(`${plain}/memos`);
+    const note = page.getByTestId('mic-unavailable');
+    await shown(note);
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+    expect(await note.textContent()).toContain('Recording needs a secure connection');
+    expect(await page.getByTestId('record-button').count()).toBe(0);
+    expect(await page.getByTestId('memo-file').count()).toBe(1);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: '/tmp/hearth-phone-memos-plain.png' });
+    await context.close();
+  });
+
+  it('a memo’s page stays honest when the recording cannot be written down', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.goto(`${server.url}/memos`);
+    await shown(page.getByText('No memos yet'));
+    const junk = `${temp.dir}/broken.webm`;
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(junk, Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(300, 7)]));
+    await page.getByTestId('memo-file').setInputFiles(junk);
+    await shown(page.getByText('Hearth could not read that recording', { exact: false }), 30_000);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete memo' }).click();
+    await gone(page.getByTestId('memo'));
+  });
+
+  it('a chat answer is read aloud: three sentences scheduled back to back, without a gap (1280 px)', async () => {
+    const page = await pages.open('member', DESKTOP);
+    // every buffer the page schedules, with when it starts and how long it lasts
+    await page.addInitScript(() => {
+      const w = window as unknown as { scheduled: Array<{ at: number; duration: number }> };
+      w.scheduled = [];
+      const start = AudioBufferSourceNode.prototype.start;
+      AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, when?: number, ...rest: number[]) {
+        w.scheduled.push({ at: when ?? 0, duration: this.buffer?.duration ?? 0 });
+        return start.call(this, when, ...rest);
+      };
+    });
+    await page.goto(`${server.url}/chat`);
+    await page.getByRole('textbox', { name: 'Your message' }).fill('When is dinner?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const speak = page.getByTestId('speak-button');
+    await shown(speak);
+    await speak.click();
+    await shown(page.getByRole('button', { name: 'Stop reading' }));
+    await shown(page.getByRole('button', { name: 'Read aloud' }), 30_000);
+    const scheduled = await page.evaluate(() => (window as unknown as { scheduled: Array<{ at: number; duration: number }> }).scheduled);
+    const seconds = scheduled.reduce((n, s) => n + s.duration, 0);
+    expect(seconds).toBeGreaterThan(3);
+    for (let i = 1; i < scheduled.length; i++) expect(Math.abs(scheduled[i]!.at - (scheduled[i - 1]!.at + scheduled[i - 1]!.duration))).toBeLessThan(1e-6);
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('push-to-talk in chat: what the microphone heard is written down and sent (390 px)', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.goto(`${server.url}/chat`);
+    const talk = page.getByTestId('talk-button');
+    await shown(talk);
+    await talk.tap();
+    await shown(page.getByRole('button', { name: 'Send what I said' }));
+    // let the fake microphone say the sentence at least once
+    await page.waitForTimeout(3_000);
+    await page.getByRole('button', { name: 'Send what I said' }).tap();
+    const said = page.locator('.chat-bubble__text').first();
+    await shown(said, 30_000);
+    expect(await said.textContent()).toMatch(/milk/);
+    await shown(page.getByTestId('speak-button'));
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  it('on a plain-http address chat offers no microphone it cannot open', async () => {
+    const plain = `http://${NAME}:${new URL(server.url).port}`;
+    const context = await signedInContext(browser, plain, server.member.cookie!, DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${plain}/chat`);
+    await shown(page.getByRole('textbox', { name: 'Your message' }));
+    expect(await page.getByTestId('talk-button').count()).toBe(0);
+    await context.close();
+  });
+});
