@@ -1,0 +1,126 @@
+// Today (issue 33): the household's weather, Wikipedia's "on this day" and the admin's briefing
+// settings. Every answer built from an outside source carries its freshness: {source, fetchedAt,
+// ageSeconds, stale, lastError}.
+import { z } from 'zod';
+
+export const KEY_LOCATION = 'today.location';
+export const KEY_LANGUAGE = 'today.language';
+
+/** Wikipedia's "on this day" feed exists in these languages only (reference/briefing.md §2). */
+export const ON_THIS_DAY_LANGUAGES = ['en', 'de', 'fr', 'sv', 'pt', 'ru', 'es', 'ar', 'bs', 'uk', 'it', 'tr', 'zh', 'cs'] as const;
+
+export const Freshness = z.object({
+  source: z.string(),
+  fetchedAt: z.string(),
+  ageSeconds: z.number().int().min(0),
+  stale: z.boolean(),
+  lastError: z.string().nullable(),
+});
+export type Freshness = z.infer<typeof Freshness>;
+
+/** Coordinates leave the house rounded to 2 decimals (about 1 km). */
+export const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export const Location = z.object({
+  name: z.string().trim().min(1, 'Name the place.').max(120, 'A place name is at most 120 characters.'),
+  lat: z.number({ error: 'lat is a number.' }).min(-90, 'lat is between -90 and 90.').max(90, 'lat is between -90 and 90.'),
+  lon: z.number({ error: 'lon is a number.' }).min(-180, 'lon is between -180 and 180.').max(180, 'lon is between -180 and 180.'),
+});
+export type Location = z.infer<typeof Location>;
+export const SetLocationBody = Location.strict();
+
+export const LocationSearchQuery = z.object({
+  q: z.string({ error: 'Type a town to search for.' }).trim().min(2, 'Type at least 2 letters of the town.').max(100, 'A search is at most 100 characters.'),
+});
+
+export const PlaceResult = z.object({
+  name: z.string(),
+  region: z.string().nullable(),
+  country: z.string().nullable(),
+  lat: z.number(),
+  lon: z.number(),
+  timezone: z.string().nullable(),
+});
+export type PlaceResult = z.infer<typeof PlaceResult>;
+export const LocationSearchResponse = z.object({ results: z.array(PlaceResult) });
+
+export const HourForecast = z.object({ time: z.string(), temperature: z.number().nullable(), weatherCode: z.number().int().nullable(), precipitationProbability: z.number().nullable() });
+export const DayForecast = z.object({
+  date: z.string(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  weatherCode: z.number().int().nullable(),
+  description: z.string(),
+  precipitationProbability: z.number().nullable(),
+  sunrise: z.string().nullable(),
+  sunset: z.string().nullable(),
+});
+export const CurrentWeather = z.object({
+  time: z.string(),
+  temperature: z.number().nullable(),
+  apparentTemperature: z.number().nullable(),
+  weatherCode: z.number().int().nullable(),
+  description: z.string(),
+  windSpeed: z.number().nullable(),
+  humidity: z.number().nullable(),
+  isDay: z.boolean(),
+});
+export const Units = z.object({ temperature: z.string(), windSpeed: z.string() });
+
+/** The forecast as cached (no location or freshness: those are added per answer). */
+export const Forecast = z.object({
+  timezone: z.string().nullable(),
+  units: Units,
+  current: CurrentWeather,
+  hourly: z.array(HourForecast),
+  daily: z.array(DayForecast),
+});
+export type Forecast = z.infer<typeof Forecast>;
+
+export const WeatherResponse = z.discriminatedUnion('configured', [
+  z.object({ configured: z.literal(false) }),
+  Forecast.extend({ configured: z.literal(true), location: Location, credit: z.string() }).extend(Freshness.shape),
+]);
+export type WeatherResponse = z.infer<typeof WeatherResponse>;
+
+export const OnThisDayPage = z.object({ title: z.string(), url: z.string() });
+export const OnThisDayItem = z.object({ year: z.number().int().nullable(), text: z.string(), pages: z.array(OnThisDayPage) });
+export type OnThisDayItem = z.infer<typeof OnThisDayItem>;
+export const OnThisDayDay = z.object({
+  selected: z.array(OnThisDayItem),
+  events: z.array(OnThisDayItem),
+  births: z.array(OnThisDayItem),
+  deaths: z.array(OnThisDayItem),
+  holidays: z.array(OnThisDayItem),
+});
+export type OnThisDayDay = z.infer<typeof OnThisDayDay>;
+export const OnThisDayQuery = z.object({
+  date: z
+    .string()
+    .regex(/^(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'date is MM-DD, e.g. 05-20.')
+    .refine((d) => !Number.isNaN(Date.parse(`2024-${d}T00:00:00Z`)) && new Date(`2024-${d}T00:00:00Z`).toISOString().slice(5, 10) === d, 'That day does not exist.')
+    .optional(),
+});
+export const OnThisDayResponse = OnThisDayDay.extend({ date: z.string(), language: z.string(), credit: z.string() }).extend(Freshness.shape);
+export type OnThisDayResponse = z.infer<typeof OnThisDayResponse>;
+
+export const TODAY_SOURCES = ['weather', 'on-this-day', 'news'] as const;
+export const RefreshBody = z.strictObject({ source: z.enum(TODAY_SOURCES, { error: 'source is weather, on-this-day or news.' }) });
+export const RefreshResponse = z.object({ source: z.string(), outcome: z.enum(['fetched', 'not_modified', 'skipped', 'gone', 'failed', 'nothing_to_do']), lastError: z.string().nullable() });
+export type RefreshResponse = z.infer<typeof RefreshResponse>;
+
+export const SourceStatus = z.object({
+  source: z.string(),
+  host: z.string(),
+  sends: z.string(),
+  lastFetch: z.string().nullable(),
+  lastError: z.string().nullable(),
+  nextPoll: z.string().nullable(),
+});
+export const BriefingSettingsResponse = z.object({
+  location: Location.nullable(),
+  language: z.string(),
+  offline: z.boolean(),
+  sources: z.array(SourceStatus),
+});
+export type BriefingSettingsResponse = z.infer<typeof BriefingSettingsResponse>;
