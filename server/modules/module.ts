@@ -110,6 +110,8 @@ export function defineModule<S extends object>(manifest: ModuleManifest<S>): Mod
 export interface Tuning {
   downloadStallTimeoutMs?: number;
   downloadBackoffBaseMs?: number;
+  /** Today's outbound fetches: whole request, headers and body (default 15 s). */
+  todayFetchTimeoutMs?: number;
   /** How often the reader change monitor looks for due items (default 5 min). */
   readerMonitorTickMs?: number;
   /** Bytes of archive entries kept in memory by the content proxy (default 32 MB; 0 turns the cache off). */

@@ -2,6 +2,7 @@
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { TodayCacheStore } from './cache-store.js';
+import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
 import type { BriefingSettingsResponse, RefreshResponse } from './schema.js';
 import type { WeatherService } from './weather-service.js';
@@ -13,8 +14,7 @@ export interface BriefingDeps {
   offline: boolean;
   forecastUrl: string;
   wikipediaUrl: string;
-  /** Refreshes every news feed now (the news part); absent until it exists. */
-  refreshNews?: () => Promise<RefreshResponse>;
+  news: NewsService;
 }
 
 export class BriefingService {
@@ -37,13 +37,14 @@ export class BriefingService {
       sources: [
         await this.status('weather', new URL(this.deps.forecastUrl).host, 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
         await this.status('on-this-day', new URL(this.deps.wikipediaUrl.replace('{lang}', lang)).host, 'The month, day and language, once a day.'),
+        await this.status('news', 'each feed’s own site', 'Hearth’s address and each feed’s address, about once an hour per feed.'),
       ],
     };
   }
 
   async refresh(actor: Actor, source: 'weather' | 'on-this-day' | 'news'): Promise<RefreshResponse> {
     assertAdmin(actor);
-    if (source === 'news') return this.deps.refreshNews ? this.deps.refreshNews() : { source, outcome: 'nothing_to_do', lastError: null };
+    if (source === 'news') return this.deps.news.refreshAll(actor);
     const outcome = source === 'weather' ? await this.deps.weather.refresh({ force: true }) : await this.deps.onThisDay.refresh({ force: true });
     if (!outcome) return { source, outcome: 'nothing_to_do', lastError: null };
     return { source, outcome: outcome.kind, lastError: outcome.entry?.lastError ?? null };

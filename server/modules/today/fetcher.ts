@@ -49,6 +49,14 @@ export type FetchOutcome =
   | { kind: 'gone'; entry: CacheEntry | null }
   | { kind: 'failed'; entry: CacheEntry | null; error: string };
 
+export interface FetchedDocument {
+  url: string;
+  body: Buffer;
+  contentType: string;
+  etag: string | null;
+  lastModified: string | null;
+}
+
 export class SourceUnavailableError extends ServiceUnavailableError {
   constructor(message: string) {
     super('source_unavailable', message);
@@ -248,13 +256,44 @@ export class TodayFetcher {
    * An uncached GET (the town search at setup): same guard, User-Agent, host cap, time budget and
    * size cap; a non-200 or a network failure is a FetchFailure.
    */
-  async fetchOnce(url: string, accept = 'application/json'): Promise<Buffer> {
+  async fetchOnce(url: string, accept = 'application/json'): Promise<FetchedDocument> {
     if (this.deps.offline) throw new FetchFailure('Hearth is in offline mode.');
-    const res = await this.hostSlot(url).run(() => this.get(url, accept, {})).catch((err: unknown) => {
-      throw err instanceof FetchFailure ? err : new FetchFailure(describeNetworkError(err));
-    });
+    const res = await this.hostSlot(url)
+      .run(() => this.get(url, accept, {}))
+      .catch((err: unknown) => {
+        throw err instanceof FetchFailure ? err : new FetchFailure(describeNetworkError(err));
+      });
     if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
-    return res.body;
+    return { url: res.url, body: res.body, contentType: res.contentType, etag: res.etag ?? null, lastModified: res.lastModified ?? null };
+  }
+
+  /** Records a copy fetched by fetchOnce as the source's cached copy (a feed added: its first poll is that fetch). */
+  async remember<T>(spec: SourceSpec<T>, doc: FetchedDocument, payload: T): Promise<void> {
+    const now = this.now();
+    await this.deps.store.put({
+      key: spec.key,
+      source: spec.source,
+      url: spec.url,
+      payload,
+      fetchedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + spec.ttlMs).toISOString(),
+      etag: doc.etag,
+      lastModified: doc.lastModified,
+      failCount: 0,
+      nextTryAt: null,
+      lastError: null,
+      lastTryAt: now.toISOString(),
+    });
+  }
+
+  /** Forgets a source (a feed removed). */
+  forget(key: string): Promise<void> {
+    return this.deps.store.delete(key);
+  }
+
+  /** The cached state of a source, if any. */
+  entry(key: string): Promise<CacheEntry | null> {
+    return this.deps.store.get(key);
   }
 
   private async get(url: string, accept: string | undefined, conditional: Record<string, string>) {

@@ -1,10 +1,23 @@
+import { BadRequestError } from '../../errors.js';
 import { actorOf } from '../../http/auth.js';
-import { defineRoutes } from '../../http/routes.js';
+import { readRawBody } from '../../http/body.js';
+import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { BriefingService } from './briefing-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
+import type { NewsService } from './news-service.js';
 import {
+  AddFeedBody,
   BriefingSettingsResponse,
+  FeedParams,
+  HiddenBody,
+  HiddenResponse,
+  MAX_OPML_BYTES,
+  NewsFeed,
+  NewsFeedsResponse,
+  NewsQuery,
+  NewsResponse,
+  OpmlImportResponse,
   Location,
   LocationSearchQuery,
   LocationSearchResponse,
@@ -37,5 +50,33 @@ export function createBriefingAdminRoutes(briefing: BriefingService, weather: We
     }));
     r.put('/location', { access: 'admin', response: Location }, (req) => weather.setLocation(actorOf(req), parse(SetLocationBody, req.body)));
     r.post('/refresh', { access: 'admin', response: RefreshResponse }, (req) => briefing.refresh(actorOf(req), parse(RefreshBody, req.body).source));
+  });
+}
+
+export function createNewsRoutes(news: NewsService) {
+  return defineRoutes((r) => {
+    r.get('/', { access: 'user', response: NewsResponse }, (req) => news.list(actorOf(req), parse(NewsQuery, req.query)));
+    r.put('/feeds/:id/hidden', { access: 'user', response: HiddenResponse }, (req) =>
+      news.setHidden(actorOf(req), parse(FeedParams, req.params).id, parse(HiddenBody, req.body).hidden),
+    );
+  });
+}
+
+export function createNewsAdminRoutes(news: NewsService) {
+  return defineRoutes((r) => {
+    r.get('/feeds', { access: 'admin', response: NewsFeedsResponse }, async (req) => ({ feeds: await news.listFeeds(actorOf(req)) }));
+    r.post('/feeds', { access: 'admin', response: NewsFeed }, (req) => news.addFeed(actorOf(req), parse(AddFeedBody, req.body).url));
+    // the OPML file is the body (XML, not JSON)
+    r.post('/opml', { access: 'admin', response: OpmlImportResponse, jsonLimit: false }, async (req) => {
+      const type = req.get('content-type') ?? '';
+      if (!/^(text\/(xml|x-opml|plain)|application\/(xml|octet-stream)|text\/x-opml\+xml)/i.test(type)) {
+        req.resume();
+        throw new BadRequestError('Send the OPML file as the body (Content-Type text/xml).');
+      }
+      const body = await readRawBody(req, MAX_OPML_BYTES, `That file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB.`);
+      return news.importOpml(actorOf(req), body);
+    });
+    r.delete('/feeds/:id', { access: 'admin', response: NO_CONTENT }, (req) => news.removeFeed(actorOf(req), parse(FeedParams, req.params).id));
+    r.post('/feeds/:id/refresh', { access: 'admin', response: NewsFeed }, (req) => news.refreshFeed(actorOf(req), parse(FeedParams, req.params).id));
   });
 }

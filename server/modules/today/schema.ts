@@ -124,3 +124,66 @@ export const BriefingSettingsResponse = z.object({
   sources: z.array(SourceStatus),
 });
 export type BriefingSettingsResponse = z.infer<typeof BriefingSettingsResponse>;
+
+// ——— News ———
+export const NEWS_MAX_LIMIT = 100;
+export const MAX_OPML_BYTES = 1024 * 1024;
+
+export const NewsFeed = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  title: z.string(),
+  siteUrl: z.string().nullable(),
+  category: z.string().nullable(),
+  state: z.enum(['active', 'gone']),
+  itemCount: z.number().int(),
+  lastFetch: z.string().nullable(),
+  lastError: z.string().nullable(),
+  nextPoll: z.string().nullable(),
+});
+export type NewsFeed = z.infer<typeof NewsFeed>;
+export const NewsFeedsResponse = z.object({ feeds: z.array(NewsFeed) });
+export const AddFeedBody = z.strictObject({
+  url: z
+    .string({ error: 'Give the feed’s or the site’s address.' })
+    .trim()
+    .min(1, 'Give the feed’s or the site’s address.')
+    .max(2000, 'An address is at most 2000 characters.')
+    .refine((u) => /^https?:\/\/[^\s]+$/i.test(u), 'The address starts with http:// or https://.'),
+});
+export const FeedParams = z.object({ id: z.coerce.number({ error: 'That feed does not exist.' }).int().positive('That feed does not exist.') });
+export const OpmlImportResponse = z.object({ added: z.array(NewsFeed), existing: z.number().int(), skipped: z.number().int() });
+export type OpmlImportResponse = z.infer<typeof OpmlImportResponse>;
+
+export const NewsQuery = z.object({
+  limit: z.coerce.number({ error: 'limit is a number.' }).int().min(1, 'limit is 1 to 100.').max(NEWS_MAX_LIMIT, 'limit is 1 to 100.').default(30),
+  feedId: z.coerce.number({ error: 'feedId is a number.' }).int().positive().optional(),
+  before: z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), 'before is a date and time, e.g. 2026-05-14T07:30:00Z.')
+    .optional(),
+});
+export type NewsQuery = z.infer<typeof NewsQuery>;
+export const NewsItem = z.object({
+  id: z.string(),
+  feedId: z.number().int(),
+  feedTitle: z.string(),
+  title: z.string(),
+  url: z.string().nullable(),
+  summary: z.string(),
+  publishedAt: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+});
+export type NewsItem = z.infer<typeof NewsItem>;
+export const MemberFeed = z.object({ id: z.number().int(), title: z.string(), hidden: z.boolean(), stale: z.boolean() });
+export const NewsResponse = z.object({
+  items: z.array(NewsItem),
+  feeds: z.array(MemberFeed),
+  source: z.literal('news'),
+  fetchedAt: z.string().nullable(),
+  ageSeconds: z.number().int().min(0).nullable(),
+  stale: z.boolean(),
+});
+export type NewsResponse = z.infer<typeof NewsResponse>;
+export const HiddenBody = z.strictObject({ hidden: z.boolean({ error: 'hidden is true or false.' }) });
+export const HiddenResponse = z.object({ feedId: z.number().int(), hidden: z.boolean() });

@@ -123,7 +123,7 @@ export class WeatherService {
     url.searchParams.set('format', 'json');
     let body: Buffer;
     try {
-      body = await this.deps.fetcher.fetchOnce(url.href);
+      body = (await this.deps.fetcher.fetchOnce(url.href)).body;
     } catch (err) {
       const message = err instanceof FetchFailure ? err.message : 'The town search could not be reached.';
       throw new ServiceUnavailableError('source_unavailable', `The town search is not available right now: ${message} You can still type the coordinates.`);
