@@ -23,6 +23,7 @@ import { routes as imageAdmin } from '../features/image-admin/routes.js';
 import { routes as profile } from '../features/profile/routes.js';
 import { routes as mediaAdmin } from '../features/media-admin/routes.js';
 import { routes as trust } from '../features/trust/routes.js';
+import { routes as today } from '../features/today/routes.js';
 import { routes as admin } from '../features/admin/routes.js';
 import type { PageRoute } from './page-types.js';
 
@@ -46,6 +47,7 @@ export const PAGE_TABLE = [
   ...profile,
   ...mediaAdmin,
   ...trust,
+  ...today,
   ...admin,
 ] as const satisfies readonly PageRoute[];
 

@@ -30,6 +30,7 @@ import { views as imageAdmin } from '../features/image-admin/pages';
 import { views as profile } from '../features/profile/pages';
 import { views as mediaAdmin } from '../features/media-admin/pages';
 import { views as trust } from '../features/trust/pages';
+import { views as today } from '../features/today/pages';
 import { views as admin } from '../features/admin/pages';
 
 import type { Role } from '../api/types';
@@ -77,6 +78,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...profile,
   ...mediaAdmin,
   ...trust,
+  ...today,
   ...admin,
 };
 

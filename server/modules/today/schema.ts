@@ -43,6 +43,7 @@ export const PlaceResult = z.object({
 });
 export type PlaceResult = z.infer<typeof PlaceResult>;
 export const LocationSearchResponse = z.object({ results: z.array(PlaceResult) });
+export type LocationSearchResponse = z.infer<typeof LocationSearchResponse>;
 
 export const HourForecast = z.object({ time: z.string(), temperature: z.number().nullable(), weatherCode: z.number().int().nullable(), precipitationProbability: z.number().nullable() });
 export const DayForecast = z.object({
@@ -143,6 +144,7 @@ export const NewsFeed = z.object({
 });
 export type NewsFeed = z.infer<typeof NewsFeed>;
 export const NewsFeedsResponse = z.object({ feeds: z.array(NewsFeed) });
+export type NewsFeedsResponse = z.infer<typeof NewsFeedsResponse>;
 export const AddFeedBody = z.strictObject({
   url: z
     .string({ error: 'Give the feed’s or the site’s address.' })
