@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   image: () => import('./image.js'),
   media: () => import('./media.js'),
   https: () => import('./https.js'),
+  'today-news': () => import('./today-news.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

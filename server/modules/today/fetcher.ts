@@ -30,7 +30,7 @@ export interface SourceSpec<T> {
   ttlMs: number;
   accept?: string;
   /** Turns a 200 body into the payload kept; throws on garbage (the copy is kept, the fetch counts as failed). */
-  parse(body: Buffer, contentType: string): T;
+  parse(body: Buffer, contentType: string): T | Promise<T>;
 }
 
 /** The freshness facts every Today answer carries. */
@@ -193,7 +193,7 @@ export class TodayFetcher {
       if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
       let payload: T;
       try {
-        payload = spec.parse(res.body, res.contentType);
+        payload = await spec.parse(res.body, res.contentType);
       } catch (err) {
         throw new FetchFailure(`The source sent something Hearth cannot read (${(err as Error).message.slice(0, 120)}).`);
       }
@@ -289,6 +289,11 @@ export class TodayFetcher {
   /** Forgets a source (a feed removed). */
   forget(key: string): Promise<void> {
     return this.deps.store.delete(key);
+  }
+
+  /** Every cached entry of one source (all news feeds), in one query. */
+  entriesOf(source: string): Promise<CacheEntry[]> {
+    return this.deps.store.listBySource(source);
   }
 
   /** The cached state of a source, if any. */

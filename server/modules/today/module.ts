@@ -1,9 +1,11 @@
 // The Today module (issue 33): the household's weather, Wikipedia's "on this day", news feeds and
 // the admin's briefing settings, every outside source fetched by the one TodayFetcher (SSRF guard, per-host
 // cap, conditional GET, Retry-After, one cache row per source).
+import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { BriefingService } from './briefing-service.js';
 import { TodayCacheStore } from './cache-store.js';
+import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
 import { TodayFetcher } from './fetcher.js';
 import { OnThisDayService } from './on-this-day-service.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
@@ -17,7 +19,8 @@ export function createTodayModule(p: Platform) {
   const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
   const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
   const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl });
-  const news = new NewsService({ store: new NewsStore(p.db), fetcher, clock: p.clock, logger: p.logger });
+  const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
+  const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
   const briefing = new BriefingService({ store, weather, onThisDay, news, offline: config.offline, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
     name: 'today',
@@ -37,5 +40,6 @@ export function createTodayModule(p: Platform) {
           { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: () => weather.refresh() },
           { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: () => news.pollDue() },
         ],
+    close: () => news.close(),
   });
 }

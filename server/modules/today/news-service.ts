@@ -8,7 +8,8 @@ import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError,
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
-import { discoverFeeds, decodeBody, httpUrl, NotAFeedError, parseFeed, parseOpml, type ParsedFeed } from './feed-parse.js';
+import { discoverFeeds, decodeBody, httpUrl, NotAFeedError, parseOpml, type ParsedFeed } from './feed-parse.js';
+import type { FeedTasks } from './feed-tasks.js';
 import { FetchFailure, type FetchOutcome, type SourceSpec, type TodayFetcher } from './fetcher.js';
 import type { FeedRow, NewsStore } from './news-store.js';
 import type { NewsFeed, NewsQuery, NewsResponse, OpmlImportResponse, RefreshResponse } from './schema.js';
@@ -22,6 +23,8 @@ const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed
 export interface NewsDeps {
   store: NewsStore;
   fetcher: TodayFetcher;
+  /** Feeds are parsed in the parse worker, off the event loop. */
+  feeds: FeedTasks;
   clock: Clock;
   logger: Logger;
   /** 0..1, for the poll jitter (tests pass a fixed one). */
@@ -35,7 +38,7 @@ export class NewsService {
 
   private spec(feed: Pick<FeedRow, 'id' | 'url'>): SourceSpec<{ title: string; items: number }> {
     const jitter = Math.floor((this.deps.random ?? Math.random)() * NEWS_JITTER_MS);
-    return { key: `news:${feed.id}`, source: 'news', url: feed.url, ttlMs: NEWS_POLL_MS + jitter, accept: FEED_ACCEPT, parse: (body, type) => summarize(parseFeed(body, type)) };
+    return { key: `news:${feed.id}`, source: 'news', url: feed.url, ttlMs: NEWS_POLL_MS + jitter, accept: FEED_ACCEPT, parse: async (body, type) => summarize(await this.deps.feeds.parse(body, type)) };
   }
 
   private async describe(feed: FeedRow): Promise<NewsFeed> {
@@ -87,7 +90,7 @@ export class NewsService {
     };
     const doc = await get(url);
     try {
-      return { doc, feed: parseFeed(doc.body, doc.contentType) };
+      return { doc, feed: await this.deps.feeds.parse(doc.body, doc.contentType) };
     } catch (err) {
       if (!(err instanceof NotAFeedError)) throw err;
     }
@@ -96,7 +99,7 @@ export class NewsService {
     if (link) {
       const feedDoc = await get(link);
       try {
-        return { doc: feedDoc, feed: parseFeed(feedDoc.body, feedDoc.contentType) };
+        return { doc: feedDoc, feed: await this.deps.feeds.parse(feedDoc.body, feedDoc.contentType) };
       } catch (err) {
         if (!(err instanceof NotAFeedError)) throw err;
       }
@@ -148,8 +151,8 @@ export class NewsService {
     let items: ParsedFeed | null = null;
     const outcome = await this.deps.fetcher.refresh({
       ...spec,
-      parse: (body, type) => {
-        items = parseFeed(body, type);
+      parse: async (body, type) => {
+        items = await this.deps.feeds.parse(body, type);
         return summarize(items);
       },
     }, { force });
@@ -198,10 +201,11 @@ export class NewsService {
   async list(actor: UserActor, q: NewsQuery): Promise<NewsResponse> {
     const [items, feeds, hidden] = await Promise.all([
       this.deps.store.listItems({ userId: actor.id, limit: q.limit, feedId: q.feedId, before: q.before }),
-      this.deps.store.listFeeds(),
+      this.deps.store.listFeeds({ counts: false }),
       this.deps.store.hiddenFeedIds(actor.id),
     ]);
-    const entries = await Promise.all(feeds.map((f) => this.deps.fetcher.entry(`news:${f.id}`)));
+    const byKey = new Map((await this.deps.fetcher.entriesOf('news')).map((e) => [e.key, e]));
+    const entries = feeds.map((f) => byKey.get(`news:${f.id}`) ?? null);
     const now = this.deps.clock.now().getTime();
     const visible = feeds.map((f, i) => ({ f, e: entries[i] ?? null })).filter(({ f }) => !hidden.has(f.id));
     const fetched = visible.map(({ e }) => e?.fetchedAt).filter((t): t is string => !!t).sort();
@@ -215,6 +219,10 @@ export class NewsService {
       ageSeconds: newest ? Math.max(0, Math.floor((now - Date.parse(newest)) / 1000)) : null,
       stale: visible.some(({ f, e }) => f.state === 'active' && staleOf(e)),
     };
+  }
+
+  close(): Promise<void> {
+    return this.deps.feeds.close();
   }
 
   async setHidden(actor: UserActor, feedId: number, hidden: boolean): Promise<{ feedId: number; hidden: boolean }> {

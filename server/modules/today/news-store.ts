@@ -36,8 +36,10 @@ export class NewsStore {
     return this.db('news_feeds as f').select('f.*', this.db.raw('(select count(*) from news_items i where i.feed_id = f.id) as item_count'));
   }
 
-  async listFeeds(): Promise<FeedRow[]> {
-    return ((await this.feeds().orderBy('f.title')) as RawFeed[]).map(toFeed);
+  /** Every feed; `counts: false` leaves itemCount 0 (the members' list does not show it). */
+  async listFeeds(opts: { counts?: boolean } = {}): Promise<FeedRow[]> {
+    const q = opts.counts === false ? this.db('news_feeds as f').select('f.*') : this.feeds();
+    return ((await q.orderBy('f.title')) as RawFeed[]).map(toFeed);
   }
 
   async getFeed(id: number): Promise<FeedRow | null> {
@@ -72,12 +74,9 @@ export class NewsStore {
   async saveItems(feedId: number, items: ParsedItem[], seenAt: string): Promise<void> {
     if (items.length === 0) return;
     await this.db.transaction(async (trx) => {
-      for (const it of items) {
-        await trx('news_items')
-          .insert({ feed_id: feedId, key: it.key, title: it.title, url: it.url, summary: it.summary, published_at: it.publishedAt, image_url: it.imageUrl, sort_at: it.publishedAt ?? seenAt })
-          .onConflict(['feed_id', 'key'])
-          .merge(['title', 'url', 'summary', 'published_at', 'image_url']);
-      }
+      // one statement per feed; a guid repeated within the feed keeps its last version
+      const rows = new Map(items.map((it) => [it.key, { feed_id: feedId, key: it.key, title: it.title, url: it.url, summary: it.summary, published_at: it.publishedAt, image_url: it.imageUrl, sort_at: it.publishedAt ?? seenAt }]));
+      await trx('news_items').insert([...rows.values()]).onConflict(['feed_id', 'key']).merge(['title', 'url', 'summary', 'published_at', 'image_url']);
       const keep = trx('news_items').select('id').where({ feed_id: feedId }).orderBy('sort_at', 'desc').limit(KEEP_PER_FEED);
       await trx('news_items').where({ feed_id: feedId }).whereNotIn('id', keep).delete();
     });
