@@ -120,7 +120,7 @@ function buildModules(p: Platform, o: Overrides) {
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
   const tls = createTlsModule(p);
-  const today = createTodayModule(p);
+  const today = createTodayModule(p, { chatReadiness });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, tls, today, system] as const;

@@ -3,6 +3,7 @@
 // forecast's shape and freshness, stale copies when a source is down, 503 with no copy, the admin's
 // refresh (Retry-After honoured), the day's lists, and access (401 anonymous, 403 member on admin routes).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWeatherTool } from '../../server/modules/today/chat-tool.js';
 import { BriefingSettingsResponse, OnThisDayResponse, WeatherResponse } from '../../server/modules/today/schema.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
 import { startFakeWikimedia, type FakeWikimedia } from '../fakes/wikimedia.js';
@@ -130,6 +131,20 @@ describe('Today: weather and on this day', () => {
     expect(weather.lastError).toMatch(/Asked to wait/);
     expect(weather.lastFetch).not.toBeNull();
     expect(weather.sends).toMatch(/rounded/);
+  });
+
+  it('chat’s weather tool reads the cached forecast; the tools are listed with the hosts Today contacts', async () => {
+    await s.admin.put('/api/admin/briefing/location', { name: 'Harbourton', lat: 48.14, lon: 11.58 });
+    const tool = createWeatherTool({ weather: s.handle.deps.weather });
+    const actor = { kind: 'user' as const, id: 'x', name: 'Sam', role: 'member' as const, sessionId: 's' };
+    const result = await tool.run({}, { actor, signal: new AbortController().signal });
+    expect(result.content).toMatch(/^Weather in Harbourton:\nNow \(2026-05-14T09:15\): 14.2°C, Mainly clear/);
+    expect(result.summary).toBe('Looked up the weather in Harbourton');
+    const tools = (await s.member.get('/api/tools')).body.tools as Array<{ id: string; dataSources: Array<{ domain: string }>; route: string | null; available: boolean }>;
+    const today = tools.find((t) => t.id === 'today')!;
+    expect(today.route).toBe('/today');
+    expect(today.dataSources.map((d) => d.domain)).toEqual(['api.open-meteo.com', 'geocoding-api.open-meteo.com', 'wikipedia.org', 'the site of each feed an admin adds']);
+    expect(tools.find((t) => t.id === 'weather')).toBeDefined();
   });
 
   it('answers a day of "on this day" from Wikipedia, with a descriptive User-Agent, cached for the day', async () => {

@@ -4,16 +4,19 @@
 import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { BriefingService } from './briefing-service.js';
+import { createNewsTool, createWeatherTool } from './chat-tool.js';
+import { todayToolChecks, todayTools } from './extensions.js';
 import { TodayCacheStore } from './cache-store.js';
 import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
 import { TodayFetcher } from './fetcher.js';
 import { OnThisDayService } from './on-this-day-service.js';
+import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
 import { NewsStore } from './news-store.js';
 import { createBriefingAdminRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
 import { WeatherService, WEATHER_TTL_MS } from './weather-service.js';
 
-export function createTodayModule(p: Platform) {
+export function createTodayModule(p: Platform, ports: TodayPorts) {
   const { config } = p;
   const store = new TodayCacheStore(p.db);
   const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
@@ -32,6 +35,8 @@ export function createTodayModule(p: Platform) {
       { prefix: '/admin/news', routes: createNewsAdminRoutes(news) },
     ],
     services: { weather, onThisDay, briefing, news },
+    chatTools: [createWeatherTool({ weather }), createNewsTool({ news })],
+    extensions: { definitions: todayTools, checks: todayToolChecks({ weather, chatReadiness: ports.chatReadiness }) },
     // the forecast is fresh for 30 minutes; a refresh inside a Retry-After or backoff window does nothing
     // feeds are polled when their copy expires (hourly plus up to 10 minutes of jitter); the task looks every 5 minutes
     tasks: config.offline

@@ -64,9 +64,9 @@ export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
   inventory: { ...AREA_WIDGETS.inventory, tool: 'inventory', Component: WarrantiesWidget },
   images: { ...AREA_WIDGETS.images, tool: null, Component: PicturesWidget },
   downloads: { ...AREA_WIDGETS.downloads, tool: null, adminOnly: true, Component: DownloadsWidget },
-  weather: { ...TODAY_DEFS.weather, tool: null, Component: WeatherWidget },
-  news: { ...TODAY_DEFS.news, tool: null, Component: NewsWidget },
-  'on-this-day': { ...TODAY_DEFS['on-this-day'], tool: null, Component: OnThisDayWidget },
+  weather: { ...TODAY_DEFS.weather, tool: 'today', Component: WeatherWidget },
+  news: { ...TODAY_DEFS.news, tool: 'today', Component: NewsWidget },
+  'on-this-day': { ...TODAY_DEFS['on-this-day'], tool: 'today', Component: OnThisDayWidget },
 };
 
 /** Whether a widget may show for this person: its app switched on (when it is one), admins' widgets to admins. */
