@@ -4,7 +4,7 @@
 // refresh (Retry-After honoured), the day's lists, and access (401 anonymous, 403 member on admin routes).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWeatherTool } from '../../server/modules/today/chat-tool.js';
-import { BriefingSettingsResponse, OnThisDayResponse, WeatherResponse } from '../../server/modules/today/schema.js';
+import { BriefingResponse, BriefingSettingsResponse, OnThisDayResponse, WeatherResponse } from '../../server/modules/today/schema.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
 import { startFakeWikimedia, type FakeWikimedia } from '../fakes/wikimedia.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -145,6 +145,32 @@ describe('Today: weather and on this day', () => {
     expect(today.route).toBe('/today');
     expect(today.dataSources.map((d) => d.domain)).toEqual(['api.open-meteo.com', 'geocoding-api.open-meteo.com', 'wikipedia.org', 'the site of each feed an admin adds']);
     expect(tools.find((t) => t.id === 'weather')).toBeDefined();
+  });
+
+  it('builds the morning briefing only from cached copies: no outside request, even with nothing cached', async () => {
+    expect((await s.anon.get('/api/briefing')).status).toBe(401);
+    const empty = await s.member.get('/api/briefing');
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ weather: null, weatherNote: expect.stringMatching(/not set yet/), headlines: [], onThisDay: [], sentences: [] });
+
+    await s.admin.put('/api/admin/briefing/location', { name: 'Harbourton', lat: 48.14, lon: 11.58 });
+    const notFetched = await s.member.get('/api/briefing');
+    expect(notFetched.body).toMatchObject({ weather: null, weatherNote: expect.stringMatching(/not been fetched/) });
+    expect(meteo.requests).toHaveLength(0);
+    expect(wiki.requests).toHaveLength(0);
+
+    await s.member.get('/api/weather');
+    await s.member.get('/api/on-this-day');
+    await Promise.all([meteo.down(), wiki.down()]);
+    meteo.requests.length = 0;
+    wiki.requests.length = 0;
+    const b = BriefingResponse.parse((await s.member.get('/api/briefing')).body);
+    expect(b.weather).toMatchObject({ location: 'Harbourton', temperature: 14.2, description: 'Mainly clear', stale: false });
+    expect(b.onThisDay[0]!.text).toMatch(/A ferry line opens/);
+    expect(b.sentences[0]).toMatch(/^In Harbourton it is mainly clear and 14 degrees, between 8 and 18 degrees today/);
+    expect(b.sentences[1]).toMatch(/^On this day in 1931: A ferry line opens/);
+    expect(meteo.requests).toHaveLength(0);
+    expect(wiki.requests).toHaveLength(0);
   });
 
   it('answers a day of "on this day" from Wikipedia, with a descriptive User-Agent, cached for the day', async () => {

@@ -291,6 +291,13 @@ export class TodayFetcher {
     return this.deps.store.delete(key);
   }
 
+  /** The cached copy of a source with its freshness, never fetching (the briefing is built from these only). */
+  async peek<T>(spec: Pick<SourceSpec<T>, 'key' | 'url'>): Promise<{ payload: T; freshness: Freshness } | null> {
+    const entry = await this.deps.store.get(spec.key);
+    if (!entry || entry.fetchedAt === null || entry.payload === null) return null;
+    return { payload: entry.payload as T, freshness: this.freshness(entry) };
+  }
+
   /** Every cached entry of one source (all news feeds), in one query. */
   entriesOf(source: string): Promise<CacheEntry[]> {
     return this.deps.store.listBySource(source);

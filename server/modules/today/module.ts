@@ -13,7 +13,7 @@ import { OnThisDayService } from './on-this-day-service.js';
 import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
 import { NewsStore } from './news-store.js';
-import { createBriefingAdminRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
+import { createBriefingAdminRoutes, createBriefingRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
 import { WeatherService, WEATHER_TTL_MS } from './weather-service.js';
 
 export function createTodayModule(p: Platform, ports: TodayPorts) {
@@ -32,6 +32,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
       { prefix: '/on-this-day', routes: createOnThisDayRoutes(onThisDay) },
       { prefix: '/admin/briefing', routes: createBriefingAdminRoutes(briefing, weather) },
       { prefix: '/news', routes: createNewsRoutes(news) },
+      { prefix: '/briefing', routes: createBriefingRoutes(briefing) },
       { prefix: '/admin/news', routes: createNewsAdminRoutes(news) },
     ],
     services: { weather, onThisDay, briefing, news },

@@ -5,7 +5,7 @@
 import type { Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
-import type { FetchOutcome, SourceSpec, TodayFetcher } from './fetcher.js';
+import type { FetchOutcome, Freshness, SourceSpec, TodayFetcher } from './fetcher.js';
 import { KEY_LANGUAGE, ON_THIS_DAY_LANGUAGES, OnThisDayDay, type OnThisDayItem, type OnThisDayResponse } from './schema.js';
 
 export const ON_THIS_DAY_TTL_MS = 24 * 60 * 60_000;
@@ -71,6 +71,12 @@ export class OnThisDayService {
     const lang = await this.language();
     const { payload, freshness } = await this.deps.fetcher.read(this.spec(lang, day), 'This day’s events could not be fetched from Wikipedia and no earlier copy is kept.');
     return { date: day, language: lang, credit: 'From Wikipedia, the free encyclopedia (CC BY-SA 4.0)', ...OnThisDayDay.parse(payload), ...freshness };
+  }
+
+  /** Today's cached day only (no fetch). */
+  async cached(): Promise<(OnThisDayDay & { freshness: Freshness }) | null> {
+    const hit = await this.deps.fetcher.peek<OnThisDayDay>(this.spec(await this.language(), this.today()));
+    return hit ? { ...OnThisDayDay.parse(hit.payload), freshness: hit.freshness } : null;
   }
 
   async refresh(opts: { force?: boolean } = {}): Promise<FetchOutcome> {

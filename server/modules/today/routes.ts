@@ -8,6 +8,7 @@ import type { OnThisDayService } from './on-this-day-service.js';
 import type { NewsService } from './news-service.js';
 import {
   AddFeedBody,
+  BriefingResponse,
   BriefingSettingsResponse,
   FeedParams,
   HiddenBody,
@@ -78,5 +79,11 @@ export function createNewsAdminRoutes(news: NewsService) {
     });
     r.delete('/feeds/:id', { access: 'admin', response: NO_CONTENT }, (req) => news.removeFeed(actorOf(req), parse(FeedParams, req.params).id));
     r.post('/feeds/:id/refresh', { access: 'admin', response: NewsFeed }, (req) => news.refreshFeed(actorOf(req), parse(FeedParams, req.params).id));
+  });
+}
+
+export function createBriefingRoutes(briefing: BriefingService) {
+  return defineRoutes((r) => {
+    r.get('/', { access: 'user', response: BriefingResponse }, (req) => briefing.compose(actorOf(req)));
   });
 }

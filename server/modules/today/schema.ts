@@ -189,3 +189,20 @@ export const NewsResponse = z.object({
 export type NewsResponse = z.infer<typeof NewsResponse>;
 export const HiddenBody = z.strictObject({ hidden: z.boolean({ error: 'hidden is true or false.' }) });
 export const HiddenResponse = z.object({ feedId: z.number().int(), hidden: z.boolean() });
+
+// ——— The morning briefing (built from cached copies only) ———
+export const BriefingResponse = z.object({
+  date: z.string(),
+  weather: z
+    .object({ location: z.string(), temperature: z.number().nullable(), description: z.string(), min: z.number().nullable(), max: z.number().nullable(), rainChance: z.number().nullable() })
+    .extend(Freshness.shape)
+    .nullable(),
+  /** Why there is no weather (not set up, not fetched yet); null when there is. */
+  weatherNote: z.string().nullable(),
+  headlines: z.array(NewsItem),
+  onThisDay: z.array(OnThisDayItem),
+  onThisDayFreshness: Freshness.nullable(),
+  /** A few sentences in words, built from the facts above only. */
+  sentences: z.array(z.string()),
+});
+export type BriefingResponse = z.infer<typeof BriefingResponse>;

@@ -5,7 +5,7 @@
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import { FetchFailure, type FetchOutcome, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
 import { Forecast, KEY_LOCATION, Location, round2, type PlaceResult, type WeatherResponse } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
 
@@ -105,6 +105,14 @@ export class WeatherService {
     if (!loc) return { configured: false };
     const { payload, freshness } = await this.deps.fetcher.read(this.spec(loc), 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
     return { configured: true, location: loc, credit: 'Weather data by Open-Meteo.com (CC BY 4.0)', ...Forecast.parse(payload), ...freshness };
+  }
+
+  /** The cached forecast only (no fetch): null before a place is saved or a first copy. */
+  async cached(): Promise<(Forecast & { location: Location; freshness: Freshness }) | null> {
+    const loc = await this.location();
+    if (!loc) return null;
+    const hit = await this.deps.fetcher.peek<Forecast>(this.spec(loc));
+    return hit ? { ...Forecast.parse(hit.payload), location: loc, freshness: hit.freshness } : null;
   }
 
   /** Refreshes the forecast now (the admin's button, the 30-minute task); null when no place is saved. */
