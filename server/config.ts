@@ -47,6 +47,7 @@ export const ConfigSchema = z.object({
   openMeteoUrl: httpUrl.default('https://api.open-meteo.com'),
   openMeteoGeoUrl: httpUrl.default('https://geocoding-api.open-meteo.com'),
   wikipediaUrl: z.string().min(1).default('https://{lang}.wikipedia.org'),
+  sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -145,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     openMeteoUrl: emptyToUndefined(env.OPEN_METEO_BASE),
     openMeteoGeoUrl: emptyToUndefined(env.OPEN_METEO_GEO_BASE),
     wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
+    sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

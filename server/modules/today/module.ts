@@ -13,7 +13,8 @@ import { OnThisDayService } from './on-this-day-service.js';
 import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
 import { NewsStore } from './news-store.js';
-import { createBriefingAdminRoutes, createBriefingRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
+import { createBriefingAdminRoutes, createBriefingRoutes, createSportsRoutes, createTeamAdminRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
+import { SportsService } from './sports-service.js';
 import { WeatherService, WEATHER_TTL_MS } from './weather-service.js';
 
 export function createTodayModule(p: Platform, ports: TodayPorts) {
@@ -23,6 +24,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
   const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
+  const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
   const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
   const briefing = new BriefingService({ store, weather, onThisDay, news, offline: config.offline, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
@@ -31,11 +33,13 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
       { prefix: '/weather', routes: createWeatherRoutes(weather) },
       { prefix: '/on-this-day', routes: createOnThisDayRoutes(onThisDay) },
       { prefix: '/admin/briefing', routes: createBriefingAdminRoutes(briefing, weather) },
+      { prefix: '/admin/briefing', routes: createTeamAdminRoutes(sports) },
+      { prefix: '/sports', routes: createSportsRoutes(sports) },
       { prefix: '/news', routes: createNewsRoutes(news) },
       { prefix: '/briefing', routes: createBriefingRoutes(briefing) },
       { prefix: '/admin/news', routes: createNewsAdminRoutes(news) },
     ],
-    services: { weather, onThisDay, briefing, news },
+    services: { weather, onThisDay, briefing, news, sports },
     chatTools: [createWeatherTool({ weather }), createNewsTool({ news })],
     extensions: { definitions: todayTools, checks: todayToolChecks({ weather, chatReadiness: ports.chatReadiness }) },
     // the forecast is fresh for 30 minutes; a refresh inside a Retry-After or backoff window does nothing

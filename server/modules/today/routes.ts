@@ -27,8 +27,18 @@ import {
   RefreshBody,
   RefreshResponse,
   SetLocationBody,
+  SportsKeyBody,
+  SportsKeyResponse,
+  SportsResponse,
+  SportsTodayResponse,
+  TeamParams,
+  TeamSearchQuery,
+  TeamSearchResponse,
+  TeamsResponse,
+  FollowTeamBody,
   WeatherResponse,
 } from './schema.js';
+import type { SportsService } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export function createWeatherRoutes(weather: WeatherService) {
@@ -85,5 +95,23 @@ export function createNewsAdminRoutes(news: NewsService) {
 export function createBriefingRoutes(briefing: BriefingService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'user', response: BriefingResponse }, (req) => briefing.compose(actorOf(req)));
+  });
+}
+
+export function createSportsRoutes(sports: SportsService) {
+  return defineRoutes((r) => {
+    r.get('/', { access: 'user', response: SportsResponse }, (req) => sports.get(actorOf(req)));
+    r.get('/today', { access: 'user', response: SportsTodayResponse }, (req) => sports.today(actorOf(req)));
+  });
+}
+
+/** The admin's followed teams and TheSportsDB key, under /api/admin/briefing. */
+export function createTeamAdminRoutes(sports: SportsService) {
+  return defineRoutes((r) => {
+    r.get('/teams', { access: 'admin', response: TeamsResponse }, async () => ({ teams: await sports.teams() }));
+    r.get('/teams/search', { access: 'admin', response: TeamSearchResponse }, async (req) => ({ results: await sports.search(actorOf(req), parse(TeamSearchQuery, req.query).q) }));
+    r.post('/teams', { access: 'admin', response: TeamsResponse }, async (req) => ({ teams: await sports.follow(actorOf(req), parse(FollowTeamBody, req.body).teamId) }));
+    r.delete('/teams/:teamId', { access: 'admin', response: TeamsResponse }, async (req) => ({ teams: await sports.unfollow(actorOf(req), parse(TeamParams, req.params).teamId) }));
+    r.put('/sports-key', { access: 'admin', response: SportsKeyResponse }, (req) => sports.setKey(actorOf(req), parse(SportsKeyBody, req.body).key));
   });
 }

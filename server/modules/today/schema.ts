@@ -206,3 +206,42 @@ export const BriefingResponse = z.object({
   sentences: z.array(z.string()),
 });
 export type BriefingResponse = z.infer<typeof BriefingResponse>;
+
+// ——— Sports (TheSportsDB) ———
+export const KEY_TEAMS = 'today.teams';
+export const KEY_SPORTS_KEY = 'today.sportsKey';
+export const MAX_TEAMS = 20;
+
+export const Team = z.object({ id: z.string(), name: z.string(), league: z.string().nullable(), sport: z.string(), country: z.string().nullable(), badgeUrl: z.string().nullable() });
+export type Team = z.infer<typeof Team>;
+export const TeamSearchQuery = z.object({
+  q: z.string({ error: 'Type a team to search for.' }).trim().min(2, 'Type at least 2 letters of the team.').max(100, 'A search is at most 100 characters.'),
+});
+export const TeamSearchResponse = z.object({ results: z.array(Team) });
+export const FollowTeamBody = z.strictObject({ teamId: z.string({ error: 'teamId is the team’s id.' }).regex(/^\d{1,10}$/, 'teamId is the team’s id (digits).') });
+export const TeamParams = z.object({ teamId: z.string().regex(/^\d{1,10}$/, 'That team is not followed.') });
+export const TeamsResponse = z.object({ teams: z.array(Team) });
+export const SportsKeyBody = z.strictObject({ key: z.string().trim().max(100, 'A key is at most 100 characters.').regex(/^[A-Za-z0-9]*$/, 'A key is letters and digits.') });
+export const SportsKeyResponse = z.object({ ownKey: z.boolean() });
+
+export const Match = z.object({
+  id: z.string(),
+  name: z.string(),
+  league: z.string().nullable(),
+  homeTeam: z.string(),
+  awayTeam: z.string(),
+  homeTeamId: z.string().nullable(),
+  awayTeamId: z.string().nullable(),
+  homeScore: z.number().int().nullable(),
+  awayScore: z.number().int().nullable(),
+  /** ISO time with the household's UTC offset. */
+  startsAt: z.string().nullable(),
+  status: z.string().nullable(),
+  venue: z.string().nullable(),
+});
+export type Match = z.infer<typeof Match>;
+export const TeamSports = z.object({ team: Team, last: z.array(Match), next: z.array(Match), fetchedAt: z.string().nullable(), stale: z.boolean(), error: z.string().nullable() });
+export const SportsResponse = z.object({ teams: z.array(TeamSports), source: z.literal('sports'), credit: z.string() });
+export type SportsResponse = z.infer<typeof SportsResponse>;
+export const SportsTodayResponse = z.object({ date: z.string(), matches: z.array(Match), stale: z.boolean(), fetchedAt: z.string().nullable(), error: z.string().nullable() });
+export type SportsTodayResponse = z.infer<typeof SportsTodayResponse>;
