@@ -17,6 +17,7 @@ export const todayTools: ToolDefinition[] = [
       { type: 'api', domain: 'geocoding-api.open-meteo.com', purpose: 'The town search, only when an admin sets the place' },
       { type: 'api', domain: 'wikipedia.org', purpose: 'On this day: the month, the day and the language' },
       { type: 'rss', domain: 'the site of each feed an admin adds', purpose: 'Headlines the household subscribed to' },
+      { type: 'api', domain: 'www.thesportsdb.com', purpose: 'Results and fixtures of the teams the household follows' },
     ],
     category: 'Everyday',
     icon: '☀️',

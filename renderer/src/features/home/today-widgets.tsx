@@ -5,13 +5,14 @@
 import type { ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { degrees, Freshness, hourOf, useNews, useOnThisDay, useWeather } from '../today';
+import { degrees, Freshness, hourOf, matchLine, useNews, useOnThisDay, useSports, useWeather } from '../today';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 export const TODAY_DEFS = {
   weather: { toolId: 'weather', name: 'Weather', icon: '⛅' },
   news: { toolId: 'news', name: 'Headlines', icon: '📰' },
   'on-this-day': { toolId: 'on-this-day', name: 'On this day', icon: '📅' },
+  scores: { toolId: 'scores', name: 'Scores', icon: '🏆' },
 } as const;
 
 const TODAY_LINK = { to: '/today', label: 'Open Today' };
@@ -114,3 +115,29 @@ export function OnThisDayWidget({ tool }: WidgetProps): ReactElement {
   );
 }
 
+
+export function ScoresWidget({ tool }: WidgetProps): ReactElement {
+  const sports = useSports();
+  const isAdmin = useUser().role === 'admin';
+  const data = sports.data;
+  const text = !data ? (sports.error ? 'The scores did not load.' : 'Looking up the scores…') : data.teams.length === 0 ? 'The household follows no teams yet.' : 'The teams the household follows.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.scores} text={text} link={data && data.teams.length === 0 ? (isAdmin ? { to: '/admin/today', label: 'Follow a team' } : null) : TODAY_LINK}>
+      {!data && sports.error ? <Failed error={sports.error} retry={sports.refetch} /> : null}
+      {data && data.teams.length === 0 && !isAdmin ? <p className="widget__text muted">An admin can choose the teams the household follows.</p> : null}
+      {data && data.teams.length > 0 ? (
+        <ul className="widget__items">
+          {data.teams.map((t) => (
+            <li key={t.team.id}>
+              <strong>{t.team.name}</strong>
+              {t.error ? <span className="muted"> {t.error}</span> : null}
+              {t.last[0] ? <span> · Last: {matchLine(t.last[0])}</span> : null}
+              {t.next[0] ? <span> · Next: {matchLine(t.next[0])}</span> : null}
+              {t.stale && !t.error ? <span className="badge badge--warn"> Not up to date</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </ToolCard>
+  );
+}

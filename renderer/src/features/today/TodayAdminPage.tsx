@@ -9,9 +9,10 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
-import { useAddFeed, useBriefingAdmin, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
+const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet');
 
 export function TodayAdminPage(): ReactElement {
@@ -30,6 +31,7 @@ export function TodayAdminPage(): ReactElement {
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />
           <Feeds offline={settings.data.offline} />
+          <Teams offline={settings.data.offline} />
           <section className="card today__block" aria-labelledby="today-sources">
             <h2 id="today-sources" className="today__h2">
               Sources
@@ -37,7 +39,7 @@ export function TodayAdminPage(): ReactElement {
             <ul className="today-admin__sources">
               {settings.data.sources.map((s) => (
                 <li key={s.source} data-testid={`source-${s.source}`}>
-                  <strong>{s.source === 'weather' ? 'Weather' : s.source === 'news' ? 'News' : 'On this day'}</strong> <span className="muted">({s.host})</span>
+                  <strong>{SOURCE_NAMES[s.source] ?? s.source}</strong> <span className="muted">({s.host})</span>
                   <br />
                   Sent: {s.sends}
                   <br />
@@ -145,6 +147,67 @@ function Feeds({ offline }: { offline: boolean }): ReactElement {
               </span>
               <button type="button" className="btn btn--ghost btn--compact" disabled={remove.isPending} onClick={() => remove.mutate(f.id)}>
                 Remove {f.title}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Teams({ offline }: { offline: boolean }): ReactElement {
+  const sports = useSports();
+  const search = useSearchTeam();
+  const follow = useFollowTeam();
+  const unfollow = useUnfollowTeam();
+  const [q, setQ] = useState('');
+  const followed = new Set(sports.data?.teams.map((t) => t.team.id) ?? []);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (q.trim().length >= 2) search.mutate(q.trim());
+  };
+  return (
+    <section className="card today__block" aria-labelledby="today-teams">
+      <h2 id="today-teams" className="today__h2">
+        Teams for the scores
+      </h2>
+      <form className="today-admin__search" onSubmit={submit} aria-label="Search for a team">
+        <TextField label="Team" name="team" value={q} onChange={(e) => setQ(e.target.value)} hint={offline ? 'The team search needs the internet; Hearth is in offline mode.' : 'Searched on TheSportsDB.'} disabled={offline} />
+        <button type="submit" className="btn" disabled={offline || q.trim().length < 2 || search.isPending}>
+          {search.isPending ? 'Searching…' : 'Search teams'}
+        </button>
+      </form>
+      <FormError message={search.error ? errorMessage(search.error) : follow.error ? errorMessage(follow.error) : unfollow.error ? errorMessage(unfollow.error) : null} />
+      {search.data ? (
+        search.data.results.length === 0 ? (
+          <p role="status">No team by that name.</p>
+        ) : (
+          <ul className="today-admin__places" aria-label="Teams found">
+            {search.data.results.map((t) => (
+              <li key={t.id}>
+                <span>
+                  {t.name} <span className="muted">{[t.sport, t.league].filter(Boolean).join(', ')}</span>
+                </span>
+                <button type="button" className="btn btn--compact" disabled={follow.isPending || followed.has(t.id)} onClick={() => follow.mutate(t.id, { onSuccess: () => search.reset() })}>
+                  {followed.has(t.id) ? `Following ${t.name}` : `Follow ${t.name}`}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : null}
+      {!sports.data ? (
+        sports.error ? <ErrorState title="The followed teams did not load" error={sports.error} onRetry={() => void sports.refetch()} /> : <LoadingState label="Loading the followed teams…" />
+      ) : sports.data.teams.length === 0 ? (
+        <p>The household follows no teams yet.</p>
+      ) : (
+        <ul className="today-admin__feeds">
+          {sports.data.teams.map((t) => (
+            <li key={t.team.id}>
+              <strong>{t.team.name}</strong>
+              <button type="button" className="btn btn--ghost btn--compact" disabled={unfollow.isPending} onClick={() => unfollow.mutate(t.team.id)}>
+                Stop following {t.team.name}
               </button>
             </li>
           ))}

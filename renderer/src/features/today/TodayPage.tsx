@@ -9,9 +9,9 @@ import { useUser } from '../../app/session';
 import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
-import { degrees, hourOf, weekdayOf } from './as-of';
+import { degrees, hourOf, matchLine, weekdayOf } from './as-of';
 import { Freshness } from './Freshness';
-import { useHideFeed, useNews, useOnThisDay, useWeather } from './queries';
+import { useHideFeed, useNews, useOnThisDay, useSports, useWeather } from './queries';
 import './today.css';
 
 export function TodayPage(): ReactElement {
@@ -22,6 +22,7 @@ export function TodayPage(): ReactElement {
         <WeatherBlock />
         <NewsBlock />
         <OnThisDayBlock />
+        <ScoresBlock />
       </div>
     </section>
   );
@@ -179,6 +180,44 @@ function OnThisDayBlock(): ReactElement {
           <Items title="Died" items={d.deaths} />
           <Items title="Holidays and observances" items={d.holidays} />
           <Freshness fetchedAt={d.fetchedAt} ageSeconds={d.ageSeconds} stale={d.stale} lastError={d.lastError} />
+          <p className="today__credit muted">{d.credit}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function ScoresBlock(): ReactElement {
+  const sports = useSports();
+  const isAdmin = useUser().role === 'admin';
+  const d = sports.data;
+  return (
+    <section className="card today__block" aria-labelledby="today-scores" data-testid="today-scores">
+      <h2 id="today-scores" className="today__h2">
+        Scores
+      </h2>
+      {!d ? (
+        sports.error ? <ErrorState title="The scores did not load" error={sports.error} onRetry={() => void sports.refetch()} /> : <LoadingState label="Looking up the scores…" />
+      ) : d.teams.length === 0 ? (
+        <p>{isAdmin ? <>The household follows no teams yet. <Link to="/admin/today">Follow a team</Link>.</> : 'The household follows no teams yet; an admin can choose them.'}</p>
+      ) : (
+        <>
+          {d.teams.map((t) => (
+            <div key={t.team.id}>
+              <h3 className="today__h3">
+                {t.team.name} {t.stale && !t.error ? <span className="badge badge--warn">Not up to date</span> : null}
+              </h3>
+              {t.error ? <p>{t.error}</p> : null}
+              <ul className="today-otd__items">
+                {t.last.slice(0, 3).map((m) => (
+                  <li key={m.id}>{matchLine(m)}</li>
+                ))}
+                {t.next.slice(0, 3).map((m) => (
+                  <li key={m.id}>{matchLine(m)}</li>
+                ))}
+              </ul>
+            </div>
+          ))}
           <p className="today__credit muted">{d.credit}</p>
         </>
       )}

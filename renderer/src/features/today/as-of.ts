@@ -13,3 +13,10 @@ export const hourOf = (local: string) => local.slice(11, 16);
 export const weekdayOf = (date: string) => new Date(`${date}T12:00:00Z`).toLocaleDateString(undefined, { weekday: 'short', timeZone: 'UTC' });
 
 export const degrees = (n: number | null, unit = '°') => (n === null ? '–' : `${Math.round(n)}${unit.startsWith('°') ? '°' : ` ${unit}`}`);
+
+/** "Riverside 2–1 Hill Rovers" after a match, "Hill Rovers vs Riverside · Sun 20:30" before. */
+export function matchLine(m: { homeTeam: string; awayTeam: string; homeScore: number | null; awayScore: number | null; startsAt: string | null }): string {
+  if (m.homeScore !== null && m.awayScore !== null) return `${m.homeTeam} ${m.homeScore}–${m.awayScore} ${m.awayTeam}`;
+  const when = m.startsAt ? new Date(m.startsAt).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' }) : '';
+  return `${m.homeTeam} vs ${m.awayTeam}${when ? ` · ${when}` : ''}`;
+}

@@ -12,6 +12,9 @@ import type {
   NewsResponse,
   OnThisDayResponse,
   RefreshResponse,
+  SportsResponse,
+  SportsTodayResponse,
+  Team,
   WeatherResponse,
 } from '../../../../server/modules/today/schema.js';
 
@@ -67,4 +70,25 @@ export function useRemoveFeed() {
 
 export function useHideFeed() {
   return useMutation({ mutationFn: ({ id, hidden }: { id: number; hidden: boolean }) => api.put(`/api/news/feeds/${id}/hidden`, { hidden }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useSports() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'sports'], queryFn: ({ signal }) => api.get<SportsResponse>('/api/sports', { signal }), refetchInterval: REFRESH_MS, retry: false });
+}
+
+export function useSportsToday() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'sports-today'], queryFn: ({ signal }) => api.get<SportsTodayResponse>('/api/sports/today', { signal }), refetchInterval: REFRESH_MS, retry: false });
+}
+
+/** The admin's team search: asked only when the admin presses Search. */
+export function useSearchTeam() {
+  return useMutation({ mutationFn: (q: string) => api.get<{ results: Team[] }>(`/api/admin/briefing/teams/search?q=${encodeURIComponent(q)}`) });
+}
+
+export function useFollowTeam() {
+  return useMutation({ mutationFn: (teamId: string) => api.post<{ teams: Team[] }>('/api/admin/briefing/teams', { teamId }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useUnfollowTeam() {
+  return useMutation({ mutationFn: (teamId: string) => api.delete<{ teams: Team[] }>(`/api/admin/briefing/teams/${encodeURIComponent(teamId)}`), meta: { invalidates: [TODAY_KEY] } });
 }
