@@ -199,6 +199,16 @@ describe('Today: weather and on this day', () => {
     expect(today.body.date).toMatch(/^\d{2}-\d{2}$/);
   });
 
+  it('follows the household language the admin sets (only languages the feed exists in)', async () => {
+    expect((await s.member.put('/api/admin/briefing/language', { language: 'de' })).status).toBe(403);
+    expect((await s.admin.put('/api/admin/briefing/language', { language: 'nl' })).status).toBe(400);
+    expect((await s.admin.put('/api/admin/briefing/language', { language: 'de' })).body).toEqual({ language: 'de' });
+    const res = await s.member.get('/api/on-this-day?date=05-20');
+    expect(res.body).toMatchObject({ language: 'de', selected: [{ text: expect.stringMatching(/^Eine Fähre/) }] });
+    expect(wiki.requests.map((r) => r.path)).toEqual(['/de/api/rest_v1/feed/onthisday/all/05/20']);
+    expect((await s.admin.get('/api/admin/briefing')).body.language).toBe('de');
+  });
+
   it('on this day: 503 with no copy when Wikipedia limits Hearth, stale copy when it sends garbage', async () => {
     wiki.mode = 'limited';
     const limited = await s.member.get('/api/on-this-day?date=01-02');

@@ -32,7 +32,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     routes: [
       { prefix: '/weather', routes: createWeatherRoutes(weather) },
       { prefix: '/on-this-day', routes: createOnThisDayRoutes(onThisDay) },
-      { prefix: '/admin/briefing', routes: createBriefingAdminRoutes(briefing, weather) },
+      { prefix: '/admin/briefing', routes: createBriefingAdminRoutes(briefing, weather, onThisDay) },
       { prefix: '/admin/briefing', routes: createTeamAdminRoutes(sports) },
       { prefix: '/sports', routes: createSportsRoutes(sports) },
       { prefix: '/news', routes: createNewsRoutes(news) },

@@ -2,7 +2,7 @@
 // GET {base}/api/rest_v1/feed/onthisday/all/MM/DD, where the base is https://{lang}.wikipedia.org
 // unless WIKIPEDIA_BASE replaces it. One cached copy per (language, day), kept for a day (Wikipedia
 // renders a fresh ETag each time, so a conditional GET rarely helps here).
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
 import type { FetchOutcome, Freshness, SourceSpec, TodayFetcher } from './fetcher.js';
@@ -53,6 +53,13 @@ export class OnThisDayService {
   async language(): Promise<string> {
     const lang = await this.deps.settings.get<string>(KEY_LANGUAGE);
     return typeof lang === 'string' && (ON_THIS_DAY_LANGUAGES as readonly string[]).includes(lang) ? lang : 'en';
+  }
+
+  /** The admin sets the household language of "on this day". */
+  async setLanguage(actor: Actor, language: string): Promise<{ language: string }> {
+    assertAdmin(actor);
+    await this.deps.settings.set(KEY_LANGUAGE, language);
+    return { language };
   }
 
   /** Today's MM-DD on the household's computer. */

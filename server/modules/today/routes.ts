@@ -19,6 +19,7 @@ import {
   NewsQuery,
   NewsResponse,
   OpmlImportResponse,
+  LanguageResponse,
   Location,
   LocationSearchQuery,
   LocationSearchResponse,
@@ -26,6 +27,7 @@ import {
   OnThisDayResponse,
   RefreshBody,
   RefreshResponse,
+  SetLanguageBody,
   SetLocationBody,
   SportsKeyBody,
   SportsKeyResponse,
@@ -53,8 +55,9 @@ export function createOnThisDayRoutes(onThisDay: OnThisDayService) {
   });
 }
 
-export function createBriefingAdminRoutes(briefing: BriefingService, weather: WeatherService) {
+export function createBriefingAdminRoutes(briefing: BriefingService, weather: WeatherService, onThisDay: OnThisDayService) {
   return defineRoutes((r) => {
+    r.put('/language', { access: 'admin', response: LanguageResponse }, (req) => onThisDay.setLanguage(actorOf(req), parse(SetLanguageBody, req.body).language));
     r.get('/', { access: 'admin', response: BriefingSettingsResponse }, (req) => briefing.settings(actorOf(req)));
     r.get('/location/search', { access: 'admin', response: LocationSearchResponse }, async (req) => ({
       results: await weather.search(actorOf(req), parse(LocationSearchQuery, req.query).q),

@@ -105,6 +105,11 @@ export const OnThisDayQuery = z.object({
 export const OnThisDayResponse = OnThisDayDay.extend({ date: z.string(), language: z.string(), credit: z.string() }).extend(Freshness.shape);
 export type OnThisDayResponse = z.infer<typeof OnThisDayResponse>;
 
+export const SetLanguageBody = z.strictObject({
+  language: z.enum(ON_THIS_DAY_LANGUAGES, { error: `language is one of ${ON_THIS_DAY_LANGUAGES.join(', ')} (the languages Wikipedia's "on this day" exists in).` }),
+});
+export const LanguageResponse = z.object({ language: z.string() });
+
 export const TODAY_SOURCES = ['weather', 'on-this-day', 'news'] as const;
 export const RefreshBody = z.strictObject({ source: z.enum(TODAY_SOURCES, { error: 'source is weather, on-this-day or news.' }) });
 export const RefreshResponse = z.object({ source: z.string(), outcome: z.enum(['fetched', 'not_modified', 'skipped', 'gone', 'failed', 'nothing_to_do']), lastError: z.string().nullable() });

@@ -9,7 +9,7 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSports, useUnfollowTeam } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
@@ -30,6 +30,7 @@ export function TodayAdminPage(): ReactElement {
             </p>
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />
+          <Language current={settings.data.language} />
           <Feeds offline={settings.data.offline} />
           <Teams offline={settings.data.offline} />
           <section className="card today__block" aria-labelledby="today-sources">
@@ -213,6 +214,33 @@ function Teams({ offline }: { offline: boolean }): ReactElement {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+// the languages Wikipedia's "on this day" feed exists in (the server refuses others)
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'Deutsch', fr: 'Français', sv: 'Svenska', pt: 'Português', ru: 'Русский', es: 'Español', ar: 'العربية', bs: 'Bosanski', uk: 'Українська', it: 'Italiano', tr: 'Türkçe', zh: '中文', cs: 'Čeština' };
+
+function Language({ current }: { current: string }): ReactElement {
+  const set = useSetLanguage();
+  return (
+    <section className="card today__block" aria-labelledby="today-language">
+      <h2 id="today-language" className="today__h2">
+        Language of On this day
+      </h2>
+      <div className="field">
+        <label htmlFor="today-language-select" className="field__label">
+          Wikipedia language
+        </label>
+        <select id="today-language-select" className="input" value={current} disabled={set.isPending} onChange={(e) => set.mutate(e.target.value)}>
+          {Object.keys(LANGUAGE_NAMES).map((l) => (
+            <option key={l} value={l}>
+              {LANGUAGE_NAMES[l]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <FormError message={set.error ? errorMessage(set.error) : null} />
     </section>
   );
 }

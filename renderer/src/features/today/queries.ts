@@ -92,3 +92,7 @@ export function useFollowTeam() {
 export function useUnfollowTeam() {
   return useMutation({ mutationFn: (teamId: string) => api.delete<{ teams: Team[] }>(`/api/admin/briefing/teams/${encodeURIComponent(teamId)}`), meta: { invalidates: [TODAY_KEY] } });
 }
+
+export function useSetLanguage() {
+  return useMutation({ mutationFn: (language: string) => api.put<{ language: string }>('/api/admin/briefing/language', { language }), meta: { invalidates: [TODAY_KEY] } });
+}
