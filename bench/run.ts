@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   media: () => import('./media.js'),
   https: () => import('./https.js'),
   voice: () => import('./voice.js'),
+  'today-news': () => import('./today-news.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
   webSearchUrl: httpUrl.optional(),
   /** The civitai-style model hub the admin searches and imports LoRAs from (tests point it at a fake). */
   modelHubUrl: httpUrl.default('https://civitai.com'),
+  /** Today's sources (issue 33); tests point them at fakes. WIKIPEDIA_BASE replaces https://{lang}.wikipedia.org ({lang} is filled in when present). */
+  openMeteoUrl: httpUrl.default('https://api.open-meteo.com'),
+  openMeteoGeoUrl: httpUrl.default('https://geocoding-api.open-meteo.com'),
+  wikipediaUrl: z.string().min(1).default('https://{lang}.wikipedia.org'),
+  sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -138,6 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     mediaCodePageUrl: emptyToUndefined(env.MEDIA_CODE_PAGE_URL),
     webSearchUrl: emptyToUndefined(env.WEB_SEARCH_URL),
     modelHubUrl: emptyToUndefined(env.MODEL_HUB_URL),
+    openMeteoUrl: emptyToUndefined(env.OPEN_METEO_BASE),
+    openMeteoGeoUrl: emptyToUndefined(env.OPEN_METEO_GEO_BASE),
+    wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
+    sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

@@ -35,6 +35,7 @@ import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
 import { createSetupModule } from './modules/setup/module.js';
 import { createSystemModule } from './modules/system/module.js';
+import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
@@ -121,9 +122,10 @@ function buildModules(p: Platform, o: Overrides) {
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
+  const today = createTodayModule(p, { chatReadiness });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, voice, tls, system] as const;
+  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, voice, tls, today, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -58,6 +58,8 @@ export interface GuardedResponse {
   headers: Record<string, string | string[] | undefined>;
   body: Dispatcher.ResponseData['body'];
   redirects: string[];
+  /** The status of each redirect followed, in order (a 301/308 tells a feed reader to keep the new address). */
+  redirectStatuses: number[];
 }
 
 /**
@@ -71,6 +73,7 @@ export async function guardedRequest(
   let url = guard.checkUrl(raw);
   let headers = opts.headers;
   const redirects: string[] = [];
+  const redirectStatuses: number[] = [];
   for (let hop = 0; ; hop++) {
     let res: Dispatcher.ResponseData;
     try {
@@ -94,11 +97,12 @@ export async function guardedRequest(
       res.body.resume();
       if (hop >= (opts.maxRedirects ?? MAX_REDIRECTS)) throw new BlockedUrlError('Too many redirects.', url.href);
       redirects.push(url.href);
+      redirectStatuses.push(res.statusCode);
       const next = guard.checkUrl(new URL(location, url));
       headers = headersForHop(headers, url, next);
       url = next;
       continue;
     }
-    return { url: url.href, statusCode: res.statusCode, headers: res.headers, body: res.body, redirects };
+    return { url: url.href, statusCode: res.statusCode, headers: res.headers, body: res.body, redirects, redirectStatuses };
   }
 }

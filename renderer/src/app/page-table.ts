@@ -24,6 +24,7 @@ import { routes as profile } from '../features/profile/routes.js';
 import { routes as mediaAdmin } from '../features/media-admin/routes.js';
 import { routes as trust } from '../features/trust/routes.js';
 import { routes as voice } from '../features/voice/routes.js';
+import { routes as today } from '../features/today/routes.js';
 import { routes as admin } from '../features/admin/routes.js';
 import type { PageRoute } from './page-types.js';
 
@@ -48,6 +49,7 @@ export const PAGE_TABLE = [
   ...mediaAdmin,
   ...trust,
   ...voice,
+  ...today,
   ...admin,
 ] as const satisfies readonly PageRoute[];
 

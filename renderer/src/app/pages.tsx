@@ -31,6 +31,7 @@ import { views as profile } from '../features/profile/pages';
 import { views as mediaAdmin } from '../features/media-admin/pages';
 import { views as trust } from '../features/trust/pages';
 import { views as voice } from '../features/voice/pages';
+import { views as today } from '../features/today/pages';
 import { views as admin } from '../features/admin/pages';
 
 import type { Role } from '../api/types';
@@ -79,6 +80,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...mediaAdmin,
   ...trust,
   ...voice,
+  ...today,
   ...admin,
 };
 

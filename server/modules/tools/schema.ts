@@ -32,6 +32,7 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   reader: '/reader',
   library: '/library',
   inventory: '/inventory',
+  today: '/today',
 };
 
 /**

@@ -1,0 +1,143 @@
+// Home widgets for Today: Weather (now, today's range, the next hours), Headlines (the newest items
+// of the feeds the member follows) and On this day (a few events). Each says when its copy was
+// fetched and marks one that is not up to date; says in words when its source is not set up or
+// not available (with Try again); and leads to the Today page.
+import type { ReactElement } from 'react';
+import { errorMessage } from '../../api/client';
+import { useUser } from '../../app/session';
+import { degrees, Freshness, hourOf, matchLine, useNews, useOnThisDay, useSports, useWeather } from '../today';
+import { ToolCard, type WidgetProps } from './widget-card';
+
+export const TODAY_DEFS = {
+  weather: { toolId: 'weather', name: 'Weather', icon: '⛅' },
+  news: { toolId: 'news', name: 'Headlines', icon: '📰' },
+  'on-this-day': { toolId: 'on-this-day', name: 'On this day', icon: '📅' },
+  scores: { toolId: 'scores', name: 'Scores', icon: '🏆' },
+} as const;
+
+const TODAY_LINK = { to: '/today', label: 'Open Today' };
+
+function Failed({ error, retry }: { error: unknown; retry: () => unknown }): ReactElement {
+  return (
+    <p className="widget__text" role="status">
+      {errorMessage(error)}{' '}
+      <button type="button" className="btn btn--ghost btn--compact" onClick={() => void retry()}>
+        Try again
+      </button>
+    </p>
+  );
+}
+
+export function WeatherWidget({ tool }: WidgetProps): ReactElement {
+  const weather = useWeather();
+  const isAdmin = useUser().role === 'admin';
+  const w = weather.data;
+  const text = !w ? (weather.error ? 'The forecast is not available.' : 'Looking up the weather…') : !w.configured ? 'The household’s place is not set yet.' : `${degrees(w.current.temperature)} · ${w.current.description} in ${w.location.name}`;
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.weather} text={text} link={w && !w.configured ? (isAdmin ? { to: '/admin/today', label: 'Set the place' } : null) : TODAY_LINK}>
+      {!w && weather.error ? <Failed error={weather.error} retry={weather.refetch} /> : null}
+      {w && !w.configured && !isAdmin ? <p className="widget__text muted">An admin can set it in Admin, Today.</p> : null}
+      {w?.configured ? (
+        <>
+          <p className="widget__text muted">
+            Today {degrees(w.daily[0]?.min ?? null)} to {degrees(w.daily[0]?.max ?? null)} · Feels like {degrees(w.current.apparentTemperature)}
+          </p>
+          <ul className="widget__items widget__items--row" aria-label="Next hours">
+            {w.hourly
+              .filter((_, i) => i > 0 && i % 3 === 0)
+              .slice(0, 4)
+              .map((h) => (
+                <li key={h.time}>
+                  {hourOf(h.time)} <strong>{degrees(h.temperature)}</strong>
+                </li>
+              ))}
+          </ul>
+          <Freshness fetchedAt={w.fetchedAt} ageSeconds={w.ageSeconds} stale={w.stale} lastError={w.lastError} />
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+export function NewsWidget({ tool, span }: WidgetProps): ReactElement {
+  const news = useNews();
+  const isAdmin = useUser().role === 'admin';
+  const n = news.data;
+  const text = !n ? (news.error ? 'The headlines did not load.' : 'Loading the headlines…') : n.feeds.length === 0 ? 'No news feeds yet.' : n.items.length === 0 ? 'No headlines yet from the feeds you follow.' : 'The newest from the feeds you follow.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.news} text={text} link={n && n.feeds.length === 0 ? (isAdmin ? { to: '/admin/today', label: 'Add a feed' } : null) : TODAY_LINK}>
+      {!n && news.error ? <Failed error={news.error} retry={news.refetch} /> : null}
+      {n && n.feeds.length === 0 && !isAdmin ? <p className="widget__text muted">An admin can add the feeds the household follows.</p> : null}
+      {n && n.items.length > 0 ? (
+        <>
+          <ul className="widget__items">
+            {n.items.slice(0, span === 2 ? 6 : 4).map((i) => (
+              <li key={i.id}>
+                {i.url ? (
+                  <a href={i.url} target="_blank" rel="noopener noreferrer">
+                    {i.title}
+                  </a>
+                ) : (
+                  i.title
+                )}{' '}
+                <span className="muted">{i.feedTitle}</span>
+              </li>
+            ))}
+          </ul>
+          <Freshness fetchedAt={n.fetchedAt} ageSeconds={n.ageSeconds} stale={n.stale} />
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+export function OnThisDayWidget({ tool }: WidgetProps): ReactElement {
+  const otd = useOnThisDay();
+  const d = otd.data;
+  const items = d ? [...d.selected, ...d.events].slice(0, 3) : [];
+  const text = !d ? (otd.error ? 'On this day is not available.' : 'Looking up this day in history…') : items.length === 0 ? 'Nothing recorded for this day.' : 'From Wikipedia.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS['on-this-day']} text={text} link={TODAY_LINK}>
+      {!d && otd.error ? <Failed error={otd.error} retry={otd.refetch} /> : null}
+      {d && items.length > 0 ? (
+        <>
+          <ul className="widget__items">
+            {items.map((e, idx) => (
+              <li key={`${e.year ?? 'x'}-${idx}`}>
+                {e.year !== null ? <strong>{e.year < 0 ? `${-e.year} BC` : e.year}</strong> : null} {e.text}
+              </li>
+            ))}
+          </ul>
+          <Freshness fetchedAt={d.fetchedAt} ageSeconds={d.ageSeconds} stale={d.stale} lastError={d.lastError} />
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+
+export function ScoresWidget({ tool }: WidgetProps): ReactElement {
+  const sports = useSports();
+  const isAdmin = useUser().role === 'admin';
+  const data = sports.data;
+  const text = !data ? (sports.error ? 'The scores did not load.' : 'Looking up the scores…') : data.teams.length === 0 ? 'The household follows no teams yet.' : 'The teams the household follows.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.scores} text={text} link={data && data.teams.length === 0 ? (isAdmin ? { to: '/admin/today', label: 'Follow a team' } : null) : TODAY_LINK}>
+      {!data && sports.error ? <Failed error={sports.error} retry={sports.refetch} /> : null}
+      {data && data.teams.length === 0 && !isAdmin ? <p className="widget__text muted">An admin can choose the teams the household follows.</p> : null}
+      {data && data.teams.length > 0 ? (
+        <ul className="widget__items">
+          {data.teams.map((t) => (
+            <li key={t.team.id}>
+              <strong>{t.team.name}</strong>
+              {t.error ? <span className="muted"> {t.error}</span> : null}
+              {t.last[0] ? <span> · Last: {matchLine(t.last[0])}</span> : null}
+              {t.next[0] ? <span> · Next: {matchLine(t.next[0])}</span> : null}
+              {t.stale && !t.error ? <span className="badge badge--warn"> Not up to date</span> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </ToolCard>
+  );
+}

@@ -1,0 +1,85 @@
+// The admin's view of Today (/api/admin/briefing): the place, the language, offline mode and each
+// source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import type { TodayCacheStore } from './cache-store.js';
+import type { NewsService } from './news-service.js';
+import type { OnThisDayService } from './on-this-day-service.js';
+import type { BriefingResponse, BriefingSettingsResponse, RefreshResponse } from './schema.js';
+import type { WeatherService } from './weather-service.js';
+
+export interface BriefingDeps {
+  store: TodayCacheStore;
+  weather: WeatherService;
+  onThisDay: OnThisDayService;
+  offline: boolean;
+  forecastUrl: string;
+  wikipediaUrl: string;
+  news: NewsService;
+}
+
+export class BriefingService {
+  constructor(private readonly deps: BriefingDeps) {}
+
+  private async status(source: string, host: string, sends: string): Promise<BriefingSettingsResponse['sources'][number]> {
+    const rows = await this.deps.store.listBySource(source);
+    const latest = rows.sort((a, b) => (b.lastTryAt ?? '').localeCompare(a.lastTryAt ?? ''))[0];
+    return { source, host, sends, lastFetch: latest?.fetchedAt ?? null, lastError: latest?.lastError ?? null, nextPoll: latest?.nextTryAt ?? latest?.expiresAt ?? null };
+  }
+
+  async settings(actor: Actor): Promise<BriefingSettingsResponse> {
+    assertAdmin(actor);
+    const { weather, onThisDay } = this.deps;
+    const lang = await onThisDay.language();
+    return {
+      location: await weather.location(),
+      language: lang,
+      offline: this.deps.offline,
+      sources: [
+        await this.status('weather', new URL(this.deps.forecastUrl).host, 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
+        await this.status('on-this-day', new URL(this.deps.wikipediaUrl.replace('{lang}', lang)).host, 'The month, day and language, once a day.'),
+        await this.status('sports', 'www.thesportsdb.com', 'The ids of the teams the household follows and today’s date, every 15 minutes to 6 hours.'),
+        await this.status('news', 'each feed’s own site', 'Hearth’s address and each feed’s address, about once an hour per feed.'),
+      ],
+    };
+  }
+
+  async refresh(actor: Actor, source: 'weather' | 'on-this-day' | 'news'): Promise<RefreshResponse> {
+    assertAdmin(actor);
+    if (source === 'news') return this.deps.news.refreshAll(actor);
+    const outcome = source === 'weather' ? await this.deps.weather.refresh({ force: true }) : await this.deps.onThisDay.refresh({ force: true });
+    if (!outcome) return { source, outcome: 'nothing_to_do', lastError: null };
+    return { source, outcome: outcome.kind, lastError: outcome.entry?.lastError ?? null };
+  }
+
+  /**
+   * The caller's morning briefing, from what Hearth already has (no outside request is made): the
+   * cached forecast, the top headlines of their feeds, a few events of this day, and plain sentences
+   * built from those facts only.
+   */
+  async compose(actor: UserActor): Promise<BriefingResponse> {
+    const [w, otd, news, loc] = await Promise.all([this.deps.weather.cached(), this.deps.onThisDay.cached(), this.deps.news.list(actor, { limit: 5 }), this.deps.weather.location()]);
+    const today = w?.daily[0];
+    const weather = w
+      ? { location: w.location.name, temperature: w.current.temperature, description: w.current.description, min: today?.min ?? null, max: today?.max ?? null, rainChance: today?.precipitationProbability ?? null, ...w.freshness }
+      : null;
+    const events = otd ? [...otd.selected, ...otd.events].slice(0, 3) : [];
+    const sentences: string[] = [];
+    if (weather) {
+      const range = weather.min !== null && weather.max !== null ? `, between ${Math.round(weather.min)} and ${Math.round(weather.max)} degrees today` : '';
+      const rain = weather.rainChance ? ` with a ${weather.rainChance}% chance of rain` : '';
+      sentences.push(`In ${weather.location} it is ${weather.description.toLowerCase()}${weather.temperature !== null ? ` and ${Math.round(weather.temperature)} degrees` : ''}${range}${rain}.`);
+    }
+    if (news.items.length) sentences.push(`The top headline is “${news.items[0]!.title}” from ${news.items[0]!.feedTitle}.`);
+    const first = events.find((e) => e.year !== null);
+    if (first) sentences.push(`On this day in ${first.year! < 0 ? `${-first.year!} BC` : first.year}: ${first.text}`);
+    return {
+      date: this.deps.onThisDay.today(),
+      weather,
+      weatherNote: weather ? null : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
+      headlines: news.items,
+      onThisDay: events,
+      onThisDayFreshness: otd?.freshness ?? null,
+      sentences,
+    };
+  }
+}

@@ -1,0 +1,94 @@
+// today_cache: one row per outside source key (a forecast, a day of "on this day", a news feed):
+// the last good payload, its validators and the backoff state. Times are ISO strings.
+import type { Knex } from 'knex';
+
+export interface CacheEntry {
+  key: string;
+  source: string;
+  url: string;
+  /** The parsed payload of the last good fetch; null before the first. */
+  payload: unknown;
+  fetchedAt: string | null;
+  expiresAt: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  failCount: number;
+  nextTryAt: string | null;
+  lastError: string | null;
+  lastTryAt: string | null;
+}
+
+interface Row {
+  key: string;
+  source: string;
+  url: string;
+  payload: string | null;
+  fetched_at: string | null;
+  expires_at: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  fail_count: number;
+  next_try_at: string | null;
+  last_error: string | null;
+  last_try_at: string | null;
+}
+
+function parsePayload(s: string | null): unknown {
+  if (s === null) return null;
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+const toEntry = (r: Row): CacheEntry => ({
+  key: r.key,
+  source: r.source,
+  url: r.url,
+  payload: parsePayload(r.payload),
+  fetchedAt: r.fetched_at,
+  expiresAt: r.expires_at,
+  etag: r.etag,
+  lastModified: r.last_modified,
+  failCount: r.fail_count,
+  nextTryAt: r.next_try_at,
+  lastError: r.last_error,
+  lastTryAt: r.last_try_at,
+});
+
+export class TodayCacheStore {
+  constructor(private readonly db: Knex) {}
+
+  async get(key: string): Promise<CacheEntry | null> {
+    const row = (await this.db('today_cache').where({ key }).first()) as Row | undefined;
+    return row ? toEntry(row) : null;
+  }
+
+  async listBySource(source: string): Promise<CacheEntry[]> {
+    const rows = (await this.db('today_cache').where({ source }).orderBy('key')) as Row[];
+    return rows.map(toEntry);
+  }
+
+  async put(e: CacheEntry): Promise<void> {
+    const row: Row = {
+      key: e.key,
+      source: e.source,
+      url: e.url,
+      payload: e.payload === null || e.payload === undefined ? null : JSON.stringify(e.payload),
+      fetched_at: e.fetchedAt,
+      expires_at: e.expiresAt,
+      etag: e.etag,
+      last_modified: e.lastModified,
+      fail_count: e.failCount,
+      next_try_at: e.nextTryAt,
+      last_error: e.lastError,
+      last_try_at: e.lastTryAt,
+    };
+    await this.db('today_cache').insert(row).onConflict('key').merge();
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db('today_cache').where({ key }).delete();
+  }
+}

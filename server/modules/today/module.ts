@@ -1,0 +1,55 @@
+// The Today module (issue 33): the household's weather, Wikipedia's "on this day", news feeds and
+// the admin's briefing settings, every outside source fetched by the one TodayFetcher (SSRF guard, per-host
+// cap, conditional GET, Retry-After, one cache row per source).
+import { ParseWorker } from '../../platform/workers/parse-worker.js';
+import { defineModule, type Platform } from '../module.js';
+import { BriefingService } from './briefing-service.js';
+import { createNewsTool, createWeatherTool } from './chat-tool.js';
+import { todayToolChecks, todayTools } from './extensions.js';
+import { TodayCacheStore } from './cache-store.js';
+import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
+import { TodayFetcher } from './fetcher.js';
+import { OnThisDayService } from './on-this-day-service.js';
+import type { TodayPorts } from './ports.js';
+import { NewsService, NEWS_POLL_MS } from './news-service.js';
+import { NewsStore } from './news-store.js';
+import { createBriefingAdminRoutes, createBriefingRoutes, createSportsRoutes, createTeamAdminRoutes, createNewsAdminRoutes, createNewsRoutes, createOnThisDayRoutes, createWeatherRoutes } from './routes.js';
+import { SportsService } from './sports-service.js';
+import { WeatherService, WEATHER_TTL_MS } from './weather-service.js';
+
+export function createTodayModule(p: Platform, ports: TodayPorts) {
+  const { config } = p;
+  const store = new TodayCacheStore(p.db);
+  const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
+  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
+  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl });
+  const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
+  const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
+  const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, offline: config.offline, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
+  return defineModule({
+    name: 'today',
+    routes: [
+      { prefix: '/weather', routes: createWeatherRoutes(weather) },
+      { prefix: '/on-this-day', routes: createOnThisDayRoutes(onThisDay) },
+      { prefix: '/admin/briefing', routes: createBriefingAdminRoutes(briefing, weather, onThisDay) },
+      { prefix: '/admin/briefing', routes: createTeamAdminRoutes(sports) },
+      { prefix: '/sports', routes: createSportsRoutes(sports) },
+      { prefix: '/news', routes: createNewsRoutes(news) },
+      { prefix: '/briefing', routes: createBriefingRoutes(briefing) },
+      { prefix: '/admin/news', routes: createNewsAdminRoutes(news) },
+    ],
+    services: { weather, onThisDay, briefing, news, sports },
+    chatTools: [createWeatherTool({ weather }), createNewsTool({ news })],
+    extensions: { definitions: todayTools, checks: todayToolChecks({ weather, chatReadiness: ports.chatReadiness }) },
+    // the forecast is fresh for 30 minutes; a refresh inside a Retry-After or backoff window does nothing
+    // feeds are polled when their copy expires (hourly plus up to 10 minutes of jitter); the task looks every 5 minutes
+    tasks: config.offline
+      ? []
+      : [
+          { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: () => weather.refresh() },
+          { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: () => news.pollDue() },
+        ],
+    close: () => news.close(),
+  });
+}

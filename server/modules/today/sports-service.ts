@@ -1,0 +1,216 @@
+// Sports from TheSportsDB's v1 API (reference/briefing.md §4.1): the teams the household follows
+// (an admin searches and follows them), each one's last results and next fixtures, and today's
+// matches of followed teams. The free shared key `123` is used unless the admin sets the household's
+// own key, which is kept as a setting and never returned. Every call goes through the one
+// TodayFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
+// null with a 200 and numbers as strings. Times are UTC without a Z; answers give ISO times with
+// the household's offset.
+import { assertAdmin, type Actor } from '../../actor.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import { FetchFailure, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, Team, type Match, type SportsResponse, type SportsTodayResponse } from './schema.js';
+
+export const FIXTURES_TTL_MS = 6 * 60 * 60_000;
+export const MATCHDAY_TTL_MS = 15 * 60_000;
+const FREE_KEY = '123';
+
+type Raw = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+const intOf = (v: unknown): number | null => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) ? n : null;
+};
+
+/** A UTC time as ISO with this computer's offset, e.g. 2026-10-04T20:30:00+02:00. */
+export function withLocalOffset(d: Date): string {
+  const off = -d.getTimezoneOffset();
+  const sign = off >= 0 ? '+' : '-';
+  const abs = Math.abs(off);
+  const local = new Date(d.getTime() + off * 60_000).toISOString().slice(0, 19);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+function startOf(e: Raw): Date | null {
+  const ts = str(e.strTimestamp) ?? (str(e.dateEvent) && str(e.strTime) ? `${e.dateEvent as string}T${e.strTime as string}` : null);
+  if (!ts) return null;
+  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(ts) ? ts : `${ts}Z`);
+  return Number.isFinite(t) ? new Date(t) : null;
+}
+
+export function toMatch(e: Raw): Match | null {
+  const id = str(e.idEvent);
+  const home = str(e.strHomeTeam);
+  const away = str(e.strAwayTeam);
+  if (!id || !home || !away) return null;
+  const at = startOf(e);
+  return {
+    id,
+    name: str(e.strEvent) ?? `${home} vs ${away}`,
+    league: str(e.strLeague),
+    homeTeam: home,
+    awayTeam: away,
+    homeTeamId: str(e.idHomeTeam),
+    awayTeamId: str(e.idAwayTeam),
+    homeScore: intOf(e.intHomeScore),
+    awayScore: intOf(e.intAwayScore),
+    startsAt: at ? withLocalOffset(at) : null,
+    status: str(e.strStatus),
+    venue: str(e.strVenue),
+  };
+}
+
+function toTeam(t: Raw): Team | null {
+  const id = str(t.idTeam);
+  const name = str(t.strTeam);
+  if (!id || !/^\d{1,10}$/.test(id) || !name) return null;
+  const badge = str(t.strBadge);
+  return { id, name, league: str(t.strLeague), sport: str(t.strSport) ?? 'Soccer', country: str(t.strCountry), badgeUrl: badge && /^https?:\/\//.test(badge) ? badge : null };
+}
+
+/** A JSON answer's list under `key` (null = nothing); throws when it is not TheSportsDB's JSON. */
+function listOf(body: Buffer, key: string): Raw[] {
+  const raw = JSON.parse(body.toString('utf8')) as Raw;
+  if (!raw || typeof raw !== 'object' || !(key in raw)) throw new Error(`no ${key}`);
+  const v = raw[key];
+  return Array.isArray(v) ? (v as Raw[]) : [];
+}
+
+const matchesOf = (key: string) => (body: Buffer) =>
+  listOf(body, key)
+    .map(toMatch)
+    .filter((m): m is Match => m !== null);
+
+export interface SportsDeps {
+  fetcher: TodayFetcher;
+  settings: AppSettingsStore;
+  clock: Clock;
+  baseUrl: string;
+}
+
+export class SportsService {
+  constructor(private readonly deps: SportsDeps) {}
+
+  private async key(): Promise<string> {
+    const own = await this.deps.settings.get<string>(KEY_SPORTS_KEY);
+    return typeof own === 'string' && own !== '' ? own : FREE_KEY;
+  }
+
+  private async url(call: string, params: Record<string, string>): Promise<string> {
+    const u = new URL(`/api/v1/json/${encodeURIComponent(await this.key())}/${call}`, this.deps.baseUrl);
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+    return u.href;
+  }
+
+  async teams(): Promise<Team[]> {
+    const raw = await this.deps.settings.get<unknown[]>(KEY_TEAMS);
+    return Array.isArray(raw) ? raw.flatMap((t) => (Team.safeParse(t).success ? [Team.parse(t)] : [])) : [];
+  }
+
+  private async ask(call: string, params: Record<string, string>, key: string): Promise<Raw[]> {
+    let body: Buffer;
+    try {
+      body = (await this.deps.fetcher.fetchOnce(await this.url(call, params))).body;
+    } catch (err) {
+      const why = err instanceof FetchFailure ? err.message : 'It could not be reached.';
+      throw new ServiceUnavailableError('source_unavailable', `TheSportsDB is not available right now: ${why}`);
+    }
+    try {
+      return listOf(body, key);
+    } catch {
+      throw new UpstreamError('source_bad_response', 'TheSportsDB sent an answer Hearth cannot read. Try again later.');
+    }
+  }
+
+  async search(actor: Actor, q: string): Promise<Team[]> {
+    assertAdmin(actor);
+    return (await this.ask('searchteams.php', { t: q }, 'teams')).map(toTeam).filter((t): t is Team => t !== null);
+  }
+
+  async follow(actor: Actor, teamId: string): Promise<Team[]> {
+    assertAdmin(actor);
+    const teams = await this.teams();
+    if (teams.some((t) => t.id === teamId)) throw new ConflictError('team_followed', 'The household already follows that team.');
+    if (teams.length >= MAX_TEAMS) throw new ConflictError('too_many_teams', `The household follows at most ${MAX_TEAMS} teams.`);
+    const [team] = (await this.ask('lookupteam.php', { id: teamId }, 'teams')).map(toTeam).filter((t): t is Team => t !== null);
+    if (!team) throw new NotFoundError('TheSportsDB knows no team with that id.');
+    const next = [...teams, team];
+    await this.deps.settings.set(KEY_TEAMS, next);
+    return next;
+  }
+
+  async unfollow(actor: Actor, teamId: string): Promise<Team[]> {
+    assertAdmin(actor);
+    const teams = await this.teams();
+    if (!teams.some((t) => t.id === teamId)) throw new NotFoundError('The household does not follow that team.');
+    const next = teams.filter((t) => t.id !== teamId);
+    await this.deps.settings.set(KEY_TEAMS, next);
+    return next;
+  }
+
+  /** The admin's own key ('' = back to the free key); never answered back. */
+  async setKey(actor: Actor, key: string): Promise<{ ownKey: boolean }> {
+    assertAdmin(actor);
+    if (key === '') await this.deps.settings.delete(KEY_SPORTS_KEY);
+    else await this.deps.settings.set(KEY_SPORTS_KEY, key);
+    return { ownKey: key !== '' };
+  }
+
+  private async fixtures(team: Team, which: 'last' | 'next'): Promise<SourceSpec<Match[]>> {
+    const call = which === 'last' ? 'eventslast.php' : 'eventsnext.php';
+    return { key: `sports:${which}:${team.id}`, source: 'sports', url: await this.url(call, { id: team.id }), ttlMs: FIXTURES_TTL_MS, accept: 'application/json', parse: matchesOf(which === 'last' ? 'results' : 'events') };
+  }
+
+  async get(_actor: Actor): Promise<SportsResponse> {
+    const teams = await this.teams();
+    const out = await Promise.all(
+      teams.map(async (team) => {
+        try {
+          const [last, next] = await Promise.all([this.deps.fetcher.read(await this.fixtures(team, 'last'), 'none'), this.deps.fetcher.read(await this.fixtures(team, 'next'), 'none')]);
+          return { team, last: last.payload, next: next.payload, fetchedAt: last.freshness.fetchedAt, stale: last.freshness.stale || next.freshness.stale, error: null };
+        } catch {
+          return { team, last: [], next: [], fetchedAt: null, stale: true, error: `${team.name}’s results could not be fetched yet.` };
+        }
+      }),
+    );
+    return { teams: out, source: 'sports', credit: 'Data from TheSportsDB.com' };
+  }
+
+  /** Today's matches (the household's local day) of followed teams: the UTC days it spans, by sport, filtered. */
+  async today(_actor: Actor): Promise<SportsTodayResponse> {
+    const now = this.deps.clock.now();
+    const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+    const end = new Date(start.getTime() + 86_400_000);
+    const date = withLocalOffset(start).slice(0, 10);
+    const teams = await this.teams();
+    if (teams.length === 0) return { date, matches: [], stale: false, fetchedAt: null, error: null };
+    const ids = new Set(teams.map((t) => t.id));
+    const utcDays = [...new Set([start.toISOString().slice(0, 10), new Date(end.getTime() - 1).toISOString().slice(0, 10)])];
+    const sports = [...new Set(teams.map((t) => t.sport))];
+    const matches: Match[] = [];
+    let stale = false;
+    const fetched: string[] = [];
+    let error: string | null = null;
+    for (const d of utcDays) {
+      for (const s of sports) {
+        const spec: SourceSpec<Match[]> = { key: `sports:day:${d}:${s}`, source: 'sports', url: await this.url('eventsday.php', { d, s }), ttlMs: MATCHDAY_TTL_MS, accept: 'application/json', parse: matchesOf('events') };
+        try {
+          const got = await this.deps.fetcher.read(spec, 'none');
+          stale ||= got.freshness.stale;
+          fetched.push(got.freshness.fetchedAt);
+          matches.push(...got.payload);
+        } catch {
+          stale = true;
+          error = 'Today’s matches could not be fetched.';
+        }
+      }
+    }
+    const inDay = matches.filter((m) => (m.homeTeamId && ids.has(m.homeTeamId)) || (m.awayTeamId && ids.has(m.awayTeamId))).filter((m) => {
+      const t = m.startsAt ? Date.parse(m.startsAt) : NaN;
+      return t >= start.getTime() && t < end.getTime();
+    });
+    const unique = [...new Map(inDay.map((m) => [m.id, m])).values()].sort((a, b) => (a.startsAt ?? '').localeCompare(b.startsAt ?? ''));
+    return { date, matches: unique, stale, fetchedAt: fetched.sort()[0] ?? null, error };
+  }
+}

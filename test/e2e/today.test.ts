@@ -1,0 +1,108 @@
+// Today in a real browser at 390 px and 1280 px, against the Open-Meteo, Wikimedia, feed-site and
+// TheSportsDB fakes: the admin sets the household's place by searching a town, adds a feed and follows a team;
+// Home shows the Weather, Headlines, On this day and Scores widgets with their "as of" line; the
+// Today page shows them all and lets a member hide a feed; a copy whose refresh failed is marked not up to date, and a source
+// with no copy says so with Try again. Axe finds nothing serious. Needs the built web app.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeFeeds, type FakeFeeds } from '../fakes/feeds.js';
+import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
+import { startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
+import { startFakeWikimedia, type FakeWikimedia } from '../fakes/wikimedia.js';
+import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const WIDGETS = ['weather', 'news', 'on-this-day', 'scores'];
+const layout = { header: { weather: false, jokes: false, sports: false, locked: false }, canvas: WIDGETS.map((id) => ({ id: `row-${id}`, cols: [{ toolId: id, colSpan: 2 }] })) };
+
+describe('Today', () => {
+  let server: TestServer;
+  let meteo: FakeOpenMeteo;
+  let wiki: FakeWikimedia;
+  let site: FakeFeeds;
+  let sportsDb: FakeSportsDb;
+  let browser: Browser;
+  const pages = createPageOpener(() => ({ browser, server }));
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    [meteo, wiki, site, sportsDb] = await Promise.all([startFakeOpenMeteo(), startFakeWikimedia(), startFakeFeeds(), startFakeSportsDb()]);
+    server = await startTestServer({
+      seed: 'household',
+      config: { openMeteoUrl: meteo.url, openMeteoGeoUrl: meteo.url, wikipediaUrl: `${wiki.url}/{lang}`, sportsDbUrl: sportsDb.url, fetchAllowOrigins: [meteo.origin, wiki.origin, site.origin, sportsDb.origin] },
+    });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBe(200);
+    for (const who of [server.admin, server.member]) expect((await who.put('/api/home-layout', layout)).status).toBe(200);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await pages.closeAll({ quietly: true });
+    await browser?.close();
+    await server?.close();
+    await Promise.all([meteo?.close(), wiki?.close(), site?.close(), sportsDb?.close()]);
+    expect(pages.pageErrors).toEqual([]);
+  });
+
+  it('an admin on a laptop sets the place by searching a town, adds a feed, and sees the widgets on Home', async () => {
+    const page = await pages.open('admin', DESKTOP);
+    await page.goto(`${server.url}/admin/today`);
+    await shown(page.getByTestId('current-place').getByText('Not set yet'));
+    await page.getByRole('textbox', { name: 'Town' }).fill('Harbour');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Use Harbourton North Coast, Examplia' }).click();
+    await shown(page.getByTestId('current-place').getByText('Harbourton (48.14, 11.58)'));
+    expect(meteo.requests.filter((r) => r.path === '/v1/search').map((r) => r.query.get('name'))).toEqual(['Harbour']);
+
+    await page.getByLabel('Feed or site address').fill(`${site.url}/rss.xml`);
+    await page.getByRole('button', { name: 'Add feed' }).click();
+    await shown(page.getByRole('button', { name: 'Remove Example Times' }));
+    await page.getByRole('textbox', { name: 'Team' }).fill('river');
+    await page.getByRole('button', { name: 'Search teams' }).click();
+    await page.getByRole('button', { name: 'Follow Riverside' }).click();
+    await shown(page.getByRole('button', { name: 'Stop following Riverside' }));
+    await expectNoSeriousA11yViolations(page);
+
+    await page.goto(server.url);
+    const weather = page.getByTestId('widget-weather');
+    await shown(weather.getByText('14° · Mainly clear in Harbourton'));
+    await shown(weather.getByTestId('as-of'));
+    await shown(page.getByTestId('widget-news').getByRole('link', { name: 'Harbour bridge reopens' }));
+    await shown(page.getByTestId('widget-on-this-day').getByText(/A ferry line opens/));
+    await shown(page.getByTestId('widget-scores').getByText(/Last: Riverside 2–1 Hill Rovers/));
+    expect(await page.getByText('Not up to date').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: '/tmp/hearth-laptop-today-home.png', fullPage: true });
+  });
+
+  it('a member on a phone: the widgets, the Today page, hiding a feed; a failed refresh is marked, a missing source says so', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.goto(server.url);
+    await shown(page.getByTestId('widget-weather').getByText(/Mainly clear in Harbourton/));
+    await page.getByTestId('widget-news').getByRole('link', { name: 'Open Today' }).click();
+    await page.waitForURL(/\/today$/);
+    await shown(page.getByTestId('today-weather').getByText('This week'));
+    await shown(page.getByTestId('today-otd').getByText('Harbour Day'));
+    await shown(page.getByTestId('today-scores').getByText('Riverside 2–1 Hill Rovers'));
+    await shown(page.getByTestId('today-news').getByRole('link', { name: 'Harbour bridge reopens' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: '/tmp/hearth-phone-today.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Hide Example Times' }).click();
+    await shown(page.getByRole('button', { name: 'Show Example Times' }));
+    await shown(page.getByText('No headlines yet from the feeds you follow.'));
+
+    // the forecast's copy expires and its refresh fails; "on this day" has no copy and is limited
+    await server.handle.deps.db('today_cache').where({ source: 'weather' }).update({ expires_at: '2000-01-01T00:00:00.000Z' });
+    await server.handle.deps.db('today_cache').where({ source: 'on-this-day' }).delete();
+    meteo.mode = 'garbage';
+    wiki.mode = 'limited';
+    await page.goto(server.url);
+    await shown(page.getByTestId('widget-weather').getByText('Not up to date'));
+    const otd = page.getByTestId('widget-on-this-day');
+    await shown(otd.getByText(/could not be fetched from Wikipedia/));
+    await shown(otd.getByRole('button', { name: 'Try again' }));
+    await expectNoSeriousA11yViolations(page);
+  });
+});
