@@ -17,6 +17,7 @@ import { createArchivesModule } from './modules/archives/module.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
+import { createContentModule } from './modules/content/module.js';
 import type { ChatTool } from './modules/chat/tool-registry.js';
 import { createDownloadsModule } from './modules/downloads/module.js';
 import { createFeaturesModule } from './modules/features/module.js';
@@ -82,6 +83,8 @@ export interface Overrides {
 function buildModules(p: Platform, o: Overrides) {
   const auth = createAuthModule(p);
   const users = auth.services.auth;
+  const content = createContentModule(p, { users });
+  const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
   const homeLayout = createHomeLayoutModule(p, { users });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
@@ -108,7 +111,7 @@ function buildModules(p: Platform, o: Overrides) {
     chatReadiness,
     isEnabled,
   });
-  const imageGen = createImageGenModule(p, { users, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
+  const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
@@ -121,7 +124,7 @@ function buildModules(p: Platform, o: Overrides) {
   const tls = createTlsModule(p);
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, tls, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, tls, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -73,7 +73,7 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
   const artifacts = new ImageArtifactsService({ store, files, clock, runner: engine.runner });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const editTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger }));
-  const loras = new ImageLorasService({ store: new ImageLorasStore(p.db), files, engine: engineConfig, clock, users: ports.users, disk: p.diskSpace });
+  const loras = new ImageLorasService({ store: new ImageLorasStore(p.db), files, engine: engineConfig, clock, users: ports.users, content: ports.content, disk: p.diskSpace });
   // what the Image engine feature downloads (ComfyUI's and a node pack's source archives): kept, not unpacked
   const engineDownloads = async () =>
     (ports.catalog.item(IMAGE_ENGINE_FEATURE)?.installs ?? [])
