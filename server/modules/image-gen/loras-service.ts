@@ -78,18 +78,22 @@ export class ImageLorasService {
     return { candidates, rows };
   }
 
-  /** The member's grants and protections as the prompt pipeline reads them (only enabled categories count). */
+  /**
+   * The member's grants and protections as the prompt pipeline reads them (only enabled categories
+   * count). Adult LoRAs need the `adult` level and the session's adult state, admins' too.
+   */
   async access(actor: UserActor): Promise<LoraAccess> {
-    const [loraGrants, categoryGrants, categories, protections] = await Promise.all([
+    const [loraGrants, categoryGrants, categories, protections, adultState] = await Promise.all([
       this.deps.store.loraGrants(actor.id),
       this.deps.store.categoryGrants(actor.id),
       this.deps.store.categories(),
       this.protections(actor.id),
+      this.deps.content.adultStateOn(actor),
     ]);
     const enabled = new Set(categories.filter((c) => c.enabled).map((c) => c.id));
     return {
       isAdmin: isAdmin(actor),
-      blockAdultLoras: protections.blockAdultLoras,
+      blockAdultLoras: protections.blockAdultLoras || !adultState,
       loraGrants: Object.fromEntries(loraGrants.map((g) => [g.loraId, g.state === 'on'])),
       categoryGrants: Object.fromEntries(categoryGrants.filter((g) => enabled.has(g.categoryId)).map((g) => [g.categoryId, g.state === 'on'])),
     };
