@@ -118,6 +118,7 @@ function buildModules(p: Platform, o: Overrides) {
     looker: feats,
     extensions: tools.services.tools,
     standIns: o.chatTools,
+    content: dials,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });

@@ -28,6 +28,7 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     looker: ports.looker,
     tools: chatTools,
     extensions: ports.extensions,
+    content: ports.content,
     clock: p.clock,
     logger: p.logger.child('chat'),
     firstTokenMs: p.tuning.chatFirstTokenMs,

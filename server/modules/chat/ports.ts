@@ -1,5 +1,6 @@
 // What chat asks of the rest of Hearth, as small interfaces the container fills in (ChatPorts).
 import type { UserActor } from '../../actor.js';
+import type { ContentService } from '../content/service.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import type { ChatTool } from './tool-registry.js';
@@ -30,4 +31,6 @@ export interface ChatPorts {
   extensions: { list(): Promise<Extension[]> };
   /** Tests' stand-in chat tools; each takes the place of a real tool with the same id. */
   standIns?: ChatTool[];
+  /** The content module: the member's chat level picks the system prompt's instruction. */
+  content: Pick<ContentService, 'effective'>;
 }

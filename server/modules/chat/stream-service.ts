@@ -18,7 +18,7 @@ import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';
-import type { ChatModelPicker, RuntimeLooker } from './ports.js';
+import type { ChatModelPicker, ChatPorts, RuntimeLooker } from './ports.js';
 import { AnswerStopped, type RunningAnswers } from './running.js';
 import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type ToolCallRecord, type Usage } from './schema.js';
 import type { ChatService } from './service.js';
@@ -52,6 +52,8 @@ export interface ChatStreamDeps {
   tools: ChatToolRegistry;
   /** The app store's Extensions (ToolsService.list): a chat tool is offered only while its Extension is on. */
   extensions: { list(): Promise<Extension[]> };
+  /** The member's level in each area (content dials): chat's picks the level instruction. */
+  content: ChatPorts['content'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -77,6 +79,12 @@ export function answerFailure(err: unknown, model: string): AppError {
 const systemPrompt = (today: string) =>
   `You are Hearth, the assistant of a household, running on the household's own computer. Today is ${today}. ` +
   'Answer plainly and kindly, in the language of the question. Use Markdown for lists, tables and code.';
+/** What the system prompt adds for a member below `adult` (their Chat dial); an adult gets none. */
+export const LEVEL_NOTES: Record<'child' | 'teen', string> = {
+  child:
+    'You are talking with a child. Use simple words and short sentences. Never describe violence, sexual content or other things not suitable for children; if asked about them, kindly say it is not something you can talk about and suggest asking a grown-up.',
+  teen: 'You are talking with a teenager. Never write sexual content; if asked for it, kindly decline. Keep descriptions of violence brief and not graphic.',
+};
 const TOOLS_NOTE =
   "When the household's own knowledge (offline archives, saved pages) may answer the question, call the matching tool first, then answer from what it found and say where it came from.";
 const LAST_ROUND_NOTE = 'You have used all the tool calls you may make for this answer. Answer now, in words, from what the tools found.';
@@ -274,6 +282,8 @@ export class ChatStreamService {
     const { tools: offered, names } = await this.offeredTools();
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
+    const { chat: level } = await this.deps.content.effective(a.actor.id);
+    if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
     if (canCall) system += `\n\n${TOOLS_NOTE}`;
     else {
       const grounded = await groundQuestion(this.deps.logger, a.actor, offered, a.question, signal);
