@@ -101,7 +101,7 @@ function buildModules(p: Platform, o: Overrides) {
   const models = createModelsModule(p, { users, features: feats, catalog, downloads: queue, setup: setup.services.setup });
   const tools = createToolsModule(p, { notifications: notifications.services.notifications, extraDefinitions: o.extensions });
   const isEnabled = (toolId: string) => tools.services.tools.isEnabled(toolId);
-  const archives = createArchivesModule(p, { chatReadiness, isEnabled });
+  const archives = createArchivesModule(p, { chatReadiness, isEnabled, archivesLevel: async (actor) => (await dials.effective(actor.id)).archives });
   const reader = createReaderModule(p, { notifications: notifications.services.notifications, models: feats, chatReadiness, isEnabled, captureEngine: o.captureEngine });
   const homeInventory = createHomeInventoryModule(p, {
     users,

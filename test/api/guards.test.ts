@@ -126,6 +126,7 @@ describe('guards and HTTP conventions', () => {
           'GET /api/content',
           'GET /api/admin/content/members/:userId',
           'PUT /api/admin/content/members/:userId',
+          'PUT /api/admin/content/archives/:sourceId',
           'GET /api/privacy',
           'POST /api/privacy/adult',
           'DELETE /api/privacy/adult',

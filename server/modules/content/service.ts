@@ -6,7 +6,8 @@ import { assertAdmin, isOwner, type Actor, type UserActor } from '../../actor.js
 import { ForbiddenError, NotFoundError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ContentPorts } from './ports.js';
-import { ADULT_STATE_MS, AREA_NAMES, AREAS, LEVELS, type Area, type ContentResponse, type ImageProtections, type Level, type MemberDials, type PrivacyResponse, type PutDialsBody } from './schema.js';
+import { allows, tighter } from './public.js';
+import { ADULT_STATE_MS, AREA_NAMES, AREAS, type Area, type ContentResponse, type ImageProtections, type Level, type MemberDials, type PrivacyResponse, type PutDialsBody } from './schema.js';
 import type { ContentStore } from './store.js';
 
 export interface ContentDeps {
@@ -20,12 +21,6 @@ export type EffectiveDials = Record<Area | 'level', Level>;
 
 /** A member an admin never set: `teen` everywhere (the first admin's row is written as they are created). */
 export const DEFAULT_LEVEL: Level = 'teen';
-
-const rank = (l: Level) => LEVELS.indexOf(l);
-/** The tighter of two levels. */
-export const tighter = (a: Level, b: Level): Level => (rank(a) <= rank(b) ? a : b);
-/** Whether `level` allows what is marked `needed`. */
-export const allows = (level: Level, needed: Level): boolean => rank(level) >= rank(needed);
 
 const memberNotFound = () => new NotFoundError('That member is not in the household.');
 
