@@ -121,7 +121,7 @@ function buildModules(p: Platform, o: Overrides) {
     content: dials,
   });
   const search = createSearchModule(p, { isEnabled });
-  const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
+  const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const tls = createTlsModule(p);
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
