@@ -20,6 +20,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   image: () => import('./image.js'),
   media: () => import('./media.js'),
   https: () => import('./https.js'),
+  'content-dials': () => import('./content-dials.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
