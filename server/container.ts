@@ -26,6 +26,7 @@ import { createHomeLayoutModule } from './modules/home-layout/module.js';
 import type { ImageEngineParts } from './modules/image-gen/engine-admin-service.js';
 import type { LoraRegistry } from './modules/image-gen/hub-service.js';
 import { createImageGenModule } from './modules/image-gen/module.js';
+import { createMemoryModule } from './modules/memory/module.js';
 import { createMediaServerModule } from './modules/media-server/module.js';
 import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
@@ -112,6 +113,7 @@ function buildModules(p: Platform, o: Overrides) {
     isEnabled,
   });
   const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
+  const memory = createMemoryModule(p);
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
@@ -119,13 +121,14 @@ function buildModules(p: Platform, o: Overrides) {
     extensions: tools.services.tools,
     standIns: o.chatTools,
     content: dials,
+    memory: memory.services.memory,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const tls = createTlsModule(p);
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, tls, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, chat, search, mediaServer, tls, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -29,6 +29,7 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     tools: chatTools,
     extensions: ports.extensions,
     content: ports.content,
+    memory: ports.memory,
     clock: p.clock,
     logger: p.logger.child('chat'),
     firstTokenMs: p.tuning.chatFirstTokenMs,

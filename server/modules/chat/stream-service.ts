@@ -54,6 +54,7 @@ export interface ChatStreamDeps {
   extensions: { list(): Promise<Extension[]> };
   /** The member's level in each area (content dials): chat's picks the level instruction. */
   content: ChatPorts['content'];
+  memory: ChatPorts['memory'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -85,6 +86,7 @@ export const LEVEL_NOTES: Record<'child' | 'teen', string> = {
     'You are talking with a child. Use simple words and short sentences. Never describe violence, sexual content or other things not suitable for children; if asked about them, kindly say it is not something you can talk about and suggest asking a grown-up.',
   teen: 'You are talking with a teenager. Never write sexual content; if asked for it, kindly decline. Keep descriptions of violence brief and not graphic.',
 };
+const MEMORY_NOTE = 'The person you are talking with asked you to remember these facts. Use them when they help:';
 const TOOLS_NOTE =
   "When the household's own knowledge (offline archives, saved pages) may answer the question, call the matching tool first, then answer from what it found and say where it came from.";
 const LAST_ROUND_NOTE = 'You have used all the tool calls you may make for this answer. Answer now, in words, from what the tools found.';
@@ -284,6 +286,10 @@ export class ChatStreamService {
     let system = systemPrompt(this.now().slice(0, 10));
     const { chat: level } = await this.deps.content.effective(a.actor.id);
     if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
+    // the plain-text rule ("remember that ..."), then what the member asked to be remembered
+    await this.deps.memory.rememberFrom(a.actor, a.question);
+    const memories = await this.deps.memory.forPrompt(a.actor);
+    if (memories.length > 0) system += `\n\n${MEMORY_NOTE}\n${memories.map((m) => `- ${m}`).join('\n')}`;
     if (canCall) system += `\n\n${TOOLS_NOTE}`;
     else {
       const grounded = await groundQuestion(this.deps.logger, a.actor, offered, a.question, signal);
