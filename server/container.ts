@@ -17,6 +17,7 @@ import { createArchivesModule } from './modules/archives/module.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
+import { createCompanionsModule } from './modules/companions/module.js';
 import { createContentModule } from './modules/content/module.js';
 import type { ChatTool } from './modules/chat/tool-registry.js';
 import { createDownloadsModule } from './modules/downloads/module.js';
@@ -114,6 +115,7 @@ function buildModules(p: Platform, o: Overrides) {
   });
   const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
   const memory = createMemoryModule(p);
+  const companions = createCompanionsModule(p, { users, content: dials });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
@@ -122,13 +124,14 @@ function buildModules(p: Platform, o: Overrides) {
     standIns: o.chatTools,
     content: dials,
     memory: memory.services.memory,
+    companions: companions.services.companions,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const tls = createTlsModule(p);
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, chat, search, mediaServer, tls, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, tls, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -30,6 +30,7 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     extensions: ports.extensions,
     content: ports.content,
     memory: ports.memory,
+    companions: ports.companions,
     clock: p.clock,
     logger: p.logger.child('chat'),
     firstTokenMs: p.tuning.chatFirstTokenMs,

@@ -1,6 +1,7 @@
 // What chat asks of the rest of Hearth, as small interfaces the container fills in (ChatPorts).
 import type { UserActor } from '../../actor.js';
 import type { ContentService } from '../content/service.js';
+import type { CompanionsService } from '../companions/service.js';
 import type { MemoryService } from '../memory/service.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
@@ -36,4 +37,6 @@ export interface ChatPorts {
   content: Pick<ContentService, 'effective'>;
   /** The memory module: a question asking to remember something is kept; the member's memories go into their system prompt. */
   memory: Pick<MemoryService, 'forPrompt' | 'rememberFrom'>;
+  /** The companions module: the companion an answer speaks as (refused when it is not the member's). */
+  companions: Pick<CompanionsService, 'forChat'>;
 }

@@ -55,6 +55,7 @@ export interface ChatStreamDeps {
   /** The member's level in each area (content dials): chat's picks the level instruction. */
   content: ChatPorts['content'];
   memory: ChatPorts['memory'];
+  companions: ChatPorts['companions'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -130,7 +131,8 @@ export class ChatStreamService {
       if (!question) throw new BadRequestError('There is no question in this conversation to answer again.');
     }
     if ((await this.deps.looker.runtimeModels()) === null) throw modelRuntimeDown();
-    const model = await this.deps.picker.pick(actor, body.model);
+    const companion = body.companionId !== undefined ? await this.deps.companions.forChat(actor, body.companionId) : null;
+    const model = await this.deps.picker.pick(actor, body.model ?? companion?.model ?? undefined);
     const details: ModelDetails | null = await this.deps.details.get(model).catch(() => null);
     const images = body.images && body.images.length > 0 ? body.images : [];
     if (images.length > 0 && !details?.capabilities.includes('vision')) {
@@ -197,7 +199,7 @@ export class ChatStreamService {
       out.signal.addEventListener('abort', () => controller.abort(new AnswerStopped()), { once: true });
       out.send('conversation', { id: conv.id, title: conv.title, userMessageId: asked.id, model });
       const history = await this.history(conv.id, answerId, details);
-      await this.answer({ actor, model, details, history, question: asked.content, signal: controller.signal, sink: out, turn });
+      await this.answer({ actor, model, details, history, question: asked.content, companionPrompt: companion?.systemPrompt ?? null, signal: controller.signal, sink: out, turn });
     } catch (err) {
       if (controller.signal.aborted) status = 'stopped';
       else {
@@ -276,6 +278,8 @@ export class ChatStreamService {
     details: ModelDetails | null;
     history: RuntimeMessage[];
     question: string;
+    /** The companion's own prompt, after Hearth's. */
+    companionPrompt: string | null;
     signal: AbortSignal;
     sink: AnswerSink;
     turn: Turn;
@@ -284,6 +288,7 @@ export class ChatStreamService {
     const { tools: offered, names } = await this.offeredTools();
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
+    if (a.companionPrompt) system += `\n\n${a.companionPrompt}`;
     const { chat: level } = await this.deps.content.effective(a.actor.id);
     if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
     // the plain-text rule ("remember that ..."), then what the member asked to be remembered
