@@ -22,6 +22,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   https: () => import('./https.js'),
   voice: () => import('./voice.js'),
   'today-news': () => import('./today-news.js'),
+  'content-dials': () => import('./content-dials.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

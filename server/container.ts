@@ -17,6 +17,8 @@ import { createArchivesModule } from './modules/archives/module.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
+import { createCompanionsModule } from './modules/companions/module.js';
+import { createContentModule } from './modules/content/module.js';
 import type { ChatTool } from './modules/chat/tool-registry.js';
 import { createDownloadsModule } from './modules/downloads/module.js';
 import { createFeaturesModule } from './modules/features/module.js';
@@ -25,6 +27,7 @@ import { createHomeLayoutModule } from './modules/home-layout/module.js';
 import type { ImageEngineParts } from './modules/image-gen/engine-admin-service.js';
 import type { LoraRegistry } from './modules/image-gen/hub-service.js';
 import { createImageGenModule } from './modules/image-gen/module.js';
+import { createMemoryModule } from './modules/memory/module.js';
 import { createMediaServerModule } from './modules/media-server/module.js';
 import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
@@ -84,6 +87,8 @@ export interface Overrides {
 function buildModules(p: Platform, o: Overrides) {
   const auth = createAuthModule(p);
   const users = auth.services.auth;
+  const content = createContentModule(p, { users });
+  const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
   const homeLayout = createHomeLayoutModule(p, { users });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
@@ -100,7 +105,7 @@ function buildModules(p: Platform, o: Overrides) {
   const models = createModelsModule(p, { users, features: feats, catalog, downloads: queue, setup: setup.services.setup });
   const tools = createToolsModule(p, { notifications: notifications.services.notifications, extraDefinitions: o.extensions });
   const isEnabled = (toolId: string) => tools.services.tools.isEnabled(toolId);
-  const archives = createArchivesModule(p, { chatReadiness, isEnabled });
+  const archives = createArchivesModule(p, { chatReadiness, isEnabled, archivesLevel: async (actor) => (await dials.effective(actor.id)).archives });
   const reader = createReaderModule(p, { notifications: notifications.services.notifications, models: feats, chatReadiness, isEnabled, captureEngine: o.captureEngine });
   const homeInventory = createHomeInventoryModule(p, {
     users,
@@ -110,22 +115,27 @@ function buildModules(p: Platform, o: Overrides) {
     chatReadiness,
     isEnabled,
   });
-  const imageGen = createImageGenModule(p, { users, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
+  const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
+  const memory = createMemoryModule(p);
+  const companions = createCompanionsModule(p, { users, content: dials });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
     looker: feats,
     extensions: tools.services.tools,
     standIns: o.chatTools,
+    content: dials,
+    memory: memory.services.memory,
+    companions: companions.services.companions,
   });
   const search = createSearchModule(p, { isEnabled });
-  const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection });
+  const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
   const today = createTodayModule(p, { chatReadiness });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, chat, search, mediaServer, voice, tls, today, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { SYSTEM_ACTOR } from '../../server/actor.js';
 import { MAX_TOOL_ROUNDS } from '../../server/modules/chat/schema.js';
+import { LEVEL_NOTES } from '../../server/modules/chat/stream-service.js';
 import type { ChatTool } from '../../server/modules/chat/tool-registry.js';
 import type { ToolDefinition } from '../../server/modules/tools/schema.js';
 import { CHAT_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
@@ -110,6 +111,20 @@ describe('the chat answer stream', () => {
     seen.grounded.length = 0;
     await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     await s.handle.deps.settings.set('router_model', '');
+  });
+
+  it("the member's Chat level puts its instruction into the system prompt (issue 32): teen by default, child when set, none at adult", async () => {
+    const system = () => String(answers().at(-1)!.messages[0]!.content);
+    expect((await ask(s.member, { message: 'Tell me a story.' })).status).toBe(200);
+    expect(system()).toContain(LEVEL_NOTES.teen);
+    expect((await s.admin.put(`/api/admin/content/members/${s.users.member.id}`, { level: 'teen', chat: 'child' })).status).toBe(200);
+    expect((await ask(s.member, { message: 'Tell me a scary story.' })).status).toBe(200);
+    expect(system()).toContain(LEVEL_NOTES.child);
+    expect(system()).not.toContain(LEVEL_NOTES.teen);
+    expect((await ask(s.admin, { message: 'Tell me a story.' })).status).toBe(200);
+    expect(system()).not.toContain(LEVEL_NOTES.child);
+    expect(system()).not.toContain(LEVEL_NOTES.teen);
+    await s.admin.put(`/api/admin/content/members/${s.users.member.id}`, { level: 'teen' });
   });
 
   describe('tools', () => {

@@ -122,6 +122,26 @@ describe('image artifacts', () => {
     }
   });
 
+  it('an adult picture is left out of the history unless the session is in the adult state (issue 32)', async () => {
+    const fresh = await startTestServer({ seed: 'household' });
+    const prev = s;
+    s = fresh;
+    try {
+      const plain = await artifact(s.users.admin.id);
+      const grown = await artifact(s.users.admin.id, { isAdult: true });
+      const ids = async () => ((await s.admin.get('/api/image/history')).body.items as { id: string }[]).map((a) => a.id);
+      expect(await ids()).toEqual([plain.id]);
+      expect((await s.admin.get('/api/image/history')).body.total).toBe(1);
+      expect((await s.admin.post('/api/privacy/adult', { pin: '1234' })).status).toBe(200);
+      expect(await ids()).toEqual([grown.id, plain.id]);
+      await s.admin.delete('/api/privacy/adult');
+      expect(await ids()).toEqual([plain.id]);
+    } finally {
+      s = prev;
+      await fresh.close();
+    }
+  });
+
   it('building: the member\'s newest job still being made, its state JSON on the picture\'s URL, never someone else\'s', async () => {
     const fresh = await startTestServer({ seed: 'household' });
     const prev = s;

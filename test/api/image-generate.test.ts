@@ -120,6 +120,14 @@ describe('generate and engine edits (stand-in queue)', () => {
     await s.admin.patch(`/api/admin/image-loras/${other}`, { isAdult: true });
     await s.admin.patch(`/api/admin/image-loras/members/${s.users.member.id}/protections`, { uncensoredImages: true, blockAdultLoras: false });
     await s.admin.put(`/api/admin/image-loras/${other}/grants/${s.users.member.id}`, { state: 'on' });
+    // without the adult state the adult LoRA is dropped: the job is not adult
+    const off = await connectSse(s.url, '/api/image/generate', headers(), { body: { prompt: 'a beach', loraIds: [other] } });
+    const o = await off.waitFor((e) => e.event === 'start');
+    expect(o.data.isAdult).toBe(false);
+    expect(o.data.artifact.loras).toEqual([]);
+    await engine.queue.cancel(o.data.id);
+    await off.ended;
+    expect((await s.member.post('/api/privacy/adult', { pin: '5678' })).status).toBe(200);
     const adult = await connectSse(s.url, '/api/image/generate', headers(), { body: { prompt: 'a beach', loraIds: [other] } });
     const a = await adult.waitFor((e) => e.event === 'start');
     expect(a.data.isAdult).toBe(true);

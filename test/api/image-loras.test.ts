@@ -120,11 +120,15 @@ describe('image LoRAs', () => {
 
     const memberSees = async () => ((await s.member.get('/api/image/loras')).body.loras as { id: string }[]).map((l) => l.id);
 
-    it('a member sees no LoRA until one is granted (default deny); an admin sees every enabled one whose file exists', async () => {
+    it('a member sees no LoRA until one is granted (default deny); an admin sees every enabled one whose file exists, adult ones only in the adult state', async () => {
       expect(await memberSees()).toEqual([]);
-      const adminSees = ((await s.admin.get('/api/image/loras')).body.loras as { id: string }[]).map((l) => l.id);
-      expect(adminSees).toEqual(expect.arrayContaining([plain, adult]));
-      expect(adminSees).not.toContain(missing);
+      const adminSees = async () => ((await s.admin.get('/api/image/loras')).body.loras as { id: string }[]).map((l) => l.id);
+      expect(await adminSees()).toContain(plain);
+      expect(await adminSees()).not.toContain(adult);
+      expect((await s.admin.post('/api/privacy/adult', { pin: '1234' })).status).toBe(200);
+      expect(await adminSees()).toEqual(expect.arrayContaining([plain, adult]));
+      expect(await adminSees()).not.toContain(missing);
+      await s.admin.delete('/api/privacy/adult');
       const admin = await s.admin.get('/api/admin/image-loras');
       expect(admin.body.loras.find((l: { id: string }) => l.id === missing)).toMatchObject({ fileExists: false });
     });
@@ -187,6 +191,9 @@ describe('image LoRAs', () => {
       expect(lifted.body).toEqual({ uncensoredImages: false, blockAdultLoras: false });
       // now the adult LoRA may be granted
       expect((await s.admin.put(`/api/admin/image-loras/${adult}/grants/${s.users.member.id}`, { state: 'on' })).status).toBe(200);
+      // granted, at adult: usable only once the member turns the adult state on with their PIN
+      expect(await memberSees()).not.toContain(adult);
+      expect((await s.member.post('/api/privacy/adult', { pin: '5678' })).status).toBe(200);
       expect(await memberSees()).toContain(adult);
       // protections back on: the adult LoRA disappears whatever the grant says
       await s.admin.patch(url, { blockAdultLoras: true });

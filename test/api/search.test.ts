@@ -149,6 +149,50 @@ describe('unified search', () => {
     }
   });
 
+  it('an archive marked above a member\'s Archives level is absent from their lists, archive search, unified search and the chat tool (issue 32)', async () => {
+    const kimId = (await kim.get('/api/auth/me')).body.user.id as string;
+    const kimActor = { kind: 'user' as const, id: kimId, name: 'Kim', role: 'member' as const, sessionId: '' };
+    const tool = s.handle.deps.chatTools.get('archive_search')!;
+    const books = (urls: string[]) => urls.filter((u) => u.includes('fixturebooks'));
+    const installedIds = async (c: TestClient) => ((await c.get('/api/archives/installed')).body.archives as { sourceId: string }[]).map((a) => a.sourceId).sort();
+    const unifiedIds = async (c: TestClient, q: string) => (await search(c, `q=${q}&types=archive&limit=20`)).groups.flatMap((g) => g.results.map((r) => r.id));
+    const archiveSearch = async (c: TestClient, qs: string) => ((await c.get(`/api/archives/search?${qs}`)).body.sources as { sourceId: string }[]).map((x) => x.sourceId);
+    const toolUrls = async () => (await tool.run({ query: 'Garden' }, { actor: kimActor, signal: new AbortController().signal })).sources.map((x) => x.url);
+
+    // at teen (the default for member and archive), Kim finds the books everywhere
+    expect(await installedIds(kim)).toEqual(['fixturebooks', 'fixturepedia']);
+    expect(books(await unifiedIds(kim, 'Garden')).length).toBeGreaterThan(0);
+    expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toContain('fixturebooks');
+    expect(books(await toolUrls()).length).toBeGreaterThan(0);
+
+    expect((await kim.put('/api/admin/content/archives/fixturebooks', { level: 'adult' })).status).toBe(403);
+    expect((await s.admin.put('/api/admin/content/archives/nothing-here', { level: 'adult' })).status).toBe(404);
+    expect((await s.admin.put('/api/admin/content/archives/fixturebooks', { level: 'grown-up' })).status).toBe(400);
+    const marked = await s.admin.put('/api/admin/content/archives/fixturebooks', { level: 'adult' });
+    expect(marked.status, marked.text).toBe(200);
+    expect(marked.body).toEqual({ sourceId: 'fixturebooks', level: 'adult' });
+    try {
+      expect(await installedIds(kim)).toEqual(['fixturepedia']);
+      expect(books(await unifiedIds(kim, 'Garden'))).toEqual([]);
+      expect(await archiveSearch(kim, 'q=Garden')).not.toContain('fixturebooks');
+      expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toEqual([]);
+      expect(books(await toolUrls())).toEqual([]);
+      // the adult admin still has it, marked
+      const adminSees = (await s.admin.get('/api/archives/installed')).body.archives as { sourceId: string; level: string }[];
+      expect(adminSees.find((a) => a.sourceId === 'fixturebooks')).toMatchObject({ level: 'adult' });
+      expect(books(await unifiedIds(s.admin, 'Garden')).length).toBeGreaterThan(0);
+
+      // Kim at child: the encyclopedia (teen) goes too
+      expect((await s.admin.put(`/api/admin/content/members/${kimId}`, { level: 'child' })).status).toBe(200);
+      expect(await installedIds(kim)).toEqual([]);
+      expect(await unifiedIds(kim, 'heater')).toEqual([]);
+      expect(await archiveSearch(kim, 'q=heater')).toEqual([]);
+    } finally {
+      await s.admin.put(`/api/admin/content/members/${kimId}`, { level: 'teen' });
+      await s.admin.put('/api/admin/content/archives/fixturebooks', { level: 'teen' });
+    }
+  });
+
   // last: it stops the archive server
   it('names the archives as unavailable when the archive server is stopped; the rest still answers', async () => {
     await s.handle.deps.archives.stop();

@@ -22,6 +22,7 @@ const ItemSchema = z.object({
   parentGuid: optStr,
   grandparentGuid: optStr,
   librarySectionID: keyStr.nullish(),
+  contentRating: optStr,
   thumb: optStr,
   art: optStr,
   parentThumb: optStr,
@@ -56,6 +57,8 @@ export interface PlexItem {
   parentGuid: string | null;
   grandparentGuid: string | null;
   librarySectionId: string | null;
+  /** The title's rating as the server has it (G, PG-13, TV-14…); null when it has none. */
+  contentRating: string | null;
   /** Server paths (/library/metadata/…/thumb/…): fetch them through image(), never hand them to a browser. */
   thumb: string | null;
   art: string | null;
@@ -89,6 +92,7 @@ export function toItem(m: z.infer<typeof ItemSchema>): PlexItem {
     parentGuid: m.parentGuid,
     grandparentGuid: m.grandparentGuid,
     librarySectionId: m.librarySectionID ?? null,
+    contentRating: m.contentRating ?? null,
     thumb: m.thumb,
     art: m.art,
     parentThumb: m.parentThumb,

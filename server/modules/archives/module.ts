@@ -13,7 +13,7 @@ import { ArchiveDownloadsService } from './downloads-service.js';
 import { ArchiveEntryCache } from './entry-cache.js';
 import { archiveToolChecks, archiveTools } from './extensions.js';
 import type { ArchivesPorts } from './ports.js';
-import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveRoutes } from './routes.js';
+import { createArchiveAdminRoutes, createArchiveContentRoutes, createArchiveLevelRoutes, createArchiveRoutes } from './routes.js';
 import { ArchiveRuntimeService } from './runtime-service.js';
 import { ARCHIVE_READY_TIMEOUT_MS } from './schema.js';
 import { createArchiveSearchProvider } from './search-provider.js';
@@ -51,7 +51,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
   const cache = new ArchiveEntryCache({ maxBytes: tuning.archiveCacheBytes });
   const catalog = loadArchiveCatalog(config.archiveCatalogPath);
   const logger = p.logger.child('archives');
-  const archives = new ArchivesService({ store, catalog, supervisor, kiwix, isInstalled: () => kiwixBinaryRecent() !== null, clock: p.clock, logger, cache });
+  const archives = new ArchivesService({ store, catalog, supervisor, kiwix, isInstalled: () => kiwixBinaryRecent() !== null, clock: p.clock, logger, cache, archivesLevel: ports.archivesLevel });
   const archiveDownloads = new ArchiveDownloadsService({ archives, store, catalog, guard: p.guard, dataDir: config.dataDir, offline: config.offline, clock: p.clock, stallTimeoutMs: tuning.downloadStallTimeoutMs });
   const archiveContent = new ArchiveContentService({ archives, downloads: archiveDownloads, store, supervisor, kiwix, cache });
   const archiveRuntime = new ArchiveRuntimeService({
@@ -72,6 +72,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
       // the archive pages and images are the same for whoever asks: mounted before the session lookup
       { prefix: '/archives/view', routes: createArchiveContentRoutes(archiveContent), public: true },
       { prefix: '/archives', routes: createArchiveRoutes(archives) },
+      { prefix: '/admin/content/archives', routes: createArchiveLevelRoutes(archives) },
       { prefix: '/admin/archives', routes: createArchiveAdminRoutes(archives, archiveDownloads, archiveRuntime, p.sse) },
     ],
     services: { archives, archiveContent, archiveRuntime },

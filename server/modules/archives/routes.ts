@@ -9,6 +9,8 @@ import { ARCHIVE_CONTENT_HEADERS, friendlyPage } from './proxy.js';
 import {
   ArchiveCatalogResponse,
   ArchiveDownloadEvents,
+  ArchiveLevelBody,
+  ArchiveLevelResponse,
   ArchiveSearchResponse,
   ArchivesStatus,
   CancelDownloadResponse,
@@ -53,13 +55,22 @@ function rawViewPath(req: Request, sourceId: string): string {
   return at < 0 ? '' : url.slice(at + marker.length).replace(/^\//, '');
 }
 
+/** PUT /api/admin/content/archives/:sourceId (the content group's admin routes; the level lives on the archive's row). */
+export function createArchiveLevelRoutes(archives: ArchivesService) {
+  return defineRoutes((r) => {
+    r.put('/:sourceId', { access: 'admin', response: ArchiveLevelResponse }, (req) =>
+      archives.setContentLevel(actorOf(req), parse(SourceParams, req.params).sourceId, parse(ArchiveLevelBody, req.body).level),
+    );
+  });
+}
+
 export function createArchiveRoutes(archives: ArchivesService) {
   return defineRoutes((r) => {
-    r.get('/installed', { access: 'user', response: InstalledArchivesResponse }, async () => ({ archives: await archives.installed() }));
+    r.get('/installed', { access: 'user', response: InstalledArchivesResponse }, async (req) => ({ archives: await archives.installed(actorOf(req)) }));
     r.get('/status', { access: 'user', response: ArchivesStatus }, () => archives.statusView());
     r.get('/search', { access: 'user', response: ArchiveSearchResponse }, (req) => {
       const { q, sources, limit } = parse(SearchQuery, req.query);
-      return archives.search(q, sources, limit);
+      return archives.search(actorOf(req), q, sources, limit);
     });
 
     r.get('/favicon/:sourceId', { access: 'user', response: bytes('the archive\'s icon (image/png or as the archive stores it); 404 JSON without one') }, async (req, res) => {

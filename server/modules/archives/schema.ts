@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Level } from '../content/schema.js';
 import type { publicError } from '../../errors.js';
 
 export const MAX_REDIRECT_HOPS = 10;
@@ -46,6 +47,8 @@ export interface ArchiveRecord {
   quarantineReason: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Members below this content level do not see the archive (an admin's to set; `teen` by default). */
+  contentLevel: Level;
 }
 
 const SourceId = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,99}$/, 'source ids are lower-case letters, digits, - and _');
@@ -93,6 +96,8 @@ export const InstalledArchive = z.object({
   zimIconUrl: z.string(),
   /** The archive server is serving it right now. */
   ready: z.boolean(),
+  /** The content level a member needs to see it (members below it are never shown it). */
+  level: Level,
 });
 export type InstalledArchive = z.infer<typeof InstalledArchive>;
 export const InstalledArchivesResponse = z.object({ archives: z.array(InstalledArchive) });
@@ -204,3 +209,7 @@ export const VerifyArchivesResponse = z.object({
 });
 export type VerifyArchivesResponse = z.infer<typeof VerifyArchivesResponse>;
 export type VerifyResult = VerifyArchivesResponse['results'][number];
+
+/** PUT /api/admin/content/archives/:sourceId. */
+export const ArchiveLevelBody = z.object({ level: Level }).strict();
+export const ArchiveLevelResponse = z.object({ sourceId: z.string(), level: Level });

@@ -16,7 +16,7 @@ export function createArchiveSearchProvider(deps: { archives: Pick<ArchivesServi
       const status = await deps.archives.statusView();
       if (status.installedCount === 0) return [];
       if (status.kiwixState !== 'ready') throw new ProviderUnavailableError((await deps.archives.readiness()).unavailableReason ?? 'The archives cannot be searched right now.');
-      const found = await deps.archives.findArticles(q, ctx.limit);
+      const found = await deps.archives.findArticles(ctx.actor, q, ctx.limit);
       return found.map((a) => ({
         type: 'archive',
         id: `${a.sourceId}/${a.path}`,

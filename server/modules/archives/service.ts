@@ -3,7 +3,7 @@
 // quarantine). Elsewhere in this module: downloads-service.ts (the admin catalog, download, watch, cancel),
 // content-service.ts (the content proxy), runtime-service.ts (installing the archive server itself).
 import { rm } from 'node:fs/promises';
-import { assertAdmin, type Actor } from '../../actor.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import type { CatalogBook, KiwixClient } from '../../adapters/archive-server/kiwix.js';
 import { archiveServerAppError, archiveServerFailureKind } from '../../adapter-errors/archive-server.js';
 import { removePartial } from '../../adapters/web/download.js';
@@ -12,6 +12,8 @@ import type { Clock } from '../../platform/clock.js';
 import { withoutUrls, type Logger } from '../../platform/logger.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor, SidecarStatus } from '../../platform/sidecars/supervisor.js';
+import type { Level } from '../content/schema.js';
+import { allows } from '../content/public.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { ArchiveEntryCache } from './entry-cache.js';
 import { encodeSegments, headerValue } from './proxy.js';
@@ -29,6 +31,8 @@ export interface ArchivesDeps {
   logger: Logger;
   /** The content proxy's memory cache of entries (emptied whenever the served archives change). */
   cache: ArchiveEntryCache;
+  /** The member's Archives level (content dials): an archive marked above it is hidden from them. */
+  archivesLevel(actor: UserActor): Promise<Level>;
 }
 
 export class ArchivesService {
@@ -107,10 +111,15 @@ export class ArchivesService {
     return archiveReadiness(await this.statusView());
   }
 
-  async installed() {
-    const rows = await this.deps.store.list();
+  /** The healthy installed archives the member may see (their Archives level allows each one's). */
+  private async visible(actor: UserActor): Promise<ArchiveRecord[]> {
+    const [rows, level] = await Promise.all([this.deps.store.list(), this.deps.archivesLevel(actor)]);
+    return rows.filter((r) => !r.quarantinedAt && allows(level, r.contentLevel));
+  }
+
+  async installed(actor: UserActor) {
+    const rows = await this.visible(actor);
     return rows
-      .filter((r) => !r.quarantinedAt)
       .map((r) => {
         const src = this.source(r.sourceId);
         return {
@@ -129,6 +138,7 @@ export class ArchivesService {
           faviconUrl: src?.faviconUrl ?? null,
           zimIconUrl: `/api/archives/favicon/${encodeURIComponent(r.sourceId)}`,
           ready: this.books.has(r.sourceId),
+          level: r.contentLevel,
         };
       });
   }
@@ -187,10 +197,11 @@ export class ArchivesService {
    * Search for the web app (and chat): the given archives in that order, or every installed one
    * in catalog order (the catalog lists the general references first).
    */
-  async search(query: string, sourceIds: string[], limit: number) {
-    let ids = sourceIds;
-    if (ids.length === 0) {
-      const installed = new Set((await this.deps.store.list()).filter((r) => !r.quarantinedAt).map((r) => r.sourceId));
+  async search(actor: UserActor, query: string, sourceIds: string[], limit: number) {
+    const installed = new Set((await this.visible(actor)).map((r) => r.sourceId));
+    // an archive the member may not see is searched as if it were not there
+    let ids = sourceIds.filter((id) => installed.has(id));
+    if (sourceIds.length === 0) {
       const order = this.deps.catalog.sources.map((s) => s.id);
       ids = [...order.filter((id) => installed.has(id)), ...[...installed].filter((id) => !order.includes(id))];
     }
@@ -203,10 +214,10 @@ export class ArchivesService {
    * entry per article. `path` is the article's path inside its archive (not encoded). Nothing
    * while the archive server is not ready: ask readiness() why.
    */
-  async findArticles(query: string, limit: number): Promise<Array<{ sourceId: string; label: string; title: string; path: string; snippet: string | null }>> {
+  async findArticles(actor: UserActor, query: string, limit: number): Promise<Array<{ sourceId: string; label: string; title: string; path: string; snippet: string | null }>> {
     const out: Array<{ sourceId: string; label: string; title: string; path: string; snippet: string | null }> = [];
     if (this.deps.supervisor.status().state !== 'ready' || !query.trim()) return out;
-    const installed = new Set((await this.deps.store.list()).filter((r) => !r.quarantinedAt).map((r) => r.sourceId));
+    const installed = new Set((await this.visible(actor)).map((r) => r.sourceId));
     const order = this.deps.catalog.sources.map((s) => s.id);
     const ids = [...order.filter((id) => installed.has(id)), ...[...installed].filter((id) => !order.includes(id))];
     const per = await Promise.all(
@@ -243,7 +254,14 @@ export class ArchivesService {
     return out;
   }
 
-  // ---- admin: delete and verify ----
+  // ---- admin: content level, delete and verify ----
+
+  /** PUT /api/admin/content/archives/:sourceId: the level a member needs to see the archive. */
+  async setContentLevel(actor: Actor, sourceId: string, level: Level): Promise<{ sourceId: string; level: Level }> {
+    assertAdmin(actor);
+    if (!(await this.deps.store.setContentLevel(sourceId, level, this.now()))) throw new NotFoundError('That archive is not installed.');
+    return { sourceId, level };
+  }
 
   /** Deletes the row, restarts the server with the rest, and only then removes the file. */
   async remove(actor: Actor, sourceId: string): Promise<{ deleted: true }> {

@@ -1,5 +1,6 @@
 // zim_archives: one row per installed source.
 import type { Knex } from 'knex';
+import type { Level } from '../content/schema.js';
 import type { ArchiveRecord } from './schema.js';
 
 interface Row {
@@ -16,6 +17,7 @@ interface Row {
   quarantine_reason: string | null;
   created_at: string;
   updated_at: string;
+  content_level: Level;
 }
 
 const toRecord = (r: Row): ArchiveRecord => ({
@@ -32,6 +34,7 @@ const toRecord = (r: Row): ArchiveRecord => ({
   quarantineReason: r.quarantine_reason,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  contentLevel: r.content_level,
 });
 
 export class ArchivesStore {
@@ -47,7 +50,7 @@ export class ArchivesStore {
   }
 
   /** Inserts or replaces the row of a source (a new variant replaces the old one). */
-  async upsert(r: Omit<ArchiveRecord, 'id' | 'createdAt' | 'updatedAt' | 'bookName' | 'quarantinedAt' | 'quarantineReason'>, now: string): Promise<void> {
+  async upsert(r: Omit<ArchiveRecord, 'id' | 'createdAt' | 'updatedAt' | 'bookName' | 'quarantinedAt' | 'quarantineReason' | 'contentLevel'>, now: string): Promise<void> {
     await this.db('zim_archives')
       .insert({
         source_id: r.sourceId,
@@ -74,6 +77,10 @@ export class ArchivesStore {
     if (patch.quarantinedAt !== undefined) row.quarantined_at = patch.quarantinedAt;
     if (patch.quarantineReason !== undefined) row.quarantine_reason = patch.quarantineReason;
     await this.db('zim_archives').where({ source_id: sourceId }).update(row);
+  }
+
+  async setContentLevel(sourceId: string, level: Level, now: string): Promise<boolean> {
+    return (await this.db('zim_archives').where({ source_id: sourceId }).update({ content_level: level, updated_at: now })) > 0;
   }
 
   async delete(sourceId: string): Promise<boolean> {

@@ -180,10 +180,7 @@ export class AuthService {
    * earlier sign-in. The new PIN signs the member out on their other devices.
    */
   async changePin(actor: UserActor, body: ChangePinBody, client: string): Promise<ChangePinResponse> {
-    const block = this.deps.throttle.blocked(actor.id, client);
-    if (block) throw this.lockedError(block);
-    // its own queue: a PIN change never waits behind strangers' paced sign-in checks for the profile
-    await this.inPinQueue(`change|${actor.id}`, () => this.checkCurrentPin(actor.id, body.currentPin, client));
+    await this.confirmPin(actor, body.currentPin, client);
     const pinHash = await this.hash(body.newPin);
     await this.deps.store.transaction(async (tx) => {
       if (!(await tx.updateUser(actor.id, { pinHash, updatedAt: this.now().toISOString() }))) throw new UnauthorizedError();
@@ -191,6 +188,17 @@ export class AuthService {
     });
     this.deps.logger.info({ userId: actor.id }, 'PIN changed by its member');
     return { ok: true, weakPin: isWeakPin(body.newPin) };
+  }
+
+  /**
+   * Checks the signed-in member's own PIN again (a PIN change, the adult state): 401 invalid_pin,
+   * and a wrong one counts toward the same per-device lock as signing in (429 locked_out).
+   */
+  async confirmPin(actor: UserActor, pin: string, client: string): Promise<void> {
+    const block = this.deps.throttle.blocked(actor.id, client);
+    if (block) throw this.lockedError(block);
+    // its own queue: the check never waits behind strangers' paced sign-in checks for the profile
+    await this.inPinQueue(`change|${actor.id}`, () => this.checkCurrentPin(actor.id, pin, client));
   }
 
   private async checkCurrentPin(userId: string, pin: string, client: string): Promise<void> {
@@ -208,7 +216,7 @@ export class AuthService {
     const failure = throttle.failed(userId, client);
     await this.deps.pinState.settled();
     if (failure.locked) {
-      this.deps.logger.warn({ userId, client, scope: failure.locked.scope }, 'PIN change locked after repeated wrong PINs');
+      this.deps.logger.warn({ userId, client, scope: failure.locked.scope }, 'PIN check locked after repeated wrong PINs');
       throw this.lockedError(failure.locked);
     }
     const left = failure.triesLeft;

@@ -1,5 +1,8 @@
 // What chat asks of the rest of Hearth, as small interfaces the container fills in (ChatPorts).
 import type { UserActor } from '../../actor.js';
+import type { ContentService } from '../content/service.js';
+import type { CompanionsService } from '../companions/service.js';
+import type { MemoryService } from '../memory/service.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import type { ChatTool } from './tool-registry.js';
@@ -30,4 +33,10 @@ export interface ChatPorts {
   extensions: { list(): Promise<Extension[]> };
   /** Tests' stand-in chat tools; each takes the place of a real tool with the same id. */
   standIns?: ChatTool[];
+  /** The content module: the member's chat level picks the system prompt's instruction. */
+  content: Pick<ContentService, 'effective'>;
+  /** The memory module: a question asking to remember something is kept; the member's memories go into their system prompt. */
+  memory: Pick<MemoryService, 'forPrompt' | 'rememberFrom'>;
+  /** The companions module: the companion an answer speaks as (refused when it is not the member's). */
+  companions: Pick<CompanionsService, 'forChat'>;
 }

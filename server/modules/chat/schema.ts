@@ -114,6 +114,8 @@ export const StreamBody = z
     images: z.array(z.string().min(1)).max(MAX_IMAGES).optional(),
     projectId: z.string().min(1).max(64).optional(),
     regenerate: z.boolean().optional(),
+    /** The companion the answer speaks as (its prompt and model apply); 403 companion_not_allowed when it is not the member's. */
+    companionId: z.string().min(1).max(64).optional(),
   })
   .strict()
   .refine((b) => (b.regenerate ? b.conversationId !== undefined && b.message === undefined : b.message !== undefined), {

@@ -18,7 +18,7 @@ import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';
-import type { ChatModelPicker, RuntimeLooker } from './ports.js';
+import type { ChatModelPicker, ChatPorts, RuntimeLooker } from './ports.js';
 import { AnswerStopped, type RunningAnswers } from './running.js';
 import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type ToolCallRecord, type Usage } from './schema.js';
 import type { ChatService } from './service.js';
@@ -52,6 +52,10 @@ export interface ChatStreamDeps {
   tools: ChatToolRegistry;
   /** The app store's Extensions (ToolsService.list): a chat tool is offered only while its Extension is on. */
   extensions: { list(): Promise<Extension[]> };
+  /** The member's level in each area (content dials): chat's picks the level instruction. */
+  content: ChatPorts['content'];
+  memory: ChatPorts['memory'];
+  companions: ChatPorts['companions'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -77,6 +81,13 @@ export function answerFailure(err: unknown, model: string): AppError {
 const systemPrompt = (today: string) =>
   `You are Hearth, the assistant of a household, running on the household's own computer. Today is ${today}. ` +
   'Answer plainly and kindly, in the language of the question. Use Markdown for lists, tables and code.';
+/** What the system prompt adds for a member below `adult` (their Chat dial); an adult gets none. */
+export const LEVEL_NOTES: Record<'child' | 'teen', string> = {
+  child:
+    'You are talking with a child. Use simple words and short sentences. Never describe violence, sexual content or other things not suitable for children; if asked about them, kindly say it is not something you can talk about and suggest asking a grown-up.',
+  teen: 'You are talking with a teenager. Never write sexual content; if asked for it, kindly decline. Keep descriptions of violence brief and not graphic.',
+};
+const MEMORY_NOTE = 'The person you are talking with asked you to remember these facts. Use them when they help:';
 const TOOLS_NOTE =
   "When the household's own knowledge (offline archives, saved pages) may answer the question, call the matching tool first, then answer from what it found and say where it came from.";
 const LAST_ROUND_NOTE = 'You have used all the tool calls you may make for this answer. Answer now, in words, from what the tools found.';
@@ -120,7 +131,8 @@ export class ChatStreamService {
       if (!question) throw new BadRequestError('There is no question in this conversation to answer again.');
     }
     if ((await this.deps.looker.runtimeModels()) === null) throw modelRuntimeDown();
-    const model = await this.deps.picker.pick(actor, body.model);
+    const companion = body.companionId !== undefined ? await this.deps.companions.forChat(actor, body.companionId) : null;
+    const model = await this.deps.picker.pick(actor, body.model ?? companion?.model ?? undefined);
     const details: ModelDetails | null = await this.deps.details.get(model).catch(() => null);
     const images = body.images && body.images.length > 0 ? body.images : [];
     if (images.length > 0 && !details?.capabilities.includes('vision')) {
@@ -187,7 +199,7 @@ export class ChatStreamService {
       out.signal.addEventListener('abort', () => controller.abort(new AnswerStopped()), { once: true });
       out.send('conversation', { id: conv.id, title: conv.title, userMessageId: asked.id, model });
       const history = await this.history(conv.id, answerId, details);
-      await this.answer({ actor, model, details, history, question: asked.content, signal: controller.signal, sink: out, turn });
+      await this.answer({ actor, model, details, history, question: asked.content, companionPrompt: companion?.systemPrompt ?? null, signal: controller.signal, sink: out, turn });
     } catch (err) {
       if (controller.signal.aborted) status = 'stopped';
       else {
@@ -266,6 +278,8 @@ export class ChatStreamService {
     details: ModelDetails | null;
     history: RuntimeMessage[];
     question: string;
+    /** The companion's own prompt, after Hearth's. */
+    companionPrompt: string | null;
     signal: AbortSignal;
     sink: AnswerSink;
     turn: Turn;
@@ -274,6 +288,13 @@ export class ChatStreamService {
     const { tools: offered, names } = await this.offeredTools();
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
+    if (a.companionPrompt) system += `\n\n${a.companionPrompt}`;
+    const { chat: level } = await this.deps.content.effective(a.actor.id);
+    if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
+    // the plain-text rule ("remember that ..."), then what the member asked to be remembered
+    await this.deps.memory.rememberFrom(a.actor, a.question);
+    const memories = await this.deps.memory.forPrompt(a.actor);
+    if (memories.length > 0) system += `\n\n${MEMORY_NOTE}\n${memories.map((m) => `- ${m}`).join('\n')}`;
     if (canCall) system += `\n\n${TOOLS_NOTE}`;
     else {
       const grounded = await groundQuestion(this.deps.logger, a.actor, offered, a.question, signal);

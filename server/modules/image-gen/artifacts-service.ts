@@ -16,6 +16,8 @@ export interface ImageArtifactsDeps {
   clock: Clock;
   /** The household's engine queue (null until the engine part is wired). */
   runner: ImageJobRunner | null;
+  /** Whether the member's session is in the adult state (adult pictures are hidden from history otherwise). */
+  adultStateOn(actor: UserActor): Promise<boolean>;
 }
 
 export const artifactNotFound = () => new NotFoundError('That picture is not there. It may have been deleted.');
@@ -68,7 +70,8 @@ export class ImageArtifactsService {
   }
 
   async history(actor: UserActor, q: { kind?: ArtifactKind; limit: number; offset: number }): Promise<HistoryResponse> {
-    const { items, total } = await this.deps.store.history(actor.id, { kind: q.kind, states: ['ready'], limit: q.limit, offset: q.offset });
+    const includeAdult = await this.deps.adultStateOn(actor);
+    const { items, total } = await this.deps.store.history(actor.id, { kind: q.kind, states: ['ready'], limit: q.limit, offset: q.offset, includeAdult });
     const next = q.offset + items.length;
     return { items: items.map((r) => this.view(r)), total, nextOffset: next < total ? next : null };
   }

@@ -16,9 +16,7 @@ import { assertLoraFileName, baseFamilyOf, checkLoraFile, loraInfoFromMetadata, 
 import type { AdminLora, GrantState, LoraCategory, LoraPatchBody, MemberGrants, MemberLora, Protections } from './schema.js';
 import type { CategoryRecord, ImageLorasStore, LoraRecord } from './loras-store.js';
 import type { LoraRegistration } from './hub-service.js';
-
-/** A member without a row: the safety prefix on, adult LoRAs blocked. */
-export const DEFAULT_PROTECTIONS: Protections = { uncensoredImages: false, blockAdultLoras: true };
+import type { ImageGenPorts } from './ports.js';
 
 export interface ImageLorasDeps {
   store: ImageLorasStore;
@@ -27,6 +25,8 @@ export interface ImageLorasDeps {
   clock: Clock;
   /** The household's members (a grant names one that exists). */
   users: { getUser(id: string): Promise<{ id: string; role: string } | null> };
+  /** The content module: protections are read from the member's content dials. */
+  content: ImageGenPorts['content'];
   /** The reserve check every large write makes (an imported file must leave it free). */
   disk: DiskSpace;
 }
@@ -51,7 +51,7 @@ export class ImageLorasService {
 
   // ---- what a member may use ---------------------------------------------------------------
   async protections(userId: string): Promise<Protections> {
-    return (await this.deps.store.protections(userId)) ?? DEFAULT_PROTECTIONS;
+    return this.deps.content.imageProtections(userId);
   }
 
   /** Every LoRA as the prompt pipeline takes it, with whether its file is on disk. */
@@ -78,18 +78,22 @@ export class ImageLorasService {
     return { candidates, rows };
   }
 
-  /** The member's grants and protections as the prompt pipeline reads them (only enabled categories count). */
+  /**
+   * The member's grants and protections as the prompt pipeline reads them (only enabled categories
+   * count). Adult LoRAs need the `adult` level and the session's adult state, admins' too.
+   */
   async access(actor: UserActor): Promise<LoraAccess> {
-    const [loraGrants, categoryGrants, categories, protections] = await Promise.all([
+    const [loraGrants, categoryGrants, categories, protections, adultState] = await Promise.all([
       this.deps.store.loraGrants(actor.id),
       this.deps.store.categoryGrants(actor.id),
       this.deps.store.categories(),
       this.protections(actor.id),
+      this.deps.content.adultStateOn(actor),
     ]);
     const enabled = new Set(categories.filter((c) => c.enabled).map((c) => c.id));
     return {
       isAdmin: isAdmin(actor),
-      blockAdultLoras: protections.blockAdultLoras,
+      blockAdultLoras: protections.blockAdultLoras || !adultState,
       loraGrants: Object.fromEntries(loraGrants.map((g) => [g.loraId, g.state === 'on'])),
       categoryGrants: Object.fromEntries(categoryGrants.filter((g) => enabled.has(g.categoryId)).map((g) => [g.categoryId, g.state === 'on'])),
     };
@@ -333,9 +337,7 @@ export class ImageLorasService {
     assertAdmin(actor);
     await this.member(userId);
     if (actor.kind === 'user' && actor.id === userId) throw new ForbiddenError('You cannot change your own image protections. Another admin can change them for you.', 'own_protections');
-    const next = { ...(await this.protections(userId)), ...body };
-    await this.deps.store.setProtections(userId, next, this.now());
-    return next;
+    return this.deps.content.setImageProtections(actor, userId, body);
   }
 }
 

@@ -1,10 +1,10 @@
 // Image generation's LoRA library and who may use it: image_loras, image_lora_categories,
-// image_lora_grants, image_category_grants, image_member_protections. Rows are mapped to camelCase
-// records; a miss is null. No rules here: the LoRA service decides (grants and protections are an
-// admin's).
+// image_lora_grants, image_category_grants. Rows are mapped to camelCase records; a miss is null.
+// No rules here: the LoRA service decides (grants are an admin's; protections are read from the
+// content module's dials).
 import type { Knex } from 'knex';
 import { json, num, str, type Row } from './row-values.js';
-import type { GrantState, Protections } from './schema.js';
+import type { GrantState } from './schema.js';
 
 export interface LoraRecord {
   id: string;
@@ -200,19 +200,5 @@ export class ImageLorasStore {
   async setCategoryGrant(userId: string, categoryId: string, state: GrantState | null, at: string): Promise<void> {
     if (state === null) await this.db('image_category_grants').where({ user_id: userId, category_id: categoryId }).delete();
     else await this.db('image_category_grants').insert({ user_id: userId, category_id: categoryId, state, updated_at: at }).onConflict(['user_id', 'category_id']).merge();
-  }
-
-  // ---- protections -------------------------------------------------------------------------
-  /** The member's protections; null when an admin never changed them (the defaults apply). */
-  async protections(userId: string): Promise<Protections | null> {
-    const r = await this.db('image_member_protections').where({ user_id: userId }).first<Row | undefined>();
-    return r ? { uncensoredImages: Boolean(r.uncensored_images), blockAdultLoras: Boolean(r.block_adult_loras) } : null;
-  }
-
-  async setProtections(userId: string, p: Protections, at: string): Promise<void> {
-    await this.db('image_member_protections')
-      .insert({ user_id: userId, uncensored_images: p.uncensoredImages, block_adult_loras: p.blockAdultLoras, updated_at: at })
-      .onConflict('user_id')
-      .merge();
   }
 }

@@ -70,10 +70,10 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
     : new EngineJobRunner({ client, runtime, rows, imagesDir: files.root, logger: p.logger.child('image-runner'), now, stallMs: tuning.imageStallMs, stallVideoMs: tuning.imageStallVideoMs, queuePollMs: tuning.imageQueuePollMs });
   const engine: ImageEngineParts = ports.engine ?? { runtime, client, runner };
   const logger = p.logger.child('image-gen');
-  const artifacts = new ImageArtifactsService({ store, files, clock, runner: engine.runner });
+  const artifacts = new ImageArtifactsService({ store, files, clock, runner: engine.runner, adultStateOn: (actor) => ports.content.adultStateOn(actor) });
   // auto colour and adjust: sharp in a worker thread, one picture at a time
   const editTasks = new LocalEditTasks(new ParseWorker({ handlers: EDIT_TASKS_MODULE, taskTimeoutMs: 120_000, maxOldGenerationSizeMb: 1024, logger }));
-  const loras = new ImageLorasService({ store: new ImageLorasStore(p.db), files, engine: engineConfig, clock, users: ports.users, disk: p.diskSpace });
+  const loras = new ImageLorasService({ store: new ImageLorasStore(p.db), files, engine: engineConfig, clock, users: ports.users, content: ports.content, disk: p.diskSpace });
   // what the Image engine feature downloads (ComfyUI's and a node pack's source archives): kept, not unpacked
   const engineDownloads = async () =>
     (ports.catalog.item(IMAGE_ENGINE_FEATURE)?.installs ?? [])

@@ -77,6 +77,7 @@ export interface LoraCandidate {
 /** What the member may use: grants are on or off per LoRA and per category (unique per target). */
 export interface LoraAccess {
   isAdmin: boolean;
+  /** Below `adult`, or the adult state is off: no adult LoRA, an admin's neither. */
   blockAdultLoras: boolean;
   loraGrants: Readonly<Record<string, boolean>>;
   categoryGrants: Readonly<Record<string, boolean>>;
@@ -85,13 +86,14 @@ export interface LoraAccess {
 /**
  * The LoRAs a member may use (spec: admins see all enabled ones; others those granted directly or
  * through a granted category, default deny). A LoRA's own grant, on or off, decides over its
- * category's. An adult LoRA never reaches a member with blockAdultLoras, whatever the grants say.
+ * category's. An adult LoRA never reaches anyone with blockAdultLoras, whatever the grants (or the
+ * admin role) say.
  */
 export function allowedLoras(candidates: readonly LoraCandidate[], access: LoraAccess): LoraCandidate[] {
   return candidates.filter((l) => {
     if (!l.enabled) return false;
-    if (access.isAdmin) return true;
     if (l.isAdult && access.blockAdultLoras) return false;
+    if (access.isAdmin) return true;
     const own = access.loraGrants[l.id];
     if (own !== undefined) return own;
     return l.categoryId !== null && access.categoryGrants[l.categoryId] === true;

@@ -110,6 +110,8 @@ export interface HistoryFilter {
   states: readonly ArtifactState[];
   limit: number;
   offset: number;
+  /** false: adult pictures are left out (the session is not in the adult state). */
+  includeAdult?: boolean;
 }
 
 export class ImageGenStore {
@@ -143,6 +145,7 @@ export class ImageGenStore {
     const base = () => {
       const q = this.db('generated_images').where({ user_id: userId }).whereIn('state', f.states);
       if (f.kind) q.andWhere({ kind: f.kind });
+      if (f.includeAdult === false) q.andWhere({ is_adult: false });
       return q;
     };
     const [rows, count] = await Promise.all([

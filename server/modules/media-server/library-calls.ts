@@ -91,7 +91,7 @@ export class MediaLibraryCalls {
   /** The items this member may see (another member's private library dropped), remembered for /img. */
   visible<T extends PlexItem>(sections: SectionVisibility, items: readonly T[]): T[] {
     this.d.privateSections.remember(items);
-    return items.filter((i) => !sections.hidden(i.librarySectionId));
+    return items.filter((i) => sections.sees(i));
   }
 
   /**
@@ -119,11 +119,11 @@ export class MediaLibraryCalls {
     return out.slice(0, want);
   }
 
-  /** Another member's private item is a 404, the same answer as an item that is not there. */
+  /** Another member's private item, or one rated above the member's Media level, is a 404, the same answer as an item that is not there. */
   async assertVisible(actor: UserActor, item: PlexItem, sections?: SectionVisibility): Promise<void> {
     this.d.privateSections.remember([item]);
     const view = sections ?? (await this.d.privateSections.viewFor(actor.id));
-    if (view.hidden(item.librarySectionId)) throw new NotFoundError(SENTENCES.notInLibrary);
+    if (!view.sees(item)) throw new NotFoundError(SENTENCES.notInLibrary);
   }
 
   /** A call with the shared token; its failures become sentences (and the connection hears of them). */

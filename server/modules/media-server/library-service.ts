@@ -199,14 +199,15 @@ export class MediaLibraryService implements WatchedLookup {
           const page = await s.client.sectionItems(s.token, section.key, { type: 2, includeGuids: true });
           for (const show of page.items) {
             const r = await this.calls.resolve(s.token, s.client, show);
-            if (r.kind === 'show' && r.ids[q.source] === q.id) return { item: show, route: r };
+            // a show rated above the member's Media level is not found
+            if (r.kind === 'show' && r.ids[q.source] === q.id && c.sections.sees(show)) return { item: show, route: r };
           }
           continue;
         }
         const filters: Record<string, string> = { title: `=${q.title}` };
         if (q.year !== undefined) filters.year = String(q.year);
         const page = await s.client.sectionItems(s.token, section.key, { type: wanted === 'show' ? 2 : 1, filters });
-        const item = page.items[0];
+        const item = page.items.find((i) => c.sections.sees(i));
         if (item) return { item, route: await this.calls.resolve(s.token, s.client, item) };
       }
       return null;

@@ -51,7 +51,7 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
   const resolutions = new ResolutionStore(db, clock);
   const exportStore = new MediaExportStore(db);
   // members' private sections (the export's), hidden from everyone else by the library and the proxies
-  const mediaPrivateSections = new PrivateSectionIndex({ store: exportStore, version: tableWrites(db, ['media_library_sections', 'users']) });
+  const mediaPrivateSections = new PrivateSectionIndex({ store: exportStore, version: tableWrites(db, ['media_library_sections', 'users']), mediaLevel: ports.mediaLevel });
   const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions, progress: new ProgressStore(db), privateSections: mediaPrivateSections, clock, logger: logger.child('media-library') });
   const mediaProxy = new MediaProxy({ connection: mediaConnection, privateSections: mediaPrivateSections, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
 

@@ -167,13 +167,25 @@ export interface WatchedLookup {
 export interface PrivateSections {
   /** A view for one member: hidden(sectionId) is true for another member's private section. */
   viewFor(userId: string): Promise<SectionVisibility>;
-  /** Remembers which section these items (and their parents) are in, for the picture proxy. */
-  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null }>): void;
-  /** The section an item was last seen in, if known (undefined: not seen lately). */
+  /** Remembers which section these items (and their parents) are in, and their rating, for the picture proxy. */
+  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null; contentRating?: string | null }>): void;
+  /** The section (and rating) an item was last seen with, if known (undefined: not seen lately). */
   sectionOf(ratingKey: string): string | null | undefined;
+  ratingOf(ratingKey: string): string | null | undefined;
+}
+
+/** What decides whether a member sees an item: its section and its rating. */
+export interface RatedItem {
+  librarySectionId: string | null;
+  contentRating?: string | null;
 }
 
 export interface SectionVisibility {
   /** Another member's private section (an unknown or null section is not hidden). */
   hidden(sectionId: string | null | undefined): boolean;
+  /**
+   * Whether the member sees the item: not another member's private one, and rated within their
+   * Media level (content dials; a missing rating counts as adult). Their own private items always.
+   */
+  sees(item: RatedItem): boolean;
 }

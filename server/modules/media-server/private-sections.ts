@@ -3,6 +3,8 @@
 // written (the version counter from tableWrites), so a feed costs no query at all while nothing
 // changes. Also a small, bounded memo of which section an item is in, filled from what the
 // library reads, so the picture proxy can tell a private poster without asking the server.
+import type { Level } from '../content/schema.js';
+import { ratingAllowed } from '../content/public.js';
 import type { MediaExportStore } from './export-store.js';
 import type { PrivateSections, SectionVisibility } from './parts.js';
 
@@ -15,13 +17,15 @@ export interface PrivateSectionIndexDeps {
   store: Pick<MediaExportStore, 'sectionOwners'>;
   /** Moves whenever media_library_sections may have changed (tableWrites). */
   version: () => number;
+  /** The member's Media level (content dials): titles rated above it are not theirs to see. */
+  mediaLevel: (userId: string) => Promise<Level>;
   now?: () => number;
 }
 
 export class PrivateSectionIndex implements PrivateSections {
   private owners: { version: number; map: Map<string, string> } | null = null;
   private loading: { version: number; work: Promise<Map<string, string>> } | null = null;
-  private readonly items = new Map<string, { sectionId: string | null; at: number }>();
+  private readonly items = new Map<string, { sectionId: string | null; rating: string | null; at: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: PrivateSectionIndexDeps) {
@@ -49,36 +53,52 @@ export class PrivateSectionIndex implements PrivateSections {
   }
 
   async viewFor(userId: string): Promise<SectionVisibility> {
-    const map = await this.ownerMap();
+    const [map, level] = await Promise.all([this.ownerMap(), this.deps.mediaLevel(userId)]);
+    const owner = (sectionId: string | null | undefined) => (sectionId === null || sectionId === undefined ? undefined : map.get(sectionId));
+    const hidden = (sectionId: string | null | undefined) => {
+      const o = owner(sectionId);
+      return o !== undefined && o !== userId;
+    };
     return {
-      hidden: (sectionId) => {
-        if (sectionId === null || sectionId === undefined) return false;
-        const owner = map.get(sectionId);
-        return owner !== undefined && owner !== userId;
+      hidden,
+      sees: (item) => {
+        const o = owner(item.librarySectionId);
+        if (o !== undefined) return o === userId;
+        return ratingAllowed(level, item.contentRating);
       },
     };
   }
 
-  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null }>): void {
+  remember(items: ReadonlyArray<{ ratingKey: string; parentRatingKey?: string | null; grandparentRatingKey?: string | null; librarySectionId: string | null; contentRating?: string | null }>): void {
     const at = this.now();
     for (const i of items) {
       if (i.librarySectionId === null) continue;
       for (const key of [i.ratingKey, i.parentRatingKey, i.grandparentRatingKey]) {
         if (!key) continue;
         this.items.delete(key);
-        this.items.set(key, { sectionId: i.librarySectionId, at });
+        // a season's and a show's pictures go with their episode's rating (the show's, on Plex)
+        this.items.set(key, { sectionId: i.librarySectionId, rating: i.contentRating ?? null, at });
       }
     }
     while (this.items.size > ITEM_SECTIONS_MAX) this.items.delete(this.items.keys().next().value!);
   }
 
-  sectionOf(ratingKey: string): string | null | undefined {
+  private known(ratingKey: string) {
     const hit = this.items.get(ratingKey);
     if (!hit) return undefined;
     if (this.now() - hit.at > ITEM_SECTION_TTL_MS) {
       this.items.delete(ratingKey);
       return undefined;
     }
-    return hit.sectionId;
+    return hit;
+  }
+
+  sectionOf(ratingKey: string): string | null | undefined {
+    return this.known(ratingKey)?.sectionId;
+  }
+
+  ratingOf(ratingKey: string): string | null | undefined {
+    const hit = this.known(ratingKey);
+    return hit ? hit.rating : undefined;
   }
 }

@@ -69,7 +69,7 @@ export class MediaProxy {
   private readonly cache: ImageDiskCache;
   private readonly inflight = new Map<string, Promise<ProxiedImage>>();
   private readonly resizing = new Semaphore(2);
-  private readonly partKeys = new Map<string, { key: string; sectionId: string | null; at: number }>();
+  private readonly partKeys = new Map<string, { key: string; sectionId: string | null; rating: string | null; at: number }>();
   private readonly now: () => number;
 
   constructor(private readonly deps: MediaProxyDeps) {
@@ -142,7 +142,8 @@ export class MediaProxy {
   private async assertVisible(actor: UserActor, shared: SharedServer, ratingKey: string): Promise<void> {
     const sections = await this.deps.privateSections.viewFor(actor.id);
     let sectionId = this.deps.privateSections.sectionOf(ratingKey);
-    if (sectionId === undefined) {
+    let rating = this.deps.privateSections.ratingOf(ratingKey);
+    if (sectionId === undefined || rating === undefined) {
       let item;
       try {
         item = await shared.client.metadata(shared.token, ratingKey);
@@ -152,8 +153,9 @@ export class MediaProxy {
       if (!item) throw new NotFoundError('That picture is not on the media server.');
       this.deps.privateSections.remember([item]);
       sectionId = item.librarySectionId;
+      rating = item.contentRating;
     }
-    if (sections.hidden(sectionId)) throw new NotFoundError('That picture is not on the media server.');
+    if (!sections.sees({ librarySectionId: sectionId, contentRating: rating })) throw new NotFoundError('That picture is not on the media server.');
   }
 
   // ---- /stream/:ratingKey ----------------------------------------------------------------------
@@ -165,8 +167,8 @@ export class MediaProxy {
     const cacheKey = `${shared.machineIdentifier}/${ratingKey}`;
     const known = this.partKeys.get(cacheKey);
     const fresh = known && this.now() - known.at < PART_KEY_TTL_MS ? known : null;
-    const { key: partKey, sectionId } = fresh ?? (await this.partKeyOf(shared, ratingKey, sections));
-    if (sections.hidden(sectionId)) throw new NotFoundError('That title is not in the library.');
+    const { key: partKey, sectionId, rating } = fresh ?? (await this.partKeyOf(shared, ratingKey, sections));
+    if (!sections.sees({ librarySectionId: sectionId, contentRating: rating })) throw new NotFoundError('That title is not in the library.');
     try {
       return await this.part(shared, partKey, opts);
     } catch (err) {
@@ -185,7 +187,7 @@ export class MediaProxy {
     return shared.client.part(shared.token, partKey, { method: opts.method, range: opts.range, ifRange: opts.ifRange, signal: opts.signal });
   }
 
-  private async partKeyOf(shared: SharedServer, ratingKey: string, sections: SectionVisibility): Promise<{ key: string; sectionId: string | null }> {
+  private async partKeyOf(shared: SharedServer, ratingKey: string, sections: SectionVisibility): Promise<{ key: string; sectionId: string | null; rating: string | null }> {
     let item;
     try {
       item = await shared.client.metadata(shared.token, ratingKey);
@@ -194,8 +196,8 @@ export class MediaProxy {
     }
     if (!item) throw new NotFoundError('That title is not in the library.');
     this.deps.privateSections.remember([item]);
-    // another member's home video: the same 404 as a title that is not there, before anything else is said of it
-    if (sections.hidden(item.librarySectionId)) throw new NotFoundError('That title is not in the library.');
+    // another member's home video, or a title above the member's Media level: the same 404 as a title that is not there, before anything else is said of it
+    if (!sections.sees(item)) throw new NotFoundError('That title is not in the library.');
     if (item.type !== 'movie') {
       throw new UnprocessableError('not_playable', item.type === 'episode' ? 'Episodes do not play in the browser yet. Watch them in the Plex app on the TV or phone.' : 'Only films play in the browser. Open an episode in the Plex app to watch it.');
     }
@@ -203,7 +205,7 @@ export class MediaProxy {
     if (!part) throw new UnprocessableError('not_playable', 'This film has no file that can be played.');
     const cacheKey = `${shared.machineIdentifier}/${ratingKey}`;
     this.partKeys.delete(cacheKey);
-    const entry = { key: part.key, sectionId: item.librarySectionId, at: this.now() };
+    const entry = { key: part.key, sectionId: item.librarySectionId, rating: item.contentRating, at: this.now() };
     this.partKeys.set(cacheKey, entry);
     if (this.partKeys.size > PART_KEYS_MAX) this.partKeys.delete(this.partKeys.keys().next().value!);
     return entry;

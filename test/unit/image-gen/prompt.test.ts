@@ -80,6 +80,10 @@ describe('allowedLoras: default deny', () => {
     expect(allowedLoras(CANDIDATES, access).map((l) => l.id)).toEqual(['dino', 'adult']);
   });
 
+  it('never lets an adult LoRA reach an admin with blockAdultLoras either (below adult, or the adult state off)', () => {
+    expect(allowedLoras(CANDIDATES, member({ isAdmin: true, blockAdultLoras: true })).map((l) => l.id)).not.toContain('adult');
+  });
+
   it('never lets an adult LoRA reach a member with blockAdultLoras', () => {
     expect(allowedLoras(CANDIDATES, member({ blockAdultLoras: true, loraGrants: { adult: true }, categoryGrants: { styles: true } })).map((l) => l.id)).toEqual(['watercolor']);
   });

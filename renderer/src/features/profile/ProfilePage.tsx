@@ -9,6 +9,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
 import { PlexAccountRow } from '../media';
+import { AdultContentCard } from './AdultContentCard';
 import { ChangePinForm } from './ChangePinForm';
 import './profile.css';
 
@@ -35,6 +36,7 @@ export function ProfilePage(): ReactElement {
         )}
       </p>
       <ChangePinForm />
+      <AdultContentCard />
       <PlexAccountRow />
     </section>
   );

@@ -1,0 +1,18 @@
+// The memory module: chat memory, /api/chat/memory (a member's own) and /api/admin/memory (the
+// household's switch); chat reads a member's memories through MemoryService.
+import { defineModule, type Platform } from '../module.js';
+import { createMemoryAdminRoutes, createMemoryRoutes } from './routes.js';
+import { MemoryService } from './service.js';
+import { MemoryStore } from './store.js';
+
+export function createMemoryModule(p: Platform) {
+  const memory = new MemoryService({ store: new MemoryStore(p.db), settings: p.settings, clock: p.clock });
+  return defineModule({
+    name: 'memory',
+    routes: [
+      { prefix: '/chat/memory', routes: createMemoryRoutes(memory) },
+      { prefix: '/admin/memory', routes: createMemoryAdminRoutes(memory) },
+    ],
+    services: { memory },
+  });
+}
