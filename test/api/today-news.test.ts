@@ -46,7 +46,11 @@ describe('Today: news', () => {
   });
 
   it('adds RSS, Atom (YouTube style, wrong Content-Type), RDF, JSON Feed and ISO-8859-1 feeds, and follows a site page to its feed', async () => {
+    // chat's news tool is not offered while the household follows no feed (it could only say "no headlines")
+    const newsTool = async () => ((await s.member.get('/api/tools')).body.tools as Array<{ id: string; available: boolean; unavailableReason: string | null }>).find((t) => t.id === 'news')!;
+    expect(await newsTool()).toMatchObject({ available: false, unavailableReason: 'The household follows no news feeds yet.' });
     const rss = await add('/rss.xml');
+    expect((await newsTool()).unavailableReason).not.toBe('The household follows no news feeds yet.');
     expect(rss.status).toBe(200);
     expect(NewsFeed.parse(rss.body)).toMatchObject({ title: 'Example Times', siteUrl: 'https://news.example/', state: 'active', itemCount: 2, lastError: null });
     expect((await add('/site.html')).body).toMatchObject({ url: `${site.url}/atom.xml`, title: 'Harbour Channel', itemCount: 1 });

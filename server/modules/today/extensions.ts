@@ -2,6 +2,7 @@
 // and the chat tools `weather` and `news` (Extensions of the same ids as the tools in chat-tool.ts).
 import type { AvailabilityCheck, ToolDefinition } from '../tools/schema.js';
 import { AVAILABLE, unavailable } from '../tools/schema.js';
+import type { NewsService } from './news-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export const todayTools: ToolDefinition[] = [
@@ -46,11 +47,11 @@ export const todayTools: ToolDefinition[] = [
   },
 ];
 
-/** The chat tools need chat; weather also a place an admin has set. */
-export function todayToolChecks(deps: { weather: Pick<WeatherService, 'location'>; chatReadiness: AvailabilityCheck }): Record<string, AvailabilityCheck> {
+/** The chat tools need chat; weather also a place an admin has set, news a feed the household follows. */
+export function todayToolChecks(deps: { weather: Pick<WeatherService, 'location'>; news: Pick<NewsService, 'hasFeeds'>; chatReadiness: AvailabilityCheck }): Record<string, AvailabilityCheck> {
   return {
     today: () => Promise.resolve(AVAILABLE),
     weather: async () => ((await deps.weather.location()) ? deps.chatReadiness() : unavailable('The household’s place for the weather is not set yet.', 'An admin sets it in Admin, Today settings.')),
-    news: () => deps.chatReadiness(),
+    news: async () => ((await deps.news.hasFeeds()) ? deps.chatReadiness() : unavailable('The household follows no news feeds yet.', 'An admin adds them in Admin, Today settings.')),
   };
 }

@@ -41,7 +41,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     ],
     services: { weather, onThisDay, briefing, news, sports },
     chatTools: [createWeatherTool({ weather }), createNewsTool({ news })],
-    extensions: { definitions: todayTools, checks: todayToolChecks({ weather, chatReadiness: ports.chatReadiness }) },
+    extensions: { definitions: todayTools, checks: todayToolChecks({ weather, news, chatReadiness: ports.chatReadiness }) },
     // the forecast is fresh for 30 minutes; a refresh inside a Retry-After or backoff window does nothing
     // feeds are polled when their copy expires (hourly plus up to 10 minutes of jitter); the task looks every 5 minutes
     tasks: config.offline

@@ -56,6 +56,11 @@ export class NewsService {
     return Promise.all((await this.deps.store.listFeeds()).map((f) => this.describe(f)));
   }
 
+  /** Whether the household follows any feed still answering (chat's news tool is offered only then). */
+  async hasFeeds(): Promise<boolean> {
+    return (await this.deps.store.listFeeds()).some((f) => f.state !== 'gone');
+  }
+
   private async feedOr404(id: number): Promise<FeedRow> {
     const feed = await this.deps.store.getFeed(id);
     if (!feed) throw new NotFoundError('That feed does not exist.');
