@@ -77,11 +77,24 @@ function readForm<T>(req: Request, max: number, maxFields: number, tooLarge: () 
   });
 }
 
-/** Reads a multipart form with one file (the first file part) into `target`, at most `max` bytes. */
-export function receiveFile(req: Request, target: string, max: number, opts: ReceiveFileOptions): Promise<ReceivedFile> {
+/**
+ * Refuses a request that is not a multipart form (400 with a sentence), draining what it sent: for a
+ * route that checks its form before anything else (a request that could never work is 4xx, even when
+ * the feature behind it is unavailable).
+ */
+export function assertMultipartForm(req: Request): void {
   if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
     req.resume();
-    return Promise.reject(new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.'));
+    throw new BadRequestError('Send the file as a form upload (multipart/form-data) with a field named file.');
+  }
+}
+
+/** Reads a multipart form with one file (the first file part) into `target`, at most `max` bytes. */
+export function receiveFile(req: Request, target: string, max: number, opts: ReceiveFileOptions): Promise<ReceivedFile> {
+  try {
+    assertMultipartForm(req);
+  } catch (err) {
+    return Promise.reject(err as Error);
   }
   const tooLarge = () => new PayloadTooLargeError(opts.tooLarge);
   return readForm<ReceivedFile>(req, max, opts.maxFields, tooLarge, ({ bb, fail, failed }, resolve) => {

@@ -3,7 +3,7 @@
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes } from '../../http/routes.js';
-import { receiveFile, uploadSize } from '../../http/upload.js';
+import { assertMultipartForm, receiveFile, uploadSize } from '../../http/upload.js';
 import { parse } from '../../http/validate.js';
 import { MAX_RECORDING_BYTES, SpeakRequest, SttQuery, TranscriptResponse, WavRequest } from './schema.js';
 import type { SttService, UploadTemp } from './stt-service.js';
@@ -68,6 +68,8 @@ export function createSttRoutes(stt: SttService, temp: UploadTemp) {
   return defineRoutes((r) => {
     r.post('/', { access: 'user', response: TranscriptResponse, jsonLimit: false }, async (req, res) => {
       const { language } = parse(SttQuery, req.query);
+      // a body that is not a recording is refused before the engine is looked at
+      assertMultipartForm(req);
       await stt.assertAvailable();
       const file = temp.path();
       try {
