@@ -180,6 +180,10 @@ describe('unified search', () => {
       // the adult admin still has it, marked
       const adminSees = (await s.admin.get('/api/archives/installed')).body.archives as { sourceId: string; level: string }[];
       expect(adminSees.find((a) => a.sourceId === 'fixturebooks')).toMatchObject({ level: 'adult' });
+      // and the admin's catalog says each installed archive's level (the Archives admin page sets it)
+      const catalog = (await s.admin.get('/api/admin/archives/catalog')).body.sources as { id: string; installed: { level: string } | null }[];
+      expect(catalog.find((c) => c.id === 'fixturebooks')?.installed).toMatchObject({ level: 'adult' });
+      expect(catalog.find((c) => c.id === 'fixturepedia')?.installed).toMatchObject({ level: 'teen' });
       expect(books(await unifiedIds(s.admin, 'Garden')).length).toBeGreaterThan(0);
 
       // Kim at child: the encyclopedia (teen) goes too

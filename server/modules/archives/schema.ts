@@ -131,6 +131,8 @@ export const CatalogEntry = CatalogSource.extend({
       verifiedAt: z.string().nullable(),
       quarantinedAt: z.string().nullable(),
       quarantineReason: z.string().nullable(),
+      /** The content level a member needs to see it (PUT /api/admin/content/archives/:sourceId). */
+      level: Level,
     })
     .nullable(),
   downloading: z.boolean(),
