@@ -161,6 +161,7 @@ describe('unified search', () => {
 
     // at teen (the default for member and archive), Kim finds the books everywhere
     expect(await installedIds(kim)).toEqual(['fixturebooks', 'fixturepedia']);
+    expect((await kim.get('/api/archives/installed')).body.hiddenByContent).toBe(false);
     expect(books(await unifiedIds(kim, 'Garden')).length).toBeGreaterThan(0);
     expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toContain('fixturebooks');
     expect(books(await toolUrls()).length).toBeGreaterThan(0);
@@ -173,6 +174,9 @@ describe('unified search', () => {
     expect(marked.body).toEqual({ sourceId: 'fixturebooks', level: 'adult' });
     try {
       expect(await installedIds(kim)).toEqual(['fixturepedia']);
+      // the Library says some were left out, for Kim only
+      expect((await kim.get('/api/archives/installed')).body.hiddenByContent).toBe(true);
+      expect((await s.admin.get('/api/archives/installed')).body.hiddenByContent).toBe(false);
       expect(books(await unifiedIds(kim, 'Garden'))).toEqual([]);
       expect(await archiveSearch(kim, 'q=Garden')).not.toContain('fixturebooks');
       expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toEqual([]);

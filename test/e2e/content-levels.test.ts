@@ -65,6 +65,7 @@ describe('content levels in the browser', () => {
     await sam.goto(`${server.url}/library`);
     await shown(sam.getByText('Fixturepedia').first());
     await shown(sam.getByText('Fixture books').first());
+    expect(await sam.getByText('Some archives are hidden by your content settings.').count()).toBe(0);
 
     const parent = await pages.open('admin', PHONE);
     await parent.goto(`${server.url}/members`);
@@ -100,6 +101,7 @@ describe('content levels in the browser', () => {
     expect(await sam.getByRole('link', { name: /The Night Harbor|Harbor Lights/ }).count()).toBe(0);
     await sam.goto(`${server.url}/library`);
     await shown(sam.getByText('The shelves are empty'));
+    await shown(sam.getByText('Some archives are hidden by your content settings.'));
     expect(await sam.getByText('Fixturepedia').count()).toBe(0);
     await expectNoSeriousA11yViolations(sam, '/library (a child, phone)');
     expect(pages.pageErrors).toEqual([]);
