@@ -78,7 +78,7 @@ async function measure(zims: ReturnType<typeof buildTestZims>, opts: { cache: bo
     await server.deps.archives.serve();
     // the reader's iframe is same-origin, so the browser sends the session cookie with every page and image
     const admin = await server.deps.auth.createFirstAdmin('Alex', '1234');
-    const installed = await server.deps.archives.installed({ kind: 'user', id: admin.user.id, name: admin.user.name, role: 'admin', sessionId: '' });
+    const installed = (await server.deps.archives.installedView({ kind: 'user', id: admin.user.id, name: admin.user.name, role: 'admin', sessionId: '' })).archives;
     const pedia = installed.find((a) => a.sourceId === 'fixturepedia')!;
     if (!pedia.ready || !pedia.bookName) throw new Error(`the archive server is not serving: ${JSON.stringify(server.deps.archives.status())}`);
     const direct = `http://127.0.0.1:${archivePort}/${encodeURIComponent(pedia.bookName)}`;

@@ -161,6 +161,7 @@ describe('unified search', () => {
 
     // at teen (the default for member and archive), Kim finds the books everywhere
     expect(await installedIds(kim)).toEqual(['fixturebooks', 'fixturepedia']);
+    expect((await kim.get('/api/archives/installed')).body.hiddenByContent).toBe(false);
     expect(books(await unifiedIds(kim, 'Garden')).length).toBeGreaterThan(0);
     expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toContain('fixturebooks');
     expect(books(await toolUrls()).length).toBeGreaterThan(0);
@@ -173,6 +174,9 @@ describe('unified search', () => {
     expect(marked.body).toEqual({ sourceId: 'fixturebooks', level: 'adult' });
     try {
       expect(await installedIds(kim)).toEqual(['fixturepedia']);
+      // the Library says some were left out, for Kim only
+      expect((await kim.get('/api/archives/installed')).body.hiddenByContent).toBe(true);
+      expect((await s.admin.get('/api/archives/installed')).body.hiddenByContent).toBe(false);
       expect(books(await unifiedIds(kim, 'Garden'))).toEqual([]);
       expect(await archiveSearch(kim, 'q=Garden')).not.toContain('fixturebooks');
       expect(await archiveSearch(kim, 'q=Garden&sources=fixturebooks')).toEqual([]);
@@ -180,6 +184,10 @@ describe('unified search', () => {
       // the adult admin still has it, marked
       const adminSees = (await s.admin.get('/api/archives/installed')).body.archives as { sourceId: string; level: string }[];
       expect(adminSees.find((a) => a.sourceId === 'fixturebooks')).toMatchObject({ level: 'adult' });
+      // and the admin's catalog says each installed archive's level (the Archives admin page sets it)
+      const catalog = (await s.admin.get('/api/admin/archives/catalog')).body.sources as { id: string; installed: { level: string } | null }[];
+      expect(catalog.find((c) => c.id === 'fixturebooks')?.installed).toMatchObject({ level: 'adult' });
+      expect(catalog.find((c) => c.id === 'fixturepedia')?.installed).toMatchObject({ level: 'teen' });
       expect(books(await unifiedIds(s.admin, 'Garden')).length).toBeGreaterThan(0);
 
       // Kim at child: the encyclopedia (teen) goes too

@@ -21,5 +21,5 @@ export type {
   SetupState,
   SetupStatus,
 } from '../../../server/modules/setup/schema.js';
-export type { ContentResponse, PrivacyResponse } from '../../../server/modules/content/schema.js';
+export type { ContentResponse, Level, MemberDials, PrivacyResponse } from '../../../server/modules/content/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';

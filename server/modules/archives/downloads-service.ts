@@ -60,7 +60,7 @@ export class ArchiveDownloadsService {
       const row = rows.get(s.id);
       return {
         ...s,
-        installed: row ? { variantKey: row.variantKey, fileSizeBytes: row.fileSizeBytes, zimDate: row.zimDate, verifiedAt: row.verifiedAt, quarantinedAt: row.quarantinedAt, quarantineReason: row.quarantineReason } : null,
+        installed: row ? { variantKey: row.variantKey, fileSizeBytes: row.fileSizeBytes, zimDate: row.zimDate, verifiedAt: row.verifiedAt, quarantinedAt: row.quarantinedAt, quarantineReason: row.quarantineReason, level: row.contentLevel } : null,
         downloading: this.downloads.has(s.id),
       };
     });

@@ -66,7 +66,7 @@ export function createArchiveLevelRoutes(archives: ArchivesService) {
 
 export function createArchiveRoutes(archives: ArchivesService) {
   return defineRoutes((r) => {
-    r.get('/installed', { access: 'user', response: InstalledArchivesResponse }, async (req) => ({ archives: await archives.installed(actorOf(req)) }));
+    r.get('/installed', { access: 'user', response: InstalledArchivesResponse }, (req) => archives.installedView(actorOf(req)));
     r.get('/status', { access: 'user', response: ArchivesStatus }, () => archives.statusView());
     r.get('/search', { access: 'user', response: ArchiveSearchResponse }, (req) => {
       const { q, sources, limit } = parse(SearchQuery, req.query);

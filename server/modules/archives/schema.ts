@@ -100,7 +100,11 @@ export const InstalledArchive = z.object({
   level: Level,
 });
 export type InstalledArchive = z.infer<typeof InstalledArchive>;
-export const InstalledArchivesResponse = z.object({ archives: z.array(InstalledArchive) });
+export const InstalledArchivesResponse = z.object({
+  archives: z.array(InstalledArchive),
+  /** Some healthy installed archive is above the member's Archives level (the Library says so). */
+  hiddenByContent: z.boolean(),
+});
 export type InstalledArchivesResponse = z.infer<typeof InstalledArchivesResponse>;
 
 /** GET /api/archives/status. */
@@ -131,6 +135,8 @@ export const CatalogEntry = CatalogSource.extend({
       verifiedAt: z.string().nullable(),
       quarantinedAt: z.string().nullable(),
       quarantineReason: z.string().nullable(),
+      /** The content level a member needs to see it (PUT /api/admin/content/archives/:sourceId). */
+      level: Level,
     })
     .nullable(),
   downloading: z.boolean(),

@@ -117,8 +117,15 @@ export class ArchivesService {
     return rows.filter((r) => !r.quarantinedAt && allows(level, r.contentLevel));
   }
 
-  async installed(actor: UserActor) {
-    const rows = await this.visible(actor);
+  /** GET /api/archives/installed: what the member sees, and whether their content level left any out. */
+  async installedView(actor: UserActor) {
+    const [rows, level] = await Promise.all([this.deps.store.list(), this.deps.archivesLevel(actor)]);
+    const healthy = rows.filter((r) => !r.quarantinedAt);
+    const shown = healthy.filter((r) => allows(level, r.contentLevel));
+    return { archives: this.describe(shown), hiddenByContent: shown.length < healthy.length };
+  }
+
+  private describe(rows: ArchiveRecord[]) {
     return rows
       .map((r) => {
         const src = this.source(r.sourceId);

@@ -6,6 +6,7 @@
 import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { CONTENT_KEY, IMAGE_GRANTS_KEY } from '../../api/query-keys';
 import { IMAGE_KEY } from '../image';
 import {
   categoriesApi,
@@ -37,7 +38,7 @@ const ADMIN_KEY = ['image-admin'] as const;
 const ENGINE_KEY = [...ADMIN_KEY, 'engine'] as const;
 const LOGS_KEY = [...ADMIN_KEY, 'logs'] as const;
 export const ADMIN_LORAS_KEY = [...ADMIN_KEY, 'loras'] as const;
-const GRANTS_KEY = [...ADMIN_KEY, 'grants'] as const;
+const GRANTS_KEY = IMAGE_GRANTS_KEY; // a member's content dials change it too (api/query-keys.ts)
 const HUB_KEY_KEY = [...ADMIN_KEY, 'hub-key'] as const;
 
 export function useEngineAdmin() {
@@ -128,7 +129,7 @@ export function useSetGrant(userId: string) {
 export function useSetProtections(userId: string) {
   return useMutation({
     mutationFn: (body: Partial<Protections>) => api.patch<unknown>(protectionsApi(userId), body),
-    meta: { invalidates: [GRANTS_KEY, IMAGE_KEY] },
+    meta: { invalidates: [GRANTS_KEY, IMAGE_KEY, CONTENT_KEY] }, // the protections are the member's content dials
   });
 }
 

@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { ApiError, errorMessage } from '../../api/client';
 import { openPostStream, type StreamHandle } from '../../api/sse';
-import { useDeleteArchive } from './queries';
+import type { Level } from '../../api/types';
+import { useDeleteArchive, useSetArchiveLevel } from './queries';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
@@ -67,6 +68,7 @@ export function SourceRow({
               .join(' · ')}
           </p>
         ) : null}
+        {inst && !inst.quarantinedAt && !busy ? <ArchiveLevel sourceId={src.id} label={src.label} level={inst.level} /> : null}
         {inst?.quarantinedAt ? <p className="job__error">Set aside: {inst.quarantineReason ?? 'the file is damaged.'} Download it again or delete it.</p> : null}
         {!busy && src.variants.length > 1 ? (
           <div className="archive-row__variant">
@@ -262,5 +264,44 @@ export function DeleteDialog({ src, onClose, onDeleted }: { src: CatalogEntry | 
         onDeleted(src);
       }}
     />
+  );
+}
+
+const LEVEL_CHOICES: ReadonlyArray<[Level, string]> = [
+  ['child', 'Everyone (children too)'],
+  ['teen', 'Teens and adults'],
+  ['adult', 'Adults only'],
+];
+
+/** Who finds an installed archive: members whose Archives level is below it do not (issue 32). */
+function ArchiveLevel({ sourceId, label, level }: { sourceId: string; label: string; level: Level }): ReactElement {
+  const setLevel = useSetArchiveLevel();
+  const [error, setError] = useState<string | null>(null);
+  const id = `level-${sourceId}`;
+  return (
+    <div className="archive-row__variant">
+      <label htmlFor={id}>Who can see it</label>
+      <select
+        id={id}
+        className="input"
+        value={setLevel.isPending ? setLevel.variables.level : level}
+        disabled={setLevel.isPending}
+        onChange={(e) => {
+          setError(null);
+          setLevel.mutate({ sourceId, level: e.target.value as Level }, { onError: (err) => setError(`${label}: ${errorMessage(err)}`) });
+        }}
+      >
+        {LEVEL_CHOICES.map(([value, words]) => (
+          <option key={value} value={value}>
+            {words}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p className="job__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -13,6 +13,9 @@ import { isBook, type InstalledArchive } from './types';
 
 export const ARCHIVES_ADMIN_HREF = '/admin/archives';
 
+/** Said when the member's content level left an installed archive out (issue 32). */
+const HIDDEN_SENTENCE = 'Some archives are hidden by your content settings.';
+
 export function LibraryPage(): ReactElement {
   const user = useUser();
   const isAdmin = user.role === 'admin';
@@ -77,13 +80,20 @@ export function LibraryPage(): ReactElement {
             ) : null
           }
         >
-          {isAdmin
-            ? 'Download encyclopedias, medical guides and books on the Archives page; they appear here for everyone.'
-            : 'No archives are installed yet. Ask an admin to add encyclopedias or books.'}
+          {installed.data.hiddenByContent
+            ? HIDDEN_SENTENCE
+            : isAdmin
+              ? 'Download encyclopedias, medical guides and books on the Archives page; they appear here for everyone.'
+              : 'No archives are installed yet. Ask an admin to add encyclopedias or books.'}
         </EmptyState>
       ) : (
         <>
           {installed.error ? <p className="form-error">Could not refresh: {errorMessage(installed.error)}</p> : null}
+          {installed.data.hiddenByContent ? (
+            <p className="muted" data-testid="library-hidden">
+              {HIDDEN_SENTENCE}
+            </p>
+          ) : null}
           {reference.length ? (
             <Shelf id="reference" title="Reference" archives={reference} />
           ) : null}

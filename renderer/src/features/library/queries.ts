@@ -7,6 +7,7 @@ import { api } from '../../api/client';
 import { TOOLS_KEY } from '../apps';
 import { FEATURES_KEY } from '../features-admin';
 import { CHECKLIST_KEY } from '../home';
+import type { Level } from '../../api/types';
 import type { ArchiveCatalogResponse, ArchivesStatus, InstalledArchivesResponse, VerifyArchivesResponse } from './types';
 
 export const ARCHIVES_KEY = ['archives'] as const;
@@ -67,4 +68,12 @@ export function useArchivesChanged(): () => void {
   return useCallback(() => {
     for (const queryKey of ARCHIVE_CHANGES) void client.invalidateQueries({ queryKey });
   }, [client]);
+}
+
+/** PUT /api/admin/content/archives/:sourceId: members below this level no longer find the archive. */
+export function useSetArchiveLevel() {
+  return useMutation({
+    mutationFn: ({ sourceId, level }: { sourceId: string; level: Level }) => api.put<unknown>(`/api/admin/content/archives/${encodeURIComponent(sourceId)}`, { level }),
+    meta: { invalidates: ARCHIVE_CHANGES },
+  });
 }

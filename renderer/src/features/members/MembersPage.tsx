@@ -116,6 +116,7 @@ export function MembersPage(): ReactElement {
               </div>
               <div className="member__actions">
                 <IconButton icon="home" label="Home screen" accessibleLabel={`Home screen of ${u.name}`} labelShown="always" to={`/members/${encodeURIComponent(u.id)}/home`} />
+                <IconButton icon="shield" label="Content and safety" accessibleLabel={`Content and safety of ${u.name}`} labelShown="always" to={`/members/${encodeURIComponent(u.id)}/content`} />
                 <IconButton
                   icon="edit"
                   label="Edit"

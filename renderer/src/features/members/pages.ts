@@ -6,4 +6,5 @@ import type { routes } from './routes';
 
 export const views: PageViews<typeof routes> = {
   members: { label: 'Members', icon: 'members', order: 180, load: () => import('./MembersPage').then((m) => m.MembersPage), section: 'admin', summary: 'Add people, change names, PINs and roles, unlock a profile.' },
+  'member-content': { label: 'Content and safety', icon: 'shield', load: () => import('./MemberContentPage').then((m) => m.MemberContentPage), inNav: false },
 };

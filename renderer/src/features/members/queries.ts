@@ -4,8 +4,9 @@
 // in this tab and the others, without a reload.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { CONTENT_KEY, IMAGE_GRANTS_KEY } from '../../api/query-keys';
 import { CHECKLIST_KEY } from '../home';
-import type { AdminUserResponse, ProfilesResponse, UserResponse, UsersResponse } from '../../api/types';
+import type { AdminUserResponse, MemberDials, ProfilesResponse, UserResponse, UsersResponse } from '../../api/types';
 
 export const MEMBERS_KEY = ['members'] as const;
 export const PROFILES_KEY = ['profiles'] as const;
@@ -54,5 +55,21 @@ export function useRemoveMember() {
   return useMutation({
     mutationFn: (id: string) => api.delete(userPath(id)),
     meta: { invalidates: CHANGES },
+  });
+}
+
+const contentPath = (id: string) => `/api/admin/content/members/${encodeURIComponent(id)}`;
+const memberContentKey = (id: string) => [...CONTENT_KEY, 'member', id] as const;
+
+/** One member's content dials as an admin set them (null: the area follows the level). */
+export function useMemberContent(id: string) {
+  return useQuery({ queryKey: memberContentKey(id), queryFn: ({ signal }) => api.get<MemberDials>(contentPath(id), { signal }) });
+}
+
+/** Saving the dials changes the member's picture protections too (the image admin page reads them). */
+export function useSetMemberContent(id: string) {
+  return useMutation({
+    mutationFn: (body: Omit<MemberDials, 'userId'>) => api.put<MemberDials>(contentPath(id), body),
+    meta: { invalidates: [CONTENT_KEY, IMAGE_GRANTS_KEY] },
   });
 }

@@ -5,4 +5,5 @@ import type { PageRoute } from '../../app/page-types.js';
 
 export const routes = [
   { id: 'members', path: 'members', access: 'admin', module: 'features/members/MembersPage', prefetch: () => ['/api/admin/users'] },
+  { id: 'member-content', path: 'members/:userId/content', access: 'admin', module: 'features/members/MemberContentPage' },
 ] as const satisfies readonly PageRoute[];

@@ -2,9 +2,10 @@
 // turning adult content on or off invalidates both, so the profile shows what the server has.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { CONTENT_KEY as CONTENT_ROOT } from '../../api/query-keys';
 import type { ContentResponse, PrivacyResponse } from '../../api/types';
 
-const CONTENT_KEY = ['content', 'mine'] as const;
+const CONTENT_KEY = [...CONTENT_ROOT, 'mine'] as const;
 const PRIVACY_KEY = ['privacy'] as const;
 const CHANGES = [CONTENT_KEY, PRIVACY_KEY] as const;
 
