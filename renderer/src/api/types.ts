@@ -22,4 +22,6 @@ export type {
   SetupStatus,
 } from '../../../server/modules/setup/schema.js';
 export type { ContentResponse, Level, MemberDials, PrivacyResponse } from '../../../server/modules/content/schema.js';
+export type { MemoriesResponse, Memory, MemorySetting } from '../../../server/modules/memory/schema.js';
+export type { AdminCompanion, Companion, MemberCompanion } from '../../../server/modules/companions/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';

@@ -26,6 +26,7 @@ import { routes as trust } from '../features/trust/routes.js';
 import { routes as voice } from '../features/voice/routes.js';
 import { routes as today } from '../features/today/routes.js';
 import { routes as admin } from '../features/admin/routes.js';
+import { routes as companions } from '../features/companions/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -51,6 +52,7 @@ export const PAGE_TABLE = [
   ...voice,
   ...today,
   ...admin,
+  ...companions,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -33,6 +33,7 @@ import { views as trust } from '../features/trust/pages';
 import { views as voice } from '../features/voice/pages';
 import { views as today } from '../features/today/pages';
 import { views as admin } from '../features/admin/pages';
+import { views as companions } from '../features/companions/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -82,6 +83,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...voice,
   ...today,
   ...admin,
+  ...companions,
 };
 
 /**

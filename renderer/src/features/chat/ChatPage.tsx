@@ -4,7 +4,8 @@
 // While chat cannot answer (no runtime, no chat model) the page says why and what an admin does,
 // with Check again to ask once more (the runtime may have been started meanwhile).
 import { useEffect, useState, type ReactElement } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { MemberCompanion } from '../../api/types';
 import { useUser } from '../../app/session';
 import { Icon, Spinner } from '../../ui/icons';
 import { Sheet } from '../../ui/Sheet';
@@ -14,7 +15,31 @@ import { ChatDrawer } from './ChatDrawer';
 import { ConversationView } from './ConversationView';
 import { useChatReadiness, useConversation } from './queries';
 import { useChatStream } from './useChatStream';
+import { useCompanions } from '../companions';
 import './chat.css';
+
+/**
+ * The line above a chat with a companion (?companion=<id>, from the Companions page): who answers,
+ * and its greeting while the chat is new. A companion the member may not use is said so, and the
+ * household assistant answers instead (the chat does not send its id).
+ */
+function CompanionLine({ companion, loading, fresh }: { companion: MemberCompanion | undefined; loading: boolean; fresh: boolean }): ReactElement | null {
+  if (loading) return null;
+  if (!companion)
+    return (
+      <p className="chat-companion" role="status">
+        That companion is not available to you, so the household assistant answers. <Link to="/companions">Your companions</Link>
+      </p>
+    );
+  return (
+    <div className="chat-companion" data-testid="chat-companion">
+      <span aria-hidden="true">{companion.avatar}</span>
+      <p className="chat-companion__text">
+        <strong>{companion.name}</strong> answers in this chat.{fresh ? ` “${companion.greeting}”` : ''}
+      </p>
+    </div>
+  );
+}
 
 const WIDE_QUERY = '(min-width: 900px)';
 
@@ -35,6 +60,11 @@ export function ChatPage(): ReactElement {
   const params = useParams();
   const id = (params['*'] ?? '').split('/')[0] || undefined;
   const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const wantedCompanion = search.get('companion') ?? undefined;
+  const companions = useCompanions(wantedCompanion !== undefined);
+  const companion = wantedCompanion ? companions.data?.find((c) => c.id === wantedCompanion) : undefined;
+  const companionQuery = companion ? `?companion=${encodeURIComponent(companion.id)}` : '';
   const wide = useWide();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const readiness = useChatReadiness();
@@ -112,8 +142,9 @@ export function ChatPage(): ReactElement {
         conversation={id ? conversation.data : undefined}
         stream={stream}
         readiness={readiness.data}
+        companionId={companion?.id}
         onAccepted={(newId) => {
-          if (newId !== id) void navigate(`/chat/${newId}`, { replace: id === undefined });
+          if (newId !== id) void navigate(`/chat/${newId}${companionQuery}`, { replace: id === undefined });
         }}
       />
     );
@@ -138,6 +169,7 @@ export function ChatPage(): ReactElement {
             </Link>
           ) : null}
         </div>
+        {wantedCompanion ? <CompanionLine companion={companion} loading={companions.isPending} fresh={!id} /> : null}
         {body}
       </div>
       {!wide ? (

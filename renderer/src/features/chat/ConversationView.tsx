@@ -34,6 +34,8 @@ export interface ConversationViewProps {
   conversation: Conversation | undefined;
   stream: ChatStream;
   readiness: AiStatusResponse | undefined;
+  /** The companion the answers speak as (ChatPage reads it from ?companion=). */
+  companionId?: string;
   onAccepted: (conversationId: string) => void;
 }
 
@@ -41,7 +43,7 @@ const NEAR_BOTTOM_PX = 120;
 const pageBottom = () => document.documentElement.scrollHeight;
 const nearBottom = () => window.innerHeight + window.scrollY >= pageBottom() - NEAR_BOTTOM_PX;
 
-export function ConversationView({ userId, conversation, stream, readiness, onAccepted }: ConversationViewProps): ReactElement {
+export function ConversationView({ userId, conversation, stream, readiness, companionId, onAccepted }: ConversationViewProps): ReactElement {
   const { tools } = useTools();
   const following = useRef(true);
   // the household's chat model, named (it may be one Hearth adopted from what Ollama already had)
@@ -66,12 +68,12 @@ export function ConversationView({ userId, conversation, stream, readiness, onAc
 
   const send = (args: SendArgs, onSent?: () => void) => {
     following.current = true;
-    return stream.send({ ...args, conversationId: conversation?.id, projectId: conversation ? undefined : args.projectId }, (id) => {
+    return stream.send({ ...args, companionId, conversationId: conversation?.id, projectId: conversation ? undefined : args.projectId }, (id) => {
       onSent?.();
       onAccepted(id);
     });
   };
-  const retry = () => void stream.send({ conversationId: conversation?.id, regenerate: true });
+  const retry = () => void stream.send({ conversationId: conversation?.id, regenerate: true, companionId });
 
   return (
     <div className="chat-conversation">
@@ -82,6 +84,11 @@ export function ConversationView({ userId, conversation, stream, readiness, onAc
           <p className="muted">
             Answers come from {householdModel ? <strong data-testid="chat-model-name">{householdModel}</strong> : 'the model'} on this computer, and from your household's archives and Reader when they help. Nothing leaves the house.
           </p>
+          {companionId ? null : (
+            <p className="muted">
+              Or ask one of <Link to="/companions">your companions</Link>, helpers with their own way of answering.
+            </p>
+          )}
           {readiness?.available !== false ? (
             <ul className="chat-welcome__examples" aria-label="Example questions">
               {workingExamples(tools).map((q) => (

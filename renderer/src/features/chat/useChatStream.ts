@@ -24,6 +24,8 @@ export interface SendArgs {
   imagePreviews?: string[];
   projectId?: string;
   regenerate?: boolean;
+  /** The companion the answer speaks as (its prompt and model apply). */
+  companionId?: string;
 }
 
 export interface ChatStream {
@@ -80,6 +82,7 @@ export function useChatStream(): ChatStream {
         images: args.images?.length ? args.images : undefined,
         projectId: args.projectId,
         regenerate: args.regenerate || undefined,
+        companionId: args.companionId,
       };
       const stream = openPostStream<Events>(
         '/api/chat/chat/stream',

@@ -35,6 +35,15 @@ export function ProfilePage(): ReactElement {
           'An admin changes your name and picture. Ask one if you want something different.'
         )}
       </p>
+      <section className="card profile__pin" aria-labelledby="profile-memory-title">
+        <h2 id="profile-memory-title" className="profile__label">
+          Memory
+        </h2>
+        <p className="muted">Short facts the assistant keeps about you for your chats.</p>
+        <div className="profile__actions">
+          <Link to="/profile/memory">Your memories</Link>
+        </div>
+      </section>
       <ChangePinForm />
       <AdultContentCard />
       <PlexAccountRow />

@@ -6,4 +6,5 @@ import type { routes } from './routes';
 
 export const views: PageViews<typeof routes> = {
   profile: { label: 'Your profile', icon: 'members', load: () => import('./ProfilePage').then((m) => m.ProfilePage), inNav: false },
+  memory: { label: 'Memory', icon: 'chat', load: () => import('./MemoryPage').then((m) => m.MemoryPage), inNav: false },
 };

@@ -3,7 +3,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { CONTENT_KEY as CONTENT_ROOT } from '../../api/query-keys';
-import type { ContentResponse, PrivacyResponse } from '../../api/types';
+import type { ContentResponse, MemoriesResponse, Memory, MemorySetting, PrivacyResponse } from '../../api/types';
 
 const CONTENT_KEY = [...CONTENT_ROOT, 'mine'] as const;
 const PRIVACY_KEY = ['privacy'] as const;
@@ -25,4 +25,25 @@ export function useTurnOnAdult() {
 
 export function useTurnOffAdult() {
   return useMutation({ mutationFn: () => api.delete<PrivacyResponse>('/api/privacy/adult'), meta: { invalidates: CHANGES } });
+}
+
+const MEMORY_KEY = ['chat', 'memory'] as const;
+const MEMORY_SETTING_KEY = ['admin', 'memory'] as const;
+
+/** The caller's own memories and whether the household has memory on (GET /api/chat/memory). */
+export function useMemories() {
+  return useQuery({ queryKey: MEMORY_KEY, queryFn: ({ signal }) => api.get<MemoriesResponse>('/api/chat/memory', { signal }) });
+}
+
+export function useAddMemory() {
+  return useMutation({ mutationFn: (text: string) => api.post<{ memory: Memory }>('/api/chat/memory', { text }), meta: { invalidates: [MEMORY_KEY] } });
+}
+
+export function useDeleteMemory() {
+  return useMutation({ mutationFn: (id: string) => api.delete<void>(`/api/chat/memory/${encodeURIComponent(id)}`), meta: { invalidates: [MEMORY_KEY] } });
+}
+
+/** An admin switches memory on or off for the household (PUT /api/admin/memory). */
+export function useSetMemoryEnabled() {
+  return useMutation({ mutationFn: (enabled: boolean) => api.put<MemorySetting>('/api/admin/memory', { enabled }), meta: { invalidates: [MEMORY_KEY, MEMORY_SETTING_KEY] } });
 }

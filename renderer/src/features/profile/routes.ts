@@ -5,4 +5,5 @@ import type { PageRoute } from '../../app/page-types.js';
 
 export const routes = [
   { id: 'profile', path: 'profile', access: 'user', module: 'features/profile/ProfilePage', prefetch: () => ['/api/mediaserver/status'] },
+  { id: 'memory', path: 'profile/memory', access: 'user', module: 'features/profile/MemoryPage', prefetch: () => ['/api/chat/memory'] },
 ] as const satisfies readonly PageRoute[];

@@ -1,0 +1,17 @@
+// The companions feature's pages as the app shows them: per route of routes.ts, its label, icon,
+// lazily loaded component and where the navigation lists it. app/pages.tsx lists this file.
+import type { PageViews } from '../../app/page-view';
+import type { routes } from './routes';
+
+export const views: PageViews<typeof routes> = {
+  // reached from the Chat page's new chat (the sidebar has no room left at 1024 px for another entry)
+  companions: { label: 'Companions', icon: 'smile', inNav: false, load: () => import('./CompanionsPage').then((m) => m.CompanionsPage) },
+  'companions-admin': {
+    label: 'Edit companions',
+    icon: 'smile',
+    order: 185,
+    section: 'admin',
+    summary: 'Create and edit chat companions, and choose who may use each.',
+    load: () => import('./CompanionsAdminPage').then((m) => m.CompanionsAdminPage),
+  },
+};
