@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { fixtureCatalog, installFixtureArchives } from '../harness/archives.js';
-import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown, toastSays } from '../harness/browser.js';
 import { freePort } from '../harness/net.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -83,7 +83,7 @@ describe('content levels in the browser', () => {
     await expectNoSeriousA11yViolations(parent, '/members/:id/content (phone)');
     expect(await parent.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await parent.getByRole('button', { name: 'Save' }).click();
-    await shown(parent.getByText(`Saved ${server.users.member.name}’s content settings.`));
+    await toastSays(parent, `Saved ${server.users.member.name}’s content settings.`);
     expect((await server.member.get('/api/content')).body).toMatchObject({ level: 'child', media: 'child', archives: 'child', images: 'child' });
 
     // the Archives admin page: each installed archive's level
