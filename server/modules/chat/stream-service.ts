@@ -16,6 +16,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Companion } from '../companions/schema.js';
+import { REMEMBER_TOOL_ID } from '../memory/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';
@@ -306,14 +307,18 @@ export class ChatStreamService {
     turn: Turn;
   }): Promise<void> {
     const { turn, sink, signal } = a;
-    const { tools: offered, names } = await this.offeredTools();
+    // the plain-text rule ("remember that ..."): a question it kept does not offer the remember
+    // tool as well, so the same fact is not kept twice in other words
+    const keptByRule = await this.deps.memory.rememberFrom(a.actor, a.question);
+    const available = await this.offeredTools();
+    const offered = keptByRule ? available.tools.filter((t) => t.id !== REMEMBER_TOOL_ID) : available.tools;
+    const names = available.names;
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
     if (a.companionPrompt) system += `\n\n${a.companionPrompt}`;
     const { chat: level } = await this.deps.content.effective(a.actor.id);
     if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
-    // the plain-text rule ("remember that ..."), then what the member asked to be remembered
-    await this.deps.memory.rememberFrom(a.actor, a.question);
+    // what the member asked to be remembered
     const memories = await this.deps.memory.forPrompt(a.actor);
     if (memories.length > 0) system += `\n\n${MEMORY_NOTE}\n${memories.map((m) => `- ${m}`).join('\n')}`;
     if (canCall) system += `\n\n${TOOLS_NOTE}`;
