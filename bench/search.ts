@@ -94,7 +94,7 @@ export async function run(): Promise<void> {
     const sentence = (n: number) => Array.from({ length: n }, () => pick(VOCAB)).join(' ');
     for (let c = 0; c < CONVERSATIONS; c++) {
       const id = `bench-conv-${c}`;
-      await chat.insertConversation({ id, userId: Math.random() < 0.8 ? admin.user.id : other.id, title: sentence(between(2, 5)), model: 'llama3.2:3b', projectId: null, pinned: false, createdAt: at(c), updatedAt: at(c) });
+      await chat.insertConversation({ id, userId: Math.random() < 0.8 ? admin.user.id : other.id, title: sentence(between(2, 5)), model: 'llama3.2:3b', projectId: null, pinned: false, companionId: null, createdAt: at(c), updatedAt: at(c) });
       for (let m = 0; m < 4; m++) {
         const role = m % 2 === 0 ? 'user' : 'assistant';
         await chat.insertMessage({ id: `${id}-m${m}`, conversationId: id, role, content: sentence(role === 'user' ? between(6, 20) : between(60, 200)), model: role === 'user' ? null : 'llama3.2:3b', status: 'complete', error: null, usage: null, toolCalls: [], sources: [], createdAt: at(c) });

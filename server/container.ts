@@ -116,7 +116,7 @@ function buildModules(p: Platform, o: Overrides) {
     isEnabled,
   });
   const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
-  const memory = createMemoryModule(p);
+  const memory = createMemoryModule(p, { chatReadiness });
   const companions = createCompanionsModule(p, { users, content: dials });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,

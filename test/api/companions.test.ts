@@ -1,7 +1,8 @@
 // Issue 32, companions: the roster a member sees (granted, by default for a household companion at
 // `child`, otherwise by an admin's grant, and never above their Chat level) with favorites; the
 // admin's CRUD and grants; and POST /api/chat/chat/stream with companionId: its prompt (and model)
-// apply, a companion that is not the member's is 403 companion_not_allowed before any stream.
+// apply, a companion that is not the member's is 403 companion_not_allowed before any stream; the
+// companion is kept with the conversation (companionId), so its follow-ups speak as it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
@@ -87,6 +88,49 @@ describe('companions', () => {
     // without one, no companion prompt
     await ask(s.member, { message: 'Hello' });
     expect(lastSystem()).not.toContain('cooking helper');
+  });
+
+  it('a companion is kept with its conversation: returned with it, and the follow-ups and a regenerated answer speak as it', async () => {
+    const first = await ask(s.member, { message: 'I have rice and peas.', companionId: 'cooking-helper' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const id = first.get('conversation').id as string;
+    expect((await s.member.get(`/api/chat/conversations/${id}`)).body.conversation.companionId).toBe('cooking-helper');
+    const listed = (await s.member.get('/api/chat/conversations')).body.conversations as Array<{ id: string; companionId: string | null }>;
+    expect(listed.find((c) => c.id === id)!.companionId).toBe('cooking-helper');
+    // re-opened: no companionId sent, the conversation's own applies
+    expect((await ask(s.member, { conversationId: id, message: 'And for dessert?' })).status).toBe(200);
+    expect(lastSystem()).toContain('You are a friendly home cooking helper.');
+    expect((await ask(s.member, { conversationId: id, regenerate: true })).status).toBe(200);
+    expect(lastSystem()).toContain('You are a friendly home cooking helper.');
+    // another one named in a follow-up takes its place
+    expect((await ask(s.member, { conversationId: id, message: 'Help with fractions', companionId: 'homework-helper' })).status).toBe(200);
+    expect(lastSystem()).toContain('You are a patient homework helper');
+    expect((await s.member.get(`/api/chat/conversations/${id}`)).body.conversation.companionId).toBe('homework-helper');
+    // a conversation started without one has none
+    const plain = await ask(s.member, { message: 'Hello there' });
+    expect((await s.member.get(`/api/chat/conversations/${plain.get('conversation').id}`)).body.conversation.companionId).toBeNull();
+  });
+
+  it('a companion since withheld leaves its conversation to the household assistant; a deleted one is gone from it', async () => {
+    const first = await ask(s.member, { message: 'Pasta ideas?', companionId: 'cooking-helper' });
+    const id = first.get('conversation').id as string;
+    await s.admin.put(`/api/admin/companions/cooking-helper/grants/${s.users.member.id}`, { granted: false });
+    try {
+      const next = await ask(s.member, { conversationId: id, message: 'Something quicker?' });
+      expect(next.status, JSON.stringify(next.body)).toBe(200);
+      expect(lastSystem()).not.toContain('cooking helper');
+      // still its companion, should the grant come back
+      expect((await s.member.get(`/api/chat/conversations/${id}`)).body.conversation.companionId).toBe('cooking-helper');
+    } finally {
+      await s.admin.put(`/api/admin/companions/cooking-helper/grants/${s.users.member.id}`, { granted: true });
+    }
+    const made = await s.admin.post('/api/admin/companions', { name: 'Gone soon', description: 'Brief.', avatar: '🕊', systemPrompt: 'You are gone soon.', level: 'child', greeting: 'Hi.' });
+    const talk = await ask(s.member, { message: 'Hi', companionId: made.body.companion.id });
+    const talkId = talk.get('conversation').id as string;
+    expect((await s.admin.delete(`/api/admin/companions/${made.body.companion.id}`)).status).toBe(204);
+    expect((await s.member.get(`/api/chat/conversations/${talkId}`)).body.conversation.companionId).toBeNull();
+    expect((await ask(s.member, { conversationId: talkId, message: 'Still there?' })).status).toBe(200);
+    expect(lastSystem()).not.toContain('You are gone soon.');
   });
 
   it("a companion's own model answers", async () => {

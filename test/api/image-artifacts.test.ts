@@ -122,7 +122,7 @@ describe('image artifacts', () => {
     }
   });
 
-  it('an adult picture is left out of the history unless the session is in the adult state (issue 32)', async () => {
+  it('an adult picture is left out of the history unless the session is in the adult state, and the answer counts it (issue 32)', async () => {
     const fresh = await startTestServer({ seed: 'household' });
     const prev = s;
     s = fresh;
@@ -130,12 +130,22 @@ describe('image artifacts', () => {
       const plain = await artifact(s.users.admin.id);
       const grown = await artifact(s.users.admin.id, { isAdult: true });
       const ids = async () => ((await s.admin.get('/api/image/history')).body.items as { id: string }[]).map((a) => a.id);
+      const hidden = async (q = '') => (await s.admin.get(`/api/image/history${q}`)).body.hiddenByContent as number;
       expect(await ids()).toEqual([plain.id]);
       expect((await s.admin.get('/api/image/history')).body.total).toBe(1);
+      // the page is told one picture is hidden (so it can say so), not which
+      expect(await hidden()).toBe(1);
+      expect(await hidden('?kind=edited')).toBe(0);
+      // nobody else's adult picture counts
+      await artifact(s.users.member.id, { isAdult: true });
+      expect(await hidden()).toBe(1);
+      expect((await s.member.get('/api/image/history')).body).toMatchObject({ total: 0, hiddenByContent: 1 });
       expect((await s.admin.post('/api/privacy/adult', { pin: '1234' })).status).toBe(200);
       expect(await ids()).toEqual([grown.id, plain.id]);
+      expect(await hidden()).toBe(0);
       await s.admin.delete('/api/privacy/adult');
       expect(await ids()).toEqual([plain.id]);
+      expect(await hidden()).toBe(1);
     } finally {
       s = prev;
       await fresh.close();

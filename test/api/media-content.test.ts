@@ -2,7 +2,8 @@
 // (child: G, PG, TV-Y, TV-Y7, TV-G, TV-PG; teen: those and PG-13, TV-14; adult: all; no rating
 // counts as adult), against the fake Plex whose seeded items all carry a contentRating. Feeds and
 // find leave such a title out; meta, img and the stream proxy answer 404 as for a title that is not
-// there. An adult's media does not depend on the adult state.
+// there. Each feed and find answer says how many titles the dials kept out of it (hiddenByContent).
+// An adult's media does not depend on the adult state.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import type { TestClient } from '../harness/client.js';
@@ -65,7 +66,7 @@ describe('media under the content dials', () => {
     expect(keys.has('101')).toBe(true); // PG-13
     expect(keys.has('103')).toBe(false);
     expect(keys.has('105')).toBe(false);
-    expect((await s.member.get(`${API}/find?type=movie&title=Glass%20Orchard`)).body).toEqual({ found: false, item: null });
+    expect((await s.member.get(`${API}/find?type=movie&title=Glass%20Orchard`)).body).toMatchObject({ found: false, item: null });
     expect((await s.member.get(`${API}/find?type=movie&title=Northbound&year=1987`)).body.found).toBe(false);
     expect((await s.member.get(`${API}/find?type=movie&title=Northbound&year=2008`)).body.found).toBe(true);
     for (const rk of ['103', '105']) {
@@ -94,6 +95,35 @@ describe('media under the content dials', () => {
       expect((await s.member.get(`${API}/find?type=show&source=tvdb&id=300201`)).body.found).toBe(false);
       expect(await status(s.member, `${API}/meta/202`)).toBe(200); // TV-G
       expect(await status(s.member, `${API}/stream/102`)).toBe(200);
+    } finally {
+      await setLevel('teen');
+    }
+  });
+
+  it('each feed and find answer counts the titles the dials kept out of it, so the page can say some are hidden', async () => {
+    const count = async (path: string) => {
+      const r = await s.member.get(`${API}${path}`);
+      expect(r.status, path).toBe(200);
+      return r.body.hiddenByContent as number;
+    };
+    // teen: Glass Orchard (R) and the unrated Northbound, each once
+    expect(await count('/recent?limit=40')).toBe(2);
+    expect(await count('/hubs?limit=40')).toBeGreaterThan(0);
+    expect((await s.member.get(`${API}/find?type=movie&title=Glass%20Orchard`)).body).toEqual({ found: false, item: null, hiddenByContent: 1 });
+    expect((await s.member.get(`${API}/find?type=movie&title=Northbound&year=2008`)).body).toMatchObject({ found: true, hiddenByContent: 0 });
+    // a title that is not there at all is not "hidden"
+    expect((await s.member.get(`${API}/find?type=movie&title=Nothing%20Like%20It`)).body).toEqual({ found: false, item: null, hiddenByContent: 0 });
+    await setLevel('child');
+    try {
+      // and the PG-13 film, the TV-14 show's episodes
+      expect(await count('/recent?limit=40')).toBeGreaterThan(2);
+      expect((await s.member.get(`${API}/find?type=show&source=tvdb&id=300201`)).body).toEqual({ found: false, item: null, hiddenByContent: 1 });
+    } finally {
+      await setLevel('teen');
+    }
+    await setLevel('adult');
+    try {
+      for (const path of ['/recent?limit=40', '/ondeck', '/hubs?limit=40', '/sessions', '/find?type=movie&title=Glass%20Orchard']) expect(await count(path), path).toBe(0);
     } finally {
       await setLevel('teen');
     }

@@ -157,22 +157,22 @@ describe('media library service', () => {
       expect(sessions.find((s) => s.user === 'alice')).toMatchObject({ state: 'paused', player: "Alice's phone", item: { ratingKey: '101' } });
       expect(sessions.find((s) => s.user === 'admin')!.progress).toBeCloseTo(600_000 / 2_400_000);
       sharedToken = TOKENS.bobServer;
-      expect(await library.sessions(sam)).toEqual({ sessions: [] });
+      expect(await library.sessions(sam)).toEqual({ sessions: [], hiddenByContent: 0 });
       fake.settings.nonOwnerStatus = 401;
-      expect(await library.sessions(sam)).toEqual({ sessions: [] });
+      expect(await library.sessions(sam)).toEqual({ sessions: [], hiddenByContent: 0 });
       expect(reports.shared).toEqual([]);
     });
 
     it('rule 7: no shared server, or a member not linked, gets empty feeds and no error', async () => {
       links.delete(sam.id);
-      expect(await library.recent(sam, 24)).toEqual({ items: [] });
-      expect(await library.onDeck(sam, 24)).toEqual({ items: [] });
-      expect(await library.hubs(sam, 24)).toEqual({ hubs: [] });
-      expect(await library.sessions(sam)).toEqual({ sessions: [] });
-      expect(await library.find(sam, { type: 'movie', title: 'Northbound' })).toEqual({ found: false, item: null });
+      expect(await library.recent(sam, 24)).toEqual({ items: [], hiddenByContent: 0 });
+      expect(await library.onDeck(sam, 24)).toEqual({ items: [], hiddenByContent: 0 });
+      expect(await library.hubs(sam, 24)).toEqual({ hubs: [], hiddenByContent: 0 });
+      expect(await library.sessions(sam)).toEqual({ sessions: [], hiddenByContent: 0 });
+      expect(await library.find(sam, { type: 'movie', title: 'Northbound' })).toEqual({ found: false, item: null, hiddenByContent: 0 });
       sharedToken = null;
-      expect(await library.recent(admin, 24)).toEqual({ items: [] });
-      expect(await library.sessions(admin)).toEqual({ sessions: [] });
+      expect(await library.recent(admin, 24)).toEqual({ items: [], hiddenByContent: 0 });
+      expect(await library.sessions(admin)).toEqual({ sessions: [], hiddenByContent: 0 });
       expect(fake.log).toEqual([]);
     });
 
@@ -200,7 +200,7 @@ describe('media library service', () => {
       expect(items.every((i) => i.viewOffsetMs === null && !i.watched)).toBe(true);
       expect(reports.member).toEqual([sam.id]);
       // now unlinked: rule 7
-      expect(await library.onDeck(sam, 24)).toEqual({ items: [] });
+      expect(await library.onDeck(sam, 24)).toEqual({ items: [], hiddenByContent: 0 });
     });
   });
 
@@ -239,11 +239,11 @@ describe('media library service', () => {
       expect((await library.find(sam, { type: 'show', source: 'tvdb', id: '300201' })).item).toMatchObject({ ratingKey: '201', kind: 'show' });
       expect((await library.find(sam, { type: 'show', source: 'tvdb', id: '400202' })).item).toMatchObject({ ratingKey: '202' });
       expect((await library.find(sam, { type: 'show', source: 'imdb', id: 'tt7200201' })).item).toMatchObject({ ratingKey: '201' });
-      expect(await library.find(sam, { type: 'show', source: 'tvdb', id: '999' })).toEqual({ found: false, item: null });
+      expect(await library.find(sam, { type: 'show', source: 'tvdb', id: '999' })).toEqual({ found: false, item: null, hiddenByContent: 0 });
       expect((await library.find(sam, { type: 'movie', title: 'Northbound', year: 1987 })).item).toMatchObject({ ratingKey: '105', year: 1987 });
       expect((await library.find(sam, { type: 'movie', title: 'northbound', year: 2008 })).item).toMatchObject({ ratingKey: '104' });
       expect((await library.find(sam, { type: 'show', title: 'Quiet Planet' })).item).toMatchObject({ ratingKey: '202', route: { key: 'show:tvdb:400202' } });
-      expect(await library.find(sam, { type: 'movie', title: 'Starfall Protocol' })).toEqual({ found: false, item: null });
+      expect(await library.find(sam, { type: 'movie', title: 'Starfall Protocol' })).toEqual({ found: false, item: null, hiddenByContent: 0 });
     });
   });
 

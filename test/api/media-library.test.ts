@@ -192,7 +192,7 @@ describe('media library (/api/mediaserver)', () => {
       expect(r.status).toBe(409);
       expect(r.body.error).toEqual({ code: 'media_link_revoked', message: expect.stringMatching(/Link it again/) });
       expect((await s.member.get(`${API}/status`)).body).toMatchObject({ linkRevoked: true });
-      expect((await s.member.get(`${API}/ondeck`)).body).toEqual({ items: [] });
+      expect((await s.member.get(`${API}/ondeck`)).body).toEqual({ items: [], hiddenByContent: 0 });
       expect((await s.member.post(`${API}/meta/104/watched`, { watched: false })).body.error.code).toBe('media_link_needed');
       // signing in to Plex again (the fake forgets the revocation) and linking again brings it back
       await unlink(s.member);

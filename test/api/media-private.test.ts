@@ -131,11 +131,13 @@ describe('media: a member’s private library is theirs alone', () => {
         expect(r.status, p).toBe(200);
         expect(keysOf(r.body), p).not.toContain(key);
         expect(r.text, p).not.toContain(TITLE);
+        // nor is it counted among the titles the content dials hid: they are not told it exists
+        if (r.body.hiddenByContent !== undefined) expect(r.body.hiddenByContent, p).toBe(0);
       }
       const recent = answers.find((a) => a.p === '/recent')!.r;
       expect(recent.body.items.length).toBeGreaterThan(0);
       const find = answers.find((a) => a.p.startsWith('/find'))!.r;
-      expect(find.body).toEqual({ found: false, item: null });
+      expect(find.body).toEqual({ found: false, item: null, hiddenByContent: 0 });
     }
     // without the filter each of these would list it: the shared token sees it, Robin's on-deck holds it
     expect(fake.state().sessions.some((x) => x.ratingKey === key)).toBe(true);

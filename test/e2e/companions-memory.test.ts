@@ -1,7 +1,7 @@
 // Issue 32 in the browser: an admin grants the Cooking helper to a member in the companion editor
 // (1280 px); the member, on a 390 px phone, stars it, starts a chat with it, and the answer comes
 // from the Ollama fake with the companion's prompt applied (the fake answers as the cook only when
-// the cook's system prompt reached it); memory, off for the household, is turned on by an admin from
+// the cook's system prompt reached it), and re-opened without ?companion= the chat keeps it; memory, off for the household, is turned on by an admin from
 // the Memory page and the member adds a memory and forgets it again (1280 px). axe finds nothing
 // serious. Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
@@ -74,6 +74,14 @@ describe('companions and memory in the browser', () => {
     await expect.poll(() => new URL(page.url()).search).toBe('?companion=cooking-helper');
     await shown(page.getByTestId('chat-companion').getByText('answers in this chat'));
     await expectNoSeriousA11yViolations(page, '/chat with a companion (phone)');
+
+    // re-opened without ?companion= (as from the chat list), the chat keeps its companion
+    const chatPath = new URL(page.url()).pathname;
+    await page.goto(`${server.url}${chatPath}`);
+    await shown(page.getByTestId('chat-companion').getByText('Cooking helper'));
+    await page.getByRole('textbox', { name: 'Your message' }).fill('And with cheese?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.getByRole('article', { name: 'Answer' }).getByText(COOK_REPLY).count()).toBe(2);
     expect(pages.pageErrors).toEqual([]);
   });
 

@@ -109,6 +109,7 @@ describe('home videos and storage in the browser', () => {
   it('on a laptop an admin without a library of their own does not see My home videos either, and the page links to Media storage', async () => {
     const page = await open('admin', DESKTOP);
     const nav = await settledNav(page, '/');
+    await nav.getByRole('button', { name: 'More' }).click();
     await shown(nav.getByRole('link', { name: 'Media', exact: true }));
     expect(await nav.getByRole('link', { name: 'My home videos' }).count()).toBe(0);
     await page.goto(`${server.url}/media/videos`);

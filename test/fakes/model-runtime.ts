@@ -233,6 +233,8 @@ const GENERIC = new Set(['search', 'lookup', 'find', 'get', 'tool', 'query']);
 const SUBJECT_WORDS: Record<string, string[]> = {
   archive: ['encyclopedia', 'encyclopaedia', 'wikipedia', 'offline'],
   reader: ['saved', 'bookmark', 'read-later'],
+  // the memory module's remember tool: "remember that …", "don't forget: …", "memorise …"
+  remember: ['forget', 'memori'],
 };
 export function toolSubjects(tool: ToolDef): string[] {
   const parts = (tool.function?.name ?? '').toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 3 && !GENERIC.has(w));
@@ -258,12 +260,21 @@ export function queryFrom(question: string, tool: ToolDef): string {
   return words.join(' ') || 'example';
 }
 
-/** Arguments as a model would fill them: a string named like a query gets the question's search words. */
+/** The fact a question asks to be kept, as a model would word it: "Don't forget that we are vegetarian!" → "we are vegetarian". */
+export function factFrom(question: string): string {
+  return question
+    .trim()
+    .replace(/^(?:please\s+)?(?:remember|don['’]?t\s+forget|do\s+not\s+forget|memori[sz]e)(?:\s+that|\s*:)?\s*/i, '')
+    .replace(/[\s.!]+$/, '');
+}
+
+/** Arguments as a model would fill them: a string named like a query gets the question's search words, one named fact the fact to keep. */
 function exampleArguments(tool: ToolDef, question: string): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [key, prop] of Object.entries(tool.function?.parameters?.properties ?? {})) {
     if (prop.type === 'number' || prop.type === 'integer') args[key] = 1;
     else if (prop.type === 'boolean') args[key] = true;
+    else if (key === 'fact') args[key] = factFrom(question);
     else args[key] = /query|q|search|text|question/i.test(key) ? queryFrom(question, tool) : 'example';
   }
   return args;

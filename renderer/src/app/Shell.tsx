@@ -1,8 +1,9 @@
 // The signed-in frame: the header (Hearth, the bell, the profile menu, Sign out) and, beside the page, one
 // navigation landmark that CSS shapes for the width (app/shell.css):
-// - wide screens: a sidebar with the main entries (Home, Reader, Library; Admin for admins), then
-//   the "More" group (App Store, Downloads); it collapses to icons (the choice is kept in
-//   localStorage) and is icons only from 720 to 1023 px;
+// - wide screens: a sidebar with the main entries (Home, Reader, Chat, Library; Admin for admins)
+//   and More, which opens the More group (Companions, Pictures, App Store, Downloads…) as a panel
+//   beside the sidebar, so the sidebar keeps its length however many pages there are; it collapses
+//   to icons (the choice is kept in localStorage) and is icons only from 720 to 1023 px;
 // - phones: the main entries as a bottom tab bar, and a More tab opening the More group above it.
 // Admin pages are not listed one by one: the Admin entry opens a page listing them, and shows as
 // current on any of them. Pages of tools that are switched off are left out (ToolsProvider).
@@ -133,9 +134,9 @@ function ShellFrame(): ReactElement {
 }
 
 /**
- * The main entries (with the phone's More tab) and the More group. On phones the group is a panel
- * above the tab bar, opened by More, closed by choosing a page, Escape or a tap outside; More shows
- * as current while one of its pages is open.
+ * The main entries (with More) and the More group: a panel beside the sidebar (above the tab bar on
+ * phones), opened by More, closed by choosing a page, Escape or a tap outside; More shows as current
+ * while one of its pages is open.
  */
 function NavLists({ main, more, adminCurrent }: { main: readonly ShellPage[]; more: readonly ShellPage[]; adminCurrent: boolean }): ReactElement {
   const [open, setOpen] = useState(false);

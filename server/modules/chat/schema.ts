@@ -67,6 +67,12 @@ export const ConversationSummary = z.object({
   model: z.string().nullable(),
   projectId: z.string().nullable(),
   pinned: z.boolean(),
+  /**
+   * The companion the conversation speaks as (set by the stream that started it with companionId, or
+   * a later one naming another); null: the household assistant. An answer uses it while the companion
+   * is still the member's; otherwise the household assistant answers.
+   */
+  companionId: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** With ?q=: the matching words in context; null otherwise. */
@@ -114,7 +120,10 @@ export const StreamBody = z
     images: z.array(z.string().min(1)).max(MAX_IMAGES).optional(),
     projectId: z.string().min(1).max(64).optional(),
     regenerate: z.boolean().optional(),
-    /** The companion the answer speaks as (its prompt and model apply); 403 companion_not_allowed when it is not the member's. */
+    /**
+     * The companion the answer speaks as (its prompt and model apply), kept with the conversation;
+     * 403 companion_not_allowed when it is not the member's. Absent: the conversation's own companion.
+     */
     companionId: z.string().min(1).max(64).optional(),
   })
   .strict()

@@ -26,7 +26,7 @@ export const projectNotFound = () => new NotFoundError('That project does not ex
 export const imageUrl = (conversationId: string, imageId: string) => `/api/chat/conversations/${encodeURIComponent(conversationId)}/images/${encodeURIComponent(imageId)}`;
 
 export function summaryOf(c: ConversationRow, snippet: string | null = null): ConversationSummary {
-  return { id: c.id, title: c.title, model: c.model, projectId: c.projectId, pinned: c.pinned, createdAt: c.createdAt, updatedAt: c.updatedAt, snippet };
+  return { id: c.id, title: c.title, model: c.model, projectId: c.projectId, pinned: c.pinned, companionId: c.companionId, createdAt: c.createdAt, updatedAt: c.updatedAt, snippet };
 }
 
 export class ChatService {

@@ -11,6 +11,8 @@ export interface ConversationRow {
   model: string | null;
   projectId: string | null;
   pinned: boolean;
+  /** The companion the conversation speaks as; null: the household assistant. */
+  companionId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -61,6 +63,7 @@ interface ConvDb {
   model: string | null;
   project_id: string | null;
   pinned: number | boolean;
+  companion_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -79,7 +82,7 @@ interface MsgDb {
   created_at: string;
 }
 
-const CONV_COLS = ['id', 'user_id', 'title', 'model', 'project_id', 'pinned', 'created_at', 'updated_at'];
+const CONV_COLS = ['id', 'user_id', 'title', 'model', 'project_id', 'pinned', 'companion_id', 'created_at', 'updated_at'];
 
 const toConversation = (r: ConvDb): ConversationRow => ({
   id: r.id,
@@ -88,6 +91,7 @@ const toConversation = (r: ConvDb): ConversationRow => ({
   model: r.model,
   projectId: r.project_id,
   pinned: Boolean(r.pinned),
+  companionId: r.companion_id,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -135,6 +139,7 @@ export class ChatStore {
       model: c.model,
       project_id: c.projectId,
       pinned: c.pinned,
+      companion_id: c.companionId,
       created_at: c.createdAt,
       updated_at: c.updatedAt,
     });
@@ -193,12 +198,13 @@ export class ChatStore {
     return [...seen.values()];
   }
 
-  async updateConversation(userId: string, id: string, patch: Partial<Pick<ConversationRow, 'title' | 'projectId' | 'pinned' | 'model' | 'updatedAt'>>): Promise<ConversationRow | null> {
+  async updateConversation(userId: string, id: string, patch: Partial<Pick<ConversationRow, 'title' | 'projectId' | 'pinned' | 'model' | 'companionId' | 'updatedAt'>>): Promise<ConversationRow | null> {
     const row: Record<string, unknown> = {};
     if (patch.title !== undefined) row.title = patch.title;
     if (patch.projectId !== undefined) row.project_id = patch.projectId;
     if (patch.pinned !== undefined) row.pinned = patch.pinned;
     if (patch.model !== undefined) row.model = patch.model;
+    if (patch.companionId !== undefined) row.companion_id = patch.companionId;
     if (patch.updatedAt !== undefined) row.updated_at = patch.updatedAt;
     if (Object.keys(row).length > 0) await this.db('chat_conversations').where({ id, user_id: userId }).update(row);
     return this.conversation(userId, id);

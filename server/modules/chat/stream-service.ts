@@ -15,6 +15,8 @@ import { AppError, BadRequestError, ConflictError, UnprocessableError, UpstreamE
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ModelDetailsCache } from '../models/public.js';
+import type { Companion } from '../companions/schema.js';
+import { REMEMBER_TOOL_ID } from '../memory/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
 import { checkImages, type ChatImageFiles } from './images.js';
@@ -131,7 +133,7 @@ export class ChatStreamService {
       if (!question) throw new BadRequestError('There is no question in this conversation to answer again.');
     }
     if ((await this.deps.looker.runtimeModels()) === null) throw modelRuntimeDown();
-    const companion = body.companionId !== undefined ? await this.deps.companions.forChat(actor, body.companionId) : null;
+    const companion = await this.companionFor(actor, body.companionId, conversation);
     const model = await this.deps.picker.pick(actor, body.model ?? companion?.model ?? undefined);
     const details: ModelDetails | null = await this.deps.details.get(model).catch(() => null);
     const images = body.images && body.images.length > 0 ? body.images : [];
@@ -151,6 +153,7 @@ export class ChatStreamService {
         model,
         projectId: body.projectId ?? null,
         pinned: false,
+        companionId: companion?.id ?? null,
         createdAt: now,
         updatedAt: now,
       };
@@ -184,7 +187,9 @@ export class ChatStreamService {
     const asked = question!;
     const answerId = randomUUID();
     await store.insertMessage({ id: answerId, conversationId: conv.id, role: 'assistant', content: '', model, status: 'streaming', error: null, usage: null, toolCalls: [], sources: [], createdAt: this.now() });
-    await store.updateConversation(actor.id, conv.id, { model, updatedAt: this.now() });
+    // a companion asked for by name becomes the conversation's own (another one, in a conversation
+    // that had one, takes its place)
+    await store.updateConversation(actor.id, conv.id, { model, ...(body.companionId !== undefined ? { companionId: companion?.id ?? null } : {}), updatedAt: this.now() });
 
     const controller = new AbortController();
     running.start(conv.id, { userId: actor.id, messageId: answerId, controller });
@@ -223,6 +228,23 @@ export class ChatStreamService {
     if (!sink || sink.signal.aborted) return;
     if (turn.usedKnowledge) sink.send('sources', { sources });
     sink.send('done', { messageId: answerId, status: status === 'stopped' ? 'stopped' : 'complete', usage: turn.usage, title });
+  }
+
+  /**
+   * The companion this answer speaks as: the one asked for by name (403 companion_not_allowed when it
+   * is not the member's), else the conversation's own while it is still the member's. One since
+   * withheld, moved above the member's level or deleted leaves the household assistant to answer (the
+   * chat page says so), rather than locking the member out of their own conversation.
+   */
+  private async companionFor(actor: UserActor, requested: string | undefined, conversation: ConversationRow | null): Promise<Companion | null> {
+    if (requested !== undefined) return this.deps.companions.forChat(actor, requested);
+    if (!conversation?.companionId) return null;
+    try {
+      return await this.deps.companions.forChat(actor, conversation.companionId);
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 403 || err.status === 404)) return null;
+      throw err;
+    }
   }
 
   /** Writes the answer's text so far every PARTIAL_SAVE_MS while it grows; `stop` ends that and waits for a write under way. */
@@ -285,14 +307,18 @@ export class ChatStreamService {
     turn: Turn;
   }): Promise<void> {
     const { turn, sink, signal } = a;
-    const { tools: offered, names } = await this.offeredTools();
+    // the plain-text rule ("remember that ..."): a question it kept does not offer the remember
+    // tool as well, so the same fact is not kept twice in other words
+    const keptByRule = await this.deps.memory.rememberFrom(a.actor, a.question);
+    const available = await this.offeredTools();
+    const offered = keptByRule ? available.tools.filter((t) => t.id !== REMEMBER_TOOL_ID) : available.tools;
+    const names = available.names;
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
     if (a.companionPrompt) system += `\n\n${a.companionPrompt}`;
     const { chat: level } = await this.deps.content.effective(a.actor.id);
     if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
-    // the plain-text rule ("remember that ..."), then what the member asked to be remembered
-    await this.deps.memory.rememberFrom(a.actor, a.question);
+    // what the member asked to be remembered
     const memories = await this.deps.memory.forPrompt(a.actor);
     if (memories.length > 0) system += `\n\n${MEMORY_NOTE}\n${memories.map((m) => `- ${m}`).join('\n')}`;
     if (canCall) system += `\n\n${TOOLS_NOTE}`;

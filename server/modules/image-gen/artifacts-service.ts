@@ -71,9 +71,9 @@ export class ImageArtifactsService {
 
   async history(actor: UserActor, q: { kind?: ArtifactKind; limit: number; offset: number }): Promise<HistoryResponse> {
     const includeAdult = await this.deps.adultStateOn(actor);
-    const { items, total } = await this.deps.store.history(actor.id, { kind: q.kind, states: ['ready'], limit: q.limit, offset: q.offset, includeAdult });
+    const { items, total, adultLeftOut } = await this.deps.store.history(actor.id, { kind: q.kind, states: ['ready'], limit: q.limit, offset: q.offset, includeAdult });
     const next = q.offset + items.length;
-    return { items: items.map((r) => this.view(r)), total, nextOffset: next < total ? next : null };
+    return { items: items.map((r) => this.view(r)), total, nextOffset: next < total ? next : null, hiddenByContent: adultLeftOut };
   }
 
   async building(actor: UserActor): Promise<Artifact | null> {

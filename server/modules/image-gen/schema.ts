@@ -116,7 +116,12 @@ export const HistoryQuery = z.object({
   limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).default(HISTORY_PAGE),
   offset: z.coerce.number().int().min(0).default(0),
 });
-export const HistoryResponse = z.object({ items: z.array(Artifact), total: z.number().int(), nextOffset: z.number().int().nullable() });
+/**
+ * hiddenByContent: how many of the member's own finished pictures (of this kind) are left out because
+ * they are adult and the adult state is off; 0 while it is on. The page says "Some pictures are
+ * hidden by your content settings" when it is above 0.
+ */
+export const HistoryResponse = z.object({ items: z.array(Artifact), total: z.number().int(), nextOffset: z.number().int().nullable(), hiddenByContent: z.number().int().min(0) });
 export type HistoryResponse = z.infer<typeof HistoryResponse>;
 export const BuildingResponse = z.object({ artifact: Artifact.nullable() });
 export const ArtifactResponse = z.object({ artifact: Artifact });

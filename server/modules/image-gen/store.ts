@@ -141,18 +141,21 @@ export class ImageGenStore {
     await this.db('generated_images').where({ id }).delete();
   }
 
-  async history(userId: string, f: HistoryFilter): Promise<{ items: ArtifactRecord[]; total: number }> {
-    const base = () => {
+  /** The page, how many the filter holds, and (with includeAdult false) how many adult ones it left out. */
+  async history(userId: string, f: HistoryFilter): Promise<{ items: ArtifactRecord[]; total: number; adultLeftOut: number }> {
+    const base = (adult?: boolean) => {
       const q = this.db('generated_images').where({ user_id: userId }).whereIn('state', f.states);
       if (f.kind) q.andWhere({ kind: f.kind });
-      if (f.includeAdult === false) q.andWhere({ is_adult: false });
+      if (adult !== undefined) q.andWhere({ is_adult: adult });
       return q;
     };
-    const [rows, count] = await Promise.all([
-      base().orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit).offset(f.offset).select<Row[]>('*'),
-      base().count<{ n: number }[]>({ n: '*' }),
+    const shown = f.includeAdult === false ? false : undefined;
+    const [rows, count, adult] = await Promise.all([
+      base(shown).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(f.limit).offset(f.offset).select<Row[]>('*'),
+      base(shown).count<{ n: number }[]>({ n: '*' }),
+      f.includeAdult === false ? base(true).count<{ n: number }[]>({ n: '*' }) : Promise.resolve([{ n: 0 }]),
     ]);
-    return { items: rows.map(toArtifact), total: Number(count[0]?.n ?? 0) };
+    return { items: rows.map(toArtifact), total: Number(count[0]?.n ?? 0), adultLeftOut: Number(adult[0]?.n ?? 0) };
   }
 
   /** The member's newest job still queued or building. */

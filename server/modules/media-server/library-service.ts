@@ -13,6 +13,9 @@
 //   item is a 404, admins included (PrivateSections, one cached lookup per request); a feed drops
 //   them before its limit is taken, reading a few more pages of the server's list when it must
 //   (fill(): at most FILL_PAGES calls), so another member's new videos never shorten a page;
+// - titles rated above the member's Media level (content dials) are dropped too, and each feed and
+//   find answer says how many it dropped (hiddenByContent, the view's own count: never another
+//   member's private items), so the page can say that some titles are hidden;
 // - rule 7: no shared server or no linked account: feeds answer empty, never an error. A down
 //   server or a refused shared token is a sentence (503), never a raw code or a 500.
 import type { PlexItem } from '../../adapters/media-server/plex.js';
@@ -49,7 +52,7 @@ export class MediaLibraryService implements WatchedLookup {
    */
   async recent(actor: UserActor, limit: number): Promise<FeedResponse> {
     const c = await this.calls.caller(actor);
-    if (!c) return { items: [] };
+    if (!c) return { items: [], hiddenByContent: 0 };
     // filtered before the limit is taken: another member's new home videos must not shorten the page
     const { movies, episodes } = await this.calls.viaShared(c.shared, async (s) => ({
       movies: await this.calls.fill(c.sections, limit, (start, size) => s.client.recentlyAdded(s.token, { type: 1, start, size })),
@@ -75,32 +78,32 @@ export class MediaLibraryService implements WatchedLookup {
       for (const i of top) out.push(await this.calls.resolve(s.token, s.client, i));
       return out;
     });
-    return { items: top.map((i, n) => this.calls.view(i, mine, routes[n])) };
+    return { items: top.map((i, n) => this.calls.view(i, mine, routes[n])), hiddenByContent: c.sections.hiddenByContent() };
   }
 
   /** Continue watching: the member's own on-deck, read with their own token (never the owner's). */
   async onDeck(actor: UserActor, limit: number): Promise<FeedResponse> {
     const c = await this.calls.caller(actor);
-    if (!c?.server) return { items: [] };
+    if (!c?.server) return { items: [], hiddenByContent: 0 };
     let items: PlexItem[];
     try {
       items = await c.shared.client.onDeck(c.server);
     } catch (err) {
       if (isFailure(err, 'unauthorized')) {
         await this.d.connection.reportMemberUnauthorized(c.userId);
-        return { items: [] };
+        return { items: [], hiddenByContent: 0 };
       }
       throw await this.calls.sharedFailure(err);
     }
     const top = this.calls.visible(c.sections, items).slice(0, limit);
     await this.calls.recordFromServer(c.userId, top);
-    return { items: top.map((i) => toMediaItem(i, { personal: true })) };
+    return { items: top.map((i) => toMediaItem(i, { personal: true })), hiddenByContent: c.sections.hiddenByContent() };
   }
 
   /** The server's home hubs, without the ones made of the shared account's own watching. */
   async hubs(actor: UserActor, limit: number): Promise<HubsResponse> {
     const c = await this.calls.caller(actor);
-    if (!c) return { hubs: [] };
+    if (!c) return { hubs: [], hiddenByContent: 0 };
     const hubs = await this.calls.viaShared(c.shared, async (s) => {
       const out: Array<{ hubIdentifier: string; title: string; items: PlexItem[] }> = [];
       for (const h of await s.client.hubs(s.token, { count: limit })) {
@@ -118,7 +121,7 @@ export class MediaLibraryService implements WatchedLookup {
       return out;
     });
     const mine = await this.calls.personal(c, hubs.flatMap((h) => h.items.map((i) => i.ratingKey)));
-    return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.calls.view(i, mine)) })) };
+    return { hubs: hubs.map((h) => ({ id: h.hubIdentifier, title: h.title, items: h.items.slice(0, limit).map((i) => this.calls.view(i, mine)) })), hiddenByContent: c.sections.hiddenByContent() };
   }
 
   /**
@@ -129,13 +132,13 @@ export class MediaLibraryService implements WatchedLookup {
    */
   async sessions(actor: UserActor): Promise<SessionsResponse> {
     const c = await this.calls.caller(actor);
-    if (!c) return { sessions: [] };
+    if (!c) return { sessions: [], hiddenByContent: 0 };
     let list;
     try {
       list = await c.shared.client.sessions(c.shared.token);
     } catch (err) {
       // a friend's shared token: 403 (PMS 1.47+) or 401 (up to 1.46) on this owner-only list
-      if (isFailure(err, 'forbidden', 'unauthorized')) return { sessions: [] };
+      if (isFailure(err, 'forbidden', 'unauthorized')) return { sessions: [], hiddenByContent: 0 };
       throw await this.calls.sharedFailure(err);
     }
     const states = new Set(['playing', 'paused', 'buffering', 'stopped']);
@@ -148,6 +151,7 @@ export class MediaLibraryService implements WatchedLookup {
         state: (states.has(s.player.state) ? s.player.state : 'playing') as 'playing' | 'paused' | 'buffering' | 'stopped',
         progress: s.item.durationMs ? Math.min(1, Math.max(0, s.item.viewOffsetMs / s.item.durationMs)) : 0,
       })),
+      hiddenByContent: c.sections.hiddenByContent(),
     };
   }
 
@@ -189,7 +193,7 @@ export class MediaLibraryService implements WatchedLookup {
   /** Is a title in the library: shows by show-database id, movies (and shows) by title plus year. */
   async find(actor: UserActor, q: FindInput): Promise<FindResponse> {
     const c = await this.calls.caller(actor);
-    if (!c) return { found: false, item: null };
+    if (!c) return { found: false, item: null, hiddenByContent: 0 };
     const hit = await this.calls.viaShared(c.shared, async (s) => {
       const wanted = q.type === 'show' ? 'show' : 'movie';
       // another member's private library is not searched
@@ -212,9 +216,9 @@ export class MediaLibraryService implements WatchedLookup {
       }
       return null;
     });
-    if (!hit) return { found: false, item: null };
+    if (!hit) return { found: false, item: null, hiddenByContent: c.sections.hiddenByContent() };
     const mine = await this.calls.personal(c, [hit.item.ratingKey]);
-    return { found: true, item: this.calls.view(hit.item, mine, hit.route) };
+    return { found: true, item: this.calls.view(hit.item, mine, hit.route), hiddenByContent: c.sections.hiddenByContent() };
   }
 
   // ---- the member's own actions ------------------------------------------------------------

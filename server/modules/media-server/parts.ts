@@ -176,6 +176,8 @@ export interface PrivateSections {
 
 /** What decides whether a member sees an item: its section and its rating. */
 export interface RatedItem {
+  /** Counts the item once in hiddenByContent, however often it is asked about. */
+  ratingKey?: string;
   librarySectionId: string | null;
   contentRating?: string | null;
 }
@@ -188,4 +190,11 @@ export interface SectionVisibility {
    * Media level (content dials; a missing rating counts as adult). Their own private items always.
    */
   sees(item: RatedItem): boolean;
+  /**
+   * How many of the items this view was asked about it kept out for their rating (the content
+   * dials), each counted once: what an answer tells the member as "some titles are hidden by your
+   * content settings". Another member's private items are never counted (the member is not told
+   * they exist). A view is made per request, so the count is that answer's.
+   */
+  hiddenByContent(): number;
 }

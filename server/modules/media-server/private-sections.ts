@@ -59,13 +59,22 @@ export class PrivateSectionIndex implements PrivateSections {
       const o = owner(sectionId);
       return o !== undefined && o !== userId;
     };
+    // the titles kept out by the content dials, apart from the private ones (never told)
+    const rated = new Set<string>();
+    let unkeyed = 0;
     return {
       hidden,
       sees: (item) => {
         const o = owner(item.librarySectionId);
         if (o !== undefined) return o === userId;
-        return ratingAllowed(level, item.contentRating);
+        const allowed = ratingAllowed(level, item.contentRating);
+        if (!allowed) {
+          if (item.ratingKey === undefined) unkeyed++;
+          else rated.add(item.ratingKey);
+        }
+        return allowed;
       },
+      hiddenByContent: () => rated.size + unkeyed,
     };
   }
 

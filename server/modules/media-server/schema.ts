@@ -192,13 +192,20 @@ export type MediaItem = z.infer<typeof MediaItem>;
 
 export const FeedQuery = z.object({ limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX).default(FEED_LIMIT) });
 /** Rule 7: unconfigured or unlinked answers an empty list, never an error. */
-export const FeedResponse = z.object({ items: z.array(MediaItem) });
+/**
+ * How many titles the answer left out because they are rated above the caller's Media level (the
+ * content dials), among those the server listed for it: the web app says "Some titles are hidden by
+ * your content settings" when it is above 0. Another member's private videos are never counted.
+ */
+const HiddenByContent = z.number().int().min(0);
+export const FeedResponse = z.object({ items: z.array(MediaItem), hiddenByContent: HiddenByContent });
 export type FeedResponse = z.infer<typeof FeedResponse>;
-export const HubsResponse = z.object({ hubs: z.array(z.object({ id: z.string(), title: z.string(), items: z.array(MediaItem) })) });
+export const HubsResponse = z.object({ hubs: z.array(z.object({ id: z.string(), title: z.string(), items: z.array(MediaItem) })), hiddenByContent: HiddenByContent });
 export type HubsResponse = z.infer<typeof HubsResponse>;
 /** GET /sessions: who in the house is watching what now (names as the server knows them). */
 export const SessionsResponse = z.object({
   sessions: z.array(z.object({ item: MediaItem, user: z.string().nullable(), player: z.string().nullable(), state: z.enum(['playing', 'paused', 'buffering', 'stopped']), progress: z.number().min(0).max(1) })),
+  hiddenByContent: HiddenByContent,
 });
 export type SessionsResponse = z.infer<typeof SessionsResponse>;
 
@@ -216,7 +223,8 @@ export const FindQuery = z.union([
   z.object({ type: z.literal('show'), source: z.enum(['tvdb', 'tmdb', 'imdb']), id: z.string().min(1).max(64) }),
   z.object({ type: z.enum(['movie', 'show']), title: z.string().trim().min(1).max(300), year: z.coerce.number().int().min(1870).max(2200).optional() }),
 ]);
-export const FindResponse = z.object({ found: z.boolean(), item: MediaItem.nullable() });
+/** found false with hiddenByContent above 0: the title is there, but rated above the caller's Media level. */
+export const FindResponse = z.object({ found: z.boolean(), item: MediaItem.nullable(), hiddenByContent: HiddenByContent });
 export type FindResponse = z.infer<typeof FindResponse>;
 
 /** POST /watchlist: a server item (ratingKey) or a discover key; remove=true takes it off. */

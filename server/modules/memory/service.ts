@@ -65,15 +65,35 @@ export class MemoryService {
     return (await this.deps.store.list(actor.id)).map((m) => m.text);
   }
 
-  /** Chat's plain-text rule: a question that asks to remember something keeps it (while memory is on, and room is left). */
-  async rememberFrom(actor: UserActor, message: string): Promise<Memory | null> {
+  /**
+   * Chat's plain-text rule: a question that asks to remember something ("remember that ...") keeps
+   * it, while memory is on and room is left. True when the question was such a request (kept now or
+   * before): the answer then does not offer the `remember` tool, so the fact is not kept twice in
+   * other words.
+   */
+  async rememberFrom(actor: UserActor, message: string): Promise<boolean> {
     const fact = factToRemember(message);
-    if (!fact || !(await this.enabled())) return null;
+    if (!fact || !(await this.enabled())) return false;
+    await this.keep(actor, fact);
+    return true;
+  }
+
+  /** The `remember` chat tool's call: the fact kept, or why not (told to the model, which tells the member). */
+  async remember(actor: UserActor, fact: string): Promise<RememberOutcome> {
+    if (!(await this.enabled())) return 'off';
+    return this.keep(actor, fact.trim().replace(/\s+/g, ' '));
+  }
+
+  private async keep(actor: UserActor, fact: string): Promise<Exclude<RememberOutcome, 'off'>> {
     const kept = await this.deps.store.list(actor.id);
-    // asked again (a regenerated answer): kept once
-    if (kept.length >= MAX_MEMORIES || kept.some((m) => m.text.toLowerCase() === fact.toLowerCase())) return null;
-    const memory = { id: randomUUID(), text: fact, createdAt: this.deps.clock.now().toISOString() };
-    await this.deps.store.insert(actor.id, memory);
-    return memory;
+    // asked again (a regenerated answer, the same words with a full stop): kept once
+    const same = (text: string) => text.toLowerCase().replace(/[\s.!]+$/, '') === fact.toLowerCase().replace(/[\s.!]+$/, '');
+    if (kept.some((m) => same(m.text))) return 'known';
+    if (kept.length >= MAX_MEMORIES) return 'full';
+    await this.deps.store.insert(actor.id, { id: randomUUID(), text: fact, createdAt: this.deps.clock.now().toISOString() });
+    return 'kept';
   }
 }
+
+/** What became of a fact chat was asked to remember: kept now, kept before, no room left, memory off. */
+export type RememberOutcome = 'kept' | 'known' | 'full' | 'off';

@@ -19,7 +19,8 @@ import { useCompanions } from '../companions';
 import './chat.css';
 
 /**
- * The line above a chat with a companion (?companion=<id>, from the Companions page): who answers,
+ * The line above a chat with a companion (?companion=<id> from the Companions page, or the
+ * conversation's own companion when it is re-opened): who answers,
  * and its greeting while the chat is new. A companion the member may not use is said so, and the
  * household assistant answers instead (the chat does not send its id).
  */
@@ -61,10 +62,6 @@ export function ChatPage(): ReactElement {
   const id = (params['*'] ?? '').split('/')[0] || undefined;
   const navigate = useNavigate();
   const [search] = useSearchParams();
-  const wantedCompanion = search.get('companion') ?? undefined;
-  const companions = useCompanions(wantedCompanion !== undefined);
-  const companion = wantedCompanion ? companions.data?.find((c) => c.id === wantedCompanion) : undefined;
-  const companionQuery = companion ? `?companion=${encodeURIComponent(companion.id)}` : '';
   const wide = useWide();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const readiness = useChatReadiness();
@@ -76,6 +73,12 @@ export function ChatPage(): ReactElement {
   };
   const stream = useChatStream();
   const conversation = useConversation(id, stream.streamingId !== null && stream.streamingId === id);
+  // the companion: the one the Companions page asked for, else the one the conversation was had with
+  // (kept with it by the server, so a chat re-opened from the list still speaks as its companion)
+  const wantedCompanion = search.get('companion') ?? (id ? conversation.data?.companionId : null) ?? undefined;
+  const companions = useCompanions(wantedCompanion !== undefined);
+  const companion = wantedCompanion ? companions.data?.find((c) => c.id === wantedCompanion) : undefined;
+  const companionQuery = companion ? `?companion=${encodeURIComponent(companion.id)}` : '';
   usePageTitle(conversation.data?.title ?? 'Chat');
 
   // a new conversation or another one opened: the phone's drawer gets out of the way

@@ -99,6 +99,7 @@ export function useChatStream(): ChatStream {
                 model: e.model,
                 projectId: args.projectId ?? null,
                 pinned: false,
+                companionId: args.companionId ?? null,
                 createdAt: now(),
                 updatedAt: now(),
                 snippet: null,
@@ -113,7 +114,7 @@ export function useChatStream(): ChatStream {
                 const images = (args.imagePreviews ?? []).map((url, i) => ({ id: `local-${i}`, url }));
                 messages = [...messages, { ...assistantDraft(null), id: e.userMessageId, role: 'user', content: args.message ?? '', images, status: 'complete' }];
               }
-              return { ...base, title: e.title || base.title, model: e.model, updatedAt: now(), messages: [...messages, assistantDraft(e.model)] };
+              return { ...base, title: e.title || base.title, model: e.model, ...(args.companionId ? { companionId: args.companionId } : {}), updatedAt: now(), messages: [...messages, assistantDraft(e.model)] };
             });
             void cache.refreshList();
             onAccepted?.(e.id);

@@ -4,8 +4,14 @@ import type { PageViews } from '../../app/page-view';
 import type { routes } from './routes';
 
 export const views: PageViews<typeof routes> = {
-  // reached from the Chat page's new chat (the sidebar has no room left at 1024 px for another entry)
-  companions: { label: 'Companions', icon: 'smile', inNav: false, load: () => import('./CompanionsPage').then((m) => m.CompanionsPage) },
+  companions: {
+    label: 'Companions',
+    icon: 'smile',
+    order: 45,
+    section: 'more',
+    summary: 'Chat with a helper made for one thing: homework, cooking, planning a trip.',
+    load: () => import('./CompanionsPage').then((m) => m.CompanionsPage),
+  },
   'companions-admin': {
     label: 'Edit companions',
     icon: 'smile',

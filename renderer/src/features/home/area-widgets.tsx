@@ -77,7 +77,7 @@ export function MediaWidget({ tool }: WidgetProps): ReactElement {
   const status = useMediaStatus();
   const usable = status.data?.configured === true && status.data.linked;
   const feed = useFeed('ondeck', usable);
-  const query = { data: feed.data?.slice(0, RECENT), isError: feed.isError, refetch: feed.refetch };
+  const query = { data: feed.data?.items.slice(0, RECENT), isError: feed.isError, refetch: feed.refetch };
   let body: ReactNode;
   if (status.data === undefined) {
     body = status.isError ? (

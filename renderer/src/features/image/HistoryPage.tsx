@@ -2,7 +2,7 @@
 // as a grid of tiles (three across on a phone), filtered by Created or Edited; a clip plays in its
 // tile and is marked Clip. A tile opens the picture large (a clip plays there) with Download, Edit,
 // Animate when this engine can bring a picture to life, and Delete (asks first). Empty, loading and error states say
-// what would be here and what to do.
+// what would be here and what to do; one sentence says when adult pictures are hidden (adult content off).
 import { useState, type ReactElement } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -28,6 +28,8 @@ export function HistoryPage(): ReactElement {
   const status = useImageStatus();
   const [open, setOpen] = useState<Artifact | null>(null);
   const items = history.data?.pages.flatMap((p) => p.items) ?? [];
+  // adult pictures left out while adult content is off (issue 32): said in one sentence, never which
+  const hidden = (history.data?.pages[0]?.hiddenByContent ?? 0) > 0;
 
   const setKind = (k: ArtifactKind | null) => {
     const next = new URLSearchParams(params);
@@ -56,6 +58,11 @@ export function HistoryPage(): ReactElement {
         ))}
       </div>
 
+      {hidden ? (
+        <p className="muted" data-testid="history-hidden">
+          Some pictures are hidden by your content settings. <Link to="/profile">Your content settings</Link>
+        </p>
+      ) : null}
       {!history.data ? (
         history.error ? (
           <ErrorState title="Your pictures did not load" error={history.error} onRetry={() => void history.refetch()} />

@@ -85,29 +85,38 @@ function LinkCard({ revoked }: { revoked: boolean }): ReactElement {
   );
 }
 
+/** Said when the member's content level kept a title out of one of the feeds (issue 32). */
+const HIDDEN_SENTENCE = 'Some titles are hidden by your content settings.';
+
 function Feeds(): ReactElement {
   const onDeck = useFeed('ondeck', true);
   const recent = useFeed('recent', true);
   const hubs = useHubs(true);
   const sessions = useSessions(true);
+  const hidden = [onDeck.data, recent.data, hubs.data, sessions.data].some((answer) => (answer?.hiddenByContent ?? 0) > 0);
   return (
     <div className="media-feeds">
-      <Rail id="ondeck" title="Continue watching" loading={onDeck.isPending} error={onDeck.error} empty="Nothing half-watched. Start something and it waits for you here." count={onDeck.data?.length ?? 0}>
-        {onDeck.data?.map((item) => (
+      {hidden ? (
+        <p className="muted" data-testid="media-hidden">
+          {HIDDEN_SENTENCE}
+        </p>
+      ) : null}
+      <Rail id="ondeck" title="Continue watching" loading={onDeck.isPending} error={onDeck.error} empty="Nothing half-watched. Start something and it waits for you here." count={onDeck.data?.items.length ?? 0}>
+        {onDeck.data?.items.map((item) => (
           <li key={item.ratingKey}>
             <MediaCard item={item} />
           </li>
         ))}
       </Rail>
-      <Rail id="recent" title="Recently added" loading={recent.isPending} error={recent.error} empty="Nothing new on the server lately." count={recent.data?.length ?? 0}>
-        {recent.data?.map((item) => (
+      <Rail id="recent" title="Recently added" loading={recent.isPending} error={recent.error} empty="Nothing new on the server lately." count={recent.data?.items.length ?? 0}>
+        {recent.data?.items.map((item) => (
           <li key={item.ratingKey}>
             <MediaCard item={item} note={item.kind === 'season' ? 'New episodes' : undefined} />
           </li>
         ))}
       </Rail>
-      <Rail id="sessions" title="Now playing in the house" loading={sessions.isPending} error={sessions.error} empty="Nobody is watching anything right now." count={sessions.data?.length ?? 0}>
-        {sessions.data?.map((s, i) => (
+      <Rail id="sessions" title="Now playing in the house" loading={sessions.isPending} error={sessions.error} empty="Nobody is watching anything right now." count={sessions.data?.sessions.length ?? 0}>
+        {sessions.data?.sessions.map((s, i) => (
           <li key={`${s.item.ratingKey}-${i}`}>
             <MediaCard item={s.item} note={`${s.user ?? 'Someone'}${s.player ? ` on ${s.player}` : ''}${s.state === 'paused' ? ' (paused)' : ''}`} />
           </li>
@@ -118,7 +127,7 @@ function Feeds(): ReactElement {
           {null}
         </Rail>
       ) : (
-        hubs.data?.map((h) => (
+        hubs.data?.hubs.map((h) => (
           <Rail key={h.id} id={`hub-${h.id.replace(/[^a-z0-9-]/gi, '-')}`} title={h.title} loading={false} error={null} empty="" count={h.items.length}>
             {h.items.map((item) => (
               <li key={item.ratingKey}>

@@ -33,11 +33,11 @@ export const FEEDS = {
 } as const;
 
 export function useFeed(which: 'ondeck' | 'recent', enabled: boolean) {
-  return useQuery({ queryKey: [...FEEDS_KEY, which], enabled, retry: false, queryFn: ({ signal }) => api.get<FeedResponse>(FEEDS[which], { signal }).then((r) => r.items) });
+  return useQuery({ queryKey: [...FEEDS_KEY, which], enabled, retry: false, queryFn: ({ signal }) => api.get<FeedResponse>(FEEDS[which], { signal }) });
 }
 
 export function useHubs(enabled: boolean) {
-  return useQuery({ queryKey: [...FEEDS_KEY, 'hubs'], enabled, retry: false, queryFn: ({ signal }) => api.get<HubsResponse>(FEEDS.hubs, { signal }).then((r) => r.hubs) });
+  return useQuery({ queryKey: [...FEEDS_KEY, 'hubs'], enabled, retry: false, queryFn: ({ signal }) => api.get<HubsResponse>(FEEDS.hubs, { signal }) });
 }
 
 export function useSessions(enabled: boolean) {
@@ -46,7 +46,7 @@ export function useSessions(enabled: boolean) {
     enabled,
     retry: false,
     refetchInterval: SESSIONS_POLL_MS,
-    queryFn: ({ signal }) => api.get<SessionsResponse>(FEEDS.sessions, { signal }).then((r) => r.sessions),
+    queryFn: ({ signal }) => api.get<SessionsResponse>(FEEDS.sessions, { signal }),
   });
 }
 
