@@ -1,7 +1,9 @@
 // Voice in the browser (issue 34), on the real engines: the Memos page at 390 and 1280 px (empty,
 // an uploaded recording written down, found by its words, deleted), the microphone explaining
 // itself on a plain-http address, and a chat answer read aloud. Needs `npm run build:web`.
-import type { Browser } from 'playwright-core';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
@@ -11,6 +13,47 @@ import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const NAME = 'hearth-test';
+
+/** Every audio buffer the page schedules, with when it starts and how long it lasts (read with scheduledAudio). */
+async function recordScheduledAudio(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { scheduled: Array<{ at: number; duration: number }> };
+    w.scheduled = [];
+    const start = AudioBufferSourceNode.prototype.start;
+    AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, when?: number, ...rest: number[]) {
+      w.scheduled.push({ at: when ?? 0, duration: this.buffer?.duration ?? 0 });
+      return start.call(this, when, ...rest);
+    };
+  });
+}
+const scheduledAudio = (page: Page) => page.evaluate(() => (window as unknown as { scheduled: Array<{ at: number; duration: number }> }).scheduled);
+
+/** flite's "Hey Jarvis." then a question, with quiet between and after (a 16 kHz mono WAV). */
+function wakeClip(dir: string): string {
+  const pcm = (text: string, name: string) => {
+    const wav = fliteWav(dir, name, text).bytes;
+    const at = wav.indexOf('data') + 8;
+    return wav.subarray(at);
+  };
+  const quiet = (seconds: number) => Buffer.alloc(Math.round(16_000 * seconds) * 2);
+  const data = Buffer.concat([quiet(0.5), pcm('Hey Jarvis.', 'hey'), quiet(0.7), pcm('Remind me to buy milk tomorrow.', 'question'), quiet(3)]);
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0);
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write('WAVEfmt ', 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36);
+  header.writeUInt32LE(data.length, 40);
+  const file = path.join(dir, 'wake.wav');
+  writeFileSync(file, Buffer.concat([header, data]));
+  return file;
+}
 
 describe('voice in the browser', () => {
   let server: TestServer;
@@ -100,16 +143,7 @@ describe('voice in the browser', () => {
 
   it('a chat answer is read aloud: three sentences scheduled back to back, without a gap (1280 px)', async () => {
     const page = await pages.open('member', DESKTOP);
-    // every buffer the page schedules, with when it starts and how long it lasts
-    await page.addInitScript(() => {
-      const w = window as unknown as { scheduled: Array<{ at: number; duration: number }> };
-      w.scheduled = [];
-      const start = AudioBufferSourceNode.prototype.start;
-      AudioBufferSourceNode.prototype.start = function (this: AudioBufferSourceNode, when?: number, ...rest: number[]) {
-        w.scheduled.push({ at: when ?? 0, duration: this.buffer?.duration ?? 0 });
-        return start.call(this, when, ...rest);
-      };
-    });
+    await recordScheduledAudio(page);
     await page.goto(`${server.url}/chat`);
     await page.getByRole('textbox', { name: 'Your message' }).fill('When is dinner?');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -118,7 +152,7 @@ describe('voice in the browser', () => {
     await speak.click();
     await shown(page.getByRole('button', { name: 'Stop reading' }));
     await shown(page.getByRole('button', { name: 'Read aloud' }), 30_000);
-    const scheduled = await page.evaluate(() => (window as unknown as { scheduled: Array<{ at: number; duration: number }> }).scheduled);
+    const scheduled = await scheduledAudio(page);
     const seconds = scheduled.reduce((n, s) => n + s.duration, 0);
     expect(seconds).toBeGreaterThan(3);
     for (let i = 1; i < scheduled.length; i++) expect(Math.abs(scheduled[i]!.at - (scheduled[i - 1]!.at + scheduled[i - 1]!.duration))).toBeLessThan(1e-6);
@@ -149,6 +183,57 @@ describe('voice in the browser', () => {
     await page.goto(`${plain}/chat`);
     await shown(page.getByRole('textbox', { name: 'Your message' }));
     expect(await page.getByTestId('talk-button').count()).toBe(0);
+    // voice mode says why it cannot listen here, and how to fix it
+    await page.getByTestId('voice-mode-button').click();
+    const why = page.getByTestId('voice-mode-unavailable');
+    await shown(why);
+    expect(await why.textContent()).toContain('secure connection');
+    expect(await page.getByTestId('voice-mode-speak').count()).toBe(0);
+    await expectNoSeriousA11yViolations(page);
     await context.close();
+  });
+
+  describe('hands-free voice mode', () => {
+    let wakeBrowser: Browser;
+    const wakePages = createPageOpener(() => ({ browser: wakeBrowser, server }));
+    beforeAll(async () => {
+      // this microphone says "Hey Jarvis." and then a question, over and over
+      wakeBrowser = await launchChromium(['--autoplay-policy=no-user-gesture-required', '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream', `--use-file-for-fake-audio-capture=${wakeClip(temp.dir)}`]);
+    });
+    afterAll(async () => {
+      await wakePages.closeAll({ quietly: true });
+      await wakeBrowser?.close();
+      expect(wakePages.pageErrors).toEqual([]);
+    });
+
+    it('switched on, the wake word opens the microphone; the question is sent and the answer spoken sentence by sentence (390 px)', async () => {
+      const page = await wakePages.open('member', PHONE);
+      await recordScheduledAudio(page);
+      const speech: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/api/tts/stream')) speech.push(String(r.postDataJSON()?.text));
+      });
+      await page.goto(`${server.url}/chat`);
+      await page.getByTestId('voice-mode-button').tap();
+      const status = page.getByTestId('voice-mode-status');
+      await shown(status.getByText('Tap Speak and ask your question.'));
+      await expectNoSeriousA11yViolations(page);
+      await page.getByTestId('wake-word-switch').check();
+      await shown(status.getByText('Say “Hey Jarvis”, or tap Speak.'), 30_000);
+      expect((await server.member.get('/api/voice')).body.choices).toMatchObject({ wakeWord: true, wakeWordId: 'hey_jarvis' });
+      await expectNoSeriousA11yViolations(page);
+      await page.screenshot({ path: '/tmp/hearth-phone-voice-mode-open.png' });
+      // heard, written down, sent: the question is in the chat
+      const said = page.locator('.chat-bubble__text').first();
+      await shown(said, 40_000);
+      expect(await said.textContent()).toMatch(/milk/i);
+      // the answer is spoken, sentence by sentence as it was written (more than one request)
+      await page.waitForFunction(() => (window as unknown as { scheduled: Array<{ duration: number }> }).scheduled.reduce((n, s) => n + s.duration, 0) > 3, undefined, { timeout: 30_000 });
+      expect(speech.length).toBeGreaterThan(1);
+      expect(speech.join(' ')).toContain('Dinner will be ready at six.');
+      await page.getByRole('button', { name: 'End voice mode' }).tap();
+      await gone(page.getByTestId('voice-mode'));
+      await page.screenshot({ path: '/tmp/hearth-phone-voice-mode.png' });
+    });
   });
 });

@@ -32,3 +32,11 @@ export function useUploadMemo() {
 export function useDeleteMemo() {
   return useMutation({ mutationFn: (id: string) => api.delete(`/api/voice/memos/${encodeURIComponent(id)}`), meta: { invalidates: [MEMOS_KEY] } });
 }
+
+/** The member's own voice choices (voice, rate, wake word on/off and which). */
+export function useUpdateVoiceChoices() {
+  return useMutation({
+    mutationFn: (patch: Partial<VoiceConfigResponse['choices']>) => api.put<VoiceConfigResponse>('/api/voice', patch),
+    meta: { invalidates: [VOICE_KEY] },
+  });
+}

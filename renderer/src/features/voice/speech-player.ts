@@ -1,4 +1,4 @@
-// Speaks a text through POST /api/tts/stream: the NDJSON lines are read as they arrive and each
+// Speaks texts through POST /api/tts/stream: the NDJSON lines are read as they arrive and each
 // audio line is scheduled right after the one before on one AudioContext (gapless; the context
 // resamples). Stop aborts the request (the server kills its engine) and silences what is queued.
 // Create the player inside the tap handler: browsers only let a tap start audio.
@@ -26,13 +26,27 @@ function toFloats(b64: string): Float32Array<ArrayBuffer> {
   return out;
 }
 
-export function speak(text: string, onError: (message: string) => void): SpeechPlayer {
+/**
+ * Texts spoken one after another on one AudioContext, gapless: say() may be called while earlier
+ * texts are still being fetched or played (voice mode says each sentence of an answer as it is
+ * written). finish() resolves once everything said so far has played.
+ */
+export interface SpeechQueue {
+  say(text: string): void;
+  finish(): Promise<void>;
+  stop(): void;
+}
+
+export function speechQueue(onError: (message: string) => void): SpeechQueue {
   const ctx = new AudioContext();
   const abort = new AbortController();
   const sources: AudioBufferSourceNode[] = [];
   let next = 0;
   let stopped = false;
+  let failed = false;
+  let chain = Promise.resolve();
   const stop = () => {
+    if (stopped) return;
     stopped = true;
     abort.abort();
     for (const s of sources) {
@@ -57,12 +71,18 @@ export function speak(text: string, onError: (message: string) => void): SpeechP
     next = at + buffer.duration;
     sources.push(src);
   };
-  const done = (async () => {
+  const fail = (message: string) => {
+    if (failed || stopped) return;
+    failed = true;
+    onError(message);
+  };
+  const streamOne = async (text: string) => {
+    if (stopped || failed) return;
     try {
       const res = await fetch('/api/tts/stream', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }), signal: abort.signal });
       if (!res.ok || !res.body) {
         const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-        onError(body?.error?.message ?? 'Hearth could not speak this right now. Try again in a minute.');
+        fail(body?.error?.message ?? 'Hearth could not speak this right now. Try again in a minute.');
         return;
       }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -77,18 +97,43 @@ export function speak(text: string, onError: (message: string) => void): SpeechP
           if (!l.trim()) continue;
           const line = JSON.parse(l) as Line;
           if (line.type === 'audio') play(line);
-          else if (line.type === 'error') onError(line.message ?? 'The speech stopped before the end.');
+          else if (line.type === 'error') fail(line.message ?? 'The speech stopped before the end.');
         }
       }
+    } catch {
+      fail('The speech stopped before the end. Check that this device is on the home network, then try again.');
+    }
+  };
+  return {
+    say: (text) => {
+      if (text.trim()) chain = chain.then(() => streamOne(text.trim()));
+    },
+    finish: async () => {
+      await chain;
       // wait for the queued audio to finish
       const left = next - ctx.currentTime;
       if (left > 0 && !stopped) await new Promise((r) => setTimeout(r, left * 1000));
-    } catch (err) {
-      if (!stopped) onError('The speech stopped before the end. Check that this device is on the home network, then try again.');
-      void err;
-    } finally {
-      if (!stopped) stop();
-    }
-  })();
-  return { done, stop };
+      stop();
+    },
+    stop,
+  };
 }
+
+export function speak(text: string, onError: (message: string) => void): SpeechPlayer {
+  const queue = speechQueue(onError);
+  queue.say(text);
+  return { done: queue.finish(), stop: queue.stop };
+}
+
+/**
+ * Cuts the finished sentences off the front of a text that is still being written: [sentences
+ * ready to speak, what is left]. A sentence ends at . ! or ? followed by a space or a new line, or
+ * at a blank line.
+ */
+export function takeSentences(text: string): [string, string] {
+  const re = /[.!?]["')\]]*\s+|\n\s*\n/g;
+  let end = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) end = m.index + m[0].length;
+  return [text.slice(0, end), text.slice(end)];
+}
+
