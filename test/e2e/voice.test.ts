@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { newItemRecord } from '../../server/modules/reader/item-rows.js';
+import { ReaderStore } from '../../server/modules/reader/store.js';
 import { fliteWav, SYSTEM_PATH } from '../harness/speech.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -157,6 +159,36 @@ describe('voice in the browser', () => {
     expect(seconds).toBeGreaterThan(3);
     for (let i = 1; i < scheduled.length; i++) expect(Math.abs(scheduled[i]!.at - (scheduled[i - 1]!.at + scheduled[i - 1]!.duration))).toBeLessThan(1e-6);
     await expectNoSeriousA11yViolations(page);
+  });
+
+  it('a Reader article longer than one request is read aloud piece by piece, the first piece short, until Stop (390 px)', async () => {
+    const text = Array.from({ length: 60 }, (_, i) => `Step ${i + 1} of the overnight loaf is to wait a little longer.`).join(' ');
+    const article = newItemRecord(
+      { ownerId: server.users.member.id, type: 'offline', url: 'https://bread.example/loaf', title: 'An overnight loaf', siteName: 'bread.example', excerpt: text.slice(0, 120), contentHtml: `<p>${text}</p>`, contentText: text, archiveState: 'ready', thumbnailState: 'none' },
+      new Date().toISOString(),
+    );
+    await new ReaderStore(server.handle.deps.db).insertMany([{ item: article, tags: [] }], new Date().toISOString());
+    const page = await pages.open('member', PHONE);
+    await recordScheduledAudio(page);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/tts/stream')) asked.push(String(r.postDataJSON()?.text));
+    });
+    await page.goto(`${server.url}/reader/${article.id}`);
+    await shown(page.getByTestId('reader-content'));
+    await page.getByTestId('speak-button').tap();
+    await shown(page.getByRole('button', { name: 'Stop reading' }));
+    await expect.poll(() => asked.length, { timeout: 30_000 }).toBeGreaterThan(1);
+    expect(asked[0]!.length).toBeLessThanOrEqual(300);
+    expect(asked[0]).toMatch(/^Step 1 of the overnight loaf/);
+    for (const piece of asked) expect(piece.length).toBeLessThanOrEqual(2_000);
+    await page.waitForFunction(() => (window as unknown as { scheduled: unknown[] }).scheduled.length > 0);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Stop reading' }).tap();
+    await shown(page.getByRole('button', { name: 'Read aloud' }));
+    const after = asked.length;
+    await page.waitForTimeout(1_000);
+    expect(asked.length).toBe(after);
   });
 
   it('push-to-talk in chat: what the microphone heard is written down and sent (390 px)', async () => {

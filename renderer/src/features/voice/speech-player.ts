@@ -37,6 +37,9 @@ export interface SpeechQueue {
   stop(): void;
 }
 
+/** How much speech may wait, decoded, before the next piece is asked for. */
+const AHEAD_SECONDS = 20;
+
 export function speechQueue(onError: (message: string) => void): SpeechQueue {
   const ctx = new AudioContext();
   const abort = new AbortController();
@@ -77,6 +80,8 @@ export function speechQueue(onError: (message: string) => void): SpeechQueue {
     onError(message);
   };
   const streamOne = async (text: string) => {
+    // a long article is asked for piece by piece: the next piece once less than AHEAD_SECONDS is left to play
+    while (!stopped && next - ctx.currentTime > AHEAD_SECONDS) await new Promise((r) => setTimeout(r, 500));
     if (stopped || failed) return;
     try {
       const res = await fetch('/api/tts/stream', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ text }), signal: abort.signal });
@@ -119,9 +124,10 @@ export function speechQueue(onError: (message: string) => void): SpeechQueue {
   };
 }
 
+/** Speaks a text of any length, piece by piece (speechPieces). */
 export function speak(text: string, onError: (message: string) => void): SpeechPlayer {
   const queue = speechQueue(onError);
-  queue.say(text);
+  for (const piece of speechPieces(text)) queue.say(piece);
   return { done: queue.finish(), stop: queue.stop };
 }
 
@@ -137,3 +143,34 @@ export function takeSentences(text: string): [string, string] {
   return [text.slice(0, end), text.slice(end)];
 }
 
+/** The most one request speaks (the server's limit). */
+export const MAX_SPEECH_CHARS = 2_000;
+/** The first piece is short, so the first words come at once. */
+const FIRST_PIECE_CHARS = 300;
+
+/**
+ * A long text cut into pieces of whole sentences that fit one request each: the first about
+ * FIRST_PIECE_CHARS, the rest up to MAX_SPEECH_CHARS (a sentence longer than that is cut at a space).
+ */
+export function speechPieces(text: string): string[] {
+  const sentences = text.replace(/\s+/g, ' ').trim().match(/[^.!?]+(?:[.!?]+["')\]]*|$)\s*/g) ?? [];
+  const pieces: string[] = [];
+  let piece = '';
+  for (let sentence of sentences) {
+    const limit = pieces.length === 0 ? FIRST_PIECE_CHARS : MAX_SPEECH_CHARS;
+    while (sentence.length > MAX_SPEECH_CHARS) {
+      const cut = sentence.lastIndexOf(' ', MAX_SPEECH_CHARS) > 0 ? sentence.lastIndexOf(' ', MAX_SPEECH_CHARS) : MAX_SPEECH_CHARS;
+      if (piece.trim()) pieces.push(piece.trim());
+      pieces.push(sentence.slice(0, cut).trim());
+      piece = '';
+      sentence = sentence.slice(cut);
+    }
+    if (piece && (piece + sentence).length > limit) {
+      pieces.push(piece.trim());
+      piece = '';
+    }
+    piece += sentence;
+  }
+  if (piece.trim()) pieces.push(piece.trim());
+  return pieces;
+}
