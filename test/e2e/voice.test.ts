@@ -6,8 +6,9 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { startFakeOpenAiSpeech } from '../fakes/openai-speech.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown, signedInContext, toastSays } from '../harness/browser.js';
 import { newItemRecord } from '../../server/modules/reader/item-rows.js';
 import { ReaderStore } from '../../server/modules/reader/store.js';
 import { fliteWav, SYSTEM_PATH } from '../harness/speech.js';
@@ -106,6 +107,13 @@ describe('voice in the browser', () => {
     await page.getByLabel('Find a memo').fill('bread');
     await shown(page.getByText('No memo says “bread”.'));
     await page.getByLabel('Find a memo').fill('');
+    // renamed in place
+    await page.getByRole('button', { name: /^Rename / }).click();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Milk reminder');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await shown(page.getByRole('heading', { name: 'Milk reminder' }));
+    expect((await server.member.get('/api/voice/memos')).body.memos[0].title).toBe('Milk reminder');
     await expectNoSeriousA11yViolations(page);
     await page.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('button', { name: 'Delete memo' }).click();
@@ -223,6 +231,61 @@ describe('voice in the browser', () => {
     expect(await page.getByTestId('voice-mode-speak').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
     await context.close();
+  });
+
+  it('the admin’s Voice page: engines, the default voice, a speech server added, tested and removed, a wake word switched off (1280 px)', async () => {
+    const fake = await startFakeOpenAiSpeech();
+    try {
+      const page = await pages.open('admin', DESKTOP);
+      await page.goto(`${server.url}/admin/voice`);
+      await shown(page.getByRole('heading', { name: 'Engines and defaults' }));
+      await shown(page.getByTestId('no-speech-servers'));
+      expect(await page.getByRole('list', { name: 'Engines on this computer' }).textContent()).toContain('Installed');
+      await page.getByLabel('Default voice').selectOption('flite:awb');
+      await toastSays(page, 'The default voice is saved.');
+      expect((await server.admin.get('/api/admin/voice')).body.defaultVoice).toBe('flite:awb');
+
+      await page.getByRole('textbox', { name: 'Name' }).fill('GPU box');
+      await page.getByRole('textbox', { name: /^Address/ }).fill('http://192.168.1.20');
+      await page.getByRole('button', { name: 'Add speech server' }).click();
+      await shown(page.getByText('The address is http://host:port', { exact: false }));
+      await page.getByRole('textbox', { name: /^Address/ }).fill(fake.url);
+      await page.getByLabel(/^Key/).fill('sk-household');
+      await page.getByRole('button', { name: 'Add speech server' }).click();
+      const row = page.getByTestId('speech-server');
+      await shown(row);
+      expect(await row.textContent()).toContain('key set');
+      expect(await page.content()).not.toContain('sk-household');
+      await row.getByRole('button', { name: 'Test' }).click();
+      await shown(page.getByTestId('speech-server-test'), 20_000);
+      expect(await page.getByTestId('speech-server-test').textContent()).toMatch(/GPU box answered with/);
+      await expectNoSeriousA11yViolations(page);
+      await row.getByRole('button', { name: 'Remove' }).click();
+      await page.getByRole('button', { name: 'Remove speech server' }).click();
+      await shown(page.getByTestId('no-speech-servers'));
+
+      await page.getByRole('checkbox', { name: 'Alexa' }).uncheck();
+      await expect.poll(async () => (await server.member.get('/api/voice')).body.wakeWords.map((w: { id: string }) => w.id)).not.toContain('alexa');
+      expect(await page.getByText('CC BY-NC-SA 4.0', { exact: false }).count()).toBeGreaterThan(0);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expectNoSeriousA11yViolations(page);
+      await page.screenshot({ path: '/tmp/hearth-phone-voice-admin.png', fullPage: true });
+      // the household's default voice back for the tests below
+      expect((await server.admin.put('/api/admin/voice', { defaultVoice: null })).status).toBe(200);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a member chooses their own voice and speed in their profile (390 px)', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.goto(`${server.url}/profile`);
+    await page.getByRole('combobox', { name: 'Voice' }).selectOption('flite:rms');
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('1.25');
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('button', { name: 'Save' }).tap();
+    await toastSays(page, 'Your voice settings are saved.');
+    expect((await server.member.get('/api/voice')).body.choices).toMatchObject({ voice: 'flite:rms', rate: 1.25 });
   });
 
   describe('hands-free voice mode', () => {

@@ -18,7 +18,7 @@ export function plainText(markdown: string): string {
 }
 
 /** `markdown`: the text is a chat answer (its marks are not read out); otherwise plain text. */
-export function SpeakButton({ text, markdown = true }: { text: string; markdown?: boolean }): ReactElement | null {
+export function SpeakButton({ text, markdown = true, label = 'Read aloud' }: { text: string; markdown?: boolean; label?: string }): ReactElement | null {
   const voice = useVoiceConfig();
   const toast = useToast();
   const [player, setPlayer] = useState<SpeechPlayer | null>(null);
@@ -41,7 +41,7 @@ export function SpeakButton({ text, markdown = true }: { text: string; markdown?
   return (
     <button type="button" className="btn btn--ghost btn--compact" onClick={toggle} aria-pressed={player !== null} data-testid="speak-button">
       <Icon name={player ? 'pause' : 'play'} size={18} />
-      {player ? 'Stop reading' : 'Read aloud'}
+      {player ? 'Stop reading' : label}
     </button>
   );
 }

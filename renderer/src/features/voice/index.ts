@@ -2,3 +2,4 @@
 export { SpeakButton } from './SpeakButton';
 export { TalkButton } from './TalkButton';
 export { VoiceModeButton, VoiceModePanel } from './VoiceMode';
+export { VoiceChoicesCard } from './VoiceChoicesCard';
