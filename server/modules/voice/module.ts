@@ -2,7 +2,7 @@
 // (/api/tts), transcription (/api/stt), the voice config (/api/voice, /api/admin/voice) and voice
 // memos (/api/voice/memos) transcribed in the background, and the wake-word models the browser runs
 // (/api/voice/wakewords, /api/admin/wakewords). The engines are programs found on the
-// PATH at start (espeak-ng, flite, pocketsphinx, ffmpeg); a missing one is a 503 sentence.
+// PATH at start (espeak-ng, flite, festival, pocketsphinx, ffmpeg); a missing one is a 503 sentence.
 import path from 'node:path';
 import { defineModule, type Platform } from '../module.js';
 import { VoiceConfigService } from './config-service.js';
