@@ -2,7 +2,8 @@
 // licence, the feature models and onnxruntime-web's wasm same-origin (ETag, long cache, path
 // guard), the admin's on/off switch, and detection: the web app's own pipeline
 // (renderer/src/features/voice/wake-pipeline.ts) run in Node on the files as served, with the
-// served wasm, on flite saying "Hey Jarvis" and on a sentence without it.
+// served wasm, on flite (rms: 0.997 here; slt scores a thinner 0.91) saying "Hey Jarvis" and on a
+// sentence without it (near 0).
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
@@ -123,7 +124,7 @@ describe('wake words', () => {
     const models = await loadWakeModels(ort, [mel!, embedding!], { hey_jarvis: jarvis });
 
     const score = async (text: string) => {
-      const { rate, samples } = wavSamples(fliteWav(temp.dir, text.replace(/\W+/g, '-'), text, 'slt').bytes);
+      const { rate, samples } = wavSamples(fliteWav(temp.dir, text.replace(/\W+/g, '-'), text, 'rms').bytes);
       expect(rate).toBe(16_000);
       const pipeline = new WakePipeline(ort, models);
       return (await pipeline.push(padded(samples, rate))).hey_jarvis ?? 0;
