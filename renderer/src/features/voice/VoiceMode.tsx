@@ -9,7 +9,7 @@ import { uploadFile } from '../../api/upload';
 import { Icon } from '../../ui/icons';
 import { useUpdateVoiceChoices, useVoiceConfig } from './queries';
 import { speechQueue, takeSentences, type SpeechQueue } from './speech-player';
-import { MIC_REFUSED } from './useRecorder';
+import { canRecord, MIC_REFUSED } from './useRecorder';
 import { canDetectWakeWords, startWakeDetector, type WakeDetector } from './wake-detector';
 import './voice.css';
 
@@ -93,9 +93,10 @@ export function VoiceModePanel({ busy, onAsk, onClose }: { busy: boolean; onAsk:
   const voice = useVoiceConfig();
   const updateChoices = useUpdateVoiceChoices();
   const config = voice.data;
-  const secure = canDetectWakeWords() && typeof MediaRecorder !== 'undefined';
+  // the microphone needs a secure page; the wake word also needs AudioWorklet (without it, Speak still works)
+  const secure = canRecord();
   const word = config ? (config.wakeWords.find((w) => w.id === config.choices.wakeWordId) ?? config.wakeWords[0] ?? null) : null;
-  const wakeOn = !!config?.choices.wakeWord && word !== null;
+  const wakeOn = !!config?.choices.wakeWord && word !== null && canDetectWakeWords();
   /** The switch as the member just set it, until the saved choice comes back. */
   const [switched, setSwitched] = useState<boolean | null>(null);
   const [phase, setPhase] = useState<Phase>('starting');
@@ -247,7 +248,8 @@ export function VoiceModePanel({ busy, onAsk, onClose }: { busy: boolean; onAsk:
           End voice mode
         </button>
       </div>
-      {word ? (
+      {word && !canDetectWakeWords() ? <p className="muted">This browser cannot listen for a wake word (it has no AudioWorklet); tap Speak instead.</p> : null}
+      {word && canDetectWakeWords() ? (
         <label className="voice-mode__wake">
           <input
             type="checkbox"

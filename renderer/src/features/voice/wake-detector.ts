@@ -35,6 +35,8 @@ export async function startWakeDetector(config: VoiceConfigResponse, id: string,
   const pipeline = new WakePipeline(ort, models);
 
   const ctx = new AudioContext();
+  // started by the member's tap on Voice mode; a browser that still holds it back is asked again
+  await ctx.resume().catch(() => undefined);
   await ctx.audioWorklet.addModule('/audio/wake-worklet.js');
   const source = ctx.createMediaStreamSource(stream);
   const node = new AudioWorkletNode(ctx, 'wake-word-capture');
