@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import { readBootConfig, startupLoader } from './first-paint';
 import { precompress } from './precompress';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -25,6 +25,12 @@ function isShellFile(url: string): boolean {
 
 export default defineConfig({
   root: here,
+  resolve: {
+    // onnxruntime-web (the wake-word detector) without its wasm copied into the build: the browser
+    // loads the runtime from the Hearth server (/api/voice/wakewords/runtime/…), which serves it
+    // from the installed package
+    conditions: ['onnxruntime-web-use-extern-wasm', ...defaultClientConditions],
+  },
   plugins: [
     react(),
     // registers the service worker too (vite-plugin-pwa's generateSW writes /sw.js)

@@ -14,7 +14,8 @@ const appCsp = (scripts: readonly string[]) => [
   "default-src 'self'",
   "img-src 'self' data: blob:",
   "style-src 'self' 'unsafe-inline'",
-  ["script-src 'self'", ...scripts.map((h) => `'${h}'`)].join(' '),
+  // 'wasm-unsafe-eval': compiling WebAssembly (the wake-word runtime, served by Hearth itself), not eval
+  ["script-src 'self' 'wasm-unsafe-eval'", ...scripts.map((h) => `'${h}'`)].join(' '),
   "connect-src 'self'",
   // the Reader's embedded view frames a saved live page from its own site (only when that site allows it)
   "frame-src 'self' https: http:",

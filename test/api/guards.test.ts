@@ -428,7 +428,7 @@ describe('guards and HTTP conventions', () => {
         .map((d) => d.trim())
         .find((d) => d.startsWith('script-src '));
       const hash = createHash('sha256').update(LOADER).digest('base64');
-      expect(scriptSrc).toBe(`script-src 'self' 'sha256-${hash}'`);
+      expect(scriptSrc).toBe(`script-src 'self' 'wasm-unsafe-eval' 'sha256-${hash}'`);
     });
   });
 

@@ -145,7 +145,7 @@ describe('voice on the real engines', () => {
       expect(c.voices.map((v) => v.id)).toEqual(expect.arrayContaining(['flite:slt', 'espeak-ng:en-us']));
       expect(c.voices.every((v) => v.sampleRate >= 22_050)).toBe(true);
       const put = await s.member.put('/api/voice', { voice: 'flite:rms', rate: 1.5 });
-      expect(put.body.choices).toEqual({ voice: 'flite:rms', rate: 1.5, wakeWord: false });
+      expect(put.body.choices).toEqual({ voice: 'flite:rms', rate: 1.5, wakeWord: false, wakeWordId: null });
       expect((await s.admin.get('/api/voice')).body.choices.voice).toBeNull();
       expect((await s.member.put('/api/voice', { voice: 'piper:lessac' })).status).toBe(400);
       expect((await s.member.put('/api/voice', { rate: 9 })).status).toBe(400);

@@ -17,8 +17,9 @@ export function readWav(wav: Buffer): { sampleRate: number; pcm: Buffer } {
       sampleRate = wav.readUInt32LE(at + 12);
     } else if (id === 'data') {
       if (!sampleRate) throw new Error('data before fmt');
-      // a streamed WAV says 0x7fffffff-ish; the data runs to the end of what was written
-      const end = Math.min(wav.length, at + 8 + size);
+      // a streamed WAV says 0x7fffffff-ish, or 0 (festival writing to a pipe, where it cannot go
+      // back to fill the sizes in); the data runs to the end of what was written
+      const end = size === 0 ? wav.length : Math.min(wav.length, at + 8 + size);
       const body = wav.subarray(at + 8, end - ((end - at - 8) % 2));
       return { sampleRate, pcm: Buffer.from(body) };
     }

@@ -6,15 +6,16 @@ import type { SttEngine } from '../../adapters/speech/engine.js';
 import { BadRequestError } from '../../errors.js';
 import { engineList, pickVoice, voiceList, type SpeechEngines } from './engines.js';
 import type { RemoteEnginesService } from './remotes-service.js';
+import type { WakeWordsService } from './wakewords-service.js';
 import type { AdminVoiceResponse, EngineInfo, VoiceChoices, VoiceConfigResponse } from './schema.js';
 
 const DEFAULT_VOICE_KEY = 'voice.defaultVoice';
 const STT_ENGINE_KEY = 'voice.sttEngine';
 const CHOICES_KEY = 'voice.choices';
-const DEFAULT_CHOICES: VoiceChoices = { voice: null, rate: 1, wakeWord: false };
+const DEFAULT_CHOICES: VoiceChoices = { voice: null, rate: 1, wakeWord: false, wakeWordId: null };
 
 export class VoiceConfigService {
-  constructor(private readonly deps: { engines: SpeechEngines; remotes: Pick<RemoteEnginesService, 'list'>; settings: AppSettingsStore; preferences: UserPreferencesStore }) {}
+  constructor(private readonly deps: { engines: SpeechEngines; remotes: Pick<RemoteEnginesService, 'list'>; settings: AppSettingsStore; preferences: UserPreferencesStore; wakeWords: Pick<WakeWordsService, 'enabled' | 'featureModelUrls' | 'runtimeUrl'> }) {}
 
   /** The transcription engine: the admin's choice of speech server, else pocketsphinx when present. */
   async sttEngine(): Promise<SttEngine | null> {
@@ -56,9 +57,9 @@ export class VoiceConfigService {
       defaultVoice: await this.defaultVoice(),
       tts: e.tts.size > 0,
       stt: (await this.sttEngine()) !== null && e.ffmpeg !== null,
-      // no wake-word models ship with Hearth yet
-      wakeWords: [],
-      featureModelUrls: [],
+      wakeWords: await this.deps.wakeWords.enabled(),
+      featureModelUrls: this.deps.wakeWords.featureModelUrls(),
+      wakeWordRuntimeUrl: this.deps.wakeWords.runtimeUrl(),
       choices: await this.choicesOf(actor),
     };
   }
@@ -69,6 +70,9 @@ export class VoiceConfigService {
 
   async updateChoices(actor: UserActor, patch: Partial<VoiceChoices>): Promise<VoiceConfigResponse> {
     if (patch.voice) this.knownVoice(patch.voice);
+    if (patch.wakeWordId && !(await this.deps.wakeWords.enabled()).some((w) => w.id === patch.wakeWordId)) {
+      throw new BadRequestError(`There is no wake word called ${patch.wakeWordId} switched on here. Choose one from the wake-word list.`);
+    }
     const next = { ...(await this.choicesOf(actor)), ...patch };
     await this.deps.preferences.set(actor.id, CHOICES_KEY, next);
     return this.config(actor);

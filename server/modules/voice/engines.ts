@@ -1,9 +1,11 @@
 // Which speech engines this computer has: a probe at start looks for each program on the PATH
-// (config.searchPath) and builds the engines found; the voices each offers; picking one for a
-// request (a missing engine is 503 engine_unavailable with a sentence, never a crash).
+// (config.searchPath) and builds the engines found (festival only with its HTS voice installed);
+// the voices each offers; picking one for a request (a missing engine is 503 engine_unavailable
+// with a sentence, never a crash).
 import { existsSync } from 'node:fs';
 import { createEspeakNg } from '../../adapters/speech/espeak-ng.js';
 import type { SttEngine, TtsEngine } from '../../adapters/speech/engine.js';
+import { createFestival, FESTIVAL_HTS_VOICE_DIR } from '../../adapters/speech/festival.js';
 import { createFlite } from '../../adapters/speech/flite.js';
 import { createPocketsphinx } from '../../adapters/speech/pocketsphinx.js';
 import { engineUnavailable } from '../../adapter-errors/speech.js';
@@ -30,6 +32,7 @@ const VOICES: Array<Omit<VoiceInfo, 'sampleRate'>> = [
   { id: 'flite:rms', engine: 'flite', language: 'en-US', name: 'Robert (flite, US English)' },
   { id: 'flite:awb', engine: 'flite', language: 'en-GB', name: 'Alan (flite, Scottish English)' },
   { id: 'flite:kal16', engine: 'flite', language: 'en-US', name: 'Ken (flite, US English)' },
+  { id: 'festival:slt-hts', engine: 'festival', language: 'en-US', name: 'Sarah HD (festival, US English, slower to start)' },
   { id: 'espeak-ng:en-us', engine: 'espeak-ng', language: 'en-US', name: 'eSpeak (US English, robotic)' },
   { id: 'espeak-ng:en-gb', engine: 'espeak-ng', language: 'en-GB', name: 'eSpeak (British English, robotic)' },
 ];
@@ -48,6 +51,8 @@ export function probeEngines(searchPath: string[], scratchDir: string): SpeechEn
   const tts = new Map<string, TtsEngine>();
   const flite = findProgram(['flite'], searchPath);
   if (flite) tts.set('flite', createFlite(flite, { timeoutMs: TTS_TIMEOUT_MS, scratchDir }));
+  const festival = findProgram(['text2wave'], searchPath);
+  if (festival && existsSync(FESTIVAL_HTS_VOICE_DIR)) tts.set('festival', createFestival(festival, TTS_TIMEOUT_MS));
   const espeak = findProgram(['espeak-ng'], searchPath);
   if (espeak) tts.set('espeak-ng', createEspeakNg(espeak, TTS_TIMEOUT_MS));
   const sphinx = findProgram(['pocketsphinx_continuous'], searchPath);
@@ -59,6 +64,7 @@ export function engineList(e: SpeechEngines): EngineInfo[] {
   return [
     { id: 'flite', kind: 'tts', name: 'flite', available: e.tts.has('flite') },
     { id: 'espeak-ng', kind: 'tts', name: 'eSpeak NG', available: e.tts.has('espeak-ng') },
+    { id: 'festival', kind: 'tts', name: 'Festival (HTS voice)', available: e.tts.has('festival') },
     { id: 'pocketsphinx', kind: 'stt', name: 'PocketSphinx (English)', available: e.stt !== null },
     { id: 'ffmpeg', kind: 'decoder', name: 'FFmpeg', available: e.ffmpeg !== null },
   ];

@@ -48,8 +48,10 @@ export type VoiceInfo = z.infer<typeof VoiceInfo>;
 export const EngineInfo = z.strictObject({ id: z.string(), kind: z.enum(['tts', 'stt', 'decoder']), name: z.string(), available: z.boolean() });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 export const WakeWordInfo = z.strictObject({ id: z.string(), name: z.string(), license: z.string(), modelUrl: z.string() });
+export type WakeWordInfo = z.infer<typeof WakeWordInfo>;
 
-export const VoiceChoices = z.strictObject({ voice: z.string().nullable(), rate: z.number(), wakeWord: z.boolean() });
+/** `wakeWord`: the member's switch; `wakeWordId`: which one (null: the first the household has on). */
+export const VoiceChoices = z.strictObject({ voice: z.string().nullable(), rate: z.number(), wakeWord: z.boolean(), wakeWordId: z.string().nullable() });
 export type VoiceChoices = z.infer<typeof VoiceChoices>;
 export const VoiceConfigResponse = z.strictObject({
   engines: z.array(EngineInfo),
@@ -59,10 +61,21 @@ export const VoiceConfigResponse = z.strictObject({
   stt: z.boolean(),
   wakeWords: z.array(WakeWordInfo),
   featureModelUrls: z.array(z.string()),
+  /** Where onnxruntime-web loads its wasm from (same origin), or null when wake words cannot run. */
+  wakeWordRuntimeUrl: z.string().nullable(),
   choices: VoiceChoices,
 });
 export type VoiceConfigResponse = z.infer<typeof VoiceConfigResponse>;
-export const VoiceChoicesUpdate = z.strictObject({ voice: VoiceId.nullable().optional(), rate: Rate.optional(), wakeWord: z.boolean().optional() });
+export const VoiceChoicesUpdate = z.strictObject({ voice: VoiceId.nullable().optional(), rate: Rate.optional(), wakeWord: z.boolean().optional(), wakeWordId: VoiceId.nullable().optional() });
+
+export const AdminWakeWordsUpdate = z.strictObject({ enabled: z.array(z.string().trim().min(1).max(64)).max(20) });
+export const AdminWakeWordsResponse = z.strictObject({
+  /** The models and the browser runtime are installed. */
+  available: z.boolean(),
+  license: z.string(),
+  wakeWords: z.array(z.strictObject({ id: z.string(), name: z.string(), enabled: z.boolean() })),
+});
+export type AdminWakeWordsResponse = z.infer<typeof AdminWakeWordsResponse>;
 
 export const AdminVoiceUpdate = z.strictObject({ defaultVoice: VoiceId.nullable().optional(), sttEngine: z.string().trim().min(1).max(64).nullable().optional() });
 /** A speech server an admin added, as the API shows it (never its key). */

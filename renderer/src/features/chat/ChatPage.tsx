@@ -16,6 +16,7 @@ import { ConversationView } from './ConversationView';
 import { useChatReadiness, useConversation } from './queries';
 import { useChatStream } from './useChatStream';
 import { useCompanions } from '../companions';
+import { VoiceModeButton, VoiceModePanel } from '../voice';
 import './chat.css';
 
 /**
@@ -64,6 +65,8 @@ export function ChatPage(): ReactElement {
   const [search] = useSearchParams();
   const wide = useWide();
   const [drawerOpen, setDrawerOpen] = useState(false);
+  /** Hands-free voice mode: above the conversation, so it stays open when a new chat gets its address. */
+  const [voiceMode, setVoiceMode] = useState(false);
   const readiness = useChatReadiness();
   /** When the member last asked to check again (shown while chat still cannot answer). */
   const [checkedAt, setCheckedAt] = useState<string | null>(null);
@@ -166,6 +169,7 @@ export function ChatPage(): ReactElement {
           <h1 id="chat-title" className="chat__title">
             {id ? (conversation.data?.title ?? 'Chat') : 'New chat'}
           </h1>
+          {readiness.data?.available ? <VoiceModeButton open={voiceMode} onToggle={() => setVoiceMode((on) => !on)} /> : null}
           {!wide && id ? (
             <Link to="/chat" className="btn btn--ghost btn--compact" aria-label="New chat" title="New chat">
               <Icon name="plus" size={20} />
@@ -173,6 +177,17 @@ export function ChatPage(): ReactElement {
           ) : null}
         </div>
         {wantedCompanion ? <CompanionLine companion={companion} loading={companions.isPending} fresh={!id} /> : null}
+        {voiceMode && readiness.data?.available ? (
+          <VoiceModePanel
+            busy={stream.streamingId !== null}
+            onAsk={(said, onToken) =>
+              stream.send({ message: said, onToken, companionId: companion?.id, conversationId: id }, (newId) => {
+                if (newId !== id) void navigate(`/chat/${newId}${companionQuery}`, { replace: id === undefined });
+              })
+            }
+            onClose={() => setVoiceMode(false)}
+          />
+        ) : null}
         {body}
       </div>
       {!wide ? (

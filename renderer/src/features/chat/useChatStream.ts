@@ -26,6 +26,8 @@ export interface SendArgs {
   regenerate?: boolean;
   /** The companion the answer speaks as (its prompt and model apply). */
   companionId?: string;
+  /** Each piece of the answer as it arrives (voice mode speaks it sentence by sentence). */
+  onToken?: (text: string) => void;
 }
 
 export interface ChatStream {
@@ -119,7 +121,10 @@ export function useChatStream(): ChatStream {
             void cache.refreshList();
             onAccepted?.(e.id);
           },
-          token: (e) => edit((m) => ({ ...m, content: m.content + e.text })),
+          token: (e) => {
+            args.onToken?.(e.text);
+            edit((m) => ({ ...m, content: m.content + e.text }));
+          },
           tool: (e) => edit((m) => ({ ...m, toolCalls: [...m.toolCalls, { name: e.name, args: e.args, summary: '', sources: [], status: 'ok' }] })),
           tool_result: (e) =>
             edit((m) => {

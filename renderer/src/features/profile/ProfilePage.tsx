@@ -1,7 +1,7 @@
 // /profile: the signed-in person's own page, opened from the profile menu in the header. Who they
 // are (picture, name, whether they are an admin), who changes those (an admin, on the Members
 // page), their own PIN (ChangePinForm), and the accounts linked to them: the Plex account row
-// (features/media), shown once the household's Plex is connected.
+// (features/media), shown once the household's Plex is connected; their voice (features/voice).
 import type { ReactElement } from 'react';
 import { Link } from 'react-router';
 import { useUser } from '../../app/session';
@@ -9,6 +9,7 @@ import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
 import { PlexAccountRow } from '../media';
+import { VoiceChoicesCard } from '../voice';
 import { AdultContentCard } from './AdultContentCard';
 import { ChangePinForm } from './ChangePinForm';
 import './profile.css';
@@ -46,6 +47,7 @@ export function ProfilePage(): ReactElement {
       </section>
       <ChangePinForm />
       <AdultContentCard />
+      <VoiceChoicesCard />
       <PlexAccountRow />
     </section>
   );

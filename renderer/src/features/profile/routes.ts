@@ -4,6 +4,6 @@
 import type { PageRoute } from '../../app/page-types.js';
 
 export const routes = [
-  { id: 'profile', path: 'profile', access: 'user', module: 'features/profile/ProfilePage', prefetch: () => ['/api/mediaserver/status'] },
+  { id: 'profile', path: 'profile', access: 'user', module: 'features/profile/ProfilePage', prefetch: () => ['/api/mediaserver/status', '/api/voice'] },
   { id: 'memory', path: 'profile/memory', access: 'user', module: 'features/profile/MemoryPage', prefetch: () => ['/api/chat/memory'] },
 ] as const satisfies readonly PageRoute[];

@@ -10,6 +10,7 @@ import { ArchiveBadge, Favicon, readingTime, TagChips } from './parts';
 import { useAfterFirstPaint } from '../../ui/hooks';
 import { usePatchItem, useRearchive, type PatchVars } from './queries';
 import { SegmentedControl } from '../../ui/SegmentedControl';
+import { SpeakButton } from '../voice';
 import { AiPanel, MonitorPanel } from './ArticlePanels';
 import { hostOf, isBusy, itemTitle, STATUS_TEXT, type FullReaderItem, type PatchItemBody, type ProbeResult } from './types';
 
@@ -160,6 +161,7 @@ export function Article({ item: saved, onDeleted }: { item: FullReaderItem; onDe
           <Icon name="external" size={20} />
           Open original
         </a>
+        {item.contentText?.trim() ? <SpeakButton text={item.contentText} markdown={false} /> : null}
         {item.canEdit ? (
           menu === null ? (
             <MoreButton busy={busy !== null} onOpen={(byKeyboard) => setMenu({ byKeyboard })} />

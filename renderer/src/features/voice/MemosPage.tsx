@@ -1,27 +1,63 @@
 // Memos (/memos): the member's voice memos, newest first, each with its recording and transcript
 // (written in the background); record one (on a secure page) or upload a recording, find one by
-// its words, delete one.
-import { useMemo, useState, type ReactElement } from 'react';
+// its words, rename one, delete one.
+import { useMemo, useState, type FormEvent, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { FilePicker } from '../../ui/FilePicker';
-import { Icon } from '../../ui/icons';
+import { Icon, Spinner } from '../../ui/icons';
 import { SearchField } from '../../ui/SearchField';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { TextField } from '../../ui/TextField';
 import { UploadProgress } from '../../ui/UploadProgress';
-import { useDeleteMemo, useMemos, useUploadMemo, useVoiceConfig, type Memo } from './queries';
+import { useDeleteMemo, useMemos, useRenameMemo, useUploadMemo, useVoiceConfig, type Memo } from './queries';
 import { Recorder } from './Recorder';
 import './voice.css';
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const length = (s: number | null) => (s === null ? '' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`);
 
+/** The memo's name, and renaming it in place (an empty name goes back to the date). */
+function MemoTitle({ memo, title }: { memo: Memo; title: string }): ReactElement {
+  const rename = useRenameMemo();
+  const [editing, setEditing] = useState<string | null>(null);
+  if (editing === null) {
+    return (
+      <div className="memo__name">
+        <h2 className="memo__title">{title}</h2>
+        <button type="button" className="btn btn--ghost btn--compact" onClick={() => setEditing(memo.title ?? '')} aria-label={`Rename ${title}`}>
+          <Icon name="edit" size={18} />
+          Rename
+        </button>
+      </div>
+    );
+  }
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    rename.mutate({ id: memo.id, title: editing.trim() || null }, { onSuccess: () => setEditing(null) });
+  };
+  return (
+    <form className="memo__rename" onSubmit={save} aria-label={`Rename ${title}`}>
+      <TextField label="Name" maxLength={200} value={editing} onChange={(e) => setEditing(e.target.value)} hint="Leave it empty to name the memo by its date." autoFocus error={rename.error ? errorMessage(rename.error) : null} />
+      <div className="memo__actions">
+        <button type="submit" className="btn btn--primary btn--compact" disabled={rename.isPending}>
+          {rename.isPending ? <Spinner size={18} /> : <Icon name="check" size={18} />}
+          Save name
+        </button>
+        <button type="button" className="btn btn--ghost btn--compact" onClick={() => setEditing(null)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function MemoCard({ memo, onDelete }: { memo: Memo; onDelete: () => void }): ReactElement {
   const title = memo.title ?? `Memo of ${when(memo.createdAt)}`;
   return (
     <li className="memo card" data-testid="memo">
       <div className="memo__head">
-        <h2 className="memo__title">{title}</h2>
+        <MemoTitle memo={memo} title={title} />
         <span className="muted memo__meta">
           {memo.title ? `${when(memo.createdAt)} · ` : ''}
           {length(memo.durationSeconds)}

@@ -1,5 +1,6 @@
-// "Read aloud": speaks a text sentence by sentence as it streams in, and stops on a second tap.
-// Hidden where this computer has no speech engine (nothing shown that cannot work).
+// "Read aloud": speaks a text sentence by sentence as it streams in, and stops on a second tap. A
+// long text (a Reader article) is asked for in pieces, the first one short, so speech starts at
+// once. Hidden where this computer has no speech engine (nothing shown that cannot work).
 import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { Icon } from '../../ui/icons';
 import { useToast } from '../../ui/Toast';
@@ -16,7 +17,8 @@ export function plainText(markdown: string): string {
     .trim();
 }
 
-export function SpeakButton({ text }: { text: string }): ReactElement | null {
+/** `markdown`: the text is a chat answer (its marks are not read out); otherwise plain text. */
+export function SpeakButton({ text, markdown = true, label = 'Read aloud' }: { text: string; markdown?: boolean; label?: string }): ReactElement | null {
   const voice = useVoiceConfig();
   const toast = useToast();
   const [player, setPlayer] = useState<SpeechPlayer | null>(null);
@@ -28,7 +30,7 @@ export function SpeakButton({ text }: { text: string }): ReactElement | null {
       player.stop();
       return;
     }
-    const p = speak(plainText(text).slice(0, 2_000), (message) => toast(message, { tone: 'error' }));
+    const p = speak(markdown ? plainText(text) : text, (message) => toast(message, { tone: 'error' }));
     current.current = p;
     setPlayer(p);
     void p.done.then(() => {
@@ -39,7 +41,7 @@ export function SpeakButton({ text }: { text: string }): ReactElement | null {
   return (
     <button type="button" className="btn btn--ghost btn--compact" onClick={toggle} aria-pressed={player !== null} data-testid="speak-button">
       <Icon name={player ? 'pause' : 'play'} size={18} />
-      {player ? 'Stop reading' : 'Read aloud'}
+      {player ? 'Stop reading' : label}
     </button>
   );
 }

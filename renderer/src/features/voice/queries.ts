@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { uploadFile } from '../../api/upload';
-import type { Memo, VoiceConfigResponse } from '../../../../server/modules/voice/schema.js';
+import type { AdminVoiceResponse, AdminWakeWordsResponse, Memo, RemoteEngine, VoiceConfigResponse } from '../../../../server/modules/voice/schema.js';
 
 export type { Memo };
 export const VOICE_KEY = ['voice'] as const;
@@ -31,4 +31,60 @@ export function useUploadMemo() {
 
 export function useDeleteMemo() {
   return useMutation({ mutationFn: (id: string) => api.delete(`/api/voice/memos/${encodeURIComponent(id)}`), meta: { invalidates: [MEMOS_KEY] } });
+}
+
+/** The member's own voice choices (voice, rate, wake word on/off and which). */
+export function useUpdateVoiceChoices() {
+  return useMutation({
+    mutationFn: (patch: Partial<VoiceConfigResponse['choices']>) => api.put<VoiceConfigResponse>('/api/voice', patch),
+    meta: { invalidates: [VOICE_KEY] },
+  });
+}
+
+export function useRenameMemo() {
+  return useMutation({
+    mutationFn: ({ id, title }: { id: string; title: string | null }) => api.patch<{ memo: Memo }>(`/api/voice/memos/${encodeURIComponent(id)}`, { title }),
+    meta: { invalidates: [MEMOS_KEY] },
+  });
+}
+
+// ---- the admin's voice page ----
+export const ADMIN_VOICE_KEY = ['admin', 'voice'] as const;
+export const ADMIN_WAKE_KEY = ['admin', 'wakewords'] as const;
+
+export function useAdminVoice() {
+  return useQuery({ queryKey: ADMIN_VOICE_KEY, queryFn: ({ signal }) => api.get<AdminVoiceResponse>('/api/admin/voice', { signal }) });
+}
+
+export function useSaveAdminVoice() {
+  return useMutation({
+    mutationFn: (patch: { defaultVoice?: string | null; sttEngine?: string | null }) => api.put<AdminVoiceResponse>('/api/admin/voice', patch),
+    meta: { invalidates: [ADMIN_VOICE_KEY, VOICE_KEY] },
+  });
+}
+
+export function useAddSpeechServer() {
+  return useMutation({
+    mutationFn: (body: { kind: 'openai' | 'wyoming'; name: string; url: string; apiKey?: string }) => api.post<{ engine: RemoteEngine }>('/api/admin/voice/engines', body),
+    meta: { invalidates: [ADMIN_VOICE_KEY, VOICE_KEY] },
+  });
+}
+
+export function useRemoveSpeechServer() {
+  return useMutation({ mutationFn: (id: string) => api.delete(`/api/admin/voice/engines/${encodeURIComponent(id)}`), meta: { invalidates: [ADMIN_VOICE_KEY, VOICE_KEY] } });
+}
+
+export function useTestSpeechServer() {
+  return useMutation({ mutationFn: (id: string) => api.post<{ ok: boolean; message: string }>(`/api/admin/voice/engines/${encodeURIComponent(id)}/test`, {}) });
+}
+
+export function useAdminWakeWords() {
+  return useQuery({ queryKey: ADMIN_WAKE_KEY, queryFn: ({ signal }) => api.get<AdminWakeWordsResponse>('/api/admin/wakewords', { signal }) });
+}
+
+export function useSetWakeWords() {
+  return useMutation({
+    mutationFn: (enabled: string[]) => api.put<AdminWakeWordsResponse>('/api/admin/wakewords', { enabled }),
+    meta: { invalidates: [ADMIN_WAKE_KEY, VOICE_KEY] },
+  });
 }
