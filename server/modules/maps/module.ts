@@ -1,0 +1,43 @@
+// The maps module: offline map regions (PMTiles files from the map catalog, fetched through the
+// download queue) served as vector tiles with a MapLibre style.
+import { defineModule, type Platform } from '../module.js';
+import { loadMapCatalog } from './catalog.js';
+import type { MapsPorts } from './ports.js';
+import { RegionFiles } from './region-files.js';
+import { MapRegionsService } from './regions-service.js';
+import { createMapAdminRoutes, createMapRoutes } from './routes.js';
+import { MAX_OPEN_REGIONS } from './schema.js';
+import { MapsStore } from './store.js';
+import { MapTilesService } from './tiles-service.js';
+
+export function createMapsModule(p: Platform, ports: MapsPorts) {
+  const { config } = p;
+  const store = new MapsStore(p.db);
+  const files = new RegionFiles(MAX_OPEN_REGIONS);
+  const mapTiles = new MapTilesService({ store, files, dataDir: config.dataDir });
+  const mapRegions = new MapRegionsService({
+    store,
+    files,
+    catalog: loadMapCatalog(config.mapCatalogPath),
+    downloads: () => ({
+      enqueue: async (actor, job) => (await ports.downloads.enqueue(actor, [job]))[0]!,
+      progress: (id) => ports.downloads.progress(id),
+      cancel: (actor, id) => ports.downloads.cancel(actor, id),
+      destinationPath: (d) => ports.downloads.destinationPath(d),
+    }),
+    disk: p.diskSpace,
+    dataDir: config.dataDir,
+    clock: p.clock,
+    logger: p.logger.child('maps'),
+  });
+  return defineModule({
+    name: 'maps',
+    routes: [
+      { prefix: '/maps', routes: createMapRoutes(mapTiles) },
+      { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, p.sse) },
+    ],
+    services: { mapTiles, mapRegions },
+    listeners: [{ event: 'download.completed', run: (e) => mapRegions.onDownloaded(e) }],
+    close: () => files.closeAll(),
+  });
+}

@@ -1,0 +1,56 @@
+// /api/maps (members: installed regions, the style, tiles) and /api/admin/maps (the catalog,
+// downloads that follow the durable queue, removal).
+import { actorOf } from '../../http/auth.js';
+import { bytes, defineRoutes, events, NO_CONTENT } from '../../http/routes.js';
+import type { SseRegistry } from '../../http/sse.js';
+import { parse } from '../../http/validate.js';
+import type { MapRegionsService } from './regions-service.js';
+import { AdminCatalogResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, StyleResponse, TileParams } from './schema.js';
+import type { MapTilesService } from './tiles-service.js';
+
+/** Tiles of an installed region do not change until it is installed again (a new ETag then). */
+const TILE_CACHE = 'private, max-age=86400';
+
+export function createMapRoutes(tiles: MapTilesService) {
+  return defineRoutes((r) => {
+    r.get('/regions', { access: 'user', response: RegionsResponse }, async (req) => ({ regions: await tiles.regions(actorOf(req)) }));
+
+    r.get('/style.json', { access: 'user', response: StyleResponse }, (req) => tiles.style(actorOf(req), `${req.protocol}://${req.get('host') ?? 'localhost'}`));
+
+    r.get('/tiles/:regionId/:z/:x/:file', { access: 'user', response: bytes('application/vnd.mapbox-vector-tile (gzip-encoded as stored), 204 for an empty tile') }, async (req, res) => {
+      const p = parse(TileParams, req.params);
+      const found = await tiles.tile(actorOf(req), p.regionId, p.z, p.x, p.file);
+      if (found.kind === 'empty') {
+        res.status(204).set('Cache-Control', TILE_CACHE).end();
+        return;
+      }
+      res.set({ ETag: found.etag, 'Cache-Control': TILE_CACHE });
+      if (req.get('if-none-match') === found.etag) {
+        res.status(304).end();
+        return;
+      }
+      res.status(200).set({ 'Content-Type': 'application/vnd.mapbox-vector-tile', 'Content-Length': String(found.data.length), ...(found.gzip ? { 'Content-Encoding': 'gzip' } : {}) });
+      res.end(found.data);
+    });
+  });
+}
+
+export function createMapAdminRoutes(regions: MapRegionsService, sse: SseRegistry) {
+  return defineRoutes((r) => {
+    r.get('/catalog', { access: 'admin', response: AdminCatalogResponse }, (req) => regions.catalogView(actorOf(req)));
+
+    r.post('/download/:regionId', { access: 'admin', response: events(MapDownloadEvents) }, (req, res) =>
+      sse.run(req, res, async (open) => {
+        const { regionId } = parse(RegionIdParams, req.params);
+        const started = await regions.startDownload(actorOf(req), regionId);
+        const stream = open();
+        await regions.follow(started, { send: (event, data) => stream.send(event, data), signal: stream.signal });
+      }),
+    );
+
+    r.delete('/:regionId', { access: 'admin', response: NO_CONTENT }, async (req, res) => {
+      await regions.remove(actorOf(req), parse(RegionIdParams, req.params).regionId);
+      res.status(204);
+    });
+  });
+}

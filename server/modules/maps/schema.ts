@@ -1,0 +1,78 @@
+// Offline maps (issue 36): the region catalog, installed regions, tiles and the style, and the
+// admin's downloads. Saved places, place search and directions come with the same module.
+import { z } from 'zod';
+
+export const REGION_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Deepest zoom a region may carry (PMTiles goes to 26; basemaps stop at 15). */
+export const MAX_ZOOM = 18;
+/** Region files are read with a small directory cache each; at most this many stay open. */
+export const MAX_OPEN_REGIONS = 16;
+
+const Bbox = z
+  .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
+  .refine(([w, s, e, n]) => w < e && s < n, 'bbox is [west, south, east, north] with west < east and south < north');
+
+const Sha256 = z.string().regex(/^[a-f0-9]{64}$/i);
+
+export const CatalogRegion = z.object({
+  id: z.string().regex(REGION_ID),
+  name: z.string().min(1).max(200),
+  bbox: Bbox,
+  minzoom: z.number().int().min(0).max(MAX_ZOOM),
+  maxzoom: z.number().int().min(0).max(MAX_ZOOM),
+  bytes: z.number().int().positive(),
+  sha256: Sha256,
+  url: z.string().url(),
+  /** The region's roads as an .osm.pbf, for directions. */
+  routing: z.object({ url: z.string().url(), bytes: z.number().int().positive(), sha256: Sha256 }).optional(),
+});
+export type CatalogRegion = z.infer<typeof CatalogRegion>;
+
+export const MapCatalog = z.object({ regions: z.array(CatalogRegion) });
+export type MapCatalog = z.infer<typeof MapCatalog>;
+
+export const Region = z.object({
+  id: z.string(),
+  name: z.string(),
+  bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  minzoom: z.number().int(),
+  maxzoom: z.number().int(),
+  bytes: z.number().int(),
+  installedAt: z.string(),
+});
+export type Region = z.infer<typeof Region>;
+
+export const RegionsResponse = z.object({ regions: z.array(Region) });
+
+export const AdminCatalogRegion = CatalogRegion.omit({ url: true, sha256: true, routing: true }).extend({
+  hasRouting: z.boolean(),
+  installed: z.boolean(),
+  downloading: z.boolean(),
+});
+export const AdminCatalogResponse = z.object({ regions: z.array(AdminCatalogRegion), freeBytes: z.number().nullable() });
+
+export const RegionIdParams = z.object({ regionId: z.string().regex(REGION_ID, 'That is not a map region id.') });
+
+export const TileParams = z.object({
+  regionId: z.string().regex(REGION_ID, 'That is not a map region id.'),
+  z: z.coerce.number().int().min(0).max(26),
+  x: z.coerce.number().int().min(0),
+  /** `<y>.mvt` */
+  file: z.string().regex(/^\d{1,8}\.[a-z]{3,4}$/, 'A tile is asked for as <y>.mvt.'),
+});
+
+/** A MapLibre style (v8); its layers are Hearth's own, for the OpenMapTiles schema the regions carry. */
+export const StyleResponse = z.object({
+  version: z.literal(8),
+  name: z.string(),
+  center: z.tuple([z.number(), z.number()]).optional(),
+  zoom: z.number().optional(),
+  sources: z.record(z.string(), z.object({ type: z.literal('vector'), tiles: z.array(z.string()), minzoom: z.number(), maxzoom: z.number(), bounds: z.array(z.number()), attribution: z.string() })),
+  layers: z.array(z.record(z.string(), z.unknown())),
+});
+
+export const MapDownloadEvents = z.object({
+  progress: z.object({ state: z.enum(['waiting', 'downloading', 'retrying', 'installing']), bytesDone: z.number(), bytesTotal: z.number().nullable(), message: z.string().nullable() }),
+  done: z.object({ region: Region }),
+});
+export type MapDownloadEventMap = z.infer<typeof MapDownloadEvents>;

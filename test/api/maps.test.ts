@@ -1,0 +1,192 @@
+// Offline maps (issue 36): the region catalog, a region downloaded through the durable queue
+// (resumed after a cut, a checksum the catalog disagrees with refused at once, a file that is not a
+// region refused), its vector tiles (gzip passed through, ETag/304, 204/404/400 edges, decoded with
+// a real MVT reader), the style, removal, and who may do what. The region is the real "Fixtureton"
+// made by test/fixtures/maps/make-test-region.ts (osmium + tilemaker + the PMTiles writer).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { VectorTile } from '@mapbox/vector-tile';
+import { PbfReader } from 'pbf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { connectSse } from '../harness/sse-client.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
+
+const TOWN = path.resolve(import.meta.dirname, '../fixtures/maps/town.pmtiles');
+const BBOX = [0.3, 52.19, 0.3168, 52.2005];
+
+/** The z/x/y of the tile holding lon/lat. */
+function tileOf(lon: number, lat: number, z: number): [number, number, number] {
+  const n = 2 ** z;
+  const x = Math.floor(((lon + 180) / 360) * n);
+  const r = (lat * Math.PI) / 180;
+  const y = Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n);
+  return [z, x, y];
+}
+
+describe('offline maps: regions and tiles', () => {
+  let s: TestServer;
+  const files = new FakeFileServer();
+  const temp = makeTempDir('hearth-maps-');
+  const town = readFileSync(TOWN);
+  const notARegion = Buffer.from('this is a text file, not a PMTiles region\n'.repeat(40));
+
+  beforeAll(async () => {
+    await files.start();
+    const region = (id: string, name: string, file: string, data: Buffer, sum = sha256(data)) => ({ id, name, bbox: BBOX, minzoom: 0, maxzoom: 14, bytes: data.length, sha256: sum, url: files.addBuffer(file, data) });
+    const catalog = path.join(temp.dir, 'maps.json');
+    writeFileSync(
+      catalog,
+      JSON.stringify({
+        regions: [
+          region('fixtureton', 'Fixtureton', 'town.pmtiles', town),
+          region('stale-catalog', 'Stale catalog', 'stale.pmtiles', town, sha256(Buffer.from('another file'))),
+          region('not-a-region', 'Not a region', 'notes.pmtiles', notARegion),
+        ],
+      }),
+    );
+    // the first transfer of the town is cut after 1 KB: the queue tries again
+    files.behave('town.pmtiles', { dropAfterBytes: 1024, dropTimes: 1 });
+    s = await startTestServer({ seed: 'household', config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await files.close();
+    temp.remove();
+  });
+
+  const download = async (regionId: string) => {
+    const sse = await connectSse(s.url, `/api/admin/maps/download/${regionId}`, { cookie: s.admin.cookie!, origin: s.url }, { body: {} });
+    await sse.ended;
+    return sse;
+  };
+  /** A tile as sent: node:http, so the gzip body is not decoded on the way. */
+  const tile = (p: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get(`${s.url}/api/maps/tiles/${p}`, { headers: { cookie: s.member.cookie!, ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+
+  it('keeps the catalog and downloads to admins, and the region list to the signed-in', async () => {
+    expect((await s.anon.get('/api/maps/regions')).status).toBe(401);
+    expect((await s.anon.get('/api/maps/tiles/fixtureton/14/8206/5397.mvt')).status).toBe(401);
+    expect((await s.member.get('/api/admin/maps/catalog')).status).toBe(403);
+    expect((await s.member.post('/api/admin/maps/download/fixtureton', {})).status).toBe(403);
+    expect((await s.member.delete('/api/admin/maps/fixtureton')).status).toBe(403);
+    const none = await s.member.get('/api/maps/regions');
+    expect(none.status).toBe(200);
+    expect(none.body.regions).toEqual([]);
+    const catalog = await s.admin.get('/api/admin/maps/catalog');
+    expect(catalog.status).toBe(200);
+    expect(catalog.body.regions.map((r: any) => [r.id, r.installed, r.downloading])).toEqual([
+      ['fixtureton', false, false],
+      ['stale-catalog', false, false],
+      ['not-a-region', false, false],
+    ]);
+    expect(typeof catalog.body.freeBytes).toBe('number');
+    // the file's address and checksum are the server's business
+    expect(JSON.stringify(catalog.body)).not.toContain(files.url);
+    expect((await s.admin.post('/api/admin/maps/download/nowhere', {})).status).toBe(404);
+    expect((await s.admin.post('/api/admin/maps/download/Bad%20Id', {})).status).toBe(400);
+  });
+
+  it('downloads a region through the queue, trying again after a cut, and installs it', async () => {
+    const sse = await download('fixtureton');
+    expect(sse.status).toBe(200);
+    const done = sse.events.find((e) => e.event === 'done');
+    expect(sse.events.filter((e) => e.event === 'error')).toEqual([]);
+    expect(done?.data.region).toMatchObject({ id: 'fixtureton', name: 'Fixtureton', minzoom: 0, maxzoom: 14, bytes: town.length });
+    expect(sse.events.some((e) => e.event === 'progress' && e.data.state === 'installing')).toBe(true);
+    // the cut transfer was tried again by the queue (how it resumes with Range: test/api/downloads.test.ts)
+    expect(files.requests.filter((r) => r.path === 'town.pmtiles')).toHaveLength(2);
+    expect(readFileSync(path.join(s.dataDir, 'maps', 'fixtureton.pmtiles')).equals(town)).toBe(true);
+    const regions = await s.member.get('/api/maps/regions');
+    expect(regions.body.regions.map((r: any) => r.id)).toEqual(['fixtureton']);
+    expect((await s.admin.get('/api/admin/maps/catalog')).body.regions[0]).toMatchObject({ id: 'fixtureton', installed: true });
+  });
+
+  it('serves its tiles as stored: gzip MVT with the town\'s streets, ETag and 304', async () => {
+    const [z, x, y] = tileOf(0.31, 52.195, 14);
+    const r = await tile(`fixtureton/${z}/${x}/${y}.mvt`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/vnd.mapbox-vector-tile');
+    expect(r.headers['content-encoding']).toBe('gzip');
+    expect(r.headers['cache-control']).toBe('private, max-age=86400');
+    const etag = r.headers.etag as string;
+    expect(etag).toMatch(/^"[^"]+"$/);
+    const vt = new VectorTile(new PbfReader(new Uint8Array(gunzipSync(r.body))));
+    const layer = vt.layers.transportation_name!;
+    const names = Array.from({ length: layer.length }, (_, i) => layer.feature(i).properties['name:latin']);
+    expect(names).toEqual(expect.arrayContaining(['High Street', 'Oak Street', 'Mill Lane']));
+    expect(Object.keys(vt.layers)).toEqual(expect.arrayContaining(['place', 'poi', 'transportation']));
+    const again = await tile(`fixtureton/${z}/${x}/${y}.mvt`, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('answers the edges like the reference tile server: 204 empty, 404 outside the zooms or the region, 400 bad paths', async () => {
+    // inside the zoom range, a tile far from the town: the region has nothing there
+    const [z, x, y] = tileOf(-70, -30, 10);
+    const empty = await tile(`fixtureton/${z}/${x}/${y}.mvt`);
+    expect(empty.status).toBe(204);
+    expect(empty.body.length).toBe(0);
+    const [z15, x15, y15] = tileOf(0.31, 52.195, 15);
+    const deeper = await tile(`fixtureton/${z15}/${x15}/${y15}.mvt`);
+    expect(deeper.status).toBe(404);
+    expect(JSON.parse(deeper.body.toString()).error.message).toMatch(/zoom 0 to 14/);
+    expect((await tile('fixtureton/2/4/1.mvt')).status).toBe(404); // x past the edge of zoom 2
+    expect((await tile('elsewhere/14/8206/5397.mvt')).status).toBe(404);
+    const png = await tile('fixtureton/14/8206/5397.png');
+    expect(png.status).toBe(400);
+    expect(JSON.parse(png.body.toString()).error.message).toMatch(/\.mvt/);
+    for (const bad of ['fixtureton/x/1/1.mvt', 'fixtureton/14/1/abc.mvt', '..%2F..%2Fhearth.db/1/1/1.mvt', 'fixtureton/99/1/1.mvt']) {
+      expect((await tile(bad)).status, bad).toBe(400);
+    }
+  });
+
+  it('composes a MapLibre style whose sources are this server\'s tiles and that asks nothing of the internet', async () => {
+    const r = await s.member.get('/api/maps/style.json');
+    expect(r.status).toBe(200);
+    expect(r.body.version).toBe(8);
+    const source = r.body.sources['region-fixtureton'];
+    expect(source).toMatchObject({ type: 'vector', minzoom: 0, maxzoom: 14, tiles: [`${s.url}/api/maps/tiles/fixtureton/{z}/{x}/{y}.mvt`] });
+    expect(r.body.glyphs).toBeUndefined();
+    expect(r.body.sprite).toBeUndefined();
+    expect(r.body.layers.filter((l: any) => l.source === 'region-fixtureton').map((l: any) => l['source-layer'])).toEqual(expect.arrayContaining(['transportation', 'transportation_name', 'place', 'poi']));
+    expect(JSON.stringify(r.body)).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+  });
+
+  it('refuses at once a file whose checksum the catalog disagrees with, without fetching it again', async () => {
+    const sse = await download('stale-catalog');
+    const error = sse.events.find((e) => e.event === 'error');
+    expect(error?.data).toEqual({ code: 'map_checksum_mismatch', message: expect.stringMatching(/does not match the catalog/) });
+    expect(files.requests.filter((r) => r.path === 'stale.pmtiles')).toHaveLength(1);
+    expect((await s.member.get('/api/maps/regions')).body.regions.map((r: any) => r.id)).toEqual(['fixtureton']);
+  });
+
+  it('refuses a downloaded file that is not a map region, and keeps nothing of it', async () => {
+    const sse = await download('not-a-region');
+    const error = sse.events.find((e) => e.event === 'error');
+    expect(error?.data).toEqual({ code: 'map_region_unreadable', message: expect.stringMatching(/is not a region Hearth can show/) });
+    expect(existsSync(path.join(s.dataDir, 'maps', 'not-a-region.pmtiles'))).toBe(false);
+    expect((await s.member.get('/api/maps/regions')).body.regions.map((r: any) => r.id)).toEqual(['fixtureton']);
+  });
+
+  it('removes a region: its file, its tiles and its place in the style go', async () => {
+    expect((await s.admin.delete('/api/admin/maps/not-a-region')).status).toBe(404);
+    const r = await s.admin.delete('/api/admin/maps/fixtureton');
+    expect(r.status).toBe(204);
+    expect(existsSync(path.join(s.dataDir, 'maps', 'fixtureton.pmtiles'))).toBe(false);
+    expect((await s.member.get('/api/maps/regions')).body.regions).toEqual([]);
+    expect((await tile('fixtureton/14/8206/5397.mvt')).status).toBe(404);
+    expect((await s.member.get('/api/maps/style.json')).body.sources).toEqual({});
+  });
+});
