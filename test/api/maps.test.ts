@@ -152,6 +152,48 @@ describe('offline maps: regions and tiles', () => {
     }
   });
 
+  it('finds the town\'s streets and places as you type, and the world\'s cities, nearest first', async () => {
+    const find = async (q: string, extra = '') => {
+      const r = await s.member.get(`/api/maps/geocode?q=${encodeURIComponent(q)}${extra}`);
+      expect(r.status, q).toBe(200);
+      return r.body.results as Array<{ name: string; kind: string; source: string; country: string | null; region: string | null; lat: number; lon: number }>;
+    };
+    const street = (await find('high st'))[0];
+    expect(street).toMatchObject({ name: 'High Street', kind: 'street', source: 'region', region: 'Fixtureton' });
+    expect(street!.lat).toBeCloseTo(52.19, 3);
+    // near the town its own Oak Street comes before Oakington, a real village 15 km away
+    expect((await find('oak', '&near=52.195,0.31'))[0]).toMatchObject({ name: 'Oak Street', kind: 'street' });
+    expect((await find('copper kett'))[0]).toMatchObject({ name: 'The Copper Kettle', kind: 'cafe' });
+    expect((await find('fixtureton'))[0]).toMatchObject({ name: 'Fixtureton', kind: 'town' });
+    // GeoNames cities (diacritics folded); which Cambridge comes first depends on where you are
+    expect((await find('zurich'))[0]).toMatchObject({ name: 'Zürich', country: 'Switzerland', source: 'cities' });
+    expect((await find('cambridge', '&near=52.195,0.31'))[0]).toMatchObject({ name: 'Cambridge', country: 'United Kingdom' });
+    expect((await find('cambridge', '&near=42.37,-71.11'))[0]).toMatchObject({ name: 'Cambridge', country: 'United States', region: 'MA' });
+    expect(await find('cambridge', '&limit=3')).toHaveLength(3);
+    expect(await find('qqxqzz')).toEqual([]);
+    for (const bad of ['', '?q=', '?q=paris&near=north', '?q=paris&near=95,0', '?q=paris&limit=0', '?q=paris&limit=500', '?q=%22%29%28']) {
+      const r = await s.member.get(`/api/maps/geocode${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error.message).toEqual(expect.any(String));
+    }
+    expect((await s.anon.get('/api/maps/geocode?q=paris')).status).toBe(401);
+  });
+
+  it('says which street a point is on inside the town, and the nearest city elsewhere', async () => {
+    const at = async (lat: number, lon: number) => {
+      const r = await s.member.get(`/api/maps/reverse?lat=${lat}&lon=${lon}`);
+      expect(r.status).toBe(200);
+      return r.body.place;
+    };
+    // a point on Oak Street (the grid's second row), between two crossings
+    expect(await at(52.19151, 0.3052)).toMatchObject({ name: 'Oak Street', kind: 'street', source: 'region' });
+    expect(await at(48.8566, 2.3522)).toMatchObject({ name: 'Paris', kind: 'city', country: 'France' });
+    // the middle of the Pacific: nothing near
+    expect(await at(-30, -140)).toBeNull();
+    expect((await s.member.get('/api/maps/reverse?lat=91&lon=0')).status).toBe(400);
+    expect((await s.member.get('/api/maps/reverse?lat=abc&lon=0')).status).toBe(400);
+  });
+
   it('composes a MapLibre style whose sources are this server\'s tiles and that asks nothing of the internet', async () => {
     const r = await s.member.get('/api/maps/style.json');
     expect(r.status).toBe(200);
@@ -188,5 +230,8 @@ describe('offline maps: regions and tiles', () => {
     expect((await s.member.get('/api/maps/regions')).body.regions).toEqual([]);
     expect((await tile('fixtureton/14/8206/5397.mvt')).status).toBe(404);
     expect((await s.member.get('/api/maps/style.json')).body.sources).toEqual({});
+    // its streets are no longer found; the world's cities still are
+    expect((await s.member.get('/api/maps/geocode?q=oak%20street')).body.results.filter((r: any) => r.source === 'region')).toEqual([]);
+    expect((await s.member.get('/api/maps/geocode?q=zurich')).body.results[0].name).toBe('Zürich');
   });
 });

@@ -2,6 +2,8 @@
 // download queue) served as vector tiles with a MapLibre style.
 import { defineModule, type Platform } from '../module.js';
 import { loadMapCatalog } from './catalog.js';
+import { GeocoderService } from './geocoder-service.js';
+import { GeoStore } from './geo-store.js';
 import type { MapsPorts } from './ports.js';
 import { RegionFiles } from './region-files.js';
 import { MapRegionsService } from './regions-service.js';
@@ -15,6 +17,8 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   const store = new MapsStore(p.db);
   const files = new RegionFiles(MAX_OPEN_REGIONS);
   const mapTiles = new MapTilesService({ store, files, dataDir: config.dataDir });
+  const logger = p.logger.child('maps');
+  const geocoder = new GeocoderService({ geo: new GeoStore(p.db), files, logger });
   const mapRegions = new MapRegionsService({
     store,
     files,
@@ -25,18 +29,23 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
       cancel: (actor, id) => ports.downloads.cancel(actor, id),
       destinationPath: (d) => ports.downloads.destinationPath(d),
     }),
+    places: geocoder,
     disk: p.diskSpace,
     dataDir: config.dataDir,
     clock: p.clock,
-    logger: p.logger.child('maps'),
+    logger,
   });
   return defineModule({
     name: 'maps',
     routes: [
-      { prefix: '/maps', routes: createMapRoutes(mapTiles) },
+      { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder) },
       { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, p.sse) },
     ],
-    services: { mapTiles, mapRegions },
+    services: { mapTiles, mapRegions, geocoder },
+    // a household with a map has its world cities ready for the first search (loaded once, in chunks)
+    start: async () => {
+      if ((await store.listRegions()).length > 0) void geocoder.ensureCities().catch((err: unknown) => logger.error({ err }, 'the world cities could not be loaded'));
+    },
     listeners: [{ event: 'download.completed', run: (e) => mapRegions.onDownloaded(e) }],
     close: () => files.closeAll(),
   });

@@ -104,6 +104,30 @@ class RegionFile {
     throw new Error('The region file nests its directories deeper than PMTiles allows.');
   }
 
+  /** Every tile stored at zoom `z`, decompressed (for reading a region's place names). */
+  async *tilesAt(z: number): AsyncGenerator<{ x: number; y: number; data: Buffer }> {
+    const { tileIdToZxy, zxyToTileId } = loadPmtiles();
+    const h = await this.cache.getHeader(this.source);
+    // the ids of zoom z are one range: a run of repeated tiles (ocean, say) is only walked inside it
+    const first = zxyToTileId(z, 0, 0);
+    const end = zxyToTileId(z + 1, 0, 0);
+    const walk = async function* (self: RegionFile, offset: number, length: number, depth: number): AsyncGenerator<Pmtiles.Entry> {
+      if (depth > 3) throw new Error('The region file nests its directories deeper than PMTiles allows.');
+      for (const e of await self.cache.getDirectory(self.source, offset, length, h)) {
+        if (e.runLength === 0) yield* walk(self, h.leafDirectoryOffset + e.offset, e.length, depth + 1);
+        else yield e;
+      }
+    };
+    for await (const e of walk(this, h.rootDirectoryOffset, h.rootDirectoryLength, 0)) {
+      let data: Buffer | null = null;
+      for (let id = Math.max(first, e.tileId); id < Math.min(end, e.tileId + e.runLength); id++) {
+        const [, x, y] = tileIdToZxy(id);
+        data ??= Buffer.from(await decompress((await this.source.getBytes(h.tileDataOffset + e.offset, e.length)).data, h.tileCompression));
+        yield { x, y, data };
+      }
+    }
+  }
+
   async close(): Promise<void> {
     const h = this.handle;
     this.handle = null;

@@ -11,6 +11,7 @@ import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import { sleep } from '../../platform/sleep.js';
 import type { DownloadJob, JobProgress, NewJob } from '../downloads/schema.js';
+import type { GeocoderService } from './geocoder-service.js';
 import type { RegionFiles } from './region-files.js';
 import type { CatalogRegion, MapCatalog, MapDownloadEventMap, Region } from './schema.js';
 import type { MapsStore } from './store.js';
@@ -29,6 +30,8 @@ export interface MapRegionsDeps {
   files: RegionFiles;
   catalog: MapCatalog;
   downloads: () => MapDownloadQueue;
+  /** Place search: a region's names are read into it at install and taken out at removal. */
+  places: Pick<GeocoderService, 'indexRegion' | 'removeRegion' | 'ensureCities'>;
   disk: DiskSpace;
   dataDir: string;
   clock: Clock;
@@ -166,7 +169,14 @@ export class MapRegionsService {
     await this.deps.files.closeRegion(r.id);
     const record = { id: r.id, name: r.name, bbox: r.bbox, minZoom: r.minzoom, maxZoom: r.maxzoom, bytes: r.bytes, sha256: r.sha256, filePath: destinationOf(r.id), sourceUrl: r.url, installedAt: this.deps.clock.now().toISOString() };
     await this.deps.store.putRegion(record);
-    this.deps.logger.info({ regionId: r.id }, 'map region installed');
+    try {
+      const named = await this.deps.places.indexRegion({ id: r.id, name: r.name, maxZoom: r.maxzoom }, [r.id, record.installedAt, file]);
+      await this.deps.places.ensureCities();
+      this.deps.logger.info({ regionId: r.id, named }, 'map region installed');
+    } catch (err) {
+      // the map itself works; its streets are not found by search until it is installed again
+      this.deps.logger.error({ err, regionId: r.id }, 'a map region\'s place names could not be read');
+    }
     return regionView(record);
   }
 
@@ -177,6 +187,7 @@ export class MapRegionsService {
     const jobId = this.jobs.get(regionId);
     if (jobId) await this.deps.downloads().cancel(actor, jobId).catch(() => undefined);
     await this.deps.store.deleteRegion(regionId);
+    await this.deps.places.removeRegion(regionId);
     await this.deps.files.closeRegion(regionId);
     const file = resolveInside(this.deps.dataDir, region.filePath);
     if (file) await rm(file, { force: true });

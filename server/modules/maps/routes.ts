@@ -4,15 +4,26 @@ import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, events, NO_CONTENT } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
+import type { GeocoderService } from './geocoder-service.js';
 import type { MapRegionsService } from './regions-service.js';
-import { AdminCatalogResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, StyleResponse, TileParams } from './schema.js';
+import { AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, StyleResponse, TileParams } from './schema.js';
 import type { MapTilesService } from './tiles-service.js';
 
 /** Tiles of an installed region do not change until it is installed again (a new ETag then). */
 const TILE_CACHE = 'private, max-age=86400';
 
-export function createMapRoutes(tiles: MapTilesService) {
+export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderService) {
   return defineRoutes((r) => {
+    r.get('/geocode', { access: 'user', response: GeocodeResponse }, async (req) => {
+      const q = parse(GeocodeQuery, req.query);
+      return { results: await geocoder.search(actorOf(req), q.q, { near: q.near, limit: q.limit }) };
+    });
+
+    r.get('/reverse', { access: 'user', response: ReverseResponse }, async (req) => {
+      const q = parse(ReverseQuery, req.query);
+      return { place: await geocoder.reverse(actorOf(req), q.lat, q.lon) };
+    });
+
     r.get('/regions', { access: 'user', response: RegionsResponse }, async (req) => ({ regions: await tiles.regions(actorOf(req)) }));
 
     r.get('/style.json', { access: 'user', response: StyleResponse }, (req) => tiles.style(actorOf(req), `${req.protocol}://${req.get('host') ?? 'localhost'}`));

@@ -76,3 +76,34 @@ export const MapDownloadEvents = z.object({
   done: z.object({ region: Region }),
 });
 export type MapDownloadEventMap = z.infer<typeof MapDownloadEvents>;
+
+export const GeoResult = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** city, street, town, school, cafe… */
+  kind: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  country: z.string().nullable(),
+  /** The map region (or a city's state or county code). */
+  region: z.string().nullable(),
+  /** Where it was found: the world cities list or an installed region. */
+  source: z.enum(['cities', 'region']),
+});
+export type GeoResult = z.infer<typeof GeoResult>;
+
+const LatLon = z
+  .string()
+  .regex(/^-?\d{1,3}(\.\d+)?,-?\d{1,3}(\.\d+)?$/, 'A place is given as lat,lon (for example 52.2,0.31).')
+  .transform((s) => s.split(',').map(Number) as [number, number])
+  .refine(([lat, lon]) => Math.abs(lat) <= 90 && Math.abs(lon) <= 180, 'Latitude is between -90 and 90, longitude between -180 and 180.');
+
+export const GeocodeQuery = z.object({
+  q: z.string().trim().min(1, 'Type a few letters of a place.').max(200),
+  near: LatLon.optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(10),
+});
+export const GeocodeResponse = z.object({ results: z.array(GeoResult) });
+
+export const ReverseQuery = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) });
+export const ReverseResponse = z.object({ place: GeoResult.nullable() });
