@@ -16,6 +16,9 @@ export async function up(knex: Knex): Promise<void> {
     t.text('file_path').notNullable();
     t.text('source_url').notNullable();
     t.text('installed_at').notNullable();
+    /** Directions: none (the catalog has no roads for it), building, ready or failed. */
+    t.text('routing').notNullable().defaultTo('none').checkIn(['none', 'building', 'ready', 'failed']);
+    t.text('routing_error');
   });
   await knex.schema.createTable('map_places', (t) => {
     t.text('id').primary();

@@ -10,12 +10,15 @@ import { gunzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routingAppError } from '../../server/adapter-errors/routing.js';
+import { findRoutino, RoutingError } from '../../server/adapters/routing/routino.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 const TOWN = path.resolve(import.meta.dirname, '../fixtures/maps/town.pmtiles');
+const ROADS = path.resolve(import.meta.dirname, '../fixtures/maps/town.osm.pbf');
 const BBOX = [0.3, 52.19, 0.3168, 52.2005];
 
 /** The z/x/y of the tile holding lon/lat. */
@@ -32,6 +35,7 @@ describe('offline maps: regions and tiles', () => {
   const files = new FakeFileServer();
   const temp = makeTempDir('hearth-maps-');
   const town = readFileSync(TOWN);
+  const roads = readFileSync(ROADS);
   const notARegion = Buffer.from('this is a text file, not a PMTiles region\n'.repeat(40));
 
   beforeAll(async () => {
@@ -42,7 +46,7 @@ describe('offline maps: regions and tiles', () => {
       catalog,
       JSON.stringify({
         regions: [
-          region('fixtureton', 'Fixtureton', 'town.pmtiles', town),
+          { ...region('fixtureton', 'Fixtureton', 'town.pmtiles', town), routing: { url: files.addBuffer('town.osm.pbf', roads), bytes: roads.length, sha256: sha256(roads) } },
           region('stale-catalog', 'Stale catalog', 'stale.pmtiles', town, sha256(Buffer.from('another file'))),
           region('not-a-region', 'Not a region', 'notes.pmtiles', notARegion),
         ],
@@ -50,7 +54,7 @@ describe('offline maps: regions and tiles', () => {
     );
     // the first transfer of the town is cut after 1 KB: the queue tries again
     files.behave('town.pmtiles', { dropAfterBytes: 1024, dropTimes: 1 });
-    s = await startTestServer({ seed: 'household', config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
+    s = await startTestServer({ seed: 'household', config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url], searchPath: ['/usr/bin', '/bin'] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
   });
   afterAll(async () => {
     await s?.close();
@@ -103,7 +107,8 @@ describe('offline maps: regions and tiles', () => {
     expect(sse.status).toBe(200);
     const done = sse.events.find((e) => e.event === 'done');
     expect(sse.events.filter((e) => e.event === 'error')).toEqual([]);
-    expect(done?.data.region).toMatchObject({ id: 'fixtureton', name: 'Fixtureton', minzoom: 0, maxzoom: 14, bytes: town.length });
+    expect(done?.data.region).toMatchObject({ id: 'fixtureton', name: 'Fixtureton', minzoom: 0, maxzoom: 14, bytes: town.length, directions: 'ready', directionsError: null });
+    expect(sse.events.some((e) => e.event === 'progress' && e.data.state === 'directions')).toBe(true);
     expect(sse.events.some((e) => e.event === 'progress' && e.data.state === 'installing')).toBe(true);
     // the cut transfer was tried again by the queue (how it resumes with Range: test/api/downloads.test.ts)
     expect(files.requests.filter((r) => r.path === 'town.pmtiles')).toHaveLength(2);
@@ -194,6 +199,46 @@ describe('offline maps: regions and tiles', () => {
     expect((await s.member.get('/api/maps/reverse?lat=abc&lon=0')).status).toBe(400);
   });
 
+  it('gives directions on the town\'s roads with named steps, and says when it cannot', async () => {
+    const route = async (query: string) => s.member.get(`/api/maps/route?${query}`);
+    // from the south-west corner (High Street) to the north-east one (Market Street)
+    const car = await route('from=52.19,0.3&to=52.2005,0.3168&mode=car');
+    expect(car.status).toBe(200);
+    expect(car.body.regionId).toBe('fixtureton');
+    expect(car.body.distance).toBeGreaterThan(2000);
+    expect(car.body.distance).toBeLessThan(3000);
+    expect(car.body.duration).toBeGreaterThan(0);
+    expect(car.body.geometry.coordinates[0]).toEqual([0.3, 52.19]);
+    expect(car.body.geometry.coordinates.at(-1)).toEqual([0.3168, 52.2005]);
+    const names = car.body.steps.map((st: any) => st.name);
+    // the secondary road is the quickest way north; one step per street, not per junction
+    expect(names).toEqual(['High Street', 'Bridge Road', 'Market Street', '']);
+    expect(car.body.steps[0].instruction).toBe('Head east on High Street');
+    expect(car.body.steps.at(-1).instruction).toBe('Arrive at your destination');
+    const foot = await route('from=52.19,0.3&to=52.2005,0.3168&mode=foot');
+    expect(foot.status).toBe(200);
+    expect(foot.body.duration).toBeGreaterThan(car.body.duration * 3);
+    // one end outside every region with directions
+    const away = await route('from=52.19,0.3&to=52.3,0.5');
+    expect(away.status).toBe(422);
+    expect(away.body.error).toEqual({ code: 'routing_not_installed', message: expect.stringMatching(/No installed map covers both places/) });
+    for (const bad of ['from=52.19,0.3', 'from=abc&to=52.2,0.31', 'from=52.19,0.3&to=52.2,0.31&mode=plane', 'from=95,0.3&to=52.2,0.31']) {
+      const r = await route(bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error.message).toEqual(expect.any(String));
+    }
+    expect((await s.anon.get('/api/maps/route?from=52.19,0.3&to=52.2005,0.3168')).status).toBe(401);
+  });
+
+  it('reads Routino\'s "no road near that point" as no route', async () => {
+    const routino = findRoutino(['/usr/bin'])!;
+    const dir = path.join(s.dataDir, 'maps', 'fixtureton-directions');
+    const err = await routino.route({ dir, prefix: 'fixtureton', from: [52.19, 0.3], to: [10, 10], mode: 'car', signal: AbortSignal.timeout(10_000), timeoutMs: 10_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RoutingError);
+    expect((err as RoutingError).failure).toBe('no_route');
+    expect(routingAppError(err)).toMatchObject({ status: 404, code: 'no_route' });
+  });
+
   it('composes a MapLibre style whose sources are this server\'s tiles and that asks nothing of the internet', async () => {
     const r = await s.member.get('/api/maps/style.json');
     expect(r.status).toBe(200);
@@ -230,6 +275,8 @@ describe('offline maps: regions and tiles', () => {
     expect((await s.member.get('/api/maps/regions')).body.regions).toEqual([]);
     expect((await tile('fixtureton/14/8206/5397.mvt')).status).toBe(404);
     expect((await s.member.get('/api/maps/style.json')).body.sources).toEqual({});
+    expect(existsSync(path.join(s.dataDir, 'maps', 'fixtureton-directions'))).toBe(false);
+    expect((await s.member.get('/api/maps/route?from=52.19,0.3&to=52.2005,0.3168')).status).toBe(422);
     // its streets are no longer found; the world's cities still are
     expect((await s.member.get('/api/maps/geocode?q=oak%20street')).body.results.filter((r: any) => r.source === 'region')).toEqual([]);
     expect((await s.member.get('/api/maps/geocode?q=zurich')).body.results[0].name).toBe('Zürich');

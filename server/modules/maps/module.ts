@@ -1,7 +1,9 @@
 // The maps module: offline map regions (PMTiles files from the map catalog, fetched through the
 // download queue) served as vector tiles with a MapLibre style.
+import { findRoutino } from '../../adapters/routing/routino.js';
 import { defineModule, type Platform } from '../module.js';
 import { loadMapCatalog } from './catalog.js';
+import { DirectionsService } from './directions-service.js';
 import { GeocoderService } from './geocoder-service.js';
 import { GeoStore } from './geo-store.js';
 import type { MapsPorts } from './ports.js';
@@ -19,6 +21,9 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   const mapTiles = new MapTilesService({ store, files, dataDir: config.dataDir });
   const logger = p.logger.child('maps');
   const geocoder = new GeocoderService({ geo: new GeoStore(p.db), files, logger });
+  // looked for at each use: installing Routino later needs no restart
+  const routing = () => findRoutino(config.searchPath);
+  const directions = new DirectionsService({ store, routing, graphDir: (id) => ports.downloads.destinationPath(`maps/${id}-directions`) });
   const mapRegions = new MapRegionsService({
     store,
     files,
@@ -30,6 +35,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
       destinationPath: (d) => ports.downloads.destinationPath(d),
     }),
     places: geocoder,
+    routing,
     disk: p.diskSpace,
     dataDir: config.dataDir,
     clock: p.clock,
@@ -38,10 +44,10 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   return defineModule({
     name: 'maps',
     routes: [
-      { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder) },
+      { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions) },
       { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, p.sse) },
     ],
-    services: { mapTiles, mapRegions, geocoder },
+    services: { mapTiles, mapRegions, geocoder, directions },
     // a household with a map has its world cities ready for the first search (loaded once, in chunks)
     start: async () => {
       if ((await store.listRegions()).length > 0) void geocoder.ensureCities().catch((err: unknown) => logger.error({ err }, 'the world cities could not be loaded'));

@@ -4,16 +4,23 @@ import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, events, NO_CONTENT } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
+import { clientGone } from '../../http/client-gone.js';
+import type { DirectionsService } from './directions-service.js';
 import type { GeocoderService } from './geocoder-service.js';
 import type { MapRegionsService } from './regions-service.js';
-import { AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, StyleResponse, TileParams } from './schema.js';
+import { AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, RouteQuery, RouteResponse, StyleResponse, TileParams } from './schema.js';
 import type { MapTilesService } from './tiles-service.js';
 
 /** Tiles of an installed region do not change until it is installed again (a new ETag then). */
 const TILE_CACHE = 'private, max-age=86400';
 
-export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderService) {
+export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderService, directions: DirectionsService) {
   return defineRoutes((r) => {
+    r.get('/route', { access: 'user', response: RouteResponse }, (req, res) => {
+      const q = parse(RouteQuery, req.query);
+      return directions.route(actorOf(req), q.from, q.to, q.mode, clientGone(req, res));
+    });
+
     r.get('/geocode', { access: 'user', response: GeocodeResponse }, async (req) => {
       const q = parse(GeocodeQuery, req.query);
       return { results: await geocoder.search(actorOf(req), q.q, { near: q.near, limit: q.limit }) };

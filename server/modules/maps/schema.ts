@@ -39,6 +39,9 @@ export const Region = z.object({
   maxzoom: z.number().int(),
   bytes: z.number().int(),
   installedAt: z.string(),
+  /** Directions inside this region: ready, being built, failed (with `directionsError`), or none listed. */
+  directions: z.enum(['none', 'building', 'ready', 'failed']),
+  directionsError: z.string().nullable(),
 });
 export type Region = z.infer<typeof Region>;
 
@@ -72,7 +75,7 @@ export const StyleResponse = z.object({
 });
 
 export const MapDownloadEvents = z.object({
-  progress: z.object({ state: z.enum(['waiting', 'downloading', 'retrying', 'installing']), bytesDone: z.number(), bytesTotal: z.number().nullable(), message: z.string().nullable() }),
+  progress: z.object({ state: z.enum(['waiting', 'downloading', 'retrying', 'installing', 'directions']), bytesDone: z.number(), bytesTotal: z.number().nullable(), message: z.string().nullable() }),
   done: z.object({ region: Region }),
 });
 export type MapDownloadEventMap = z.infer<typeof MapDownloadEvents>;
@@ -107,3 +110,18 @@ export const GeocodeResponse = z.object({ results: z.array(GeoResult) });
 
 export const ReverseQuery = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) });
 export const ReverseResponse = z.object({ place: GeoResult.nullable() });
+
+export const RouteQuery = z.object({
+  from: LatLon,
+  to: LatLon,
+  mode: z.enum(['car', 'bike', 'foot']).default('car'),
+});
+export const RouteResponse = z.object({
+  /** metres */
+  distance: z.number(),
+  /** seconds */
+  duration: z.number(),
+  geometry: z.object({ type: z.literal('LineString'), coordinates: z.array(z.tuple([z.number(), z.number()])) }),
+  steps: z.array(z.object({ instruction: z.string(), name: z.string(), distance: z.number(), duration: z.number(), location: z.tuple([z.number(), z.number()]) })),
+  regionId: z.string(),
+});

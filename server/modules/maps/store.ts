@@ -12,7 +12,11 @@ export interface RegionRecord {
   filePath: string;
   sourceUrl: string;
   installedAt: string;
+  routing: RoutingState;
+  routingError: string | null;
 }
+
+export type RoutingState = 'none' | 'building' | 'ready' | 'failed';
 
 interface RegionRow {
   id: string;
@@ -25,6 +29,8 @@ interface RegionRow {
   file_path: string;
   source_url: string;
   installed_at: string;
+  routing: RoutingState;
+  routing_error: string | null;
 }
 
 const toRegion = (r: RegionRow): RegionRecord => ({
@@ -38,6 +44,8 @@ const toRegion = (r: RegionRow): RegionRecord => ({
   filePath: r.file_path,
   sourceUrl: r.source_url,
   installedAt: r.installed_at,
+  routing: r.routing,
+  routingError: r.routing_error,
 });
 
 export class MapsStore {
@@ -64,8 +72,14 @@ export class MapsStore {
       file_path: r.filePath,
       source_url: r.sourceUrl,
       installed_at: r.installedAt,
+      routing: r.routing,
+      routing_error: r.routingError,
     };
     await this.db('map_regions').insert(row).onConflict('id').merge();
+  }
+
+  async setRouting(id: string, routing: RoutingState, error: string | null): Promise<void> {
+    await this.db('map_regions').where({ id }).update({ routing, routing_error: error });
   }
 
   async deleteRegion(id: string): Promise<boolean> {

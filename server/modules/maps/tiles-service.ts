@@ -16,7 +16,7 @@ export interface MapTilesDeps {
   dataDir: string;
 }
 
-export const regionView = (r: RegionRecord): Region => ({ id: r.id, name: r.name, bbox: r.bbox, minzoom: r.minZoom, maxzoom: r.maxZoom, bytes: r.bytes, installedAt: r.installedAt });
+export const regionView = (r: RegionRecord): Region => ({ id: r.id, name: r.name, bbox: r.bbox, minzoom: r.minZoom, maxzoom: r.maxZoom, bytes: r.bytes, installedAt: r.installedAt, directions: r.routing, directionsError: r.routingError });
 
 export class MapTilesService {
   constructor(private readonly deps: MapTilesDeps) {}
