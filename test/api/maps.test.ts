@@ -239,6 +239,43 @@ describe('offline maps: regions and tiles', () => {
     expect(routingAppError(err)).toMatchObject({ status: 404, code: 'no_route' });
   });
 
+  it('keeps each member\'s saved places private, and the household\'s for everyone', async () => {
+    const mine = await s.member.post('/api/maps/places', { name: 'Gran\'s house', note: 'Blue door', lat: 52.1936, lon: 0.3096 });
+    expect(mine.status).toBe(201);
+    expect(mine.body.place).toMatchObject({ name: "Gran's house", note: 'Blue door', household: false });
+    const adminsOwn = await s.admin.post('/api/maps/places', { name: 'Allotment', lat: 52.195, lon: 0.31 });
+    expect(adminsOwn.status).toBe(201);
+    const home = await s.admin.post('/api/admin/maps/places', { name: 'Home', lat: 52.1921, lon: 0.3024 });
+    expect(home.status).toBe(201);
+    expect(home.body.place.household).toBe(true);
+    const memberList = (await s.member.get('/api/maps/places')).body.places.map((p: any) => [p.name, p.household]);
+    expect(memberList).toEqual([['Home', true], ["Gran's house", false]]);
+    const adminList = (await s.admin.get('/api/maps/places')).body.places.map((p: any) => p.name);
+    expect(adminList).toEqual(['Home', 'Allotment']);
+    // another member's place is missing to an admin too; the household's is changed only on the admin route
+    const id = mine.body.place.id;
+    expect((await s.admin.patch(`/api/maps/places/${id}`, { name: 'Mine now' })).status).toBe(404);
+    expect((await s.admin.delete(`/api/maps/places/${id}`)).status).toBe(404);
+    expect((await s.admin.patch(`/api/admin/maps/places/${id}`, { name: 'Mine now' })).status).toBe(404);
+    expect((await s.member.patch(`/api/maps/places/${home.body.place.id}`, { name: 'Moved' })).status).toBe(404);
+    expect((await s.member.post('/api/admin/maps/places', { name: 'Mine', lat: 1, lon: 1 })).status).toBe(403);
+    expect((await s.member.delete(`/api/admin/maps/places/${home.body.place.id}`)).status).toBe(403);
+    const renamed = await s.member.patch(`/api/maps/places/${id}`, { note: 'Green door now' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.place).toMatchObject({ name: "Gran's house", note: 'Green door now' });
+    for (const [body, field] of [[{ lat: 1, lon: 1 }, 'name'], [{ name: 'x', lat: 100, lon: 1 }, 'lat'], [{ name: ' ', lat: 1, lon: 1 }, 'name'], [{ name: 'x', lat: '1', lon: 1 }, 'lat']] as const) {
+      const r = await s.member.post('/api/maps/places', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(r.body.error)).toContain(field);
+    }
+    expect((await s.member.patch(`/api/maps/places/${id}`, {})).status).toBe(400);
+    expect((await s.member.patch('/api/maps/places/not-a-uuid', { name: 'x' })).status).toBe(400);
+    expect((await s.anon.get('/api/maps/places')).status).toBe(401);
+    expect((await s.admin.delete(`/api/admin/maps/places/${home.body.place.id}`)).status).toBe(204);
+    expect((await s.member.delete(`/api/maps/places/${id}`)).status).toBe(204);
+    expect((await s.member.get('/api/maps/places')).body.places).toEqual([]);
+  });
+
   it('composes a MapLibre style whose sources are this server\'s tiles and that asks nothing of the internet', async () => {
     const r = await s.member.get('/api/maps/style.json');
     expect(r.status).toBe(200);

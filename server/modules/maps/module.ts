@@ -11,7 +11,8 @@ import { RegionFiles } from './region-files.js';
 import { MapRegionsService } from './regions-service.js';
 import { createMapAdminRoutes, createMapRoutes } from './routes.js';
 import { MAX_OPEN_REGIONS } from './schema.js';
-import { MapsStore } from './store.js';
+import { PlacesService } from './places-service.js';
+import { MapsStore, PlacesStore } from './store.js';
 import { MapTilesService } from './tiles-service.js';
 
 export function createMapsModule(p: Platform, ports: MapsPorts) {
@@ -23,6 +24,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   const geocoder = new GeocoderService({ geo: new GeoStore(p.db), files, logger });
   // looked for at each use: installing Routino later needs no restart
   const routing = () => findRoutino(config.searchPath);
+  const places = new PlacesService({ store: new PlacesStore(p.db), clock: p.clock });
   const directions = new DirectionsService({ store, routing, graphDir: (id) => ports.downloads.destinationPath(`maps/${id}-directions`) });
   const mapRegions = new MapRegionsService({
     store,
@@ -44,10 +46,10 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   return defineModule({
     name: 'maps',
     routes: [
-      { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions) },
-      { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, p.sse) },
+      { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions, places) },
+      { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, places, p.sse) },
     ],
-    services: { mapTiles, mapRegions, geocoder, directions },
+    services: { mapTiles, mapRegions, geocoder, directions, mapPlaces: places },
     // a household with a map has its world cities ready for the first search (loaded once, in chunks)
     start: async () => {
       if ((await store.listRegions()).length > 0) void geocoder.ensureCities().catch((err: unknown) => logger.error({ err }, 'the world cities could not be loaded'));

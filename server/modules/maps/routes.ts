@@ -7,15 +7,36 @@ import { parse } from '../../http/validate.js';
 import { clientGone } from '../../http/client-gone.js';
 import type { DirectionsService } from './directions-service.js';
 import type { GeocoderService } from './geocoder-service.js';
+import type { PlacesService } from './places-service.js';
 import type { MapRegionsService } from './regions-service.js';
-import { AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, RouteQuery, RouteResponse, StyleResponse, TileParams } from './schema.js';
+import { PlaceBody, PlaceIdParams, PlacePatch, PlaceResponse, PlacesResponse, AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, RouteQuery, RouteResponse, StyleResponse, TileParams } from './schema.js';
 import type { MapTilesService } from './tiles-service.js';
 
 /** Tiles of an installed region do not change until it is installed again (a new ETag then). */
 const TILE_CACHE = 'private, max-age=86400';
 
-export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderService, directions: DirectionsService) {
+/** Saved places: a member's own under /api/maps/places, the household's under /api/admin/maps/places. */
+function placeRoutes(r: Parameters<Parameters<typeof defineRoutes>[0]>[0], places: PlacesService, household: boolean) {
+  const access = household ? 'admin' : 'user';
+  r.post('/places', { access, response: PlaceResponse }, async (req, res) => {
+    const place = await places.add(actorOf(req), parse(PlaceBody, req.body), { household });
+    res.status(201);
+    return { place };
+  });
+  r.patch('/places/:id', { access, response: PlaceResponse }, async (req) => ({
+    place: await places.change(actorOf(req), parse(PlaceIdParams, req.params).id, parse(PlacePatch, req.body), { household }),
+  }));
+  r.delete('/places/:id', { access, response: NO_CONTENT }, async (req, res) => {
+    await places.remove(actorOf(req), parse(PlaceIdParams, req.params).id, { household });
+    res.status(204);
+  });
+}
+
+export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderService, directions: DirectionsService, places: PlacesService) {
   return defineRoutes((r) => {
+    r.get('/places', { access: 'user', response: PlacesResponse }, async (req) => ({ places: await places.list(actorOf(req)) }));
+    placeRoutes(r, places, false);
+
     r.get('/route', { access: 'user', response: RouteResponse }, (req, res) => {
       const q = parse(RouteQuery, req.query);
       return directions.route(actorOf(req), q.from, q.to, q.mode, clientGone(req, res));
@@ -53,8 +74,10 @@ export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderServic
   });
 }
 
-export function createMapAdminRoutes(regions: MapRegionsService, sse: SseRegistry) {
+export function createMapAdminRoutes(regions: MapRegionsService, places: PlacesService, sse: SseRegistry) {
   return defineRoutes((r) => {
+    placeRoutes(r, places, true);
+
     r.get('/catalog', { access: 'admin', response: AdminCatalogResponse }, (req) => regions.catalogView(actorOf(req)));
 
     r.post('/download/:regionId', { access: 'admin', response: events(MapDownloadEvents) }, (req, res) =>

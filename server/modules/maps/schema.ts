@@ -125,3 +125,32 @@ export const RouteResponse = z.object({
   steps: z.array(z.object({ instruction: z.string(), name: z.string(), distance: z.number(), duration: z.number(), location: z.tuple([z.number(), z.number()]) })),
   regionId: z.string(),
 });
+
+export const MAX_PLACES_PER_MEMBER = 500;
+export const Place = z.object({
+  id: z.string(),
+  name: z.string(),
+  note: z.string(),
+  lat: z.number(),
+  lon: z.number(),
+  /** A household place (home, school) every member sees; only admins change those. */
+  household: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Place = z.infer<typeof Place>;
+export const PlacesResponse = z.object({ places: z.array(Place) });
+export const PlaceResponse = z.object({ place: Place });
+const placeFields = {
+  name: z.string().trim().min(1, 'Give the place a name.').max(100),
+  note: z.string().trim().max(1000),
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+};
+export const PlaceBody = z.object({ ...placeFields, note: placeFields.note.default('') });
+/** Only the fields sent change (no defaults: a rename keeps the note). */
+export const PlacePatch = z
+  .object(placeFields)
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, 'Say what to change: name, note, lat or lon.');
+export const PlaceIdParams = z.object({ id: z.string().uuid('That is not a saved place.') });

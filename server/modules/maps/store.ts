@@ -86,3 +86,58 @@ export class MapsStore {
     return (await this.db('map_regions').where({ id }).delete()) > 0;
   }
 }
+
+export interface PlaceRecord {
+  id: string;
+  ownerId: string | null;
+  name: string;
+  note: string;
+  lat: number;
+  lon: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface PlaceRow {
+  id: string;
+  user_id: string | null;
+  name: string;
+  note: string;
+  lat: number;
+  lon: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const toPlace = (r: PlaceRow): PlaceRecord => ({ id: r.id, ownerId: r.user_id, name: r.name, note: r.note, lat: r.lat, lon: r.lon, createdAt: r.created_at, updatedAt: r.updated_at });
+
+export class PlacesStore {
+  constructor(private readonly db: Knex) {}
+
+  /** A member's own places and the household's, household first, then by name. */
+  async listFor(userId: string): Promise<PlaceRecord[]> {
+    return ((await this.db('map_places').where({ user_id: userId }).orWhereNull('user_id').orderByRaw('user_id IS NOT NULL').orderBy('name')) as PlaceRow[]).map(toPlace);
+  }
+
+  async get(id: string): Promise<PlaceRecord | null> {
+    const row = (await this.db('map_places').where({ id }).first()) as PlaceRow | undefined;
+    return row ? toPlace(row) : null;
+  }
+
+  async countOwn(userId: string): Promise<number> {
+    const [row] = (await this.db('map_places').where({ user_id: userId }).count({ n: '*' })) as Array<{ n: number }>;
+    return Number(row?.n ?? 0);
+  }
+
+  async insert(p: PlaceRecord): Promise<void> {
+    await this.db('map_places').insert({ id: p.id, user_id: p.ownerId, name: p.name, note: p.note, lat: p.lat, lon: p.lon, created_at: p.createdAt, updated_at: p.updatedAt });
+  }
+
+  async update(p: PlaceRecord): Promise<void> {
+    await this.db('map_places').where({ id: p.id }).update({ name: p.name, note: p.note, lat: p.lat, lon: p.lon, updated_at: p.updatedAt });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db('map_places').where({ id }).delete();
+  }
+}
