@@ -239,6 +239,25 @@ describe('offline maps: regions and tiles', () => {
     expect(routingAppError(err)).toMatchObject({ status: 404, code: 'no_route' });
   });
 
+  it('lets chat find places and say how far and how long a trip is', async () => {
+    const tool = s.handle.deps.chatTools.all().find((t) => t.id === 'maps')!;
+    const ctx = { actor: { kind: 'user' as const, id: s.users.member.id, name: 'Sam', role: 'member' as const, sessionId: 't' }, signal: AbortSignal.timeout(15_000) };
+    const found = await tool.run({ action: 'find', place: 'copper kettle' }, ctx);
+    expect(found.content).toMatch(/^Places matching “copper kettle”, best first:\n1\. The Copper Kettle \(cafe, Fixtureton\) at 52\.19\d+, 0\.31\d+/);
+    // "home" is the household's Home place
+    const home = await s.admin.post('/api/admin/maps/places', { name: 'Home', lat: 52.19, lon: 0.3 });
+    const trip = await tool.run({ action: 'route', from: 'home', to: 'Market Street', mode: 'foot' }, ctx);
+    expect(trip.content).toMatch(/^From Home to Market Street \(street, Fixtureton\) at [\d.]+, [\d.]+ by foot: [\d.]+ km, about \d+ minutes\./);
+    expect(trip.content).toContain('The way: Head ');
+    expect(trip.summary).toMatch(/^Worked out the way by foot: /);
+    const nowhere = await tool.run({ action: 'find', place: 'qqxqzz' }, ctx);
+    expect(nowhere.content).toMatch(/No place called “qqxqzz”/);
+    await s.admin.delete(`/api/admin/maps/places/${home.body.place.id}`);
+    // the Extension is offered once a region is installed (chat itself is not set up here)
+    const ext = (await s.admin.get('/api/tools')).body.tools.find((t: any) => t.id === 'maps');
+    expect(ext).toMatchObject({ id: 'maps', name: 'Maps in chat' });
+  });
+
   it('keeps each member\'s saved places private, and the household\'s for everyone', async () => {
     const mine = await s.member.post('/api/maps/places', { name: 'Gran\'s house', note: 'Blue door', lat: 52.1936, lon: 0.3096 });
     expect(mine.status).toBe(201);

@@ -16,7 +16,9 @@ export interface DirectionsDeps {
   graphDir: (regionId: string) => string;
 }
 
-const inside = (r: RegionRecord, [lat, lon]: [number, number]) => lon >= r.bbox[0] && lon <= r.bbox[2] && lat >= r.bbox[1] && lat <= r.bbox[3];
+/** A point on a region's edge (its last street) counts as inside: ~200 m of slack, the router says if no road is near. */
+const EDGE = 0.002;
+const inside = (r: RegionRecord, [lat, lon]: [number, number]) => lon >= r.bbox[0] - EDGE && lon <= r.bbox[2] + EDGE && lat >= r.bbox[1] - EDGE && lat <= r.bbox[3] + EDGE;
 
 export class DirectionsService {
   constructor(private readonly deps: DirectionsDeps) {}

@@ -3,7 +3,9 @@
 import { findRoutino } from '../../adapters/routing/routino.js';
 import { defineModule, type Platform } from '../module.js';
 import { loadMapCatalog } from './catalog.js';
+import { createMapsTool } from './chat-tool.js';
 import { DirectionsService } from './directions-service.js';
+import { mapToolChecks, mapTools } from './extensions.js';
 import { GeocoderService } from './geocoder-service.js';
 import { GeoStore } from './geo-store.js';
 import type { MapsPorts } from './ports.js';
@@ -55,6 +57,8 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
       if ((await store.listRegions()).length > 0) void geocoder.ensureCities().catch((err: unknown) => logger.error({ err }, 'the world cities could not be loaded'));
     },
     listeners: [{ event: 'download.completed', run: (e) => mapRegions.onDownloaded(e) }],
+    chatTools: [createMapsTool({ geocoder, directions, places, tiles: mapTiles })],
+    extensions: { definitions: mapTools, checks: mapToolChecks({ tiles: mapTiles, chatReadiness: ports.chatReadiness }) },
     close: () => files.closeAll(),
   });
 }
