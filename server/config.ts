@@ -34,6 +34,7 @@ export const ConfigSchema = z.object({
   archiveServerPort: z.coerce.number().int().min(1).max(65535).default(8090),
   kiwixServePath: z.string().optional(),
   archiveCatalogPath: z.string().min(1),
+  mapCatalogPath: z.string().min(1),
   mediaAccountUrl: httpUrl.default('https://plex.tv'),
   mediaDiscoverUrl: httpUrl.default('https://discover.provider.plex.tv'),
   /** The page where a member approves a link code (tests point it at the fake's sign-in page). */
@@ -137,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     archiveServerPort: emptyToUndefined(env.ARCHIVE_SERVER_PORT),
     kiwixServePath: emptyToUndefined(env.KIWIX_SERVE_PATH),
     archiveCatalogPath: emptyToUndefined(env.ARCHIVE_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'archives.json'),
+    mapCatalogPath: emptyToUndefined(env.MAP_CATALOG_PATH) ?? path.join(resourcesDir, 'catalog', 'maps.json'),
     mediaAccountUrl: emptyToUndefined(env.MEDIA_ACCOUNT_URL),
     mediaDiscoverUrl: emptyToUndefined(env.MEDIA_DISCOVER_URL),
     mediaLinkPageUrl: emptyToUndefined(env.MEDIA_LINK_PAGE_URL),

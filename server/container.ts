@@ -28,6 +28,7 @@ import type { ImageEngineParts } from './modules/image-gen/engine-admin-service.
 import type { LoraRegistry } from './modules/image-gen/hub-service.js';
 import { createImageGenModule } from './modules/image-gen/module.js';
 import { createMemoryModule } from './modules/memory/module.js';
+import { createMapsModule } from './modules/maps/module.js';
 import { createMediaServerModule } from './modules/media-server/module.js';
 import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
@@ -133,9 +134,10 @@ function buildModules(p: Platform, o: Overrides) {
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
   const today = createTodayModule(p, { chatReadiness });
+  const maps = createMapsModule(p, { downloads: queue, chatReadiness });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -34,7 +34,7 @@ type WorkerInit = z.infer<typeof WorkerInit>;
 const WorkerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), bytesDone: z.number(), bytesTotal: z.number().nullable() }),
   z.object({ type: z.literal('done'), result: z.object({ bytes: z.number(), sha256: z.string(), resumedFrom: z.number() }) }),
-  z.object({ type: z.literal('failed'), aborted: z.boolean(), name: z.string(), message: z.string(), retryable: z.boolean().optional(), failure: z.string().optional(), code: z.string().optional() }),
+  z.object({ type: z.literal('failed'), aborted: z.boolean(), name: z.string(), message: z.string(), retryable: z.boolean().optional(), failure: z.string().optional(), mismatch: z.boolean().optional(), code: z.string().optional() }),
 ]);
 type WorkerMessage = z.infer<typeof WorkerMessage>;
 
@@ -89,7 +89,7 @@ export async function downloadInWorker(opts: DownloadOptions & { guard: SsrfGuar
       const a = answer as WorkerMessage | null;
       if (a?.type === 'done') return resolve(a.result);
       if (a?.type === 'failed') {
-        if (a.name === 'DownloadError') return reject(new DownloadError(a.message, a.retryable ?? true, (a.failure as DownloadFailure | undefined) ?? 'cut_off'));
+        if (a.name === 'DownloadError') return reject(new DownloadError(a.message, a.retryable ?? true, (a.failure as DownloadFailure | undefined) ?? 'cut_off', a.mismatch === true));
         return reject(Object.assign(new Error(a.message), { name: a.name, code: a.code }));
       }
       const why = crash ? `: ${crash.message}` : ` (exit code ${code})`;
@@ -138,6 +138,7 @@ async function serve(): Promise<void> {
       message: e.message,
       retryable: e instanceof DownloadError ? e.retryable : undefined,
       failure: e instanceof DownloadError ? e.failure : undefined,
+      mismatch: e instanceof DownloadError ? e.mismatch : undefined,
       code: typeof code === 'string' ? code : undefined,
     } satisfies WorkerMessage);
   } finally {

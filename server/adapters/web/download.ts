@@ -24,6 +24,8 @@ export class DownloadError extends Error {
     /** false when trying again cannot help (404, checksum of a finished file the catalog disagrees with…) */
     readonly retryable: boolean,
     readonly failure: DownloadFailure,
+    /** The whole file arrived but its size or checksum is not the one expected. */
+    readonly mismatch = false,
   ) {
     super(message);
     this.name = 'DownloadError';
@@ -273,12 +275,12 @@ export async function downloadToFile(opts: DownloadOptions): Promise<DownloadRes
 async function finish(opts: DownloadOptions, bytes: number, digest: string, resumedFrom: number): Promise<DownloadResult> {
   if (opts.expectedBytes != null && bytes !== opts.expectedBytes) {
     await removePartial(opts.dest);
-    throw new DownloadError(`The file is ${bytes} bytes, not the ${opts.expectedBytes} expected.`, true, 'bad_response');
+    throw new DownloadError(`The file is ${bytes} bytes, not the ${opts.expectedBytes} expected.`, true, 'bad_response', true);
   }
   if (opts.sha256 && digest !== opts.sha256.toLowerCase()) {
     // A corrupt copy is thrown away so the next attempt starts clean.
     await removePartial(opts.dest);
-    throw new DownloadError('The downloaded file is damaged (its checksum does not match).', true, 'bad_response');
+    throw new DownloadError('The downloaded file is damaged (its checksum does not match).', true, 'bad_response', true);
   }
   await rename(partPath(opts.dest), opts.dest);
   await rm(metaPath(opts.dest), { force: true });

@@ -48,7 +48,7 @@ export function createDownloadExecutor(deps: {
     if (!job.destination) throw Object.assign(new Error(`${job.label} has no destination.`), { retryable: false });
     const headers = (await deps.headersFor?.(job)) ?? undefined;
     const transfer = job.expectedBytes != null && job.expectedBytes < IN_THREAD_MAX_BYTES ? downloadToFile : downloadInWorker;
-    await transfer({
+    await (job.kind === 'map' ? mismatchIsFinal : (work: Promise<unknown>) => work)(transfer({
       guard: deps.guard,
       url: job.target,
       dest: deps.destinationPath(job.destination),
@@ -58,6 +58,19 @@ export function createDownloadExecutor(deps: {
       stallTimeoutMs,
       headers,
       onProgress: (p) => ctx.onProgress(p.bytesDone, p.bytesTotal),
-    });
+    }));
   };
+}
+
+/**
+ * A map region's file that arrived whole but not as the catalog describes it (size or checksum)
+ * is not fetched again: a region is large, and the catalog, not the transfer, is what disagrees.
+ */
+async function mismatchIsFinal(work: Promise<unknown>): Promise<void> {
+  try {
+    await work;
+  } catch (err) {
+    if ((err as { mismatch?: unknown }).mismatch === true) throw Object.assign(new Error((err as Error).message), { retryable: false });
+    throw err;
+  }
 }

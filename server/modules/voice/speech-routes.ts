@@ -2,22 +2,13 @@
 // POST /api/stt (a recording's text). Thin: parse, call the services, write.
 import type { Request, Response } from 'express';
 import { actorOf } from '../../http/auth.js';
+import { clientGone } from '../../http/client-gone.js';
 import { bytes, defineRoutes } from '../../http/routes.js';
 import { assertMultipartForm, receiveFile, uploadSize } from '../../http/upload.js';
 import { parse } from '../../http/validate.js';
 import { MAX_RECORDING_BYTES, SpeakRequest, SttQuery, TranscriptResponse, WavRequest } from './schema.js';
 import type { SttService, UploadTemp } from './stt-service.js';
 import type { TtsService } from './tts-service.js';
-
-/** An AbortSignal that fires when the client goes away before the answer is finished. */
-export function clientGone(req: Request, res: Response): AbortSignal {
-  const ac = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) ac.abort();
-  });
-  req.on('aborted', () => ac.abort());
-  return ac.signal;
-}
 
 /** Writes one line, waiting while the client's buffer is full. */
 async function writeLine(res: Response, value: unknown, signal: AbortSignal): Promise<void> {
