@@ -14,6 +14,7 @@ import { tableWrites } from './db/connection.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { SseRegistry } from './http/sse.js';
 import { createArchivesModule } from './modules/archives/module.js';
+import { archiveArticleUrl } from './modules/archives/search-provider.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
@@ -132,7 +133,11 @@ function buildModules(p: Platform, o: Overrides) {
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
-  const today = createTodayModule(p, { chatReadiness });
+  const today = createTodayModule(p, {
+    chatReadiness,
+    // On this day offline: the installed Wikipedia archive's day article
+    wikipedia: { article: (title) => archives.services.archives.articleByTitle('wikipedia', title), viewerUrl: (path) => archiveArticleUrl('wikipedia', path) },
+  });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, system] as const;

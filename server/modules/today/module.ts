@@ -22,7 +22,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const store = new TodayCacheStore(p.db);
   const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
   const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
-  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl });
+  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
   const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
   const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });

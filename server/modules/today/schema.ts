@@ -102,7 +102,13 @@ export const OnThisDayQuery = z.object({
     .refine((d) => !Number.isNaN(Date.parse(`2024-${d}T00:00:00Z`)) && new Date(`2024-${d}T00:00:00Z`).toISOString().slice(5, 10) === d, 'That day does not exist.')
     .optional(),
 });
-export const OnThisDayResponse = OnThisDayDay.extend({ date: z.string(), language: z.string(), credit: z.string() }).extend(Freshness.shape);
+export const OnThisDayResponse = OnThisDayDay.extend({
+  date: z.string(),
+  language: z.string(),
+  /** Wikipedia's feed, or the household's installed Wikipedia archive (offline; links open the archive viewer). */
+  origin: z.enum(['wikipedia', 'archive']),
+  credit: z.string(),
+}).extend(Freshness.shape);
 export type OnThisDayResponse = z.infer<typeof OnThisDayResponse>;
 
 export const SetLanguageBody = z.strictObject({

@@ -150,11 +150,18 @@ function Items({ title, items }: { title: string; items: OnThisDayItem[] }): Rea
         {items.slice(0, 10).map((e, idx) => (
           <li key={`${e.year ?? 'x'}-${idx}`}>
             {e.year !== null ? <strong>{e.year < 0 ? `${-e.year} BC` : e.year}</strong> : null} {e.text}{' '}
-            {e.pages.slice(0, 1).map((p) => (
-              <a key={p.url} href={p.url} target="_blank" rel="noopener noreferrer" className="today-otd__link">
-                {p.title}
-              </a>
-            ))}
+            {e.pages.slice(0, 1).map((p) =>
+              // a page of the household's offline Wikipedia opens in the archive viewer; Wikipedia's own in a new tab
+              p.url.startsWith('/') ? (
+                <Link key={p.url} to={p.url} className="today-otd__link">
+                  {p.title}
+                </Link>
+              ) : (
+                <a key={p.url} href={p.url} target="_blank" rel="noopener noreferrer" className="today-otd__link">
+                  {p.title}
+                </a>
+              ),
+            )}
           </li>
         ))}
       </ul>
