@@ -1,6 +1,7 @@
 // Today in a real browser at 390 px and 1280 px, against the Open-Meteo, Wikimedia, feed-site and
 // TheSportsDB fakes: the admin sets the household's place by searching a town, adds a feed and follows a team;
-// Home shows the Weather, Headlines, On this day and Scores widgets with their "as of" line; the
+// Home shows the Weather, Headlines, On this day and Scores widgets with their "as of" line (the team's
+// badge served by Hearth, today's match live with its score); the
 // Today page shows them all and lets a member hide a feed; a copy whose refresh failed is marked not up to date, and a source
 // with no copy says so with Try again. Axe finds nothing serious. Needs the built web app.
 import type { Browser } from 'playwright-core';
@@ -62,6 +63,9 @@ describe('Today', () => {
     await page.getByRole('button', { name: 'Follow Riverside' }).click();
     await shown(page.getByRole('button', { name: 'Stop following Riverside' }));
     await expectNoSeriousA11yViolations(page);
+    // Riverside plays today, and the match is being played
+    sportsDb.matchDay = new Date().toISOString().slice(0, 10);
+    sportsDb.live = true;
 
     await page.goto(server.url);
     const weather = page.getByTestId('widget-weather');
@@ -69,7 +73,14 @@ describe('Today', () => {
     await shown(weather.getByTestId('as-of'));
     await shown(page.getByTestId('widget-news').getByRole('link', { name: 'Harbour bridge reopens' }));
     await shown(page.getByTestId('widget-on-this-day').getByText(/A ferry line opens/));
-    await shown(page.getByTestId('widget-scores').getByText(/Last: Riverside 2–1 Hill Rovers/));
+    const scores = page.getByTestId('widget-scores');
+    await shown(scores.getByText(/Last: Riverside 2–1 Hill Rovers/));
+    await shown(scores.getByText('Live · 2H'));
+    await shown(scores.getByText(/Hill Rovers 0–1 Riverside/));
+    // the badge comes from Hearth (fetched once by the server), and it is a real picture
+    const badge = scores.locator('img.today-badge');
+    expect(await badge.getAttribute('src')).toBe('/api/sports/badges/134001');
+    await expect.poll(() => badge.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(16);
     expect(await page.getByText('Not up to date').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
     await page.screenshot({ path: '/tmp/hearth-laptop-today-home.png', fullPage: true });
@@ -84,6 +95,7 @@ describe('Today', () => {
     await shown(page.getByTestId('today-weather').getByText('This week'));
     await shown(page.getByTestId('today-otd').getByText('Harbour Day'));
     await shown(page.getByTestId('today-scores').getByText('Riverside 2–1 Hill Rovers'));
+    await shown(page.getByTestId('today-scores').getByRole('list', { name: 'Today’s matches' }).getByText('Live · 2H'));
     await shown(page.getByTestId('today-news').getByRole('link', { name: 'Harbour bridge reopens' }));
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await expectNoSeriousA11yViolations(page);

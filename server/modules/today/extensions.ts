@@ -19,6 +19,7 @@ export const todayTools: ToolDefinition[] = [
       { type: 'api', domain: 'wikipedia.org', purpose: 'On this day: the month, the day and the language' },
       { type: 'rss', domain: 'the site of each feed an admin adds', purpose: 'Headlines the household subscribed to' },
       { type: 'api', domain: 'www.thesportsdb.com', purpose: 'Results and fixtures of the teams the household follows' },
+      { type: 'cdn', domain: 'r2.thesportsdb.com', purpose: 'The badges of the teams the household follows, fetched once by Hearth' },
     ],
     category: 'Everyday',
     icon: '☀️',

@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../errors.js';
 import { actorOf } from '../../http/auth.js';
 import { readRawBody } from '../../http/body.js';
-import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { BriefingService } from './briefing-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
@@ -105,6 +105,11 @@ export function createSportsRoutes(sports: SportsService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'user', response: SportsResponse }, (req) => sports.get(actorOf(req)));
     r.get('/today', { access: 'user', response: SportsTodayResponse }, (req) => sports.today(actorOf(req)));
+    // a followed team's badge from Hearth's cache (the web app never calls TheSportsDB's image host)
+    r.get('/badges/:teamId', { access: 'user', response: bytes('the badge image (PNG, JPEG, GIF or WebP); 404 JSON for a team not followed or without one, 503 when it could not be fetched yet') }, async (req, res) => {
+      const badge = await sports.badge(actorOf(req), parse(TeamParams, req.params).teamId);
+      res.set({ 'Content-Type': badge.type, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(badge.body);
+    });
   });
 }
 

@@ -223,8 +223,15 @@ export const KEY_TEAMS = 'today.teams';
 export const KEY_SPORTS_KEY = 'today.sportsKey';
 export const MAX_TEAMS = 20;
 
+/** A team as answered: `badgeUrl` is Hearth's own address of its badge (/api/sports/badges/:teamId), never TheSportsDB's. */
 export const Team = z.object({ id: z.string(), name: z.string(), league: z.string().nullable(), sport: z.string(), country: z.string().nullable(), badgeUrl: z.string().nullable() });
 export type Team = z.infer<typeof Team>;
+/** A followed team as kept: with the outside address its badge is fetched from (once, by the server). */
+export const StoredTeam = Team.extend({ badgeSource: z.string().nullable().optional() });
+export type StoredTeam = z.infer<typeof StoredTeam>;
+/** A badge as cached: the image's type and its bytes (base64). */
+export const Badge = z.object({ type: z.string(), data: z.string() });
+export type Badge = z.infer<typeof Badge>;
 export const TeamSearchQuery = z.object({
   q: z.string({ error: 'Type a team to search for.' }).trim().min(2, 'Type at least 2 letters of the team.').max(100, 'A search is at most 100 characters.'),
 });
@@ -248,6 +255,8 @@ export const Match = z.object({
   /** ISO time with the household's UTC offset. */
   startsAt: z.string().nullable(),
   status: z.string().nullable(),
+  /** Being played now (TheSportsDB's status is neither "not started" nor finished, postponed or cancelled). */
+  live: z.boolean(),
   venue: z.string().nullable(),
 });
 export type Match = z.infer<typeof Match>;

@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { degrees, Freshness, hourOf, matchLine, useNews, useOnThisDay, useSports, useWeather } from '../today';
+import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useNews, useOnThisDay, useSports, useWeather } from '../today';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 export const TODAY_DEFS = {
@@ -125,10 +125,12 @@ export function ScoresWidget({ tool }: WidgetProps): ReactElement {
     <ToolCard tool={tool} def={TODAY_DEFS.scores} text={text} link={data && data.teams.length === 0 ? (isAdmin ? { to: '/admin/today', label: 'Follow a team' } : null) : TODAY_LINK}>
       {!data && sports.error ? <Failed error={sports.error} retry={sports.refetch} /> : null}
       {data && data.teams.length === 0 && !isAdmin ? <p className="widget__text muted">An admin can choose the teams the household follows.</p> : null}
+      {data && data.teams.length > 0 ? <TodayMatches compact /> : null}
       {data && data.teams.length > 0 ? (
         <ul className="widget__items">
           {data.teams.map((t) => (
             <li key={t.team.id}>
+              <TeamBadge url={t.team.badgeUrl} />
               <strong>{t.team.name}</strong>
               {t.error ? <span className="muted"> {t.error}</span> : null}
               {t.last[0] ? <span> · Last: {matchLine(t.last[0])}</span> : null}

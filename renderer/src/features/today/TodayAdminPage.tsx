@@ -9,6 +9,7 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
+import { TeamBadge } from './Matches';
 import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
@@ -206,7 +207,10 @@ function Teams({ offline }: { offline: boolean }): ReactElement {
         <ul className="today-admin__feeds">
           {sports.data.teams.map((t) => (
             <li key={t.team.id}>
-              <strong>{t.team.name}</strong>
+              <span>
+                <TeamBadge url={t.team.badgeUrl} />
+                <strong>{t.team.name}</strong>
+              </span>
               <button type="button" className="btn btn--ghost btn--compact" disabled={unfollow.isPending} onClick={() => unfollow.mutate(t.team.id)}>
                 Stop following {t.team.name}
               </button>

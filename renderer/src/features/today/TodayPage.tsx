@@ -11,6 +11,7 @@ import { ErrorState, LoadingState } from '../../ui/StateViews';
 import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
 import { degrees, hourOf, matchLine, weekdayOf } from './as-of';
 import { Freshness } from './Freshness';
+import { TeamBadge, TodayMatches } from './Matches';
 import { useHideFeed, useNews, useOnThisDay, useSports, useWeather } from './queries';
 import './today.css';
 
@@ -209,9 +210,12 @@ function ScoresBlock(): ReactElement {
         <p>{isAdmin ? <>The household follows no teams yet. <Link to="/admin/today">Follow a team</Link>.</> : 'The household follows no teams yet; an admin can choose them.'}</p>
       ) : (
         <>
+          <h3 className="today__h3">Today’s matches</h3>
+          <TodayMatches />
           {d.teams.map((t) => (
             <div key={t.team.id}>
               <h3 className="today__h3">
+                <TeamBadge url={t.team.badgeUrl} />
                 {t.team.name} {t.stale && !t.error ? <span className="badge badge--warn">Not up to date</span> : null}
               </h3>
               {t.error ? <p>{t.error}</p> : null}

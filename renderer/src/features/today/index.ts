@@ -4,3 +4,4 @@ export { useNews, useOnThisDay, useSports, useWeather, TODAY_KEY } from './queri
 export { matchLine } from './as-of';
 export { Freshness } from './Freshness';
 export { degrees, hourOf } from './as-of';
+export { TeamBadge, TodayMatches } from './Matches';
