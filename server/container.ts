@@ -135,6 +135,7 @@ function buildModules(p: Platform, o: Overrides) {
   const tls = createTlsModule(p);
   const today = createTodayModule(p, {
     chatReadiness,
+    chatModel: () => feats.chosenModel('chat'),
     // On this day offline: the installed Wikipedia archive's day article
     wikipedia: { article: (title) => archives.services.archives.articleByTitle('wikipedia', title), viewerUrl: (path) => archiveArticleUrl('wikipedia', path) },
   });

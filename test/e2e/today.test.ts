@@ -1,12 +1,15 @@
 // Today in a real browser at 390 px and 1280 px, against the Open-Meteo, Wikimedia, feed-site and
 // TheSportsDB fakes: the admin sets the household's place by searching a town, adds a feed and follows a team;
-// Home shows the Weather, Headlines, On this day and Scores widgets with their "as of" line (the team's
-// badge served by Hearth, today's match live with its score); the
+// Home shows the Weather, Headlines, On this day, Scores and Briefing widgets with their "as of" line (the team's
+// badge served by Hearth, today's match live with its score, the chat model's summary — or, with the
+// model down, the facts and why there is no summary); the
 // Today page shows them all and lets a member hide a feed; a copy whose refresh failed is marked not up to date, and a source
 // with no copy says so with Try again. Axe finds nothing serious. Needs the built web app.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { startFakeFeeds, type FakeFeeds } from '../fakes/feeds.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
 import { startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
 import { startFakeWikimedia, type FakeWikimedia } from '../fakes/wikimedia.js';
@@ -14,7 +17,8 @@ import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
-const WIDGETS = ['weather', 'news', 'on-this-day', 'scores'];
+const WIDGETS = ['weather', 'news', 'on-this-day', 'scores', 'briefing'];
+const SUMMARY = 'It is mainly clear in Harbourton at 14 degrees. The harbour bridge has reopened. Riverside are playing right now.';
 const layout = { header: { weather: false, jokes: false, sports: false, locked: false }, canvas: WIDGETS.map((id) => ({ id: `row-${id}`, cols: [{ toolId: id, colSpan: 2 }] })) };
 
 describe('Today', () => {
@@ -23,16 +27,19 @@ describe('Today', () => {
   let wiki: FakeWikimedia;
   let site: FakeFeeds;
   let sportsDb: FakeSportsDb;
+  let ollama: FakeModelRuntime;
   let browser: Browser;
   const pages = createPageOpener(() => ({ browser, server }));
 
   beforeAll(async () => {
     requireBuiltWebApp();
-    [meteo, wiki, site, sportsDb] = await Promise.all([startFakeOpenMeteo(), startFakeWikimedia(), startFakeFeeds(), startFakeSportsDb()]);
+    [meteo, wiki, site, sportsDb, ollama] = await Promise.all([startFakeOpenMeteo(), startFakeWikimedia(), startFakeFeeds(), startFakeSportsDb(), startFakeModelRuntime({ chunkDelayMs: 1, chatReply: SUMMARY })]);
     server = await startTestServer({
       seed: 'household',
       config: { openMeteoUrl: meteo.url, openMeteoGeoUrl: meteo.url, wikipediaUrl: `${wiki.url}/{lang}`, sportsDbUrl: sportsDb.url, fetchAllowOrigins: [meteo.origin, wiki.origin, site.origin, sportsDb.origin] },
+      overrides: { modelRuntime: createOllamaClient({ baseUrl: ollama.url }), tuning: { briefingSummaryMs: 3000 } },
     });
+    await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBe(200);
     for (const who of [server.admin, server.member]) expect((await who.put('/api/home-layout', layout)).status).toBe(200);
     browser = await launchChromium();
@@ -41,7 +48,7 @@ describe('Today', () => {
     await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
-    await Promise.all([meteo?.close(), wiki?.close(), site?.close(), sportsDb?.close()]);
+    await Promise.all([meteo?.close(), wiki?.close(), site?.close(), sportsDb?.close(), ollama?.close()]);
     expect(pages.pageErrors).toEqual([]);
   });
 
@@ -81,15 +88,23 @@ describe('Today', () => {
     const badge = scores.locator('img.today-badge');
     expect(await badge.getAttribute('src')).toBe('/api/sports/badges/134001');
     await expect.poll(() => badge.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(16);
+    // the briefing in words, by the household chat model
+    await shown(page.getByTestId('widget-briefing').getByTestId('briefing-summary').getByText(SUMMARY));
     expect(await page.getByText('Not up to date').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
     await page.screenshot({ path: '/tmp/hearth-laptop-today-home.png', fullPage: true });
   });
 
   it('a member on a phone: the widgets, the Today page, hiding a feed; a failed refresh is marked, a missing source says so', async () => {
+    // the chat model is down: the briefing still tells the facts, and why there is no summary
+    await ollama.setMode('down');
     const page = await pages.open('member', PHONE);
     await page.goto(server.url);
     await shown(page.getByTestId('widget-weather').getByText(/Mainly clear in Harbourton/));
+    const briefing = page.getByTestId('widget-briefing');
+    await shown(briefing.getByText(/^In Harbourton it is mainly clear/));
+    await shown(briefing.getByText(/^No summary in words: /));
+    expect(await briefing.getByTestId('briefing-summary').count()).toBe(0);
     await page.getByTestId('widget-news').getByRole('link', { name: 'Open Today' }).click();
     await page.waitForURL(/\/today$/);
     await shown(page.getByTestId('today-weather').getByText('This week'));

@@ -1,10 +1,14 @@
 // The admin's view of Today (/api/admin/briefing): the place, the language, offline mode and each
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import type { Clock } from '../../platform/clock.js';
 import type { TodayCacheStore } from './cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
+import type { BriefingSummaries } from './briefing-summary.js';
 import type { BriefingResponse, BriefingSettingsResponse, RefreshResponse } from './schema.js';
+import type { SportsService } from './sports-service.js';
+import { withLocalOffset } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export interface BriefingDeps {
@@ -12,9 +16,12 @@ export interface BriefingDeps {
   weather: WeatherService;
   onThisDay: OnThisDayService;
   offline: boolean;
+  clock: Clock;
   forecastUrl: string;
   wikipediaUrl: string;
   news: NewsService;
+  sports: SportsService;
+  summaries: BriefingSummaries;
 }
 
 export class BriefingService {
@@ -53,11 +60,18 @@ export class BriefingService {
 
   /**
    * The caller's morning briefing, from what Hearth already has (no outside request is made): the
-   * cached forecast, the top headlines of their feeds, a few events of this day, and plain sentences
-   * built from those facts only.
+   * cached forecast, the top headlines of their feeds, a few events of this day, today's matches of
+   * the followed teams, plain sentences built from those facts only, and (when chat is ready) the
+   * chat model's 3-sentence summary of those facts, kept for the morning.
    */
   async compose(actor: UserActor): Promise<BriefingResponse> {
-    const [w, otd, news, loc] = await Promise.all([this.deps.weather.cached(), this.deps.onThisDay.cached(), this.deps.news.list(actor, { limit: 5 }), this.deps.weather.location()]);
+    const [w, otd, news, loc, matches] = await Promise.all([
+      this.deps.weather.cached(),
+      this.deps.onThisDay.cached(),
+      this.deps.news.list(actor, { limit: 5 }),
+      this.deps.weather.location(),
+      this.deps.sports.cachedToday().catch(() => []),
+    ]);
     const today = w?.daily[0];
     const weather = w
       ? { location: w.location.name, temperature: w.current.temperature, description: w.current.description, min: today?.min ?? null, max: today?.max ?? null, rainChance: today?.precipitationProbability ?? null, ...w.freshness }
@@ -72,14 +86,27 @@ export class BriefingService {
     if (news.items.length) sentences.push(`The top headline is “${news.items[0]!.title}” from ${news.items[0]!.feedTitle}.`);
     const first = events.find((e) => e.year !== null);
     if (first) sentences.push(`On this day in ${first.year! < 0 ? `${-first.year!} BC` : first.year}: ${first.text}`);
+    const matchLines = matches.slice(0, 3).map((m) =>
+      m.homeScore !== null && m.awayScore !== null
+        ? `${m.homeTeam} ${m.homeScore}, ${m.awayTeam} ${m.awayScore}${m.live ? ' (being played now)' : ''}.`
+        : `${m.homeTeam} play ${m.awayTeam}${m.startsAt ? ` at ${m.startsAt.slice(11, 16)}` : ''} today.`,
+    );
+    // the model is given these facts and nothing else
+    const facts = [...sentences, ...news.items.slice(1, 3).map((i) => `Another headline: “${i.title}” from ${i.feedTitle}.`), ...matchLines];
+    const date = this.deps.onThisDay.today();
+    const day = withLocalOffset(this.deps.clock.now()).slice(0, 10);
+    const { summary, note } = await this.deps.summaries.get(actor.id, day, facts);
     return {
-      date: this.deps.onThisDay.today(),
+      date,
       weather,
       weatherNote: weather ? null : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
       headlines: news.items,
       onThisDay: events,
       onThisDayFreshness: otd?.freshness ?? null,
-      sentences,
+      sentences: [...sentences, ...matchLines],
+      matches,
+      summary,
+      summaryNote: note,
     };
   }
 }

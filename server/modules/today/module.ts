@@ -4,6 +4,8 @@
 import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { BriefingService } from './briefing-service.js';
+import { BriefingSummaries } from './briefing-summary.js';
+import { BriefingSummaryStore } from './briefing-summary-store.js';
 import { createNewsTool, createWeatherTool } from './chat-tool.js';
 import { todayToolChecks, todayTools } from './extensions.js';
 import { TodayCacheStore } from './cache-store.js';
@@ -26,7 +28,16 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
   const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
   const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
-  const briefing = new BriefingService({ store, weather, onThisDay, news, offline: config.offline, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
+  const summaries = new BriefingSummaries({
+    store: new BriefingSummaryStore(p.db),
+    runtime: p.modelRuntime,
+    chatModel: ports.chatModel,
+    chatReadiness: ports.chatReadiness,
+    clock: p.clock,
+    logger: p.logger,
+    timeoutMs: p.tuning.briefingSummaryMs,
+  });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, offline: config.offline, clock: p.clock, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
     name: 'today',
     routes: [

@@ -12,6 +12,8 @@ export interface LocalWikipedia {
 export interface TodayPorts {
   /** Whether chat can answer (the model runtime with the chosen chat model): the chat tools need it. */
   chatReadiness: AvailabilityCheck;
+  /** The household's chosen chat model (null: none), which writes the briefing's summary. */
+  chatModel(): Promise<string | null>;
   /** On this day's offline source (the archives module). */
   wikipedia: LocalWikipedia;
 }

@@ -215,6 +215,12 @@ export const BriefingResponse = z.object({
   onThisDayFreshness: Freshness.nullable(),
   /** A few sentences in words, built from the facts above only. */
   sentences: z.array(z.string()),
+  /** Today's matches of the teams the household follows (cached copies). */
+  matches: z.array(z.lazy(() => Match)),
+  /** When chat is ready: 3 spoken-style sentences by the household chat model from these facts only, kept for the morning. */
+  summary: z.string().nullable(),
+  /** Why there is no summary (a sentence); null when there is one. */
+  summaryNote: z.string().nullable(),
 });
 export type BriefingResponse = z.infer<typeof BriefingResponse>;
 

@@ -12,7 +12,7 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { FetchFailure, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { FetchFailure, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
 
 export const FIXTURES_TTL_MS = 6 * 60 * 60_000;
@@ -248,6 +248,21 @@ export class SportsService {
 
   /** Today's matches (the household's local day) of followed teams: the UTC days it spans, by sport, filtered. */
   async today(_actor: Actor): Promise<SportsTodayResponse> {
+    return this.matchesOfToday((spec) => this.deps.fetcher.read(spec, 'none'));
+  }
+
+  /** Today's matches of followed teams from the cached copies only (the briefing; no outside request). */
+  async cachedToday(): Promise<Match[]> {
+    return (
+      await this.matchesOfToday(async (spec) => {
+        const hit = await this.deps.fetcher.peek<Match[]>(spec);
+        if (!hit) throw new Error('no copy');
+        return hit;
+      })
+    ).matches;
+  }
+
+  private async matchesOfToday(read: (spec: SourceSpec<Match[]>) => Promise<{ payload: Match[]; freshness: Freshness }>): Promise<SportsTodayResponse> {
     const now = this.deps.clock.now();
     const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
     const end = new Date(start.getTime() + 86_400_000);
@@ -270,7 +285,7 @@ export class SportsService {
           parse: matchesOf('events'),
         };
         try {
-          const got = await this.deps.fetcher.read(spec, 'none');
+          const got = await read(spec);
           stale ||= got.freshness.stale;
           fetched.push(got.freshness.fetchedAt);
           matches.push(...got.payload);

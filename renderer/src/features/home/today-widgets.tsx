@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useNews, useOnThisDay, useSports, useWeather } from '../today';
+import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useBriefing, useNews, useOnThisDay, useSports, useWeather } from '../today';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 export const TODAY_DEFS = {
@@ -13,6 +13,7 @@ export const TODAY_DEFS = {
   news: { toolId: 'news', name: 'Headlines', icon: '📰' },
   'on-this-day': { toolId: 'on-this-day', name: 'On this day', icon: '📅' },
   scores: { toolId: 'scores', name: 'Scores', icon: '🏆' },
+  briefing: { toolId: 'briefing', name: 'Briefing', icon: '☀️' },
 } as const;
 
 const TODAY_LINK = { to: '/today', label: 'Open Today' };
@@ -95,7 +96,7 @@ export function OnThisDayWidget({ tool }: WidgetProps): ReactElement {
   const otd = useOnThisDay();
   const d = otd.data;
   const items = d ? [...d.selected, ...d.events].slice(0, 3) : [];
-  const text = !d ? (otd.error ? 'On this day is not available.' : 'Looking up this day in history…') : items.length === 0 ? 'Nothing recorded for this day.' : 'From Wikipedia.';
+  const text = !d ? (otd.error ? 'On this day is not available.' : 'Looking up this day in history…') : items.length === 0 ? 'Nothing recorded for this day.' : d.origin === 'archive' ? 'From the household’s offline Wikipedia.' : 'From Wikipedia.';
   return (
     <ToolCard tool={tool} def={TODAY_DEFS['on-this-day']} text={text} link={TODAY_LINK}>
       {!d && otd.error ? <Failed error={otd.error} retry={otd.refetch} /> : null}
@@ -139,6 +140,33 @@ export function ScoresWidget({ tool }: WidgetProps): ReactElement {
             </li>
           ))}
         </ul>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+/** The morning briefing: the chat model's summary in words when there is one, else the facts' own sentences (and why there is no summary). */
+export function BriefingWidget({ tool }: WidgetProps): ReactElement {
+  const briefing = useBriefing();
+  const b = briefing.data;
+  const text = !b ? (briefing.error ? 'The briefing did not load.' : 'Putting your briefing together…') : b.summary ? 'Your morning in a few words.' : b.sentences.length === 0 ? 'Nothing to tell yet: Today has no weather, headlines or events cached.' : 'Your morning, from what Hearth has.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.briefing} text={text} link={TODAY_LINK}>
+      {!b && briefing.error ? <Failed error={briefing.error} retry={briefing.refetch} /> : null}
+      {b?.summary ? (
+        <p className="widget__text" data-testid="briefing-summary">
+          {b.summary}
+        </p>
+      ) : null}
+      {b && !b.summary && b.sentences.length > 0 ? (
+        <>
+          <ul className="widget__items">
+            {b.sentences.map((sentence) => (
+              <li key={sentence}>{sentence}</li>
+            ))}
+          </ul>
+          {b.summaryNote ? <p className="widget__text muted">{b.summaryNote}</p> : null}
+        </>
       ) : null}
     </ToolCard>
   );

@@ -4,6 +4,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type {
+  BriefingResponse,
   BriefingSettingsResponse,
   Location,
   LocationSearchResponse,
@@ -26,6 +27,11 @@ export const BRIEFING_ADMIN_PATH = '/api/admin/briefing';
 export const NEWS_FEEDS_PATH = '/api/admin/news/feeds';
 /** Widgets and the page read again every 10 minutes while open (the server refreshes the sources itself). */
 const REFRESH_MS = 10 * 60_000;
+
+/** The member's morning briefing (cached facts, and the chat model's summary when chat is ready). */
+export function useBriefing() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'briefing'], queryFn: ({ signal }) => api.get<BriefingResponse>('/api/briefing', { signal }), refetchInterval: REFRESH_MS, retry: false });
+}
 
 export function useWeather() {
   return useQuery({ queryKey: [...TODAY_KEY, 'weather'], queryFn: ({ signal }) => api.get<WeatherResponse>(WEATHER_PATH, { signal }), refetchInterval: REFRESH_MS, retry: false });
