@@ -93,6 +93,16 @@ describe('Today', () => {
     expect(await page.getByText('Not up to date').count()).toBe(0);
     await expectNoSeriousA11yViolations(page);
     await page.screenshot({ path: '/tmp/hearth-laptop-today-home.png', fullPage: true });
+
+    // the admin switches On this day off: Home says so instead of showing it
+    await page.goto(`${server.url}/admin/today`);
+    await page.getByRole('checkbox', { name: 'On this day' }).click();
+    await expect.poll(async () => (await server.admin.get('/api/briefing/sections')).body.onThisDay).toBe(false);
+    expect(await page.getByRole('combobox', { name: 'Units' }).inputValue()).toBe('metric');
+    await expectNoSeriousA11yViolations(page);
+    await page.goto(server.url);
+    await shown(page.getByTestId('widget-on-this-day').getByText('An admin switched On this day off.'));
+    expect((await server.admin.put('/api/admin/briefing/sections', { onThisDay: true })).status).toBe(200);
   });
 
   it('a member on a phone: the widgets, the Today page, hiding a feed; a failed refresh is marked, a missing source says so', async () => {

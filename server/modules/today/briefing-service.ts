@@ -6,7 +6,8 @@ import type { TodayCacheStore } from './cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
 import type { BriefingSummaries } from './briefing-summary.js';
-import type { BriefingResponse, BriefingSettingsResponse, RefreshResponse } from './schema.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { ALL_SECTIONS_ON, KEY_SECTIONS, Sections, type BriefingResponse, type BriefingSettingsResponse, type RefreshResponse } from './schema.js';
 import type { SportsService } from './sports-service.js';
 import { withLocalOffset } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
@@ -22,6 +23,13 @@ export interface BriefingDeps {
   news: NewsService;
   sports: SportsService;
   summaries: BriefingSummaries;
+  settings: AppSettingsStore;
+}
+
+/** The admin's section switches (every section on until an admin switches one off). */
+export async function readSections(settings: AppSettingsStore): Promise<Sections> {
+  const parsed = Sections.partial().safeParse(await settings.get(KEY_SECTIONS));
+  return { ...ALL_SECTIONS_ON, ...(parsed.success ? parsed.data : {}) };
 }
 
 export class BriefingService {
@@ -33,6 +41,18 @@ export class BriefingService {
     return { source, host, sends, lastFetch: latest?.fetchedAt ?? null, lastError: latest?.lastError ?? null, nextPoll: latest?.nextTryAt ?? latest?.expiresAt ?? null };
   }
 
+  /** Which sections are on: any member (the widgets follow them). */
+  sections(): Promise<Sections> {
+    return readSections(this.deps.settings);
+  }
+
+  async setSections(actor: Actor, patch: Partial<Sections>): Promise<Sections> {
+    assertAdmin(actor);
+    const next = { ...(await this.sections()), ...patch };
+    await this.deps.settings.set(KEY_SECTIONS, next);
+    return next;
+  }
+
   async settings(actor: Actor): Promise<BriefingSettingsResponse> {
     assertAdmin(actor);
     const { weather, onThisDay } = this.deps;
@@ -40,6 +60,8 @@ export class BriefingService {
     return {
       location: await weather.location(),
       language: lang,
+      units: await weather.units(),
+      sections: await this.sections(),
       offline: this.deps.offline,
       sources: [
         await this.status('weather', new URL(this.deps.forecastUrl).host, 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
@@ -65,12 +87,14 @@ export class BriefingService {
    * chat model's 3-sentence summary of those facts, kept for the morning.
    */
   async compose(actor: UserActor): Promise<BriefingResponse> {
+    const on = await this.sections();
+    // a section switched off is not read at all
     const [w, otd, news, loc, matches] = await Promise.all([
-      this.deps.weather.cached(),
-      this.deps.onThisDay.cached(),
-      this.deps.news.list(actor, { limit: 5 }),
+      on.weather ? this.deps.weather.cached() : null,
+      on.onThisDay ? this.deps.onThisDay.cached() : null,
+      on.news ? this.deps.news.list(actor, { limit: 5 }) : { items: [] },
       this.deps.weather.location(),
-      this.deps.sports.cachedToday().catch(() => []),
+      on.sports ? this.deps.sports.cachedToday().catch(() => []) : [],
     ]);
     const today = w?.daily[0];
     const weather = w
@@ -99,7 +123,8 @@ export class BriefingService {
     return {
       date,
       weather,
-      weatherNote: weather ? null : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
+      weatherNote: weather ? null : !on.weather ? 'An admin switched the weather off.' : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
+      sections: on,
       headlines: news.items,
       onThisDay: events,
       onThisDayFreshness: otd?.freshness ?? null,

@@ -37,7 +37,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     logger: p.logger,
     timeoutMs: p.tuning.briefingSummaryMs,
   });
-  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, offline: config.offline, clock: p.clock, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
     name: 'today',
     routes: [
@@ -58,8 +58,9 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     tasks: config.offline
       ? []
       : [
-          { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: () => weather.refresh() },
-          { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: () => news.pollDue() },
+          // a section an admin switched off is not refreshed
+          { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: async () => void ((await briefing.sections()).weather && (await weather.refresh())) },
+          { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: async () => void ((await briefing.sections()).news && (await news.pollDue())) },
         ],
     close: () => news.close(),
   });

@@ -26,6 +26,10 @@ import {
   OnThisDayQuery,
   OnThisDayResponse,
   RefreshBody,
+  Sections,
+  SetSectionsBody,
+  SetUnitsBody,
+  UnitsResponse,
   RefreshResponse,
   SetLanguageBody,
   SetLocationBody,
@@ -63,6 +67,8 @@ export function createBriefingAdminRoutes(briefing: BriefingService, weather: We
       results: await weather.search(actorOf(req), parse(LocationSearchQuery, req.query).q),
     }));
     r.put('/location', { access: 'admin', response: Location }, (req) => weather.setLocation(actorOf(req), parse(SetLocationBody, req.body)));
+    r.put('/units', { access: 'admin', response: UnitsResponse }, (req) => weather.setUnits(actorOf(req), parse(SetUnitsBody, req.body).units));
+    r.put('/sections', { access: 'admin', response: Sections }, (req) => briefing.setSections(actorOf(req), parse(SetSectionsBody, req.body)));
     r.post('/refresh', { access: 'admin', response: RefreshResponse }, (req) => briefing.refresh(actorOf(req), parse(RefreshBody, req.body).source));
   });
 }
@@ -98,6 +104,8 @@ export function createNewsAdminRoutes(news: NewsService) {
 export function createBriefingRoutes(briefing: BriefingService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'user', response: BriefingResponse }, (req) => briefing.compose(actorOf(req)));
+    // which sections are on, for the widgets (cheap: no facts, no summary)
+    r.get('/sections', { access: 'user', response: Sections }, () => briefing.sections());
   });
 }
 

@@ -5,6 +5,27 @@ import { z } from 'zod';
 
 export const KEY_LOCATION = 'today.location';
 export const KEY_LANGUAGE = 'today.language';
+export const KEY_UNITS = 'today.units';
+export const KEY_SECTIONS = 'today.sections';
+
+/** °C, km/h (metric) or °F, mph (imperial): asked of the weather source, shown as it answers. */
+export const UNIT_SYSTEMS = ['metric', 'imperial'] as const;
+export type UnitSystem = (typeof UNIT_SYSTEMS)[number];
+export const SetUnitsBody = z.strictObject({ units: z.enum(UNIT_SYSTEMS, { error: 'units is metric (°C, km/h) or imperial (°F, mph).' }) });
+export const UnitsResponse = z.object({ units: z.enum(UNIT_SYSTEMS) });
+
+/** Which parts of Today are on (the admin's switches): the briefing, the widgets and the background refreshes follow them. */
+export const Sections = z.object({ weather: z.boolean(), news: z.boolean(), onThisDay: z.boolean(), sports: z.boolean() });
+export type Sections = z.infer<typeof Sections>;
+export const ALL_SECTIONS_ON: Sections = { weather: true, news: true, onThisDay: true, sports: true };
+export const SetSectionsBody = z
+  .strictObject({
+    weather: z.boolean({ error: 'weather is true or false.' }).optional(),
+    news: z.boolean({ error: 'news is true or false.' }).optional(),
+    onThisDay: z.boolean({ error: 'onThisDay is true or false.' }).optional(),
+    sports: z.boolean({ error: 'sports is true or false.' }).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'Name at least one section: weather, news, onThisDay or sports.');
 
 /** Wikipedia's "on this day" feed exists in these languages only (reference/briefing.md §2). */
 export const ON_THIS_DAY_LANGUAGES = ['en', 'de', 'fr', 'sv', 'pt', 'ru', 'es', 'ar', 'bs', 'uk', 'it', 'tr', 'zh', 'cs'] as const;
@@ -132,6 +153,8 @@ export const SourceStatus = z.object({
 export const BriefingSettingsResponse = z.object({
   location: Location.nullable(),
   language: z.string(),
+  units: z.enum(UNIT_SYSTEMS),
+  sections: Sections,
   offline: z.boolean(),
   sources: z.array(SourceStatus),
 });
@@ -208,8 +231,10 @@ export const BriefingResponse = z.object({
     .object({ location: z.string(), temperature: z.number().nullable(), description: z.string(), min: z.number().nullable(), max: z.number().nullable(), rainChance: z.number().nullable() })
     .extend(Freshness.shape)
     .nullable(),
-  /** Why there is no weather (not set up, not fetched yet); null when there is. */
+  /** Why there is no weather (switched off, not set up, not fetched yet); null when there is. */
   weatherNote: z.string().nullable(),
+  /** Which sections the admin has on (a section off is left out of the briefing and its summary). */
+  sections: Sections,
   headlines: z.array(NewsItem),
   onThisDay: z.array(OnThisDayItem),
   onThisDayFreshness: Freshness.nullable(),

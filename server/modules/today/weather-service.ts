@@ -6,7 +6,7 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
-import { Forecast, KEY_LOCATION, Location, round2, type PlaceResult, type WeatherResponse } from './schema.js';
+import { Forecast, KEY_LOCATION, KEY_UNITS, Location, round2, UNIT_SYSTEMS, type PlaceResult, type UnitSystem, type WeatherResponse } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
 
 export const WEATHER_TTL_MS = 30 * 60_000;
@@ -86,7 +86,19 @@ export class WeatherService {
     return parsed.success ? parsed.data : null;
   }
 
-  spec(loc: Location): SourceSpec<Forecast> {
+  /** °C and km/h unless the admin chose °F and mph. */
+  async units(): Promise<UnitSystem> {
+    const u = await this.deps.settings.get<string>(KEY_UNITS);
+    return (UNIT_SYSTEMS as readonly string[]).includes(u ?? '') ? (u as UnitSystem) : 'metric';
+  }
+
+  async setUnits(actor: Actor, units: UnitSystem): Promise<{ units: UnitSystem }> {
+    assertAdmin(actor);
+    await this.deps.settings.set(KEY_UNITS, units);
+    return { units };
+  }
+
+  spec(loc: Location, units: UnitSystem = 'metric'): SourceSpec<Forecast> {
     const url = new URL('/v1/forecast', this.deps.forecastUrl);
     const q = url.searchParams;
     q.set('latitude', String(round2(loc.lat)));
@@ -96,14 +108,18 @@ export class WeatherService {
     q.set('daily', DAILY);
     q.set('timezone', 'auto');
     q.set('forecast_days', '7');
-    return { key: `weather:open-meteo:${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: parseOpenMeteo };
+    if (units === 'imperial') {
+      q.set('temperature_unit', 'fahrenheit');
+      q.set('wind_speed_unit', 'mph');
+    }
+    return { key: `weather:open-meteo:${units === 'imperial' ? 'f:' : ''}${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: parseOpenMeteo };
   }
 
   /** Any member: the forecast for the household, or `configured: false` before an admin saved a place. */
   async get(_actor: Actor): Promise<WeatherResponse> {
     const loc = await this.location();
     if (!loc) return { configured: false };
-    const { payload, freshness } = await this.deps.fetcher.read(this.spec(loc), 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
+    const { payload, freshness } = await this.deps.fetcher.read(this.spec(loc, await this.units()), 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
     return { configured: true, location: loc, credit: 'Weather data by Open-Meteo.com (CC BY 4.0)', ...Forecast.parse(payload), ...freshness };
   }
 
@@ -111,14 +127,14 @@ export class WeatherService {
   async cached(): Promise<(Forecast & { location: Location; freshness: Freshness }) | null> {
     const loc = await this.location();
     if (!loc) return null;
-    const hit = await this.deps.fetcher.peek<Forecast>(this.spec(loc));
+    const hit = await this.deps.fetcher.peek<Forecast>(this.spec(loc, await this.units()));
     return hit ? { ...Forecast.parse(hit.payload), location: loc, freshness: hit.freshness } : null;
   }
 
   /** Refreshes the forecast now (the admin's button, the 30-minute task); null when no place is saved. */
   async refresh(opts: { force?: boolean } = {}): Promise<FetchOutcome | null> {
     const loc = await this.location();
-    return loc ? this.deps.fetcher.refresh(this.spec(loc), opts) : null;
+    return loc ? this.deps.fetcher.refresh(this.spec(loc, await this.units()), opts) : null;
   }
 
   /** The admin's town search: the geocoder is asked now, nothing is cached. */

@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useBriefing, useNews, useOnThisDay, useSports, useWeather } from '../today';
+import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useBriefing, useNews, useOnThisDay, useSports, useTodaySections, useWeather } from '../today';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 export const TODAY_DEFS = {
@@ -170,4 +170,25 @@ export function BriefingWidget({ tool }: WidgetProps): ReactElement {
       ) : null}
     </ToolCard>
   );
+}
+
+type SectionKey = 'weather' | 'news' | 'onThisDay' | 'sports';
+const SECTION_OF: Record<SectionKey, { def: (typeof TODAY_DEFS)[keyof typeof TODAY_DEFS]; off: string }> = {
+  weather: { def: TODAY_DEFS.weather, off: 'An admin switched the weather off.' },
+  news: { def: TODAY_DEFS.news, off: 'An admin switched the headlines off.' },
+  onThisDay: { def: TODAY_DEFS['on-this-day'], off: 'An admin switched On this day off.' },
+  sports: { def: TODAY_DEFS.scores, off: 'An admin switched the scores off.' },
+};
+
+/** A Today widget that says so (and asks nothing of its source) while an admin has its section switched off. */
+export function followsSection(section: SectionKey, Widget: (props: WidgetProps) => ReactElement): (props: WidgetProps) => ReactElement {
+  function SectionWidget(props: WidgetProps): ReactElement {
+    const sections = useTodaySections();
+    const isAdmin = useUser().role === 'admin';
+    if (sections.data && !sections.data[section]) {
+      return <ToolCard tool={props.tool} def={SECTION_OF[section].def} text={SECTION_OF[section].off} link={isAdmin ? { to: '/admin/today', label: 'Today settings' } : null} />;
+    }
+    return <Widget {...props} />;
+  }
+  return SectionWidget;
 }

@@ -9,8 +9,9 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
+import type { Sections, UnitSystem } from '../../../../server/modules/today/schema.js';
 import { TeamBadge } from './Matches';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSports, useUnfollowTeam } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
@@ -32,6 +33,7 @@ export function TodayAdminPage(): ReactElement {
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />
           <Language current={settings.data.language} />
+          <SectionsAndUnits sections={settings.data.sections} units={settings.data.units} />
           <Feeds offline={settings.data.offline} />
           <Teams offline={settings.data.offline} />
           <section className="card today__block" aria-labelledby="today-sources">
@@ -245,6 +247,45 @@ function Language({ current }: { current: string }): ReactElement {
         </select>
       </div>
       <FormError message={set.error ? errorMessage(set.error) : null} />
+    </section>
+  );
+}
+
+const SECTION_LABELS: Array<[keyof Sections, string]> = [
+  ['weather', 'Weather'],
+  ['news', 'Headlines'],
+  ['onThisDay', 'On this day'],
+  ['sports', 'Scores'],
+];
+
+/** The units of the weather, and which parts of Today are on (the briefing, the widgets and the background refreshes follow them). */
+function SectionsAndUnits({ sections, units }: { sections: Sections; units: UnitSystem }): ReactElement {
+  const setSections = useSetSections();
+  const setUnits = useSetUnits();
+  return (
+    <section className="card today__block" aria-labelledby="today-sections">
+      <h2 id="today-sections" className="today__h2">
+        Sections and units
+      </h2>
+      <fieldset className="today-admin__switches">
+        <legend>Parts of Today that are on</legend>
+        {SECTION_LABELS.map(([key, label]) => (
+          <label key={key} className="today-admin__switch">
+            <input type="checkbox" checked={sections[key]} disabled={setSections.isPending} onChange={(e) => setSections.mutate({ [key]: e.target.checked })} /> {label}
+          </label>
+        ))}
+      </fieldset>
+      <p className="muted">A part switched off leaves the briefing and the home screen, and Hearth stops refreshing it.</p>
+      <div className="field">
+        <label htmlFor="today-units-select" className="field__label">
+          Units
+        </label>
+        <select id="today-units-select" className="input" value={units} disabled={setUnits.isPending} onChange={(e) => setUnits.mutate(e.target.value as UnitSystem)}>
+          <option value="metric">°C and km/h</option>
+          <option value="imperial">°F and mph</option>
+        </select>
+      </div>
+      <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : null} />
     </section>
   );
 }

@@ -12,18 +12,25 @@ import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
 import { degrees, hourOf, matchLine, weekdayOf } from './as-of';
 import { Freshness } from './Freshness';
 import { TeamBadge, TodayMatches } from './Matches';
-import { useHideFeed, useNews, useOnThisDay, useSports, useWeather } from './queries';
+import { useHideFeed, useNews, useOnThisDay, useSports, useTodaySections, useWeather } from './queries';
 import './today.css';
 
+const SECTION_NAMES = { weather: 'Weather', news: 'Headlines', onThisDay: 'On this day', sports: 'Scores' } as const;
+
 export function TodayPage(): ReactElement {
+  // a part an admin switched off is left out (shown while the switches load: they are on by default)
+  const sections = useTodaySections().data;
+  const on = (k: keyof typeof SECTION_NAMES) => !sections || sections[k];
+  const off = (Object.keys(SECTION_NAMES) as Array<keyof typeof SECTION_NAMES>).filter((k) => !on(k)).map((k) => SECTION_NAMES[k]);
   return (
     <section className="page today" aria-labelledby="today-title">
       <PageHeader titleId="today-title" title="Today" description="The weather at home, your headlines and what happened on this day." />
+      {off.length > 0 ? <p className="muted">Switched off by an admin: {off.join(', ')}.</p> : null}
       <div className="today__grid">
-        <WeatherBlock />
-        <NewsBlock />
-        <OnThisDayBlock />
-        <ScoresBlock />
+        {on('weather') ? <WeatherBlock /> : null}
+        {on('news') ? <NewsBlock /> : null}
+        {on('onThisDay') ? <OnThisDayBlock /> : null}
+        {on('sports') ? <ScoresBlock /> : null}
       </div>
     </section>
   );

@@ -13,6 +13,8 @@ import type {
   NewsResponse,
   OnThisDayResponse,
   RefreshResponse,
+  Sections,
+  UnitSystem,
   SportsResponse,
   SportsTodayResponse,
   Team,
@@ -101,4 +103,17 @@ export function useUnfollowTeam() {
 
 export function useSetLanguage() {
   return useMutation({ mutationFn: (language: string) => api.put<{ language: string }>('/api/admin/briefing/language', { language }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+/** Which Today sections the admin has on (the widgets and the Today page follow them). */
+export function useTodaySections() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'sections'], queryFn: ({ signal }) => api.get<Sections>('/api/briefing/sections', { signal }), staleTime: 60_000 });
+}
+
+export function useSetSections() {
+  return useMutation({ mutationFn: (patch: Partial<Sections>) => api.put<Sections>('/api/admin/briefing/sections', patch), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useSetUnits() {
+  return useMutation({ mutationFn: (units: UnitSystem) => api.put<{ units: UnitSystem }>('/api/admin/briefing/units', { units }), meta: { invalidates: [TODAY_KEY] } });
 }
