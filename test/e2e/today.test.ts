@@ -65,6 +65,28 @@ describe('Today', () => {
     await page.getByLabel('Feed or site address').fill(`${site.url}/rss.xml`);
     await page.getByRole('button', { name: 'Add feed' }).click();
     await shown(page.getByRole('button', { name: 'Remove Example Times' }));
+    // a feed list imported from a file, then pasted: new feeds added, known ones and non-web addresses counted
+    const opml = (title: string, path: string) =>
+      `<?xml version="1.0"?><opml version="2.0"><head><title>Feeds</title></head><body><outline text="News"><outline type="rss" text="${title}" xmlUrl="${site.url}${path}"/><outline type="rss" text="Example Times" xmlUrl="${site.url}/rss.xml"/><outline type="rss" text="Old" xmlUrl="ftp://example.org/feed"/></outline></body></opml>`;
+    await page.getByText('Import a feed list (OPML)').click();
+    await page.getByLabel('OPML file').setInputFiles({ name: 'feeds.opml', mimeType: 'text/x-opml', buffer: Buffer.from(opml('Atom Weekly', '/atom.xml')) });
+    await shown(page.getByText('1 feed added, 1 already followed, 1 skipped (no http or https feed address).'));
+    await shown(page.getByRole('button', { name: 'Remove Atom Weekly' }));
+    await page.getByLabel('Or paste the OPML').fill(opml('Json Daily', '/feed.json'));
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await shown(page.getByRole('button', { name: 'Remove Json Daily' }));
+    await expectNoSeriousA11yViolations(page);
+    // the same settings page on a phone: the import, the switches and the units fit
+    await page.setViewportSize(PHONE.viewport);
+    await shown(page.getByLabel('Or paste the OPML'));
+    await shown(page.getByRole('combobox', { name: 'Units' }));
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(page);
+    await page.setViewportSize(DESKTOP.viewport);
+    // the rest of the test reads Example Times only
+    for (const f of (await server.admin.get('/api/admin/news/feeds')).body.feeds as Array<{ id: number; title: string }>) {
+      if (f.title !== 'Example Times') expect((await server.admin.delete(`/api/admin/news/feeds/${f.id}`)).status).toBe(204);
+    }
     await page.getByRole('textbox', { name: 'Team' }).fill('river');
     await page.getByRole('button', { name: 'Search teams' }).click();
     await page.getByRole('button', { name: 'Follow Riverside' }).click();

@@ -11,7 +11,7 @@ import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
 import type { Sections, UnitSystem } from '../../../../server/modules/today/schema.js';
 import { TeamBadge } from './Matches';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSports, useUnfollowTeam } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
@@ -135,6 +135,7 @@ function Feeds({ offline }: { offline: boolean }): ReactElement {
         </button>
       </form>
       <FormError message={add.error ? errorMessage(add.error) : remove.error ? errorMessage(remove.error) : null} />
+      <OpmlImport />
       {!feeds.data ? (
         feeds.error ? <ErrorState title="The feeds did not load" error={feeds.error} onRetry={() => void feeds.refetch()} /> : <LoadingState label="Loading the feeds…" />
       ) : feeds.data.feeds.length === 0 ? (
@@ -287,5 +288,51 @@ function SectionsAndUnits({ sections, units }: { sections: Sections; units: Unit
       </div>
       <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : null} />
     </section>
+  );
+}
+
+/** Imports a feed list (OPML) from a file or pasted text; says how many were added, already there, or skipped. */
+function OpmlImport(): ReactElement {
+  const importOpml = useImportOpml();
+  const [pasted, setPasted] = useState('');
+  const [fileError, setFileError] = useState<string | null>(null);
+  const result = importOpml.data;
+  const fromFile = (file: File | undefined) => {
+    setFileError(null);
+    if (!file) return;
+    if (file.size > 1024 * 1024) return setFileError('That file is larger than 1 MB.');
+    void file.text().then((text) => importOpml.mutate(text), () => setFileError('That file could not be read.'));
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    importOpml.mutate(pasted, { onSuccess: () => setPasted('') });
+  };
+  return (
+    <details className="today-admin__opml">
+      <summary>Import a feed list (OPML)</summary>
+      <div className="field">
+        <label htmlFor="today-opml-file" className="field__label">
+          OPML file
+        </label>
+        <input id="today-opml-file" className="input" type="file" accept=".opml,.xml,text/xml,text/x-opml" disabled={importOpml.isPending} onChange={(e) => fromFile(e.target.files?.[0])} />
+      </div>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="today-opml-text" className="field__label">
+            Or paste the OPML
+          </label>
+          <textarea id="today-opml-text" className="input" rows={4} value={pasted} onChange={(e) => setPasted(e.target.value)} />
+        </div>
+        <button type="submit" className="btn" disabled={!pasted.trim() || importOpml.isPending}>
+          {importOpml.isPending ? 'Importing…' : 'Import'}
+        </button>
+      </form>
+      <FormError message={fileError ?? (importOpml.error ? errorMessage(importOpml.error) : null)} />
+      {result ? (
+        <p role="status">
+          {result.added.length} {result.added.length === 1 ? 'feed' : 'feeds'} added, {result.existing} already followed, {result.skipped} skipped (no http or https feed address).
+        </p>
+      ) : null}
+    </details>
   );
 }

@@ -11,6 +11,7 @@ import type {
   NewsFeed,
   NewsFeedsResponse,
   NewsResponse,
+  OpmlImportResponse,
   OnThisDayResponse,
   RefreshResponse,
   Sections,
@@ -116,4 +117,9 @@ export function useSetSections() {
 
 export function useSetUnits() {
   return useMutation({ mutationFn: (units: UnitSystem) => api.put<{ units: UnitSystem }>('/api/admin/briefing/units', { units }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+/** The admin's OPML import: the file's text (or pasted XML) as the body. */
+export function useImportOpml() {
+  return useMutation({ mutationFn: (xml: string) => api.postText<OpmlImportResponse>('/api/admin/news/opml', xml, 'text/xml'), meta: { invalidates: [TODAY_KEY] } });
 }
