@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { startFakeFeeds, type FakeFeeds } from '../fakes/feeds.js';
+import { startFakeMet, type FakeMet } from '../fakes/met-norway.js';
 import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
 import { startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
@@ -28,15 +29,17 @@ describe('Today', () => {
   let site: FakeFeeds;
   let sportsDb: FakeSportsDb;
   let ollama: FakeModelRuntime;
+  let met: FakeMet;
   let browser: Browser;
   const pages = createPageOpener(() => ({ browser, server }));
 
   beforeAll(async () => {
     requireBuiltWebApp();
     [meteo, wiki, site, sportsDb, ollama] = await Promise.all([startFakeOpenMeteo(), startFakeWikimedia(), startFakeFeeds(), startFakeSportsDb(), startFakeModelRuntime({ chunkDelayMs: 1, chatReply: SUMMARY })]);
+    met = await startFakeMet();
     server = await startTestServer({
       seed: 'household',
-      config: { openMeteoUrl: meteo.url, openMeteoGeoUrl: meteo.url, wikipediaUrl: `${wiki.url}/{lang}`, sportsDbUrl: sportsDb.url, fetchAllowOrigins: [meteo.origin, wiki.origin, site.origin, sportsDb.origin] },
+      config: { openMeteoUrl: meteo.url, openMeteoGeoUrl: meteo.url, wikipediaUrl: `${wiki.url}/{lang}`, sportsDbUrl: sportsDb.url, metUrl: met.url, fetchAllowOrigins: [meteo.origin, wiki.origin, site.origin, sportsDb.origin, met.origin] },
       overrides: { modelRuntime: createOllamaClient({ baseUrl: ollama.url }), tuning: { briefingSummaryMs: 3000 } },
     });
     await server.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
@@ -48,7 +51,7 @@ describe('Today', () => {
     await pages.closeAll({ quietly: true });
     await browser?.close();
     await server?.close();
-    await Promise.all([meteo?.close(), wiki?.close(), site?.close(), sportsDb?.close(), ollama?.close()]);
+    await Promise.all([meteo?.close(), wiki?.close(), site?.close(), sportsDb?.close(), ollama?.close(), met?.close()]);
     expect(pages.pageErrors).toEqual([]);
   });
 
@@ -125,6 +128,17 @@ describe('Today', () => {
     await page.goto(server.url);
     await shown(page.getByTestId('widget-on-this-day').getByText('An admin switched On this day off.'));
     expect((await server.admin.put('/api/admin/briefing/sections', { onThisDay: true })).status).toBe(200);
+
+    // the admin chooses MET Norway: Home's forecast comes from it (it has no "feels like")
+    await page.goto(`${server.url}/admin/today`);
+    await page.getByRole('combobox', { name: 'Weather source' }).selectOption('met-norway');
+    await expect.poll(async () => (await server.admin.get('/api/admin/briefing')).body.weatherSource).toBe('met-norway');
+    await page.goto(server.url);
+    const metWeather = page.getByTestId('widget-weather');
+    await shown(metWeather.getByText('10° · Clear sky in Harbourton'));
+    expect(await metWeather.getByText(/Feels like/).count()).toBe(0);
+    expect(met.requests.filter((r) => r.path.endsWith('/compact'))).toHaveLength(1);
+    expect((await server.admin.put('/api/admin/briefing/weather-source', { source: 'open-meteo' })).status).toBe(200);
   });
 
   it('a member on a phone: the widgets, the Today page, hiding a feed; a failed refresh is marked, a missing source says so', async () => {

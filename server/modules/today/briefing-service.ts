@@ -18,7 +18,6 @@ export interface BriefingDeps {
   onThisDay: OnThisDayService;
   offline: boolean;
   clock: Clock;
-  forecastUrl: string;
   wikipediaUrl: string;
   news: NewsService;
   sports: SportsService;
@@ -61,10 +60,11 @@ export class BriefingService {
       location: await weather.location(),
       language: lang,
       units: await weather.units(),
+      weatherSource: await weather.source(),
       sections: await this.sections(),
       offline: this.deps.offline,
       sources: [
-        await this.status('weather', new URL(this.deps.forecastUrl).host, 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
+        await this.status('weather', await weather.host(), 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
         await this.status('on-this-day', new URL(this.deps.wikipediaUrl.replace('{lang}', lang)).host, 'The month, day and language, once a day.'),
         await this.status('sports', 'www.thesportsdb.com', 'The ids of the teams the household follows and today’s date, every 15 minutes to 6 hours.'),
         await this.status('news', 'each feed’s own site', 'Hearth’s address and each feed’s address, about once an hour per feed.'),

@@ -192,7 +192,8 @@ export class TodayFetcher {
         await store.put(entry);
         return { kind: 'gone', entry };
       }
-      if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, 'Today: the source says this product is deprecated (203); it will stop answering in about a month.');
       let payload: T;
       try {
         payload = await spec.parse(res.body, res.contentType);
@@ -336,7 +337,8 @@ export class TodayFetcher {
         retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after'), this.now()),
       };
       const declared = Number(header(res.headers, 'content-length'));
-      if (res.statusCode !== 200) {
+      // 203: MET Norway's "this product is deprecated" — still the forecast, read like a 200
+      if (res.statusCode !== 200 && res.statusCode !== 203) {
         discard();
         return { ...common, body: Buffer.alloc(0) };
       }

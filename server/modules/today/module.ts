@@ -23,7 +23,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const { config } = p;
   const store = new TodayCacheStore(p.db);
   const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
-  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
+  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl, metUrl: config.metUrl });
   const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
   const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
@@ -37,7 +37,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     logger: p.logger,
     timeoutMs: p.tuning.briefingSummaryMs,
   });
-  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
     name: 'today',
     routes: [

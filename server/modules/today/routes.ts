@@ -29,6 +29,8 @@ import {
   Sections,
   SetSectionsBody,
   SetUnitsBody,
+  SetWeatherSourceBody,
+  WeatherSourceResponse,
   UnitsResponse,
   RefreshResponse,
   SetLanguageBody,
@@ -67,6 +69,7 @@ export function createBriefingAdminRoutes(briefing: BriefingService, weather: We
       results: await weather.search(actorOf(req), parse(LocationSearchQuery, req.query).q),
     }));
     r.put('/location', { access: 'admin', response: Location }, (req) => weather.setLocation(actorOf(req), parse(SetLocationBody, req.body)));
+    r.put('/weather-source', { access: 'admin', response: WeatherSourceResponse }, (req) => weather.setSource(actorOf(req), parse(SetWeatherSourceBody, req.body).source));
     r.put('/units', { access: 'admin', response: UnitsResponse }, (req) => weather.setUnits(actorOf(req), parse(SetUnitsBody, req.body).units));
     r.put('/sections', { access: 'admin', response: Sections }, (req) => briefing.setSections(actorOf(req), parse(SetSectionsBody, req.body)));
     r.post('/refresh', { access: 'admin', response: RefreshResponse }, (req) => briefing.refresh(actorOf(req), parse(RefreshBody, req.body).source));

@@ -7,6 +7,13 @@ export const KEY_LOCATION = 'today.location';
 export const KEY_LANGUAGE = 'today.language';
 export const KEY_UNITS = 'today.units';
 export const KEY_SECTIONS = 'today.sections';
+export const KEY_WEATHER_SOURCE = 'today.weatherSource';
+
+/** Open-Meteo by default; MET Norway as the admin's alternative (no geocoder: the town search stays Open-Meteo's). */
+export const WEATHER_SOURCES = ['open-meteo', 'met-norway'] as const;
+export type WeatherSource = (typeof WEATHER_SOURCES)[number];
+export const SetWeatherSourceBody = z.strictObject({ source: z.enum(WEATHER_SOURCES, { error: 'source is open-meteo or met-norway.' }) });
+export const WeatherSourceResponse = z.object({ source: z.enum(WEATHER_SOURCES) });
 
 /** °C, km/h (metric) or °F, mph (imperial): asked of the weather source, shown as it answers. */
 export const UNIT_SYSTEMS = ['metric', 'imperial'] as const;
@@ -154,6 +161,7 @@ export const BriefingSettingsResponse = z.object({
   location: Location.nullable(),
   language: z.string(),
   units: z.enum(UNIT_SYSTEMS),
+  weatherSource: z.enum(WEATHER_SOURCES),
   sections: Sections,
   offline: z.boolean(),
   sources: z.array(SourceStatus),

@@ -41,7 +41,8 @@ export function WeatherWidget({ tool }: WidgetProps): ReactElement {
       {w?.configured ? (
         <>
           <p className="widget__text muted">
-            Today {degrees(w.daily[0]?.min ?? null)} to {degrees(w.daily[0]?.max ?? null)} · Feels like {degrees(w.current.apparentTemperature)}
+            Today {degrees(w.daily[0]?.min ?? null)} to {degrees(w.daily[0]?.max ?? null)}
+            {w.current.apparentTemperature !== null ? ` · Feels like ${degrees(w.current.apparentTemperature)}` : ''}
           </p>
           <ul className="widget__items widget__items--row" aria-label="Next hours">
             {w.hourly

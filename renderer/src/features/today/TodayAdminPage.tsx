@@ -9,9 +9,9 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
-import type { Sections, UnitSystem } from '../../../../server/modules/today/schema.js';
+import type { Sections, UnitSystem, WeatherSource } from '../../../../server/modules/today/schema.js';
 import { TeamBadge } from './Matches';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSports, useUnfollowTeam } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSetWeatherSource, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
@@ -33,7 +33,7 @@ export function TodayAdminPage(): ReactElement {
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />
           <Language current={settings.data.language} />
-          <SectionsAndUnits sections={settings.data.sections} units={settings.data.units} />
+          <SectionsAndUnits sections={settings.data.sections} units={settings.data.units} weatherSource={settings.data.weatherSource} />
           <Feeds offline={settings.data.offline} />
           <Teams offline={settings.data.offline} />
           <section className="card today__block" aria-labelledby="today-sources">
@@ -260,13 +260,14 @@ const SECTION_LABELS: Array<[keyof Sections, string]> = [
 ];
 
 /** The units of the weather, and which parts of Today are on (the briefing, the widgets and the background refreshes follow them). */
-function SectionsAndUnits({ sections, units }: { sections: Sections; units: UnitSystem }): ReactElement {
+function SectionsAndUnits({ sections, units, weatherSource }: { sections: Sections; units: UnitSystem; weatherSource: WeatherSource }): ReactElement {
   const setSections = useSetSections();
   const setUnits = useSetUnits();
+  const setSource = useSetWeatherSource();
   return (
     <section className="card today__block" aria-labelledby="today-sections">
       <h2 id="today-sections" className="today__h2">
-        Sections and units
+        Sections, units and weather source
       </h2>
       <fieldset className="today-admin__switches">
         <legend>Parts of Today that are on</legend>
@@ -286,7 +287,17 @@ function SectionsAndUnits({ sections, units }: { sections: Sections; units: Unit
           <option value="imperial">°F and mph</option>
         </select>
       </div>
-      <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : null} />
+      <div className="field">
+        <label htmlFor="today-weather-source" className="field__label">
+          Weather source
+        </label>
+        <select id="today-weather-source" className="input" aria-describedby="today-weather-source-hint" value={weatherSource} disabled={setSource.isPending} onChange={(e) => setSource.mutate(e.target.value as WeatherSource)}>
+          <option value="open-meteo">Open-Meteo (api.open-meteo.com)</option>
+          <option value="met-norway">MET Norway (api.met.no)</option>
+        </select>
+        <p id="today-weather-source-hint" className="field__hint muted">Either is sent the household’s coordinates rounded to about 1 km. MET Norway gives no rain chance, sunrise or “feels like”; the town search always uses Open-Meteo.</p>
+      </div>
+      <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : setSource.error ? errorMessage(setSource.error) : null} />
     </section>
   );
 }

@@ -61,7 +61,7 @@ function WeatherBlock(): ReactElement {
               {w.current.description} in {w.location.name}
               <br />
               <span className="muted">
-                Feels like {degrees(w.current.apparentTemperature)} · Wind {w.current.windSpeed ?? '–'} {w.units.windSpeed} · Humidity {w.current.humidity ?? '–'}%
+                {w.current.apparentTemperature !== null ? `Feels like ${degrees(w.current.apparentTemperature)} · ` : ''}Wind {w.current.windSpeed ?? '–'} {w.units.windSpeed} · Humidity {w.current.humidity ?? '–'}%
               </span>
             </span>
           </p>

@@ -16,6 +16,7 @@ import type {
   RefreshResponse,
   Sections,
   UnitSystem,
+  WeatherSource,
   SportsResponse,
   SportsTodayResponse,
   Team,
@@ -122,4 +123,8 @@ export function useSetUnits() {
 /** The admin's OPML import: the file's text (or pasted XML) as the body. */
 export function useImportOpml() {
   return useMutation({ mutationFn: (xml: string) => api.postText<OpmlImportResponse>('/api/admin/news/opml', xml, 'text/xml'), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useSetWeatherSource() {
+  return useMutation({ mutationFn: (source: WeatherSource) => api.put<{ source: WeatherSource }>('/api/admin/briefing/weather-source', { source }), meta: { invalidates: [TODAY_KEY] } });
 }
