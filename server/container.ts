@@ -91,7 +91,8 @@ function buildModules(p: Platform, o: Overrides) {
   const content = createContentModule(p, { users });
   const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
-  const homeLayout = createHomeLayoutModule(p, { users });
+  // Today is built later: asked only when a layout is read
+  const homeLayout = createHomeLayoutModule(p, { users, todaySetUp: async () => (await today.services.weather.location()) !== null });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
   const downloads = createDownloadsModule(p, {
     headersFor: (job) => imageGen.services.imageHub.downloadHeaders(job),

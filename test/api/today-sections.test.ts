@@ -83,4 +83,27 @@ describe('Today: units and section switches', () => {
     // switching one back on keeps the other as it was
     expect((await s.admin.put('/api/admin/briefing/sections', { weather: true })).body).toEqual({ weather: true, news: true, onThisDay: false, sports: true });
   });
+
+  it('starts the shipped default home screen with the Today widgets once the place is saved; an admin’s default and a member’s own stay theirs', async () => {
+    const ids = (layout: { canvas: Array<{ cols: Array<{ toolId: string }> }> }) => layout.canvas.flatMap((r) => r.cols.map((c) => c.toolId));
+    await s.handle.deps.db('app_settings').where('key', 'like', 'today.%').delete();
+    await s.handle.deps.db('user_preferences').where('key', 'like', 'home.%').delete();
+    await s.handle.deps.db('app_settings').where('key', 'home.layout.default').delete();
+    const before = ids((await s.member.get('/api/home-layout')).body.layout);
+    expect(before).not.toContain('weather');
+
+    await s.admin.put('/api/admin/briefing/location', { name: 'Harbourton', lat: 48.14, lon: 11.58 });
+    const after = ids((await s.member.get('/api/home-layout')).body.layout);
+    expect(after).toEqual(['weather', 'briefing', 'news', 'on-this-day', ...before]);
+
+    // a member's own layout is theirs
+    const own = { header: { weather: false, jokes: false, sports: false, locked: false }, canvas: [{ id: 'r1', cols: [{ toolId: 'reader', colSpan: 2 }] }] };
+    expect((await s.member.put('/api/home-layout', own)).status).toBe(200);
+    expect(ids((await s.member.get('/api/home-layout')).body.layout)).toEqual(['reader']);
+    // an admin's default is used as it is
+    expect((await s.admin.put('/api/home-layout/default', own)).status).toBe(200);
+    expect(ids((await s.admin.get('/api/home-layout')).body.layout)).toEqual(['reader']);
+    await s.handle.deps.db('app_settings').where('key', 'home.layout.default').delete();
+    await s.handle.deps.db('user_preferences').where('key', 'like', 'home.%').delete();
+  });
 });
