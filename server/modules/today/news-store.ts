@@ -97,8 +97,8 @@ export class NewsStore {
       query = query.whereNotExists(
         db('news_items as j')
           .whereRaw('j.id <> i.id')
-          .where((b) => b.whereRaw('j.url = i.url').orWhereRaw('j.key = i.key'))
-          .where((b) => b.whereRaw('j.sort_at > i.sort_at').orWhere((c) => c.whereRaw('j.sort_at = i.sort_at').whereRaw('j.id > i.id')))
+          .whereRaw('(j.url = i.url or j.key = i.key)')
+          .whereRaw('(j.sort_at > i.sort_at or (j.sort_at = i.sort_at and j.id > i.id))')
           .whereNotExists(db('news_hidden_feeds as h2').where('h2.user_id', q.userId).whereRaw('h2.feed_id = j.feed_id')),
       );
     }
