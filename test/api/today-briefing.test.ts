@@ -143,4 +143,30 @@ describe('Today: the briefing’s summary by the household chat model', () => {
       ollama.models = models;
     }
   });
+
+  it('fetches tomorrow’s On this day once from 23:00, so the next morning’s briefing has it without the internet', async () => {
+    const otd = s.handle.deps.onThisDay;
+    clock.set(new Date('2026-06-10T22:30:00'));
+    wiki.requests.length = 0;
+    expect(await otd.prefetchTomorrow()).toBeNull();
+    expect(wiki.requests).toHaveLength(0);
+    clock.set(new Date('2026-06-10T23:05:00'));
+    expect(await otd.prefetchTomorrow()).toMatchObject({ kind: 'fetched' });
+    expect(wiki.requests.map((r) => r.path)).toEqual(['/en/api/rest_v1/feed/onthisday/all/06/11']);
+    // kept: the next looks before midnight ask nothing
+    clock.set(new Date('2026-06-10T23:50:00'));
+    expect(await otd.prefetchTomorrow()).toBeNull();
+    expect(wiki.requests).toHaveLength(1);
+
+    await wiki.down();
+    try {
+      clock.set(new Date('2026-06-11T07:00:00'));
+      const b = await briefing(s.member);
+      expect(b.date).toBe('06-11');
+      expect(b.onThisDay[0]!.text).toMatch(/\(06\/11\)/);
+    } finally {
+      await wiki.up();
+    }
+    expect(wiki.requests).toHaveLength(1);
+  });
 });

@@ -11,7 +11,7 @@ import { todayToolChecks, todayTools } from './extensions.js';
 import { TodayCacheStore } from './cache-store.js';
 import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
 import { TodayFetcher } from './fetcher.js';
-import { OnThisDayService } from './on-this-day-service.js';
+import { OnThisDayService, PREFETCH_CHECK_MS } from './on-this-day-service.js';
 import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
 import { NewsStore } from './news-store.js';
@@ -61,6 +61,8 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
           // a section an admin switched off is not refreshed
           { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: async () => void ((await briefing.sections()).weather && (await weather.refresh())) },
           { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: async () => void ((await briefing.sections()).news && (await news.pollDue())) },
+          // tomorrow's "on this day", fetched once from 23:00
+          { name: 'today.on-this-day-tomorrow', everyMs: PREFETCH_CHECK_MS, run: async () => void ((await briefing.sections()).onThisDay && (await onThisDay.prefetchTomorrow())) },
         ],
     close: () => news.close(),
   });

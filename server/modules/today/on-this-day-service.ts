@@ -53,6 +53,11 @@ export interface OnThisDayDeps {
   wikipedia: LocalWikipedia;
 }
 
+/** The hour (household time) from which tomorrow's day is fetched ahead. */
+export const PREFETCH_HOUR = 23;
+export const PREFETCH_CHECK_MS = 15 * 60_000;
+const mmdd = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 export const ARCHIVE_CREDIT = 'From the household’s offline Wikipedia archive (CC BY-SA 4.0)';
 /** A day read from the archive is kept this long in memory (the archive changes only when an admin replaces it). */
 const ARCHIVE_DAY_TTL_MS = 60 * 60_000;
@@ -92,8 +97,21 @@ export class OnThisDayService {
 
   /** Today's MM-DD on the household's computer. */
   today(): string {
+    return mmdd(this.deps.clock.now());
+  }
+
+  /**
+   * From 23:00 on the household's computer, tomorrow's day is fetched once ahead (so the morning's
+   * briefing has it even if the internet is gone by then). Nothing before 23:00, nothing when
+   * tomorrow is already kept; the task looks every 15 minutes.
+   */
+  async prefetchTomorrow(): Promise<FetchOutcome | null> {
     const now = this.deps.clock.now();
-    return `${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    if (now.getHours() < PREFETCH_HOUR) return null;
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 12);
+    const spec = this.spec(await this.language(), mmdd(tomorrow));
+    if (await this.deps.fetcher.peek(spec)) return null;
+    return this.deps.fetcher.refresh(spec);
   }
 
   spec(lang: string, day: string): SourceSpec<OnThisDayDay> {
