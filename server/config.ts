@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   /** Today's sources (issue 33); tests point them at fakes. WIKIPEDIA_BASE replaces https://{lang}.wikipedia.org ({lang} is filled in when present). */
   openMeteoUrl: httpUrl.default('https://api.open-meteo.com'),
   openMeteoGeoUrl: httpUrl.default('https://geocoding-api.open-meteo.com'),
+  /** MET Norway's Locationforecast, the admin's alternative weather source. */
+  metUrl: httpUrl.default('https://api.met.no'),
   wikipediaUrl: z.string().min(1).default('https://{lang}.wikipedia.org'),
   sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
   chromiumPath: z.string().optional(),
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     modelHubUrl: emptyToUndefined(env.MODEL_HUB_URL),
     openMeteoUrl: emptyToUndefined(env.OPEN_METEO_BASE),
     openMeteoGeoUrl: emptyToUndefined(env.OPEN_METEO_GEO_BASE),
+    metUrl: emptyToUndefined(env.MET_BASE),
     wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
     sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),

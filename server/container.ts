@@ -14,6 +14,7 @@ import { tableWrites } from './db/connection.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { SseRegistry } from './http/sse.js';
 import { createArchivesModule } from './modules/archives/module.js';
+import { archiveArticleUrl } from './modules/archives/search-provider.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
@@ -91,7 +92,8 @@ function buildModules(p: Platform, o: Overrides) {
   const content = createContentModule(p, { users });
   const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
-  const homeLayout = createHomeLayoutModule(p, { users });
+  // Today is built later: asked only when a layout is read
+  const homeLayout = createHomeLayoutModule(p, { users, todaySetUp: async () => (await today.services.weather.location()) !== null });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
   const downloads = createDownloadsModule(p, {
     headersFor: (job) => imageGen.services.imageHub.downloadHeaders(job),
@@ -133,7 +135,12 @@ function buildModules(p: Platform, o: Overrides) {
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
-  const today = createTodayModule(p, { chatReadiness });
+  const today = createTodayModule(p, {
+    chatReadiness,
+    chatModel: () => feats.chosenModel('chat'),
+    // On this day offline: the installed Wikipedia archive's day article
+    wikipedia: { article: (title) => archives.services.archives.articleByTitle('wikipedia', title), viewerUrl: (path) => archiveArticleUrl('wikipedia', path) },
+  });
   const maps = createMapsModule(p, { downloads: queue, chatReadiness });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });

@@ -114,6 +114,8 @@ export interface Tuning {
   downloadBackoffBaseMs?: number;
   /** Today's outbound fetches: whole request, headers and body (default 15 s). */
   todayFetchTimeoutMs?: number;
+  /** How long the briefing waits for the chat model's summary (default 30 s). */
+  briefingSummaryMs?: number;
   /** How often the reader change monitor looks for due items (default 5 min). */
   readerMonitorTickMs?: number;
   /** Bytes of archive entries kept in memory by the content proxy (default 32 MB; 0 turns the cache off). */

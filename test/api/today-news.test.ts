@@ -186,4 +186,27 @@ describe('Today: news', () => {
     expect(await s.handle.deps.db('news_items').where({ feed_id: a.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
     expect(await s.handle.deps.db('today_cache').where({ key: `news:${a.id}` }).first()).toBeUndefined();
   });
+
+  it('lists a story carried by two feeds once (same URL or same guid), the newest copy; a member who hides that feed sees the other copy', async () => {
+    const times = await add('/rss.xml');
+    const wire = await add('/mirror.xml');
+    expect([times.status, wire.status]).toEqual([200, 200]);
+    const list = NewsResponse.parse((await s.member.get('/api/news')).body);
+    const shown = list.items.map((i) => `${i.feedTitle}: ${i.title}`);
+    // story 1: same link, Example Times' copy is newer; story 2: same guid, the Wire's copy is newer
+    expect(shown).toEqual(['Harbour Wire: Ferry timetable changes (Wire)', 'Example Times: Harbour bridge reopens', 'Harbour Wire: Storm warning lifted']);
+    expect(list.items.filter((i) => i.url === 'https://news.example/a/1')).toHaveLength(1);
+
+    // one feed's own list keeps all of its items
+    const own = NewsResponse.parse((await s.member.get(`/api/news?feedId=${times.body.id}`)).body);
+    expect(own.items.map((i) => i.title)).toEqual(['Harbour bridge reopens', 'Ferry timetable changes (again)']);
+
+    // hiding Example Times: the Wire's copy of story 1 is the one left
+    await s.member.put(`/api/news/feeds/${times.body.id}/hidden`, { hidden: true });
+    const hidden = NewsResponse.parse((await s.member.get('/api/news')).body);
+    expect(hidden.items.map((i) => i.title)).toEqual(['Ferry timetable changes (Wire)', 'Harbour bridge reopens (Wire)', 'Storm warning lifted']);
+    // another member still sees Example Times' copy
+    expect(NewsResponse.parse((await s.admin.get('/api/news')).body).items.map((i) => i.feedTitle)).toContain('Example Times');
+    await s.member.put(`/api/news/feeds/${times.body.id}/hidden`, { hidden: false });
+  });
 });

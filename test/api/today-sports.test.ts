@@ -1,11 +1,13 @@
 // Sports over HTTP against the TheSportsDB fake: the admin searches and follows teams (the free key
 // by default, the household's own key set but never answered back), last results and next fixtures
 // with ISO times carrying the household's offset and scores as numbers, today's matches of followed
-// teams only, a cached copy served stale when the API limits Hearth, and access rules.
+// teams only (a match being played is live, and asked for again sooner), a cached copy served stale
+// when the API limits Hearth, badges fetched once and served by Hearth (never TheSportsDB's address
+// in an answer; garbage and a hanging image host refused), and access rules.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SportsResponse, SportsTodayResponse } from '../../server/modules/today/schema.js';
 import { withLocalOffset } from '../../server/modules/today/sports-service.js';
-import { startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
+import { BADGE_PNG, startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('Today: sports', () => {
@@ -14,7 +16,7 @@ describe('Today: sports', () => {
 
   beforeAll(async () => {
     db = await startFakeSportsDb();
-    s = await startTestServer({ seed: 'household', config: { sportsDbUrl: db.url, fetchAllowOrigins: [db.origin] } });
+    s = await startTestServer({ seed: 'household', config: { sportsDbUrl: db.url, fetchAllowOrigins: [db.origin] }, overrides: { tuning: { todayFetchTimeoutMs: 1500 } } });
   });
   afterAll(async () => {
     await s.close();
@@ -23,6 +25,8 @@ describe('Today: sports', () => {
   beforeEach(async () => {
     db.reset();
     db.limitPerMinute = 30;
+    db.live = false;
+    db.badgeMode = 'ok';
     db.requests.length = 0;
     await s.handle.deps.db('today_cache').delete();
     await s.handle.deps.db('app_settings').where('key', 'like', 'today.%').delete();
@@ -35,6 +39,7 @@ describe('Today: sports', () => {
     expect((await s.member.post('/api/admin/briefing/teams', { teamId: '134001' })).status).toBe(403);
     expect((await s.member.delete('/api/admin/briefing/teams/134001')).status).toBe(403);
     expect((await s.member.put('/api/admin/briefing/sports-key', { key: 'abc' })).status).toBe(403);
+    expect((await s.anon.get('/api/sports/badges/134001')).status).toBe(401);
     expect(db.requests).toHaveLength(0);
   });
 
@@ -42,12 +47,13 @@ describe('Today: sports', () => {
     const found = await s.admin.get('/api/admin/briefing/teams/search?q=river');
     expect(found.status).toBe(200);
     expect(found.body.results.map((t: { name: string }) => t.name)).toEqual(['Riverside', 'Riverton Rays']);
+    expect(found.text).not.toContain('/images/media/team/badge/');
     expect(db.requests[0]!.path).toBe('/api/v1/json/123/searchteams.php');
     expect((await s.admin.get('/api/admin/briefing/teams/search?q=nobody')).body).toEqual({ results: [] });
 
     const followed = await s.admin.post('/api/admin/briefing/teams', { teamId: '134001' });
     expect(followed.status).toBe(200);
-    expect(followed.body.teams).toEqual([{ id: '134001', name: 'Riverside', league: 'Example League', sport: 'Soccer', country: 'Examplia', badgeUrl: 'https://r2.thesportsdb.com/images/media/team/badge/riverside.png' }]);
+    expect(followed.body.teams).toEqual([{ id: '134001', name: 'Riverside', league: 'Example League', sport: 'Soccer', country: 'Examplia', badgeUrl: '/api/sports/badges/134001' }]);
     expect((await s.admin.post('/api/admin/briefing/teams', { teamId: '134001' })).status).toBe(409);
     expect((await s.admin.post('/api/admin/briefing/teams', { teamId: '999' })).status).toBe(404);
     expect((await s.admin.post('/api/admin/briefing/teams', { teamId: 'arsenal' })).status).toBe(400);
@@ -56,7 +62,8 @@ describe('Today: sports', () => {
     const riv = sports.teams[0]!;
     expect(riv.last[0]).toMatchObject({ homeTeam: 'Riverside', awayTeam: 'Hill Rovers', homeScore: 2, awayScore: 1, status: 'Match Finished', startsAt: withLocalOffset(new Date('2026-09-27T14:00:00Z')) });
     expect(riv.next[0]).toMatchObject({ homeTeam: 'Hill Rovers', homeScore: null, status: 'Not Started' });
-    expect(riv).toMatchObject({ stale: false, error: null });
+    expect(riv).toMatchObject({ stale: false, error: null, team: { badgeUrl: '/api/sports/badges/134001' } });
+    expect(riv.last[0]!.live).toBe(false);
 
     const today = new Date().toISOString().slice(0, 10);
     db.matchDay = today;
@@ -76,7 +83,7 @@ describe('Today: sports', () => {
     expect((await s.admin.put('/api/admin/briefing/sports-key', { key: 'a b' })).status).toBe(400);
     db.requests.length = 0;
     await s.member.get('/api/sports');
-    expect(db.requests.every((r) => r.path.startsWith('/api/v1/json/SECRET42/'))).toBe(true);
+    expect(db.requests.filter((r) => !r.path.startsWith('/images/')).every((r) => r.path.startsWith('/api/v1/json/SECRET42/'))).toBe(true);
     for (const path of ['/api/sports', '/api/sports/today', '/api/admin/briefing', '/api/admin/briefing/teams']) {
       expect((await s.admin.get(path)).text).not.toContain('SECRET42');
     }
@@ -87,5 +94,70 @@ describe('Today: sports', () => {
     db.limitPerMinute = 0;
     const stale = SportsResponse.parse((await s.member.get('/api/sports')).body);
     expect(stale.teams[0]).toMatchObject({ stale: true, error: null, last: [{ homeScore: 2 }] });
+  });
+
+  it('fetches a followed team’s badge once and serves it from Hearth; a team not followed has none', async () => {
+    await s.admin.post('/api/admin/briefing/teams', { teamId: '134001' });
+    const first = await s.member.get('/api/sports/badges/134001');
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('image/png');
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    const bytes = await fetch(`${s.url}/api/sports/badges/134001`, { headers: { cookie: s.member.cookie! } });
+    expect(Buffer.from(await bytes.arrayBuffer()).equals(BADGE_PNG)).toBe(true);
+    await s.member.get('/api/sports/badges/134001');
+    await s.admin.get('/api/sports/badges/134001');
+    expect(db.requests.filter((r) => r.path === '/images/media/team/badge/riverside.png')).toHaveLength(1);
+    // every answer names Hearth's address, never the image host's
+    for (const path of ['/api/sports', '/api/admin/briefing/teams']) expect((await s.member.get(path)).text).not.toMatch(/images\/media|127\.0\.0\.1/);
+
+    expect((await s.member.get('/api/sports/badges/134002')).status).toBe(404);
+    expect((await s.member.get('/api/sports/badges/riverside')).status).toBe(400);
+    // the image host down: the kept copy is still served
+    await s.handle.deps.db('today_cache').where({ key: 'sports:badge:134001' }).update({ expires_at: '2000-01-01T00:00:00.000Z' });
+    await db.down();
+    try {
+      expect((await s.member.get('/api/sports/badges/134001')).status).toBe(200);
+    } finally {
+      await db.up();
+    }
+    // unfollowing forgets the badge
+    await s.admin.delete('/api/admin/briefing/teams/134001');
+    expect((await s.member.get('/api/sports/badges/134001')).status).toBe(404);
+    expect(await s.handle.deps.db('today_cache').where({ key: 'sports:badge:134001' }).first()).toBeUndefined();
+  });
+
+  it('refuses a badge that is not an image, and one that never arrives, with a 503 and a sentence', async () => {
+    db.badgeMode = 'garbage';
+    await s.admin.post('/api/admin/briefing/teams', { teamId: '134001' });
+    const garbage = await s.member.get('/api/sports/badges/134001');
+    expect(garbage.status).toBe(503);
+    expect(garbage.body.error).toMatchObject({ code: 'source_unavailable', message: 'The team’s badge could not be fetched yet.' });
+    const row = await s.handle.deps.db('today_cache').where({ key: 'sports:badge:134001' }).first();
+    expect(row.last_error).toMatch(/not a PNG, JPEG, GIF or WebP image/);
+
+    db.badgeMode = 'slow';
+    await s.admin.post('/api/admin/briefing/teams', { teamId: '134002' });
+    const slow = await s.member.get('/api/sports/badges/134002');
+    expect(slow.status).toBe(503);
+    // the server still answers everything else
+    expect((await s.member.get('/api/sports')).status).toBe(200);
+  });
+
+  it('marks today’s match of a followed team live while it is played, and asks again after 5 minutes instead of 15', async () => {
+    await s.admin.post('/api/admin/briefing/teams', { teamId: '134001' });
+    db.matchDay = new Date().toISOString().slice(0, 10);
+    const before = SportsTodayResponse.parse((await s.member.get('/api/sports/today')).body);
+    expect(before.matches[0]).toMatchObject({ name: 'Hill Rovers vs Riverside', live: false, homeScore: null });
+    const expiry = async () => {
+      const rows = await s.handle.deps.db('today_cache').where('key', 'like', 'sports:day:%:Soccer');
+      return Math.max(...rows.map((r: { expires_at: string; fetched_at: string }) => Date.parse(r.expires_at) - Date.parse(r.fetched_at)));
+    };
+    expect(await expiry()).toBe(15 * 60_000);
+
+    db.live = true;
+    await s.handle.deps.db('today_cache').where('key', 'like', 'sports:day:%').update({ expires_at: '2000-01-01T00:00:00.000Z' });
+    const during = SportsTodayResponse.parse((await s.member.get('/api/sports/today')).body);
+    expect(during.matches[0]).toMatchObject({ name: 'Hill Rovers vs Riverside', live: true, status: '2H', homeScore: 0, awayScore: 1 });
+    expect(await expiry()).toBe(5 * 60_000);
   });
 });

@@ -143,7 +143,7 @@ describe('Today: weather and on this day', () => {
     const tools = (await s.member.get('/api/tools')).body.tools as Array<{ id: string; dataSources: Array<{ domain: string }>; route: string | null; available: boolean }>;
     const today = tools.find((t) => t.id === 'today')!;
     expect(today.route).toBe('/today');
-    expect(today.dataSources.map((d) => d.domain)).toEqual(['api.open-meteo.com', 'geocoding-api.open-meteo.com', 'wikipedia.org', 'the site of each feed an admin adds', 'www.thesportsdb.com']);
+    expect(today.dataSources.map((d) => d.domain)).toEqual(['api.open-meteo.com', 'geocoding-api.open-meteo.com', 'api.met.no', 'wikipedia.org', 'the site of each feed an admin adds', 'www.thesportsdb.com', 'r2.thesportsdb.com']);
     expect(tools.find((t) => t.id === 'weather')).toBeDefined();
   });
 

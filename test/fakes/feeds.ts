@@ -43,6 +43,11 @@ export async function startFakeFeeds(): Promise<FakeFeeds> {
 <entry><id>yt:video:abc</id><title>Sunrise over the harbour</title><link rel="alternate" href="https://video.example/watch?v=abc"/><published>2026-05-14T06:00:00+00:00</published><media:group><media:title>Sunrise</media:title><media:thumbnail url="https://i.video.example/abc.jpg" width="480" height="360"/><media:description>A calm morning.</media:description></media:group></entry></feed>`;
   const rdf = `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel rdf:about="https://rdf.example/"><title>Old Wire</title><link>https://rdf.example/</link></channel><item rdf:about="https://rdf.example/1"><title>Lighthouse lamp replaced</title><link>https://rdf.example/1</link><description>New lamp.</description><dc:date>2026-05-12T10:00:00Z</dc:date></item></rdf:RDF>`;
   const json = JSON.stringify({ version: 'https://jsonfeed.org/version/1.1', title: 'Town Notes', home_page_url: 'https://notes.example/', items: [{ id: 'n1', url: 'https://notes.example/1', title: 'Market moves to Saturday', content_html: '<p>From next week.</p>', date_published: '2026-05-11T09:00:00Z', image: 'https://notes.example/1.jpg' }] });
+  // another site carrying two of Example Times' stories: one by the same link (an older copy), one by the same guid (a newer copy)
+  const mirror = `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Harbour Wire</title><link>https://wire.example/</link>` +
+    `<item><guid>wire-1</guid><title>Harbour bridge reopens (Wire)</title><link>https://news.example/a/1</link><description>Copied.</description><pubDate>Thu, 14 May 2026 06:00:00 GMT</pubDate></item>` +
+    `<item><guid>rss-2</guid><title>Ferry timetable changes (Wire)</title><link>https://wire.example/ferry</link><description>Same guid.</description><pubDate>Thu, 14 May 2026 08:00:00 GMT</pubDate></item>` +
+    `<item><guid>wire-3</guid><title>Storm warning lifted</title><link>https://wire.example/3</link><description>Only here.</description><pubDate>Thu, 14 May 2026 05:00:00 GMT</pubDate></item></channel></rss>`;
   const latin1 = Buffer.from(`<?xml version="1.0" encoding="ISO-8859-1"?><rss version="2.0"><channel><title>Café Nouvelles</title><link>https://cafe.example/</link><item><guid>c1</guid><title>Crème brûlée à la fête</title><link>https://cafe.example/1</link><pubDate>Mon, 11 May 2026 08:00:00 GMT</pubDate></item></channel></rss>`, 'latin1');
 
   const http = await startFakeHttp(async (req, res, url) => {
@@ -64,6 +69,8 @@ export async function startFakeFeeds(): Promise<FakeFeeds> {
         }
         return send(200, 'application/rss+xml; charset=utf-8', rss(), { etag, 'last-modified': lastModified });
       }
+      case '/mirror.xml':
+        return send(200, 'application/rss+xml', mirror);
       case '/atom.xml':
         return send(200, 'text/html', atom); // a Content-Type that lies
       case '/rdf.xml':

@@ -85,6 +85,9 @@ export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
     const lon = Number(q.get('longitude'));
     if (!Number.isFinite(lat) || lat < -90 || lat > 90 || !Number.isFinite(lon)) return sendJson(res, 400, { error: true, reason: 'Latitude must be in range of -90 to 90°.' });
     const vars = (key: string) => (q.get(key) ?? '').split(',').filter(Boolean);
+    // temperature_unit=fahrenheit and wind_speed_unit=mph change the numbers and the *_units
+    const fahrenheit = q.get('temperature_unit') === 'fahrenheit';
+    const temperature = fahrenheit ? Math.round(((state.temperature * 9) / 5 + 32) * 10) / 10 : state.temperature;
     const body: Record<string, unknown> = {
       latitude: lat,
       longitude: lon,
@@ -96,18 +99,19 @@ export async function startFakeOpenMeteo(): Promise<FakeOpenMeteo> {
     };
     if (vars('current').length) {
       const current: Record<string, unknown> = { time: '2026-05-14T09:15', interval: 900 };
-      for (const v of vars('current')) current[v] = v === 'temperature_2m' ? state.temperature : column(v, 9, state.temperature);
+      for (const v of vars('current')) current[v] = v === 'temperature_2m' ? temperature : v === 'wind_speed_10m' && q.get('wind_speed_unit') === 'mph' ? 6.8 : column(v, 9, temperature);
       body.current = current;
+      body.current_units = { time: 'iso8601', temperature_2m: fahrenheit ? '°F' : '°C', wind_speed_10m: q.get('wind_speed_unit') === 'mph' ? 'mp/h' : 'km/h' };
     }
     const days = Number(q.get('forecast_days') ?? '7');
     if (vars('hourly').length) {
       const hourly: Record<string, unknown[]> = { time: Array.from({ length: days * 24 }, (_, i) => localTime(HOURLY_START + i * 3_600_000)) };
-      for (const v of vars('hourly')) hourly[v] = Array.from({ length: days * 24 }, (_, i) => column(v, i, state.temperature));
+      for (const v of vars('hourly')) hourly[v] = Array.from({ length: days * 24 }, (_, i) => column(v, i, temperature));
       body.hourly = hourly;
     }
     if (vars('daily').length) {
       const daily: Record<string, unknown[]> = { time: Array.from({ length: days }, (_, i) => localTime(HOURLY_START + i * 86_400_000).slice(0, 10)) };
-      for (const v of vars('daily')) daily[v] = Array.from({ length: days }, (_, i) => column(v, i, state.temperature));
+      for (const v of vars('daily')) daily[v] = Array.from({ length: days }, (_, i) => column(v, i, temperature));
       body.daily = daily;
     }
     sendJson(res, 200, body);

@@ -9,6 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { makeTempDir } from './temp-dir.js';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../fixtures/zim/make-test-zims.sh');
@@ -102,4 +103,87 @@ function describeBuild(dir: string, opts: BuildOptions, remove: () => void): Tes
     noIndex: opts.withNoIndex ? path.join(dir, NO_INDEX_FILE) : undefined,
     remove,
   };
+}
+
+/**
+ * A small Wikipedia-like archive with a day article ("May 20", path A/May_20) as mwoffliner writes
+ * it: h2 sections Events / Births / Deaths / Holidays_and_observances (one inside <details>, as newer
+ * archives have), year–dash lines with links, a BC year, reference marks, a nested holiday list and
+ * a "See also" section that is not part of the day. Built with zimwriterfs into `dir`; returns its path.
+ */
+export function buildWikipediaDayZim(dir: string): string {
+  const src = path.join(dir, 'src-wikipedia');
+  const write = (rel: string, data: string | Buffer) => {
+    const p = path.join(src, rel);
+    mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, data);
+  };
+  const page = (title: string, body: string) =>
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title></head>\n<body>\n<h1>${title}</h1>\n${body}\n</body></html>\n`;
+  write(
+    'A/May_20',
+    page(
+      'May 20',
+      `<p><b>May 20</b> is the 140th day of the year.</p>
+<details data-level="2" open=""><summary class="section-heading"><h2 id="Events">Events</h2></summary><section>
+<h3 id="Pre-1600">Pre-1600</h3>
+<ul>
+<li><a href="./325_BC" title="325 BC">325 BC</a> – A harbour lighthouse is lit for the first time at <a href="./Example_Point">Example Point</a>.</li>
+<li><a href="./1498">1498</a> – The <a href="./Example_Ferry" title="Example Ferry">first ferry</a> crosses the sound.<sup class="reference"><a href="#cite_note-1">[1]</a></sup></li>
+</ul>
+<h3 id="1901–present">1901–present</h3>
+<ul><li><a href="./1931">1931</a> – A ferry line opens between <a href="./Island_Town">Island Town</a> and <a href="../A/Harbourton">Harbourton</a>.</li></ul>
+</section></details>
+<h2 id="Births"><span class="mw-headline">Births</span></h2>
+<ul><li><a href="./1470">1470</a> – <a href="./Pietro_Example">Pietro Example</a>, harbour master (d. 1547)</li>
+<li><a href="./1902">1902</a> — <a href="./Ada_Sample">Ada Sample</a>, engineer</li></ul>
+<h2 id="Deaths">Deaths</h2>
+<ul><li><a href="./1506">1506</a> – <a href="./Cristo_Example">Cristo Example</a>, navigator (b. 1451)</li></ul>
+<h2 id="Holidays_and_observances">Holidays and observances</h2>
+<ul><li>Christian feast day:<ul><li><a href="./Saint_Example">Saint Example</a></li></ul></li>
+<li><a href="./Harbour_Day">Harbour Day</a> (Examplia)</li></ul>
+<h2 id="See_also">See also</h2>
+<ul><li><a href="./List_of_days">1999 – not a day event</a></li></ul>`,
+    ),
+  );
+  for (const t of ['Example_Point', 'Example_Ferry', 'Island_Town', 'Harbourton', 'Pietro_Example', 'Ada_Sample', 'Cristo_Example', 'Saint_Example', 'Harbour_Day', '1931', '1498']) {
+    write(`A/${t}`, page(t.replace(/_/g, ' '), `<p>${t.replace(/_/g, ' ')} is an article of the test archive.</p>`));
+  }
+  write('A/Main_Page', page('Wikipedia', '<p><a href="May_20">May 20</a></p>'));
+  write('I/favicon.png', tinyPng());
+  const file = path.join(dir, 'wikipedia_en_all_nopic_2024-05.zim');
+  execFileSync(
+    'zimwriterfs',
+    ['--welcome=A/Main_Page', '--illustration=I/favicon.png', '--language=eng', '--name=wikipedia_en_all_nopic', '--title=Wikipedia', '--description=A test Wikipedia with a day article', '--creator=Household Fixtures', '--publisher=Household Test Lab', '--threads=1', src, file],
+    { stdio: 'ignore' },
+  );
+  return file;
+}
+
+/** A 48×48 RGB PNG (zimwriterfs wants an illustration of that size). */
+function tinyPng(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = crcTable[(c ^ x) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type), data]);
+    const c = Buffer.alloc(4);
+    c.writeUInt32BE(crc(td));
+    return Buffer.concat([len, td, c]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(48, 0);
+  ihdr.writeUInt32BE(48, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const raw = Buffer.concat(Array.from({ length: 48 }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(48 * 3, 0x66)])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }

@@ -161,14 +161,22 @@ async function takePrefetched(path: string): Promise<Response | null> {
   return Date.now() - entry.at > PREFETCH_TTL_MS ? null : entry.res;
 }
 
+/** A body sent as it is (not JSON), with its own content type: an OPML file. */
+class TextBody {
+  constructor(
+    readonly text: string,
+    readonly type: string,
+  ) {}
+}
+
 async function request<T>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (body !== undefined) headers['Content-Type'] = body instanceof TextBody ? body.type : 'application/json';
   const early = method === 'GET' ? await takePrefetched(path) : null;
   const res = early ?? await apiFetch(path, {
     method,
     headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : body instanceof TextBody ? body.text : JSON.stringify(body),
     signal: opts.signal,
   });
   const text = await res.text().catch(() => '');
@@ -196,6 +204,8 @@ async function request<T>(method: string, path: string, body?: unknown, opts: Re
 export const api = {
   get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, undefined, opts),
   post: <T>(path: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', path, body ?? {}, opts),
+  /** POSTs text as it is (not JSON) with its content type, e.g. an OPML file as text/xml. */
+  postText: <T>(path: string, text: string, contentType: string, opts?: RequestOptions) => request<T>('POST', path, new TextBody(text, contentType), opts),
   put: <T>(path: string, body: unknown, opts?: RequestOptions) => request<T>('PUT', path, body, opts),
   patch: <T>(path: string, body: unknown, opts?: RequestOptions) => request<T>('PATCH', path, body, opts),
   delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, undefined, opts),

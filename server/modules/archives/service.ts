@@ -16,8 +16,8 @@ import type { Level } from '../content/schema.js';
 import { allows } from '../content/public.js';
 import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { ArchiveEntryCache } from './entry-cache.js';
-import { encodeSegments, headerValue } from './proxy.js';
-import type { ArchiveCatalog, ArchiveRecord, ArchivesStatus, CatalogSource } from './schema.js';
+import { encodeSegments, headerValue, pathFromLocation } from './proxy.js';
+import { MAX_REDIRECT_HOPS, type ArchiveCatalog, type ArchiveRecord, type ArchivesStatus, type CatalogSource } from './schema.js';
 import type { ArchivesStore } from './store.js';
 import { checkFull, checkStructure } from './zim-check.js';
 
@@ -259,6 +259,37 @@ export class ArchivesService {
       for (const list of per) if (list[i] && out.length < limit) out.push(list[i]!);
     }
     return out;
+  }
+
+  /**
+   * One article of a served archive by its exact title (Today's offline "on this day" reads
+   * Wikipedia's day article, e.g. "May 20"): found through the title index (suggest), redirects
+   * followed inside the book. Null while the archive is not served or has no article of that title.
+   */
+  async articleByTitle(sourceId: string, title: string): Promise<{ path: string; html: string } | null> {
+    const book = this.books.get(sourceId);
+    if (!book || this.deps.supervisor.status().state !== 'ready') return null;
+    const wanted = title.replace(/_/g, ' ').trim().toLowerCase();
+    const hit = (await this.deps.kiwix.suggest(book, title.replace(/_/g, ' '), 10)).find((s) => s.title.replace(/_/g, ' ').trim().toLowerCase() === wanted);
+    if (!hit) return null;
+    let path = hit.path;
+    for (let hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
+      const res = await this.deps.kiwix.get(`${book.href}/${encodeSegments(path.split('/'))}`);
+      if (res.status >= 300 && res.status < 400) {
+        await res.body.dump();
+        const location = headerValue(res.headers, 'location');
+        const target = location ? pathFromLocation(location, book.href) : null;
+        if (!target) return null;
+        path = target.join('/');
+        continue;
+      }
+      if (res.status !== 200) {
+        await res.body.dump();
+        return null;
+      }
+      return { path, html: await res.body.text() };
+    }
+    return null;
   }
 
   // ---- admin: content level, delete and verify ----

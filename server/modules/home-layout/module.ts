@@ -9,7 +9,7 @@ import { HomeLayoutService } from './service.js';
 
 export function createHomeLayoutModule(p: Platform, ports: HomeLayoutPorts) {
   const builtinDefault = HomeLayout.parse(JSON.parse(readFileSync(path.join(p.config.resourcesDir, 'data', 'default-home-layout.json'), 'utf8')));
-  const homeLayout = new HomeLayoutService({ preferences: p.preferences, settings: p.settings, auth: ports.users, builtinDefault });
+  const homeLayout = new HomeLayoutService({ preferences: p.preferences, settings: p.settings, auth: ports.users, builtinDefault, todaySetUp: ports.todaySetUp });
   return defineModule({
     name: 'home-layout',
     routes: [{ prefix: '/home-layout', routes: createHomeLayoutRoutes(homeLayout) }],

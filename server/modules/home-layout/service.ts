@@ -21,14 +21,26 @@ export interface HomeLayoutDeps {
   auth: AuthService;
   /** Shipped default (resources/data/default-home-layout.json), used until an admin sets one. */
   builtinDefault: HomeLayout;
+  /** Whether Today is set up: the shipped default then starts with the Today widgets. */
+  todaySetUp(): Promise<boolean>;
 }
+
+/** The Today widgets the shipped default starts with once Today is set up (the morning first). */
+export const TODAY_ROWS: HomeLayout['canvas'] = [
+  { id: 'row-today-weather', cols: [{ toolId: 'weather', colSpan: 1 }, { toolId: 'briefing', colSpan: 1 }] },
+  { id: 'row-today-news', cols: [{ toolId: 'news', colSpan: 1 }, { toolId: 'on-this-day', colSpan: 1 }] },
+];
 
 export class HomeLayoutService {
   constructor(private readonly deps: HomeLayoutDeps) {}
 
   async getDefault(): Promise<HomeLayout> {
     const stored = HomeLayout.safeParse(await this.deps.settings.get(KEY_DEFAULT));
-    return stored.success ? stored.data : this.deps.builtinDefault;
+    if (stored.success) return stored.data;
+    if (!(await this.deps.todaySetUp())) return this.deps.builtinDefault;
+    const builtin = this.deps.builtinDefault;
+    const known = new Set(builtin.canvas.flatMap((r) => r.cols.map((c) => c.toolId)));
+    return { ...builtin, canvas: [...TODAY_ROWS.filter((r) => r.cols.every((c) => !known.has(c.toolId))), ...builtin.canvas] };
   }
 
   /** The layout a user sees: theirs, else the default with their legacy highlights folded in. */

@@ -1,10 +1,15 @@
 // The admin's view of Today (/api/admin/briefing): the place, the language, offline mode and each
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import type { Clock } from '../../platform/clock.js';
 import type { TodayCacheStore } from './cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
-import type { BriefingResponse, BriefingSettingsResponse, RefreshResponse } from './schema.js';
+import type { BriefingSummaries } from './briefing-summary.js';
+import type { AppSettingsStore } from '../../db/kv.js';
+import { ALL_SECTIONS_ON, KEY_SECTIONS, Sections, type BriefingResponse, type BriefingSettingsResponse, type RefreshResponse } from './schema.js';
+import type { SportsService } from './sports-service.js';
+import { withLocalOffset } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export interface BriefingDeps {
@@ -12,9 +17,18 @@ export interface BriefingDeps {
   weather: WeatherService;
   onThisDay: OnThisDayService;
   offline: boolean;
-  forecastUrl: string;
+  clock: Clock;
   wikipediaUrl: string;
   news: NewsService;
+  sports: SportsService;
+  summaries: BriefingSummaries;
+  settings: AppSettingsStore;
+}
+
+/** The admin's section switches (every section on until an admin switches one off). */
+export async function readSections(settings: AppSettingsStore): Promise<Sections> {
+  const parsed = Sections.partial().safeParse(await settings.get(KEY_SECTIONS));
+  return { ...ALL_SECTIONS_ON, ...(parsed.success ? parsed.data : {}) };
 }
 
 export class BriefingService {
@@ -26,6 +40,18 @@ export class BriefingService {
     return { source, host, sends, lastFetch: latest?.fetchedAt ?? null, lastError: latest?.lastError ?? null, nextPoll: latest?.nextTryAt ?? latest?.expiresAt ?? null };
   }
 
+  /** Which sections are on: any member (the widgets follow them). */
+  sections(): Promise<Sections> {
+    return readSections(this.deps.settings);
+  }
+
+  async setSections(actor: Actor, patch: Partial<Sections>): Promise<Sections> {
+    assertAdmin(actor);
+    const next = { ...(await this.sections()), ...patch };
+    await this.deps.settings.set(KEY_SECTIONS, next);
+    return next;
+  }
+
   async settings(actor: Actor): Promise<BriefingSettingsResponse> {
     assertAdmin(actor);
     const { weather, onThisDay } = this.deps;
@@ -33,9 +59,12 @@ export class BriefingService {
     return {
       location: await weather.location(),
       language: lang,
+      units: await weather.units(),
+      weatherSource: await weather.source(),
+      sections: await this.sections(),
       offline: this.deps.offline,
       sources: [
-        await this.status('weather', new URL(this.deps.forecastUrl).host, 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
+        await this.status('weather', await weather.host(), 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
         await this.status('on-this-day', new URL(this.deps.wikipediaUrl.replace('{lang}', lang)).host, 'The month, day and language, once a day.'),
         await this.status('sports', 'www.thesportsdb.com', 'The ids of the teams the household follows and today’s date, every 15 minutes to 6 hours.'),
         await this.status('news', 'each feed’s own site', 'Hearth’s address and each feed’s address, about once an hour per feed.'),
@@ -53,11 +82,20 @@ export class BriefingService {
 
   /**
    * The caller's morning briefing, from what Hearth already has (no outside request is made): the
-   * cached forecast, the top headlines of their feeds, a few events of this day, and plain sentences
-   * built from those facts only.
+   * cached forecast, the top headlines of their feeds, a few events of this day, today's matches of
+   * the followed teams, plain sentences built from those facts only, and (when chat is ready) the
+   * chat model's 3-sentence summary of those facts, kept for the morning.
    */
   async compose(actor: UserActor): Promise<BriefingResponse> {
-    const [w, otd, news, loc] = await Promise.all([this.deps.weather.cached(), this.deps.onThisDay.cached(), this.deps.news.list(actor, { limit: 5 }), this.deps.weather.location()]);
+    const on = await this.sections();
+    // a section switched off is not read at all
+    const [w, otd, news, loc, matches] = await Promise.all([
+      on.weather ? this.deps.weather.cached() : null,
+      on.onThisDay ? this.deps.onThisDay.cached() : null,
+      on.news ? this.deps.news.list(actor, { limit: 5 }) : { items: [] },
+      this.deps.weather.location(),
+      on.sports ? this.deps.sports.cachedToday().catch(() => []) : [],
+    ]);
     const today = w?.daily[0];
     const weather = w
       ? { location: w.location.name, temperature: w.current.temperature, description: w.current.description, min: today?.min ?? null, max: today?.max ?? null, rainChance: today?.precipitationProbability ?? null, ...w.freshness }
@@ -72,14 +110,28 @@ export class BriefingService {
     if (news.items.length) sentences.push(`The top headline is “${news.items[0]!.title}” from ${news.items[0]!.feedTitle}.`);
     const first = events.find((e) => e.year !== null);
     if (first) sentences.push(`On this day in ${first.year! < 0 ? `${-first.year!} BC` : first.year}: ${first.text}`);
+    const matchLines = matches.slice(0, 3).map((m) =>
+      m.homeScore !== null && m.awayScore !== null
+        ? `${m.homeTeam} ${m.homeScore}, ${m.awayTeam} ${m.awayScore}${m.live ? ' (being played now)' : ''}.`
+        : `${m.homeTeam} play ${m.awayTeam}${m.startsAt ? ` at ${m.startsAt.slice(11, 16)}` : ''} today.`,
+    );
+    // the model is given these facts and nothing else
+    const facts = [...sentences, ...news.items.slice(1, 3).map((i) => `Another headline: “${i.title}” from ${i.feedTitle}.`), ...matchLines];
+    const date = this.deps.onThisDay.today();
+    const day = withLocalOffset(this.deps.clock.now()).slice(0, 10);
+    const { summary, note } = await this.deps.summaries.get(actor.id, day, facts);
     return {
-      date: this.deps.onThisDay.today(),
+      date,
       weather,
-      weatherNote: weather ? null : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
+      weatherNote: weather ? null : !on.weather ? 'An admin switched the weather off.' : loc ? 'The forecast has not been fetched yet.' : 'The household’s place for the weather is not set yet.',
+      sections: on,
       headlines: news.items,
       onThisDay: events,
       onThisDayFreshness: otd?.freshness ?? null,
-      sentences,
+      sentences: [...sentences, ...matchLines],
+      matches,
+      summary,
+      summaryNote: note,
     };
   }
 }

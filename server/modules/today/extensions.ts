@@ -16,9 +16,11 @@ export const todayTools: ToolDefinition[] = [
     dataSources: [
       { type: 'api', domain: 'api.open-meteo.com', purpose: 'The forecast for the household’s coordinates, rounded to about 1 km' },
       { type: 'api', domain: 'geocoding-api.open-meteo.com', purpose: 'The town search, only when an admin sets the place' },
+      { type: 'api', domain: 'api.met.no', purpose: 'The forecast for the rounded coordinates, only when an admin chooses MET Norway instead of Open-Meteo' },
       { type: 'api', domain: 'wikipedia.org', purpose: 'On this day: the month, the day and the language' },
       { type: 'rss', domain: 'the site of each feed an admin adds', purpose: 'Headlines the household subscribed to' },
       { type: 'api', domain: 'www.thesportsdb.com', purpose: 'Results and fixtures of the teams the household follows' },
+      { type: 'cdn', domain: 'r2.thesportsdb.com', purpose: 'The badges of the teams the household follows, fetched once by Hearth' },
     ],
     category: 'Everyday',
     icon: '☀️',

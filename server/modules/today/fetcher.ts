@@ -28,6 +28,8 @@ export interface SourceSpec<T> {
   url: string;
   /** How long a good copy is fresh. */
   ttlMs: number;
+  /** How long this copy is fresh, when it depends on what it says (a match being played: sooner). */
+  ttlFor?(payload: T): number;
   accept?: string;
   /** Turns a 200 body into the payload kept; throws on garbage (the copy is kept, the fetch counts as failed). */
   parse(body: Buffer, contentType: string): T | Promise<T>;
@@ -179,7 +181,7 @@ export class TodayFetcher {
     try {
       const res = await this.hostSlot(spec.url).run(() => this.get(spec.url, spec.accept, conditional));
       const at = this.now().toISOString();
-      const expiresAt = new Date(this.now().getTime() + spec.ttlMs).toISOString();
+      let expiresAt = new Date(this.now().getTime() + spec.ttlMs).toISOString();
       if (res.status === 304 && base.payload !== null) {
         const entry: CacheEntry = { ...base, source: spec.source, fetchedAt: at, expiresAt, failCount: 0, nextTryAt: null, lastError: null, lastTryAt: at };
         await store.put(entry);
@@ -190,13 +192,15 @@ export class TodayFetcher {
         await store.put(entry);
         return { kind: 'gone', entry };
       }
-      if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, 'Today: the source says this product is deprecated (203); it will stop answering in about a month.');
       let payload: T;
       try {
         payload = await spec.parse(res.body, res.contentType);
       } catch (err) {
         throw new FetchFailure(`The source sent something Hearth cannot read (${(err as Error).message.slice(0, 120)}).`);
       }
+      if (spec.ttlFor) expiresAt = new Date(this.now().getTime() + spec.ttlFor(payload)).toISOString();
       const entry: CacheEntry = {
         ...base,
         source: spec.source,
@@ -333,7 +337,8 @@ export class TodayFetcher {
         retryAfterMs: parseRetryAfter(header(res.headers, 'retry-after'), this.now()),
       };
       const declared = Number(header(res.headers, 'content-length'));
-      if (res.statusCode !== 200) {
+      // 203: MET Norway's "this product is deprecated" — still the forecast, read like a 200
+      if (res.statusCode !== 200 && res.statusCode !== 203) {
         discard();
         return { ...common, body: Buffer.alloc(0) };
       }

@@ -4,12 +4,14 @@
 import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { BriefingService } from './briefing-service.js';
+import { BriefingSummaries } from './briefing-summary.js';
+import { BriefingSummaryStore } from './briefing-summary-store.js';
 import { createNewsTool, createWeatherTool } from './chat-tool.js';
 import { todayToolChecks, todayTools } from './extensions.js';
 import { TodayCacheStore } from './cache-store.js';
 import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
 import { TodayFetcher } from './fetcher.js';
-import { OnThisDayService } from './on-this-day-service.js';
+import { OnThisDayService, PREFETCH_CHECK_MS } from './on-this-day-service.js';
 import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
 import { NewsStore } from './news-store.js';
@@ -21,12 +23,21 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const { config } = p;
   const store = new TodayCacheStore(p.db);
   const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
-  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl });
-  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl });
+  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl, metUrl: config.metUrl });
+  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
   const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
   const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
-  const briefing = new BriefingService({ store, weather, onThisDay, news, offline: config.offline, forecastUrl: config.openMeteoUrl, wikipediaUrl: config.wikipediaUrl });
+  const summaries = new BriefingSummaries({
+    store: new BriefingSummaryStore(p.db),
+    runtime: p.modelRuntime,
+    chatModel: ports.chatModel,
+    chatReadiness: ports.chatReadiness,
+    clock: p.clock,
+    logger: p.logger,
+    timeoutMs: p.tuning.briefingSummaryMs,
+  });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, wikipediaUrl: config.wikipediaUrl });
   return defineModule({
     name: 'today',
     routes: [
@@ -47,8 +58,11 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     tasks: config.offline
       ? []
       : [
-          { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: () => weather.refresh() },
-          { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: () => news.pollDue() },
+          // a section an admin switched off is not refreshed
+          { name: 'today.weather', everyMs: WEATHER_TTL_MS, run: async () => void ((await briefing.sections()).weather && (await weather.refresh())) },
+          { name: 'today.news', everyMs: Math.min(NEWS_POLL_MS, 5 * 60_000), run: async () => void ((await briefing.sections()).news && (await news.pollDue())) },
+          // tomorrow's "on this day", fetched once from 23:00
+          { name: 'today.on-this-day-tomorrow', everyMs: PREFETCH_CHECK_MS, run: async () => void ((await briefing.sections()).onThisDay && (await onThisDay.prefetchTomorrow())) },
         ],
     close: () => news.close(),
   });

@@ -1,5 +1,5 @@
 // news_feeds, news_items and news_hidden_feeds: the household's subscriptions, their items (one per
-// guid or URL per feed) and the feeds each member hid.
+// guid or URL per feed; listed once across feeds) and the feeds each member hid.
 import type { Knex } from 'knex';
 import type { ParsedItem } from './feed-parse.js';
 import type { NewsItem } from './schema.js';
@@ -90,6 +90,18 @@ export class NewsStore {
       .orderBy([{ column: 'i.sort_at', order: 'desc' }, { column: 'i.id', order: 'desc' }])
       .limit(q.limit);
     if (q.feedId !== undefined) query = query.where('i.feed_id', q.feedId);
+    else {
+      // across feeds, one copy of a story: an item is left out when a newer copy of it (same URL, or
+      // same guid — the key is the guid's hash when there is one) is in a feed the member did not hide
+      const db = this.db;
+      query = query.whereNotExists(
+        db('news_items as j')
+          .whereRaw('j.id <> i.id')
+          .whereRaw('(j.url = i.url or j.key = i.key)')
+          .whereRaw('(j.sort_at > i.sort_at or (j.sort_at = i.sort_at and j.id > i.id))')
+          .whereNotExists(db('news_hidden_feeds as h2').where('h2.user_id', q.userId).whereRaw('h2.feed_id = j.feed_id')),
+      );
+    }
     if (q.before !== undefined) query = query.where('i.sort_at', '<', new Date(q.before).toISOString());
     const rows = (await query) as Array<{ id: number; feed_id: number; feed_title: string; title: string; url: string | null; summary: string; published_at: string | null; image_url: string | null }>;
     return rows.map((r) => ({ id: String(r.id), feedId: r.feed_id, feedTitle: r.feed_title, title: r.title, url: r.url, summary: r.summary, publishedAt: r.published_at, imageUrl: r.image_url }));

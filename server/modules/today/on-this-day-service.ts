@@ -1,11 +1,15 @@
 // "On this day" from Wikipedia's feed in the household language (reference/briefing.md §2):
 // GET {base}/api/rest_v1/feed/onthisday/all/MM/DD, where the base is https://{lang}.wikipedia.org
 // unless WIKIPEDIA_BASE replaces it. One cached copy per (language, day), kept for a day (Wikipedia
-// renders a fresh ETag each time, so a conditional GET rarely helps here).
+// renders a fresh ETag each time, so a conditional GET rarely helps here). With no copy to serve
+// (offline, OFFLINE_MODE, Wikipedia unreachable) the day is read from the household's installed
+// Wikipedia archive instead (on-this-day-archive.ts), its links opening the archive viewer.
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
-import type { FetchOutcome, Freshness, SourceSpec, TodayFetcher } from './fetcher.js';
+import { SourceUnavailableError, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { dayArticleTitle, parseDayArticle } from './on-this-day-archive.js';
+import type { LocalWikipedia } from './ports.js';
 import { KEY_LANGUAGE, ON_THIS_DAY_LANGUAGES, OnThisDayDay, type OnThisDayItem, type OnThisDayResponse } from './schema.js';
 
 export const ON_THIS_DAY_TTL_MS = 24 * 60 * 60_000;
@@ -45,10 +49,39 @@ export interface OnThisDayDeps {
   clock: Clock;
   /** https://{lang}.wikipedia.org or WIKIPEDIA_BASE. */
   baseUrl: string;
+  /** The installed Wikipedia archive, read when there is no copy from the feed. */
+  wikipedia: LocalWikipedia;
 }
 
+/** The hour (household time) from which tomorrow's day is fetched ahead. */
+export const PREFETCH_HOUR = 23;
+export const PREFETCH_CHECK_MS = 15 * 60_000;
+const mmdd = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+export const ARCHIVE_CREDIT = 'From the household’s offline Wikipedia archive (CC BY-SA 4.0)';
+/** A day read from the archive is kept this long in memory (the archive changes only when an admin replaces it). */
+const ARCHIVE_DAY_TTL_MS = 60 * 60_000;
+
 export class OnThisDayService {
+  private readonly archiveDays = new Map<string, { at: number; day: OnThisDayDay }>();
+
   constructor(private readonly deps: OnThisDayDeps) {}
+
+  /** The day from the installed Wikipedia archive (English day articles), or null when it cannot be read. */
+  async fromArchive(day: string): Promise<{ day: OnThisDayDay; freshness: Freshness } | null> {
+    const now = this.deps.clock.now().getTime();
+    const kept = this.archiveDays.get(day);
+    let parsed = kept && now - kept.at < ARCHIVE_DAY_TTL_MS ? kept.day : null;
+    if (!parsed) {
+      const article = await this.deps.wikipedia.article(dayArticleTitle(day)).catch(() => null);
+      if (!article) return null;
+      parsed = parseDayArticle(article.html, article.path, (p) => this.deps.wikipedia.viewerUrl(p));
+      if (!parsed.events.length && !parsed.births.length && !parsed.deaths.length && !parsed.holidays.length) return null;
+      this.archiveDays.set(day, { at: now, day: parsed });
+    }
+    const at = new Date(this.archiveDays.get(day)!.at).toISOString();
+    return { day: parsed, freshness: { source: 'on-this-day', fetchedAt: at, ageSeconds: Math.max(0, Math.floor((now - Date.parse(at)) / 1000)), stale: false, lastError: null } };
+  }
 
   async language(): Promise<string> {
     const lang = await this.deps.settings.get<string>(KEY_LANGUAGE);
@@ -64,8 +97,21 @@ export class OnThisDayService {
 
   /** Today's MM-DD on the household's computer. */
   today(): string {
+    return mmdd(this.deps.clock.now());
+  }
+
+  /**
+   * From 23:00 on the household's computer, tomorrow's day is fetched once ahead (so the morning's
+   * briefing has it even if the internet is gone by then). Nothing before 23:00, nothing when
+   * tomorrow is already kept; the task looks every 15 minutes.
+   */
+  async prefetchTomorrow(): Promise<FetchOutcome | null> {
     const now = this.deps.clock.now();
-    return `${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+    if (now.getHours() < PREFETCH_HOUR) return null;
+    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 12);
+    const spec = this.spec(await this.language(), mmdd(tomorrow));
+    if (await this.deps.fetcher.peek(spec)) return null;
+    return this.deps.fetcher.refresh(spec);
   }
 
   spec(lang: string, day: string): SourceSpec<OnThisDayDay> {
@@ -76,14 +122,23 @@ export class OnThisDayService {
 
   async get(_actor: Actor, day = this.today()): Promise<OnThisDayResponse> {
     const lang = await this.language();
-    const { payload, freshness } = await this.deps.fetcher.read(this.spec(lang, day), 'This day’s events could not be fetched from Wikipedia and no earlier copy is kept.');
-    return { date: day, language: lang, credit: 'From Wikipedia, the free encyclopedia (CC BY-SA 4.0)', ...OnThisDayDay.parse(payload), ...freshness };
+    try {
+      const { payload, freshness } = await this.deps.fetcher.read(this.spec(lang, day), 'This day’s events could not be fetched from Wikipedia and no earlier copy is kept.');
+      return { date: day, language: lang, origin: 'wikipedia', credit: 'From Wikipedia, the free encyclopedia (CC BY-SA 4.0)', ...OnThisDayDay.parse(payload), ...freshness };
+    } catch (err) {
+      if (!(err instanceof SourceUnavailableError)) throw err;
+      const local = await this.fromArchive(day);
+      if (!local) throw err;
+      return { date: day, language: 'en', origin: 'archive', credit: ARCHIVE_CREDIT, ...local.day, ...local.freshness };
+    }
   }
 
-  /** Today's cached day only (no fetch). */
+  /** Today's day from what Hearth has (no outside request): the cached feed copy, else the installed archive. */
   async cached(): Promise<(OnThisDayDay & { freshness: Freshness }) | null> {
     const hit = await this.deps.fetcher.peek<OnThisDayDay>(this.spec(await this.language(), this.today()));
-    return hit ? { ...OnThisDayDay.parse(hit.payload), freshness: hit.freshness } : null;
+    if (hit) return { ...OnThisDayDay.parse(hit.payload), freshness: hit.freshness };
+    const local = await this.fromArchive(this.today());
+    return local ? { ...local.day, freshness: local.freshness } : null;
   }
 
   async refresh(opts: { force?: boolean } = {}): Promise<FetchOutcome> {

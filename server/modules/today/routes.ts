@@ -1,7 +1,7 @@
 import { BadRequestError } from '../../errors.js';
 import { actorOf } from '../../http/auth.js';
 import { readRawBody } from '../../http/body.js';
-import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { BriefingService } from './briefing-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
@@ -26,6 +26,12 @@ import {
   OnThisDayQuery,
   OnThisDayResponse,
   RefreshBody,
+  Sections,
+  SetSectionsBody,
+  SetUnitsBody,
+  SetWeatherSourceBody,
+  WeatherSourceResponse,
+  UnitsResponse,
   RefreshResponse,
   SetLanguageBody,
   SetLocationBody,
@@ -63,6 +69,9 @@ export function createBriefingAdminRoutes(briefing: BriefingService, weather: We
       results: await weather.search(actorOf(req), parse(LocationSearchQuery, req.query).q),
     }));
     r.put('/location', { access: 'admin', response: Location }, (req) => weather.setLocation(actorOf(req), parse(SetLocationBody, req.body)));
+    r.put('/weather-source', { access: 'admin', response: WeatherSourceResponse }, (req) => weather.setSource(actorOf(req), parse(SetWeatherSourceBody, req.body).source));
+    r.put('/units', { access: 'admin', response: UnitsResponse }, (req) => weather.setUnits(actorOf(req), parse(SetUnitsBody, req.body).units));
+    r.put('/sections', { access: 'admin', response: Sections }, (req) => briefing.setSections(actorOf(req), parse(SetSectionsBody, req.body)));
     r.post('/refresh', { access: 'admin', response: RefreshResponse }, (req) => briefing.refresh(actorOf(req), parse(RefreshBody, req.body).source));
   });
 }
@@ -98,6 +107,8 @@ export function createNewsAdminRoutes(news: NewsService) {
 export function createBriefingRoutes(briefing: BriefingService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'user', response: BriefingResponse }, (req) => briefing.compose(actorOf(req)));
+    // which sections are on, for the widgets (cheap: no facts, no summary)
+    r.get('/sections', { access: 'user', response: Sections }, () => briefing.sections());
   });
 }
 
@@ -105,6 +116,11 @@ export function createSportsRoutes(sports: SportsService) {
   return defineRoutes((r) => {
     r.get('/', { access: 'user', response: SportsResponse }, (req) => sports.get(actorOf(req)));
     r.get('/today', { access: 'user', response: SportsTodayResponse }, (req) => sports.today(actorOf(req)));
+    // a followed team's badge from Hearth's cache (the web app never calls TheSportsDB's image host)
+    r.get('/badges/:teamId', { access: 'user', response: bytes('the badge image (PNG, JPEG, GIF or WebP); 404 JSON for a team not followed or without one, 503 when it could not be fetched yet') }, async (req, res) => {
+      const badge = await sports.badge(actorOf(req), parse(TeamParams, req.params).teamId);
+      res.set({ 'Content-Type': badge.type, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(badge.body);
+    });
   });
 }
 

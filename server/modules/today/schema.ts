@@ -5,6 +5,34 @@ import { z } from 'zod';
 
 export const KEY_LOCATION = 'today.location';
 export const KEY_LANGUAGE = 'today.language';
+export const KEY_UNITS = 'today.units';
+export const KEY_SECTIONS = 'today.sections';
+export const KEY_WEATHER_SOURCE = 'today.weatherSource';
+
+/** Open-Meteo by default; MET Norway as the admin's alternative (no geocoder: the town search stays Open-Meteo's). */
+export const WEATHER_SOURCES = ['open-meteo', 'met-norway'] as const;
+export type WeatherSource = (typeof WEATHER_SOURCES)[number];
+export const SetWeatherSourceBody = z.strictObject({ source: z.enum(WEATHER_SOURCES, { error: 'source is open-meteo or met-norway.' }) });
+export const WeatherSourceResponse = z.object({ source: z.enum(WEATHER_SOURCES) });
+
+/** °C, km/h (metric) or °F, mph (imperial): asked of the weather source, shown as it answers. */
+export const UNIT_SYSTEMS = ['metric', 'imperial'] as const;
+export type UnitSystem = (typeof UNIT_SYSTEMS)[number];
+export const SetUnitsBody = z.strictObject({ units: z.enum(UNIT_SYSTEMS, { error: 'units is metric (°C, km/h) or imperial (°F, mph).' }) });
+export const UnitsResponse = z.object({ units: z.enum(UNIT_SYSTEMS) });
+
+/** Which parts of Today are on (the admin's switches): the briefing, the widgets and the background refreshes follow them. */
+export const Sections = z.object({ weather: z.boolean(), news: z.boolean(), onThisDay: z.boolean(), sports: z.boolean() });
+export type Sections = z.infer<typeof Sections>;
+export const ALL_SECTIONS_ON: Sections = { weather: true, news: true, onThisDay: true, sports: true };
+export const SetSectionsBody = z
+  .strictObject({
+    weather: z.boolean({ error: 'weather is true or false.' }).optional(),
+    news: z.boolean({ error: 'news is true or false.' }).optional(),
+    onThisDay: z.boolean({ error: 'onThisDay is true or false.' }).optional(),
+    sports: z.boolean({ error: 'sports is true or false.' }).optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, 'Name at least one section: weather, news, onThisDay or sports.');
 
 /** Wikipedia's "on this day" feed exists in these languages only (reference/briefing.md §2). */
 export const ON_THIS_DAY_LANGUAGES = ['en', 'de', 'fr', 'sv', 'pt', 'ru', 'es', 'ar', 'bs', 'uk', 'it', 'tr', 'zh', 'cs'] as const;
@@ -102,7 +130,13 @@ export const OnThisDayQuery = z.object({
     .refine((d) => !Number.isNaN(Date.parse(`2024-${d}T00:00:00Z`)) && new Date(`2024-${d}T00:00:00Z`).toISOString().slice(5, 10) === d, 'That day does not exist.')
     .optional(),
 });
-export const OnThisDayResponse = OnThisDayDay.extend({ date: z.string(), language: z.string(), credit: z.string() }).extend(Freshness.shape);
+export const OnThisDayResponse = OnThisDayDay.extend({
+  date: z.string(),
+  language: z.string(),
+  /** Wikipedia's feed, or the household's installed Wikipedia archive (offline; links open the archive viewer). */
+  origin: z.enum(['wikipedia', 'archive']),
+  credit: z.string(),
+}).extend(Freshness.shape);
 export type OnThisDayResponse = z.infer<typeof OnThisDayResponse>;
 
 export const SetLanguageBody = z.strictObject({
@@ -126,6 +160,9 @@ export const SourceStatus = z.object({
 export const BriefingSettingsResponse = z.object({
   location: Location.nullable(),
   language: z.string(),
+  units: z.enum(UNIT_SYSTEMS),
+  weatherSource: z.enum(WEATHER_SOURCES),
+  sections: Sections,
   offline: z.boolean(),
   sources: z.array(SourceStatus),
 });
@@ -202,13 +239,21 @@ export const BriefingResponse = z.object({
     .object({ location: z.string(), temperature: z.number().nullable(), description: z.string(), min: z.number().nullable(), max: z.number().nullable(), rainChance: z.number().nullable() })
     .extend(Freshness.shape)
     .nullable(),
-  /** Why there is no weather (not set up, not fetched yet); null when there is. */
+  /** Why there is no weather (switched off, not set up, not fetched yet); null when there is. */
   weatherNote: z.string().nullable(),
+  /** Which sections the admin has on (a section off is left out of the briefing and its summary). */
+  sections: Sections,
   headlines: z.array(NewsItem),
   onThisDay: z.array(OnThisDayItem),
   onThisDayFreshness: Freshness.nullable(),
   /** A few sentences in words, built from the facts above only. */
   sentences: z.array(z.string()),
+  /** Today's matches of the teams the household follows (cached copies). */
+  matches: z.array(z.lazy(() => Match)),
+  /** When chat is ready: 3 spoken-style sentences by the household chat model from these facts only, kept for the morning. */
+  summary: z.string().nullable(),
+  /** Why there is no summary (a sentence); null when there is one. */
+  summaryNote: z.string().nullable(),
 });
 export type BriefingResponse = z.infer<typeof BriefingResponse>;
 
@@ -217,8 +262,15 @@ export const KEY_TEAMS = 'today.teams';
 export const KEY_SPORTS_KEY = 'today.sportsKey';
 export const MAX_TEAMS = 20;
 
+/** A team as answered: `badgeUrl` is Hearth's own address of its badge (/api/sports/badges/:teamId), never TheSportsDB's. */
 export const Team = z.object({ id: z.string(), name: z.string(), league: z.string().nullable(), sport: z.string(), country: z.string().nullable(), badgeUrl: z.string().nullable() });
 export type Team = z.infer<typeof Team>;
+/** A followed team as kept: with the outside address its badge is fetched from (once, by the server). */
+export const StoredTeam = Team.extend({ badgeSource: z.string().nullable().optional() });
+export type StoredTeam = z.infer<typeof StoredTeam>;
+/** A badge as cached: the image's type and its bytes (base64). */
+export const Badge = z.object({ type: z.string(), data: z.string() });
+export type Badge = z.infer<typeof Badge>;
 export const TeamSearchQuery = z.object({
   q: z.string({ error: 'Type a team to search for.' }).trim().min(2, 'Type at least 2 letters of the team.').max(100, 'A search is at most 100 characters.'),
 });
@@ -242,6 +294,8 @@ export const Match = z.object({
   /** ISO time with the household's UTC offset. */
   startsAt: z.string().nullable(),
   status: z.string().nullable(),
+  /** Being played now (TheSportsDB's status is neither "not started" nor finished, postponed or cancelled). */
+  live: z.boolean(),
   venue: z.string().nullable(),
 });
 export type Match = z.infer<typeof Match>;

@@ -4,16 +4,24 @@
 // own key, which is kept as a setting and never returned. Every call goes through the one
 // TodayFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
 // null with a 200 and numbers as strings. Times are UTC without a Z; answers give ISO times with
-// the household's offset.
+// the household's offset. A match being played is `live`; while one is, today's matches are asked
+// for every 5 minutes instead of 15. Team badges are fetched once by the server (through the same
+// fetcher: SSRF guard, size cap) and served from Hearth's cache at /api/sports/badges/:teamId, so
+// no phone ever calls TheSportsDB's image host.
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { FetchFailure, type SourceSpec, type TodayFetcher } from './fetcher.js';
-import { KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, Team, type Match, type SportsResponse, type SportsTodayResponse } from './schema.js';
+import { FetchFailure, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
 
 export const FIXTURES_TTL_MS = 6 * 60 * 60_000;
 export const MATCHDAY_TTL_MS = 15 * 60_000;
+/** Today's matches while one of them is being played. */
+export const LIVE_TTL_MS = 5 * 60_000;
+/** A badge is fetched once and kept a month. */
+export const BADGE_TTL_MS = 30 * 24 * 60 * 60_000;
+export const MAX_BADGE_BYTES = 512 * 1024;
 const FREE_KEY = '123';
 
 type Raw = Record<string, unknown>;
@@ -39,6 +47,9 @@ function startOf(e: Raw): Date | null {
   return Number.isFinite(t) ? new Date(t) : null;
 }
 
+/** Statuses of a match not being played: not started, finished, called off (TheSportsDB's words and codes). */
+const NOT_LIVE = /^(not started|ns|tbd|time to be defined|match finished|finished|ft|aet|pen|aot|after over time|postponed|pst|cancelled|canceled|canc|abandoned|abd|awarded|awd|walkover|wo)$/i;
+
 export function toMatch(e: Raw): Match | null {
   const id = str(e.idEvent);
   const home = str(e.strHomeTeam);
@@ -57,16 +68,39 @@ export function toMatch(e: Raw): Match | null {
     awayScore: intOf(e.intAwayScore),
     startsAt: at ? withLocalOffset(at) : null,
     status: str(e.strStatus),
+    live: str(e.strStatus) !== null && !NOT_LIVE.test(str(e.strStatus)!.trim()),
     venue: str(e.strVenue),
   };
 }
 
-function toTeam(t: Raw): Team | null {
+/** Hearth's own address of a followed team's badge. */
+export const badgePath = (teamId: string) => `/api/sports/badges/${teamId}`;
+
+function toTeam(t: Raw): StoredTeam | null {
   const id = str(t.idTeam);
   const name = str(t.strTeam);
   if (!id || !/^\d{1,10}$/.test(id) || !name) return null;
   const badge = str(t.strBadge);
-  return { id, name, league: str(t.strLeague), sport: str(t.strSport) ?? 'Soccer', country: str(t.strCountry), badgeUrl: badge && /^https?:\/\//.test(badge) ? badge : null };
+  const source = badge && /^https?:\/\//.test(badge) ? badge : null;
+  return { id, name, league: str(t.strLeague), sport: str(t.strSport) ?? 'Soccer', country: str(t.strCountry), badgeUrl: source ? badgePath(id) : null, badgeSource: source };
+}
+
+/** A kept team as answered: never the outside address. */
+const publicTeam = ({ badgeSource: _source, ...team }: StoredTeam): Team => team;
+
+const IMAGE_SIGNATURES: Array<[string, (b: Buffer) => boolean]> = [
+  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
+  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ['image/gif', (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'],
+  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
+];
+
+/** A badge's bytes → what is cached; the type is read from the bytes (never from the sender's header), anything else refused. */
+export function parseBadge(body: Buffer): Badge {
+  if (body.length > MAX_BADGE_BYTES) throw new Error(`a badge larger than ${MAX_BADGE_BYTES / 1024} KB`);
+  const type = IMAGE_SIGNATURES.find(([, is]) => is(body))?.[0];
+  if (!type) throw new Error('not a PNG, JPEG, GIF or WebP image');
+  return { type, data: body.toString('base64') };
 }
 
 /** A JSON answer's list under `key` (null = nothing); throws when it is not TheSportsDB's JSON. */
@@ -103,9 +137,37 @@ export class SportsService {
     return u.href;
   }
 
-  async teams(): Promise<Team[]> {
+  /** The followed teams as kept (a team kept before badges were served has its outside address in badgeUrl). */
+  private async stored(): Promise<StoredTeam[]> {
     const raw = await this.deps.settings.get<unknown[]>(KEY_TEAMS);
-    return Array.isArray(raw) ? raw.flatMap((t) => (Team.safeParse(t).success ? [Team.parse(t)] : [])) : [];
+    return (Array.isArray(raw) ? raw : []).flatMap((t) => {
+      const got = StoredTeam.safeParse(t);
+      if (!got.success) return [];
+      const team = got.data;
+      if (team.badgeSource === undefined) {
+        const outside = team.badgeUrl && /^https?:\/\//.test(team.badgeUrl) ? team.badgeUrl : null;
+        return [{ ...team, badgeSource: outside, badgeUrl: outside ? badgePath(team.id) : null }];
+      }
+      return [team];
+    });
+  }
+
+  async teams(): Promise<Team[]> {
+    return (await this.stored()).map(publicTeam);
+  }
+
+  private badgeSpec(team: StoredTeam & { badgeSource: string }): SourceSpec<Badge> {
+    return { key: `sports:badge:${team.id}`, source: 'sports', url: team.badgeSource, ttlMs: BADGE_TTL_MS, accept: 'image/png,image/jpeg,image/webp,image/gif', parse: parseBadge };
+  }
+
+  /** A followed team's badge from Hearth's cache (fetched once from TheSportsDB's image host). */
+  async badge(_actor: Actor, teamId: string): Promise<{ type: string; body: Buffer }> {
+    const team = (await this.stored()).find((t) => t.id === teamId);
+    if (!team) throw new NotFoundError('The household does not follow that team.');
+    if (!team.badgeSource) throw new NotFoundError('That team has no badge.');
+    const { payload } = await this.deps.fetcher.read(this.badgeSpec({ ...team, badgeSource: team.badgeSource }), 'The team’s badge could not be fetched yet.');
+    const badge = Badge.parse(payload);
+    return { type: badge.type, body: Buffer.from(badge.data, 'base64') };
   }
 
   private async ask(call: string, params: Record<string, string>, key: string): Promise<Raw[]> {
@@ -125,28 +187,35 @@ export class SportsService {
 
   async search(actor: Actor, q: string): Promise<Team[]> {
     assertAdmin(actor);
-    return (await this.ask('searchteams.php', { t: q }, 'teams')).map(toTeam).filter((t): t is Team => t !== null);
+    // not followed yet: no badge is fetched for them, so none is offered
+    return (await this.ask('searchteams.php', { t: q }, 'teams'))
+      .map(toTeam)
+      .filter((t): t is StoredTeam => t !== null)
+      .map((t) => ({ ...publicTeam(t), badgeUrl: null }));
   }
 
   async follow(actor: Actor, teamId: string): Promise<Team[]> {
     assertAdmin(actor);
-    const teams = await this.teams();
+    const teams = await this.stored();
     if (teams.some((t) => t.id === teamId)) throw new ConflictError('team_followed', 'The household already follows that team.');
     if (teams.length >= MAX_TEAMS) throw new ConflictError('too_many_teams', `The household follows at most ${MAX_TEAMS} teams.`);
-    const [team] = (await this.ask('lookupteam.php', { id: teamId }, 'teams')).map(toTeam).filter((t): t is Team => t !== null);
+    const [team] = (await this.ask('lookupteam.php', { id: teamId }, 'teams')).map(toTeam).filter((t): t is StoredTeam => t !== null);
     if (!team) throw new NotFoundError('TheSportsDB knows no team with that id.');
     const next = [...teams, team];
     await this.deps.settings.set(KEY_TEAMS, next);
-    return next;
+    // the badge is fetched now, once, so the first screen showing it finds it cached
+    if (team.badgeSource) void this.deps.fetcher.refresh(this.badgeSpec({ ...team, badgeSource: team.badgeSource })).catch(() => undefined);
+    return next.map(publicTeam);
   }
 
   async unfollow(actor: Actor, teamId: string): Promise<Team[]> {
     assertAdmin(actor);
-    const teams = await this.teams();
+    const teams = await this.stored();
     if (!teams.some((t) => t.id === teamId)) throw new NotFoundError('The household does not follow that team.');
     const next = teams.filter((t) => t.id !== teamId);
     await this.deps.settings.set(KEY_TEAMS, next);
-    return next;
+    await this.deps.fetcher.forget(`sports:badge:${teamId}`);
+    return next.map(publicTeam);
   }
 
   /** The admin's own key ('' = back to the free key); never answered back. */
@@ -179,6 +248,21 @@ export class SportsService {
 
   /** Today's matches (the household's local day) of followed teams: the UTC days it spans, by sport, filtered. */
   async today(_actor: Actor): Promise<SportsTodayResponse> {
+    return this.matchesOfToday((spec) => this.deps.fetcher.read(spec, 'none'));
+  }
+
+  /** Today's matches of followed teams from the cached copies only (the briefing; no outside request). */
+  async cachedToday(): Promise<Match[]> {
+    return (
+      await this.matchesOfToday(async (spec) => {
+        const hit = await this.deps.fetcher.peek<Match[]>(spec);
+        if (!hit) throw new Error('no copy');
+        return hit;
+      })
+    ).matches;
+  }
+
+  private async matchesOfToday(read: (spec: SourceSpec<Match[]>) => Promise<{ payload: Match[]; freshness: Freshness }>): Promise<SportsTodayResponse> {
     const now = this.deps.clock.now();
     const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
     const end = new Date(start.getTime() + 86_400_000);
@@ -194,9 +278,14 @@ export class SportsService {
     let error: string | null = null;
     for (const d of utcDays) {
       for (const s of sports) {
-        const spec: SourceSpec<Match[]> = { key: `sports:day:${d}:${s}`, source: 'sports', url: await this.url('eventsday.php', { d, s }), ttlMs: MATCHDAY_TTL_MS, accept: 'application/json', parse: matchesOf('events') };
+        const spec: SourceSpec<Match[]> = { key: `sports:day:${d}:${s}`, source: 'sports', url: await this.url('eventsday.php', { d, s }), ttlMs: MATCHDAY_TTL_MS,
+          // while a followed team's match is being played, its score is asked for more often
+          ttlFor: (list) => (list.some((m) => m.live && ((m.homeTeamId && ids.has(m.homeTeamId)) || (m.awayTeamId && ids.has(m.awayTeamId)))) ? LIVE_TTL_MS : MATCHDAY_TTL_MS),
+          accept: 'application/json',
+          parse: matchesOf('events'),
+        };
         try {
-          const got = await this.deps.fetcher.read(spec, 'none');
+          const got = await read(spec);
           stale ||= got.freshness.stale;
           fetched.push(got.freshness.fetchedAt);
           matches.push(...got.payload);

@@ -6,7 +6,8 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
-import { Forecast, KEY_LOCATION, Location, round2, type PlaceResult, type WeatherResponse } from './schema.js';
+import { parseMetNorway } from './met-norway.js';
+import { Forecast, KEY_LOCATION, KEY_UNITS, KEY_WEATHER_SOURCE, Location, round2, UNIT_SYSTEMS, WEATHER_SOURCES, type PlaceResult, type UnitSystem, type WeatherResponse, type WeatherSource } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
 
 export const WEATHER_TTL_MS = 30 * 60_000;
@@ -76,7 +77,11 @@ export interface WeatherDeps {
   settings: AppSettingsStore;
   forecastUrl: string;
   geocodeUrl: string;
+  /** MET Norway's base (api.met.no or MET_BASE). */
+  metUrl: string;
 }
+
+const CREDITS: Record<WeatherSource, string> = { 'open-meteo': 'Weather data by Open-Meteo.com (CC BY 4.0)', 'met-norway': 'Weather data by MET Norway (CC BY 4.0)' };
 
 export class WeatherService {
   constructor(private readonly deps: WeatherDeps) {}
@@ -86,7 +91,50 @@ export class WeatherService {
     return parsed.success ? parsed.data : null;
   }
 
-  spec(loc: Location): SourceSpec<Forecast> {
+  /** °C and km/h unless the admin chose °F and mph. */
+  async units(): Promise<UnitSystem> {
+    const u = await this.deps.settings.get<string>(KEY_UNITS);
+    return (UNIT_SYSTEMS as readonly string[]).includes(u ?? '') ? (u as UnitSystem) : 'metric';
+  }
+
+  /** Where the forecast comes from: Open-Meteo unless the admin chose MET Norway. */
+  async source(): Promise<WeatherSource> {
+    const v = await this.deps.settings.get<string>(KEY_WEATHER_SOURCE);
+    return (WEATHER_SOURCES as readonly string[]).includes(v ?? '') ? (v as WeatherSource) : 'open-meteo';
+  }
+
+  async setSource(actor: Actor, source: WeatherSource): Promise<{ source: WeatherSource }> {
+    assertAdmin(actor);
+    await this.deps.settings.set(KEY_WEATHER_SOURCE, source);
+    return { source };
+  }
+
+  /** The host the forecast is asked of now (the admin's status and what leaves the house). */
+  async host(): Promise<string> {
+    return new URL((await this.source()) === 'met-norway' ? this.deps.metUrl : this.deps.forecastUrl).host;
+  }
+
+  /** The source's spec for the household's place, in the household's units and from the chosen source. */
+  private async current(loc: Location): Promise<{ spec: SourceSpec<Forecast>; source: WeatherSource }> {
+    const [units, source] = await Promise.all([this.units(), this.source()]);
+    return { spec: source === 'met-norway' ? this.metSpec(loc, units) : this.spec(loc, units), source };
+  }
+
+  metSpec(loc: Location, units: UnitSystem): SourceSpec<Forecast> {
+    const url = new URL('/weatherapi/locationforecast/2.0/compact', this.deps.metUrl);
+    url.searchParams.set('lat', String(round2(loc.lat)));
+    url.searchParams.set('lon', String(round2(loc.lon)));
+    // MET answers in °C and m/s: the units are applied when reading, so each system has its own copy
+    return { key: `weather:met:${units === 'imperial' ? 'f:' : ''}${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: (body) => parseMetNorway(body, units) };
+  }
+
+  async setUnits(actor: Actor, units: UnitSystem): Promise<{ units: UnitSystem }> {
+    assertAdmin(actor);
+    await this.deps.settings.set(KEY_UNITS, units);
+    return { units };
+  }
+
+  spec(loc: Location, units: UnitSystem = 'metric'): SourceSpec<Forecast> {
     const url = new URL('/v1/forecast', this.deps.forecastUrl);
     const q = url.searchParams;
     q.set('latitude', String(round2(loc.lat)));
@@ -96,29 +144,34 @@ export class WeatherService {
     q.set('daily', DAILY);
     q.set('timezone', 'auto');
     q.set('forecast_days', '7');
-    return { key: `weather:open-meteo:${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: parseOpenMeteo };
+    if (units === 'imperial') {
+      q.set('temperature_unit', 'fahrenheit');
+      q.set('wind_speed_unit', 'mph');
+    }
+    return { key: `weather:open-meteo:${units === 'imperial' ? 'f:' : ''}${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: parseOpenMeteo };
   }
 
   /** Any member: the forecast for the household, or `configured: false` before an admin saved a place. */
   async get(_actor: Actor): Promise<WeatherResponse> {
     const loc = await this.location();
     if (!loc) return { configured: false };
-    const { payload, freshness } = await this.deps.fetcher.read(this.spec(loc), 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
-    return { configured: true, location: loc, credit: 'Weather data by Open-Meteo.com (CC BY 4.0)', ...Forecast.parse(payload), ...freshness };
+    const { spec, source } = await this.current(loc);
+    const { payload, freshness } = await this.deps.fetcher.read(spec, 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
+    return { configured: true, location: loc, credit: CREDITS[source], ...Forecast.parse(payload), ...freshness };
   }
 
   /** The cached forecast only (no fetch): null before a place is saved or a first copy. */
   async cached(): Promise<(Forecast & { location: Location; freshness: Freshness }) | null> {
     const loc = await this.location();
     if (!loc) return null;
-    const hit = await this.deps.fetcher.peek<Forecast>(this.spec(loc));
+    const hit = await this.deps.fetcher.peek<Forecast>((await this.current(loc)).spec);
     return hit ? { ...Forecast.parse(hit.payload), location: loc, freshness: hit.freshness } : null;
   }
 
   /** Refreshes the forecast now (the admin's button, the 30-minute task); null when no place is saved. */
   async refresh(opts: { force?: boolean } = {}): Promise<FetchOutcome | null> {
     const loc = await this.location();
-    return loc ? this.deps.fetcher.refresh(this.spec(loc), opts) : null;
+    return loc ? this.deps.fetcher.refresh((await this.current(loc)).spec, opts) : null;
   }
 
   /** The admin's town search: the geocoder is asked now, nothing is cached. */

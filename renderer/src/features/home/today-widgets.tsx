@@ -5,7 +5,7 @@
 import type { ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
-import { degrees, Freshness, hourOf, matchLine, useNews, useOnThisDay, useSports, useWeather } from '../today';
+import { degrees, Freshness, hourOf, matchLine, TeamBadge, TodayMatches, useBriefing, useNews, useOnThisDay, useSports, useTodaySections, useWeather } from '../today';
 import { ToolCard, type WidgetProps } from './widget-card';
 
 export const TODAY_DEFS = {
@@ -13,6 +13,7 @@ export const TODAY_DEFS = {
   news: { toolId: 'news', name: 'Headlines', icon: '📰' },
   'on-this-day': { toolId: 'on-this-day', name: 'On this day', icon: '📅' },
   scores: { toolId: 'scores', name: 'Scores', icon: '🏆' },
+  briefing: { toolId: 'briefing', name: 'Briefing', icon: '☀️' },
 } as const;
 
 const TODAY_LINK = { to: '/today', label: 'Open Today' };
@@ -40,7 +41,8 @@ export function WeatherWidget({ tool }: WidgetProps): ReactElement {
       {w?.configured ? (
         <>
           <p className="widget__text muted">
-            Today {degrees(w.daily[0]?.min ?? null)} to {degrees(w.daily[0]?.max ?? null)} · Feels like {degrees(w.current.apparentTemperature)}
+            Today {degrees(w.daily[0]?.min ?? null)} to {degrees(w.daily[0]?.max ?? null)}
+            {w.current.apparentTemperature !== null ? ` · Feels like ${degrees(w.current.apparentTemperature)}` : ''}
           </p>
           <ul className="widget__items widget__items--row" aria-label="Next hours">
             {w.hourly
@@ -95,7 +97,7 @@ export function OnThisDayWidget({ tool }: WidgetProps): ReactElement {
   const otd = useOnThisDay();
   const d = otd.data;
   const items = d ? [...d.selected, ...d.events].slice(0, 3) : [];
-  const text = !d ? (otd.error ? 'On this day is not available.' : 'Looking up this day in history…') : items.length === 0 ? 'Nothing recorded for this day.' : 'From Wikipedia.';
+  const text = !d ? (otd.error ? 'On this day is not available.' : 'Looking up this day in history…') : items.length === 0 ? 'Nothing recorded for this day.' : d.origin === 'archive' ? 'From the household’s offline Wikipedia.' : 'From Wikipedia.';
   return (
     <ToolCard tool={tool} def={TODAY_DEFS['on-this-day']} text={text} link={TODAY_LINK}>
       {!d && otd.error ? <Failed error={otd.error} retry={otd.refetch} /> : null}
@@ -125,10 +127,12 @@ export function ScoresWidget({ tool }: WidgetProps): ReactElement {
     <ToolCard tool={tool} def={TODAY_DEFS.scores} text={text} link={data && data.teams.length === 0 ? (isAdmin ? { to: '/admin/today', label: 'Follow a team' } : null) : TODAY_LINK}>
       {!data && sports.error ? <Failed error={sports.error} retry={sports.refetch} /> : null}
       {data && data.teams.length === 0 && !isAdmin ? <p className="widget__text muted">An admin can choose the teams the household follows.</p> : null}
+      {data && data.teams.length > 0 ? <TodayMatches compact /> : null}
       {data && data.teams.length > 0 ? (
         <ul className="widget__items">
           {data.teams.map((t) => (
             <li key={t.team.id}>
+              <TeamBadge url={t.team.badgeUrl} />
               <strong>{t.team.name}</strong>
               {t.error ? <span className="muted"> {t.error}</span> : null}
               {t.last[0] ? <span> · Last: {matchLine(t.last[0])}</span> : null}
@@ -140,4 +144,52 @@ export function ScoresWidget({ tool }: WidgetProps): ReactElement {
       ) : null}
     </ToolCard>
   );
+}
+
+/** The morning briefing: the chat model's summary in words when there is one, else the facts' own sentences (and why there is no summary). */
+export function BriefingWidget({ tool }: WidgetProps): ReactElement {
+  const briefing = useBriefing();
+  const b = briefing.data;
+  const text = !b ? (briefing.error ? 'The briefing did not load.' : 'Putting your briefing together…') : b.summary ? 'Your morning in a few words.' : b.sentences.length === 0 ? 'Nothing to tell yet: Today has no weather, headlines or events cached.' : 'Your morning, from what Hearth has.';
+  return (
+    <ToolCard tool={tool} def={TODAY_DEFS.briefing} text={text} link={TODAY_LINK}>
+      {!b && briefing.error ? <Failed error={briefing.error} retry={briefing.refetch} /> : null}
+      {b?.summary ? (
+        <p className="widget__text" data-testid="briefing-summary">
+          {b.summary}
+        </p>
+      ) : null}
+      {b && !b.summary && b.sentences.length > 0 ? (
+        <>
+          <ul className="widget__items">
+            {b.sentences.map((sentence) => (
+              <li key={sentence}>{sentence}</li>
+            ))}
+          </ul>
+          {b.summaryNote ? <p className="widget__text muted">{b.summaryNote}</p> : null}
+        </>
+      ) : null}
+    </ToolCard>
+  );
+}
+
+type SectionKey = 'weather' | 'news' | 'onThisDay' | 'sports';
+const SECTION_OF: Record<SectionKey, { def: (typeof TODAY_DEFS)[keyof typeof TODAY_DEFS]; off: string }> = {
+  weather: { def: TODAY_DEFS.weather, off: 'An admin switched the weather off.' },
+  news: { def: TODAY_DEFS.news, off: 'An admin switched the headlines off.' },
+  onThisDay: { def: TODAY_DEFS['on-this-day'], off: 'An admin switched On this day off.' },
+  sports: { def: TODAY_DEFS.scores, off: 'An admin switched the scores off.' },
+};
+
+/** A Today widget that says so (and asks nothing of its source) while an admin has its section switched off. */
+export function followsSection(section: SectionKey, Widget: (props: WidgetProps) => ReactElement): (props: WidgetProps) => ReactElement {
+  function SectionWidget(props: WidgetProps): ReactElement {
+    const sections = useTodaySections();
+    const isAdmin = useUser().role === 'admin';
+    if (sections.data && !sections.data[section]) {
+      return <ToolCard tool={props.tool} def={SECTION_OF[section].def} text={SECTION_OF[section].off} link={isAdmin ? { to: '/admin/today', label: 'Today settings' } : null} />;
+    }
+    return <Widget {...props} />;
+  }
+  return SectionWidget;
 }

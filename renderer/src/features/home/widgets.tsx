@@ -10,7 +10,7 @@ import { itemTitle, readerItemHref } from '../reader';
 import { useTools } from '../apps';
 import { useUser } from '../../app/session';
 import { AREA_WIDGETS, ChatWidget, DownloadsWidget, MediaWidget, PicturesWidget, WarrantiesWidget } from './area-widgets';
-import { NewsWidget, OnThisDayWidget, ScoresWidget, TODAY_DEFS, WeatherWidget } from './today-widgets';
+import { BriefingWidget, followsSection, NewsWidget, OnThisDayWidget, ScoresWidget, TODAY_DEFS, WeatherWidget } from './today-widgets';
 import { ToolCard, type WidgetDef, type WidgetProps } from './widget-card';
 import type { HomeColumn, HomeLayout, HomeRow } from './layout-edit';
 import { useUnreadReaderItems } from './queries';
@@ -64,10 +64,11 @@ export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
   inventory: { ...AREA_WIDGETS.inventory, tool: 'inventory', Component: WarrantiesWidget },
   images: { ...AREA_WIDGETS.images, tool: null, Component: PicturesWidget },
   downloads: { ...AREA_WIDGETS.downloads, tool: null, adminOnly: true, Component: DownloadsWidget },
-  weather: { ...TODAY_DEFS.weather, tool: 'today', Component: WeatherWidget },
-  news: { ...TODAY_DEFS.news, tool: 'today', Component: NewsWidget },
-  'on-this-day': { ...TODAY_DEFS['on-this-day'], tool: 'today', Component: OnThisDayWidget },
-  scores: { ...TODAY_DEFS.scores, tool: 'today', Component: ScoresWidget },
+  weather: { ...TODAY_DEFS.weather, tool: 'today', Component: followsSection('weather', WeatherWidget) },
+  news: { ...TODAY_DEFS.news, tool: 'today', Component: followsSection('news', NewsWidget) },
+  'on-this-day': { ...TODAY_DEFS['on-this-day'], tool: 'today', Component: followsSection('onThisDay', OnThisDayWidget) },
+  scores: { ...TODAY_DEFS.scores, tool: 'today', Component: followsSection('sports', ScoresWidget) },
+  briefing: { ...TODAY_DEFS.briefing, tool: 'today', Component: BriefingWidget },
 };
 
 /** Whether a widget may show for this person: its app switched on (when it is one), admins' widgets to admins. */

@@ -9,7 +9,9 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSports, useUnfollowTeam } from './queries';
+import type { Sections, UnitSystem, WeatherSource } from '../../../../server/modules/today/schema.js';
+import { TeamBadge } from './Matches';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSetWeatherSource, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
@@ -31,6 +33,7 @@ export function TodayAdminPage(): ReactElement {
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />
           <Language current={settings.data.language} />
+          <SectionsAndUnits sections={settings.data.sections} units={settings.data.units} weatherSource={settings.data.weatherSource} />
           <Feeds offline={settings.data.offline} />
           <Teams offline={settings.data.offline} />
           <section className="card today__block" aria-labelledby="today-sources">
@@ -132,6 +135,7 @@ function Feeds({ offline }: { offline: boolean }): ReactElement {
         </button>
       </form>
       <FormError message={add.error ? errorMessage(add.error) : remove.error ? errorMessage(remove.error) : null} />
+      <OpmlImport />
       {!feeds.data ? (
         feeds.error ? <ErrorState title="The feeds did not load" error={feeds.error} onRetry={() => void feeds.refetch()} /> : <LoadingState label="Loading the feeds…" />
       ) : feeds.data.feeds.length === 0 ? (
@@ -206,7 +210,10 @@ function Teams({ offline }: { offline: boolean }): ReactElement {
         <ul className="today-admin__feeds">
           {sports.data.teams.map((t) => (
             <li key={t.team.id}>
-              <strong>{t.team.name}</strong>
+              <span>
+                <TeamBadge url={t.team.badgeUrl} />
+                <strong>{t.team.name}</strong>
+              </span>
               <button type="button" className="btn btn--ghost btn--compact" disabled={unfollow.isPending} onClick={() => unfollow.mutate(t.team.id)}>
                 Stop following {t.team.name}
               </button>
@@ -242,5 +249,101 @@ function Language({ current }: { current: string }): ReactElement {
       </div>
       <FormError message={set.error ? errorMessage(set.error) : null} />
     </section>
+  );
+}
+
+const SECTION_LABELS: Array<[keyof Sections, string]> = [
+  ['weather', 'Weather'],
+  ['news', 'Headlines'],
+  ['onThisDay', 'On this day'],
+  ['sports', 'Scores'],
+];
+
+/** The units of the weather, and which parts of Today are on (the briefing, the widgets and the background refreshes follow them). */
+function SectionsAndUnits({ sections, units, weatherSource }: { sections: Sections; units: UnitSystem; weatherSource: WeatherSource }): ReactElement {
+  const setSections = useSetSections();
+  const setUnits = useSetUnits();
+  const setSource = useSetWeatherSource();
+  return (
+    <section className="card today__block" aria-labelledby="today-sections">
+      <h2 id="today-sections" className="today__h2">
+        Sections, units and weather source
+      </h2>
+      <fieldset className="today-admin__switches">
+        <legend>Parts of Today that are on</legend>
+        {SECTION_LABELS.map(([key, label]) => (
+          <label key={key} className="today-admin__switch">
+            <input type="checkbox" checked={sections[key]} disabled={setSections.isPending} onChange={(e) => setSections.mutate({ [key]: e.target.checked })} /> {label}
+          </label>
+        ))}
+      </fieldset>
+      <p className="muted">A part switched off leaves the briefing and the home screen, and Hearth stops refreshing it.</p>
+      <div className="field">
+        <label htmlFor="today-units-select" className="field__label">
+          Units
+        </label>
+        <select id="today-units-select" className="input" value={units} disabled={setUnits.isPending} onChange={(e) => setUnits.mutate(e.target.value as UnitSystem)}>
+          <option value="metric">°C and km/h</option>
+          <option value="imperial">°F and mph</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="today-weather-source" className="field__label">
+          Weather source
+        </label>
+        <select id="today-weather-source" className="input" aria-describedby="today-weather-source-hint" value={weatherSource} disabled={setSource.isPending} onChange={(e) => setSource.mutate(e.target.value as WeatherSource)}>
+          <option value="open-meteo">Open-Meteo (api.open-meteo.com)</option>
+          <option value="met-norway">MET Norway (api.met.no)</option>
+        </select>
+        <p id="today-weather-source-hint" className="field__hint muted">Either is sent the household’s coordinates rounded to about 1 km. MET Norway gives no rain chance, sunrise or “feels like”; the town search always uses Open-Meteo.</p>
+      </div>
+      <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : setSource.error ? errorMessage(setSource.error) : null} />
+    </section>
+  );
+}
+
+/** Imports a feed list (OPML) from a file or pasted text; says how many were added, already there, or skipped. */
+function OpmlImport(): ReactElement {
+  const importOpml = useImportOpml();
+  const [pasted, setPasted] = useState('');
+  const [fileError, setFileError] = useState<string | null>(null);
+  const result = importOpml.data;
+  const fromFile = (file: File | undefined) => {
+    setFileError(null);
+    if (!file) return;
+    if (file.size > 1024 * 1024) return setFileError('That file is larger than 1 MB.');
+    void file.text().then((text) => importOpml.mutate(text), () => setFileError('That file could not be read.'));
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    importOpml.mutate(pasted, { onSuccess: () => setPasted('') });
+  };
+  return (
+    <details className="today-admin__opml">
+      <summary>Import a feed list (OPML)</summary>
+      <div className="field">
+        <label htmlFor="today-opml-file" className="field__label">
+          OPML file
+        </label>
+        <input id="today-opml-file" className="input" type="file" accept=".opml,.xml,text/xml,text/x-opml" disabled={importOpml.isPending} onChange={(e) => fromFile(e.target.files?.[0])} />
+      </div>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="today-opml-text" className="field__label">
+            Or paste the OPML
+          </label>
+          <textarea id="today-opml-text" className="input" rows={4} value={pasted} onChange={(e) => setPasted(e.target.value)} />
+        </div>
+        <button type="submit" className="btn" disabled={!pasted.trim() || importOpml.isPending}>
+          {importOpml.isPending ? 'Importing…' : 'Import'}
+        </button>
+      </form>
+      <FormError message={fileError ?? (importOpml.error ? errorMessage(importOpml.error) : null)} />
+      {result ? (
+        <p role="status">
+          {result.added.length} {result.added.length === 1 ? 'feed' : 'feeds'} added, {result.existing} already followed, {result.skipped} skipped (no http or https feed address).
+        </p>
+      ) : null}
+    </details>
   );
 }

@@ -11,18 +11,26 @@ import { ErrorState, LoadingState } from '../../ui/StateViews';
 import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
 import { degrees, hourOf, matchLine, weekdayOf } from './as-of';
 import { Freshness } from './Freshness';
-import { useHideFeed, useNews, useOnThisDay, useSports, useWeather } from './queries';
+import { TeamBadge, TodayMatches } from './Matches';
+import { useHideFeed, useNews, useOnThisDay, useSports, useTodaySections, useWeather } from './queries';
 import './today.css';
 
+const SECTION_NAMES = { weather: 'Weather', news: 'Headlines', onThisDay: 'On this day', sports: 'Scores' } as const;
+
 export function TodayPage(): ReactElement {
+  // a part an admin switched off is left out (shown while the switches load: they are on by default)
+  const sections = useTodaySections().data;
+  const on = (k: keyof typeof SECTION_NAMES) => !sections || sections[k];
+  const off = (Object.keys(SECTION_NAMES) as Array<keyof typeof SECTION_NAMES>).filter((k) => !on(k)).map((k) => SECTION_NAMES[k]);
   return (
     <section className="page today" aria-labelledby="today-title">
       <PageHeader titleId="today-title" title="Today" description="The weather at home, your headlines and what happened on this day." />
+      {off.length > 0 ? <p className="muted">Switched off by an admin: {off.join(', ')}.</p> : null}
       <div className="today__grid">
-        <WeatherBlock />
-        <NewsBlock />
-        <OnThisDayBlock />
-        <ScoresBlock />
+        {on('weather') ? <WeatherBlock /> : null}
+        {on('news') ? <NewsBlock /> : null}
+        {on('onThisDay') ? <OnThisDayBlock /> : null}
+        {on('sports') ? <ScoresBlock /> : null}
       </div>
     </section>
   );
@@ -53,7 +61,7 @@ function WeatherBlock(): ReactElement {
               {w.current.description} in {w.location.name}
               <br />
               <span className="muted">
-                Feels like {degrees(w.current.apparentTemperature)} · Wind {w.current.windSpeed ?? '–'} {w.units.windSpeed} · Humidity {w.current.humidity ?? '–'}%
+                {w.current.apparentTemperature !== null ? `Feels like ${degrees(w.current.apparentTemperature)} · ` : ''}Wind {w.current.windSpeed ?? '–'} {w.units.windSpeed} · Humidity {w.current.humidity ?? '–'}%
               </span>
             </span>
           </p>
@@ -150,11 +158,18 @@ function Items({ title, items }: { title: string; items: OnThisDayItem[] }): Rea
         {items.slice(0, 10).map((e, idx) => (
           <li key={`${e.year ?? 'x'}-${idx}`}>
             {e.year !== null ? <strong>{e.year < 0 ? `${-e.year} BC` : e.year}</strong> : null} {e.text}{' '}
-            {e.pages.slice(0, 1).map((p) => (
-              <a key={p.url} href={p.url} target="_blank" rel="noopener noreferrer" className="today-otd__link">
-                {p.title}
-              </a>
-            ))}
+            {e.pages.slice(0, 1).map((p) =>
+              // a page of the household's offline Wikipedia opens in the archive viewer; Wikipedia's own in a new tab
+              p.url.startsWith('/') ? (
+                <Link key={p.url} to={p.url} className="today-otd__link">
+                  {p.title}
+                </Link>
+              ) : (
+                <a key={p.url} href={p.url} target="_blank" rel="noopener noreferrer" className="today-otd__link">
+                  {p.title}
+                </a>
+              ),
+            )}
           </li>
         ))}
       </ul>
@@ -202,9 +217,12 @@ function ScoresBlock(): ReactElement {
         <p>{isAdmin ? <>The household follows no teams yet. <Link to="/admin/today">Follow a team</Link>.</> : 'The household follows no teams yet; an admin can choose them.'}</p>
       ) : (
         <>
+          <h3 className="today__h3">Today’s matches</h3>
+          <TodayMatches />
           {d.teams.map((t) => (
             <div key={t.team.id}>
               <h3 className="today__h3">
+                <TeamBadge url={t.team.badgeUrl} />
                 {t.team.name} {t.stale && !t.error ? <span className="badge badge--warn">Not up to date</span> : null}
               </h3>
               {t.error ? <p>{t.error}</p> : null}

@@ -4,14 +4,19 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import type {
+  BriefingResponse,
   BriefingSettingsResponse,
   Location,
   LocationSearchResponse,
   NewsFeed,
   NewsFeedsResponse,
   NewsResponse,
+  OpmlImportResponse,
   OnThisDayResponse,
   RefreshResponse,
+  Sections,
+  UnitSystem,
+  WeatherSource,
   SportsResponse,
   SportsTodayResponse,
   Team,
@@ -26,6 +31,11 @@ export const BRIEFING_ADMIN_PATH = '/api/admin/briefing';
 export const NEWS_FEEDS_PATH = '/api/admin/news/feeds';
 /** Widgets and the page read again every 10 minutes while open (the server refreshes the sources itself). */
 const REFRESH_MS = 10 * 60_000;
+
+/** The member's morning briefing (cached facts, and the chat model's summary when chat is ready). */
+export function useBriefing() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'briefing'], queryFn: ({ signal }) => api.get<BriefingResponse>('/api/briefing', { signal }), refetchInterval: REFRESH_MS, retry: false });
+}
 
 export function useWeather() {
   return useQuery({ queryKey: [...TODAY_KEY, 'weather'], queryFn: ({ signal }) => api.get<WeatherResponse>(WEATHER_PATH, { signal }), refetchInterval: REFRESH_MS, retry: false });
@@ -95,4 +105,26 @@ export function useUnfollowTeam() {
 
 export function useSetLanguage() {
   return useMutation({ mutationFn: (language: string) => api.put<{ language: string }>('/api/admin/briefing/language', { language }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+/** Which Today sections the admin has on (the widgets and the Today page follow them). */
+export function useTodaySections() {
+  return useQuery({ queryKey: [...TODAY_KEY, 'sections'], queryFn: ({ signal }) => api.get<Sections>('/api/briefing/sections', { signal }), staleTime: 60_000 });
+}
+
+export function useSetSections() {
+  return useMutation({ mutationFn: (patch: Partial<Sections>) => api.put<Sections>('/api/admin/briefing/sections', patch), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useSetUnits() {
+  return useMutation({ mutationFn: (units: UnitSystem) => api.put<{ units: UnitSystem }>('/api/admin/briefing/units', { units }), meta: { invalidates: [TODAY_KEY] } });
+}
+
+/** The admin's OPML import: the file's text (or pasted XML) as the body. */
+export function useImportOpml() {
+  return useMutation({ mutationFn: (xml: string) => api.postText<OpmlImportResponse>('/api/admin/news/opml', xml, 'text/xml'), meta: { invalidates: [TODAY_KEY] } });
+}
+
+export function useSetWeatherSource() {
+  return useMutation({ mutationFn: (source: WeatherSource) => api.put<{ source: WeatherSource }>('/api/admin/briefing/weather-source', { source }), meta: { invalidates: [TODAY_KEY] } });
 }
