@@ -9,18 +9,16 @@
 // (faster with the filter on: an archive left out is not searched, a dropped title not resolved).
 // Run: npm run bench -- content-dials   (CONTENT_BENCH_ROUNDS=6, CONTENT_BENCH_SAMPLES=40)
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SYSTEM_ACTOR } from '../server/actor.js';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { ArchivesStore } from '../server/modules/archives/store.js';
 import { hashPin } from '../server/modules/auth/pin.js';
 import { AuthStore } from '../server/modules/auth/store.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { startFakeMediaServer } from '../test/fakes/media-server.js';
 import { TestClient } from '../test/harness/client.js';
+import { fixtureCatalog, installFixtureArchives } from '../test/harness/archives.js';
 import { freePort } from '../test/harness/net.js';
 import { mintSession } from '../test/harness/start-server.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
@@ -42,17 +40,7 @@ export async function run(): Promise<void> {
   // a few titles above teen, so the filter has something to drop
   fake.setContentRating('103', 'R');
   fake.setContentRating('201', 'TV-MA');
-  const sources = [
-    { id: 'fixturepedia', file: zims.encyclopedia },
-    { id: 'fixturebooks', file: zims.books },
-  ];
-  const catalogFile = path.join(temp.dir, 'archives.json');
-  writeFileSync(
-    catalogFile,
-    JSON.stringify({
-      sources: sources.map((s) => ({ id: s.id, label: s.id, description: s.id, category: 'Reference', faviconUrl: 'https://example.org/f.ico', variants: [{ key: 'all', label: 'All', url: `https://example.org/${path.basename(s.file)}`, sizeBytes: statSync(s.file).size, date: '2024-05', language: 'eng' }] })),
-    }),
-  );
+  const catalogFile = fixtureCatalog(temp.dir, zims);
   const config = {
     ...loadConfig(
       {
@@ -77,15 +65,8 @@ export async function run(): Promise<void> {
     const { url } = await server.listen(0, '127.0.0.1');
     const { deps } = server;
     await deps.boot.start();
+    await installFixtureArchives({ handle: server }, zims, temp.dir);
     const now = new Date().toISOString();
-    const archives = new ArchivesStore(deps.db);
-    for (const s of sources) {
-      const dest = path.join(temp.dir, 'archives', s.id, path.basename(s.file));
-      mkdirSync(path.dirname(dest), { recursive: true });
-      copyFileSync(s.file, dest);
-      await archives.upsert({ sourceId: s.id, variantKey: 'all', filePath: dest, fileSizeBytes: statSync(dest).size, zimDate: '2024-05', downloadedAt: now, verifiedAt: now }, now);
-    }
-    await deps.archives.serve();
     await deps.archives.setContentLevel(SYSTEM_ACTOR, 'fixturebooks', 'adult');
     const users = new AuthStore(deps.db);
     const adminId = randomUUID();

@@ -24,6 +24,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'today-news': () => import('./today-news.js'),
   'content-dials': () => import('./content-dials.js'),
   maps: () => import('./maps.js'),
+  'reader-load': () => import('./reader-load.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

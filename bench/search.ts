@@ -10,17 +10,15 @@
 //   all types     p50 9.1 ms, p95 14.1 ms (met)
 //   reader only   p50 4.7 ms, p95 9.1 ms;  archive only p50 4.0 ms, p95 8.1 ms
 //   tool only     p50 0.6 ms, p95 1.0 ms;  page only    p50 0.4 ms, p95 0.6 ms
-import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
-import { ArchivesStore } from '../server/modules/archives/store.js';
 import { ChatStore } from '../server/modules/chat/store.js';
 import { newItemRecord, type NewItem } from '../server/modules/reader/item-rows.js';
 import { ReaderStore } from '../server/modules/reader/store.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
 import { FakeCaptureEngine } from '../test/fakes/capture-engine.js';
+import { fixtureCatalog, installFixtureArchives } from '../test/harness/archives.js';
 import { freePort } from '../test/harness/net.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 import { buildTestZims, kiwixServeOnPath } from '../test/harness/zims.js';
@@ -35,17 +33,7 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 export async function run(): Promise<void> {
   const zims = buildTestZims();
   const temp = makeTempDir('hearth-bench-');
-  const sources = [
-    { id: 'fixturepedia', file: zims.encyclopedia },
-    { id: 'fixturebooks', file: zims.books },
-  ];
-  const catalogFile = path.join(temp.dir, 'archives.json');
-  writeFileSync(
-    catalogFile,
-    JSON.stringify({
-      sources: sources.map((s) => ({ id: s.id, label: s.id, description: s.id, category: 'Reference', faviconUrl: 'https://example.org/f.ico', variants: [{ key: 'all', label: 'All', url: `https://example.org/${path.basename(s.file)}`, sizeBytes: statSync(s.file).size, date: '2024-05', language: 'eng' }] })),
-    }),
-  );
+  const catalogFile = fixtureCatalog(temp.dir, zims);
   const config = {
     ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: 'http://127.0.0.1:9', PATH: '', ARCHIVE_CATALOG_PATH: catalogFile, ARCHIVE_SERVER_PORT: String(await freePort()), KIWIX_SERVE_PATH: kiwixServeOnPath() }, []),
     host: '127.0.0.1',
@@ -56,15 +44,7 @@ export async function run(): Promise<void> {
     const { url } = await server.listen(0, '127.0.0.1');
     const { deps } = server;
     await deps.boot.start();
-    const archives = new ArchivesStore(deps.db);
-    const now = new Date().toISOString();
-    for (const s of sources) {
-      const dest = path.join(temp.dir, 'archives', s.id, path.basename(s.file));
-      mkdirSync(path.dirname(dest), { recursive: true });
-      copyFileSync(s.file, dest);
-      await archives.upsert({ sourceId: s.id, variantKey: 'all', filePath: dest, fileSizeBytes: statSync(dest).size, zimDate: '2024-05', downloadedAt: now, verifiedAt: now }, now);
-    }
-    await deps.archives.serve();
+    await installFixtureArchives({ handle: server }, zims, temp.dir);
     if (deps.archives.status().state !== 'ready') throw new Error(`the archive server is not serving: ${JSON.stringify(deps.archives.status())}`);
 
     const admin = await deps.auth.createFirstAdmin('Alex', '1234');

@@ -52,18 +52,8 @@ describe('reader imports and exports under load', () => {
   const postImport = (body: string) =>
     rawRequest(s.url, { method: 'POST', path: '/api/reader/import/html', body, headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': 'text/html' } });
 
-  /**
-   * Runs `work` while a 5 ms timer measures the longest stretch this process (server and test
-   * alike) did not get back to its event loop, and cheap requests are answered in a loop.
-   */
-  async function whileServing<T>(work: () => Promise<T>): Promise<{ result: T; maxLagMs: number; answeredDuring: number }> {
-    let maxLagMs = 0;
-    let last = performance.now();
-    const timer = setInterval(() => {
-      const now = performance.now();
-      maxLagMs = Math.max(maxLagMs, now - last - 5);
-      last = now;
-    }, 5);
+  /** Runs `work` while cheap requests are asked in a loop, and counts those answered meanwhile. */
+  async function whileServing<T>(work: () => Promise<T>): Promise<{ result: T; answeredDuring: number }> {
     let finished = false;
     let answeredDuring = 0;
     const others = (async () => {
@@ -75,10 +65,9 @@ describe('reader imports and exports under load', () => {
     })();
     try {
       const result = await work();
-      return { result, maxLagMs, answeredDuring };
+      return { result, answeredDuring };
     } finally {
       finished = true;
-      clearInterval(timer);
       await others;
     }
   }
@@ -89,8 +78,7 @@ describe('reader imports and exports under load', () => {
     const done = sseEvents(imp.result.text).find((e) => e.event === 'done')!.data;
     expect(done).toMatchObject({ imported: 20_000, duplicates: 0, skipped: 0 });
     // Before the fix the whole import ran without the event loop reaching I/O: 4-10 s with no other
-    // answer. The bound is generous (a slice of work is ~12 ms); the point is "seconds" vs "not".
-    expect(imp.maxLagMs).toBeLessThan(500);
+    // answer. How long the loop is held is measured in bench/reader-load.ts, not bounded here.
     expect(imp.answeredDuring).toBeGreaterThan(20);
 
     // read raw, parsed after the measurement: parsing 20 MB here would block this same process
@@ -99,12 +87,11 @@ describe('reader imports and exports under load', () => {
     expect(json.result.status).toBe(200);
     expect(json.result.json().items).toHaveLength(20_000);
     // all rows read, decorated and stringified at once held the loop ~0.5 s here (1.1-1.4 s with
-    // offline articles); a page of 100 is a few ms
-    expect(json.maxLagMs).toBeLessThan(250);
+    // offline articles) and nothing else was answered; a page of 100 is a few ms
     expect(json.answeredDuring).toBeGreaterThan(5);
     const html = await whileServing(() => exportOf('html'));
     expect(parseBookmarksHtml(html.result.text).bookmarks).toBe(20_000);
-    expect(html.maxLagMs).toBeLessThan(250);
+    expect(html.answeredDuring).toBeGreaterThan(5);
   }, 120_000);
 
   it('a failed import keeps only whole chunks, says how many links it saved, and a second run adds the rest', async () => {

@@ -7,8 +7,8 @@
 // request goes through the one SSRF guard, has a time budget and a size cap; anything but a 200
 // with the JSON shape is a ModelHubError with a sentence.
 import { z } from 'zod';
-import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
-import { fetchCapped, FetchTimeoutError, FetchTooLargeError } from '../web/fetch-capped.js';
+import type { SsrfGuard } from '../../platform/ssrf.js';
+import { fetchCappedJson, type CappedJsonFailure } from '../web/fetch-capped.js';
 
 export type ModelHubFailure = 'unreachable' | 'timeout' | 'unauthorized' | 'not_found' | 'http_error' | 'bad_response' | 'too_large' | 'blocked';
 
@@ -147,34 +147,35 @@ export function createModelHubClient(opts: ModelHubClientOptions): ModelHubClien
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const maxBytes = opts.maxBytes ?? 4 * 1024 * 1024;
 
-  async function getJson(url: URL, apiKey: string | null | undefined, outer: AbortSignal | undefined): Promise<unknown> {
+  const failure = (kind: CappedJsonFailure, detail: string): ModelHubError => {
+    switch (kind) {
+      case 'too_large':
+        return new ModelHubError('too_large', 'The model hub sent an answer too large to read.');
+      case 'timeout':
+        return new ModelHubError('timeout', `The model hub did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a little while.`);
+      case 'blocked':
+        return new ModelHubError('blocked', `The model hub's address was refused: ${detail}`);
+      case 'bad_response':
+        return new ModelHubError('bad_response', 'The model hub sent an answer Hearth could not read. Try again in a little while.');
+      case 'unreachable':
+        return new ModelHubError('unreachable', 'The model hub could not be reached. Check the internet connection and try again.');
+    }
+  };
+
+  function getJson(url: URL, apiKey: string | null | undefined, outer: AbortSignal | undefined): Promise<unknown> {
     const headers: Record<string, string> = apiKey ? { authorization: `Bearer ${apiKey}` } : {};
-    let text: string;
-    try {
-      const res = await fetchCapped(opts.guard, url.href, { maxBytes, timeoutMs, accept: 'application/json', headers, maxRedirects: 3, ...(outer ? { signal: outer } : {}) });
-      if (res.status === 401 || res.status === 403) {
+    const checkStatus = (status: number) => {
+      if (status === 401 || status === 403) {
         throw new ModelHubError(
           'unauthorized',
           apiKey ? 'The model hub did not accept the saved API key. Check the key on the hub and save it again.' : 'The model hub asks for an API key for this. Add one under the model hub key and try again.',
-          res.status,
+          status,
         );
       }
-      if (res.status === 404) throw new ModelHubError('not_found', 'The model hub has no such model.', 404);
-      if (res.status !== 200) throw new ModelHubError('http_error', `The model hub answered with an error (${res.status}). Try again in a little while.`, res.status);
-      text = res.body.toString('utf8');
-    } catch (err) {
-      if (err instanceof ModelHubError) throw err;
-      if (err instanceof FetchTooLargeError) throw new ModelHubError('too_large', 'The model hub sent an answer too large to read.');
-      if (outer?.aborted) throw outer.reason ?? err;
-      if (err instanceof FetchTimeoutError) throw new ModelHubError('timeout', `The model hub did not answer within ${Math.round(timeoutMs / 1000)} s. Try again in a little while.`);
-      if (err instanceof BlockedUrlError) throw new ModelHubError('blocked', `The model hub's address was refused: ${err.message}`);
-      throw new ModelHubError('unreachable', 'The model hub could not be reached. Check the internet connection and try again.');
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw new ModelHubError('bad_response', 'The model hub sent an answer Hearth could not read. Try again in a little while.');
-    }
+      if (status === 404) throw new ModelHubError('not_found', 'The model hub has no such model.', 404);
+      if (status !== 200) throw new ModelHubError('http_error', `The model hub answered with an error (${status}). Try again in a little while.`, status);
+    };
+    return fetchCappedJson(opts.guard, url.href, { maxBytes, timeoutMs, headers, maxRedirects: 3, checkStatus, fail: failure, ...(outer ? { signal: outer } : {}) });
   }
 
   async function search(query: string, o: { baseModels?: string[]; apiKey?: string | null; limit?: number; signal?: AbortSignal } = {}): Promise<HubVersion[]> {

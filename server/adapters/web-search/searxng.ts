@@ -6,8 +6,8 @@
 // credentials in the URL, every redirect hop checked. Each search has a time budget and a size cap,
 // and anything but a 200 with the JSON shape is a WebSearchError with a sentence.
 import { z } from 'zod';
-import { BlockedUrlError, type SsrfGuard } from '../../platform/ssrf.js';
-import { fetchCapped, FetchTimeoutError, FetchTooLargeError } from '../web/fetch-capped.js';
+import type { SsrfGuard } from '../../platform/ssrf.js';
+import { fetchCappedJson, type CappedJsonFailure } from '../web/fetch-capped.js';
 
 export type WebSearchFailure = 'unreachable' | 'timeout' | 'http_error' | 'bad_response' | 'too_large' | 'blocked';
 
@@ -80,6 +80,21 @@ const httpUrl = (raw: string | null | undefined, base: string): string | null =>
   }
 };
 
+function failureSentence(kind: CappedJsonFailure, detail: string, timeoutMs: number): string {
+  switch (kind) {
+    case 'too_large':
+      return 'The web search sent an answer too large to read.';
+    case 'timeout':
+      return `The web search did not answer within ${Math.round(timeoutMs / 1000)} s.`;
+    case 'blocked':
+      return `The web search address was refused: ${detail}`;
+    case 'bad_response':
+      return 'The web search did not answer in its JSON format.';
+    case 'unreachable':
+      return 'The web search could not be reached. Check that it is running and that its address is right.';
+  }
+}
+
 export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchClient {
   const endpoint = searchEndpoint(opts.baseUrl);
   const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -91,28 +106,18 @@ export function createWebSearchClient(opts: WebSearchClientOptions): WebSearchCl
     url.searchParams.set('q', query);
     url.searchParams.set('format', 'json');
     if (o.category && o.category !== 'general') url.searchParams.set('categories', o.category);
-    let text: string;
-    try {
-      const res = await fetchCapped(opts.guard, url.href, { maxBytes, timeoutMs, accept: 'application/json', maxRedirects: 3, ...(o.signal ? { signal: o.signal } : {}) });
-      if (res.status !== 200) {
-        const hint = res.status === 403 ? ' Its JSON format may be switched off (search.formats in settings.yml).' : '';
-        throw new WebSearchError('http_error', `The web search answered ${res.status}.${hint}`, res.status);
-      }
-      text = res.body.toString('utf8');
-    } catch (err) {
-      if (err instanceof WebSearchError) throw err;
-      if (err instanceof FetchTooLargeError) throw new WebSearchError('too_large', 'The web search sent an answer too large to read.');
-      if (o.signal?.aborted) throw o.signal.reason ?? err;
-      if (err instanceof FetchTimeoutError) throw new WebSearchError('timeout', `The web search did not answer within ${Math.round(timeoutMs / 1000)} s.`);
-      if (err instanceof BlockedUrlError) throw new WebSearchError('blocked', `The web search address was refused: ${err.message}`);
-      throw new WebSearchError('unreachable', 'The web search could not be reached. Check that it is running and that its address is right.');
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new WebSearchError('bad_response', 'The web search did not answer in its JSON format.');
-    }
+    const json = await fetchCappedJson(opts.guard, url.href, {
+      maxBytes,
+      timeoutMs,
+      maxRedirects: 3,
+      ...(o.signal ? { signal: o.signal } : {}),
+      checkStatus: (status) => {
+        if (status === 200) return;
+        const hint = status === 403 ? ' Its JSON format may be switched off (search.formats in settings.yml).' : '';
+        throw new WebSearchError('http_error', `The web search answered ${status}.${hint}`, status);
+      },
+      fail: (kind, detail) => new WebSearchError(kind, failureSentence(kind, detail, timeoutMs)),
+    });
     const parsed = SearxResponse.safeParse(json);
     if (!parsed.success) throw new WebSearchError('bad_response', 'The web search did not answer in its JSON format.');
     const out: WebSearchResult[] = [];

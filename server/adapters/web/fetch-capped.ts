@@ -3,7 +3,7 @@
 // of the web search and the model hub. Large files stream through http-get.ts / download.ts instead.
 // A body over the cap throws FetchTooLargeError, the time budget running out FetchTimeoutError;
 // each caller turns those (and a non-200 status, answered with an empty body) into its own sentence.
-import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 
 export class FetchTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -44,6 +44,40 @@ export async function fetchCapped(guard: SsrfGuard, url: string, opts: FetchCapp
   } catch (err) {
     if (timeout.aborted && !opts.signal?.aborted && !(err instanceof FetchTooLargeError)) throw new FetchTimeoutError(opts.timeoutMs);
     throw err;
+  }
+}
+
+/** Why a JSON GET failed before its status could be judged, or after (`bad_response`). */
+export type CappedJsonFailure = 'too_large' | 'timeout' | 'blocked' | 'unreachable' | 'bad_response';
+
+export interface FetchCappedJsonOptions extends FetchCappedOptions {
+  /** Throws the caller's own error for a status it does not accept (the body is empty then). */
+  checkStatus(status: number): void;
+  /** The caller's error, with its sentence, for each failure; `detail` is the guard's reason for `blocked`. */
+  fail(kind: CappedJsonFailure, detail: string): Error;
+}
+
+/**
+ * A JSON GET of an outside service's API (the web search, the model hub): fetchCapped, then each way
+ * it can fail turned into the caller's own error. Aborting through `signal` throws the abort's reason.
+ */
+export async function fetchCappedJson(guard: SsrfGuard, url: string, opts: FetchCappedJsonOptions): Promise<unknown> {
+  const { checkStatus, fail, ...fetchOpts } = opts;
+  let res: CappedResponse;
+  try {
+    res = await fetchCapped(guard, url, { accept: 'application/json', ...fetchOpts });
+  } catch (err) {
+    if (err instanceof FetchTooLargeError) throw fail('too_large', '');
+    if (opts.signal?.aborted) throw opts.signal.reason ?? err;
+    if (err instanceof FetchTimeoutError) throw fail('timeout', '');
+    if (err instanceof BlockedUrlError) throw fail('blocked', err.message);
+    throw fail('unreachable', '');
+  }
+  checkStatus(res.status);
+  try {
+    return JSON.parse(res.body.toString('utf8')) as unknown;
+  } catch {
+    throw fail('bad_response', '');
   }
 }
 
