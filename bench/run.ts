@@ -23,6 +23,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   voice: () => import('./voice.js'),
   'today-news': () => import('./today-news.js'),
   'content-dials': () => import('./content-dials.js'),
+  maps: () => import('./maps.js'),
   'reader-load': () => import('./reader-load.js'),
 };
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routingAppError } from '../../server/adapter-errors/routing.js';
 import { findRoutino, RoutingError } from '../../server/adapters/routing/routino.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { startFakeGeocoder } from '../fakes/geocoder.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -161,6 +162,7 @@ describe('offline maps: regions and tiles', () => {
     const find = async (q: string, extra = '') => {
       const r = await s.member.get(`/api/maps/geocode?q=${encodeURIComponent(q)}${extra}`);
       expect(r.status, q).toBe(200);
+      expect(r.body.notice).toBeNull();
       return r.body.results as Array<{ name: string; kind: string; source: string; country: string | null; region: string | null; lat: number; lon: number }>;
     };
     const street = (await find('high st'))[0];
@@ -182,6 +184,57 @@ describe('offline maps: regions and tiles', () => {
       expect(r.body.error.message).toEqual(expect.any(String));
     }
     expect((await s.anon.get('/api/maps/geocode?q=paris')).status).toBe(401);
+  });
+
+  it('adds an admin\'s online geocoder on Enter, drops the places it repeats, and falls back to offline results when it fails', async () => {
+    const photon = await startFakeGeocoder('photon', [
+      { name: 'Copper Kettle Bakery', street: 'Mill Lane', housenumber: '4', city: 'Fixtureton', country: 'United Kingdom', lat: 52.1946, lon: 0.3049, kind: 'bakery' },
+      // the same café the region already has: not listed twice
+      { name: 'The Copper Kettle', city: 'Fixtureton', country: 'United Kingdom', lat: 52.19045, lon: 0.31081, kind: 'cafe' },
+    ]);
+    const nominatim = await startFakeGeocoder('nominatim', [{ name: 'Copper Beech Surgery', street: 'Station Road', housenumber: '12', city: 'Fixtureton', country: 'United Kingdom', lat: 52.1975, lon: 0.3001, kind: 'doctors' }]);
+    try {
+      expect((await s.member.put('/api/admin/maps/geocoder', { provider: 'photon', url: photon.url })).status).toBe(403);
+      for (const bad of [{ provider: 'photon', url: 'ftp://x.example' }, { provider: 'photon', url: 'http://user:secret@x.example' }, { provider: 'google', url: photon.url }, { provider: 'photon' }]) {
+        const r = await s.admin.put('/api/admin/maps/geocoder', bad);
+        expect(r.status, JSON.stringify(bad)).toBe(400);
+      }
+      expect((await s.admin.put('/api/admin/maps/geocoder', { provider: 'photon', url: photon.url })).body).toEqual({ provider: 'photon', url: photon.url });
+      const find = (extra: string) => s.member.get(`/api/maps/geocode?q=copper&near=52.195,0.31${extra}`);
+      // as you type: offline only, nothing leaves the house
+      const typed = await find('');
+      expect(typed.body.results.map((r: any) => r.source)).not.toContain('online');
+      expect(photon.requests).toHaveLength(0);
+      const entered = await find('&online=1');
+      expect(entered.status).toBe(200);
+      expect(entered.body.notice).toBeNull();
+      expect(entered.body.results[0]).toMatchObject({ name: 'The Copper Kettle', source: 'region' });
+      expect(entered.body.results.filter((r: any) => r.source === 'online').map((r: any) => [r.name, r.kind, r.region])).toEqual([['Copper Kettle Bakery', 'bakery', 'Fixtureton']]);
+      expect(photon.requests[0]).toMatchObject({ path: '/api', query: { q: 'copper', lat: '52.195', lon: '0.31' } });
+      expect(photon.requests[0]!.userAgent).toMatch(/^Hearth\//);
+      for (const [mode, said] of [['garbage', /did not answer in its own format/], ['error', /answered 500/], ['down', /could not be reached/]] as const) {
+        await photon.setMode(mode);
+        const r = await find('&online=1');
+        expect(r.status, mode).toBe(200);
+        expect(r.body.notice, mode).toMatch(said);
+        expect(r.body.notice).not.toContain(photon.url);
+        expect(r.body.results[0]).toMatchObject({ name: 'The Copper Kettle', source: 'region' });
+      }
+      await photon.setMode('ok');
+      await s.admin.put('/api/admin/maps/geocoder', { provider: 'nominatim', url: nominatim.url });
+      const other = await find('&online=1');
+      expect(other.body.results.filter((r: any) => r.source === 'online').map((r: any) => r.name)).toEqual(['Copper Beech Surgery']);
+      expect(nominatim.requests[0]).toMatchObject({ path: '/search', query: { q: 'copper', format: 'jsonv2', addressdetails: '1' } });
+      expect((await s.admin.delete('/api/admin/maps/geocoder')).status).toBe(204);
+      expect((await s.admin.get('/api/admin/maps/geocoder')).body).toEqual({ provider: null, url: null });
+      const before = nominatim.requests.length;
+      await find('&online=1');
+      expect(nominatim.requests).toHaveLength(before);
+    } finally {
+      await s.admin.delete('/api/admin/maps/geocoder');
+      await photon.close();
+      await nominatim.close();
+    }
   });
 
   it('says which street a point is on inside the town, and the nearest city elsewhere', async () => {

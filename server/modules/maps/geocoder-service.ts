@@ -8,14 +8,18 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import type * as VectorTileLib from '@mapbox/vector-tile';
 import type * as PbfLib from 'pbf';
-import type { Actor } from '../../actor.js';
+import { assertAdmin, type Actor } from '../../actor.js';
+import { onlineGeocoderFailure } from '../../adapter-errors/geocoding.js';
+import { createOnlineGeocoder, type GeocoderProvider, type OnlineGeocoder, type OnlineHit } from '../../adapters/geocoding/online.js';
+import type { AppSettingsStore } from '../../db/kv.js';
 import { BadRequestError } from '../../errors.js';
 import { lazyRequire } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
+import { createSsrfGuard, type SsrfGuard } from '../../platform/ssrf.js';
 import { buildMatch } from '../search/public.js';
 import type { GeoPlaceRow, GeoStore, NearbyShape, NewGeoPlace } from './geo-store.js';
 import type { RegionFiles } from './region-files.js';
-import type { GeoResult } from './schema.js';
+import type { GeoResult, OnlineGeocoderConfig } from './schema.js';
 
 interface City {
   cityId: number;
@@ -73,12 +77,52 @@ export interface GeocoderDeps {
   geo: GeoStore;
   files: RegionFiles;
   logger: Logger;
+  settings: AppSettingsStore;
+  /** The household's guard: its allowed origins and offline mode; an admin's geocoder address is let through as a home-network one. */
+  baseGuard: Pick<SsrfGuard, 'allowOrigins' | 'offline'>;
 }
+
+const SETTING = 'maps.geocoder';
+/** An online result this close to an offline one with the same name is the same place. */
+const SAME_PLACE_KM = 0.3;
+const USER_AGENT = 'Hearth/0.1 (self-hosted household server; place search)';
 
 export class GeocoderService {
   private cities: Promise<void> | null = null;
+  private online: { key: string; client: OnlineGeocoder; guard: SsrfGuard } | null = null;
 
   constructor(private readonly deps: GeocoderDeps) {}
+
+  /** The online geocoder an admin set, or nulls. */
+  async onlineConfig(actor: Actor): Promise<OnlineGeocoderConfig> {
+    assertAdmin(actor);
+    return (await this.deps.settings.get<OnlineGeocoderConfig>(SETTING)) ?? { provider: null, url: null };
+  }
+
+  async setOnline(actor: Actor, config: { provider: GeocoderProvider; url: string } | null): Promise<OnlineGeocoderConfig> {
+    assertAdmin(actor);
+    const value: OnlineGeocoderConfig = config ?? { provider: null, url: null };
+    await this.deps.settings.set(SETTING, value);
+    return value;
+  }
+
+  private async onlineClient(): Promise<OnlineGeocoder | null> {
+    if (this.deps.baseGuard.offline) return null;
+    const c = await this.deps.settings.get<OnlineGeocoderConfig>(SETTING);
+    if (!c?.provider || !c.url) return null;
+    const key = `${c.provider} ${c.url}`;
+    if (this.online?.key !== key) {
+      await this.online?.guard.close();
+      const guard = createSsrfGuard({ allowOrigins: [...this.deps.baseGuard.allowOrigins], lanOrigins: [new URL(c.url).origin], offline: this.deps.baseGuard.offline });
+      this.online = { key, guard, client: createOnlineGeocoder({ provider: c.provider, baseUrl: c.url, guard, userAgent: USER_AGENT }) };
+    }
+    return this.online.client;
+  }
+
+  async close(): Promise<void> {
+    await this.online?.guard.close();
+    this.online = null;
+  }
 
   /** Loads the world cities once (a few seconds the first time; nothing after). */
   ensureCities(): Promise<void> {
@@ -155,6 +199,28 @@ export class GeocoderService {
 
   removeRegion(regionId: string): Promise<void> {
     return this.deps.geo.removeSource(`region:${regionId}`);
+  }
+
+  /**
+   * Offline results, then (with `online` and an online geocoder set) the online one's that are not the
+   * same places; its failure leaves the offline results and says so in `notice`.
+   */
+  async searchWithOnline(actor: Actor, q: string, opts: { near?: [number, number] | undefined; limit: number; online: boolean; signal?: AbortSignal }): Promise<{ results: GeoResult[]; notice: string | null }> {
+    const local = await this.search(actor, q, opts);
+    const client = opts.online ? await this.onlineClient() : null;
+    if (!client) return { results: local, notice: null };
+    let hits: OnlineHit[];
+    try {
+      hits = await client.search(q, { near: opts.near, limit: opts.limit, ...(opts.signal ? { signal: opts.signal } : {}) });
+    } catch (err) {
+      const failed = onlineGeocoderFailure(err);
+      if (!failed) throw err;
+      this.deps.logger.warn({ failure: failed.failure }, 'the online place search failed');
+      return { results: local, notice: failed.notice };
+    }
+    const fresh = hits.filter((h) => !local.some((l) => l.name.toLowerCase() === h.name.toLowerCase() && distanceKm(l.lat, l.lon, h.lat, h.lon) < SAME_PLACE_KM));
+    const online = fresh.map((h): GeoResult => ({ id: `online:${h.lat.toFixed(6)},${h.lon.toFixed(6)}`, name: h.name, kind: h.kind, lat: h.lat, lon: h.lon, country: h.country, region: h.region, source: 'online' }));
+    return { results: [...local, ...online].slice(0, opts.limit), notice: null };
   }
 
   async search(_actor: Actor, q: string, opts: { near?: [number, number] | undefined; limit: number }): Promise<GeoResult[]> {

@@ -23,7 +23,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   const files = new RegionFiles(MAX_OPEN_REGIONS);
   const mapTiles = new MapTilesService({ store, files, dataDir: config.dataDir });
   const logger = p.logger.child('maps');
-  const geocoder = new GeocoderService({ geo: new GeoStore(p.db), files, logger });
+  const geocoder = new GeocoderService({ geo: new GeoStore(p.db), files, logger, settings: p.settings, baseGuard: p.guard });
   // looked for at each use: installing Routino later needs no restart
   const routing = () => findRoutino(config.searchPath);
   const places = new PlacesService({ store: new PlacesStore(p.db), clock: p.clock });
@@ -49,7 +49,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
     name: 'maps',
     routes: [
       { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions, places) },
-      { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, places, p.sse) },
+      { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, places, geocoder, p.sse) },
     ],
     services: { mapTiles, mapRegions, geocoder, directions, mapPlaces: places },
     // a household with a map has its world cities ready for the first search (loaded once, in chunks)
@@ -59,6 +59,9 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
     listeners: [{ event: 'download.completed', run: (e) => mapRegions.onDownloaded(e) }],
     chatTools: [createMapsTool({ geocoder, directions, places, tiles: mapTiles })],
     extensions: { definitions: mapTools, checks: mapToolChecks({ tiles: mapTiles, chatReadiness: ports.chatReadiness }) },
-    close: () => files.closeAll(),
+    close: async () => {
+      await geocoder.close();
+      await files.closeAll();
+    },
   });
 }

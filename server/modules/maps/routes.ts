@@ -9,7 +9,7 @@ import type { DirectionsService } from './directions-service.js';
 import type { GeocoderService } from './geocoder-service.js';
 import type { PlacesService } from './places-service.js';
 import type { MapRegionsService } from './regions-service.js';
-import { PlaceBody, PlaceIdParams, PlacePatch, PlaceResponse, PlacesResponse, AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, RouteQuery, RouteResponse, StyleResponse, TileParams } from './schema.js';
+import { OnlineGeocoderBody, OnlineGeocoderConfig, PlaceBody, PlaceIdParams, PlacePatch, PlaceResponse, PlacesResponse, AdminCatalogResponse, GeocodeQuery, GeocodeResponse, MapDownloadEvents, RegionIdParams, RegionsResponse, ReverseQuery, ReverseResponse, RouteQuery, RouteResponse, StyleResponse, TileParams } from './schema.js';
 import type { MapTilesService } from './tiles-service.js';
 
 /** Tiles of an installed region do not change until it is installed again (a new ETag then). */
@@ -42,9 +42,9 @@ export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderServic
       return directions.route(actorOf(req), q.from, q.to, q.mode, clientGone(req, res));
     });
 
-    r.get('/geocode', { access: 'user', response: GeocodeResponse }, async (req) => {
+    r.get('/geocode', { access: 'user', response: GeocodeResponse }, async (req, res) => {
       const q = parse(GeocodeQuery, req.query);
-      return { results: await geocoder.search(actorOf(req), q.q, { near: q.near, limit: q.limit }) };
+      return geocoder.searchWithOnline(actorOf(req), q.q, { near: q.near, limit: q.limit, online: q.online, signal: clientGone(req, res) });
     });
 
     r.get('/reverse', { access: 'user', response: ReverseResponse }, async (req) => {
@@ -74,8 +74,15 @@ export function createMapRoutes(tiles: MapTilesService, geocoder: GeocoderServic
   });
 }
 
-export function createMapAdminRoutes(regions: MapRegionsService, places: PlacesService, sse: SseRegistry) {
+export function createMapAdminRoutes(regions: MapRegionsService, places: PlacesService, geocoder: GeocoderService, sse: SseRegistry) {
   return defineRoutes((r) => {
+    r.get('/geocoder', { access: 'admin', response: OnlineGeocoderConfig }, (req) => geocoder.onlineConfig(actorOf(req)));
+    r.put('/geocoder', { access: 'admin', response: OnlineGeocoderConfig }, (req) => geocoder.setOnline(actorOf(req), parse(OnlineGeocoderBody, req.body)));
+    r.delete('/geocoder', { access: 'admin', response: NO_CONTENT }, async (req, res) => {
+      await geocoder.setOnline(actorOf(req), null);
+      res.status(204);
+    });
+
     placeRoutes(r, places, true);
 
     r.get('/catalog', { access: 'admin', response: AdminCatalogResponse }, (req) => regions.catalogView(actorOf(req)));

@@ -91,7 +91,7 @@ export const GeoResult = z.object({
   /** The map region (or a city's state or county code). */
   region: z.string().nullable(),
   /** Where it was found: the world cities list or an installed region. */
-  source: z.enum(['cities', 'region']),
+  source: z.enum(['cities', 'region', 'online']),
 });
 export type GeoResult = z.infer<typeof GeoResult>;
 
@@ -105,8 +105,26 @@ export const GeocodeQuery = z.object({
   q: z.string().trim().min(1, 'Type a few letters of a place.').max(200),
   near: LatLon.optional(),
   limit: z.coerce.number().int().min(1).max(50).default(10),
+  /** Also ask the online geocoder an admin set (the page asks on Enter, not as you type). */
+  online: z.enum(['0', '1']).default('0').transform((v) => v === '1'),
 });
-export const GeocodeResponse = z.object({ results: z.array(GeoResult) });
+export const GeocodeResponse = z.object({
+  results: z.array(GeoResult),
+  /** Set when the online search was asked and failed: the results are the offline ones. */
+  notice: z.string().nullable(),
+});
+
+export const OnlineGeocoderConfig = z.object({ provider: z.enum(['photon', 'nominatim']).nullable(), url: z.string().nullable() });
+export type OnlineGeocoderConfig = z.infer<typeof OnlineGeocoderConfig>;
+export const OnlineGeocoderBody = z.object({
+  provider: z.enum(['photon', 'nominatim']),
+  url: z
+    .string()
+    .url('The geocoder address is a full URL, like http://192.168.1.20:2322.')
+    .max(500)
+    .refine((u) => /^https?:$/.test(new URL(u).protocol), 'The geocoder address starts with http:// or https://.')
+    .refine((u) => !new URL(u).username && !new URL(u).password, 'Leave the user name and password out of the address.'),
+});
 
 export const ReverseQuery = z.object({ lat: z.coerce.number().min(-90).max(90), lon: z.coerce.number().min(-180).max(180) });
 export const ReverseResponse = z.object({ place: GeoResult.nullable() });

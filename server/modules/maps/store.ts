@@ -1,5 +1,6 @@
 // map_regions and map_places.
 import type { Knex } from 'knex';
+import { tableWrites } from '../../db/connection.js';
 
 export interface RegionRecord {
   id: string;
@@ -49,15 +50,24 @@ const toRegion = (r: RegionRow): RegionRecord => ({
 });
 
 export class MapsStore {
-  constructor(private readonly db: Knex) {}
+  /** Every tile request names its region: the few rows are kept in memory until map_regions is written. */
+  private readonly writes: () => number;
+  private cached: { version: number; regions: RegionRecord[] } | null = null;
+
+  constructor(private readonly db: Knex) {
+    this.writes = tableWrites(db, ['map_regions']);
+  }
 
   async listRegions(): Promise<RegionRecord[]> {
-    return ((await this.db('map_regions').orderBy('name')) as RegionRow[]).map(toRegion);
+    const version = this.writes();
+    if (this.cached?.version === version) return this.cached.regions;
+    const regions = ((await this.db('map_regions').orderBy('name')) as RegionRow[]).map(toRegion);
+    this.cached = { version, regions };
+    return regions;
   }
 
   async getRegion(id: string): Promise<RegionRecord | null> {
-    const row = (await this.db('map_regions').where({ id }).first()) as RegionRow | undefined;
-    return row ? toRegion(row) : null;
+    return (await this.listRegions()).find((r) => r.id === id) ?? null;
   }
 
   async putRegion(r: RegionRecord): Promise<void> {

@@ -1,0 +1,154 @@
+// Offline maps (issue 36). A real server with the test region Fixtureton installed through the admin
+// download (a local file server as the catalog host), then, one phase after another:
+// 1. tiles: 2,000 requests for the region's z14 tiles, 50 at a time, through Hearth's route (session,
+//    region look-up, directory walk, ETag) against the baseline in the same run: a bare node:http
+//    server that reads the same tile bytes from the same file with one positional read per request
+//    (what serving the file's bytes costs at the least). Target: Hearth's p95 within 1/0.8 of it.
+//    Reading the tiles in-process with no HTTP at all is printed too, for scale;
+// 2. place search: 200 GET /api/maps/geocode with prefixes of world city names and the town's streets
+//    (p50/p95, target p95 < 10 ms);
+// 3. directions: 30 GET /api/maps/route across the town by car and on foot (p50/p95, target < 200 ms).
+// Run: npm run bench -- maps
+import { readFileSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createServer } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import { RegionFiles } from '../server/modules/maps/region-files.js';
+import { createMemoryLogger } from '../server/platform/logger.js';
+import { FakeFileServer, sha256 } from '../test/fakes/file-server.js';
+import { connectSse } from '../test/harness/sse-client.js';
+import { makeTempDir } from '../test/harness/temp-dir.js';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../test/fixtures/maps');
+const CONCURRENCY = 50;
+const TILE_REQUESTS = 2_000;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+/** Runs `n` calls of `one`, `concurrency` at a time; the time of each and the whole. */
+async function pool(n: number, concurrency: number, one: (i: number) => Promise<void>): Promise<{ times: number[]; wallMs: number }> {
+  const times: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t = performance.now();
+        await one(i);
+        times.push(performance.now() - t);
+      }
+    }),
+  );
+  return { times, wallMs: performance.now() - t0 };
+}
+
+export async function run(): Promise<void> {
+  const temp = makeTempDir('hearth-bench-maps-');
+  const files = await new FakeFileServer().start();
+  const town = readFileSync(path.join(FIXTURES, 'town.pmtiles'));
+  const roads = readFileSync(path.join(FIXTURES, 'town.osm.pbf'));
+  const catalog = path.join(temp.dir, 'maps.json');
+  writeFileSync(
+    catalog,
+    JSON.stringify({
+      regions: [
+        {
+          id: 'fixtureton',
+          name: 'Fixtureton',
+          bbox: [0.3, 52.19, 0.3168, 52.2005],
+          minzoom: 0,
+          maxzoom: 14,
+          bytes: town.length,
+          sha256: sha256(town),
+          url: files.addBuffer('town.pmtiles', town),
+          routing: { url: files.addBuffer('town.osm.pbf', roads), bytes: roads.length, sha256: sha256(roads) },
+        },
+      ],
+    }),
+  );
+  const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '/usr/bin:/bin' }, []), host: '127.0.0.1', port: 0, mapCatalogPath: catalog, fetchAllowOrigins: [files.url] };
+  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  try {
+    const { url } = await server.listen(0, '127.0.0.1');
+    const { deps } = server;
+    await deps.boot.start();
+    const admin = await deps.auth.createFirstAdmin('Alex', '1234');
+    const headers = { cookie: `session=${admin.token}`, origin: url };
+    const t0 = performance.now();
+    const install = await connectSse(url, '/api/admin/maps/download/fixtureton', headers, { body: {} });
+    await install.ended;
+    if (!install.events.some((e) => e.event === 'done')) throw new Error(`the region did not install: ${JSON.stringify(install.events.at(-1))}`);
+    console.log(`maps: Fixtureton installed (download, place names, world cities, directions) in ${(performance.now() - t0).toFixed(0)} ms`);
+
+    // 1. tiles
+    const reader = new RegionFiles(4);
+    const file = reader.get('bench', 'v1', path.join(temp.dir, 'maps', 'fixtureton.pmtiles'));
+    const z14: Array<[number, number]> = [];
+    for await (const t of file.tilesAt(14)) z14.push([t.x, t.y]);
+    const direct = await pool(TILE_REQUESTS, CONCURRENCY, async (i) => {
+      const [x, y] = z14[i % z14.length]!;
+      const found = await file.tile(14, x, y);
+      if (found.kind !== 'tile') throw new Error('no tile');
+    });
+    const hearth = await pool(TILE_REQUESTS, CONCURRENCY, async (i) => {
+      const [x, y] = z14[i % z14.length]!;
+      const r = await fetch(`${url}/api/maps/tiles/fixtureton/14/${x}/${y}.mvt`, { headers });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`tile answered ${r.status}`);
+    });
+    // the baseline: the same bytes from the same file over a bare HTTP server
+    const ranges: Array<{ offset: number; length: number }> = [];
+    for (const [x, y] of z14) {
+      const found = await reader.get('bench', 'v1', path.join(temp.dir, 'maps', 'fixtureton.pmtiles')).tile(14, x, y);
+      if (found.kind !== 'tile') throw new Error('no tile');
+      ranges.push({ offset: town.indexOf(found.data), length: found.data.length });
+    }
+    await reader.closeAll();
+    const fh = await open(path.join(temp.dir, 'maps', 'fixtureton.pmtiles'), 'r');
+    const bare = http.createServer((req, res) => {
+      const r = ranges[Number(req.url!.slice(1)) % ranges.length]!;
+      const buf = Buffer.alloc(r.length);
+      void fh.read(buf, 0, r.length, r.offset).then(() => res.writeHead(200, { 'content-type': 'application/vnd.mapbox-vector-tile', 'content-encoding': 'gzip' }).end(buf));
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    const baseline = await pool(TILE_REQUESTS, CONCURRENCY, async (i) => {
+      const r = await fetch(`${bareUrl}/${i}`);
+      await r.arrayBuffer();
+    });
+    await new Promise((resolve) => bare.close(resolve));
+    await fh.close();
+    const rate = (p: { wallMs: number }) => (TILE_REQUESTS / p.wallMs) * 1000;
+    console.log(`maps: tiles, ${CONCURRENCY} at a time: Hearth ${rate(hearth).toFixed(0)}/s (p50 ${pct(hearth.times, 50).toFixed(1)} ms, p95 ${pct(hearth.times, 95).toFixed(1)} ms); the file's bytes over bare HTTP ${rate(baseline).toFixed(0)}/s (p95 ${pct(baseline.times, 95).toFixed(1)} ms): ${(pct(baseline.times, 95) / pct(hearth.times, 95)).toFixed(2)}x (target ≥ 0.8x); in-process, no HTTP: ${rate(direct).toFixed(0)}/s`);
+
+    // 2. place search (the world cities are loaded by the install)
+    const prefixes = ['par', 'lond', 'new yo', 'cambr', 'zur', 'sao pa', 'tok', 'ber', 'mad', 'rom', 'high st', 'oak', 'market', 'copper', 'willow'];
+    const geocode = await pool(200, 1, async (i) => {
+      const r = await fetch(`${url}/api/maps/geocode?q=${encodeURIComponent(prefixes[i % prefixes.length]!)}&near=52.195,0.31&limit=10`, { headers });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`geocode answered ${r.status}`);
+    });
+    console.log(`maps: place search over ${prefixes.length} prefixes: p50 ${pct(geocode.times, 50).toFixed(2)} ms, p95 ${pct(geocode.times, 95).toFixed(2)} ms (target p95 < 10 ms)`);
+
+    // 3. directions
+    const trips = ['from=52.19,0.3&to=52.2005,0.3168&mode=car', 'from=52.1915,0.3052&to=52.199,0.31&mode=foot', 'from=52.2005,0.3&to=52.19,0.3168&mode=bike'];
+    const route = await pool(30, 1, async (i) => {
+      const r = await fetch(`${url}/api/maps/route?${trips[i % trips.length]!}`, { headers });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`route answered ${r.status}`);
+    });
+    console.log(`maps: directions in the town: p50 ${pct(route.times, 50).toFixed(1)} ms, p95 ${pct(route.times, 95).toFixed(1)} ms (target < 200 ms)`);
+  } finally {
+    await server.close();
+    await files.close();
+    temp.remove();
+  }
+}
