@@ -14,7 +14,7 @@ import { tableWrites } from './db/connection.js';
 import { AppSettingsStore, UserPreferencesStore } from './db/kv.js';
 import { SseRegistry } from './http/sse.js';
 import { createArchivesModule } from './modules/archives/module.js';
-import { archiveArticleUrl } from './modules/archives/search-provider.js';
+import { archiveArticleUrl } from './modules/archives/public.js';
 import { createAuthModule } from './modules/auth/module.js';
 import type { ChatModelPicker } from './modules/chat/ports.js';
 import { createChatModule } from './modules/chat/module.js';
