@@ -4,7 +4,9 @@
 // for it; a member then searches "market" on the Map, picks Market Street, gets directions from Home
 // and sees the steps. The map is drawn by MapLibre in Chromium's software WebGL (SwiftShader); when
 // this Chromium has no WebGL the page must say so and keep search and directions usable as lists,
-// which is what is asserted then. axe finds nothing serious. Needs the built web app.
+// which is what is asserted then (and, in a second page whose canvas refuses WebGL, always). The
+// member also saves the street, renames and deletes it. axe finds nothing serious. Needs the built
+// web app.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -101,6 +103,40 @@ describe('offline maps in the browser', () => {
     expect(await steps.textContent()).toContain('Market Street');
     await expectNoSeriousA11yViolations(page, '/maps with a route (phone)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+    // saved places: keep the street, rename it, delete it
+    await card.getByRole('button', { name: 'Save place' }).click();
+    const mine = page.getByRole('list', { name: 'Your places' });
+    await mine.getByRole('button', { name: 'Rename Market Street' }).click();
+    await mine.getByLabel('New name for Market Street').fill('The market');
+    await mine.getByRole('button', { name: 'Save', exact: true }).click();
+    await shown(mine.getByText('The market'));
+    expect((await server.member.get('/api/maps/places')).body.places.map((p: { name: string; household: boolean }) => [p.name, p.household])).toEqual(
+      expect.arrayContaining([
+        ['The market', false],
+        ['Home', true],
+      ]),
+    );
+    await mine.getByRole('button', { name: 'Delete The market' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(async () => mine.getByText('The market').count()).toBe(0);
+    expect(pages.pageErrors).toEqual([]);
+  });
+
+  it('without WebGL the Map says so and search still works as a list', async () => {
+    const page = await pages.open('member', PHONE);
+    await page.addInitScript(() => {
+      const real = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (this: HTMLCanvasElement, kind: string, ...rest: unknown[]) {
+        return kind.startsWith('webgl') ? null : (real as (...a: unknown[]) => unknown).call(this, kind, ...rest);
+      } as typeof real;
+    });
+    await page.goto(`${server.url}/maps`);
+    await shown(page.getByTestId('map-unavailable').getByText(/cannot draw maps.*Search, directions and your places still work/));
+    expect(await page.getByTestId('map-view').count()).toBe(0);
+    await page.getByRole('searchbox', { name: 'Search for a place' }).fill('market');
+    await shown(page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /Market Street/ }).first());
+    await expectNoSeriousA11yViolations(page, '/maps without WebGL (phone)');
     expect(pages.pageErrors).toEqual([]);
   });
 });
