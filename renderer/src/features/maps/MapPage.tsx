@@ -87,7 +87,7 @@ export function MapPage(): ReactElement {
             ) : null
           }
         >
-          {user.role === 'admin' ? 'No map is installed yet: add one in Admin › Maps, and everyone in the household can use it.' : 'No map is installed yet: an admin adds one in Admin › Maps.'}
+          {user.role === 'admin' ? 'Add one in Admin › Maps, and everyone in the household can use it.' : 'An admin adds one in Admin › Maps.'}
         </EmptyState>
       </section>
     );

@@ -24,7 +24,8 @@ export function useMapRegions(enabled = true) {
 /** Places matching `q` (already debounced by the caller), nearest to `near` first. */
 export function useGeocode(q: string, near: LatLon | null) {
   const query = q.trim();
-  const nearParam = near ? `&near=${ll(near)}` : '';
+  // about 100 m: panning a little does not search again
+  const nearParam = near ? `&near=${near.lat.toFixed(3)},${near.lon.toFixed(3)}` : '';
   return useQuery<GeoResult[]>({
     queryKey: ['maps', 'geocode', query, nearParam],
     enabled: query.length > 0,
