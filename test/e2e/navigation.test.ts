@@ -25,6 +25,7 @@ const MEMBER_DESTINATIONS: readonly Destination[] = [
   { label: 'Chat', path: '/chat', via: 'main' },
   { label: 'Library', path: '/library', via: 'main' },
   { label: 'Companions', path: '/companions', via: 'more' },
+  { label: 'Map', path: '/maps', via: 'more' },
   { label: 'App Store', path: '/apps', via: 'more' },
   { label: 'Downloads', path: '/downloads', via: 'more' },
 ];
@@ -38,6 +39,7 @@ const ADMIN_DESTINATIONS: readonly Destination[] = [
   { label: 'Archives', path: '/admin/archives', via: 'admin' },
   { label: 'Household links', path: '/admin/reader', via: 'admin' },
   { label: 'Default home screen', path: '/home/default', via: 'admin' },
+  { label: 'Maps', path: '/admin/maps', via: 'admin' },
 ];
 
 interface Box {

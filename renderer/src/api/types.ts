@@ -25,3 +25,4 @@ export type { ContentResponse, Level, MemberDials, PrivacyResponse } from '../..
 export type { MemoriesResponse, Memory, MemorySetting } from '../../../server/modules/memory/schema.js';
 export type { AdminCompanion, Companion, MemberCompanion } from '../../../server/modules/companions/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';
+export type { AdminCatalogResponse, GeoResult, MapDownloadEventMap, Place, Region as MapRegion, RouteResponse } from '../../../server/modules/maps/schema.js';

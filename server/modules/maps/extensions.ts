@@ -10,7 +10,7 @@ export const mapTools: ToolDefinition[] = [
     id: 'offline-maps',
     name: 'Maps',
     description: 'Maps of the regions the household installs, with place search and directions that work with the internet cut.',
-    offline: true,
+    offline: false,
     examples: ['Find the pharmacy on the map', 'Directions to school on foot'],
     configSchema: { type: 'object', properties: {}, additionalProperties: false },
     dataSources: [{ type: 'cdn', domain: 'the download host the map catalog names', purpose: 'A region’s map and roads, once, when an admin installs it' }],

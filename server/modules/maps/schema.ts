@@ -53,6 +53,7 @@ export const AdminCatalogRegion = CatalogRegion.omit({ url: true, sha256: true, 
   downloading: z.boolean(),
 });
 export const AdminCatalogResponse = z.object({ regions: z.array(AdminCatalogRegion), freeBytes: z.number().nullable() });
+export type AdminCatalogResponse = z.infer<typeof AdminCatalogResponse>;
 
 export const RegionIdParams = z.object({ regionId: z.string().regex(REGION_ID, 'That is not a map region id.') });
 
@@ -143,6 +144,7 @@ export const RouteResponse = z.object({
   steps: z.array(z.object({ instruction: z.string(), name: z.string(), distance: z.number(), duration: z.number(), location: z.tuple([z.number(), z.number()]) })),
   regionId: z.string(),
 });
+export type RouteResponse = z.infer<typeof RouteResponse>;
 
 export const MAX_PLACES_PER_MEMBER = 500;
 export const Place = z.object({

@@ -33,6 +33,7 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   library: '/library',
   inventory: '/inventory',
   today: '/today',
+  'offline-maps': '/maps',
 };
 
 /**
