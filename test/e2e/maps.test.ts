@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { startFakeGeocoder, type FakeGeocoder } from '../fakes/geocoder.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
@@ -24,12 +25,14 @@ describe('offline maps in the browser', () => {
   let server: TestServer;
   let browser: Browser;
   const files = new FakeFileServer();
+  let photon: FakeGeocoder;
   const temp = makeTempDir('hearth-maps-e2e-');
   const pages = createPageOpener(() => ({ browser, server }));
 
   beforeAll(async () => {
     requireBuiltWebApp();
     await files.start();
+    photon = await startFakeGeocoder('photon', [{ name: 'Copper Kettle Bakery', street: 'Mill Lane', city: 'Fixtureton', country: 'United Kingdom', lat: 52.1946, lon: 0.3049, kind: 'bakery' }]);
     const town = readFileSync(path.join(FIXTURES, 'town.pmtiles'));
     const roads = readFileSync(path.join(FIXTURES, 'town.osm.pbf'));
     const catalog = path.join(temp.dir, 'maps.json');
@@ -61,6 +64,7 @@ describe('offline maps in the browser', () => {
     await browser?.close();
     await server?.close();
     await files.close();
+    await photon?.close();
     temp.remove();
   });
 
@@ -80,6 +84,11 @@ describe('offline maps in the browser', () => {
     await admin.getByRole('searchbox', { name: 'Search for the place' }).fill('high street');
     await admin.getByRole('button', { name: /^Set Home to High Street/ }).first().click();
     await shown(admin.getByRole('list', { name: 'Household places' }).getByText('Home'));
+    // an online place search, asked only when a member presses Enter
+    const online = admin.getByRole('region', { name: 'Online place search' });
+    await online.getByLabel('Address').fill(photon.url);
+    await online.getByRole('button', { name: 'Save' }).click();
+    await shown(online.getByText(`In use: Photon at ${photon.url}.`));
     await expectNoSeriousA11yViolations(admin, '/admin/maps with a region (phone)');
 
     const page = await pages.open('member', PHONE);
@@ -120,6 +129,15 @@ describe('offline maps in the browser', () => {
     await mine.getByRole('button', { name: 'Delete The market' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(async () => mine.getByText('The market').count()).toBe(0);
+
+    // typing searches what is on this computer; Enter also asks the online place search
+    const search = page.getByRole('searchbox', { name: 'Search for a place' });
+    await search.fill('copper');
+    await shown(results.getByRole('button', { name: /The Copper Kettle/ }));
+    expect(photon.requests).toHaveLength(0);
+    await search.press('Enter');
+    await shown(results.getByRole('button', { name: /Copper Kettle Bakery.*found online/ }));
+    expect(photon.requests.map((r) => r.query.q)).toEqual(['copper']);
     expect(pages.pageErrors).toEqual([]);
   });
 

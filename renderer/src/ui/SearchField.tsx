@@ -19,9 +19,11 @@ export interface SearchFieldProps {
   onChange: (value: string) => void;
   /** Extra classes for the wrapper (a page's layout of it). */
   className?: string;
+  /** Enter pressed: a search asked for on purpose (the map's online place search). */
+  onSubmit?: () => void;
 }
 
-export function SearchField({ id, label, placeholder, value, onChange, className }: SearchFieldProps): ReactElement {
+export function SearchField({ id, label, placeholder, value, onChange, className, onSubmit }: SearchFieldProps): ReactElement {
   return (
     <div className={className ? `search-field ${className}` : 'search-field'}>
       <label htmlFor={id} className="visually-hidden">
@@ -40,6 +42,10 @@ export function SearchField({ id, label, placeholder, value, onChange, className
           if (e.key === 'Escape' && value) {
             e.preventDefault();
             onChange('');
+          }
+          if (e.key === 'Enter' && onSubmit) {
+            e.preventDefault();
+            onSubmit();
           }
         }}
         enterKeyHint="search"

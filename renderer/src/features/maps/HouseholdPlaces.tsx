@@ -51,10 +51,10 @@ export function HouseholdPlaces(): ReactElement {
         <SearchField id="maps-household-search" label="Search for the place" placeholder="Search for the street or place" value={query} onChange={setQuery} />
         {typed.trim() && found.isPending ? <p className="maps-note" role="status"><Spinner size={16} /> Searching…</p> : null}
         {found.isError ? <FormError message={errorMessage(found.error)} /> : null}
-        {typed.trim() && found.data?.length === 0 ? <p className="maps-note">Nothing found for “{typed}”.</p> : null}
-        {typed.trim() && found.data?.length ? (
+        {typed.trim() && found.data?.results.length === 0 ? <p className="maps-note">Nothing found for “{typed}”.</p> : null}
+        {typed.trim() && found.data?.results.length ? (
           <ul className="maps-list" aria-label="Places found">
-            {found.data.map((r) => (
+            {found.data.results.map((r) => (
               <li key={r.id}>
                 <button
                   type="button"

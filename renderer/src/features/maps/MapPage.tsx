@@ -41,6 +41,8 @@ export function MapPage(): ReactElement {
   // the results close once one is picked, and open again as soon as the search changes
   const [resultsOpen, setResultsOpen] = useState(true);
   const typed = useDebounced(query, 250);
+  // Enter asks the online geocoder too (when an admin set one), never each letter typed
+  const [askedOnline, setAskedOnline] = useState<string | null>(null);
   const [centre, setCentre] = useState<LatLon | null>(null);
   const [picked, setPicked] = useState<Picked | null>(null);
   const [routeLine, setRouteLine] = useState<Array<[number, number]> | null>(null);
@@ -107,9 +109,13 @@ export function MapPage(): ReactElement {
               setQuery(q);
               setResultsOpen(true);
             }}
+            onSubmit={() => {
+              setAskedOnline(query.trim());
+              setResultsOpen(true);
+            }}
             className="maps-search"
           />
-          {typed.trim() && resultsOpen ? <SearchResults query={typed} near={near} onPick={(p) => pick(p)} /> : null}
+          {typed.trim() && resultsOpen ? <SearchResults query={typed} near={near} online={askedOnline !== null && askedOnline === typed.trim()} onPick={(p) => pick(p)} /> : null}
           {picked ? (
             <div className="maps-card" aria-label={`About ${picked.name}`} role="group">
               <PlaceDetails picked={picked} onClose={() => pick(null)} />

@@ -25,25 +25,36 @@ export function formatDistance(metres: number): string {
   return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(metres < 10_000 ? 1 : 0)} km`;
 }
 
-export function SearchResults({ query, near, onPick }: { query: string; near: LatLon | null; onPick: (p: Picked) => void }): ReactElement {
-  const found = useGeocode(query, near);
+export function SearchResults({ query, near, online, onPick }: { query: string; near: LatLon | null; online: boolean; onPick: (p: Picked) => void }): ReactElement {
+  const found = useGeocode(query, near, online);
   if (found.isPending) return <p className="maps-note" role="status"><Spinner size={16} /> Searching…</p>;
   if (found.isError) return <FormError message={errorMessage(found.error)} />;
-  if (found.data.length === 0) return <p className="maps-note" role="status">Nothing found for “{query}”. Try fewer letters or another spelling.</p>;
+  const notice = found.data.notice ? <p className="maps-note" role="status">{found.data.notice}</p> : null;
+  if (found.data.results.length === 0) {
+    return (
+      <>
+        {notice}
+        <p className="maps-note" role="status">Nothing found for “{query}”. Try fewer letters or another spelling.</p>
+      </>
+    );
+  }
   return (
-    <ul className="maps-list" aria-label="Search results">
-      {found.data.map((r) => (
-        <li key={r.id}>
-          <button type="button" className="maps-list__item" onClick={() => onPick({ name: r.name, lat: r.lat, lon: r.lon, kind: r.kind, area: [r.region, r.country].filter(Boolean).join(', ') || null })}>
-            <Icon name="pin" size={20} />
-            <span className="maps-list__text">
-              <span className="maps-list__title">{r.name}</span>
-              <span className="maps-list__sub">{[r.kind, r.region, r.country].filter(Boolean).join(' · ')}</span>
-            </span>
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      {notice}
+      <ul className="maps-list" aria-label="Search results">
+        {found.data.results.map((r) => (
+          <li key={r.id}>
+            <button type="button" className="maps-list__item" onClick={() => onPick({ name: r.name, lat: r.lat, lon: r.lon, kind: r.kind, area: [r.region, r.country].filter(Boolean).join(', ') || null })}>
+              <Icon name="pin" size={20} />
+              <span className="maps-list__text">
+                <span className="maps-list__title">{r.name}</span>
+                <span className="maps-list__sub">{[r.kind, r.region, r.country, r.source === 'online' ? 'found online' : null].filter(Boolean).join(' · ')}</span>
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -14,6 +14,7 @@ import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { JobProgress } from '../downloads';
 import { HouseholdPlaces } from './HouseholdPlaces';
+import { OnlineGeocoder } from './OnlineGeocoder';
 import { useMapCatalog, useRefreshMaps, useRemoveRegion } from './queries';
 import './maps.css';
 
@@ -141,6 +142,7 @@ export function MapsAdminPage(): ReactElement {
       <h2 className="maps-section-title">Regions</h2>
       {body}
       <HouseholdPlaces />
+      <OnlineGeocoder />
       <ConfirmDialog
         open={removing !== null}
         title={`Remove ${removing?.name ?? 'this map'}?`}

@@ -21,17 +21,45 @@ export function useMapRegions(enabled = true) {
   return useQuery({ queryKey: REGIONS_KEY, enabled, queryFn: ({ signal }) => api.get<{ regions: MapRegion[] }>('/api/maps/regions', { signal }).then((r) => r.regions) });
 }
 
-/** Places matching `q` (already debounced by the caller), nearest to `near` first. */
-export function useGeocode(q: string, near: LatLon | null) {
+export interface GeocodeAnswer {
+  results: GeoResult[];
+  /** Set when the online search was asked and failed: the results are the offline ones. */
+  notice: string | null;
+}
+
+/**
+ * Places matching `q` (already debounced by the caller), nearest to `near` first; with `online`
+ * (the member pressed Enter) also the online geocoder an admin set, if any.
+ */
+export function useGeocode(q: string, near: LatLon | null, online = false) {
   const query = q.trim();
   // about 100 m: panning a little does not search again
   const nearParam = near ? `&near=${near.lat.toFixed(3)},${near.lon.toFixed(3)}` : '';
-  return useQuery<GeoResult[]>({
-    queryKey: ['maps', 'geocode', query, nearParam],
+  return useQuery<GeocodeAnswer>({
+    queryKey: ['maps', 'geocode', query, nearParam, online],
     enabled: query.length > 0,
     placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => api.get<{ results: GeoResult[] }>(`/api/maps/geocode?q=${encodeURIComponent(query)}${nearParam}&limit=8`, { signal }).then((r) => r.results),
+    queryFn: ({ signal }) => api.get<GeocodeAnswer>(`/api/maps/geocode?q=${encodeURIComponent(query)}${nearParam}&limit=8${online ? '&online=1' : ''}`, { signal }),
   });
+}
+
+export const GEOCODER_KEY = ['maps', 'geocoder'] as const;
+export interface GeocoderConfig {
+  provider: 'photon' | 'nominatim' | null;
+  url: string | null;
+}
+
+/** The online geocoder an admin set (admins). */
+export function useGeocoderConfig() {
+  return useQuery({ queryKey: GEOCODER_KEY, queryFn: ({ signal }) => api.get<GeocoderConfig>('/api/admin/maps/geocoder', { signal }) });
+}
+
+export function useSaveGeocoder() {
+  return useMutation({ mutationFn: (body: { provider: 'photon' | 'nominatim'; url: string }) => api.put<GeocoderConfig>('/api/admin/maps/geocoder', body), meta: { invalidates: [GEOCODER_KEY] } });
+}
+
+export function useRemoveGeocoder() {
+  return useMutation({ mutationFn: () => api.delete<void>('/api/admin/maps/geocoder'), meta: { invalidates: [GEOCODER_KEY] } });
 }
 
 /** Directions between two points; null while nothing is asked. */
