@@ -3,17 +3,21 @@
 // region refused), its vector tiles (gzip passed through, ETag/304, 204/404/400 edges, decoded with
 // a real MVT reader), the style, removal, and who may do what. The region is the real "Fixtureton"
 // made by test/fixtures/maps/make-test-region.ts (osmium + tilemaker + the PMTiles writer).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routingAppError } from '../../server/adapter-errors/routing.js';
+import { RegionFiles } from '../../server/modules/maps/region-files.js';
 import { findRoutino, RoutingError } from '../../server/adapters/routing/routino.js';
 import { FakeFileServer, sha256 } from '../fakes/file-server.js';
 import { startFakeGeocoder } from '../fakes/geocoder.js';
+import { until } from '../harness/net.js';
+import { writePmtiles, type WriterTile } from '../harness/pmtiles-writer.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -390,4 +394,51 @@ describe('offline maps: regions and tiles', () => {
     expect((await s.member.get('/api/maps/geocode?q=oak%20street')).body.results.filter((r: any) => r.source === 'region')).toEqual([]);
     expect((await s.member.get('/api/maps/geocode?q=zurich')).body.results[0].name).toBe('Zürich');
   });
+});
+
+describe('offline maps: a region download across a restart', () => {
+  const files = new FakeFileServer();
+  const temp = makeTempDir('hearth-maps-restart-');
+  const data = makeTempDir('hearth-maps-restart-data-');
+  let s: TestServer | null = null;
+
+  afterAll(async () => {
+    await s?.close();
+    await files.close();
+    temp.remove();
+    data.remove();
+  });
+
+  it('continues in the next Hearth from where it stopped, and installs the region with nobody watching', async () => {
+    await files.start();
+    // the town again with ~1 MB of metadata, sent slowly enough that Hearth stops in the middle of it
+    const reader = new RegionFiles(1);
+    const tiles: WriterTile[] = [];
+    for (let z = 0; z <= 14; z++) for await (const t of reader.get('town', 'v', TOWN).tilesAt(z)) tiles.push({ z, x: t.x, y: t.y, data: gzipSync(t.data) });
+    await reader.closeAll();
+    const big = writePmtiles({ tiles, metadata: { name: 'Fixtureton', vector_layers: [], padding: randomBytes(800_000).toString('base64') }, bounds: BBOX as [number, number, number, number] });
+    const catalog = path.join(temp.dir, 'maps.json');
+    const url = files.addBuffer('town.pmtiles', big, { throttleBps: 300 * 1024 });
+    writeFileSync(catalog, JSON.stringify({ regions: [{ id: 'fixtureton', name: 'Fixtureton', bbox: BBOX, minzoom: 0, maxzoom: 14, bytes: big.length, sha256: sha256(big), url }] }));
+    const start = (seed: 'household' | 'empty') => startTestServer({ seed, dataDir: data.dir, config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
+    s = await start('household');
+    const memberId = s.users.member.id;
+    const sse = await connectSse(s.url, '/api/admin/maps/download/fixtureton', { cookie: s.admin.cookie!, origin: s.url }, { body: {} });
+    await sse.waitFor((e) => e.event === 'progress' && e.data.state === 'downloading' && e.data.bytesDone > 0, 20_000);
+    await s.close();
+    s = null;
+    // what had arrived is kept for the next start
+    const part = path.join(data.dir, 'maps', 'fixtureton.pmtiles.part');
+    expect(statSync(part).size).toBeGreaterThan(0);
+    expect(statSync(part).size).toBeLessThan(big.length);
+    files.behave('town.pmtiles', {});
+
+    s = await start('empty');
+    const member = await s.signIn(memberId, '5678');
+    await until(async () => ((await member.get('/api/maps/regions')).body.regions as unknown[]).length === 1, 'the region installed after the restart', 30_000);
+    // the second Hearth asked only for the rest of the file
+    expect(files.requests.filter((r) => r.path === 'town.pmtiles').at(-1)?.range).toMatch(/^bytes=[1-9]\d*-$/);
+    expect(readFileSync(path.join(data.dir, 'maps', 'fixtureton.pmtiles')).equals(big)).toBe(true);
+    expect((await member.get('/api/maps/geocode?q=high%20street')).body.results[0]).toMatchObject({ name: 'High Street', source: 'region' });
+  }, 90_000);
 });
