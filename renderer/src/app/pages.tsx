@@ -34,6 +34,7 @@ import { views as voice } from '../features/voice/pages';
 import { views as today } from '../features/today/pages';
 import { views as admin } from '../features/admin/pages';
 import { views as companions } from '../features/companions/pages';
+import { views as smartHome } from '../features/smart-home/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -84,6 +85,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...today,
   ...admin,
   ...companions,
+  ...smartHome,
 };
 
 /**
