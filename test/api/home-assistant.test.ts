@@ -230,6 +230,31 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
     });
   });
 
+  describe('chat tool home_control', () => {
+    const ctx = () => ({ actor: { kind: 'user' as const, id: s.users.member.id, name: 'Sam', role: 'member' as const, sessionId: 'chat-test' }, signal: new AbortController().signal });
+    const tool = () => s.handle.deps.chatTools.get('home_control')!;
+
+    it('reads what the member may see, acts on an ordinary device, and never operates a guarded one', async () => {
+      const read = await tool().run({}, ctx());
+      expect(read.content).toContain('Kitchen light (light.kitchen)');
+      expect(read.content).toContain('Front door (lock.front_door): unlocked [guarded');
+      expect(read.content).not.toContain('alarm_control_panel.house');
+      const before = fake.calls.length;
+      const unlock = await tool().run({ entity: 'Front door', service: 'lock' }, ctx());
+      expect(unlock.content).toMatch(/guarded device, so chat does not operate it.*Smart home page/);
+      const kettle = await tool().run({ entity: 'switch.kettle', service: 'turn_on' }, ctx());
+      expect(kettle.content).toMatch(/guarded device/);
+      expect(fake.calls.length).toBe(before);
+      expect(fake.states.get('lock.front_door')?.state).toBe('unlocked');
+      const done = await tool().run({ entity: 'kitchen light', service: 'turn_on', brightness_pct: 20 }, ctx());
+      expect(done.content).toMatch(/^Done\. - Kitchen light \(light\.kitchen\): on, brightness 20%/);
+      expect(fake.calls.at(-1)).toMatchObject({ domain: 'light', service: 'turn_on', data: { brightness_pct: 20 } });
+      const log = (await s.admin.get('/api/admin/home-assistant/activity')).body.entries[0];
+      expect(log).toMatchObject({ userName: 'Sam', entityId: 'light.kitchen', service: 'turn_on', source: 'chat', outcome: 'done' });
+      expect((await tool().run({ entity: 'House alarm' }, ctx())).content).toBe('No device the member may see matches "House alarm".');
+    });
+  });
+
   describe('live', () => {
     it('the stream carries changes of the entities the member may see, and nothing else', async () => {
       await setRights({ allowed: 'all-exposed', guarded: 'deny' });

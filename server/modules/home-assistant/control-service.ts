@@ -25,7 +25,7 @@ import type {
 } from './schema.js';
 import type { HomeAssistantStore } from './store.js';
 
-export interface ControlDeps extends HomeAssistantPorts {
+export interface ControlDeps extends Pick<HomeAssistantPorts, 'users' | 'content'> {
   store: HomeAssistantStore;
   connection: ConnectionService;
   clock: Clock;
