@@ -134,7 +134,7 @@ function buildModules(p: Platform, o: Overrides) {
   const voice = createVoiceModule(p);
   const tls = createTlsModule(p);
   const today = createTodayModule(p, { chatReadiness });
-  const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness });
+  const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness, notifications: notifications.services.notifications });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, homeAssistant, system] as const;

@@ -1,6 +1,7 @@
 // The one translation of a Home Assistant failure (adapters/smart-home/home-assistant.ts) into an
 // answer: one status, code and sentence per kind (docs/architecture.md, "Adapter failures"). The
 // adapter's own words go only to the log; no sentence here names an address or a token.
+import { FrigateError } from '../adapters/smart-home/frigate.js';
 import { HomeAssistantError, type HomeAssistantFailure } from '../adapters/smart-home/home-assistant.js';
 import { AppError } from '../errors.js';
 
@@ -64,4 +65,35 @@ export function homeAssistantStatusSentence(status: 'connecting' | 'connected' |
     case 'unreachable':
       return 'Home Assistant is not answering. Hearth keeps trying; check that it is switched on and on the network.';
   }
+}
+
+// ---- Frigate, the camera recorder (adapters/smart-home/frigate.ts) ----------------------------
+
+/** A failure while reading the set-up camera recorder (a snapshot, the events): its AppError; anything else unchanged. */
+export function frigateAppError(err: unknown): unknown {
+  if (!(err instanceof FrigateError)) return err;
+  if (err.failure === 'not_found') return new AppError(404, 'not_found', 'The camera recorder no longer has that picture.');
+  return new AppError(503, 'camera_recorder_unavailable', 'The camera recorder is not answering right now, so the picture cannot be shown. Try again later.');
+}
+
+/** A failure of the check an admin runs on a typed camera recorder address: every kind a 422 about what was typed. */
+export function frigateCheckAppError(err: unknown): unknown {
+  if (!(err instanceof FrigateError)) return err;
+  switch (err.failure) {
+    case 'auth_failed':
+      return new AppError(422, 'camera_recorder_sign_in_refused', 'The camera recorder did not accept that user name and password.');
+    case 'blocked':
+      return new AppError(422, 'camera_recorder_address_refused', 'Hearth does not connect to that address. Use the camera recorder’s address on the home network.');
+    case 'not_frigate':
+    case 'not_found':
+      return new AppError(422, 'camera_recorder_not_found', 'Something answered at that address, but not as Frigate does. Check the address and its port (usually 5000, or 8971 with a sign-in).');
+    case 'unreachable':
+    case 'timeout':
+      return new AppError(422, 'camera_recorder_unreachable', 'Nothing answered at that address. Check that Frigate is running and that the address and port are right.');
+  }
+}
+
+/** The camera recorder's failure kind, for a log line; null for anything else. */
+export function frigateFailureKind(err: unknown): string | null {
+  return err instanceof FrigateError ? err.failure : null;
 }

@@ -12,13 +12,14 @@ import { ModelRuntimeError, type ModelRuntimeFailure } from '../../server/adapte
 import { DownloadError, type DownloadFailure } from '../../server/adapters/web/download.js';
 import { WebSearchError, type WebSearchFailure } from '../../server/adapters/web-search/searxng.js';
 import { HomeAssistantError, type HomeAssistantFailure } from '../../server/adapters/smart-home/home-assistant.js';
+import { FrigateError, type FrigateFailure } from '../../server/adapters/smart-home/frigate.js';
 import { archiveServerAppError, archiveServerFailureKind } from '../../server/adapter-errors/archive-server.js';
 import { imageEngineAppError } from '../../server/adapter-errors/image-engine.js';
 import { isMediaServerOutage, mediaServerAppError, mediaServerCheckAppError, mediaServerFailure, type MediaServerContext } from '../../server/adapter-errors/media-server.js';
 import { isUnknownModelPull, modelRuntimeAppError, modelRuntimeDown } from '../../server/adapter-errors/model-runtime.js';
 import { webFetchAppError, webFetchFailureKind } from '../../server/adapter-errors/web-fetch.js';
 import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../server/adapter-errors/web-search.js';
-import { homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
+import { frigateAppError, frigateCheckAppError, frigateFailureKind, homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -299,6 +300,30 @@ describe('Home Assistant failures', () => {
   });
 });
 
+describe('camera recorder (Frigate) failures', () => {
+  const kinds: FrigateFailure[] = ['unreachable', 'timeout', 'auth_failed', 'not_frigate', 'blocked', 'not_found'];
+  it('reading: not_found is 404, every other kind 503 camera_recorder_unavailable', () => {
+    for (const k of kinds) {
+      const err = frigateAppError(new FrigateError(k)) as AppError;
+      expect(err).toMatchObject(k === 'not_found' ? { status: 404, code: 'not_found' } : { status: 503, code: 'camera_recorder_unavailable' });
+      expectPlainSentence(err);
+    }
+  });
+  it('setting up: every kind is a 422 about what was typed; anything else is left alone', () => {
+    for (const k of kinds) {
+      const err = frigateCheckAppError(new FrigateError(k)) as AppError;
+      expect(err.status).toBe(422);
+      expect(err.code).toMatch(/^camera_recorder_/);
+      expectPlainSentence(err);
+    }
+    expect(frigateFailureKind(new FrigateError('timeout'))).toBe('timeout');
+    const plain = new Error('boom');
+    expect(frigateAppError(plain)).toBe(plain);
+    expect(frigateCheckAppError(plain)).toBe(plain);
+    expect(frigateFailureKind(plain)).toBeNull();
+  });
+});
+
 // ---- each adapter error class is known in one place outside its adapter ----------------------
 
 const serverDir = path.resolve(import.meta.dirname, '../../server');
@@ -310,9 +335,10 @@ const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> =
   { errorClass: 'DownloadError', adapter: 'adapters/web/', mapper: 'adapter-errors/web-fetch.ts' },
   { errorClass: 'ArchiveServerError', adapter: 'adapters/archive-server/', mapper: 'adapter-errors/archive-server.ts' },
   { errorClass: 'HomeAssistantError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
+  { errorClass: 'FrigateError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
 ];
 /** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
-const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind)\(/;
+const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind)\(/;
 
 function serverFiles(): string[] {
   return readdirSync(serverDir, { recursive: true, withFileTypes: true })

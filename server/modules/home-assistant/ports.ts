@@ -1,6 +1,7 @@
 // What the home-assistant module asks of other modules (container.ts hands these in).
 import type { AuthService } from '../auth/service.js';
 import type { ContentService } from '../content/service.js';
+import type { NotificationsService } from '../notifications/service.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
 
 export interface HomeAssistantPorts {
@@ -10,4 +11,6 @@ export interface HomeAssistantPorts {
   content: Pick<ContentService, 'effective'>;
   /** Whether chat can answer: the chat tool needs it. */
   chatReadiness: AvailabilityCheck;
+  /** The notifications module: camera events are told to the members an admin chose. */
+  notifications: Pick<NotificationsService, 'notify'>;
 }

@@ -2,15 +2,18 @@
 // live stream, actions) and the admin group /api/admin/home-assistant (connection, exposure, member
 // rights, the activity log).
 import { actorOf } from '../../http/auth.js';
-import { defineRoutes, events } from '../../http/routes.js';
+import { bytes, defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
 import { parse } from '../../http/validate.js';
+import type { CameraService } from './camera-service.js';
 import type { ConnectionService } from './connection-service.js';
 import type { ControlService } from './control-service.js';
 import {
   ActionBody,
   ActionResponse,
   ActivityResponse,
+  CameraEventParams,
+  CameraEventsResponse,
   ConnectionResponse,
   EntitiesResponse,
   EntityParams,
@@ -22,13 +25,22 @@ import {
   PutExposedResponse,
   PutMemberBody,
   ExposedResponse,
+  FrigateResponse,
+  PutFrigateBody,
   StreamEntityEvent,
   StreamRemovedEvent,
   StreamStatusEvent,
 } from './schema.js';
 
-export function createHomeAssistantRoutes(control: ControlService, sse: SseRegistry) {
+export function createHomeAssistantRoutes(control: ControlService, cameras: CameraService, sse: SseRegistry) {
   return defineRoutes((r) => {
+    r.get('/events', { access: 'user', response: CameraEventsResponse }, (req) => cameras.events(actorOf(req)));
+    r.get('/events/:id/snapshot.jpg', { access: 'user', response: bytes('image/jpeg, the event’s snapshot proxied from the camera recorder') }, async (req, res) => {
+      const shot = await cameras.snapshot(actorOf(req), parse(CameraEventParams, req.params).id);
+      res.set({ 'Content-Type': shot.contentType, 'Cache-Control': 'private, max-age=3600' });
+      res.end(shot.bytes);
+    });
+
     r.get('/entities', { access: 'user', response: EntitiesResponse }, (req) => control.entities(actorOf(req)));
 
     r.get('/stream', { access: 'user', response: events({ entity: StreamEntityEvent, removed: StreamRemovedEvent, status: StreamStatusEvent }) }, async (req, res) => {
@@ -69,5 +81,13 @@ export function createHomeAssistantAdminRoutes(connection: ConnectionService, co
     }));
 
     r.get('/activity', { access: 'admin', response: ActivityResponse }, async (req) => ({ entries: await control.activity(actorOf(req)) }));
+  });
+}
+
+export function createFrigateAdminRoutes(cameras: CameraService) {
+  return defineRoutes((r) => {
+    r.get('/', { access: 'admin', response: FrigateResponse }, (req) => cameras.get(actorOf(req)));
+    r.put('/', { access: 'admin', response: FrigateResponse }, (req) => cameras.put(actorOf(req), parse(PutFrigateBody, req.body)));
+    r.delete('/', { access: 'admin', response: FrigateResponse }, (req) => cameras.remove(actorOf(req)));
   });
 }

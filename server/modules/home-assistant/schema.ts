@@ -161,3 +161,53 @@ export const ActivityResponse = z.object({ entries: z.array(ActivityEntry) });
 export const StreamEntityEvent = z.object({ entity: EntityView });
 export const StreamRemovedEvent = z.object({ id: z.string() });
 export const StreamStatusEvent = z.object({ status: ConnectionStatus, message: z.string().nullable() });
+
+// ---- cameras (Frigate) ------------------------------------------------------------------------
+
+/** What a camera event is about: the labels Hearth tells the household of. */
+export const CAMERA_LABELS: readonly string[] = ['person', 'car', 'dog', 'cat', 'bird', 'horse', 'bear', 'deer', 'animal'];
+
+export const PutFrigateBody = z
+  .object({
+    url: PutConnectionBody.shape.url,
+    user: z.string().trim().min(1).max(200).optional(),
+    password: z.string().min(1).max(500).optional(),
+    mqttUrl: z
+      .string()
+      .trim()
+      .max(500)
+      .regex(/^mqtts?:\/\/[^/@\s]+$/i, 'The broker address looks like mqtt://192.168.1.20:1883, without a path or a user name.')
+      .optional(),
+    notify: z.array(z.string().uuid()).max(100),
+  })
+  .strict()
+  .refine((b) => (b.user === undefined) === (b.password === undefined), { message: 'Give both a user name and a password, or neither.', path: ['password'] });
+export type PutFrigateBody = z.infer<typeof PutFrigateBody>;
+
+export const FrigateResponse = z.object({
+  configured: z.boolean(),
+  url: z.string().nullable(),
+  user: z.string().nullable(),
+  passwordSet: z.boolean(),
+  mqttUrl: z.string().nullable(),
+  notify: z.array(z.string()),
+  version: z.string().nullable(),
+});
+export type FrigateResponse = z.infer<typeof FrigateResponse>;
+
+export const CameraEvent = z.object({
+  id: z.string(),
+  camera: z.string(),
+  label: z.string(),
+  at: z.string(),
+  /** Hearth's own address of the snapshot (proxied; null when Frigate kept none). */
+  snapshotUrl: z.string().nullable(),
+});
+export type CameraEvent = z.infer<typeof CameraEvent>;
+export const CameraEventsResponse = z.object({
+  /** False when no recorder is set up, or the caller is not among the members told of camera events. */
+  shared: z.boolean(),
+  events: z.array(CameraEvent),
+});
+export type CameraEventsResponse = z.infer<typeof CameraEventsResponse>;
+export const CameraEventParams = z.object({ id: z.string().regex(/^[\w.-]{1,80}$/) });
