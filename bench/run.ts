@@ -23,6 +23,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   voice: () => import('./voice.js'),
   'today-news': () => import('./today-news.js'),
   'content-dials': () => import('./content-dials.js'),
+  'smart-home': () => import('./smart-home.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
