@@ -1,10 +1,11 @@
-// Issue 37 in the browser, against the Home Assistant fake: on a 390 px phone a member turns the
-// kitchen light on and sees a change Home Assistant makes arrive live; unlocking the front door asks
-// for a confirmation first; a child sees no lock at all; the admin page shows the connection and
+// Issue 37 in the browser, against the Home Assistant and Frigate fakes: on a 390 px phone a member
+// sees a camera event with its proxied snapshot, turns the kitchen light on and sees a change Home
+// Assistant makes arrive live; unlocking the front door asks for a confirmation first; a child sees no lock at all; the admin page shows the connection and
 // the household's choices at 1280 px. axe finds nothing serious. Needs the built web app
 // (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeFrigate, type FakeFrigate } from '../fakes/frigate.js';
 import { startFakeHomeAssistant, type FakeHomeAssistant } from '../fakes/home-assistant.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
@@ -12,6 +13,7 @@ import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('smart home in the browser', () => {
   let fake: FakeHomeAssistant;
+  let frigate: FakeFrigate;
   let server: TestServer;
   let browser: Browser;
   const pages = createPageOpener(() => ({ browser, server }));
@@ -23,6 +25,10 @@ describe('smart home in the browser', () => {
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     expect((await server.admin.put('/api/admin/home-assistant/connection', { url: fake.url, token: fake.token })).body.connected).toBe(true);
     expect((await server.admin.put('/api/admin/home-assistant/exposed', { entityIds: ['light.kitchen', 'sensor.kitchen_temperature', 'lock.front_door'] })).status).toBe(200);
+    frigate = await startFakeFrigate();
+    expect((await server.admin.put('/api/admin/frigate', { url: frigate.url, notify: [server.users.member.id] })).status).toBe(200);
+    frigate.addEvent('front_door', 'person');
+    expect(await server.handle.deps.cameras.poll()).toBe(1);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -30,6 +36,7 @@ describe('smart home in the browser', () => {
     await browser?.close();
     await server?.close();
     await fake?.close();
+    await frigate?.close();
   });
 
   it('a member turns a light on, sees changes live, and confirms an unlock; a child sees no lock', async () => {
@@ -38,6 +45,11 @@ describe('smart home in the browser', () => {
     const light = page.getByRole('listitem', { name: 'Kitchen light' });
     await shown(light.getByText('Off', { exact: true }));
     await shown(page.getByRole('listitem', { name: 'Kitchen temperature' }).getByText('21.5 °C'));
+    // the camera event, its snapshot proxied by Hearth
+    const shot = page.getByRole('img', { name: 'Someone at front door' });
+    await shown(shot);
+    await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+    expect(await shot.getAttribute('src')).toMatch(/^\/api\/home-assistant\/events\//);
     await expectNoSeriousA11yViolations(page, '/smart-home (phone)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
@@ -64,7 +76,7 @@ describe('smart home in the browser', () => {
     await page.reload();
     await shown(page.getByRole('listitem', { name: 'Kitchen light' }));
     expect(await page.getByRole('listitem', { name: 'Front door' }).count()).toBe(0);
-    expect(await page.getByText('Front door').count()).toBe(0);
+    expect(await page.getByText('Front door', { exact: true }).count()).toBe(0);
     expect(pages.pageErrors).toEqual([]);
   });
 

@@ -26,6 +26,7 @@ export type { MemoriesResponse, Memory, MemorySetting } from '../../../server/mo
 export type { AdminCompanion, Companion, MemberCompanion } from '../../../server/modules/companions/schema.js';
 export type {
   ActivityEntry as HaActivityEntry,
+  CameraEventsResponse as CameraEvents,
   ConnectionResponse as HaConnection,
   EntitiesResponse as HaEntities,
   EntityView as HaEntity,

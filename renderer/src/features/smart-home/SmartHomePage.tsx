@@ -11,7 +11,7 @@ import { useUser } from '../../app/session';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
-import { useEntityAction, useHomeEntities, useLiveEntities } from './queries';
+import { useCameraEvents, useEntityAction, useHomeEntities, useLiveEntities } from './queries';
 import './smart-home.css';
 
 type Run = (service: string, data?: Record<string, unknown>) => void;
@@ -176,6 +176,38 @@ function Tile({ e }: { e: HaEntity }): ReactElement {
   );
 }
 
+const LABELS: Record<string, string> = { person: 'Someone', car: 'A car' };
+
+/** The recent camera events, for admins and the members an admin chose to tell; nothing for anyone else. */
+function CameraEventsList(): ReactElement | null {
+  const events = useCameraEvents();
+  if (events.isPending || events.isError || !events.data.shared) return null;
+  return (
+    <section className="ha-area" aria-labelledby="ha-cameras">
+      <h2 id="ha-cameras" className="ha-area__title">
+        Camera events
+      </h2>
+      {events.data.events.length === 0 ? (
+        <p className="muted">Nothing seen by the cameras lately.</p>
+      ) : (
+        <ul className="ha-tiles" aria-label="Camera events">
+          {events.data.events.slice(0, 12).map((e) => {
+            const what = `${LABELS[e.label] ?? `An animal (${e.label})`} at ${e.camera.replace(/_/g, ' ')}`;
+            return (
+              <li key={e.id} className="card ha-tile">
+                {e.snapshotUrl ? <img className="ha-camera__shot" src={e.snapshotUrl} alt={what} loading="lazy" width={320} height={180} /> : null}
+                <p className="ha-tile__state">
+                  {what}, {new Date(e.at).toLocaleString()}
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 export function SmartHomePage(): ReactElement {
   const user = useUser();
   const entities = useHomeEntities();
@@ -222,6 +254,7 @@ export function SmartHomePage(): ReactElement {
     <section className="page smart-home" aria-labelledby="smart-home-title">
       <PageHeader titleId="smart-home-title" title="Smart home" description="Your household’s lights, heating, blinds and locks, room by room." actions={entities.data?.status === 'connected' ? manage : undefined} />
       {body}
+      <CameraEventsList />
     </section>
   );
 }

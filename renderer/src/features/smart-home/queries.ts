@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../api/client';
 import { openEventStream } from '../../api/sse';
-import type { HaActivityEntry, HaConnection, HaEntities, HaEntity, HaExposed, HaMemberRights } from '../../api/types';
+import type { CameraEvents, HaActivityEntry, HaConnection, HaEntities, HaEntity, HaExposed, HaMemberRights } from '../../api/types';
 
 const ENTITIES_KEY = ['smart-home', 'entities'] as const;
 const CONNECTION_KEY = ['smart-home', 'connection'] as const;
@@ -40,6 +40,11 @@ export function useLiveEntities(): void {
     });
     return () => stream.close();
   }, [client]);
+}
+
+/** Recent camera events (shared: false when no recorder is set up or the caller is not told of them). */
+export function useCameraEvents() {
+  return useQuery({ queryKey: ['smart-home', 'camera-events'], queryFn: ({ signal }) => api.get<CameraEvents>('/api/home-assistant/events', { signal }) });
 }
 
 export function useEntityAction() {
