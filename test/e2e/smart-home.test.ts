@@ -88,6 +88,8 @@ describe('smart home in the browser', () => {
     await shown(page.getByRole('heading', { name: 'Who may use what' }));
     await shown(page.getByText(/Sam asked unlock on lock\.front_door/));
     expect(await page.getByLabel('Long-lived access token').inputValue()).toBe('');
+    await shown(page.getByText(/Frigate 0\.14\.1-f4f3cfa at /));
+    expect(await page.getByRole('checkbox', { name: 'Sam' }).isChecked()).toBe(true);
     await expectNoSeriousA11yViolations(page, '/smart-home/manage (laptop)');
     expect(pages.pageErrors).toEqual([]);
   });

@@ -31,6 +31,7 @@ export type {
   EntitiesResponse as HaEntities,
   EntityView as HaEntity,
   ExposedResponse as HaExposed,
+  FrigateResponse as FrigateSettings,
   MemberRights as HaMemberRights,
 } from '../../../server/modules/home-assistant/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';

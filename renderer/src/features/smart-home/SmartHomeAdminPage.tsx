@@ -9,7 +9,7 @@ import type { HaExposed, HaMemberRights } from '../../api/types';
 import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
-import { useActivity, useConnect, useDisconnect, useExposed, useHaConnection, useMemberRights, useSetExposed, useSetMemberRights } from './queries';
+import { useActivity, useConnect, useDisconnect, useExposed, useFrigate, useHaConnection, useMemberRights, useRemoveFrigate, useSetExposed, useSetFrigate, useSetMemberRights } from './queries';
 import './smart-home.css';
 
 function ConnectionCard(): ReactElement {
@@ -194,6 +194,93 @@ function MembersCard({ shown }: { shown: HaExposed['entities'] }): ReactElement 
   );
 }
 
+function CamerasCard(): ReactElement {
+  const frigate = useFrigate();
+  const members = useMemberRights();
+  const save = useSetFrigate();
+  const remove = useRemoveFrigate();
+  const [url, setUrl] = useState('');
+  const [user, setUser] = useState('');
+  const [password, setPassword] = useState('');
+  const [mqttUrl, setMqttUrl] = useState('');
+  const [notify, setNotify] = useState<Set<string>>(new Set());
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  useEffect(() => {
+    const f = frigate.data;
+    if (!f?.configured) return;
+    setUrl(f.url ?? '');
+    setUser(f.user ?? '');
+    setMqttUrl(f.mqttUrl ?? '');
+    setNotify(new Set(f.notify));
+  }, [frigate.data]);
+  if (frigate.isPending) return <LoadingState label="Loading the cameras…" />;
+  if (frigate.isError) return <ErrorState error={frigate.error} title="The camera settings did not load" onRetry={() => void frigate.refetch()} />;
+  const f = frigate.data;
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    setError(null);
+    setFields({});
+    try {
+      const signIn = user.trim() && password ? { user: user.trim(), password } : {};
+      await save.mutateAsync({ url: url.trim(), ...signIn, ...(mqttUrl.trim() ? { mqttUrl: mqttUrl.trim() } : {}), notify: [...notify] });
+      setPassword('');
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'invalid_request') setFields(err.fieldIssues);
+      else setError(errorMessage(err));
+    }
+  };
+  return (
+    <section className="card ha-admin__form" aria-labelledby="ha-cameras-title">
+      <h2 id="ha-cameras-title">Cameras</h2>
+      <p role="status">{f.configured ? `Frigate ${f.version ?? ''} at ${f.url}${f.mqttUrl ? ', events read from its MQTT broker' : ', asked for new events every 10 seconds'}.` : 'No camera recorder is set up.'}</p>
+      <form className="ha-admin__form" onSubmit={(ev) => void submit(ev)}>
+        <TextField label="Frigate address" hint="Port 5000, or 8971 with a user name and password" value={url} onChange={(ev) => setUrl(ev.target.value)} required error={fields.url} inputMode="url" autoComplete="off" />
+        <TextField label="Frigate user name (optional)" value={user} onChange={(ev) => setUser(ev.target.value)} error={fields.user} autoComplete="off" />
+        <TextField
+          label="Frigate password (optional)"
+          hint={f.passwordSet ? 'A password is saved; saving again without one signs in without it.' : undefined}
+          type="password"
+          value={password}
+          onChange={(ev) => setPassword(ev.target.value)}
+          error={fields.password}
+          autoComplete="off"
+        />
+        <TextField label="MQTT broker (optional)" hint="Like mqtt://192.168.1.20:1883; events then arrive at once" value={mqttUrl} onChange={(ev) => setMqttUrl(ev.target.value)} error={fields.mqttUrl} autoComplete="off" />
+        <fieldset className="ha-admin__list">
+          <legend>Tell these members about people, cars and animals</legend>
+          {(members.data ?? []).map((m) => (
+            <label key={m.userId}>
+              <input
+                type="checkbox"
+                checked={notify.has(m.userId)}
+                onChange={(ev) => {
+                  const next = new Set(notify);
+                  if (ev.target.checked) next.add(m.userId);
+                  else next.delete(m.userId);
+                  setNotify(next);
+                }}
+              />
+              {m.name}
+            </label>
+          ))}
+        </fieldset>
+        <FormError message={error} />
+        <div className="ha-admin__actions">
+          <button type="submit" className="btn btn--primary" disabled={save.isPending}>
+            {save.isPending ? 'Checking…' : 'Save cameras'}
+          </button>
+          {f.configured ? (
+            <button type="button" className="btn btn--danger-ghost" disabled={remove.isPending} onClick={() => remove.mutateAsync().catch((err: unknown) => setError(errorMessage(err)))}>
+              Remove cameras
+            </button>
+          ) : null}
+        </div>
+      </form>
+    </section>
+  );
+}
+
 function ActivityCard(): ReactElement {
   const activity = useActivity();
   if (activity.isPending) return <LoadingState label="Loading the activity…" />;
@@ -245,6 +332,7 @@ export function SmartHomeAdminPage(): ReactElement {
           <MembersCard shown={exposed.data.entities.filter((e) => e.exposed)} />
         </>
       )}
+      <CamerasCard />
       <ActivityCard />
     </section>
   );

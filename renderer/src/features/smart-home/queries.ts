@@ -6,13 +6,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../../api/client';
 import { openEventStream } from '../../api/sse';
-import type { CameraEvents, HaActivityEntry, HaConnection, HaEntities, HaEntity, HaExposed, HaMemberRights } from '../../api/types';
+import type { CameraEvents, FrigateSettings, HaActivityEntry, HaConnection, HaEntities, HaEntity, HaExposed, HaMemberRights } from '../../api/types';
 
 const ENTITIES_KEY = ['smart-home', 'entities'] as const;
 const CONNECTION_KEY = ['smart-home', 'connection'] as const;
 const EXPOSED_KEY = ['smart-home', 'exposed'] as const;
 const MEMBERS_KEY = ['smart-home', 'members'] as const;
 const ACTIVITY_KEY = ['smart-home', 'activity'] as const;
+const FRIGATE_KEY = ['smart-home', 'frigate'] as const;
+const CAMERA_EVENTS_KEY = ['smart-home', 'camera-events'] as const;
 const ADMIN_CHANGES = [ENTITIES_KEY, CONNECTION_KEY, EXPOSED_KEY, MEMBERS_KEY] as const;
 
 export function useHomeEntities() {
@@ -44,7 +46,7 @@ export function useLiveEntities(): void {
 
 /** Recent camera events (shared: false when no recorder is set up or the caller is not told of them). */
 export function useCameraEvents() {
-  return useQuery({ queryKey: ['smart-home', 'camera-events'], queryFn: ({ signal }) => api.get<CameraEvents>('/api/home-assistant/events', { signal }) });
+  return useQuery({ queryKey: CAMERA_EVENTS_KEY, queryFn: ({ signal }) => api.get<CameraEvents>('/api/home-assistant/events', { signal }) });
 }
 
 export function useEntityAction() {
@@ -92,4 +94,19 @@ export function useSetMemberRights() {
 
 export function useActivity() {
   return useQuery({ queryKey: ACTIVITY_KEY, queryFn: ({ signal }) => api.get<{ entries: HaActivityEntry[] }>('/api/admin/home-assistant/activity', { signal }).then((r) => r.entries) });
+}
+
+export function useFrigate() {
+  return useQuery({ queryKey: FRIGATE_KEY, queryFn: ({ signal }) => api.get<FrigateSettings>('/api/admin/frigate', { signal }) });
+}
+
+export function useSetFrigate() {
+  return useMutation({
+    mutationFn: (body: { url: string; user?: string; password?: string; mqttUrl?: string; notify: string[] }) => api.put<FrigateSettings>('/api/admin/frigate', body),
+    meta: { invalidates: [FRIGATE_KEY, CAMERA_EVENTS_KEY] },
+  });
+}
+
+export function useRemoveFrigate() {
+  return useMutation({ mutationFn: () => api.delete<FrigateSettings>('/api/admin/frigate'), meta: { invalidates: [FRIGATE_KEY, CAMERA_EVENTS_KEY] } });
 }
