@@ -305,6 +305,21 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       expect((await connect()).body.status).toBe('connected');
     });
 
+    it('a Home Assistant without the registries still gives its states, without rooms', async () => {
+      fake.unknownCommands.add('config/area_registry/list');
+      fake.unknownCommands.add('config/entity_registry/list_for_display');
+      const auths = fake.authCount();
+      fake.dropSockets();
+      try {
+        await until(async () => fake.authCount() > auths && (await s.admin.get('/api/admin/home-assistant/connection')).body.connected, 'the reconnect');
+        const m = await s.member.get('/api/home-assistant/entities');
+        expect(m.body.areas.map((a: { id: string | null }) => a.id)).toEqual([null]);
+        expect(m.body.areas[0].entities.map((e: { id: string }) => e.id)).toContain('light.kitchen');
+      } finally {
+        fake.unknownCommands.clear();
+      }
+    });
+
     it('DELETE /connection closes the socket and forgets the token', async () => {
       const r = await s.admin.delete('/api/admin/home-assistant/connection');
       expect(r.body.status).toBe('not_set');

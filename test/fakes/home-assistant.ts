@@ -11,7 +11,8 @@
 // Failure knobs, set per test: `revokeToken()` (every later auth is auth_invalid, REST 401),
 // `dropSockets()` (every socket closed mid-session), `slowMs` (call_service results come late),
 // `down` (REST refused with a destroyed socket and WebSocket upgrades refused), `garbage` (REST
-// answers HTML), `refuse` (a service answered with service_validation_error).
+// answers HTML), `refuse` (a service answered with service_validation_error), `unknownCommands`
+// (commands an older Home Assistant does not know).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -58,6 +59,8 @@ export interface FakeHomeAssistant {
   garbage: boolean;
   /** `domain.service` names answered with service_validation_error. */
   refuse: Set<string>;
+  /** WebSocket commands answered unknown_command (an older Home Assistant). */
+  unknownCommands: Set<string>;
   setState(id: string, state: string, attributes?: Record<string, unknown>): void;
   removeEntity(id: string): void;
   revokeToken(): void;
@@ -291,6 +294,7 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
   });
 
   const refuse = new Set<string>();
+  const unknownCommands = new Set<string>();
 
   // ---- REST -------------------------------------------------------------------------------------
   const json = (res: ServerResponse, status: number, body: unknown) => {
@@ -357,6 +361,7 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
     log.push(`ws ${String(msg.type)}`);
     if (id <= c.lastId) return send(c, { id, type: 'result', success: false, error: { code: 'id_reuse', message: 'Identifier values have to increase.' } });
     c.lastId = id;
+    if (unknownCommands.has(String(msg.type))) return send(c, { id, type: 'result', success: false, error: { code: 'unknown_command', message: 'Unknown command.' } });
     const ok = (result: unknown = null) => send(c, { id, type: 'result', success: true, result });
     const err = (code: string, message: string) => send(c, { id, type: 'result', success: false, error: { code, message } });
     switch (msg.type) {
@@ -458,6 +463,7 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
     down: false,
     garbage: false,
     refuse,
+    unknownCommands,
     setState(id, state, attributes) {
       write(id, state, attributes ?? { ...(states.get(id)?.attributes ?? {}) });
     },
@@ -481,6 +487,7 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
       calls.length = 0;
       log.length = 0;
       refuse.clear();
+      unknownCommands.clear();
       fake.slowMs = 0;
       fake.down = false;
       fake.garbage = false;

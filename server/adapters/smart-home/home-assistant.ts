@@ -245,7 +245,10 @@ export class HomeAssistantConnection {
     ws.on('close', () => this.onClose(ws));
     try {
       await this.command({ type: 'supported_features', features: { coalesce_messages: 1 } });
-      const [areas, registry] = await Promise.all([this.command({ type: 'config/area_registry/list' }), this.command({ type: 'config/entity_registry/list_for_display' })]);
+      // the registries only name rooms: a Home Assistant that refuses them (an older one, a user without
+      // the right) still gives its states, shown without rooms
+      const optional = (p: Promise<unknown>) => p.catch((err: unknown) => (err instanceof HomeAssistantError && err.failure === 'refused' ? null : Promise.reject(err)));
+      const [areas, registry] = await Promise.all([optional(this.command({ type: 'config/area_registry/list' })), optional(this.command({ type: 'config/entity_registry/list_for_display' }))]);
       this.areas.clear();
       for (const a of Array.isArray(areas) ? (areas as Array<{ area_id?: unknown; name?: unknown }>) : []) {
         if (typeof a.area_id === 'string') this.areas.set(a.area_id, { id: a.area_id, name: typeof a.name === 'string' ? a.name : a.area_id });
