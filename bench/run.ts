@@ -25,6 +25,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'content-dials': () => import('./content-dials.js'),
   maps: () => import('./maps.js'),
   'reader-load': () => import('./reader-load.js'),
+  'smart-home': () => import('./smart-home.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -40,6 +40,7 @@ import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
 import { createSetupModule } from './modules/setup/module.js';
 import { createSystemModule } from './modules/system/module.js';
+import { createHomeAssistantModule } from './modules/home-assistant/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
@@ -142,9 +143,10 @@ function buildModules(p: Platform, o: Overrides) {
     wikipedia: { article: (title) => archives.services.archives.articleByTitle('wikipedia', title), viewerUrl: (path) => archiveArticleUrl('wikipedia', path) },
   });
   const maps = createMapsModule(p, { downloads: queue, chatReadiness });
+  const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness, notifications: notifications.services.notifications });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, system] as const;
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -150,6 +150,12 @@ export interface Tuning {
   imageStallVideoMs?: number;
   /** How often the engine queue asks the engine's own queue whether the running job is still there (default 5 s). */
   imageQueuePollMs?: number;
+  /** Home Assistant: each call's and the connect handshake's budget (default 10 s). */
+  homeAssistantTimeoutMs?: number;
+  /** Home Assistant: the reconnect backoff's first wait and ceiling (default 1 s and 60 s). */
+  homeAssistantBackoffMs?: { base: number; max: number };
+  /** How often the camera recorder is asked for new events when no broker is set (default 10 s). */
+  frigatePollMs?: number;
   /** How long a look at the media server's health, or at a member's Plex token, serves (default 60 s). */
   mediaHealthTtlMs?: number;
   /** How long each connection candidate may take to answer during server discovery (default 3 s). */

@@ -8,8 +8,9 @@
 //  - follows redirects itself and checks every hop;
 //  - in offline mode (OFFLINE_MODE=1) refuses every URL and lookup with OfflineModeError.
 // Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins). The
-// one home-network exception is lanOrigins: the media server the admin configured (see
-// adapters/media-server/plex.ts), its exact origin only, its name allowed to resolve privately.
+// one home-network exception is lanOrigins: an address the admin configured (the media server, see
+// adapters/media-server/plex.ts; a speech server; Home Assistant and Frigate, see
+// adapters/smart-home/), its exact origin only, its name allowed to resolve privately.
 // The URL check and the checked lookup live in ssrf-address.ts (no undici there); this module adds
 // the undici dispatcher and guardedRequest.
 import type { Agent, Dispatcher } from 'undici';

@@ -11,12 +11,15 @@ import { MediaServerError, type MediaServerFailure, type MediaService } from '..
 import { ModelRuntimeError, type ModelRuntimeFailure } from '../../server/adapters/model-runtime/ollama.js';
 import { DownloadError, type DownloadFailure } from '../../server/adapters/web/download.js';
 import { WebSearchError, type WebSearchFailure } from '../../server/adapters/web-search/searxng.js';
+import { HomeAssistantError, type HomeAssistantFailure } from '../../server/adapters/smart-home/home-assistant.js';
+import { FrigateError, type FrigateFailure } from '../../server/adapters/smart-home/frigate.js';
 import { archiveServerAppError, archiveServerFailureKind } from '../../server/adapter-errors/archive-server.js';
 import { imageEngineAppError } from '../../server/adapter-errors/image-engine.js';
 import { isMediaServerOutage, mediaServerAppError, mediaServerCheckAppError, mediaServerFailure, type MediaServerContext } from '../../server/adapter-errors/media-server.js';
 import { isUnknownModelPull, modelRuntimeAppError, modelRuntimeDown } from '../../server/adapter-errors/model-runtime.js';
 import { webFetchAppError, webFetchFailureKind } from '../../server/adapter-errors/web-fetch.js';
 import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../server/adapter-errors/web-search.js';
+import { frigateAppError, frigateCheckAppError, frigateFailureKind, homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -249,6 +252,78 @@ describe('archive server failures', () => {
   });
 });
 
+describe('Home Assistant failures', () => {
+  const cases: Array<[HomeAssistantFailure, number, string, RegExp]> = [
+    ['refused', 422, 'home_assistant_refused', /refused that action/],
+    ['timeout', 503, 'home_assistant_unavailable', /did not answer within 10 seconds/],
+    ['auth_failed', 503, 'home_assistant_unavailable', /no longer accepts the access token/],
+    ['unreachable', 503, 'home_assistant_unavailable', /is not answering right now/],
+    ['blocked', 503, 'home_assistant_unavailable', /is not answering right now/],
+    ['not_home_assistant', 503, 'home_assistant_unavailable', /is not answering right now/],
+    ['bad_response', 503, 'home_assistant_unavailable', /is not answering right now/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = homeAssistantAppError(new HomeAssistantError(failure, `Could not reach ${SECRET_URL}.`)) as AppError;
+      expect(err).toMatchObject({ status: answer, code });
+      expect(err.message).toMatch(sentence);
+      expectPlainSentence(err);
+    });
+  }
+
+  it('an address being set up: every kind is a 422 about what was typed', () => {
+    const codes: Record<HomeAssistantFailure, string> = {
+      auth_failed: 'home_assistant_token_refused',
+      blocked: 'home_assistant_address_refused',
+      not_home_assistant: 'home_assistant_not_found',
+      bad_response: 'home_assistant_not_found',
+      refused: 'home_assistant_not_found',
+      unreachable: 'home_assistant_unreachable',
+      timeout: 'home_assistant_unreachable',
+    };
+    for (const [failure, code] of Object.entries(codes) as Array<[HomeAssistantFailure, string]>) {
+      const err = homeAssistantCheckAppError(new HomeAssistantError(failure, SECRET_URL)) as AppError;
+      expect(err).toMatchObject({ status: 422, code });
+      expectPlainSentence(err);
+    }
+  });
+
+  it('not connected is the same answer as one that does not answer; reads the kind; leaves anything else alone', () => {
+    const down = homeAssistantDown();
+    const unreachable = homeAssistantAppError(new HomeAssistantError('unreachable', 'x')) as AppError;
+    expect([down.status, down.code, down.message]).toEqual([unreachable.status, unreachable.code, unreachable.message]);
+    expect(homeAssistantFailureKind(new HomeAssistantError('timeout', 'x'))).toBe('timeout');
+    const plain = new Error('boom');
+    expect(homeAssistantFailureKind(plain)).toBeNull();
+    expect(homeAssistantAppError(plain)).toBe(plain);
+    expect(homeAssistantCheckAppError(plain)).toBe(plain);
+  });
+});
+
+describe('camera recorder (Frigate) failures', () => {
+  const kinds: FrigateFailure[] = ['unreachable', 'timeout', 'auth_failed', 'not_frigate', 'blocked', 'not_found'];
+  it('reading: not_found is 404, every other kind 503 camera_recorder_unavailable', () => {
+    for (const k of kinds) {
+      const err = frigateAppError(new FrigateError(k)) as AppError;
+      expect(err).toMatchObject(k === 'not_found' ? { status: 404, code: 'not_found' } : { status: 503, code: 'camera_recorder_unavailable' });
+      expectPlainSentence(err);
+    }
+  });
+  it('setting up: every kind is a 422 about what was typed; anything else is left alone', () => {
+    for (const k of kinds) {
+      const err = frigateCheckAppError(new FrigateError(k)) as AppError;
+      expect(err.status).toBe(422);
+      expect(err.code).toMatch(/^camera_recorder_/);
+      expectPlainSentence(err);
+    }
+    expect(frigateFailureKind(new FrigateError('timeout'))).toBe('timeout');
+    const plain = new Error('boom');
+    expect(frigateAppError(plain)).toBe(plain);
+    expect(frigateCheckAppError(plain)).toBe(plain);
+    expect(frigateFailureKind(plain)).toBeNull();
+  });
+});
+
 // ---- each adapter error class is known in one place outside its adapter ----------------------
 
 const serverDir = path.resolve(import.meta.dirname, '../../server');
@@ -259,9 +334,11 @@ const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> =
   { errorClass: 'WebSearchError', adapter: 'adapters/web-search/', mapper: 'adapter-errors/web-search.ts' },
   { errorClass: 'DownloadError', adapter: 'adapters/web/', mapper: 'adapter-errors/web-fetch.ts' },
   { errorClass: 'ArchiveServerError', adapter: 'adapters/archive-server/', mapper: 'adapter-errors/archive-server.ts' },
+  { errorClass: 'HomeAssistantError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
+  { errorClass: 'FrigateError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
 ];
 /** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
-const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind)\(/;
+const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind)\(/;
 
 function serverFiles(): string[] {
   return readdirSync(serverDir, { recursive: true, withFileTypes: true })

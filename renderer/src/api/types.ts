@@ -24,5 +24,15 @@ export type {
 export type { ContentResponse, Level, MemberDials, PrivacyResponse } from '../../../server/modules/content/schema.js';
 export type { MemoriesResponse, Memory, MemorySetting } from '../../../server/modules/memory/schema.js';
 export type { AdminCompanion, Companion, MemberCompanion } from '../../../server/modules/companions/schema.js';
+export type {
+  ActivityEntry as HaActivityEntry,
+  CameraEventsResponse as CameraEvents,
+  ConnectionResponse as HaConnection,
+  EntitiesResponse as HaEntities,
+  EntityView as HaEntity,
+  ExposedResponse as HaExposed,
+  FrigateResponse as FrigateSettings,
+  MemberRights as HaMemberRights,
+} from '../../../server/modules/home-assistant/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';
 export type { AdminCatalogResponse, GeoResult, MapDownloadEventMap, Place, Region as MapRegion, RouteResponse } from '../../../server/modules/maps/schema.js';

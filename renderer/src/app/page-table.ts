@@ -28,6 +28,7 @@ import { routes as today } from '../features/today/routes.js';
 import { routes as admin } from '../features/admin/routes.js';
 import { routes as companions } from '../features/companions/routes.js';
 import { routes as maps } from '../features/maps/routes.js';
+import { routes as smartHome } from '../features/smart-home/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -55,6 +56,7 @@ export const PAGE_TABLE = [
   ...admin,
   ...companions,
   ...maps,
+  ...smartHome,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

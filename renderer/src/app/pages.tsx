@@ -35,6 +35,7 @@ import { views as today } from '../features/today/pages';
 import { views as admin } from '../features/admin/pages';
 import { views as companions } from '../features/companions/pages';
 import { views as maps } from '../features/maps/pages';
+import { views as smartHome } from '../features/smart-home/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -86,6 +87,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...admin,
   ...companions,
   ...maps,
+  ...smartHome,
 };
 
 /**

@@ -1,0 +1,160 @@
+// Camera events from Frigate over HTTP (issue 37): an admin sets the recorder (its sign-in checked
+// before it is saved; the password never answered or logged) and the members told; new events
+// (person, car, animal) polled from the fake become notifications with Hearth's own snapshot
+// address, listed at GET /api/home-assistant/events, their snapshots proxied (only to admins and
+// the members told); the recorder down is a 503 sentence. The broker path: a real mosquitto on
+// 127.0.0.1 and a `frigate/events` message published with npm mqtt.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connectAsync } from 'mqtt';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeFrigate, type FakeFrigate } from '../fakes/frigate.js';
+import { createTokenScan } from '../harness/media-token-scan.js';
+import { freePort, until } from '../harness/net.js';
+import { stopProcess } from '../harness/processes.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+const PASSWORD = 'frigate-secret-password-42';
+const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p)) ?? 'mosquitto';
+
+describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/events)', () => {
+  let frigate: FakeFrigate;
+  let s: TestServer;
+  const scan = createTokenScan();
+
+  beforeAll(async () => {
+    frigate = await startFakeFrigate({ user: 'hearth', password: PASSWORD });
+    s = await startTestServer({ seed: 'household', overrides: { tuning: { homeAssistantTimeoutMs: 2_000, frigatePollMs: 3_600_000 } } });
+    scan.watch(s);
+  });
+  afterAll(async () => {
+    await s?.close();
+    await frigate?.close();
+  });
+
+  const put = (body: Record<string, unknown>) => s.admin.put('/api/admin/frigate', body);
+  const memberNotifications = async () => (await s.member.get('/api/notifications')).body.notifications as Array<{ type: string; payload: Record<string, unknown> }>;
+
+  it('who may ask: 401 without a session, 403 for a member on the admin group; a member not told sees nothing', async () => {
+    expect((await s.anon.get('/api/admin/frigate')).status).toBe(401);
+    expect((await s.anon.get('/api/home-assistant/events')).status).toBe(401);
+    expect((await s.member.get('/api/admin/frigate')).status).toBe(403);
+    expect((await s.member.put('/api/admin/frigate', { url: frigate.url, notify: [] })).status).toBe(403);
+    expect((await s.member.get('/api/home-assistant/events')).body).toEqual({ shared: false, events: [] });
+  });
+
+  it('checks the recorder before saving: a wrong password and garbage are 422 sentences; bad input 400', async () => {
+    const wrong = await put({ url: frigate.url, user: 'hearth', password: 'nope-nope', notify: [] });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.error).toEqual({ code: 'camera_recorder_sign_in_refused', message: expect.stringMatching(/did not accept that user name and password/) });
+    frigate.garbage = true;
+    const garbage = await put({ url: frigate.url, notify: [] });
+    frigate.garbage = false;
+    expect(garbage.body.error.code).toBe('camera_recorder_not_found');
+    expect((await put({ url: frigate.url, user: 'hearth', notify: [] })).status).toBe(400);
+    expect((await put({ url: frigate.url, notify: ['not-a-uuid'] })).status).toBe(400);
+    expect((await put({ url: frigate.url, notify: [], mqttUrl: 'mqtt://u:p@10.0.0.2:1883' })).status).toBe(400);
+    expect((await s.admin.get('/api/admin/frigate')).body.configured).toBe(false);
+  });
+
+  it('saves with a sign-in; the password is never answered', async () => {
+    const r = await put({ url: frigate.url, user: 'hearth', password: PASSWORD, notify: [s.users.member.id] });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ configured: true, url: frigate.url, user: 'hearth', passwordSet: true, mqttUrl: null, notify: [s.users.member.id], version: '0.14.1-f4f3cfa' });
+    expect(frigate.log).toContain('POST /api/login');
+  });
+
+  it('a person, a car and an animal become notifications to the members told, once each; other labels are left out', async () => {
+    const person = frigate.addEvent('front_door', 'person');
+    frigate.addEvent('driveway', 'car', { hasSnapshot: false });
+    frigate.addEvent('garden', 'dog');
+    frigate.addEvent('garden', 'umbrella');
+    expect(await s.handle.deps.cameras.poll()).toBe(3);
+    expect(await s.handle.deps.cameras.poll()).toBe(0);
+    const mine = (await memberNotifications()).filter((n) => n.payload.eventId);
+    expect(mine.map((n) => n.payload.title).sort()).toEqual(['A car at driveway', 'An animal (dog) at garden', 'Someone at front door']);
+    const note = mine.find((n) => n.payload.eventId === person.id)!;
+    expect(note).toMatchObject({ type: 'system', payload: { link: '/smart-home', snapshotUrl: `/api/home-assistant/events/${encodeURIComponent(person.id)}/snapshot.jpg` } });
+    // the admin is not among the members told
+    expect((await s.admin.get('/api/notifications')).body.notifications.filter((n: { payload: Record<string, unknown> }) => n.payload.eventId)).toEqual([]);
+  });
+
+  it('lists the events with Hearth snapshot addresses and proxies the JPEG; no camera address reaches the answer', async () => {
+    const r = await s.member.get('/api/home-assistant/events');
+    expect(r.body.shared).toBe(true);
+    expect(r.body.events.map((e: { label: string }) => e.label)).toEqual(['dog', 'car', 'person']);
+    expect(r.text).not.toContain(frigate.url);
+    const person = r.body.events.find((e: { label: string }) => e.label === 'person');
+    expect(person.snapshotUrl).toMatch(/^\/api\/home-assistant\/events\/.+\/snapshot\.jpg$/);
+    expect(r.body.events.find((e: { label: string }) => e.label === 'car').snapshotUrl).toBeNull();
+    const shot = await request(`${s.url}${person.snapshotUrl}`, { headers: { cookie: s.member.cookie! } });
+    expect(shot.statusCode).toBe(200);
+    expect(shot.headers['content-type']).toBe('image/jpeg');
+    expect(Buffer.from(await shot.body.arrayBuffer()).subarray(0, 3).toString('hex')).toBe('ffd8ff');
+    expect((await s.member.get('/api/home-assistant/events/no-such-event/snapshot.jpg')).status).toBe(404);
+    expect((await s.member.get('/api/home-assistant/events/bad%20id/snapshot.jpg')).status).toBe(400);
+
+    frigate.down = true;
+    const down = await s.member.get(person.snapshotUrl);
+    frigate.down = false;
+    expect(down.status).toBe(503);
+    expect(down.body.error).toEqual({ code: 'camera_recorder_unavailable', message: expect.stringMatching(/not answering right now/) });
+
+    // a member no longer told sees neither the list nor the pictures
+    await put({ url: frigate.url, user: 'hearth', password: PASSWORD, notify: [] });
+    expect((await s.member.get('/api/home-assistant/events')).body).toEqual({ shared: false, events: [] });
+    expect((await s.member.get(person.snapshotUrl)).status).toBe(404);
+    expect((await s.admin.get(person.snapshotUrl)).status).toBe(200);
+  });
+
+  describe('from the MQTT broker (mosquitto)', () => {
+    let broker: ChildProcess | null = null;
+    let port = 0;
+    beforeAll(async () => {
+      port = await freePort();
+      broker = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
+      await until(async () => {
+        try {
+          await (await connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 500 })).endAsync();
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'mosquitto listening');
+    });
+    afterAll(async () => {
+      await s.admin.delete('/api/admin/frigate');
+      await stopProcess(broker);
+    });
+
+    it('a `frigate/events` new event becomes a notification with its snapshot address', async () => {
+      const r = await put({ url: frigate.url, user: 'hearth', password: PASSWORD, mqttUrl: `mqtt://127.0.0.1:${port}`, notify: [s.users.member.id] });
+      expect(r.body.mqttUrl).toBe(`mqtt://127.0.0.1:${port}`);
+      expect(await s.handle.deps.cameras.brokerReady()).toBe(true);
+      const e = frigate.addEvent('back_door', 'person');
+      const pub = await connectAsync(`mqtt://127.0.0.1:${port}`);
+      try {
+        await until(async () => {
+          await pub.publishAsync('frigate/events', frigate.mqttNew(e));
+          return (await memberNotifications()).some((n) => n.payload.eventId === e.id);
+        }, 'the broker event as a notification');
+        await pub.publishAsync('frigate/events', 'not json');
+        await pub.publishAsync('frigate/events', JSON.stringify({ type: 'end', after: { id: 'x' } }));
+      } finally {
+        await pub.endAsync();
+      }
+      const n = (await memberNotifications()).find((x) => x.payload.eventId === e.id)!;
+      expect(n.payload).toMatchObject({ title: 'Someone at back door', snapshotUrl: expect.stringMatching(/^\/api\/home-assistant\/events\//) });
+      // while a broker is set, the recorder is not polled
+      expect(await s.handle.deps.cameras.poll()).toBe(0);
+    });
+  });
+
+  it('DELETE forgets the recorder and its events; no password reached an answer or a log line', async () => {
+    const r = await s.admin.delete('/api/admin/frigate');
+    expect(r.body.configured).toBe(false);
+    expect((await s.admin.get('/api/home-assistant/events')).body).toEqual({ shared: false, events: [] });
+    scan.expectNoTokens([PASSWORD]);
+  });
+});
