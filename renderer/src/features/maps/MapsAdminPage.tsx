@@ -71,7 +71,7 @@ export function MapsAdminPage(): ReactElement {
   let body: ReactElement;
   if (catalog.isPending) body = <LoadingState label="Loading the map catalog…" />;
   else if (catalog.isError) body = <ErrorState title="The map catalog did not load" error={catalog.error} onRetry={() => void catalog.refetch()} />;
-  else if (catalog.data.regions.length === 0) body = <EmptyState icon="map" title="The map catalog lists no regions">Hearth’s map catalog file names no regions to download.</EmptyState>;
+  else if (catalog.data.regions.length === 0) body = <EmptyState icon="map" title="The map catalog lists no regions">Regions to download are listed in Hearth’s map catalog: maps.json in its catalog folder, or the file the MAP_CATALOG_PATH setting names. Hearth’s guide to maps (docs/maps.md) says how to make a region and list it.</EmptyState>;
   else {
     const { regions, freeBytes } = catalog.data;
     body = (
