@@ -5,7 +5,7 @@
 // 10 s); every action asked for is written to the activity log. The admin side: exposure, rights.
 import { homeAssistantAppError, homeAssistantDown, homeAssistantFailureKind, homeAssistantStatusSentence } from '../../adapter-errors/smart-home.js';
 import type { HaChange, HaEntityState } from '../../adapters/smart-home/home-assistant.js';
-import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
 import { AppError, ConflictError, ForbiddenError, NotFoundError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ConnectionService } from './connection-service.js';
@@ -94,7 +94,7 @@ export class ControlService {
   async entities(actor: UserActor): Promise<EntitiesResponse> {
     const status = this.deps.connection.status();
     const conn = this.deps.connection.connection();
-    const message = this.statusMessage(status, actor.role === 'admin');
+    const message = this.statusMessage(status, isAdmin(actor));
     if (!conn || conn.states.size === 0) return { status, message, areas: [] };
     const scope = await this.scope(actor);
     const byArea = new Map<string | null, EntityView[]>();
@@ -125,7 +125,7 @@ export class ControlService {
   async stream(actor: UserActor, sink: StreamSink, signal: AbortSignal): Promise<void> {
     let scope = await this.scope(actor);
     let at = this.version;
-    const admin = actor.role === 'admin';
+    const admin = isAdmin(actor);
     sink.status(this.deps.connection.status(), this.statusMessage(this.deps.connection.status(), admin));
     // changes are handled in order, one at a time, so a refreshed scope never races an older change
     let chain = Promise.resolve();
