@@ -1,0 +1,26 @@
+import { actorOf } from '../../http/auth.js';
+import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import { EpisodeResponse, EpisodesResponse, IdParams, PodcastSearchResponse, ProgressBody, SearchQuery, SubscribeBody, SubscriptionResponse, SubscriptionsResponse } from './schema.js';
+import type { PodcastsService } from './service.js';
+
+export function createPodcastRoutes(podcasts: PodcastsService) {
+  return defineRoutes((r) => {
+    r.get('/search', { access: 'user', response: PodcastSearchResponse }, (req) => podcasts.search(actorOf(req), parse(SearchQuery, req.query).q));
+    r.get('/subscriptions', { access: 'user', response: SubscriptionsResponse }, async (req) => ({ subscriptions: await podcasts.list(actorOf(req)) }));
+    r.post('/subscriptions', { access: 'user', response: SubscriptionResponse }, async (req, res) => {
+      const subscription = await podcasts.subscribe(actorOf(req), parse(SubscribeBody, req.body).feedUrl);
+      res.status(201);
+      return { subscription };
+    });
+    r.delete('/subscriptions/:id', { access: 'user', response: NO_CONTENT }, async (req) => {
+      await podcasts.unsubscribe(actorOf(req), parse(IdParams, req.params).id);
+    });
+    r.get('/subscriptions/:id/episodes', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.episodes(actorOf(req), parse(IdParams, req.params).id) }));
+    r.post('/subscriptions/:id/refresh', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.refresh(actorOf(req), parse(IdParams, req.params).id) }));
+    r.get('/inbox', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.inbox(actorOf(req)) }));
+    r.put('/episodes/:id/progress', { access: 'user', response: EpisodeResponse }, async (req) => ({
+      episode: await podcasts.progress(actorOf(req), parse(IdParams, req.params).id, parse(ProgressBody, req.body)),
+    }));
+  });
+}

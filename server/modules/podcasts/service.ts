@@ -1,0 +1,138 @@
+// The podcasts rules: iTunes search, each member's private subscriptions, their episodes, the inbox
+// and listening progress. Every outside request goes through the one SSRF guard.
+import { randomUUID } from 'node:crypto';
+import { type Actor, type UserActor } from '../../actor.js';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError, UpstreamError } from '../../errors.js';
+import type { Clock } from '../../platform/clock.js';
+import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
+import { FINISHED_REMAINING_SEC, type Episode, type ProgressBody, type Subscription } from './schema.js';
+import type { PodcastsStore } from './store.js';
+
+const USER_AGENT = 'Hearth/0.1 (self-hosted household server; podcasts)';
+const MAX_FEED_BYTES = 10 * 1024 * 1024;
+
+export interface PodcastsDeps {
+  store: PodcastsStore;
+  guard: SsrfGuard;
+  clock: Clock;
+  itunesUrl: string;
+  timeoutMs: number;
+}
+
+function member(actor: Actor): UserActor {
+  if (actor.kind !== 'user') throw new UnauthorizedError('Sign in to use podcasts.');
+  return actor;
+}
+
+export class PodcastsService {
+  constructor(private readonly deps: PodcastsDeps) {}
+
+  private async get(url: string, accept: string): Promise<Buffer> {
+    let res;
+    try {
+      res = await guardedRequest(this.deps.guard, url, { headers: { 'user-agent': USER_AGENT, accept }, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
+    } catch (err) {
+      throw new UpstreamError('upstream_failed', `The podcast source could not be reached (${(err as Error).message}).`);
+    }
+    if (res.statusCode !== 200) {
+      res.body.resume();
+      throw new UpstreamError('upstream_failed', `The podcast source answered ${res.statusCode}.`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const c of res.body) {
+        size += (c as Buffer).length;
+        if (size > MAX_FEED_BYTES) throw new Error('too large');
+        chunks.push(c as Buffer);
+      }
+    } catch (err) {
+      res.body.destroy();
+      throw new UpstreamError('upstream_failed', `The podcast source's answer could not be read (${(err as Error).message}).`);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  async search(actor: Actor, q: string) {
+    member(actor);
+    const url = new URL('/search', this.deps.itunesUrl);
+    url.search = new URLSearchParams({ media: 'podcast', entity: 'podcast', term: q, limit: '25' }).toString();
+    let body: { results?: Record<string, unknown>[] };
+    try {
+      body = JSON.parse((await this.get(url.href, 'application/json')).toString('utf8')) as typeof body;
+    } catch (err) {
+      if (err instanceof UpstreamError) throw err;
+      throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
+    }
+    const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+    return {
+      results: (Array.isArray(body.results) ? body.results : []).map((r) => {
+        const feedUrl = str(r.feedUrl);
+        return { title: str(r.collectionName) ?? str(r.trackName) ?? 'Untitled show', author: str(r.artistName), imageUrl: str(r.artworkUrl600) ?? str(r.artworkUrl100), feedUrl, subscribable: feedUrl !== null };
+      }),
+    };
+  }
+
+  private async readFeed(url: string): Promise<PodcastFeed> {
+    const body = await this.get(url, 'application/rss+xml, application/xml;q=0.9, */*;q=0.5');
+    try {
+      return parsePodcastFeed(body);
+    } catch {
+      throw new BadRequestError('That address is not a podcast feed.', undefined, 'not_a_feed');
+    }
+  }
+
+  async subscribe(actor: Actor, feedUrl: string): Promise<Subscription> {
+    const me = member(actor);
+    if (await this.deps.store.byFeed(me.id, feedUrl)) throw new ConflictError('already_subscribed', 'You already follow this show.');
+    const feed = await this.readFeed(feedUrl);
+    const s: Subscription = { id: randomUUID(), feedUrl, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString() };
+    await this.deps.store.insertSubscription(me.id, s, feed.items, randomUUID);
+    return s;
+  }
+
+  /** Reads the show's feed again now and keeps its new episodes. */
+  async refresh(actor: Actor, id: string): Promise<Episode[]> {
+    const me = member(actor);
+    const s = await this.deps.store.subscription(me.id, id);
+    if (!s) throw new NotFoundError('No such subscription.');
+    const feed = await this.readFeed(s.feedUrl);
+    await this.deps.store.addItems(s.id, feed.items, randomUUID);
+    return this.deps.store.episodes(s.id);
+  }
+
+  list(actor: Actor): Promise<Subscription[]> {
+    return this.deps.store.subscriptions(member(actor).id);
+  }
+
+  async unsubscribe(actor: Actor, id: string): Promise<void> {
+    if (!(await this.deps.store.deleteSubscription(member(actor).id, id))) throw new NotFoundError('No such subscription.');
+  }
+
+  async episodes(actor: Actor, subscriptionId: string): Promise<Episode[]> {
+    const me = member(actor);
+    const s = await this.deps.store.subscription(me.id, subscriptionId);
+    if (!s) throw new NotFoundError('No such subscription.');
+    return this.deps.store.episodes(s.id);
+  }
+
+  inbox(actor: Actor): Promise<Episode[]> {
+    return this.deps.store.inbox(member(actor).id);
+  }
+
+  /** Saves where the member is; an older report (by updatedAt) than the one kept changes nothing. */
+  async progress(actor: Actor, id: string, body: ProgressBody): Promise<Episode> {
+    const me = member(actor);
+    const found = await this.deps.store.episodeOf(me.id, id);
+    if (!found) throw new NotFoundError('No such episode.');
+    if (body.positionSec > body.durationSec && body.durationSec > 0) throw new BadRequestError('The position is past the end of the episode.');
+    const at = new Date(body.updatedAt).toISOString();
+    if (found.progressAt === null || at > found.progressAt) {
+      const finished = body.durationSec > 0 && body.durationSec - body.positionSec <= FINISHED_REMAINING_SEC;
+      await this.deps.store.saveProgress(id, body.positionSec, body.durationSec > 0 ? Math.round(body.durationSec) : null, finished, at);
+    }
+    const { progressAt: _ignored, ...episode } = (await this.deps.store.episodeOf(me.id, id))!;
+    return episode;
+  }
+}

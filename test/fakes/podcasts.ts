@@ -1,0 +1,57 @@
+// Stand-ins for the podcast world (reference/media-hubs.md §1): the iTunes Search API
+// (/search?term=&media=podcast: `results` with collectionName, artistName, artworkUrl600 and
+// feedUrl — one show has no feedUrl, as iTunes sometimes answers) and a show's RSS feed with the
+// itunes: namespace at /feeds/<name>.xml. `garbage` makes the directory answer HTML; `/feeds/broken.xml`
+// is not XML.
+import { sendJson, startFakeHttp, type FakeHttp } from './today-http.js';
+
+export interface FakePodcasts extends FakeHttp {
+  state: {
+    /** Items the next feed answers carry beyond the first ones (a new episode published). */
+    extraItems: string[];
+    garbage: boolean;
+  };
+}
+
+export const item = (guid: string | null, title: string, audio: string, date: string, duration: string) =>
+  `<item>${guid === null ? '' : `<guid isPermaLink="false">${guid}</guid>`}<title>${title}</title><pubDate>${date}</pubDate>` +
+  `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
+
+export async function startFakePodcasts(): Promise<FakePodcasts> {
+  const state = { extraItems: [] as string[], garbage: false };
+  const http = await startFakeHttp((_req, res, url) => {
+    if (url.pathname === '/search') {
+      if (state.garbage) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return void res.end('<html>oops</html>');
+      }
+      const term = (url.searchParams.get('term') ?? '').toLowerCase();
+      const shows = [
+        { collectionName: 'Kitchen Table Talk', artistName: 'The Hosts', artworkUrl600: `${http.url}/art.jpg`, feedUrl: `${http.url}/feeds/kitchen.xml` },
+        { collectionName: 'Kitchen Secrets (Apple only)', artistName: 'Somebody' },
+      ].filter((s) => s.collectionName.toLowerCase().includes(term));
+      return sendJson(res, 200, { resultCount: shows.length, results: shows });
+    }
+    if (url.pathname === '/feeds/kitchen.xml') {
+      const items = [
+        ...state.extraItems,
+        item('ep-2', 'Episode 2: Bread', `${http.url}/audio/ep2.mp3`, 'Mon, 02 Nov 2026 08:00:00 GMT', '1:02:03'),
+        item('ep-1', 'Episode 1: Soup', `${http.url}/audio/ep1.mp3`, 'Mon, 26 Oct 2026 08:00:00 GMT', '30:32'),
+        item(null, 'Bonus: no guid', `${http.url}/audio/bonus.mp3`, 'Tue, 20 Oct 2026 08:00:00 GMT', '95'),
+        item(null, 'Bonus again (same file)', `${http.url}/audio/bonus.mp3`, 'Tue, 20 Oct 2026 08:00:00 GMT', '95'),
+        '<item><guid>no-audio</guid><title>Show notes only</title></item>',
+      ];
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      return void res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>` +
+          `<title>Kitchen Table Talk</title><itunes:image href="${http.url}/art.jpg"/>${items.join('')}</channel></rss>`,
+      );
+    }
+    if (url.pathname === '/feeds/broken.xml') {
+      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      return void res.end('<rss><channel><title>cut mid');
+    }
+    res.writeHead(404).end();
+  });
+  return Object.assign(http, { state });
+}
