@@ -10,6 +10,12 @@ export async function up(knex: Knex): Promise<void> {
     t.string('title').notNullable();
     t.string('image_url');
     t.string('subscribed_at').notNullable();
+    // the feed's validators, sent back on the next poll (a 304 keeps what is kept)
+    t.string('etag');
+    t.string('last_modified');
+    t.string('polled_at');
+    /** Set when the feed answered 410 Gone: no more polls. */
+    t.string('stopped_at');
     t.unique(['user_id', 'feed_url']);
   });
   await knex.schema.createTable('podcast_episodes', (t) => {

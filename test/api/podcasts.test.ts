@@ -24,6 +24,8 @@ describe('Podcasts', () => {
   beforeEach(async () => {
     fake.state.extraItems = [];
     fake.state.garbage = false;
+    fake.state.gone = false;
+    fake.requests.length = 0;
     await s.handle.deps.db('podcast_subscriptions').delete();
   });
 
@@ -113,5 +115,32 @@ describe('Podcasts', () => {
     const done = await s.member.put(`/api/podcasts/episodes/${id}/progress`, { positionSec: 571, durationSec: 600, updatedAt: '2026-12-03T10:30:00.000Z' });
     expect(done.body.episode).toMatchObject({ positionSec: 571, finished: true });
     expect((await s.member.get('/api/podcasts/inbox')).body.episodes).toEqual([]);
+  });
+
+  it('polls hourly with the validators (a 304 keeps everything), follows a 301 and itunes:new-feed-url, stops on 410', async () => {
+    const sub = await subscribe();
+    fake.requests.length = 0;
+    expect(await s.handle.deps.podcasts.pollAll()).toBe(0);
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]).toMatchObject({ path: '/feeds/kitchen.xml', ifNoneMatch: '"v0"', ifModifiedSince: 'Mon, 02 Nov 2026 08:00:00 GMT' });
+    expect(EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${sub.id}/episodes`)).body).episodes).toHaveLength(3);
+
+    const moved = SubscriptionResponse.parse((await s.admin.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/old.xml` })).body).subscription;
+    expect(moved.feedUrl).toBe(`${fake.url}/feeds/kitchen.xml`);
+    // the member already follows the show at its new address
+    expect((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/moving.xml` })).status).toBe(409);
+    await s.member.delete(`/api/podcasts/subscriptions/${sub.id}`);
+    const renamed = SubscriptionResponse.parse((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/moving.xml` })).body).subscription;
+    expect(renamed.feedUrl).toBe(`${fake.url}/feeds/kitchen.xml`);
+
+    const doomed = SubscriptionResponse.parse((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/gone.xml` })).body).subscription;
+    fake.state.gone = true;
+    await s.handle.deps.podcasts.pollAll();
+    const after = (await s.member.get('/api/podcasts/subscriptions')).body.subscriptions as { id: string; stoppedAt: string | null }[];
+    expect(after.find((m) => m.id === doomed.id)!.stoppedAt).not.toBeNull();
+    fake.requests.length = 0;
+    await s.handle.deps.podcasts.pollAll();
+    expect(fake.requests.map((r) => r.path)).not.toContain('/feeds/gone.xml');
+    expect(EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${doomed.id}/episodes`)).body).episodes).toHaveLength(3);
   });
 });

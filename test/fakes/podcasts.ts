@@ -1,7 +1,9 @@
 // Stand-ins for the podcast world (reference/media-hubs.md §1): the iTunes Search API
 // (/search?term=&media=podcast: `results` with collectionName, artistName, artworkUrl600 and
 // feedUrl — one show has no feedUrl, as iTunes sometimes answers) and a show's RSS feed with the
-// itunes: namespace at /feeds/<name>.xml. `garbage` makes the directory answer HTML; `/feeds/broken.xml`
+// itunes: namespace at /feeds/<name>.xml, with an ETag and 304 on If-None-Match; /feeds/old.xml
+// answers 301 to it, /feeds/moving.xml carries itunes:new-feed-url pointing to it, /feeds/gone.xml
+// answers 410 once `gone` is set. `garbage` makes the directory answer HTML; `/feeds/broken.xml`
 // is not XML.
 import { sendJson, startFakeHttp, type FakeHttp } from './today-http.js';
 
@@ -10,6 +12,8 @@ export interface FakePodcasts extends FakeHttp {
     /** Items the next feed answers carry beyond the first ones (a new episode published). */
     extraItems: string[];
     garbage: boolean;
+    /** /feeds/gone.xml answers 410 Gone (else it is the kitchen feed). */
+    gone: boolean;
   };
 }
 
@@ -18,8 +22,8 @@ export const item = (guid: string | null, title: string, audio: string, date: st
   `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
 
 export async function startFakePodcasts(): Promise<FakePodcasts> {
-  const state = { extraItems: [] as string[], garbage: false };
-  const http = await startFakeHttp((_req, res, url) => {
+  const state = { extraItems: [] as string[], garbage: false, gone: false };
+  const http = await startFakeHttp((req, res, url) => {
     if (url.pathname === '/search') {
       if (state.garbage) {
         res.writeHead(200, { 'content-type': 'text/html' });
@@ -32,7 +36,11 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
       ].filter((s) => s.collectionName.toLowerCase().includes(term));
       return sendJson(res, 200, { resultCount: shows.length, results: shows });
     }
-    if (url.pathname === '/feeds/kitchen.xml') {
+    // moved for good: a 301 to the kitchen feed, or a feed naming its new address
+    if (url.pathname === '/feeds/old.xml') return void res.writeHead(301, { location: '/feeds/kitchen.xml' }).end();
+    if (url.pathname === '/feeds/gone.xml' && state.gone) return void res.writeHead(410).end();
+    const moving = url.pathname === '/feeds/moving.xml';
+    if (url.pathname === '/feeds/kitchen.xml' || url.pathname === '/feeds/gone.xml' || moving) {
       const items = [
         ...state.extraItems,
         item('ep-2', 'Episode 2: Bread', `${http.url}/audio/ep2.mp3`, 'Mon, 02 Nov 2026 08:00:00 GMT', '1:02:03'),
@@ -41,10 +49,14 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
         item(null, 'Bonus again (same file)', `${http.url}/audio/bonus.mp3`, 'Tue, 20 Oct 2026 08:00:00 GMT', '95'),
         '<item><guid>no-audio</guid><title>Show notes only</title></item>',
       ];
-      res.writeHead(200, { 'content-type': 'application/rss+xml' });
+      // validators: the ETag changes only when the episodes do
+      const etag = `"v${state.extraItems.length}"`;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+      res.writeHead(200, { 'content-type': 'application/rss+xml', etag, 'last-modified': 'Mon, 02 Nov 2026 08:00:00 GMT' });
+      const newFeed = moving ? `<itunes:new-feed-url>${http.url}/feeds/kitchen.xml</itunes:new-feed-url>` : '';
       return void res.end(
         `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel>` +
-          `<title>Kitchen Table Talk</title><itunes:image href="${http.url}/art.jpg"/>${items.join('')}</channel></rss>`,
+          `<title>Kitchen Table Talk</title>${newFeed}<itunes:image href="${http.url}/art.jpg"/>${items.join('')}</channel></rss>`,
       );
     }
     if (url.pathname === '/feeds/broken.xml') {

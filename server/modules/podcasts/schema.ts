@@ -15,7 +15,15 @@ export const PodcastSearchResponse = z.object({ results: z.array(PodcastSearchRe
 export const SubscribeBody = z.object({ feedUrl: z.string().url('The feed address must be a web address.').max(2000) });
 export const IdParams = z.object({ id: z.string().min(1).max(100) });
 
-export const Subscription = z.object({ id: z.string(), feedUrl: z.string(), title: z.string(), imageUrl: z.string().nullable(), subscribedAt: z.string() });
+export const Subscription = z.object({
+  id: z.string(),
+  feedUrl: z.string(),
+  title: z.string(),
+  imageUrl: z.string().nullable(),
+  subscribedAt: z.string(),
+  /** When the feed said it is gone for good (410): the show is no longer polled. */
+  stoppedAt: z.string().nullable(),
+});
 export const SubscriptionResponse = z.object({ subscription: Subscription });
 export const SubscriptionsResponse = z.object({ subscriptions: z.array(Subscription) });
 

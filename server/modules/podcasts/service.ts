@@ -7,7 +7,17 @@ import type { Clock } from '../../platform/clock.js';
 import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { FINISHED_REMAINING_SEC, type Episode, type ProgressBody, type Subscription } from './schema.js';
-import type { PodcastsStore } from './store.js';
+import type { PodcastsStore, Validators } from './store.js';
+
+interface Fetched {
+  status: number;
+  finalUrl: string;
+  /** Every redirect followed was permanent (301/308): the feed has a new address. */
+  moved: boolean;
+  validators: Validators;
+  body: Buffer;
+}
+const FEED_ACCEPT = 'application/rss+xml, application/xml;q=0.9, */*;q=0.5';
 
 const USER_AGENT = 'Hearth/0.1 (self-hosted household server; podcasts)';
 const MAX_FEED_BYTES = 10 * 1024 * 1024;
@@ -28,16 +38,22 @@ function member(actor: Actor): UserActor {
 export class PodcastsService {
   constructor(private readonly deps: PodcastsDeps) {}
 
-  private async get(url: string, accept: string): Promise<Buffer> {
+  private async request(url: string, accept: string, validators: Validators = { etag: null, lastModified: null }): Promise<Fetched> {
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept };
+    if (validators.etag) headers['if-none-match'] = validators.etag;
+    if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
     let res;
     try {
-      res = await guardedRequest(this.deps.guard, url, { headers: { 'user-agent': USER_AGENT, accept }, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
+      res = await guardedRequest(this.deps.guard, url, { headers, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
     } catch (err) {
       throw new UpstreamError('upstream_failed', `The podcast source could not be reached (${(err as Error).message}).`);
     }
+    const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
+    const moved = res.redirectStatuses.length > 0 && res.redirectStatuses.every((s) => s === 301 || s === 308);
+    const base = { status: res.statusCode, finalUrl: res.url, moved, validators: { etag: header('etag'), lastModified: header('last-modified') } };
     if (res.statusCode !== 200) {
       res.body.resume();
-      throw new UpstreamError('upstream_failed', `The podcast source answered ${res.statusCode}.`);
+      return { ...base, body: Buffer.alloc(0) };
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -51,7 +67,13 @@ export class PodcastsService {
       res.body.destroy();
       throw new UpstreamError('upstream_failed', `The podcast source's answer could not be read (${(err as Error).message}).`);
     }
-    return Buffer.concat(chunks);
+    return { ...base, body: Buffer.concat(chunks) };
+  }
+
+  private async get(url: string, accept: string): Promise<Fetched> {
+    const res = await this.request(url, accept);
+    if (res.status !== 200) throw new UpstreamError('upstream_failed', `The podcast source answered ${res.status}.`);
+    return res;
   }
 
   async search(actor: Actor, q: string) {
@@ -60,7 +82,7 @@ export class PodcastsService {
     url.search = new URLSearchParams({ media: 'podcast', entity: 'podcast', term: q, limit: '25' }).toString();
     let body: { results?: Record<string, unknown>[] };
     try {
-      body = JSON.parse((await this.get(url.href, 'application/json')).toString('utf8')) as typeof body;
+      body = JSON.parse((await this.get(url.href, 'application/json')).body.toString('utf8')) as typeof body;
     } catch (err) {
       if (err instanceof UpstreamError) throw err;
       throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
@@ -74,8 +96,7 @@ export class PodcastsService {
     };
   }
 
-  private async readFeed(url: string): Promise<PodcastFeed> {
-    const body = await this.get(url, 'application/rss+xml, application/xml;q=0.9, */*;q=0.5');
+  private parse(body: Buffer): PodcastFeed {
     try {
       return parsePodcastFeed(body);
     } catch {
@@ -86,9 +107,13 @@ export class PodcastsService {
   async subscribe(actor: Actor, feedUrl: string): Promise<Subscription> {
     const me = member(actor);
     if (await this.deps.store.byFeed(me.id, feedUrl)) throw new ConflictError('already_subscribed', 'You already follow this show.');
-    const feed = await this.readFeed(feedUrl);
-    const s: Subscription = { id: randomUUID(), feedUrl, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString() };
-    await this.deps.store.insertSubscription(me.id, s, feed.items, randomUUID);
+    const res = await this.get(feedUrl, FEED_ACCEPT);
+    const feed = this.parse(res.body);
+    // a feed that has moved (301/308 or itunes:new-feed-url) is followed at its new address
+    const at = feed.newFeedUrl ?? (res.moved ? res.finalUrl : feedUrl);
+    if (at !== feedUrl && (await this.deps.store.byFeed(me.id, at))) throw new ConflictError('already_subscribed', 'You already follow this show.');
+    const s: Subscription = { id: randomUUID(), feedUrl: at, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString(), stoppedAt: null };
+    await this.deps.store.insertSubscription(me.id, s, res.validators, feed.items, randomUUID);
     return s;
   }
 
@@ -97,9 +122,43 @@ export class PodcastsService {
     const me = member(actor);
     const s = await this.deps.store.subscription(me.id, id);
     if (!s) throw new NotFoundError('No such subscription.');
-    const feed = await this.readFeed(s.feedUrl);
-    await this.deps.store.addItems(s.id, feed.items, randomUUID);
+    await this.poll(s);
     return this.deps.store.episodes(s.id);
+  }
+
+  /**
+   * One poll of a show's feed: its validators sent back (a 304 keeps everything), a 410 stops the
+   * subscription, a permanent redirect (301/308) or itunes:new-feed-url moves it to the new
+   * address, new episodes kept. A stopped subscription is not asked again.
+   */
+  private async poll(s: Subscription): Promise<void> {
+    if (s.stoppedAt) return;
+    const at = this.deps.clock.now().toISOString();
+    const res = await this.request(s.feedUrl, FEED_ACCEPT, await this.deps.store.validators(s.id));
+    if (res.status === 304) return this.deps.store.polled(s.id, { at });
+    if (res.status === 410) return this.deps.store.polled(s.id, { at, stopped: true });
+    if (res.status !== 200) throw new UpstreamError('upstream_failed', `The podcast source answered ${res.status}.`);
+    const feed = this.parse(res.body);
+    await this.deps.store.addItems(s.id, feed.items, randomUUID);
+    const to = feed.newFeedUrl ?? (res.moved ? res.finalUrl : undefined);
+    // moved, unless the member already follows the show at its new address (that one carries on)
+    const move = to && to !== s.feedUrl && !(await this.deps.store.byFeedOf(s.id, to)) ? to : undefined;
+    await this.deps.store.polled(s.id, { at, validators: res.validators, feedUrl: move });
+  }
+
+  /** The hourly task: every followed show polled once; one failing feed does not stop the others. */
+  async pollAll(): Promise<number> {
+    let failed = 0;
+    for (const { userId, id } of await this.deps.store.pollable()) {
+      const s = await this.deps.store.subscription(userId, id);
+      if (!s) continue;
+      try {
+        await this.poll(s);
+      } catch {
+        failed++;
+      }
+    }
+    return failed;
   }
 
   list(actor: Actor): Promise<Subscription[]> {

@@ -3,10 +3,11 @@ import type { Knex } from 'knex';
 import type { PodcastItem } from './podcast-feed.js';
 import type { Episode, Subscription } from './schema.js';
 
-interface SubRow { id: string; user_id: string; feed_url: string; title: string; image_url: string | null; subscribed_at: string }
+interface SubRow { id: string; user_id: string; feed_url: string; title: string; image_url: string | null; subscribed_at: string; etag: string | null; last_modified: string | null; stopped_at: string | null }
+export interface Validators { etag: string | null; lastModified: string | null }
 interface EpRow { id: string; subscription_id: string; title: string; audio_type: string | null; audio_length: number | null; duration_sec: number | null; published_at: string | null; position_sec: number; progress_at: string | null; finished: number | boolean }
 
-const sub = (r: SubRow): Subscription => ({ id: r.id, feedUrl: r.feed_url, title: r.title, imageUrl: r.image_url, subscribedAt: r.subscribed_at });
+const sub = (r: SubRow): Subscription => ({ id: r.id, feedUrl: r.feed_url, title: r.title, imageUrl: r.image_url, subscribedAt: r.subscribed_at, stoppedAt: r.stopped_at });
 const ep = (r: EpRow): Episode => ({
   id: r.id,
   subscriptionId: r.subscription_id,
@@ -33,12 +34,35 @@ export class PodcastsStore {
     const r = (await this.db<SubRow>('podcast_subscriptions').where({ user_id: userId, feed_url: feedUrl }).first()) as SubRow | undefined;
     return r ? sub(r) : null;
   }
+  /** Whether the owner of this subscription already follows that feed address. */
+  async byFeedOf(subscriptionId: string, feedUrl: string): Promise<boolean> {
+    const owner = this.db('podcast_subscriptions').where({ id: subscriptionId }).select('user_id');
+    return (await this.db('podcast_subscriptions').whereIn('user_id', owner).andWhere({ feed_url: feedUrl }).first('id')) !== undefined;
+  }
   /** The subscription and its first episodes in one transaction: never a show without its episodes. */
-  async insertSubscription(userId: string, s: Subscription, items: PodcastItem[], newId: () => string): Promise<void> {
+  async insertSubscription(userId: string, s: Subscription, v: Validators, items: PodcastItem[], newId: () => string): Promise<void> {
     await this.db.transaction(async (trx) => {
-      await trx('podcast_subscriptions').insert({ id: s.id, user_id: userId, feed_url: s.feedUrl, title: s.title, image_url: s.imageUrl, subscribed_at: s.subscribedAt });
+      await trx('podcast_subscriptions').insert({ id: s.id, user_id: userId, feed_url: s.feedUrl, title: s.title, image_url: s.imageUrl, subscribed_at: s.subscribedAt, etag: v.etag, last_modified: v.lastModified, polled_at: s.subscribedAt });
       await insertItems(trx, s.id, items, newId);
     });
+  }
+  /** Every subscription still polled, with its validators (the hourly poll). */
+  async pollable(): Promise<{ userId: string; id: string }[]> {
+    return ((await this.db<SubRow>('podcast_subscriptions').whereNull('stopped_at').select('user_id', 'id')) as SubRow[]).map((r) => ({ userId: r.user_id, id: r.id }));
+  }
+  async validators(id: string): Promise<Validators> {
+    const r = (await this.db<SubRow>('podcast_subscriptions').where({ id }).first('etag', 'last_modified')) as SubRow | undefined;
+    return { etag: r?.etag ?? null, lastModified: r?.last_modified ?? null };
+  }
+  async polled(id: string, patch: { at: string; feedUrl?: string; validators?: Validators; stopped?: boolean }): Promise<void> {
+    await this.db('podcast_subscriptions')
+      .where({ id })
+      .update({
+        polled_at: patch.at,
+        ...(patch.feedUrl ? { feed_url: patch.feedUrl } : {}),
+        ...(patch.validators ? { etag: patch.validators.etag, last_modified: patch.validators.lastModified } : {}),
+        ...(patch.stopped ? { stopped_at: patch.at } : {}),
+      });
   }
   /** New episodes of a later poll (the ones already kept, by guid or enclosure address, are left alone). */
   async addItems(subscriptionId: string, items: PodcastItem[], newId: () => string): Promise<void> {
