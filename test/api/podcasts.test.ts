@@ -6,7 +6,7 @@
 // and the access rules (anonymous 401, another member's show or episode 404, bad input 400).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EpisodesResponse, PodcastSearchResponse, SubscriptionResponse } from '../../server/modules/podcasts/schema.js';
-import { item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js';
+import { AUDIO, item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('Podcasts', () => {
@@ -142,5 +142,24 @@ describe('Podcasts', () => {
     await s.handle.deps.podcasts.pollAll();
     expect(fake.requests.map((r) => r.path)).not.toContain('/feeds/gone.xml');
     expect(EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${doomed.id}/episodes`)).body).episodes).toHaveLength(3);
+  });
+
+  it('proxies the audio through the guard with Range passed on, following the analytics hop', async () => {
+    const sub = await subscribe();
+    const ep = EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${sub.id}/episodes`)).body).episodes[0]!;
+    expect(ep.title).toBe('Episode 2: Bread'); // its enclosure is behind /stats/ (302)
+    const whole = await fetch(`${s.url}/api/podcasts/episodes/${ep.id}/audio`, { headers: { cookie: s.member.cookie! } });
+    expect(whole.status).toBe(200);
+    expect(Buffer.from(await whole.arrayBuffer()).equals(AUDIO)).toBe(true);
+    const part = await fetch(`${s.url}/api/podcasts/episodes/${ep.id}/audio`, { headers: { cookie: s.member.cookie!, range: 'bytes=100-199' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 100-199/${AUDIO.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(AUDIO.subarray(100, 200))).toBe(true);
+    expect(fake.requests.map((r) => r.path)).toContain('/stats/audio/ep2.mp3');
+    expect((await s.admin.get(`/api/podcasts/episodes/${ep.id}/audio`)).status).toBe(404);
+    expect((await s.anon.get(`/api/podcasts/episodes/${ep.id}/audio`)).status).toBe(401);
+    await fake.down();
+    expect((await s.member.get(`/api/podcasts/episodes/${ep.id}/audio`)).status).toBe(502);
+    await fake.up();
   });
 });

@@ -17,6 +17,9 @@ export interface FakePodcasts extends FakeHttp {
   };
 }
 
+/** The bytes every episode's enclosure serves (a stand-in: the proxy is tested on bytes and ranges, not decoding). */
+export const AUDIO = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
+
 export const item = (guid: string | null, title: string, audio: string, date: string, duration: string) =>
   `<item>${guid === null ? '' : `<guid isPermaLink="false">${guid}</guid>`}<title>${title}</title><pubDate>${date}</pubDate>` +
   `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
@@ -43,7 +46,7 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
     if (url.pathname === '/feeds/kitchen.xml' || url.pathname === '/feeds/gone.xml' || moving) {
       const items = [
         ...state.extraItems,
-        item('ep-2', 'Episode 2: Bread', `${http.url}/audio/ep2.mp3`, 'Mon, 02 Nov 2026 08:00:00 GMT', '1:02:03'),
+        item('ep-2', 'Episode 2: Bread', `${http.url}/stats/audio/ep2.mp3`, 'Mon, 02 Nov 2026 08:00:00 GMT', '1:02:03'),
         item('ep-1', 'Episode 1: Soup', `${http.url}/audio/ep1.mp3`, 'Mon, 26 Oct 2026 08:00:00 GMT', '30:32'),
         item(null, 'Bonus: no guid', `${http.url}/audio/bonus.mp3`, 'Tue, 20 Oct 2026 08:00:00 GMT', '95'),
         item(null, 'Bonus again (same file)', `${http.url}/audio/bonus.mp3`, 'Tue, 20 Oct 2026 08:00:00 GMT', '95'),
@@ -62,6 +65,16 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
     if (url.pathname === '/feeds/broken.xml') {
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       return void res.end('<rss><channel><title>cut mid');
+    }
+    // an analytics hop (302) in front of the audio, as podtrac-style prefixes do
+    if (url.pathname.startsWith('/stats/')) return void res.writeHead(302, { location: url.pathname.slice('/stats'.length) }).end();
+    if (url.pathname.startsWith('/audio/')) {
+      const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
+      if (!range) return void res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': AUDIO.length, 'accept-ranges': 'bytes' }).end(AUDIO);
+      const start = Number(range[1] || 0);
+      const end = Math.min(range[2] ? Number(range[2]) : AUDIO.length - 1, AUDIO.length - 1);
+      res.writeHead(206, { 'content-type': 'audio/mpeg', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${AUDIO.length}`, 'accept-ranges': 'bytes' });
+      return void res.end(AUDIO.subarray(start, end + 1));
     }
     res.writeHead(404).end();
   });

@@ -1,5 +1,6 @@
 import { actorOf } from '../../http/auth.js';
-import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { pipeline } from 'node:stream/promises';
+import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import { EpisodeResponse, EpisodesResponse, IdParams, PodcastSearchResponse, ProgressBody, SearchQuery, SubscribeBody, SubscriptionResponse, SubscriptionsResponse } from './schema.js';
 import type { PodcastsService } from './service.js';
@@ -19,6 +20,13 @@ export function createPodcastRoutes(podcasts: PodcastsService) {
     r.get('/subscriptions/:id/episodes', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.episodes(actorOf(req), parse(IdParams, req.params).id) }));
     r.post('/subscriptions/:id/refresh', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.refresh(actorOf(req), parse(IdParams, req.params).id) }));
     r.get('/inbox', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.inbox(actorOf(req)) }));
+    r.get('/episodes/:id/audio', { access: 'user', response: bytes('the episode\'s audio (its own audio/* type), 206 with Content-Range when a Range was asked') }, async (req, res) => {
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      const audio = await podcasts.audio(actorOf(req), parse(IdParams, req.params).id, req.headers.range, abort.signal);
+      res.status(audio.status).set({ ...audio.headers, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+      await pipeline(audio.body, res).catch(() => undefined); // the player went away or the host cut the stream
+    });
     r.put('/episodes/:id/progress', { access: 'user', response: EpisodeResponse }, async (req) => ({
       episode: await podcasts.progress(actorOf(req), parse(IdParams, req.params).id, parse(ProgressBody, req.body)),
     }));

@@ -1,6 +1,7 @@
 // The podcasts rules: iTunes search, each member's private subscriptions, their episodes, the inbox
 // and listening progress. Every outside request goes through the one SSRF guard.
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { type Actor, type UserActor } from '../../actor.js';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -8,6 +9,12 @@ import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { FINISHED_REMAINING_SEC, type Episode, type ProgressBody, type Subscription } from './schema.js';
 import type { PodcastsStore, Validators } from './store.js';
+
+export interface AudioStream {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
+}
 
 interface Fetched {
   status: number;
@@ -178,6 +185,36 @@ export class PodcastsService {
 
   inbox(actor: Actor): Promise<Episode[]> {
     return this.deps.store.inbox(member(actor).id);
+  }
+
+  /**
+   * The episode's audio, fetched from its enclosure through the SSRF guard (an analytics redirect
+   * followed, each hop checked) with the player's Range passed on: the host's 200 or 206 and its
+   * length/range headers come back; anything else is a 502 sentence. The enclosure's address is never answered.
+   */
+  async audio(actor: Actor, id: string, range: string | undefined, signal: AbortSignal): Promise<AudioStream> {
+    const me = member(actor);
+    const url = await this.deps.store.audioUrlOf(me.id, id);
+    if (!url) throw new NotFoundError('No such episode.');
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+    if (range && /^bytes=\d*-\d*$/.test(range)) headers.range = range;
+    let res;
+    try {
+      res = await guardedRequest(this.deps.guard, url, { headers, signal, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: 5 * 60_000 });
+    } catch (err) {
+      throw new UpstreamError('upstream_failed', `The episode's audio could not be reached (${(err as Error).message}).`);
+    }
+    if (res.statusCode !== 200 && res.statusCode !== 206 && res.statusCode !== 416) {
+      res.body.resume();
+      throw new UpstreamError('upstream_failed', `The episode's audio host answered ${res.statusCode}.`);
+    }
+    const pass: Record<string, string> = {};
+    for (const h of ['content-type', 'content-length', 'content-range', 'accept-ranges']) {
+      const v = res.headers[h];
+      if (typeof v === 'string') pass[h] = v;
+    }
+    if (!pass['content-type']?.startsWith('audio/')) pass['content-type'] = 'audio/mpeg';
+    return { status: res.statusCode, headers: pass, body: res.body };
   }
 
   /** Saves where the member is; an older report (by updatedAt) than the one kept changes nothing. */

@@ -94,6 +94,11 @@ export class PodcastsStore {
     const r = (await this.db('podcast_episodes as e').join('podcast_subscriptions as s', 's.id', 'e.subscription_id').where({ 's.user_id': userId, 'e.id': id }).first('e.*')) as EpRow | undefined;
     return r ? { ...ep(r), progressAt: r.progress_at } : null;
   }
+  /** The enclosure address of an episode of a show the member follows, else null. */
+  async audioUrlOf(userId: string, id: string): Promise<string | null> {
+    const r = (await this.db('podcast_episodes as e').join('podcast_subscriptions as s', 's.id', 'e.subscription_id').where({ 's.user_id': userId, 'e.id': id }).first('e.audio_url')) as { audio_url: string } | undefined;
+    return r?.audio_url ?? null;
+  }
   async saveProgress(id: string, positionSec: number, durationSec: number | null, finished: boolean, at: string): Promise<void> {
     const patch: Record<string, unknown> = { position_sec: positionSec, finished, progress_at: at };
     if (durationSec !== null) patch.duration_sec = durationSec;
