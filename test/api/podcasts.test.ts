@@ -162,4 +162,25 @@ describe('Podcasts', () => {
     expect((await s.member.get(`/api/podcasts/episodes/${ep.id}/audio`)).status).toBe(502);
     await fake.up();
   });
+
+  it('imports and exports OPML per member', async () => {
+    await subscribe();
+    const opml = `<?xml version="1.0"?><opml version="2.0"><head/><body><outline text="Shows">` +
+      `<outline text="Kitchen" xmlUrl="${fake.url}/feeds/kitchen.xml"/><outline text="Gone" xmlUrl="${fake.url}/feeds/missing.xml"/>` +
+      `<outline text="Moving" xmlUrl="${fake.url}/feeds/gone.xml"/></outline></body></opml>`;
+    const r = await fetch(`${s.url}/api/podcasts/opml`, { method: 'POST', headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': 'text/xml' }, body: opml });
+    expect(r.status).toBe(200);
+    const body = (await r.json()) as { added: { feedUrl: string }[]; existing: number; failed: number };
+    expect(body.added.map((a) => a.feedUrl)).toEqual([`${fake.url}/feeds/gone.xml`]);
+    expect(body).toMatchObject({ existing: 1, failed: 1 });
+    const bad = await fetch(`${s.url}/api/podcasts/opml`, { method: 'POST', headers: { cookie: s.member.cookie!, origin: s.url, 'content-type': 'text/xml' }, body: 'hello' });
+    expect(bad.status).toBe(400);
+
+    const out = await s.member.get('/api/podcasts/opml');
+    expect(out.status).toBe(200);
+    expect(out.headers['content-type']).toMatch(/x-opml/);
+    expect(out.text).toContain(`xmlUrl="${fake.url}/feeds/kitchen.xml"`);
+    expect(out.text).toContain(`xmlUrl="${fake.url}/feeds/gone.xml"`);
+    expect((await s.admin.get('/api/podcasts/opml')).text).not.toContain('xmlUrl');
+  });
 });

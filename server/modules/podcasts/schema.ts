@@ -51,3 +51,13 @@ export const ProgressBody = z.object({
 export type ProgressBody = z.infer<typeof ProgressBody>;
 /** An episode is finished when this little (or less) remains. */
 export const FINISHED_REMAINING_SEC = 30;
+
+export const MAX_OPML_BYTES = 2 * 1024 * 1024;
+export const OpmlImportResponse = z.object({
+  added: z.array(Subscription),
+  /** Shows the member already followed. */
+  existing: z.number().int(),
+  /** Outlines whose feed could not be read (down, not a feed) or that had no feed address. */
+  failed: z.number().int(),
+});
+export type OpmlImportResponse = z.infer<typeof OpmlImportResponse>;

@@ -7,7 +7,8 @@ import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError, Upstr
 import type { Clock } from '../../platform/clock.js';
 import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
-import { FINISHED_REMAINING_SEC, type Episode, type ProgressBody, type Subscription } from './schema.js';
+import { decodeBody, parseOpml } from '../today/public.js';
+import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
 import type { PodcastsStore, Validators } from './store.js';
 
 export interface AudioStream {
@@ -166,6 +167,39 @@ export class PodcastsService {
       }
     }
     return failed;
+  }
+
+  /** Follows every show an OPML file lists (each feed read, as when following one); what fails is counted, not fatal. */
+  async importOpml(actor: Actor, body: Buffer): Promise<OpmlImportResponse> {
+    const me = member(actor);
+    let parsed: ReturnType<typeof parseOpml>;
+    try {
+      parsed = parseOpml(decodeBody(body, ''));
+    } catch {
+      throw new BadRequestError('That is not an OPML file (an XML list of feeds).');
+    }
+    const out: OpmlImportResponse = { added: [], existing: 0, failed: parsed.skipped };
+    for (const f of parsed.feeds) {
+      if (await this.deps.store.byFeed(me.id, f.xmlUrl)) {
+        out.existing++;
+        continue;
+      }
+      try {
+        out.added.push(await this.subscribe(me, f.xmlUrl));
+      } catch (err) {
+        if (err instanceof ConflictError) out.existing++;
+        else out.failed++;
+      }
+    }
+    return out;
+  }
+
+  /** The member's shows as an OPML 2.0 file. */
+  async exportOpml(actor: Actor): Promise<string> {
+    const subs = await this.list(actor);
+    const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const lines = subs.map((s) => `    <outline type="rss" text="${esc(s.title)}" title="${esc(s.title)}" xmlUrl="${esc(s.feedUrl)}"/>`);
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<opml version="2.0">\n  <head><title>Hearth podcasts</title></head>\n  <body>\n${lines.join('\n')}\n  </body>\n</opml>\n`;
   }
 
   list(actor: Actor): Promise<Subscription[]> {
