@@ -25,6 +25,7 @@ describe('Podcasts', () => {
     fake.state.extraItems = [];
     fake.state.garbage = false;
     fake.state.gone = false;
+    fake.state.announceMove = false;
     fake.requests.length = 0;
     await s.handle.deps.db('podcast_subscriptions').delete();
   });
@@ -182,5 +183,19 @@ describe('Podcasts', () => {
     expect(out.text).toContain(`xmlUrl="${fake.url}/feeds/kitchen.xml"`);
     expect(out.text).toContain(`xmlUrl="${fake.url}/feeds/gone.xml"`);
     expect((await s.admin.get('/api/podcasts/opml')).text).not.toContain('xmlUrl');
+  });
+
+  it('a later poll that finds itunes:new-feed-url moves the subscription; a position past the end is refused', async () => {
+    const sub = SubscriptionResponse.parse((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/gone.xml` })).body).subscription;
+    fake.state.announceMove = true;
+    fake.state.extraItems = [item('ep-9', 'Episode 9', `${fake.url}/audio/ep9.mp3`, 'Tue, 03 Nov 2026 08:00:00 GMT', '60')]; // a new ETag
+    expect(await s.handle.deps.podcasts.pollAll()).toBe(0);
+    const mine = (await s.member.get('/api/podcasts/subscriptions')).body.subscriptions as { id: string; feedUrl: string }[];
+    expect(mine).toEqual([expect.objectContaining({ id: sub.id, feedUrl: `${fake.url}/feeds/kitchen.xml` })]);
+    const eps = EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${sub.id}/episodes`)).body).episodes;
+    expect(eps.map((e) => e.title)).toContain('Episode 9');
+    const bad = await s.member.put(`/api/podcasts/episodes/${eps[0]!.id}/progress`, { positionSec: 700, durationSec: 600, updatedAt: new Date().toISOString() });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/past the end/);
   });
 });

@@ -14,6 +14,8 @@ export interface FakePodcasts extends FakeHttp {
     garbage: boolean;
     /** /feeds/gone.xml answers 410 Gone (else it is the kitchen feed). */
     gone: boolean;
+    /** /feeds/gone.xml names the kitchen feed as its new address (itunes:new-feed-url). */
+    announceMove: boolean;
   };
 }
 
@@ -25,7 +27,7 @@ export const item = (guid: string | null, title: string, audio: string, date: st
   `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
 
 export async function startFakePodcasts(): Promise<FakePodcasts> {
-  const state = { extraItems: [] as string[], garbage: false, gone: false };
+  const state = { extraItems: [] as string[], garbage: false, gone: false, announceMove: false };
   const http = await startFakeHttp((req, res, url) => {
     if (url.pathname === '/search') {
       if (state.garbage) {
@@ -42,7 +44,7 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
     // moved for good: a 301 to the kitchen feed, or a feed naming its new address
     if (url.pathname === '/feeds/old.xml') return void res.writeHead(301, { location: '/feeds/kitchen.xml' }).end();
     if (url.pathname === '/feeds/gone.xml' && state.gone) return void res.writeHead(410).end();
-    const moving = url.pathname === '/feeds/moving.xml';
+    const moving = url.pathname === '/feeds/moving.xml' || (url.pathname === '/feeds/gone.xml' && state.announceMove);
     if (url.pathname === '/feeds/kitchen.xml' || url.pathname === '/feeds/gone.xml' || moving) {
       const items = [
         ...state.extraItems,
