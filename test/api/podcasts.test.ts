@@ -82,7 +82,7 @@ describe('Podcasts', () => {
   });
 
   it('refuses what is not a feed, without keeping anything', async () => {
-    for (const feedUrl of [`${fake.url}/feeds/broken.xml`, `${fake.url}/feeds/missing.xml`]) {
+    for (const feedUrl of [`${fake.url}/feeds/broken.xml`, `${fake.url}/feeds/missing.xml`, `${fake.url}/feeds/slow.xml`, `${fake.url}/feeds/cut.xml`]) {
       const r = await s.member.post('/api/podcasts/subscriptions', { feedUrl });
       expect([400, 502]).toContain(r.status);
       expect(r.body.error.message).toMatch(/podcast/);

@@ -64,6 +64,13 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
           `<title>Kitchen Table Talk</title>${newFeed}<itunes:image href="${http.url}/art.jpg"/>${items.join('')}</channel></rss>`,
       );
     }
+    if (url.pathname === '/feeds/slow.xml') return; // never answers
+    if (url.pathname === '/feeds/cut.xml') {
+      // headers and half a feed, then the connection drops
+      res.writeHead(200, { 'content-type': 'application/rss+xml', 'content-length': '100000' });
+      res.write('<?xml version="1.0"?><rss version="2.0"><channel><title>Cut</title>');
+      return void setTimeout(() => res.destroy(), 20);
+    }
     if (url.pathname === '/feeds/broken.xml') {
       res.writeHead(200, { 'content-type': 'application/rss+xml' });
       return void res.end('<rss><channel><title>cut mid');
