@@ -51,6 +51,8 @@ export const ConfigSchema = z.object({
   metUrl: httpUrl.default('https://api.met.no'),
   wikipediaUrl: z.string().min(1).default('https://{lang}.wikipedia.org'),
   sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
+  /** The iTunes Search API the podcasts module searches (issue 35); tests point it at a fake. */
+  itunesUrl: httpUrl.default('https://itunes.apple.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     metUrl: emptyToUndefined(env.MET_BASE),
     wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
     sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
+    itunesUrl: emptyToUndefined(env.ITUNES_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

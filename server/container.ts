@@ -35,6 +35,7 @@ import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
+import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
@@ -146,7 +147,8 @@ function buildModules(p: Platform, o: Overrides) {
   const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness, notifications: notifications.services.notifications });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, system] as const;
+  const podcasts = createPodcastsModule(p);
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

@@ -1,0 +1,48 @@
+import { BadRequestError } from '../../errors.js';
+import { actorOf } from '../../http/auth.js';
+import { readRawBody } from '../../http/body.js';
+import { pipeline } from 'node:stream/promises';
+import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
+import { parse } from '../../http/validate.js';
+import { MAX_OPML_BYTES, OpmlImportResponse, EpisodeResponse, EpisodesResponse, IdParams, PodcastSearchResponse, ProgressBody, SearchQuery, SubscribeBody, SubscriptionResponse, SubscriptionsResponse } from './schema.js';
+import type { PodcastsService } from './service.js';
+
+export function createPodcastRoutes(podcasts: PodcastsService) {
+  return defineRoutes((r) => {
+    r.get('/search', { access: 'user', response: PodcastSearchResponse }, (req) => podcasts.search(actorOf(req), parse(SearchQuery, req.query).q));
+    r.get('/subscriptions', { access: 'user', response: SubscriptionsResponse }, async (req) => ({ subscriptions: await podcasts.list(actorOf(req)) }));
+    r.post('/subscriptions', { access: 'user', response: SubscriptionResponse }, async (req, res) => {
+      const subscription = await podcasts.subscribe(actorOf(req), parse(SubscribeBody, req.body).feedUrl);
+      res.status(201);
+      return { subscription };
+    });
+    r.delete('/subscriptions/:id', { access: 'user', response: NO_CONTENT }, async (req) => {
+      await podcasts.unsubscribe(actorOf(req), parse(IdParams, req.params).id);
+    });
+    r.get('/subscriptions/:id/episodes', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.episodes(actorOf(req), parse(IdParams, req.params).id) }));
+    r.post('/subscriptions/:id/refresh', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.refresh(actorOf(req), parse(IdParams, req.params).id) }));
+    r.get('/opml', { access: 'user', response: bytes('text/x-opml (the member\'s shows, OPML 2.0)') }, async (req, res) => {
+      const text = await podcasts.exportOpml(actorOf(req));
+      res.set({ 'Content-Type': 'text/x-opml; charset=utf-8', 'Content-Disposition': 'attachment; filename="podcasts.opml"' }).send(text);
+    });
+    // the OPML file is the body (XML, not JSON)
+    r.post('/opml', { access: 'user', response: OpmlImportResponse, jsonLimit: false }, async (req) => {
+      if (!/^(text\/(xml|x-opml|plain)|application\/(xml|octet-stream)|text\/x-opml\+xml)/i.test(req.get('content-type') ?? '')) {
+        req.resume();
+        throw new BadRequestError('Send the OPML file as the body (Content-Type text/xml).');
+      }
+      return podcasts.importOpml(actorOf(req), await readRawBody(req, MAX_OPML_BYTES, `That file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB.`));
+    });
+    r.get('/inbox', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.inbox(actorOf(req)) }));
+    r.get('/episodes/:id/audio', { access: 'user', response: bytes('the episode\'s audio (its own audio/* type), 206 with Content-Range when a Range was asked') }, async (req, res) => {
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      const audio = await podcasts.audio(actorOf(req), parse(IdParams, req.params).id, req.headers.range, abort.signal);
+      res.status(audio.status).set({ ...audio.headers, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+      await pipeline(audio.body, res).catch(() => undefined); // the player went away or the host cut the stream
+    });
+    r.put('/episodes/:id/progress', { access: 'user', response: EpisodeResponse }, async (req) => ({
+      episode: await podcasts.progress(actorOf(req), parse(IdParams, req.params).id, parse(ProgressBody, req.body)),
+    }));
+  });
+}

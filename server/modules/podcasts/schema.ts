@@ -1,0 +1,63 @@
+// Podcasts (issue 35): requests and answers.
+import { z } from 'zod';
+
+export const SearchQuery = z.object({ q: z.string().trim().min(1, 'Type something to search for.').max(200) });
+export const PodcastSearchResult = z.object({
+  title: z.string(),
+  author: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  feedUrl: z.string().nullable(),
+  /** false when iTunes gives no feed address: such a show cannot be followed. */
+  subscribable: z.boolean(),
+});
+export const PodcastSearchResponse = z.object({ results: z.array(PodcastSearchResult) });
+
+export const SubscribeBody = z.object({ feedUrl: z.string().url('The feed address must be a web address.').max(2000) });
+export const IdParams = z.object({ id: z.string().min(1).max(100) });
+
+export const Subscription = z.object({
+  id: z.string(),
+  feedUrl: z.string(),
+  title: z.string(),
+  imageUrl: z.string().nullable(),
+  subscribedAt: z.string(),
+  /** When the feed said it is gone for good (410): the show is no longer polled. */
+  stoppedAt: z.string().nullable(),
+});
+export const SubscriptionResponse = z.object({ subscription: Subscription });
+export const SubscriptionsResponse = z.object({ subscriptions: z.array(Subscription) });
+
+export const Episode = z.object({
+  id: z.string(),
+  subscriptionId: z.string(),
+  title: z.string(),
+  audioType: z.string().nullable(),
+  audioLength: z.number().nullable(),
+  durationSec: z.number().nullable(),
+  publishedAt: z.string().nullable(),
+  positionSec: z.number(),
+  finished: z.boolean(),
+});
+export type Episode = z.infer<typeof Episode>;
+export type Subscription = z.infer<typeof Subscription>;
+export const EpisodesResponse = z.object({ episodes: z.array(Episode) });
+export const EpisodeResponse = z.object({ episode: Episode });
+
+export const ProgressBody = z.object({
+  positionSec: z.number().min(0).max(100 * 3600),
+  durationSec: z.number().min(0).max(100 * 3600),
+  updatedAt: z.string().datetime({ message: 'updatedAt must be an ISO time.' }),
+});
+export type ProgressBody = z.infer<typeof ProgressBody>;
+/** An episode is finished when this little (or less) remains. */
+export const FINISHED_REMAINING_SEC = 30;
+
+export const MAX_OPML_BYTES = 2 * 1024 * 1024;
+export const OpmlImportResponse = z.object({
+  added: z.array(Subscription),
+  /** Shows the member already followed. */
+  existing: z.number().int(),
+  /** Outlines whose feed could not be read (down, not a feed) or that had no feed address. */
+  failed: z.number().int(),
+});
+export type OpmlImportResponse = z.infer<typeof OpmlImportResponse>;
