@@ -8,7 +8,7 @@ import { PodcastsStore } from './store.js';
 export const POLL_MS = 60 * 60_000;
 
 export function createPodcastsModule(p: Platform) {
-  const podcasts = new PodcastsService({ store: new PodcastsStore(p.db), guard: p.guard, clock: p.clock, itunesUrl: p.config.itunesUrl, timeoutMs: p.tuning.todayFetchTimeoutMs });
+  const podcasts = new PodcastsService({ store: new PodcastsStore(p.db), guard: p.guard, clock: p.clock, itunesUrl: p.config.itunesUrl, timeoutMs: p.tuning.todayFetchTimeoutMs ?? 15_000 });
   return defineModule({
     name: 'podcasts',
     routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts) }],

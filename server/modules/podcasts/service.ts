@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Actor, type UserActor } from '../../actor.js';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError, UpstreamError } from '../../errors.js';
+import { type AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { decodeBody, parseOpml } from '../today/public.js';
 import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
@@ -43,6 +43,13 @@ function member(actor: Actor): UserActor {
   return actor;
 }
 
+/** A fetch that did not get an answer, said without the underlying error's words (addresses, hosts). */
+function unreachable(what: string, err: unknown): AppError {
+  if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.charAt(0).toLowerCase()}${what.slice(1)} cannot be fetched.`);
+  if (err instanceof BlockedUrlError) return new UpstreamError('address_refused', `${what} is at an address Hearth does not reach (a home-network or reserved address).`);
+  return new UpstreamError('upstream_failed', `${what} could not be reached. Check the address, or try again in a little while.`);
+}
+
 export class PodcastsService {
   constructor(private readonly deps: PodcastsDeps) {}
 
@@ -54,7 +61,7 @@ export class PodcastsService {
     try {
       res = await guardedRequest(this.deps.guard, url, { headers, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
     } catch (err) {
-      throw new UpstreamError('upstream_failed', `The podcast source could not be reached (${(err as Error).message}).`);
+      throw unreachable('The podcast source', err);
     }
     const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
     const moved = res.redirectStatuses.length > 0 && res.redirectStatuses.every((s) => s === 301 || s === 308);
@@ -73,7 +80,7 @@ export class PodcastsService {
       }
     } catch (err) {
       res.body.destroy();
-      throw new UpstreamError('upstream_failed', `The podcast source's answer could not be read (${(err as Error).message}).`);
+      throw new UpstreamError('upstream_failed', size > MAX_FEED_BYTES ? `The podcast feed is larger than ${Math.round(MAX_FEED_BYTES / 1024 / 1024)} MB, more than Hearth reads.` : 'The podcast source stopped sending its feed part-way. Try again in a little while.');
     }
     return { ...base, body: Buffer.concat(chunks) };
   }
@@ -236,7 +243,7 @@ export class PodcastsService {
     try {
       res = await guardedRequest(this.deps.guard, url, { headers, signal, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: 5 * 60_000 });
     } catch (err) {
-      throw new UpstreamError('upstream_failed', `The episode's audio could not be reached (${(err as Error).message}).`);
+      throw unreachable('The episode’s audio', err);
     }
     if (res.statusCode !== 200 && res.statusCode !== 206 && res.statusCode !== 416) {
       res.body.resume();
