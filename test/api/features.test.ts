@@ -266,6 +266,8 @@ describe('setup extras when the wizard is closed mid-install', () => {
       res.body.destroy();
       await waitFor(() => existsSync(path.join(s.dataDir, 'components/extra.bin')), 'the extra to finish downloading without its stream', 15_000, 50);
       expect(sha256(readFileSync(path.join(s.dataDir, 'components/extra.bin')))).toBe(sha256(extra));
+      // the file lands first; the queue's completion then turns the feature on (its listener runs after the rename)
+      await waitFor(async () => (await s.member.get('/api/app-features')).body.features['maps-base'] === true, 'the extra feature to be on', 15_000, 50);
       expect(await s.handle.deps.settings.get('setup.pending_extras')).toBeUndefined();
       expect((await s.member.get('/api/app-features')).body.features).toMatchObject({ 'chat-base': true, 'maps-base': true });
     } finally {
