@@ -11,9 +11,10 @@ import type { FeatureRoutes, RouteInfo } from './routes.js';
 
 type Mounts = Array<[prefix: string, routes: FeatureRoutes]>;
 
-/** Every module's routes behind the session lookup, in module order. */
+/** Every module's routes behind the session lookup: the `first` ones, then the rest, each in module order. */
 export function featureRoutes(d: Pick<Deps, 'modules'>): Mounts {
-  return d.modules.flatMap((m) => (m.routes ?? []).filter((r) => !r.public).map((r): [string, FeatureRoutes] => [r.prefix, r.routes]));
+  const behind = d.modules.flatMap((m) => (m.routes ?? []).filter((r) => !r.public));
+  return [...behind.filter((r) => r.first), ...behind.filter((r) => !r.first)].map((r): [string, FeatureRoutes] => [r.prefix, r.routes]);
 }
 
 /**

@@ -53,11 +53,16 @@ export interface Platform {
   tls: TlsManager;
 }
 
-/** Routes mounted under /api + prefix; `public` ones before the session lookup (content that is the same for everyone). */
+/**
+ * Routes mounted under /api + prefix; `public` ones before the session lookup (content that is the
+ * same for everyone); `first` ones behind the session lookup but ahead of every other module's
+ * routes (a path asked many times a second, such as map tiles, skips the walk past the others).
+ */
 export interface ModuleRoutes {
   prefix: string;
   routes: FeatureRoutes;
   public?: boolean;
+  first?: boolean;
 }
 
 /** A task the scheduler runs every `everyMs`. */

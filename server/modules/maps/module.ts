@@ -11,7 +11,7 @@ import { GeoStore } from './geo-store.js';
 import type { MapsPorts } from './ports.js';
 import { RegionFiles } from './region-files.js';
 import { MapRegionsService } from './regions-service.js';
-import { createMapAdminRoutes, createMapRoutes } from './routes.js';
+import { createMapAdminRoutes, createMapRoutes, createMapTileRoutes } from './routes.js';
 import { MAX_OPEN_REGIONS } from './schema.js';
 import { PlacesService } from './places-service.js';
 import { MapsStore, PlacesStore } from './store.js';
@@ -48,6 +48,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   return defineModule({
     name: 'maps',
     routes: [
+      { prefix: '/maps/tiles', routes: createMapTileRoutes(mapTiles), first: true },
       { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions, places) },
       { prefix: '/admin/maps', routes: createMapAdminRoutes(mapRegions, places, geocoder, p.sse) },
     ],

@@ -142,6 +142,14 @@ export class RegionFiles {
   constructor(private readonly maxOpen: number) {}
 
   get(regionId: string, version: string, filePath: string): RegionFile {
+    return this.getOrOpen(regionId, version, () => filePath)!;
+  }
+
+  /**
+   * The open file of a region's version; when it is not open, `resolvePath` names the file to open
+   * (null: none, and nothing is opened). Path checks done there run once per opening, not per tile.
+   */
+  getOrOpen(regionId: string, version: string, resolvePath: () => string | null): RegionFile | null {
     const key = `${regionId}@${version}`;
     let f = this.open.get(key);
     if (f) {
@@ -150,6 +158,8 @@ export class RegionFiles {
       this.open.set(key, f);
       return f;
     }
+    const filePath = resolvePath();
+    if (filePath === null) return null;
     for (const [k, other] of this.open) if (k.startsWith(`${regionId}@`)) void this.drop(k, other);
     f = new RegionFile(key, filePath);
     this.open.set(key, f);

@@ -35,9 +35,10 @@ export class MapTilesService {
     if (!region) throw new NotFoundError('There is no such map region installed.');
     const [y, ext] = file.split('.') as [string, string];
     if (ext !== 'mvt' && ext !== 'pbf') throw new BadRequestError('This region has vector tiles: ask for <y>.mvt.');
-    const filePath = resolveInside(this.deps.dataDir, region.filePath);
-    if (!filePath) throw new NotFoundError('There is no such map region installed.');
-    const found = await this.deps.files.get(region.id, region.installedAt, filePath).tile(z, x, Number(y));
+    // the path guard runs when the region's file is opened (once, not per tile)
+    const opened = this.deps.files.getOrOpen(region.id, region.installedAt, () => resolveInside(this.deps.dataDir, region.filePath));
+    if (!opened) throw new NotFoundError('There is no such map region installed.');
+    const found = await opened.tile(z, x, Number(y));
     if (found.kind === 'out_of_range') throw new NotFoundError(`${region.name} has no tiles at that place and zoom (it has zoom ${region.minZoom} to ${region.maxZoom}).`);
     return found;
   }
