@@ -2,7 +2,7 @@
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import type { Clock } from '../../platform/clock.js';
-import type { TodayCacheStore } from './cache-store.js';
+import type { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
 import type { BriefingSummaries } from './briefing-summary.js';
@@ -13,7 +13,7 @@ import { withLocalOffset } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export interface BriefingDeps {
-  store: TodayCacheStore;
+  store: SourceCacheStore;
   weather: WeatherService;
   onThisDay: OnThisDayService;
   offline: boolean;

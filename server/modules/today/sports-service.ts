@@ -2,7 +2,7 @@
 // (an admin searches and follows them), each one's last results and next fixtures, and today's
 // matches of followed teams. The free shared key `123` is used unless the admin sets the household's
 // own key, which is kept as a setting and never returned. Every call goes through the one
-// TodayFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
+// SourceFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
 // null with a 200 and numbers as strings. Times are UTC without a Z; answers give ISO times with
 // the household's offset. A match being played is `live`; while one is, today's matches are asked
 // for every 5 minutes instead of 15. Team badges are fetched once by the server (through the same
@@ -12,7 +12,7 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { FetchFailure, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { FetchFailure, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
 
 export const FIXTURES_TTL_MS = 6 * 60 * 60_000;
@@ -117,7 +117,7 @@ const matchesOf = (key: string) => (body: Buffer) =>
     .filter((m): m is Match => m !== null);
 
 export interface SportsDeps {
-  fetcher: TodayFetcher;
+  fetcher: SourceFetcher;
   settings: AppSettingsStore;
   clock: Clock;
   baseUrl: string;

@@ -1,5 +1,5 @@
-// The one outbound fetcher of Today (news feeds, the forecast, Wikipedia's "on this day", the town
-// search). Every request goes through the project's SSRF guard (guardedRequest: every redirect hop
+// The fetcher of cached outside sources (Today's news feeds, forecast, "on this day" and town search;
+// the shows' TV guide). Every request goes through the project's SSRF guard (guardedRequest: every redirect hop
 // checked, OFFLINE_MODE refused), with a single identifying User-Agent, at most 3 requests at a time
 // per host, a time budget and a size cap. A cached source is fetched conditionally (its ETag and
 // Last-Modified sent back exactly as stored), a 304 keeps the copy, a 429/503 with Retry-After (seconds
@@ -7,13 +7,12 @@
 // good copy, which is then served with `stale: true`. Validators are saved only after a good parse.
 // In offline mode nothing is fetched at all: the cached copy is served stale, or a 503 when there is none.
 import { ServiceUnavailableError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
-import { Semaphore } from '../../platform/semaphore.js';
-import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
-import type { CacheEntry, TodayCacheStore } from './cache-store.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { Semaphore } from '../semaphore.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../ssrf.js';
+import type { CacheEntry, SourceCacheStore } from './cache-store.js';
 
-export const TODAY_USER_AGENT = 'Hearth/0.1 (self-hosted household server; Today briefing; one request per source per refresh)';
 export const PER_HOST_CONCURRENCY = 3;
 const MIN_RETRY_AFTER_MS = 60_000;
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
@@ -35,7 +34,7 @@ export interface SourceSpec<T> {
   parse(body: Buffer, contentType: string): T | Promise<T>;
 }
 
-/** The freshness facts every Today answer carries. */
+/** The freshness facts every answer built from a cached source carries. */
 export interface Freshness {
   source: string;
   fetchedAt: string;
@@ -95,9 +94,13 @@ const header = (h: Record<string, string | string[] | undefined>, name: string):
   return Array.isArray(v) ? v[0] : v;
 };
 
-export interface TodayFetcherDeps {
+export interface SourceFetcherDeps {
   guard: SsrfGuard;
-  store: TodayCacheStore;
+  store: SourceCacheStore;
+  /** The one User-Agent its requests carry (who asks, and how often). */
+  userAgent: string;
+  /** Its log lines begin with this (`Today`, `Shows`). */
+  label: string;
   clock: Clock;
   logger: Logger;
   offline: boolean;
@@ -107,12 +110,12 @@ export interface TodayFetcherDeps {
   maxBytes?: number;
 }
 
-export class TodayFetcher {
+export class SourceFetcher {
   private readonly hosts = new Map<string, Semaphore>();
   /** One fetch per key at a time: a second caller waits for the first's outcome. */
   private readonly inflight = new Map<string, Promise<FetchOutcome>>();
 
-  constructor(private readonly deps: TodayFetcherDeps) {}
+  constructor(private readonly deps: SourceFetcherDeps) {}
 
   get offline(): boolean {
     return this.deps.offline;
@@ -193,7 +196,7 @@ export class TodayFetcher {
         return { kind: 'gone', entry };
       }
       if (res.status !== 200 && res.status !== 203) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
-      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, 'Today: the source says this product is deprecated (203); it will stop answering in about a month.');
+      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, `${this.deps.label}: the source says this product is deprecated (203); it will stop answering in about a month.`);
       let payload: T;
       try {
         payload = await spec.parse(res.body, res.contentType);
@@ -252,7 +255,7 @@ export class TodayFetcher {
     }
     const entry: CacheEntry = { ...base, failCount, lastError: message, nextTryAt: new Date(now.getTime() + waitMs).toISOString(), lastTryAt: now.toISOString() };
     await this.deps.store.put(entry);
-    this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host, failCount }, `Today: ${message}`);
+    this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host, failCount }, `${this.deps.label}: ${message}`);
     return { kind: 'failed', entry, error: message };
   }
 
@@ -318,7 +321,7 @@ export class TodayFetcher {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await guardedRequest(this.deps.guard, url, {
-        headers: { 'user-agent': TODAY_USER_AGENT, accept: accept ?? '*/*', 'accept-encoding': 'identity', ...conditional },
+        headers: { 'user-agent': this.deps.userAgent, accept: accept ?? '*/*', 'accept-encoding': 'identity', ...conditional },
         signal,
         headersTimeoutMs: timeoutMs,
         bodyTimeoutMs: timeoutMs,
