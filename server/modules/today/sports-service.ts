@@ -12,6 +12,7 @@ import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import { parseCachedImage } from '../../platform/outside-sources/image.js';
 import { FetchFailure, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
 
@@ -88,20 +89,8 @@ function toTeam(t: Raw): StoredTeam | null {
 /** A kept team as answered: never the outside address. */
 const publicTeam = ({ badgeSource: _source, ...team }: StoredTeam): Team => team;
 
-const IMAGE_SIGNATURES: Array<[string, (b: Buffer) => boolean]> = [
-  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
-  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
-  ['image/gif', (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'],
-  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
-];
-
-/** A badge's bytes → what is cached; the type is read from the bytes (never from the sender's header), anything else refused. */
-export function parseBadge(body: Buffer): Badge {
-  if (body.length > MAX_BADGE_BYTES) throw new Error(`a badge larger than ${MAX_BADGE_BYTES / 1024} KB`);
-  const type = IMAGE_SIGNATURES.find(([, is]) => is(body))?.[0];
-  if (!type) throw new Error('not a PNG, JPEG, GIF or WebP image');
-  return { type, data: body.toString('base64') };
-}
+/** A badge's bytes → what is cached (PNG, JPEG, GIF or WebP, at most MAX_BADGE_BYTES). */
+export const parseBadge = (body: Buffer): Badge => parseCachedImage(body, MAX_BADGE_BYTES, 'a badge');
 
 /** A JSON answer's list under `key` (null = nothing); throws when it is not TheSportsDB's JSON. */
 function listOf(body: Buffer, key: string): Raw[] {

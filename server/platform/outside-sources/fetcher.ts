@@ -6,7 +6,7 @@
 // or an HTTP date) waits that long (clamped to 1 min..24 h), other failures back off and keep the last
 // good copy, which is then served with `stale: true`. Validators are saved only after a good parse.
 // In offline mode nothing is fetched at all: the cached copy is served stale, or a 503 when there is none.
-import { ServiceUnavailableError } from '../../errors.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { Semaphore } from '../semaphore.js';
@@ -48,7 +48,7 @@ export type FetchOutcome =
   | { kind: 'not_modified'; entry: CacheEntry }
   | { kind: 'skipped'; entry: CacheEntry | null; reason: 'offline' | 'backoff' }
   | { kind: 'gone'; entry: CacheEntry | null }
-  | { kind: 'failed'; entry: CacheEntry | null; error: string };
+  | { kind: 'failed'; entry: CacheEntry | null; error: string; /** the source's HTTP status, when it answered */ status: number | null };
 
 export interface FetchedDocument {
   url: string;
@@ -150,11 +150,16 @@ export class SourceFetcher {
    * The source's payload: the cached copy while fresh, else a refresh (which may serve the cached
    * copy stale). No copy at all and no way to get one → 503 source_unavailable with `unavailable`.
    */
-  async read<T>(spec: SourceSpec<T>, unavailable: string): Promise<{ payload: T; freshness: Freshness }> {
+  async read<T>(spec: SourceSpec<T>, unavailable: string, opts: { notFound?: string } = {}): Promise<{ payload: T; freshness: Freshness }> {
     const cached = await this.deps.store.get(spec.key);
     const fresh = cached?.fetchedAt && cached.expiresAt && Date.parse(cached.expiresAt) > this.now().getTime() && cached.url === spec.url;
-    const entry = fresh ? cached : (await this.refresh(spec)).entry;
-    if (!entry || entry.fetchedAt === null || entry.payload === null) throw new SourceUnavailableError(unavailable);
+    const outcome = fresh ? null : await this.refresh(spec);
+    const entry = outcome ? outcome.entry : cached;
+    if (!entry || entry.fetchedAt === null || entry.payload === null) {
+      // the source says there is no such thing (a show id it does not know): 404 with the caller's sentence
+      if (opts.notFound && outcome?.kind === 'failed' && outcome.status === 404) throw new NotFoundError(opts.notFound);
+      throw new SourceUnavailableError(unavailable);
+    }
     return { payload: entry.payload as T, freshness: this.freshness(entry) };
   }
 
@@ -256,7 +261,7 @@ export class SourceFetcher {
     const entry: CacheEntry = { ...base, failCount, lastError: message, nextTryAt: new Date(now.getTime() + waitMs).toISOString(), lastTryAt: now.toISOString() };
     await this.deps.store.put(entry);
     this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host, failCount }, `${this.deps.label}: ${message}`);
-    return { kind: 'failed', entry, error: message };
+    return { kind: 'failed', entry, error: message, status: err instanceof FetchFailure ? err.status : null };
   }
 
   /**
