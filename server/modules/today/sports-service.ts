@@ -11,7 +11,7 @@
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
+import { type Clock, withLocalOffset } from '../../platform/clock.js';
 import { parseCachedImage } from '../../platform/outside-sources/image.js';
 import { FetchFailure, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
@@ -31,15 +31,6 @@ const intOf = (v: unknown): number | null => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   return Number.isInteger(n) ? n : null;
 };
-
-/** A UTC time as ISO with this computer's offset, e.g. 2026-10-04T20:30:00+02:00. */
-export function withLocalOffset(d: Date): string {
-  const off = -d.getTimezoneOffset();
-  const sign = off >= 0 ? '+' : '-';
-  const abs = Math.abs(off);
-  const local = new Date(d.getTime() + off * 60_000).toISOString().slice(0, 19);
-  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
 
 function startOf(e: Raw): Date | null {
   const ts = str(e.strTimestamp) ?? (str(e.dateEvent) && str(e.strTime) ? `${e.dateEvent as string}T${e.strTime as string}` : null);

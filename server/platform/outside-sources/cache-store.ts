@@ -96,4 +96,13 @@ export class SourceCacheStore {
   async delete(key: string): Promise<void> {
     await this.db(this.table).where({ key }).delete();
   }
+
+  /** Forgets one source's copies fetched before `before` (ISO), except the keys in `keep`; how many went. */
+  async deleteFetchedBefore(source: string, before: string, keep: readonly string[] = []): Promise<number> {
+    return this.db(this.table)
+      .where({ source })
+      .andWhere((q) => void q.where('fetched_at', '<', before).orWhereNull('fetched_at'))
+      .whereNotIn('key', keep)
+      .delete();
+  }
 }

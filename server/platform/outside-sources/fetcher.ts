@@ -84,6 +84,9 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   return Number.isFinite(at) ? Math.max(0, at - now.getTime()) : null;
 }
 
+/** The failure kept for a source that answered another status than 200/203/304/410. */
+const answered = (status: number) => `The source answered ${status}.`;
+
 const clampRetry = (ms: number | null) => Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, ms ?? DEFAULT_RETRY_AFTER_MS));
 
 /** After n failures in a row: 1, 2, 4 … minutes, at most an hour. */
@@ -157,7 +160,9 @@ export class SourceFetcher {
     const entry = outcome ? outcome.entry : cached;
     if (!entry || entry.fetchedAt === null || entry.payload === null) {
       // the source says there is no such thing (a show id it does not know): 404 with the caller's sentence
-      if (opts.notFound && outcome?.kind === 'failed' && outcome.status === 404) throw new NotFoundError(opts.notFound);
+      // (or said so a moment ago: the backoff keeps the failure, not the status)
+      const said404 = outcome?.kind === 'failed' ? outcome.status === 404 : outcome?.entry?.lastError === answered(404);
+      if (opts.notFound && said404) throw new NotFoundError(opts.notFound);
       throw new SourceUnavailableError(unavailable);
     }
     return { payload: entry.payload as T, freshness: this.freshness(entry) };
@@ -200,7 +205,7 @@ export class SourceFetcher {
         await store.put(entry);
         return { kind: 'gone', entry };
       }
-      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(answered(res.status), res.retryAfterMs, res.status);
       if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, `${this.deps.label}: the source says this product is deprecated (203); it will stop answering in about a month.`);
       let payload: T;
       try {
@@ -275,7 +280,7 @@ export class SourceFetcher {
       .catch((err: unknown) => {
         throw err instanceof FetchFailure ? err : new FetchFailure(describeNetworkError(err));
       });
-    if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+    if (res.status !== 200) throw new FetchFailure(answered(res.status), res.retryAfterMs, res.status);
     return { url: res.url, body: res.body, contentType: res.contentType, etag: res.etag ?? null, lastModified: res.lastModified ?? null };
   }
 
@@ -301,6 +306,11 @@ export class SourceFetcher {
   /** Forgets a source (a feed removed). */
   forget(key: string): Promise<void> {
     return this.deps.store.delete(key);
+  }
+
+  /** Forgets one source's copies fetched before `before` (ISO), except the keys in `keep`. */
+  forgetBefore(source: string, before: string, keep: readonly string[] = []): Promise<number> {
+    return this.deps.store.deleteFetchedBefore(source, before, keep);
   }
 
   /** The cached copy of a source with its freshness, never fetching (the briefing is built from these only). */
