@@ -53,6 +53,7 @@ export const ConfigSchema = z.object({
   sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
   /** The iTunes Search API the podcasts module searches (issue 35); tests point it at a fake. */
   itunesUrl: httpUrl.default('https://itunes.apple.com'),
+  tvmazeUrl: httpUrl.default('https://api.tvmaze.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -155,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
     sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     itunesUrl: emptyToUndefined(env.ITUNES_BASE),
+    tvmazeUrl: emptyToUndefined(env.TVMAZE_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

@@ -36,6 +36,7 @@ import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
+import { createShowsModule } from './modules/shows/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
@@ -148,7 +149,18 @@ function buildModules(p: Platform, o: Overrides) {
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   const podcasts = createPodcastsModule(p);
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
+  const shows = createShowsModule(p, {
+    inPlex: async (actor, ids) => {
+      const { mediaLibrary } = mediaServer.services;
+      for (const [source, id] of [['tvdb', ids.tvdb], ['imdb', ids.imdb]] as const) {
+        if (id === null) continue;
+        const hit = await mediaLibrary.find(actor, { type: 'show', source, id: String(id) });
+        if (hit.found && hit.item) return { ratingKey: hit.item.ratingKey };
+      }
+      return null;
+    },
+  });
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

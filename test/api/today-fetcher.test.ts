@@ -8,8 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { up } from '../../migrations/20261203084100_create_today_cache.js';
 import { createDb } from '../../server/db/connection.js';
-import { TodayCacheStore } from '../../server/modules/today/cache-store.js';
-import { parseRetryAfter, SourceUnavailableError, TODAY_USER_AGENT, TodayFetcher, type SourceSpec } from '../../server/modules/today/fetcher.js';
+import { SourceCacheStore } from '../../server/platform/outside-sources/cache-store.js';
+import { TODAY_USER_AGENT } from '../../server/modules/today/module.js';
+import { parseRetryAfter, SourceFetcher, SourceUnavailableError, type SourceSpec } from '../../server/platform/outside-sources/fetcher.js';
 import { createManualClock } from '../../server/platform/clock.js';
 import { createMemoryLogger } from '../../server/platform/logger.js';
 import { createSsrfGuard } from '../../server/platform/ssrf.js';
@@ -92,8 +93,8 @@ describe('the Today fetcher', () => {
       return { version: v.version };
     },
   });
-  const make = (over: Partial<ConstructorParameters<typeof TodayFetcher>[0]> = {}) =>
-    new TodayFetcher({ guard: guard(), store: new TodayCacheStore(db), clock, logger: createMemoryLogger(), offline: false, ...over });
+  const make = (over: Partial<ConstructorParameters<typeof SourceFetcher>[0]> = {}) =>
+    new SourceFetcher({ guard: guard(), store: new SourceCacheStore(db, 'today_cache'), userAgent: TODAY_USER_AGENT, label: 'Today', clock, logger: createMemoryLogger(), offline: false, ...over });
 
   it('sends one identifying User-Agent and the stored validators back exactly; a 304 keeps the copy', async () => {
     const f = make();
@@ -133,7 +134,7 @@ describe('the Today fetcher', () => {
     behaviour = 'garbage';
     const outcome = await f.refresh(spec(), { force: true });
     expect(outcome.kind).toBe('failed');
-    const row = await new TodayCacheStore(db).get('k');
+    const row = await new SourceCacheStore(db, 'today_cache').get('k');
     expect(row).toMatchObject({ payload: { version: 1 }, etag: ETAG, lastModified: LAST_MODIFIED, failCount: 1 });
     expect(row?.lastError).toMatch(/cannot read/);
     expect((await f.read(spec(), 'none')).freshness.stale).toBe(true);
@@ -144,7 +145,7 @@ describe('the Today fetcher', () => {
     behaviour = 'limited-seconds';
     const limited = await f.refresh(spec());
     expect(limited.kind).toBe('failed');
-    const row = await new TodayCacheStore(db).get('k');
+    const row = await new SourceCacheStore(db, 'today_cache').get('k');
     expect(Date.parse(row!.nextTryAt!) - clock.now().getTime()).toBe(600_000);
     behaviour = 'ok';
     expect((await f.refresh(spec(), { force: true })).kind).toBe('skipped');
@@ -154,7 +155,7 @@ describe('the Today fetcher', () => {
 
     behaviour = 'limited-date';
     await f.refresh(spec('dated', '/dated'));
-    const dated = await new TodayCacheStore(db).get('dated');
+    const dated = await new SourceCacheStore(db, 'today_cache').get('dated');
     expect(Date.parse(dated!.nextTryAt!) - clock.now().getTime()).toBeGreaterThan(7_000_000);
     expect(parseRetryAfter('garbage', clock.now())).toBeNull();
   });

@@ -6,7 +6,7 @@
 // in an answer; garbage and a hanging image host refused), and access rules.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SportsResponse, SportsTodayResponse } from '../../server/modules/today/schema.js';
-import { withLocalOffset } from '../../server/modules/today/sports-service.js';
+import { withLocalOffset } from '../../server/platform/clock.js';
 import { BADGE_PNG, startFakeSportsDb, type FakeSportsDb } from '../fakes/sportsdb.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 

@@ -1,19 +1,18 @@
 // The admin's view of Today (/api/admin/briefing): the place, the language, offline mode and each
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
-import type { Clock } from '../../platform/clock.js';
-import type { TodayCacheStore } from './cache-store.js';
+import { type Clock, withLocalOffset } from '../../platform/clock.js';
+import type { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
 import type { BriefingSummaries } from './briefing-summary.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ALL_SECTIONS_ON, KEY_SECTIONS, Sections, type BriefingResponse, type BriefingSettingsResponse, type RefreshResponse } from './schema.js';
 import type { SportsService } from './sports-service.js';
-import { withLocalOffset } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
 
 export interface BriefingDeps {
-  store: TodayCacheStore;
+  store: SourceCacheStore;
   weather: WeatherService;
   onThisDay: OnThisDayService;
   offline: boolean;

@@ -1,6 +1,8 @@
 // The Today module (issue 33): the household's weather, Wikipedia's "on this day", news feeds and
-// the admin's briefing settings, every outside source fetched by the one TodayFetcher (SSRF guard, per-host
-// cap, conditional GET, Retry-After, one cache row per source).
+// the admin's briefing settings, every outside source fetched by one SourceFetcher (SSRF guard, per-host
+// cap, conditional GET, Retry-After, one row per source in today_cache).
+import { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
+import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { ParseWorker } from '../../platform/workers/parse-worker.js';
 import { defineModule, type Platform } from '../module.js';
 import { BriefingService } from './briefing-service.js';
@@ -8,9 +10,7 @@ import { BriefingSummaries } from './briefing-summary.js';
 import { BriefingSummaryStore } from './briefing-summary-store.js';
 import { createNewsTool, createWeatherTool } from './chat-tool.js';
 import { todayToolChecks, todayTools } from './extensions.js';
-import { TodayCacheStore } from './cache-store.js';
 import { FEED_TASKS_MODULE, FeedTasks } from './feed-tasks.js';
-import { TodayFetcher } from './fetcher.js';
 import { OnThisDayService, PREFETCH_CHECK_MS } from './on-this-day-service.js';
 import type { TodayPorts } from './ports.js';
 import { NewsService, NEWS_POLL_MS } from './news-service.js';
@@ -19,10 +19,12 @@ import { createBriefingAdminRoutes, createBriefingRoutes, createSportsRoutes, cr
 import { SportsService } from './sports-service.js';
 import { WeatherService, WEATHER_TTL_MS } from './weather-service.js';
 
+export const TODAY_USER_AGENT = 'Hearth/0.1 (self-hosted household server; Today briefing; one request per source per refresh)';
+
 export function createTodayModule(p: Platform, ports: TodayPorts) {
   const { config } = p;
-  const store = new TodayCacheStore(p.db);
-  const fetcher = new TodayFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs });
+  const store = new SourceCacheStore(p.db, 'today_cache');
+  const fetcher = new SourceFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs, userAgent: TODAY_USER_AGENT, label: 'Today' });
   const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl, metUrl: config.metUrl });
   const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));

@@ -1,6 +1,6 @@
 // The household's news (reference/briefing.md §1): the admin subscribes to feeds (a feed's address,
 // or a site whose <link rel=alternate> names one; or an OPML file), each polled by the one
-// TodayFetcher at most hourly with jitter (validators, Retry-After, at most 3 requests per host); a
+// SourceFetcher at most hourly with jitter (validators, Retry-After, at most 3 requests per host); a
 // 410 stops a feed, a 301 moves it. Members read the items of the feeds they did not hide, newest
 // first, deduplicated by guid or URL within a feed.
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
@@ -10,7 +10,7 @@ import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { discoverFeeds, decodeBody, httpUrl, NotAFeedError, parseOpml, type ParsedFeed } from './feed-parse.js';
 import type { FeedTasks } from './feed-tasks.js';
-import { FetchFailure, type FetchOutcome, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { FetchFailure, type FetchOutcome, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import type { FeedRow, NewsStore } from './news-store.js';
 import type { NewsFeed, NewsQuery, NewsResponse, OpmlImportResponse, RefreshResponse } from './schema.js';
 
@@ -22,7 +22,7 @@ const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/feed
 
 export interface NewsDeps {
   store: NewsStore;
-  fetcher: TodayFetcher;
+  fetcher: SourceFetcher;
   /** Feeds are parsed in the parse worker, off the event loop. */
   feeds: FeedTasks;
   clock: Clock;

@@ -7,7 +7,7 @@
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
-import { SourceUnavailableError, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { SourceUnavailableError, type FetchOutcome, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { dayArticleTitle, parseDayArticle } from './on-this-day-archive.js';
 import type { LocalWikipedia } from './ports.js';
 import { KEY_LANGUAGE, ON_THIS_DAY_LANGUAGES, OnThisDayDay, type OnThisDayItem, type OnThisDayResponse } from './schema.js';
@@ -44,7 +44,7 @@ export function parseOnThisDay(body: Buffer): OnThisDayDay {
 }
 
 export interface OnThisDayDeps {
-  fetcher: TodayFetcher;
+  fetcher: SourceFetcher;
   settings: AppSettingsStore;
   clock: Clock;
   /** https://{lang}.wikipedia.org or WIKIPEDIA_BASE. */

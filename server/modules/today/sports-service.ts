@@ -2,7 +2,7 @@
 // (an admin searches and follows them), each one's last results and next fixtures, and today's
 // matches of followed teams. The free shared key `123` is used unless the admin sets the household's
 // own key, which is kept as a setting and never returned. Every call goes through the one
-// TodayFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
+// SourceFetcher: fixtures are cached 6 hours, today's matches 15 minutes; "nothing" arrives as
 // null with a 200 and numbers as strings. Times are UTC without a Z; answers give ISO times with
 // the household's offset. A match being played is `live`; while one is, today's matches are asked
 // for every 5 minutes instead of 15. Team badges are fetched once by the server (through the same
@@ -11,8 +11,9 @@
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import { FetchFailure, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { type Clock, withLocalOffset } from '../../platform/clock.js';
+import { parseCachedImage } from '../../platform/outside-sources/image.js';
+import { FetchFailure, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
 
 export const FIXTURES_TTL_MS = 6 * 60 * 60_000;
@@ -30,15 +31,6 @@ const intOf = (v: unknown): number | null => {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
   return Number.isInteger(n) ? n : null;
 };
-
-/** A UTC time as ISO with this computer's offset, e.g. 2026-10-04T20:30:00+02:00. */
-export function withLocalOffset(d: Date): string {
-  const off = -d.getTimezoneOffset();
-  const sign = off >= 0 ? '+' : '-';
-  const abs = Math.abs(off);
-  const local = new Date(d.getTime() + off * 60_000).toISOString().slice(0, 19);
-  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-}
 
 function startOf(e: Raw): Date | null {
   const ts = str(e.strTimestamp) ?? (str(e.dateEvent) && str(e.strTime) ? `${e.dateEvent as string}T${e.strTime as string}` : null);
@@ -88,20 +80,8 @@ function toTeam(t: Raw): StoredTeam | null {
 /** A kept team as answered: never the outside address. */
 const publicTeam = ({ badgeSource: _source, ...team }: StoredTeam): Team => team;
 
-const IMAGE_SIGNATURES: Array<[string, (b: Buffer) => boolean]> = [
-  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
-  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
-  ['image/gif', (b) => b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a'],
-  ['image/webp', (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP'],
-];
-
-/** A badge's bytes → what is cached; the type is read from the bytes (never from the sender's header), anything else refused. */
-export function parseBadge(body: Buffer): Badge {
-  if (body.length > MAX_BADGE_BYTES) throw new Error(`a badge larger than ${MAX_BADGE_BYTES / 1024} KB`);
-  const type = IMAGE_SIGNATURES.find(([, is]) => is(body))?.[0];
-  if (!type) throw new Error('not a PNG, JPEG, GIF or WebP image');
-  return { type, data: body.toString('base64') };
-}
+/** A badge's bytes → what is cached (PNG, JPEG, GIF or WebP, at most MAX_BADGE_BYTES). */
+export const parseBadge = (body: Buffer): Badge => parseCachedImage(body, MAX_BADGE_BYTES, 'a badge');
 
 /** A JSON answer's list under `key` (null = nothing); throws when it is not TheSportsDB's JSON. */
 function listOf(body: Buffer, key: string): Raw[] {
@@ -117,7 +97,7 @@ const matchesOf = (key: string) => (body: Buffer) =>
     .filter((m): m is Match => m !== null);
 
 export interface SportsDeps {
-  fetcher: TodayFetcher;
+  fetcher: SourceFetcher;
   settings: AppSettingsStore;
   clock: Clock;
   baseUrl: string;

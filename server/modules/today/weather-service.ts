@@ -1,11 +1,11 @@
 // The household's weather from Open-Meteo (keyless; reference/briefing.md §3): current conditions,
 // the next 24 hours and 7 days for the location the admin saved. Coordinates leave the house rounded
 // to 2 decimals; the town search asks the geocoder only when the admin searches. The forecast is one
-// cached source (TodayFetcher), fresh for 30 minutes and served stale when a refresh fails.
+// cached source (SourceFetcher), fresh for 30 minutes and served stale when a refresh fails.
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type TodayFetcher } from './fetcher.js';
+import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { parseMetNorway } from './met-norway.js';
 import { Forecast, KEY_LOCATION, KEY_UNITS, KEY_WEATHER_SOURCE, Location, round2, UNIT_SYSTEMS, WEATHER_SOURCES, type PlaceResult, type UnitSystem, type WeatherResponse, type WeatherSource } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
@@ -73,7 +73,7 @@ export function parseOpenMeteo(body: Buffer): Forecast {
 }
 
 export interface WeatherDeps {
-  fetcher: TodayFetcher;
+  fetcher: SourceFetcher;
   settings: AppSettingsStore;
   forecastUrl: string;
   geocodeUrl: string;

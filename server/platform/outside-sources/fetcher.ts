@@ -1,19 +1,18 @@
-// The one outbound fetcher of Today (news feeds, the forecast, Wikipedia's "on this day", the town
-// search). Every request goes through the project's SSRF guard (guardedRequest: every redirect hop
+// The fetcher of cached outside sources (Today's news feeds, forecast, "on this day" and town search;
+// the shows' TV guide). Every request goes through the project's SSRF guard (guardedRequest: every redirect hop
 // checked, OFFLINE_MODE refused), with a single identifying User-Agent, at most 3 requests at a time
 // per host, a time budget and a size cap. A cached source is fetched conditionally (its ETag and
 // Last-Modified sent back exactly as stored), a 304 keeps the copy, a 429/503 with Retry-After (seconds
 // or an HTTP date) waits that long (clamped to 1 min..24 h), other failures back off and keep the last
 // good copy, which is then served with `stale: true`. Validators are saved only after a good parse.
 // In offline mode nothing is fetched at all: the cached copy is served stale, or a 503 when there is none.
-import { ServiceUnavailableError } from '../../errors.js';
-import type { Clock } from '../../platform/clock.js';
-import type { Logger } from '../../platform/logger.js';
-import { Semaphore } from '../../platform/semaphore.js';
-import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
-import type { CacheEntry, TodayCacheStore } from './cache-store.js';
+import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import { Semaphore } from '../semaphore.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../ssrf.js';
+import type { CacheEntry, SourceCacheStore } from './cache-store.js';
 
-export const TODAY_USER_AGENT = 'Hearth/0.1 (self-hosted household server; Today briefing; one request per source per refresh)';
 export const PER_HOST_CONCURRENCY = 3;
 const MIN_RETRY_AFTER_MS = 60_000;
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
@@ -35,7 +34,7 @@ export interface SourceSpec<T> {
   parse(body: Buffer, contentType: string): T | Promise<T>;
 }
 
-/** The freshness facts every Today answer carries. */
+/** The freshness facts every answer built from a cached source carries. */
 export interface Freshness {
   source: string;
   fetchedAt: string;
@@ -49,7 +48,7 @@ export type FetchOutcome =
   | { kind: 'not_modified'; entry: CacheEntry }
   | { kind: 'skipped'; entry: CacheEntry | null; reason: 'offline' | 'backoff' }
   | { kind: 'gone'; entry: CacheEntry | null }
-  | { kind: 'failed'; entry: CacheEntry | null; error: string };
+  | { kind: 'failed'; entry: CacheEntry | null; error: string; /** the source's HTTP status, when it answered */ status: number | null };
 
 export interface FetchedDocument {
   url: string;
@@ -85,6 +84,9 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
   return Number.isFinite(at) ? Math.max(0, at - now.getTime()) : null;
 }
 
+/** The failure kept for a source that answered another status than 200/203/304/410. */
+const answered = (status: number) => `The source answered ${status}.`;
+
 const clampRetry = (ms: number | null) => Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, ms ?? DEFAULT_RETRY_AFTER_MS));
 
 /** After n failures in a row: 1, 2, 4 … minutes, at most an hour. */
@@ -95,9 +97,13 @@ const header = (h: Record<string, string | string[] | undefined>, name: string):
   return Array.isArray(v) ? v[0] : v;
 };
 
-export interface TodayFetcherDeps {
+export interface SourceFetcherDeps {
   guard: SsrfGuard;
-  store: TodayCacheStore;
+  store: SourceCacheStore;
+  /** The one User-Agent its requests carry (who asks, and how often). */
+  userAgent: string;
+  /** Its log lines begin with this (`Today`, `Shows`). */
+  label: string;
   clock: Clock;
   logger: Logger;
   offline: boolean;
@@ -107,12 +113,12 @@ export interface TodayFetcherDeps {
   maxBytes?: number;
 }
 
-export class TodayFetcher {
+export class SourceFetcher {
   private readonly hosts = new Map<string, Semaphore>();
   /** One fetch per key at a time: a second caller waits for the first's outcome. */
   private readonly inflight = new Map<string, Promise<FetchOutcome>>();
 
-  constructor(private readonly deps: TodayFetcherDeps) {}
+  constructor(private readonly deps: SourceFetcherDeps) {}
 
   get offline(): boolean {
     return this.deps.offline;
@@ -147,11 +153,18 @@ export class TodayFetcher {
    * The source's payload: the cached copy while fresh, else a refresh (which may serve the cached
    * copy stale). No copy at all and no way to get one → 503 source_unavailable with `unavailable`.
    */
-  async read<T>(spec: SourceSpec<T>, unavailable: string): Promise<{ payload: T; freshness: Freshness }> {
+  async read<T>(spec: SourceSpec<T>, unavailable: string, opts: { notFound?: string } = {}): Promise<{ payload: T; freshness: Freshness }> {
     const cached = await this.deps.store.get(spec.key);
     const fresh = cached?.fetchedAt && cached.expiresAt && Date.parse(cached.expiresAt) > this.now().getTime() && cached.url === spec.url;
-    const entry = fresh ? cached : (await this.refresh(spec)).entry;
-    if (!entry || entry.fetchedAt === null || entry.payload === null) throw new SourceUnavailableError(unavailable);
+    const outcome = fresh ? null : await this.refresh(spec);
+    const entry = outcome ? outcome.entry : cached;
+    if (!entry || entry.fetchedAt === null || entry.payload === null) {
+      // the source says there is no such thing (a show id it does not know): 404 with the caller's sentence
+      // (or said so a moment ago: the backoff keeps the failure, not the status)
+      const said404 = outcome?.kind === 'failed' ? outcome.status === 404 : outcome?.entry?.lastError === answered(404);
+      if (opts.notFound && said404) throw new NotFoundError(opts.notFound);
+      throw new SourceUnavailableError(unavailable);
+    }
     return { payload: entry.payload as T, freshness: this.freshness(entry) };
   }
 
@@ -192,8 +205,8 @@ export class TodayFetcher {
         await store.put(entry);
         return { kind: 'gone', entry };
       }
-      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
-      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, 'Today: the source says this product is deprecated (203); it will stop answering in about a month.');
+      if (res.status !== 200 && res.status !== 203) throw new FetchFailure(answered(res.status), res.retryAfterMs, res.status);
+      if (res.status === 203) this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host }, `${this.deps.label}: the source says this product is deprecated (203); it will stop answering in about a month.`);
       let payload: T;
       try {
         payload = await spec.parse(res.body, res.contentType);
@@ -252,8 +265,8 @@ export class TodayFetcher {
     }
     const entry: CacheEntry = { ...base, failCount, lastError: message, nextTryAt: new Date(now.getTime() + waitMs).toISOString(), lastTryAt: now.toISOString() };
     await this.deps.store.put(entry);
-    this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host, failCount }, `Today: ${message}`);
-    return { kind: 'failed', entry, error: message };
+    this.deps.logger.warn({ source: spec.source, host: new URL(spec.url).host, failCount }, `${this.deps.label}: ${message}`);
+    return { kind: 'failed', entry, error: message, status: err instanceof FetchFailure ? err.status : null };
   }
 
   /**
@@ -267,7 +280,7 @@ export class TodayFetcher {
       .catch((err: unknown) => {
         throw err instanceof FetchFailure ? err : new FetchFailure(describeNetworkError(err));
       });
-    if (res.status !== 200) throw new FetchFailure(`The source answered ${res.status}.`, res.retryAfterMs, res.status);
+    if (res.status !== 200) throw new FetchFailure(answered(res.status), res.retryAfterMs, res.status);
     return { url: res.url, body: res.body, contentType: res.contentType, etag: res.etag ?? null, lastModified: res.lastModified ?? null };
   }
 
@@ -295,6 +308,11 @@ export class TodayFetcher {
     return this.deps.store.delete(key);
   }
 
+  /** Forgets one source's copies fetched before `before` (ISO), except the keys in `keep`. */
+  forgetBefore(source: string, before: string, keep: readonly string[] = []): Promise<number> {
+    return this.deps.store.deleteFetchedBefore(source, before, keep);
+  }
+
   /** The cached copy of a source with its freshness, never fetching (the briefing is built from these only). */
   async peek<T>(spec: Pick<SourceSpec<T>, 'key' | 'url'>): Promise<{ payload: T; freshness: Freshness } | null> {
     const entry = await this.deps.store.get(spec.key);
@@ -318,7 +336,7 @@ export class TodayFetcher {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await guardedRequest(this.deps.guard, url, {
-        headers: { 'user-agent': TODAY_USER_AGENT, accept: accept ?? '*/*', 'accept-encoding': 'identity', ...conditional },
+        headers: { 'user-agent': this.deps.userAgent, accept: accept ?? '*/*', 'accept-encoding': 'identity', ...conditional },
         signal,
         headersTimeoutMs: timeoutMs,
         bodyTimeoutMs: timeoutMs,

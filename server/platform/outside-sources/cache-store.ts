@@ -1,4 +1,5 @@
-// today_cache: one row per outside source key (a forecast, a day of "on this day", a news feed):
+// A module's cache of outside sources (Today's `today_cache`, the shows' `shows_cache`): one row per
+// source key (a forecast, a day of "on this day", a news feed, a show):
 // the last good payload, its validators and the backoff state. Times are ISO strings.
 import type { Knex } from 'knex';
 
@@ -57,16 +58,20 @@ const toEntry = (r: Row): CacheEntry => ({
   lastTryAt: r.last_try_at,
 });
 
-export class TodayCacheStore {
-  constructor(private readonly db: Knex) {}
+export class SourceCacheStore {
+  /** `table` has the columns of `today_cache` (migrations/20261203084100_create_today_cache.ts). */
+  constructor(
+    private readonly db: Knex,
+    private readonly table: string,
+  ) {}
 
   async get(key: string): Promise<CacheEntry | null> {
-    const row = (await this.db('today_cache').where({ key }).first()) as Row | undefined;
+    const row = (await this.db(this.table).where({ key }).first()) as Row | undefined;
     return row ? toEntry(row) : null;
   }
 
   async listBySource(source: string): Promise<CacheEntry[]> {
-    const rows = (await this.db('today_cache').where({ source }).orderBy('key')) as Row[];
+    const rows = (await this.db(this.table).where({ source }).orderBy('key')) as Row[];
     return rows.map(toEntry);
   }
 
@@ -85,10 +90,19 @@ export class TodayCacheStore {
       last_error: e.lastError,
       last_try_at: e.lastTryAt,
     };
-    await this.db('today_cache').insert(row).onConflict('key').merge();
+    await this.db(this.table).insert(row).onConflict('key').merge();
   }
 
   async delete(key: string): Promise<void> {
-    await this.db('today_cache').where({ key }).delete();
+    await this.db(this.table).where({ key }).delete();
+  }
+
+  /** Forgets one source's copies fetched before `before` (ISO), except the keys in `keep`; how many went. */
+  async deleteFetchedBefore(source: string, before: string, keep: readonly string[] = []): Promise<number> {
+    return this.db(this.table)
+      .where({ source })
+      .andWhere((q) => void q.where('fetched_at', '<', before).orWhereNull('fetched_at'))
+      .whereNotIn('key', keep)
+      .delete();
   }
 }

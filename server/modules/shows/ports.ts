@@ -1,0 +1,11 @@
+// What the shows module asks of the rest of Hearth (container.ts hands these in).
+import type { UserActor } from '../../actor.js';
+
+export interface ShowsPorts {
+  /**
+   * The household's Plex item for a show, matched by its show-database ids, as the member may see
+   * it (their Media level, private sections); null when it is not there, or Plex is not connected
+   * or does not answer.
+   */
+  inPlex(actor: UserActor, ids: { tvdb: number | null; imdb: string | null }): Promise<{ ratingKey: string } | null>;
+}
