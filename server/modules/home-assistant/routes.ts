@@ -23,8 +23,10 @@ import {
   PutConnectionBody,
   PutExposedBody,
   PutExposedResponse,
+  PutFavouritesBody,
   PutMemberBody,
   ExposedResponse,
+  FavouritesResponse,
   FrigateResponse,
   PutFrigateBody,
   StreamEntityEvent,
@@ -42,6 +44,9 @@ export function createHomeAssistantRoutes(control: ControlService, cameras: Came
     });
 
     r.get('/entities', { access: 'user', response: EntitiesResponse }, (req) => control.entities(actorOf(req)));
+
+    r.get('/favourites', { access: 'user', response: FavouritesResponse }, (req) => control.favourites(actorOf(req)));
+    r.put('/favourites', { access: 'user', response: FavouritesResponse }, (req) => control.setFavourites(actorOf(req), parse(PutFavouritesBody, req.body)));
 
     r.get('/stream', { access: 'user', response: events({ entity: StreamEntityEvent, removed: StreamRemovedEvent, status: StreamStatusEvent }) }, async (req, res) => {
       const actor = actorOf(req);

@@ -83,6 +83,18 @@ export const EntitiesResponse = z.object({
 });
 export type EntitiesResponse = z.infer<typeof EntitiesResponse>;
 
+/** Favourites a member may pin for the home screen widget. */
+export const MAX_FAVOURITES = 24;
+
+/** The member's favourite devices they may still see, in their order (the home screen widget). */
+export const FavouritesResponse = z.object({
+  status: ConnectionStatus,
+  /** Why nothing can be shown or controlled, and what to do; null when connected. */
+  message: z.string().nullable(),
+  entities: z.array(EntityView),
+});
+export type FavouritesResponse = z.infer<typeof FavouritesResponse>;
+
 export const EntityParams = z.object({ id: z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/, 'That is not an entity id.').max(255) });
 
 const DataValue = z.union([z.string().max(200), z.number().finite(), z.boolean(), z.null(), z.array(z.union([z.number().finite(), z.string().max(50)])).max(10)]);
@@ -116,6 +128,11 @@ export const ExposedResponse = z.object({ status: ConnectionStatus, entities: z.
 export type ExposedResponse = z.infer<typeof ExposedResponse>;
 
 const EntityIdList = z.array(z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/).max(255)).max(5000);
+export const PutFavouritesBody = z
+  .object({ entityIds: z.array(z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/, 'That is not an entity id.').max(255)).max(MAX_FAVOURITES, `At most ${MAX_FAVOURITES} favourites.`) })
+  .strict();
+export type PutFavouritesBody = z.infer<typeof PutFavouritesBody>;
+
 export const PutExposedBody = z.object({ entityIds: EntityIdList, guarded: EntityIdList.optional() }).strict();
 export type PutExposedBody = z.infer<typeof PutExposedBody>;
 export const PutExposedResponse = z.object({ exposed: z.array(z.string()), guarded: z.array(z.string()) });
