@@ -1,8 +1,9 @@
 // Camera events from Frigate over HTTP (issue 37): an admin sets the recorder (its sign-in checked
 // before it is saved; the password never answered or logged) and the members told; new events
 // (person, car, animal) polled from the fake become notifications with Hearth's own snapshot
-// address, listed at GET /api/home-assistant/events, their snapshots proxied (only to admins and
-// the members told); the recorder down is a 503 sentence. The broker path: a real mosquitto on
+// address, listed at GET /api/home-assistant/events, their snapshots and clips proxied (only to
+// admins and the members told; a clip streamed with Range passed on); the recorder down, silent,
+// answering garbage or cutting a clip is a 503 sentence or a cut stream, never its address. The broker path: a real mosquitto on
 // 127.0.0.1 and a `frigate/events` message published with npm mqtt.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,7 +25,7 @@ describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/ev
   const scan = createTokenScan();
 
   beforeAll(async () => {
-    frigate = await startFakeFrigate({ user: 'hearth', password: PASSWORD });
+    frigate = await startFakeFrigate({ user: 'hearth', password: PASSWORD, clips: true });
     s = await startTestServer({ seed: 'household', overrides: { tuning: { homeAssistantTimeoutMs: 2_000, frigatePollMs: 3_600_000 } } });
     scan.watch(s);
   });
@@ -106,6 +107,62 @@ describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/ev
     expect((await s.member.get('/api/home-assistant/events')).body).toEqual({ shared: false, events: [] });
     expect((await s.member.get(person.snapshotUrl)).status).toBe(404);
     expect((await s.admin.get(person.snapshotUrl)).status).toBe(200);
+  });
+
+  it('proxies a clip with the player’s Range passed on; the recorder down, silent, garbage or cutting it is said, not its address', async () => {
+    await put({ url: frigate.url, user: 'hearth', password: PASSWORD, notify: [s.users.member.id] });
+    const e = frigate.addEvent('front_door', 'person', { hasClip: true });
+    expect(await s.handle.deps.cameras.poll()).toBe(1);
+    const list = await s.member.get('/api/home-assistant/events');
+    const view = list.body.events.find((x: { id: string }) => x.id === e.id);
+    expect(view.clipUrl).toBe(`/api/home-assistant/events/${encodeURIComponent(e.id)}/clip`);
+    expect(list.body.events.filter((x: { clipUrl: string | null }) => x.clipUrl !== null)).toHaveLength(1);
+    const get = (headers: Record<string, string> = {}, who = s.member.cookie!) => request(`${s.url}${view.clipUrl}`, { headers: { cookie: who, ...headers } });
+
+    const whole = await get();
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-type']).toBe('video/mp4');
+    expect(whole.headers['cache-control']).toBe('private, no-store');
+    const bytes = Buffer.from(await whole.body.arrayBuffer());
+    expect(bytes.equals(frigate.clip)).toBe(true);
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+
+    const part = await get({ range: 'bytes=100-199' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${frigate.clip.length}`);
+    expect(Buffer.from(await part.body.arrayBuffer()).equals(frigate.clip.subarray(100, 200))).toBe(true);
+    const past = await get({ range: `bytes=${frigate.clip.length + 10}-` });
+    expect(past.statusCode).toBe(416);
+    await past.body.dump();
+
+    expect((await s.anon.get(view.clipUrl)).status).toBe(401);
+    const withoutClip = list.body.events.find((x: { clipUrl: string | null; id: string }) => x.clipUrl === null);
+    expect((await s.member.get(`/api/home-assistant/events/${encodeURIComponent(withoutClip.id)}/clip`)).status).toBe(404);
+    expect((await s.member.get('/api/home-assistant/events/bad%20id/clip')).status).toBe(400);
+
+    for (const knob of ['down', 'garbage', 'clipSilent'] as const) {
+      frigate[knob] = true;
+      const r = await s.member.get(view.clipUrl);
+      frigate[knob] = false;
+      expect(r.status, knob).toBe(503);
+      expect(r.body.error).toEqual({ code: 'camera_recorder_unavailable', message: expect.stringMatching(/so the clip cannot be shown/) });
+      expect(r.text).not.toContain(frigate.url);
+    }
+    // cut part-way: the player gets a stream that ends short, never a complete-looking clip
+    frigate.clipCut = true;
+    try {
+      const cut = await get();
+      expect(cut.statusCode).toBe(200);
+      const got = await cut.body.arrayBuffer().then((b) => b.byteLength, () => -1);
+      expect(got).toBeLessThan(frigate.clip.length);
+    } finally {
+      frigate.clipCut = false;
+    }
+
+    // a member no longer told gets no clip
+    await put({ url: frigate.url, user: 'hearth', password: PASSWORD, notify: [] });
+    expect((await s.member.get(view.clipUrl)).status).toBe(404);
+    expect((await get({}, s.admin.cookie!)).statusCode).toBe(200);
   });
 
   describe('from the MQTT broker (mosquitto)', () => {

@@ -35,10 +35,11 @@ describe('smart home in the browser', () => {
     // the member's home screen shows the Smart home widget
     const canvas = [{ id: 'row-smart-home', cols: [{ toolId: 'smart-home', colSpan: 2 }] }];
     expect((await server.member.put('/api/home-layout', { header: { weather: false, jokes: false, sports: false, locked: false }, canvas })).status).toBe(200);
-    frigate = await startFakeFrigate();
+    frigate = await startFakeFrigate({ clips: true });
     expect((await server.admin.put('/api/admin/frigate', { url: frigate.url, notify: [server.users.member.id] })).status).toBe(200);
     frigate.addEvent('front_door', 'person');
-    expect(await server.handle.deps.cameras.poll()).toBe(1);
+    frigate.addEvent('garden', 'dog', { hasClip: true });
+    expect(await server.handle.deps.cameras.poll()).toBe(2);
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -61,6 +62,13 @@ describe('smart home in the browser', () => {
     await shown(shot);
     await expect.poll(() => shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
     expect(await shot.getAttribute('src')).toMatch(/^\/api\/home-assistant\/events\//);
+    // the clip, proxied too, plays from where the player asks
+    const clip = page.getByRole('link', { name: 'Watch the clip of an animal (dog) at garden' });
+    const clipUrl = (await clip.getAttribute('href'))!;
+    expect(clipUrl).toMatch(/^\/api\/home-assistant\/events\/.+\/clip$/);
+    const ranged = await page.request.get(`${server.url}${clipUrl}`, { headers: { range: 'bytes=0-99' } });
+    expect(ranged.status()).toBe(206);
+    expect(ranged.headers()['content-type']).toBe('video/mp4');
     await expectNoSeriousA11yViolations(page, '/smart-home (phone)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 

@@ -1,10 +1,10 @@
 // Camera events from Frigate (issue 37): an admin sets the recorder (checked before it is saved; the
 // password never answered) and the members told of events; new events (a person, a car, an animal
 // at a camera) are polled from its API, or read from its MQTT broker when one is given, kept, and
-// sent as notifications with Hearth's own snapshot address. Snapshots are proxied: no camera
-// address or credential reaches a browser. Only admins and the members told see the events.
+// sent as notifications with Hearth's own snapshot address. Snapshots and clips (streamed, the
+// player's Range passed on) are proxied: no camera address or credential reaches a browser. Only admins and the members told see the events.
 import type { MqttClient } from 'mqtt';
-import { createFrigateClient, frigateEventFromMqtt, type FrigateClient, type FrigateEvent } from '../../adapters/smart-home/frigate.js';
+import { createFrigateClient, frigateEventFromMqtt, type FrigateClient, type FrigateClip, type FrigateEvent } from '../../adapters/smart-home/frigate.js';
 import { createSmartHomeGuard } from '../../adapters/smart-home/home-assistant.js';
 import { frigateAppError, frigateCheckAppError, frigateFailureKind } from '../../adapter-errors/smart-home.js';
 import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
@@ -187,6 +187,19 @@ export class CameraService {
     }
   }
 
+  /** The event's clip streamed from the recorder, the player's Range passed on (only to admins and the members told). */
+  async clip(actor: UserActor, id: string, range: string | undefined, signal: AbortSignal): Promise<FrigateClip> {
+    const row = await this.mayWatch(actor);
+    const event = row ? await this.deps.store.event(id) : null;
+    if (!row || !event?.hasClip) throw new NotFoundError('That camera clip is not here.');
+    try {
+      return await this.apiFor(row).clip(id, range, signal);
+    } catch (err) {
+      const mapped = frigateAppError(err, 'clip');
+      throw mapped instanceof AppError ? mapped : err;
+    }
+  }
+
   async close(): Promise<void> {
     await this.stopListening();
     await this.client?.guard.close();
@@ -195,4 +208,12 @@ export class CameraService {
 }
 
 const snapshotUrl = (id: string) => `/api/home-assistant/events/${encodeURIComponent(id)}/snapshot.jpg`;
-const toView = (e: CameraEventRow): CameraEvent => ({ id: e.id, camera: e.camera, label: e.label, at: new Date(e.startTime * 1000).toISOString(), snapshotUrl: e.hasSnapshot ? snapshotUrl(e.id) : null });
+const clipUrl = (id: string) => `/api/home-assistant/events/${encodeURIComponent(id)}/clip`;
+const toView = (e: CameraEventRow): CameraEvent => ({
+  id: e.id,
+  camera: e.camera,
+  label: e.label,
+  at: new Date(e.startTime * 1000).toISOString(),
+  snapshotUrl: e.hasSnapshot ? snapshotUrl(e.id) : null,
+  clipUrl: e.hasClip ? clipUrl(e.id) : null,
+});

@@ -219,6 +219,8 @@ export const CameraEvent = z.object({
   at: z.string(),
   /** Hearth's own address of the snapshot (proxied; null when Frigate kept none). */
   snapshotUrl: z.string().nullable(),
+  /** Hearth's own address of the clip (proxied, MP4, Range honoured; null when Frigate kept none). */
+  clipUrl: z.string().nullable(),
 });
 export type CameraEvent = z.infer<typeof CameraEvent>;
 export const CameraEventsResponse = z.object({

@@ -37,6 +37,11 @@ function CameraEventsList(): ReactElement | null {
                 <p className="ha-tile__state">
                   {what}, {new Date(e.at).toLocaleString()}
                 </p>
+                {e.clipUrl ? (
+                  <a className="btn btn--secondary" href={e.clipUrl} target="_blank" rel="noopener">
+                    Watch the clip<span className="visually-hidden"> of {what.toLowerCase()}</span>
+                  </a>
+                ) : null}
               </li>
             );
           })}
