@@ -29,7 +29,7 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
     s = await startTestServer({
       seed: 'household',
       config: { modelRuntimeUrl: runtime.url },
-      overrides: { tuning: { homeAssistantTimeoutMs: 600, homeAssistantBackoffMs: { base: 20, max: 200 } } },
+      overrides: { tuning: { homeAssistantTimeoutMs: 600, homeAssistantBackoffMs: { base: 20, max: 200 }, homeAssistantPingMs: 150 } },
     });
     await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     scan.watch(s);
@@ -379,6 +379,17 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       await until(async () => fake.authCount() > auths && (await s.admin.get('/api/admin/home-assistant/connection')).body.connected, 'the reconnect');
       await until(async () => (await s.member.get('/api/home-assistant/entities')).body.areas.flatMap((a: { entities: Array<{ id: string; state: string }> }) => a.entities).find((e: { id: string }) => e.id === 'light.kitchen')?.state === 'on', 'the change from the snapshot');
       const r = await act(s.member, 'light.kitchen', { service: 'turn_off' });
+      expect(r.body.entity.state).toBe('off');
+    });
+
+    it('notices a socket that stops answering without closing (no pong in time), and reconnects', async () => {
+      const auths = fake.authCount();
+      fake.muteSockets();
+      await until(async () => fake.authCount() > auths && (await s.admin.get('/api/admin/home-assistant/connection')).body.connected, 'the reconnect after a missing pong');
+      expect(fake.log).toContain('ws ping');
+      fake.setState('switch.porch', 'on');
+      await until(async () => (await s.member.get('/api/home-assistant/entities')).body.areas.flatMap((a: { entities: Array<{ id: string; state: string }> }) => a.entities).find((e: { id: string }) => e.id === 'switch.porch')?.state === 'on', 'a change on the new socket');
+      const r = await act(s.member, 'switch.porch', { service: 'turn_off' });
       expect(r.body.entity.state).toBe('off');
     });
 
