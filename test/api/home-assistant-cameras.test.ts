@@ -6,10 +6,13 @@
 // answering garbage or cutting a clip is a 503 sentence or a cut stream, never its address. The broker path: a real mosquitto on
 // 127.0.0.1 and a `frigate/events` message published with npm mqtt.
 import { spawn, type ChildProcess } from 'node:child_process';
+import dns from 'node:dns';
 import { existsSync } from 'node:fs';
 import { connectAsync } from 'mqtt';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectGuardedMqtt } from '../../server/adapters/smart-home/mqtt.js';
+import { createSsrfGuard } from '../../server/platform/ssrf.js';
 import { startFakeFrigate, type FakeFrigate } from '../fakes/frigate.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { freePort, until } from '../harness/net.js';
@@ -64,6 +67,29 @@ describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/ev
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ configured: true, url: frigate.url, user: 'hearth', passwordSet: true, mqttUrl: null, notify: [s.users.member.id], version: '0.14.1-f4f3cfa' });
     expect(frigate.log).toContain('POST /api/login');
+  });
+
+  it('saving again without the password keeps it for the same user name; null clears it; a user name without any password is 400', async () => {
+    const stored = async () => (await s.handle.deps.db('frigate_connection').first('user', 'password')) as { user: string | null; password: string | null };
+    const logins = () => frigate.log.filter((l) => l === 'POST /api/login').length;
+    const before = logins();
+    for (const body of [{}, { password: '' }]) {
+      const again = await put({ url: frigate.url, user: 'hearth', ...body, notify: [s.users.member.id] });
+      expect(again.status).toBe(200);
+      expect(again.body).toMatchObject({ user: 'hearth', passwordSet: true });
+    }
+    // the kept password signed in for the check each time
+    expect(logins()).toBe(before + 2);
+    expect(await stored()).toEqual({ user: 'hearth', password: PASSWORD });
+    const cleared = await put({ url: frigate.url, user: 'hearth', password: null, notify: [] });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.error.message).toMatch(/Give the password/);
+    expect((await put({ url: frigate.url, user: 'someone-else', notify: [] })).status).toBe(400);
+    expect((await put({ url: frigate.url, password: 'x-password', notify: [] })).status).toBe(400);
+    // no user name and the password cleared: the recorder (which wants a sign-in) refuses, nothing changes
+    const none = await put({ url: frigate.url, user: null, password: null, notify: [] });
+    expect(none.body.error.code).toBe('camera_recorder_sign_in_refused');
+    expect(await stored()).toEqual({ user: 'hearth', password: PASSWORD });
   });
 
   it('a person, a car and an animal become notifications to the members told, once each; other labels are left out', async () => {
@@ -183,6 +209,37 @@ describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/ev
     afterAll(async () => {
       await s.admin.delete('/api/admin/frigate');
       await stopProcess(broker);
+    });
+
+    it('the broker’s name is resolved by the guard’s checked lookup: pinned, and refused when it points somewhere private', async () => {
+      const asked: string[] = [];
+      // a name only the guard's lookup knows: the connection reaches the broker only through it
+      const toLoopback = ((host: string, opts: dns.LookupOptions, cb: (...a: unknown[]) => void) => {
+        asked.push(host);
+        dns.lookup('127.0.0.1', opts, cb as never);
+      }) as unknown as typeof dns.lookup;
+      const home = createSsrfGuard({ lanOrigins: [`http://hearth-broker.invalid:${port}`], lookup: toLoopback });
+      const client = await connectGuardedMqtt(`mqtt://hearth-broker.invalid:${port}`, home, { reconnectPeriod: 0, connectTimeout: 2_000 });
+      try {
+        await new Promise((resolve, reject) => {
+          client.once('connect', resolve);
+          client.once('error', reject);
+        });
+      } finally {
+        await client.endAsync(true);
+      }
+      expect(asked).toContain('hearth-broker.invalid');
+      // a public-looking name that resolves to a private address is refused at connect time
+      const outside = createSsrfGuard({ lookup: toLoopback });
+      const refused = await connectGuardedMqtt(`mqtt://broker.example.com:${port}`, outside, { reconnectPeriod: 0, connectTimeout: 2_000 });
+      try {
+        const err = await new Promise<NodeJS.ErrnoException>((resolve) => refused.once('error', resolve));
+        expect(err.code).toBe('ESSRFBLOCKED');
+      } finally {
+        await refused.endAsync(true);
+      }
+      // an address the guard refuses outright never opens a socket
+      await expect(connectGuardedMqtt(`mqtt://10.9.8.7:${port}`, outside, { reconnectPeriod: 0 })).rejects.toThrow(/private or local network/);
     });
 
     it('a `frigate/events` new event becomes a notification with its snapshot address', async () => {

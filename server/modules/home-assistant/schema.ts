@@ -187,8 +187,10 @@ export const CAMERA_LABELS: readonly string[] = ['person', 'car', 'dog', 'cat', 
 export const PutFrigateBody = z
   .object({
     url: PutConnectionBody.shape.url,
-    user: z.string().trim().min(1).max(200).optional(),
-    password: z.string().min(1).max(500).optional(),
+    /** Port 8971's sign-in; empty, null or left out: none (and no password kept). */
+    user: z.string().trim().max(200).nullable().optional(),
+    /** Left out or empty: the saved one stays (for the same user name); null: cleared; a string: the new one. */
+    password: z.string().max(500).nullable().optional(),
     mqttUrl: z
       .string()
       .trim()
@@ -198,7 +200,7 @@ export const PutFrigateBody = z
     notify: z.array(z.string().uuid()).max(100),
   })
   .strict()
-  .refine((b) => (b.user === undefined) === (b.password === undefined), { message: 'Give both a user name and a password, or neither.', path: ['password'] });
+  .refine((b) => !b.password || Boolean(b.user), { message: 'Give the user name that goes with the password.', path: ['user'] });
 export type PutFrigateBody = z.infer<typeof PutFrigateBody>;
 
 export const FrigateResponse = z.object({

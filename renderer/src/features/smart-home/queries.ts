@@ -128,7 +128,7 @@ export function useFrigate() {
 
 export function useSetFrigate() {
   return useMutation({
-    mutationFn: (body: { url: string; user?: string; password?: string; mqttUrl?: string; notify: string[] }) => api.put<FrigateSettings>('/api/admin/frigate', body),
+    mutationFn: (body: { url: string; user?: string | null; password?: string | null; mqttUrl?: string; notify: string[] }) => api.put<FrigateSettings>('/api/admin/frigate', body),
     meta: { invalidates: [FRIGATE_KEY, CAMERA_EVENTS_KEY] },
   });
 }
