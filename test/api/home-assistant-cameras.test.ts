@@ -233,7 +233,7 @@ describe('camera events from Frigate (/api/admin/frigate, /api/home-assistant/ev
       const outside = createSsrfGuard({ lookup: toLoopback });
       const refused = await connectGuardedMqtt(`mqtt://broker.example.com:${port}`, outside, { reconnectPeriod: 0, connectTimeout: 2_000 });
       try {
-        const err = await new Promise<NodeJS.ErrnoException>((resolve) => refused.once('error', resolve));
+        const err = await new Promise<Error & { code?: unknown }>((resolve) => refused.once('error', resolve));
         expect(err.code).toBe('ESSRFBLOCKED');
       } finally {
         await refused.endAsync(true);
