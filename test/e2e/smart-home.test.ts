@@ -137,8 +137,14 @@ describe('smart home in the browser', () => {
     expect(pages.pageErrors).toEqual([]);
   });
 
-  it('the admin page shows the connection, what is shown and who may use what', async () => {
+  it('the admin page shows the connection, what is shown and who may use what (and an empty favourites widget)', async () => {
     const page = await pages.open('admin', DESKTOP);
+    // the home screen widget before any favourite says how to add one
+    const canvas = [{ id: 'row-smart-home', cols: [{ toolId: 'smart-home', colSpan: 2 }] }];
+    expect((await server.admin.put('/api/home-layout', { header: { weather: false, jokes: false, sports: false, locked: false }, canvas })).status).toBe(200);
+    await page.goto(`${server.url}/`);
+    await shown(page.getByTestId('widget-smart-home').getByText(/No favourites yet\. On the Smart home page, press the star/));
+    await expectNoSeriousA11yViolations(page, 'home screen Smart home widget, no favourites (laptop)');
     await page.goto(`${server.url}/smart-home/manage`);
     await shown(page.getByText(/Connected to Home Assistant 2025\.1\.0/));
     await shown(page.getByRole('heading', { name: 'What the household sees' }));
