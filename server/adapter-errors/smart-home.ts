@@ -69,11 +69,11 @@ export function homeAssistantStatusSentence(status: 'connecting' | 'connected' |
 
 // ---- Frigate, the camera recorder (adapters/smart-home/frigate.ts) ----------------------------
 
-/** A failure while reading the set-up camera recorder (a snapshot, the events): its AppError; anything else unchanged. */
-export function frigateAppError(err: unknown): unknown {
+/** A failure while reading the set-up camera recorder (a snapshot or a clip): its AppError; anything else unchanged. */
+export function frigateAppError(err: unknown, what: 'picture' | 'clip' = 'picture'): unknown {
   if (!(err instanceof FrigateError)) return err;
-  if (err.failure === 'not_found') return new AppError(404, 'not_found', 'The camera recorder no longer has that picture.');
-  return new AppError(503, 'camera_recorder_unavailable', 'The camera recorder is not answering right now, so the picture cannot be shown. Try again later.');
+  if (err.failure === 'not_found') return new AppError(404, 'not_found', `The camera recorder no longer has that ${what}.`);
+  return new AppError(503, 'camera_recorder_unavailable', `The camera recorder is not answering right now, so the ${what} cannot be shown. Try again later.`);
 }
 
 /** A failure of the check an admin runs on a typed camera recorder address: every kind a 422 about what was typed. */

@@ -159,6 +159,8 @@ export interface Tuning {
   homeAssistantTimeoutMs?: number;
   /** Home Assistant: the reconnect backoff's first wait and ceiling (default 1 s and 60 s). */
   homeAssistantBackoffMs?: { base: number; max: number };
+  /** Home Assistant: how often the kept-open socket is pinged; no pong within the call budget ends it and reconnects (default 30 s). */
+  homeAssistantPingMs?: number;
   /** How often the camera recorder is asked for new events when no broker is set (default 10 s). */
   frigatePollMs?: number;
   /** How long a look at the media server's health, or at a member's Plex token, serves (default 60 s). */

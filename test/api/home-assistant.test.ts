@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntitiesResponse } from '../../server/modules/home-assistant/schema.js';
 import { startFakeHomeAssistant, type FakeHomeAssistant } from '../fakes/home-assistant.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { ask } from '../harness/chat.js';
 import { createTokenScan } from '../harness/media-token-scan.js';
 import { until } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
@@ -16,18 +18,26 @@ const WRONG_TOKEN = 'not-the-right-token-0000000000';
 
 describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant)', () => {
   let fake: FakeHomeAssistant;
+  let runtime: FakeModelRuntime;
   let s: TestServer;
   const scan = createTokenScan();
 
   beforeAll(async () => {
     fake = await startFakeHomeAssistant();
+    runtime = await startFakeModelRuntime();
     // no fetchAllowOrigins: the admin-set address is let through the guard as a home-network origin
-    s = await startTestServer({ seed: 'household', overrides: { tuning: { homeAssistantTimeoutMs: 600, homeAssistantBackoffMs: { base: 20, max: 200 } } } });
+    s = await startTestServer({
+      seed: 'household',
+      config: { modelRuntimeUrl: runtime.url },
+      overrides: { tuning: { homeAssistantTimeoutMs: 600, homeAssistantBackoffMs: { base: 20, max: 200 }, homeAssistantPingMs: 150 } },
+    });
+    await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
     scan.watch(s);
   });
   afterAll(async () => {
     await s?.close();
     await fake?.close();
+    await runtime?.close();
   });
 
   const connect = () => s.admin.put('/api/admin/home-assistant/connection', { url: fake.url, token: fake.token });
@@ -57,6 +67,9 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       const a = await act(s.member, 'light.kitchen', { service: 'turn_on' });
       expect(a.status).toBe(503);
       expect(a.body.error).toEqual({ code: 'home_assistant_unavailable', message: expect.stringMatching(/^Home Assistant is not answering/) });
+      expect((await s.member.get('/api/home-assistant/favourites')).body).toEqual({ status: 'not_set', message: expect.stringMatching(/Ask an admin/), entities: [] });
+      expect((await s.member.put('/api/home-assistant/favourites', { entityIds: ['light.kitchen'] })).status).toBe(503);
+      expect(await s.handle.deps.db('home_assistant_favourites').count({ n: '*' }).first()).toEqual({ n: 0 });
     });
   });
 
@@ -230,6 +243,47 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
     });
   });
 
+  describe('favourites (the home screen widget)', () => {
+    const favIds = async (who: TestServer['member']) => ((await who.get('/api/home-assistant/favourites')).body.entities as Array<{ id: string }>).map((e) => e.id);
+
+    it('a member pins devices they may see, in their order; private to them; 401 without a session', async () => {
+      expect((await s.anon.get('/api/home-assistant/favourites')).status).toBe(401);
+      expect((await s.anon.put('/api/home-assistant/favourites', { entityIds: [] })).status).toBe(401);
+      expect(await favIds(s.member)).toEqual([]);
+      const r = await s.member.put('/api/home-assistant/favourites', { entityIds: ['lock.front_door', 'light.kitchen', 'lock.front_door'] });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ status: 'connected', message: null });
+      expect(r.body.entities.map((e: { id: string; guarded: boolean }) => [e.id, e.guarded])).toEqual([
+        ['lock.front_door', true],
+        ['light.kitchen', false],
+      ]);
+      expect(r.body.entities[1]).toMatchObject({ name: 'Kitchen light', services: ['turn_on', 'turn_off', 'toggle'] });
+      // another member's favourites are theirs alone
+      expect(await favIds(s.admin)).toEqual([]);
+    });
+
+    it('refuses a device the member may not see (403), bad ids (400) and too many (400), keeping the list', async () => {
+      const notExposed = await s.member.put('/api/home-assistant/favourites', { entityIds: ['light.kitchen', 'alarm_control_panel.house'] });
+      expect(notExposed.status).toBe(403);
+      expect(notExposed.body.error.code).toBe('not_allowed');
+      expect((await s.member.put('/api/home-assistant/favourites', { entityIds: ['Light.Kitchen'] })).status).toBe(400);
+      expect((await s.member.put('/api/home-assistant/favourites', { entityIds: Array.from({ length: 25 }, (_, i) => `light.l${i}`) })).status).toBe(400);
+      expect((await s.member.put('/api/home-assistant/favourites', {})).status).toBe(400);
+      expect(await favIds(s.member)).toEqual(['lock.front_door', 'light.kitchen']);
+    });
+
+    it('only what the member may still see is returned: a deny member loses the lock, which comes back with the right', async () => {
+      await setRights({ allowed: 'all-exposed', guarded: 'deny' });
+      try {
+        expect(await favIds(s.member)).toEqual(['light.kitchen']);
+        expect((await s.member.put('/api/home-assistant/favourites', { entityIds: ['lock.front_door'] })).status).toBe(403);
+      } finally {
+        await setRights({ allowed: 'all-exposed', guarded: 'confirm' });
+      }
+      expect(await favIds(s.member)).toEqual(['lock.front_door', 'light.kitchen']);
+    });
+  });
+
   describe('chat tool home_control', () => {
     const ctx = () => ({ actor: { kind: 'user' as const, id: s.users.member.id, name: 'Sam', role: 'member' as const, sessionId: 'chat-test' }, signal: new AbortController().signal });
     const tool = () => s.handle.deps.chatTools.get('home_control')!;
@@ -241,9 +295,15 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       expect(read.content).not.toContain('alarm_control_panel.house');
       const before = fake.calls.length;
       const unlock = await tool().run({ entity: 'Front door', service: 'lock' }, ctx());
-      expect(unlock.content).toMatch(/guarded device, so chat does not operate it.*Smart home page/);
+      expect(unlock.content).toMatch(/guarded device, so chat does not operate it.*button/);
+      expect(unlock.action).toEqual({ kind: 'home_action', entityId: 'lock.front_door', service: 'lock', data: {}, label: 'Lock Front door' });
       const kettle = await tool().run({ entity: 'switch.kettle', service: 'turn_on' }, ctx());
       expect(kettle.content).toMatch(/guarded device/);
+      expect(kettle.action).toMatchObject({ entityId: 'switch.kettle', service: 'turn_on' });
+      // a service the device does not offer is neither run nor proposed
+      const odd = await tool().run({ entity: 'Front door', service: 'turn_on' }, ctx());
+      expect(odd.content).toMatch(/cannot turn on/);
+      expect(odd.action).toBeUndefined();
       expect(fake.calls.length).toBe(before);
       expect(fake.states.get('lock.front_door')?.state).toBe('unlocked');
       const done = await tool().run({ entity: 'kitchen light', service: 'turn_on', brightness_pct: 20 }, ctx());
@@ -252,6 +312,40 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       const log = (await s.admin.get('/api/admin/home-assistant/activity')).body.entries[0];
       expect(log).toMatchObject({ userName: 'Sam', entityId: 'light.kitchen', service: 'turn_on', source: 'chat', outcome: 'done' });
       expect((await tool().run({ entity: 'House alarm' }, ctx())).content).toBe('No device the member may see matches "House alarm".');
+    });
+
+    it('in a chat answer, a guarded action comes as a button the member confirms; a deny member gets none', async () => {
+      expect((await s.admin.put('/api/tools/home_control/enabled', { enabled: true })).status).toBe(200);
+      runtime.toolScript = (req) => (req.messages.at(-1)?.role === 'user' ? [{ function: { name: 'home_control', arguments: { entity: 'front door', service: 'lock' } } }] : null);
+      try {
+        const before = fake.calls.length;
+        const a = await ask(s.member, { message: 'Lock the front door' });
+        expect(a.status).toBe(200);
+        const result = a.get('tool_result');
+        expect(result).toMatchObject({ name: 'home_control', status: 'ok', action: { kind: 'home_action', entityId: 'lock.front_door', service: 'lock', label: 'Lock Front door' } });
+        expect(fake.calls.length).toBe(before);
+        // the proposal is kept with the answer, so the button is there when the chat is opened again
+        const conv = (await s.member.get(`/api/chat/conversations/${a.get('conversation').id}`)).body.conversation;
+        expect(conv.messages.at(-1).toolCalls[0].action).toEqual(result.action);
+        // the button's request: the member's confirmation, their rights checked again
+        const pressed = await act(s.member, result.action.entityId, { service: result.action.service, data: result.action.data, confirm: true });
+        expect(pressed.status).toBe(200);
+        expect(pressed.body.entity).toMatchObject({ id: 'lock.front_door', state: 'locked' });
+
+        await setRights({ allowed: 'all-exposed', guarded: 'deny' });
+        try {
+          const denied = await ask(s.member, { message: 'Unlock the front door' });
+          expect(denied.get('tool_result')).toMatchObject({ name: 'home_control', status: 'ok' });
+          expect(denied.get('tool_result').action).toBeUndefined();
+          expect(denied.get('tool_result').summary).toMatch(/no such device/);
+          // a stale button from before is refused by the server
+          expect((await act(s.member, 'lock.front_door', { service: 'unlock', confirm: true })).status).toBe(403);
+        } finally {
+          await setRights({ allowed: 'all-exposed', guarded: 'confirm' });
+        }
+      } finally {
+        runtime.toolScript = null;
+      }
     });
   });
 
@@ -285,6 +379,17 @@ describe('Home Assistant control (/api/home-assistant, /api/admin/home-assistant
       await until(async () => fake.authCount() > auths && (await s.admin.get('/api/admin/home-assistant/connection')).body.connected, 'the reconnect');
       await until(async () => (await s.member.get('/api/home-assistant/entities')).body.areas.flatMap((a: { entities: Array<{ id: string; state: string }> }) => a.entities).find((e: { id: string }) => e.id === 'light.kitchen')?.state === 'on', 'the change from the snapshot');
       const r = await act(s.member, 'light.kitchen', { service: 'turn_off' });
+      expect(r.body.entity.state).toBe('off');
+    });
+
+    it('notices a socket that stops answering without closing (no pong in time), and reconnects', async () => {
+      const auths = fake.authCount();
+      fake.muteSockets();
+      await until(async () => fake.authCount() > auths && (await s.admin.get('/api/admin/home-assistant/connection')).body.connected, 'the reconnect after a missing pong');
+      expect(fake.log).toContain('ws ping');
+      fake.setState('switch.porch', 'on');
+      await until(async () => (await s.member.get('/api/home-assistant/entities')).body.areas.flatMap((a: { entities: Array<{ id: string; state: string }> }) => a.entities).find((e: { id: string }) => e.id === 'switch.porch')?.state === 'on', 'a change on the new socket');
+      const r = await act(s.member, 'switch.porch', { service: 'turn_off' });
       expect(r.body.entity.state).toBe('off');
     });
 

@@ -1,10 +1,18 @@
 // A stand-in for Frigate, the camera recorder (reference/home-assistant.md §6): GET /api/version,
 // GET /api/events (after, limit; newest first, as Frigate answers), GET /api/events/:id/snapshot.jpg
-// (a real JPEG made by sharp), and, when started with a user and password (port 8971's way), POST
-// /api/login setting the `frigate_token` cookie that every other call must then bring as a Bearer
-// token. Knobs: `down` (connections destroyed), `garbage` (HTML answers).
+// (a real JPEG made by sharp), GET /api/events/:id/clip.mp4 (started with `clips: true`: a real
+// one-second MP4 made by Debian's ffmpeg from its testsrc2 source, with Range answered as 206 or
+// 416), and, when started with a user and password (port 8971's way), POST /api/login setting the
+// `frigate_token` cookie that every other call must then bring as a Bearer token. Knobs: `down`
+// (connections destroyed), `garbage` (HTML answers), `clipCut` (a clip's socket destroyed after
+// its first bytes), `clipSilent` (a clip request never answered).
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { AddressInfo, Socket } from 'node:net';
 import sharp from 'sharp';
 
@@ -30,14 +38,31 @@ export interface FakeFrigate {
   log: string[];
   down: boolean;
   garbage: boolean;
-  addEvent(camera: string, label: string, opts?: { hasSnapshot?: boolean; startTime?: number }): FakeFrigateEvent;
+  clipCut: boolean;
+  clipSilent: boolean;
+  /** The MP4 every clip answers (empty unless started with `clips: true`). */
+  clip: Buffer;
+  addEvent(camera: string, label: string, opts?: { hasSnapshot?: boolean; hasClip?: boolean; startTime?: number }): FakeFrigateEvent;
   /** The frigate/events MQTT message Frigate publishes for a new event. */
   mqttNew(e: FakeFrigateEvent): string;
   close(): Promise<void>;
 }
 
-export async function startFakeFrigate(opts: { user?: string; password?: string } = {}): Promise<FakeFrigate> {
+/** A one-second 64x48 H.264 MP4 from ffmpeg's test pattern (faststart, so a browser can play it while it loads). */
+export async function makeTestClip(): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'fake-frigate-'));
+  try {
+    const file = path.join(dir, 'clip.mp4');
+    await promisify(execFile)('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=64x48:rate=10', '-t', '1', '-pix_fmt', 'yuv420p', '-c:v', 'libx264', '-preset', 'ultrafast', '-movflags', '+faststart', '-y', file]);
+    return await readFile(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function startFakeFrigate(opts: { user?: string; password?: string; clips?: boolean } = {}): Promise<FakeFrigate> {
   const jpeg = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 200, g: 80, b: 40 } } }).jpeg().toBuffer();
+  const clip = opts.clips ? await makeTestClip() : Buffer.alloc(0);
   const tokens = new Set<string>();
   const sockets = new Set<Socket>();
   const auth = Boolean(opts.user && opts.password);
@@ -95,6 +120,41 @@ export async function startFakeFrigate(opts: { user?: string; password?: string 
         res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length });
         return void res.end(jpeg);
       }
+      const video = /^\/api\/events\/([\w.-]+)\/clip\.mp4$/.exec(url.pathname);
+      if (video) {
+        const e = fake.events.find((x) => x.id === video[1]);
+        if (!e?.has_clip || fake.clip.length === 0) {
+          res.writeHead(404, { 'content-type': 'application/json' });
+          return void res.end(JSON.stringify({ success: false, message: 'Clip not found' }));
+        }
+        if (fake.clipSilent) return; // never answered: the socket stays open until the client gives up
+        const all = fake.clip;
+        const m = /^bytes=(\d*)-(\d*)$/.exec(String(req.headers.range ?? ''));
+        let start = 0;
+        let end = all.length - 1;
+        let status = 200;
+        if (m && (m[1] || m[2])) {
+          start = m[1] ? Number(m[1]) : Math.max(0, all.length - Number(m[2]));
+          end = m[1] && m[2] ? Math.min(Number(m[2]), all.length - 1) : all.length - 1;
+          if (start >= all.length || start > end) {
+            res.writeHead(416, { 'content-range': `bytes */${all.length}` });
+            return void res.end();
+          }
+          status = 206;
+        }
+        const part = all.subarray(start, end + 1);
+        res.writeHead(status, {
+          'content-type': 'video/mp4',
+          'content-length': part.length,
+          'accept-ranges': 'bytes',
+          ...(status === 206 ? { 'content-range': `bytes ${start}-${end}/${all.length}` } : {}),
+        });
+        if (fake.clipCut) {
+          res.write(part.subarray(0, Math.min(100, part.length)));
+          return void setTimeout(() => req.socket.destroy(), 20);
+        }
+        return void res.end(part);
+      }
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ success: false, message: 'Not found' }));
     });
@@ -113,6 +173,9 @@ export async function startFakeFrigate(opts: { user?: string; password?: string 
     log: [],
     down: false,
     garbage: false,
+    clipCut: false,
+    clipSilent: false,
+    clip,
     addEvent(camera, label, o = {}) {
       const start = o.startTime ?? Date.now() / 1000 + ++seq / 1000;
       const e: FakeFrigateEvent = {
@@ -122,7 +185,7 @@ export async function startFakeFrigate(opts: { user?: string; password?: string 
         start_time: start,
         end_time: null,
         has_snapshot: o.hasSnapshot ?? true,
-        has_clip: false,
+        has_clip: o.hasClip ?? false,
         false_positive: false,
         zones: [],
         thumbnail: null,

@@ -9,7 +9,8 @@
 // A service call changes the entity as Home Assistant would and pushes the diff to subscribers.
 //
 // Failure knobs, set per test: `revokeToken()` (every later auth is auth_invalid, REST 401),
-// `dropSockets()` (every socket closed mid-session), `slowMs` (call_service results come late),
+// `dropSockets()` (every socket closed mid-session), `muteSockets()` (every open socket stops
+// answering, and gets no events, without being closed: a silently dead connection), `slowMs` (call_service results come late),
 // `down` (REST refused with a destroyed socket and WebSocket upgrades refused), `garbage` (REST
 // answers HTML), `refuse` (a service answered with service_validation_error), `unknownCommands`
 // (commands an older Home Assistant does not know).
@@ -67,6 +68,8 @@ export interface FakeHomeAssistant {
   /** A new token becomes the valid one. */
   issueToken(token: string): void;
   dropSockets(): void;
+  /** The sockets open now stop answering (no results, pongs or events) but stay open; later ones work. */
+  muteSockets(): void;
   reset(): void;
   close(): Promise<void>;
 }
@@ -98,6 +101,8 @@ export const DEFAULT_ENTITIES: FakeEntitySeed[] = [
 interface Conn {
   ws: WebSocket;
   authed: boolean;
+  /** Silently dead: nothing it sends is read, nothing is sent to it. */
+  muted: boolean;
   lastId: number;
   /** subscription id -> kind */
   subs: Map<number, { kind: 'entities' | 'events'; entityIds?: string[] }>;
@@ -153,7 +158,7 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
   const validToken = (t: unknown) => typeof t === 'string' && t === token && !revoked.has(t);
 
   const send = (c: Conn, msg: unknown) => {
-    if (c.ws.readyState === c.ws.OPEN) c.ws.send(JSON.stringify(msg));
+    if (c.ws.readyState === c.ws.OPEN && !c.muted) c.ws.send(JSON.stringify(msg));
   };
 
   const broadcast = (id: string, before: FakeState | null, after: FakeState | null) => {
@@ -414,12 +419,13 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
   };
 
   const onSocket = (ws: WebSocket) => {
-    const c: Conn = { ws, authed: false, lastId: 0, subs: new Map() };
+    const c: Conn = { ws, authed: false, muted: false, lastId: 0, subs: new Map() };
     conns.add(c);
     ws.on('close', () => conns.delete(c));
     ws.on('error', () => undefined);
     send(c, { type: 'auth_required', ha_version: FAKE_HA_VERSION });
     ws.on('message', (data) => {
+      if (c.muted) return;
       let parsed: unknown;
       try {
         parsed = JSON.parse(String(data));
@@ -481,6 +487,9 @@ export async function startFakeHomeAssistant(opts: { entities?: FakeEntitySeed[]
     },
     dropSockets() {
       for (const c of conns) c.ws.terminate();
+    },
+    muteSockets() {
+      for (const c of conns) c.muted = true;
     },
     reset() {
       seed(opts.entities ?? DEFAULT_ENTITIES);

@@ -31,6 +31,7 @@ export type {
   EntitiesResponse as HaEntities,
   EntityView as HaEntity,
   ExposedResponse as HaExposed,
+  FavouritesResponse as HaFavourites,
   FrigateResponse as FrigateSettings,
   MemberRights as HaMemberRights,
 } from '../../../server/modules/home-assistant/schema.js';

@@ -7,8 +7,9 @@
 // WebSocket's auth_ok with the token), giving Home Assistant's version.
 // HomeAssistantConnection: the one kept-open WebSocket: auth, supported_features, the area and
 // entity registries, subscribe_entities (the a/c/r diffs applied into an in-memory map), call_service
-// with a time budget, and a reconnect with backoff after a drop (not after auth_invalid: a revoked
-// token waits for the admin). Its status is connecting | connected | auth_failed | unreachable.
+// with a time budget, a ping every pingMs that ends a socket giving no pong in time (a silently dead
+// connection), and a reconnect with backoff after a drop (not after auth_invalid: a revoked token
+// waits for the admin). Its status is connecting | connected | auth_failed | unreachable.
 //
 // The token travels only in the Authorization header and the auth message; no error message or log
 // line carries it or the address (messages are fixed sentences).
@@ -74,6 +75,12 @@ export interface HaOptions {
   timeoutMs?: number;
   /** Reconnect backoff: first wait and ceiling (default 1 s and 60 s). */
   backoffMs?: { base: number; max: number };
+  /**
+   * How often the kept-open socket is pinged (default 30 s): a socket that is silently dead (no
+   * close, no error, nothing answered) gives no pong within timeoutMs and is ended, so the reconnect
+   * with backoff starts.
+   */
+  pingMs?: number;
   logger?: Logger;
 }
 
@@ -193,6 +200,7 @@ export class HomeAssistantConnection {
   private snapshotPending = false;
   private attempt = 0;
   private retry: NodeJS.Timeout | null = null;
+  private pinger: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(private readonly o: HaOptions) {}
@@ -267,6 +275,34 @@ export class HomeAssistantConnection {
     }
     this.attempt = 0;
     this.setStatus('connected');
+    this.startPinging(ws);
+  }
+
+  /** Pings the socket every pingMs; no pong within the call budget ends it (onClose then reconnects). */
+  private startPinging(ws: WebSocket): void {
+    this.stopPinging();
+    let waiting = false;
+    this.pinger = setInterval(() => {
+      if (waiting || this.ws !== ws) return;
+      waiting = true;
+      this.command({ type: 'ping' }).then(
+        () => {
+          waiting = false;
+        },
+        (err: unknown) => {
+          waiting = false;
+          if (this.ws !== ws || !(err instanceof HomeAssistantError) || err.failure !== 'timeout') return;
+          this.o.logger?.warn('home assistant gave no pong in time: reconnecting');
+          ws.terminate();
+        },
+      );
+    }, this.o.pingMs ?? 30_000);
+    this.pinger.unref();
+  }
+
+  private stopPinging(): void {
+    if (this.pinger) clearInterval(this.pinger);
+    this.pinger = null;
   }
 
   private scheduleRetry(): void {
@@ -284,6 +320,7 @@ export class HomeAssistantConnection {
   private onClose(ws: WebSocket): void {
     if (this.ws !== ws) return;
     this.ws = null;
+    this.stopPinging();
     for (const [, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(fail('unreachable'));
@@ -376,6 +413,7 @@ export class HomeAssistantConnection {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     this.retry = null;
+    this.stopPinging();
     const ws = this.ws;
     this.ws = null;
     for (const [, p] of this.pending) {

@@ -24,6 +24,22 @@ export const Source = z.object({
 });
 export type Source = z.infer<typeof Source>;
 
+/**
+ * An action a tool proposes instead of running it, shown under the answer as a button the member
+ * presses to confirm. The only kind: a guarded smart-home action (issue 37), which the button asks
+ * for at POST /api/home-assistant/entities/:entityId/action with confirm: true, where the member's
+ * rights are checked again.
+ */
+export const ToolAction = z.object({
+  kind: z.literal('home_action'),
+  entityId: z.string(),
+  service: z.string(),
+  data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The button's words, e.g. `Unlock Front door`. */
+  label: z.string(),
+});
+export type ToolAction = z.infer<typeof ToolAction>;
+
 /** One tool call in an answer, as a person sees it on its chip. */
 export const ToolCallRecord = z.object({
   name: z.string(),
@@ -33,6 +49,8 @@ export const ToolCallRecord = z.object({
   sources: z.array(Source),
   /** ok, error (the tool failed or ran out of time; the model was told), refused (not an enabled tool, or arguments that do not fit its schema). */
   status: z.enum(['ok', 'error', 'refused']),
+  /** An action the tool proposes for the member to confirm (never run by the tool). */
+  action: ToolAction.optional(),
 });
 export type ToolCallRecord = z.infer<typeof ToolCallRecord>;
 
@@ -154,7 +172,7 @@ export const StreamEvents = z.object({
   conversation: z.object({ id: z.string(), title: z.string(), userMessageId: z.string(), model: z.string() }),
   token: z.object({ text: z.string() }),
   tool: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
-  tool_result: z.object({ name: z.string(), summary: z.string(), sources: z.array(Source), status: ToolCallRecord.shape.status }),
+  tool_result: z.object({ name: z.string(), summary: z.string(), sources: z.array(Source), status: ToolCallRecord.shape.status, action: ToolAction.optional() }),
   sources: z.object({ sources: z.array(Source) }),
   done: z.object({ messageId: z.string(), status: z.enum(['complete', 'stopped']), usage: Usage.nullable(), title: z.string() }),
 });

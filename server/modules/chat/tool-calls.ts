@@ -28,7 +28,7 @@ export async function runToolCall(
   sink.send('tool', { name, args });
   const label = names.get(name) ?? name;
   const done = (record: ToolCallRecord, reply: string) => {
-    sink.send('tool_result', { name: record.name, summary: record.summary, sources: record.sources, status: record.status });
+    sink.send('tool_result', { name: record.name, summary: record.summary, sources: record.sources, status: record.status, ...(record.action ? { action: record.action } : {}) });
     return { record, reply };
   };
   const tool = offered.find((t) => t.id === name);
@@ -60,7 +60,7 @@ export async function runToolCall(
       timedOut ? `The tool ${name} ran out of time and gave no result. Answer without it, and say so.` : `The tool ${name} failed and gave no result. Answer without it, and say so.`,
     );
   }
-  return done({ name, args, summary: result.summary, sources: result.sources, status: 'ok' }, result.content);
+  return done({ name, args, summary: result.summary, sources: result.sources, status: 'ok', ...(result.action ? { action: result.action } : {}) }, result.content);
 }
 
 /** For a model that cannot call tools: each offered tool that can looks the question up, in parallel, within its budget. */

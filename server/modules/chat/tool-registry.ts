@@ -4,7 +4,7 @@
 // Extension is enabled and available, and refuses a call to any other.
 import { z } from 'zod';
 import type { UserActor } from '../../actor.js';
-import type { Source } from './schema.js';
+import type { Source, ToolAction } from './schema.js';
 
 export interface ChatToolContext {
   actor: UserActor;
@@ -18,6 +18,8 @@ export interface ChatToolResult {
   /** What a person reads on the tool's chip, e.g. `Looked up "heat stroke" in the archives: 3 articles`. */
   summary: string;
   sources: Source[];
+  /** An action proposed for the member to confirm with a button under the answer (the tool did not run it). */
+  action?: ToolAction;
 }
 
 export interface ChatTool<A extends z.ZodObject = z.ZodObject> {

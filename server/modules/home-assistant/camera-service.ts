@@ -1,23 +1,21 @@
 // Camera events from Frigate (issue 37): an admin sets the recorder (checked before it is saved; the
 // password never answered) and the members told of events; new events (a person, a car, an animal
 // at a camera) are polled from its API, or read from its MQTT broker when one is given, kept, and
-// sent as notifications with Hearth's own snapshot address. Snapshots are proxied: no camera
-// address or credential reaches a browser. Only admins and the members told see the events.
+// sent as notifications with Hearth's own snapshot address. Snapshots and clips (streamed, the
+// player's Range passed on) are proxied: no camera address or credential reaches a browser. Only admins and the members told see the events.
 import type { MqttClient } from 'mqtt';
-import { createFrigateClient, frigateEventFromMqtt, type FrigateClient, type FrigateEvent } from '../../adapters/smart-home/frigate.js';
+import { createFrigateClient, frigateEventFromMqtt, type FrigateClient, type FrigateClip, type FrigateEvent } from '../../adapters/smart-home/frigate.js';
 import { createSmartHomeGuard } from '../../adapters/smart-home/home-assistant.js';
+import { brokerOrigin, connectGuardedMqtt } from '../../adapters/smart-home/mqtt.js';
 import { frigateAppError, frigateCheckAppError, frigateFailureKind } from '../../adapter-errors/smart-home.js';
 import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
-import { AppError, NotFoundError } from '../../errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { lazyImport } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import type { CameraStore, CameraEventRow, FrigateRow } from './camera-store.js';
 import type { HomeAssistantPorts } from './ports.js';
 import { CAMERA_LABELS, type CameraEvent, type CameraEventsResponse, type FrigateResponse, type PutFrigateBody } from './schema.js';
-
-const loadMqtt = lazyImport(() => import('mqtt'));
 
 export interface CameraDeps {
   store: CameraStore;
@@ -35,6 +33,7 @@ const cameraWords = (camera: string) => camera.replace(/_/g, ' ');
 export class CameraService {
   private client: { url: string; api: FrigateClient; guard: SsrfGuard } | null = null;
   private mqtt: MqttClient | null = null;
+  private mqttGuard: SsrfGuard | null = null;
 
   constructor(private readonly deps: CameraDeps) {}
 
@@ -66,22 +65,37 @@ export class CameraService {
     assertAdmin(actor);
     for (const id of body.notify) if (!(await this.deps.users.getUser(id))) throw new NotFoundError('One of the members to tell is not in the household (they may have been removed).');
     const url = new URL(body.url).origin;
+    const { user, password } = await this.signIn(body);
     const guard = createSmartHomeGuard(url, this.deps.base);
     let version: string;
     try {
-      version = await createFrigateClient({ baseUrl: url, user: body.user, password: body.password, guard, timeoutMs: this.deps.timeoutMs }).version();
+      version = await createFrigateClient({ baseUrl: url, user, password, guard, timeoutMs: this.deps.timeoutMs }).version();
     } catch (err) {
       throw frigateCheckAppError(err);
     } finally {
       await guard.close();
     }
-    const row: FrigateRow = { url, user: body.user ?? null, password: body.password ?? null, mqttUrl: body.mqttUrl ?? null, notify: [...new Set(body.notify)], version };
+    const row: FrigateRow = { url, user, password, mqttUrl: body.mqttUrl ?? null, notify: [...new Set(body.notify)], version };
     await this.deps.store.save(row, this.deps.clock.now().toISOString());
     this.client = null;
     await this.stopListening();
     if (row.mqttUrl) await this.listen(row);
     this.deps.logger.info({ version, mqtt: row.mqttUrl !== null }, 'camera recorder set');
     return this.view(row);
+  }
+
+  /**
+   * The sign-in a save uses: no user name, none; a password typed, that one; left out or empty, the
+   * saved one for the same user name (the admin form never shows it, so saving again keeps it);
+   * null clears it. A user name without any password is a 400 sentence.
+   */
+  private async signIn(body: PutFrigateBody): Promise<{ user: string | null; password: string | null }> {
+    const user = body.user?.trim() || null;
+    if (!user) return { user: null, password: null };
+    const stored = await this.deps.store.connection();
+    const password = body.password === null ? null : body.password ? body.password : stored?.user === user ? stored.password : null;
+    if (!password) throw new BadRequestError('Give the password that goes with the user name.', [{ path: ['password'], message: 'Give the password that goes with the user name.' }]);
+    return { user, password };
   }
 
   async remove(actor: Actor): Promise<FrigateResponse> {
@@ -128,16 +142,18 @@ export class CameraService {
   }
 
   private async listen(row: FrigateRow): Promise<void> {
-    const { connect } = await loadMqtt();
-    // the broker is an admin-set home-network address: its host and port checked by the same guard rules
-    const probe = `http://${new URL(row.mqttUrl!).host}`;
+    // the broker is an admin-set home-network address: its host and port checked by the same guard
+    // rules, and its name resolved by the guard's checked lookup (adapters/smart-home/mqtt.ts)
+    const guard = createSmartHomeGuard(brokerOrigin(row.mqttUrl!), this.deps.base);
+    let client: MqttClient;
     try {
-      createSmartHomeGuard(probe, this.deps.base).checkUrl(probe);
+      client = await connectGuardedMqtt(row.mqttUrl!, guard, { reconnectPeriod: 2_000, connectTimeout: this.deps.timeoutMs ?? 10_000 });
     } catch {
       this.deps.logger.warn('camera broker address refused');
+      await guard.close();
       return;
     }
-    const client = connect(row.mqttUrl!, { reconnectPeriod: 2_000, connectTimeout: this.deps.timeoutMs ?? 10_000 });
+    this.mqttGuard = guard;
     this.mqtt = client;
     client.on('connect', () => client.subscribe('frigate/events'));
     client.on('error', (err) => this.deps.logger.warn({ code: (err as NodeJS.ErrnoException).code ?? 'error' }, 'camera broker error'));
@@ -160,6 +176,8 @@ export class CameraService {
     const c = this.mqtt;
     this.mqtt = null;
     if (c) await c.endAsync(true);
+    await this.mqttGuard?.close();
+    this.mqttGuard = null;
   }
 
   private async mayWatch(actor: UserActor): Promise<FrigateRow | null> {
@@ -187,6 +205,19 @@ export class CameraService {
     }
   }
 
+  /** The event's clip streamed from the recorder, the player's Range passed on (only to admins and the members told). */
+  async clip(actor: UserActor, id: string, range: string | undefined, signal: AbortSignal): Promise<FrigateClip> {
+    const row = await this.mayWatch(actor);
+    const event = row ? await this.deps.store.event(id) : null;
+    if (!row || !event?.hasClip) throw new NotFoundError('That camera clip is not here.');
+    try {
+      return await this.apiFor(row).clip(id, range, signal);
+    } catch (err) {
+      const mapped = frigateAppError(err, 'clip');
+      throw mapped instanceof AppError ? mapped : err;
+    }
+  }
+
   async close(): Promise<void> {
     await this.stopListening();
     await this.client?.guard.close();
@@ -195,4 +226,12 @@ export class CameraService {
 }
 
 const snapshotUrl = (id: string) => `/api/home-assistant/events/${encodeURIComponent(id)}/snapshot.jpg`;
-const toView = (e: CameraEventRow): CameraEvent => ({ id: e.id, camera: e.camera, label: e.label, at: new Date(e.startTime * 1000).toISOString(), snapshotUrl: e.hasSnapshot ? snapshotUrl(e.id) : null });
+const clipUrl = (id: string) => `/api/home-assistant/events/${encodeURIComponent(id)}/clip`;
+const toView = (e: CameraEventRow): CameraEvent => ({
+  id: e.id,
+  camera: e.camera,
+  label: e.label,
+  at: new Date(e.startTime * 1000).toISOString(),
+  snapshotUrl: e.hasSnapshot ? snapshotUrl(e.id) : null,
+  clipUrl: e.hasClip ? clipUrl(e.id) : null,
+});

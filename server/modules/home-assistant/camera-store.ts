@@ -19,7 +19,11 @@ export interface CameraEventRow {
   label: string;
   startTime: number;
   hasSnapshot: boolean;
+  hasClip: boolean;
 }
+
+type EventDb = { id: string; camera: string; label: string; start_time: number; has_snapshot: number | boolean; has_clip: number | boolean };
+const toRow = (r: EventDb): CameraEventRow => ({ id: r.id, camera: r.camera, label: r.label, startTime: r.start_time, hasSnapshot: Boolean(r.has_snapshot), hasClip: Boolean(r.has_clip) });
 
 export class CameraStore {
   constructor(private readonly db: Knex) {}
@@ -45,7 +49,7 @@ export class CameraStore {
   /** Inserts an event not seen before; false when it was already there. */
   async addEvent(e: CameraEventRow, at: string): Promise<boolean> {
     if (await this.db('frigate_events').where({ id: e.id }).first('id')) return false;
-    await this.db('frigate_events').insert({ id: e.id, camera: e.camera, label: e.label, start_time: e.startTime, has_snapshot: e.hasSnapshot, created_at: at });
+    await this.db('frigate_events').insert({ id: e.id, camera: e.camera, label: e.label, start_time: e.startTime, has_snapshot: e.hasSnapshot, has_clip: e.hasClip, created_at: at });
     return true;
   }
 
@@ -55,13 +59,13 @@ export class CameraStore {
   }
 
   async events(limit: number): Promise<CameraEventRow[]> {
-    const rows = await this.db('frigate_events').orderBy('start_time', 'desc').limit(limit).select<Array<{ id: string; camera: string; label: string; start_time: number; has_snapshot: number | boolean }>>('*');
-    return rows.map((r) => ({ id: r.id, camera: r.camera, label: r.label, startTime: r.start_time, hasSnapshot: Boolean(r.has_snapshot) }));
+    const rows = await this.db('frigate_events').orderBy('start_time', 'desc').limit(limit).select<EventDb[]>('*');
+    return rows.map(toRow);
   }
 
   async event(id: string): Promise<CameraEventRow | null> {
-    const r = await this.db('frigate_events').where({ id }).first<{ id: string; camera: string; label: string; start_time: number; has_snapshot: number | boolean } | undefined>('*');
-    return r ? { id: r.id, camera: r.camera, label: r.label, startTime: r.start_time, hasSnapshot: Boolean(r.has_snapshot) } : null;
+    const r = await this.db('frigate_events').where({ id }).first<EventDb | undefined>('*');
+    return r ? toRow(r) : null;
   }
 
   async clearEvents(): Promise<void> {

@@ -26,6 +26,8 @@ export interface ConnectionDeps {
   /** Per call and handshake (default 10 s). */
   timeoutMs?: number;
   backoffMs?: { base: number; max: number };
+  /** How often the kept-open socket is pinged (default 30 s). */
+  pingMs?: number;
 }
 
 export class ConnectionService {
@@ -43,7 +45,7 @@ export class ConnectionService {
 
   private open(url: string, token: string): HomeAssistantConnection {
     const guard = createSmartHomeGuard(url, this.deps.base);
-    const conn = new HomeAssistantConnection({ baseUrl: url, token, guard, timeoutMs: this.deps.timeoutMs, backoffMs: this.deps.backoffMs, logger: this.deps.logger });
+    const conn = new HomeAssistantConnection({ baseUrl: url, token, guard, timeoutMs: this.deps.timeoutMs, backoffMs: this.deps.backoffMs, pingMs: this.deps.pingMs, logger: this.deps.logger });
     conn.onChange((c) => {
       for (const fn of this.changeListeners) fn(c);
     });

@@ -19,8 +19,10 @@ import type {
   EntitiesResponse,
   EntityView,
   ExposedResponse,
+  FavouritesResponse,
   MemberRights,
   PutExposedBody,
+  PutFavouritesBody,
   PutMemberBody,
 } from './schema.js';
 import type { HomeAssistantStore } from './store.js';
@@ -119,6 +121,35 @@ export class ControlService {
     if (!st) return null;
     const scope = await this.scope(actor);
     return this.visible(scope, st) ? this.view(scope, st) : null;
+  }
+
+  /** The caller's favourite devices they may still see, in their order (private: only their own). */
+  async favourites(actor: UserActor): Promise<FavouritesResponse> {
+    const status = this.deps.connection.status();
+    const message = this.statusMessage(status, isAdmin(actor));
+    const states = this.deps.connection.connection()?.states;
+    if (!states || states.size === 0) return { status, message, entities: [] };
+    const scope = await this.scope(actor);
+    const entities: EntityView[] = [];
+    for (const id of await this.deps.store.favourites(actor.id)) {
+      const st = states.get(id);
+      if (st && this.visible(scope, st)) entities.push(this.view(scope, st));
+    }
+    return { status, message, entities };
+  }
+
+  /** Replaces the caller's favourites: each must be a device they may see now (403 otherwise); needs Home Assistant connected to tell. */
+  async setFavourites(actor: UserActor, body: PutFavouritesBody): Promise<FavouritesResponse> {
+    const conn = this.deps.connection.connection();
+    if (!conn || conn.status !== 'connected') throw homeAssistantDown();
+    const ids = [...new Set(body.entityIds)];
+    const scope = await this.scope(actor);
+    for (const id of ids) {
+      const st = conn.states.get(id);
+      if (!st || !this.visible(scope, st)) throw new ForbiddenError('One of those is not a device you may use. An admin decides which devices each member of the household may use.', 'not_allowed');
+    }
+    await this.deps.store.replaceFavourites(actor.id, ids);
+    return this.favourites(actor);
   }
 
   /** Sends the changes of the entities the caller may see until the signal aborts. */

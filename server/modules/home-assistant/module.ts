@@ -20,6 +20,7 @@ export function createHomeAssistantModule(p: Platform, ports: HomeAssistantPorts
     base: p.guard,
     timeoutMs: p.tuning.homeAssistantTimeoutMs,
     backoffMs: p.tuning.homeAssistantBackoffMs,
+    pingMs: p.tuning.homeAssistantPingMs,
   });
   const homeControl = new ControlService({ store, connection: homeAssistant, clock: p.clock, users: ports.users, content: ports.content });
   const cameras = new CameraService({

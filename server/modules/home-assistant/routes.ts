@@ -1,6 +1,7 @@
 // Thin routes of the home-assistant module: the member group /api/home-assistant (entities, the
 // live stream, actions) and the admin group /api/admin/home-assistant (connection, exposure, member
 // rights, the activity log).
+import { pipeline } from 'node:stream/promises';
 import { actorOf } from '../../http/auth.js';
 import { bytes, defineRoutes, events } from '../../http/routes.js';
 import type { SseRegistry } from '../../http/sse.js';
@@ -23,8 +24,10 @@ import {
   PutConnectionBody,
   PutExposedBody,
   PutExposedResponse,
+  PutFavouritesBody,
   PutMemberBody,
   ExposedResponse,
+  FavouritesResponse,
   FrigateResponse,
   PutFrigateBody,
   StreamEntityEvent,
@@ -41,7 +44,18 @@ export function createHomeAssistantRoutes(control: ControlService, cameras: Came
       res.end(shot.bytes);
     });
 
+    r.get('/events/:id/clip', { access: 'user', response: bytes('video/mp4, the event’s clip streamed from the camera recorder; 206 with Content-Range when a Range was asked') }, async (req, res) => {
+      const abort = new AbortController();
+      res.on('close', () => abort.abort());
+      const clip = await cameras.clip(actorOf(req), parse(CameraEventParams, req.params).id, req.headers.range, abort.signal);
+      res.status(clip.status).set({ ...clip.headers, 'Cache-Control': 'private, no-store', 'X-Content-Type-Options': 'nosniff' });
+      await pipeline(clip.body, res).catch(() => undefined); // the player went away or the recorder cut the stream
+    });
+
     r.get('/entities', { access: 'user', response: EntitiesResponse }, (req) => control.entities(actorOf(req)));
+
+    r.get('/favourites', { access: 'user', response: FavouritesResponse }, (req) => control.favourites(actorOf(req)));
+    r.put('/favourites', { access: 'user', response: FavouritesResponse }, (req) => control.setFavourites(actorOf(req), parse(PutFavouritesBody, req.body)));
 
     r.get('/stream', { access: 'user', response: events({ entity: StreamEntityEvent, removed: StreamRemovedEvent, status: StreamStatusEvent }) }, async (req, res) => {
       const actor = actorOf(req);

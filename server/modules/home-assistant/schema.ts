@@ -83,6 +83,18 @@ export const EntitiesResponse = z.object({
 });
 export type EntitiesResponse = z.infer<typeof EntitiesResponse>;
 
+/** Favourites a member may pin for the home screen widget. */
+export const MAX_FAVOURITES = 24;
+
+/** The member's favourite devices they may still see, in their order (the home screen widget). */
+export const FavouritesResponse = z.object({
+  status: ConnectionStatus,
+  /** Why nothing can be shown or controlled, and what to do; null when connected. */
+  message: z.string().nullable(),
+  entities: z.array(EntityView),
+});
+export type FavouritesResponse = z.infer<typeof FavouritesResponse>;
+
 export const EntityParams = z.object({ id: z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/, 'That is not an entity id.').max(255) });
 
 const DataValue = z.union([z.string().max(200), z.number().finite(), z.boolean(), z.null(), z.array(z.union([z.number().finite(), z.string().max(50)])).max(10)]);
@@ -116,6 +128,11 @@ export const ExposedResponse = z.object({ status: ConnectionStatus, entities: z.
 export type ExposedResponse = z.infer<typeof ExposedResponse>;
 
 const EntityIdList = z.array(z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/).max(255)).max(5000);
+export const PutFavouritesBody = z
+  .object({ entityIds: z.array(z.string().regex(/^[a-z_]+\.[a-z0-9_]+$/, 'That is not an entity id.').max(255)).max(MAX_FAVOURITES, `At most ${MAX_FAVOURITES} favourites.`) })
+  .strict();
+export type PutFavouritesBody = z.infer<typeof PutFavouritesBody>;
+
 export const PutExposedBody = z.object({ entityIds: EntityIdList, guarded: EntityIdList.optional() }).strict();
 export type PutExposedBody = z.infer<typeof PutExposedBody>;
 export const PutExposedResponse = z.object({ exposed: z.array(z.string()), guarded: z.array(z.string()) });
@@ -170,8 +187,10 @@ export const CAMERA_LABELS: readonly string[] = ['person', 'car', 'dog', 'cat', 
 export const PutFrigateBody = z
   .object({
     url: PutConnectionBody.shape.url,
-    user: z.string().trim().min(1).max(200).optional(),
-    password: z.string().min(1).max(500).optional(),
+    /** Port 8971's sign-in; empty, null or left out: none (and no password kept). */
+    user: z.string().trim().max(200).nullable().optional(),
+    /** Left out or empty: the saved one stays (for the same user name); null: cleared; a string: the new one. */
+    password: z.string().max(500).nullable().optional(),
     mqttUrl: z
       .string()
       .trim()
@@ -181,7 +200,7 @@ export const PutFrigateBody = z
     notify: z.array(z.string().uuid()).max(100),
   })
   .strict()
-  .refine((b) => (b.user === undefined) === (b.password === undefined), { message: 'Give both a user name and a password, or neither.', path: ['password'] });
+  .refine((b) => !b.password || Boolean(b.user), { message: 'Give the user name that goes with the password.', path: ['user'] });
 export type PutFrigateBody = z.infer<typeof PutFrigateBody>;
 
 export const FrigateResponse = z.object({
@@ -202,6 +221,8 @@ export const CameraEvent = z.object({
   at: z.string(),
   /** Hearth's own address of the snapshot (proxied; null when Frigate kept none). */
   snapshotUrl: z.string().nullable(),
+  /** Hearth's own address of the clip (proxied, MP4, Range honoured; null when Frigate kept none). */
+  clipUrl: z.string().nullable(),
 });
 export type CameraEvent = z.infer<typeof CameraEvent>;
 export const CameraEventsResponse = z.object({

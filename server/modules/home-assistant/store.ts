@@ -1,5 +1,5 @@
 // The home-assistant module's rows: the one connection (its token never leaves the service), the
-// exposed entities, each member's rights and the activity log.
+// exposed entities, each member's rights, each member's favourites and the activity log.
 import type { Knex } from 'knex';
 import type { ActivityEntry, ActivityOutcome, Allowed, GuardedRule } from './schema.js';
 
@@ -73,6 +73,19 @@ export class HomeAssistantStore {
       .insert({ user_id: row.userId, allowed: JSON.stringify(row.allowed), guarded: row.guarded, updated_at: at })
       .onConflict('user_id')
       .merge();
+  }
+
+  /** A member's favourite entity ids, in their order. */
+  async favourites(userId: string): Promise<string[]> {
+    const rows = await this.db('home_assistant_favourites').where({ user_id: userId }).orderBy('position').select<Array<{ entity_id: string }>>('entity_id');
+    return rows.map((r) => r.entity_id);
+  }
+
+  async replaceFavourites(userId: string, entityIds: readonly string[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx('home_assistant_favourites').where({ user_id: userId }).delete();
+      if (entityIds.length) await tx('home_assistant_favourites').insert(entityIds.map((id, position) => ({ user_id: userId, entity_id: id, position })));
+    });
   }
 
   async addActivity(e: { userId: string | null; userName: string; entityId: string; service: string; source: 'app' | 'chat'; outcome: ActivityOutcome; at: string }): Promise<void> {

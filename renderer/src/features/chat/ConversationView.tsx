@@ -1,4 +1,5 @@
-// One conversation: its messages (answers as Markdown with a chip per lookup and their sources),
+// One conversation: its messages (answers as Markdown with a chip per lookup and their sources, and
+// a confirm button for an action a tool only proposed, e.g. unlocking a door),
 // the state of the last answer (being written, stopped, failed: with Retry), and the composer. A
 // new chat shows a welcome with example questions. The view follows the answer down the page while
 // it arrives, unless the member scrolled up to read.
@@ -9,6 +10,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { useTools } from '../apps';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
+import { ProposedHomeAction } from '../smart-home';
 import { SpeakButton } from '../voice';
 import { useChatModels, type ChatMessage, type Conversation, type Source, type ToolCallRecord } from './queries';
 import type { ChatStream, SendArgs } from './useChatStream';
@@ -157,6 +159,7 @@ function Answer({ message, isLast, canRetry, onRetry }: { message: ChatMessage; 
         </ul>
       ) : null}
       {message.content ? <Markdown text={message.content} /> : null}
+      {message.toolCalls.map((t, i) => (t.action ? <ProposedHomeAction key={`action-${i}`} action={t.action} /> : null))}
       {writing ? (
         <p className="chat-answer__status" role="status">
           <Spinner size={16} /> {message.content ? 'Writing…' : 'Thinking…'}

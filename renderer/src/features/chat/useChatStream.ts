@@ -130,7 +130,7 @@ export function useChatStream(): ChatStream {
             edit((m) => {
               const toolCalls = m.toolCalls.slice();
               const i = toolCalls.findIndex((t) => t.name === e.name && t.summary === '');
-              const record = { name: e.name, args: i >= 0 ? toolCalls[i]!.args : {}, summary: e.summary, sources: e.sources, status: e.status };
+              const record = { name: e.name, args: i >= 0 ? toolCalls[i]!.args : {}, summary: e.summary, sources: e.sources, status: e.status, ...(e.action ? { action: e.action } : {}) };
               if (i >= 0) toolCalls[i] = record;
               else toolCalls.push(record);
               return { ...m, toolCalls };

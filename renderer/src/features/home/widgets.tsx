@@ -11,6 +11,7 @@ import { useTools } from '../apps';
 import { useUser } from '../../app/session';
 import { AREA_WIDGETS, ChatWidget, DownloadsWidget, MediaWidget, PicturesWidget, WarrantiesWidget } from './area-widgets';
 import { BriefingWidget, followsSection, NewsWidget, OnThisDayWidget, ScoresWidget, TODAY_DEFS, WeatherWidget } from './today-widgets';
+import { SMART_HOME_DEF, SmartHomeWidget } from './smart-home-widget';
 import { ToolCard, type WidgetDef, type WidgetProps } from './widget-card';
 import type { HomeColumn, HomeLayout, HomeRow } from './layout-edit';
 import { useUnreadReaderItems } from './queries';
@@ -64,6 +65,7 @@ export const WIDGETS: Readonly<Record<string, WidgetDef>> = {
   inventory: { ...AREA_WIDGETS.inventory, tool: 'inventory', Component: WarrantiesWidget },
   images: { ...AREA_WIDGETS.images, tool: null, Component: PicturesWidget },
   downloads: { ...AREA_WIDGETS.downloads, tool: null, adminOnly: true, Component: DownloadsWidget },
+  'smart-home': { ...SMART_HOME_DEF, tool: null, Component: SmartHomeWidget },
   weather: { ...TODAY_DEFS.weather, tool: 'today', Component: followsSection('weather', WeatherWidget) },
   news: { ...TODAY_DEFS.news, tool: 'today', Component: followsSection('news', NewsWidget) },
   'on-this-day': { ...TODAY_DEFS['on-this-day'], tool: 'today', Component: followsSection('onThisDay', OnThisDayWidget) },

@@ -222,7 +222,8 @@ function CamerasCard(): ReactElement {
     setError(null);
     setFields({});
     try {
-      const signIn = user.trim() && password ? { user: user.trim(), password } : {};
+      // the saved password is never shown: left empty it stays (for the same user name); no user name, no sign-in
+      const signIn = user.trim() ? { user: user.trim(), ...(password ? { password } : {}) } : { user: null, password: null };
       await save.mutateAsync({ url: url.trim(), ...signIn, ...(mqttUrl.trim() ? { mqttUrl: mqttUrl.trim() } : {}), notify: [...notify] });
       setPassword('');
     } catch (err) {
@@ -239,7 +240,7 @@ function CamerasCard(): ReactElement {
         <TextField label="Frigate user name (optional)" value={user} onChange={(ev) => setUser(ev.target.value)} error={fields.user} autoComplete="off" />
         <TextField
           label="Frigate password (optional)"
-          hint={f.passwordSet ? 'A password is saved; saving again without one signs in without it.' : undefined}
+          hint={f.passwordSet ? 'A password is saved: leave this empty to keep it. Clear the user name to sign in without one.' : undefined}
           type="password"
           value={password}
           onChange={(ev) => setPassword(ev.target.value)}

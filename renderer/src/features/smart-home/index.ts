@@ -1,3 +1,5 @@
 // The smart-home feature's public surface: what other features may use (eslint.config.js: a feature
 // imports another only through its index). No page component here: pages are loaded lazily (pages.ts).
+export { FavouriteTiles } from './FavouriteTiles';
+export { ProposedHomeAction } from './ProposedHomeAction';
 export { useHomeEntities } from './queries';
