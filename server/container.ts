@@ -35,6 +35,8 @@ import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
+import { createConverterModule } from './modules/converter/module.js';
+import { createSpeedtestModule } from './modules/speedtest/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
@@ -148,7 +150,9 @@ function buildModules(p: Platform, o: Overrides) {
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   const podcasts = createPodcastsModule(p);
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
+  const converter = createConverterModule(p);
+  const speedtest = createSpeedtestModule(p, { users });
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, converter, speedtest, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;
