@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PresetsResponse } from '../../server/modules/converter/schema.js';
+import { createManualClock } from '../../server/platform/clock.js';
 import type { TestClient } from '../harness/client.js';
 import { getBytes, postForm } from '../harness/multipart.js';
 import { until } from '../harness/net.js';
@@ -24,6 +25,7 @@ describe('file converter', () => {
   const temp = makeTempDir('hearth-convert-');
   const fx = (name: string) => path.join(temp.dir, name);
   let s: TestServer;
+  const clock = createManualClock(new Date());
   beforeAll(async () => {
     const ff = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
     ff('-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25:duration=2', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-c:v', 'mpeg4', '-c:a', 'aac', '-shortest', fx('clip.mkv'));
@@ -35,7 +37,7 @@ describe('file converter', () => {
     writeFileSync(fx('page.ps'), '%!PS\n/Helvetica findfont 24 scalefont setfont 72 720 moveto (Hearth) show showpage\n');
     execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pdfwrite', `-sOutputFile=${fx('page.pdf')}`, fx('page.ps')]);
     execFileSync('pandoc', ['-o', fx('letter.docx'), fx('notes.md')]);
-    s = await startTestServer({ seed: 'household', config: { searchPath: SYSTEM_PATH }, overrides: { tuning: { converterMaxUploadBytes: CAP } } });
+    s = await startTestServer({ seed: 'household', config: { searchPath: SYSTEM_PATH }, overrides: { clock, tuning: { converterMaxUploadBytes: CAP, converterJobs: 1 } } });
   });
   afterAll(async () => {
     await s?.close();
@@ -164,13 +166,21 @@ describe('file converter', () => {
     expect(readdirSync(path.join(s.dataDir, 'converter', 'jobs'))).toEqual([]);
   });
 
-  it('cancelling a running conversion kills ffmpeg and ends the stream with "cancelled"', async () => {
+  it('cancelling a running conversion kills ffmpeg and ends the stream with "cancelled"; a queued one never starts', async () => {
     const r = await send(s.member, fx('long.mkv'), 'video-mp4');
     expect(r.status).toBe(202);
     const stream = await follow(s.member, r.body.jobId);
     await stream.waitFor((e) => e.event === 'progress', 30_000);
     const ffmpeg = childrenOf(process.pid).find((c) => c.argv.includes('libx264'));
     expect(ffmpeg, 'the running ffmpeg').toBeDefined();
+    // one conversion at a time here (converterJobs: 1): a second one waits its turn, and cancelling it there ends it at once
+    const second = await send(s.member, fx('clip.mkv'), 'audio-mp3');
+    const waiting = await follow(s.member, second.body.jobId);
+    await waiting.waitFor((e) => e.event === 'queued');
+    expect(waiting.events[0]).toEqual({ event: 'queued', data: { position: 1 } });
+    expect((await s.member.delete(`/api/converter/jobs/${second.body.jobId}`)).status).toBe(204);
+    await waiting.ended;
+    expect(waiting.events.map((e) => e.event)).toEqual(['queued', 'error']);
     expect((await s.member.delete(`/api/converter/jobs/${r.body.jobId}`)).status).toBe(204);
     await stream.ended;
     expect(stream.events.at(-1)).toEqual({ event: 'error', data: { code: 'cancelled', message: 'The conversion was cancelled.' } });
@@ -211,6 +221,18 @@ describe('file converter', () => {
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const bad = await convert(fx('notes.md'), 'pdf-smaller');
     expect(bad.events.find((e) => e.event === 'error')?.data).toMatchObject({ code: 'unreadable_file', message: expect.stringMatching(/as a PDF/) });
+  });
+
+  it('a converted file is kept 24 hours, then answered 404 and swept from the disk', async () => {
+    const done = doneOf((await convert(fx('pic.png'), 'photo-jpeg')).events);
+    const file = path.join(s.dataDir, 'converter', 'files', s.users.member.id, done.fileId);
+    expect(existsSync(file)).toBe(true);
+    clock.advance(23 * 60 * 60_000);
+    expect((await getBytes(s.url, s.member, `/api/converter/files/${done.fileId}`)).status).toBe(200);
+    clock.advance(60 * 60_000);
+    expect((await getBytes(s.url, s.member, `/api/converter/files/${done.fileId}`)).status).toBe(404);
+    expect(await s.handle.deps.converter.sweep()).toBeGreaterThanOrEqual(1);
+    expect(existsSync(file)).toBe(false);
   });
 
   it.skipIf(!has('soffice'))('(slow: LibreOffice starts, 2-20 s) a Word document becomes a PDF through LibreOffice', async () => {

@@ -133,6 +133,7 @@ export class ConverterService {
       const started = performance.now();
       const elapsed = () => (performance.now() - started) / 1000;
       let share: number | null = null;
+      let lastProgress = -Infinity;
       const ticker = setInterval(() => {
         // tools that say nothing of their progress: the elapsed time, every second
         if (share === null) job.channel.publish('progress', { percent: null, etaSeconds: null, elapsedSeconds: Math.round(elapsed()) });
@@ -148,6 +149,10 @@ export class ConverterService {
           onTool: (tool) => job.channel.publish('start', { tool }),
           onProgress: (s) => {
             share = s;
+            // at most one progress event a second (the last one always): a late subscriber is replayed them all
+            const now = performance.now();
+            if (s < 1 && now - lastProgress < 1000) return;
+            lastProgress = now;
             const seconds = elapsed();
             const percent = Math.round(s * 1000) / 10;
             job.channel.publish('progress', { percent, etaSeconds: s > 0 ? Math.round((seconds * (1 - s)) / s) : null, elapsedSeconds: Math.round(seconds) });

@@ -137,13 +137,13 @@ export function ConverterCard(): ReactElement {
             accept={preset?.accept}
             onFile={(f) => {
               setFile(f);
-              if (phase.kind === 'done' || phase.kind === 'failed') setPhase({ kind: 'idle' });
+              if (phase.kind === 'failed') setPhase({ kind: 'idle' });
             }}
             disabled={busy}
             hint={`Up to ${formatBytes(presets.data.maxUploadBytes)}.`}
             testId="converter-file"
           />
-          {phase.kind === 'idle' || phase.kind === 'failed' ? (
+          {!busy ? (
             <button type="button" className="btn btn--primary" onClick={convert} disabled={!file}>
               <Icon name="refresh" size={18} />
               Convert
@@ -176,12 +176,12 @@ export function ConverterCard(): ReactElement {
       {missing.length > 0 ? (
         <div className="converter__missing" data-testid="converter-missing">
           <p>
-            <Icon name="warn" size={18} /> Some conversions are not offered because their program is not installed on the Hearth computer:
+            <Icon name="warn" size={18} /> Some conversions are not offered because their program is not installed on the Hearth computer. Install the package, then restart Hearth:
           </p>
           <ul>
             {missing.map((m) => (
               <li key={m.tool}>
-                {m.presets.join(', ')}: install <strong>{m.install}</strong>
+                {m.presets.join(', ')}: <strong>{m.install}</strong>
               </li>
             ))}
           </ul>
