@@ -66,7 +66,7 @@ describe('tools in the browser', () => {
     await shown(result, 60_000);
     await shown(result.getByText(/Mbit\/s/).first());
     expect(await result.locator('.speedtest__verdict').textContent()).toMatch(/video|Slow/);
-    await shown(result.getByText(/Saved as a result/));
+    await shown(result.getByText(/^Saved as this .*’s result\.$/));
     const stored = await server.member.get('/api/speedtest/results');
     expect(stored.body.results).toHaveLength(1);
     expect(stored.body.results[0].downloadMbps).toBeGreaterThan(0);

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 /** Largest file a member may send to convert (a phone video of a few minutes; Tuning.converterMaxUploadBytes in tests). */
-export const MAX_CONVERT_BYTES = 2 * 1024 ** 3;
+export const MAX_CONVERT_BYTES = 2_000_000_000;
 /** How long a converted file is kept for its owner to download. */
 export const CONVERTED_FILE_TTL_MS = 24 * 60 * 60_000;
 

@@ -19,6 +19,8 @@ type Phase =
   | { kind: 'done'; file: JobEvents['done'] }
   | { kind: 'failed'; message: string };
 
+/** "2 GB", "25 MB": the upload cap as a person reads it. */
+const capSize = (n: number) => (n >= 1e9 ? `${Number((n / 1e9).toFixed(1))} GB` : `${Math.round(n / 1e6)} MB`);
 const seconds = (s: number) => (s < 60 ? `${Math.round(s)} s` : `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`);
 
 function Working({ phase, onCancel }: { phase: Extract<Phase, { kind: 'working' }>; onCancel: () => void }): ReactElement {
@@ -140,11 +142,11 @@ export function ConverterCard(): ReactElement {
               if (phase.kind === 'failed') setPhase({ kind: 'idle' });
             }}
             disabled={busy}
-            hint={`Up to ${formatBytes(presets.data.maxUploadBytes)}.`}
+            hint={`Up to ${capSize(presets.data.maxUploadBytes)}.`}
             testId="converter-file"
           />
           {!busy ? (
-            <button type="button" className="btn btn--primary" onClick={convert} disabled={!file}>
+            <button type="button" className={phase.kind === 'done' ? 'btn' : 'btn btn--primary'} onClick={convert} disabled={!file}>
               <Icon name="refresh" size={18} />
               Convert
             </button>

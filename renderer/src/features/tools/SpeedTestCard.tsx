@@ -87,7 +87,7 @@ export function SpeedTestCard(): ReactElement {
         <div className="speedtest__result" data-testid="speedtest-result">
           <Figures r={result} />
           <p className="speedtest__verdict">{verdict(result)}</p>
-          {save.isSuccess ? <p className="muted">Saved as a result of this {deviceName()}.</p> : null}
+          {save.isSuccess ? <p className="muted">Saved as this {deviceName()}’s result.</p> : null}
           <FormError message={save.error ? `The result was not saved: ${errorMessage(save.error)}` : null} />
         </div>
       ) : last && !running ? (
