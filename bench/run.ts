@@ -26,6 +26,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   maps: () => import('./maps.js'),
   'reader-load': () => import('./reader-load.js'),
   'smart-home': () => import('./smart-home.js'),
+  tools: () => import('./tools.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

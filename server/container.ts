@@ -35,6 +35,8 @@ import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
+import { createConverterModule } from './modules/converter/module.js';
+import { createSpeedtestModule } from './modules/speedtest/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
 import { createReaderModule } from './modules/reader/module.js';
@@ -160,7 +162,9 @@ function buildModules(p: Platform, o: Overrides) {
       return null;
     },
   });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, system] as const;
+  const converter = createConverterModule(p);
+  const speedtest = createSpeedtestModule(p, { users });
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

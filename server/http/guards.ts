@@ -72,7 +72,10 @@ export function homeHostGuard(opts: { host: string; allowed?: (hostname: string)
   };
 }
 
-/** Logs method, path, status and duration with a request id (also sent as x-request-id). */
+/**
+ * Logs method, path, status and duration with a request id (also sent as x-request-id); a route
+ * declared `unlogged` (routes.ts) is left out unless it failed with a 5xx.
+ */
 export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const id = randomUUID();
@@ -83,7 +86,7 @@ export function requestLog(logger: Logger): RequestHandler {
       const line = { requestId: id, method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Math.round(ms * 10) / 10 };
       // a 5xx refusal by design (res.locals.refusal, set by the error handler) is not an error
       if (res.statusCode >= 500 && !res.locals.refusal) logger.error(line, 'request');
-      else logger.debug(line, 'request');
+      else if (res.locals.unlogged !== true) logger.debug(line, 'request');
     });
     next();
   };

@@ -54,6 +54,11 @@ export interface RouteOptions {
   jsonLimit?: string | number | false;
   /** Requests per client (http/rate-limit.ts), counted before the body is read. */
   limit?: RequestLimit;
+  /**
+   * Left out of the request log (http/guards.ts `requestLog`): routes a client calls hundreds of
+   * times a minute on purpose, whose lines would drown the log (the speed test's download and upload).
+   */
+  unlogged?: boolean;
 }
 
 export type Handler = (req: Request, res: Response) => unknown;
@@ -138,6 +143,11 @@ export function checkEvent(res: Response, event: string, data: unknown): void {
   checkAgainst(schema, data, `event "${event}"`);
 }
 
+const unlogged: RequestHandler = (_req, res, next) => {
+  res.locals.unlogged = true;
+  next();
+};
+
 export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
   const router = express.Router();
   const table: RouteInfo[] = [];
@@ -146,6 +156,7 @@ export function defineRoutes(build: (r: RouteBuilder) => void): FeatureRoutes {
     (path, opts, handler) => {
       const o: RouteOptions = opts;
       const chain: RequestHandler[] = [requireAccess(o.access)];
+      if (o.unlogged) chain.unshift(unlogged);
       if (o.limit) chain.push(o.limit.handler);
       if (method !== 'get' && o.jsonLimit !== false) chain.push(express.json({ limit: o.jsonLimit ?? DEFAULT_JSON_LIMIT }), checkJsonBody);
       router[method](path, ...chain, wrap(handler, o.response, `${method.toUpperCase()} ${path}`));

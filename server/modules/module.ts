@@ -173,4 +173,8 @@ export interface Tuning {
   homeVideoMaxBytes?: number;
   /** How long an unfinished home-video upload is kept (default one day). */
   homeVideoUploadExpiryMs?: number;
+  /** Largest file the converter takes (default MAX_CONVERT_BYTES, 2 GB). */
+  converterMaxUploadBytes?: number;
+  /** Conversions run at once (default one per CPU core). */
+  converterJobs?: number;
 }

@@ -20,6 +20,8 @@ import { isUnknownModelPull, modelRuntimeAppError, modelRuntimeDown } from '../.
 import { webFetchAppError, webFetchFailureKind } from '../../server/adapter-errors/web-fetch.js';
 import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../server/adapter-errors/web-search.js';
 import { frigateAppError, frigateCheckAppError, frigateFailureKind, homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
+import { ConverterToolError, type ConverterFailure } from '../../server/adapters/converter/programs.js';
+import { converterAppError } from '../../server/adapter-errors/converter.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -324,6 +326,24 @@ describe('camera recorder (Frigate) failures', () => {
   });
 });
 
+describe('converter tool failures', () => {
+  const cases: Array<[ConverterFailure, ConverterToolError['tool'], number, string, RegExp]> = [
+    ['missing', 'soffice', 422, 'tool_not_installed', /needs LibreOffice, which is not installed.*An admin can install it\./],
+    ['unreadable', 'ffmpeg', 422, 'unreadable_file', /could not read that file as a video\./],
+    ['timeout', 'gs', 504, 'conversion_timeout', /took too long/],
+    ['aborted', 'ffmpeg', 409, 'cancelled', /was cancelled/],
+    ['failed', 'pandoc', 502, 'conversion_failed', /did not finish/],
+  ];
+  for (const [failure, tool, status, code, sentence] of cases) {
+    it(`${failure} is ${status} ${code}, without the program's own words`, () => {
+      const err = converterAppError(new ConverterToolError(failure, tool, `${tool} exited 1: ${SECRET_URL} errno ECONNREFUSED`), 'a video') as AppError;
+      expect(err).toMatchObject({ status, code });
+      expect(err.message).toMatch(sentence);
+      expectPlainSentence(err);
+    });
+  }
+});
+
 // ---- each adapter error class is known in one place outside its adapter ----------------------
 
 const serverDir = path.resolve(import.meta.dirname, '../../server');
@@ -336,9 +356,10 @@ const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> =
   { errorClass: 'ArchiveServerError', adapter: 'adapters/archive-server/', mapper: 'adapter-errors/archive-server.ts' },
   { errorClass: 'HomeAssistantError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
   { errorClass: 'FrigateError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
+  { errorClass: 'ConverterToolError', adapter: 'adapters/converter/', mapper: 'adapter-errors/converter.ts' },
 ];
 /** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
-const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind)\(/;
+const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind|converterFailureKind)\(/;
 
 function serverFiles(): string[] {
   return readdirSync(serverDir, { recursive: true, withFileTypes: true })

@@ -36,6 +36,7 @@ import { views as admin } from '../features/admin/pages';
 import { views as companions } from '../features/companions/pages';
 import { views as maps } from '../features/maps/pages';
 import { views as smartHome } from '../features/smart-home/pages';
+import { views as tools } from '../features/tools/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -88,6 +89,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...companions,
   ...maps,
   ...smartHome,
+  ...tools,
 };
 
 /**
