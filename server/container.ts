@@ -36,6 +36,8 @@ import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
+import { createLookupModule } from './modules/lookup/module.js';
+import { createShoppingModule } from './modules/shopping/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
@@ -148,7 +150,9 @@ function buildModules(p: Platform, o: Overrides) {
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   const podcasts = createPodcastsModule(p);
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
+  const lookup = createLookupModule(p);
+  const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, lookup, shopping, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;
