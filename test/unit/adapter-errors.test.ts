@@ -20,6 +20,8 @@ import { isUnknownModelPull, modelRuntimeAppError, modelRuntimeDown } from '../.
 import { webFetchAppError, webFetchFailureKind } from '../../server/adapter-errors/web-fetch.js';
 import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../server/adapter-errors/web-search.js';
 import { frigateAppError, frigateCheckAppError, frigateFailureKind, homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
+import { ProductDbError, type ProductDbFailure } from '../../server/adapters/product-db/open-food-facts.js';
+import { productDbAppError, productDbFailureKind } from '../../server/adapter-errors/product-db.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -252,6 +254,33 @@ describe('archive server failures', () => {
   });
 });
 
+describe('product database failures', () => {
+  const cases: Array<[ProductDbFailure, number, string, RegExp]> = [
+    ['unreachable', 503, 'product_lookup_unavailable', /could not reach Open Food Facts/],
+    ['blocked', 503, 'product_lookup_unavailable', /could not reach Open Food Facts/],
+    ['busy', 503, 'product_lookup_busy', /busy right now/],
+    ['timeout', 504, 'product_lookup_timeout', /took too long/],
+    ['http_error', 502, 'product_lookup_bad_response', /could not read/],
+    ['bad_response', 502, 'product_lookup_bad_response', /could not read/],
+    ['too_large', 502, 'product_lookup_bad_response', /could not read/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = productDbAppError(new ProductDbError(failure, `Could not reach ${SECRET_URL}.`)) as AppError;
+      expect(err).toMatchObject({ status: answer, code });
+      expect(err.message).toMatch(sentence);
+      expectPlainSentence(err);
+    });
+  }
+
+  it('reads the kind; leaves anything else alone', () => {
+    expect(productDbFailureKind(new ProductDbError('busy', 'x'))).toBe('busy');
+    const plain = new Error('boom');
+    expect(productDbFailureKind(plain)).toBeNull();
+    expect(productDbAppError(plain)).toBe(plain);
+  });
+});
+
 describe('Home Assistant failures', () => {
   const cases: Array<[HomeAssistantFailure, number, string, RegExp]> = [
     ['refused', 422, 'home_assistant_refused', /refused that action/],
@@ -336,6 +365,7 @@ const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> =
   { errorClass: 'ArchiveServerError', adapter: 'adapters/archive-server/', mapper: 'adapter-errors/archive-server.ts' },
   { errorClass: 'HomeAssistantError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
   { errorClass: 'FrigateError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
+  { errorClass: 'ProductDbError', adapter: 'adapters/product-db/', mapper: 'adapter-errors/product-db.ts' },
 ];
 /** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
 const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind)\(/;

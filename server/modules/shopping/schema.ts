@@ -27,10 +27,21 @@ const Quantity = z
   .pipe(z.string().max(40, 'A quantity is at most 40 characters.'));
 const Note = z.string().trim().max(300, 'A note is at most 300 characters.');
 
-export const AddItemBody = z.union([
-  z.object({ name: ItemName, quantity: Quantity.nullish(), note: Note.nullish(), category: Aisle.optional() }).strict(),
-  z.object({ barcode: z.string().trim().regex(/^\d{8,14}$/, 'A barcode is 8 to 14 digits, as printed under the bars.'), quantity: Quantity.nullish() }).strict(),
-], { error: 'Send the item’s name (and optionally quantity, note, category), or a barcode.' });
+/** An item by its name, or by a barcode the lookup names (then name and note come from the product). */
+export const AddItemBody = z
+  .object({
+    name: ItemName.optional(),
+    barcode: z
+      .string()
+      .trim()
+      .regex(/^\d{8,14}$/, 'A barcode is 8 to 14 digits, as printed under the bars.')
+      .optional(),
+    quantity: Quantity.nullish(),
+    note: Note.nullish(),
+    category: Aisle.optional(),
+  })
+  .strict()
+  .refine((b) => (b.name === undefined) !== (b.barcode === undefined), 'Send the item’s name, or a barcode (one of the two).');
 export type AddItemBody = z.infer<typeof AddItemBody>;
 
 export const PatchItemBody = z

@@ -79,16 +79,16 @@ export class ShoppingService {
     if ((await this.deps.store.countItems(listId)) >= MAX_ITEMS) throw new ConflictError('list_full', `This list has ${MAX_ITEMS} items, the most one list may hold. Clear the ticked ones first.`);
     let name: string;
     let note: string | null = null;
-    let category: Aisle | undefined;
+    let category: Aisle;
     let barcode: string | null = null;
-    if ('barcode' in body) {
+    if (body.barcode !== undefined) {
       const product = await this.deps.barcodes.barcode(actor, body.barcode);
       barcode = product.code;
       name = (product.name ?? (product.brand ? `${product.brand} product` : `Product ${product.code}`)).slice(0, 120);
-      note = [product.brand, product.quantity].filter(Boolean).join(', ') || null;
-      category = (await this.deps.store.historyOf(name))?.category ?? guessAisleOfProduct(name, product.categories);
+      note = body.note || [product.brand, product.quantity].filter(Boolean).join(', ') || null;
+      category = body.category ?? (await this.deps.store.historyOf(name))?.category ?? guessAisleOfProduct(name, product.categories);
     } else {
-      name = body.name;
+      name = body.name!;
       note = body.note || null;
       category = body.category ?? (await this.deps.store.historyOf(name))?.category ?? guessAisle(name);
     }

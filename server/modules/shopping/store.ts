@@ -77,7 +77,7 @@ export class ShoppingStore {
     return this.db('shopping_lists as l')
       .leftJoin('shopping_items as i', 'i.list_id', 'l.id')
       .groupBy('l.id')
-      .select('l.*', this.db.raw('count(i.id) as item_count'), this.db.raw('coalesce(sum(case when i.checked then 0 else 1 end), 0) as open_count'));
+      .select('l.*', this.db.raw('count(i.id) as item_count'), this.db.raw('coalesce(sum(case when i.id is not null and not i.checked then 1 else 0 end), 0) as open_count'));
   }
 
   async lists(): Promise<ShoppingList[]> {
