@@ -171,17 +171,19 @@ function AddItemForm({ listId }: { listId: string }): ReactElement {
 }
 
 function ItemRow({ item, onTick, onRemove }: { item: ShoppingItem; onTick: (checked: boolean) => void; onRemove: () => void }): ReactElement {
-  const id = useId();
+  // the label holds the checkbox and the words: the whole row (but the remove button) is the tick target
   return (
     <li className={`shop-item${item.checked ? ' shop-item--checked' : ''}`}>
-      <input id={id} type="checkbox" className="shop-item__box" checked={item.checked} onChange={(e) => onTick(e.target.checked)} />
-      <label htmlFor={id} className="shop-item__label">
-        <span className="shop-item__name">
-          {item.quantity ? <span className="shop-item__qty">{item.quantity} </span> : null}
-          {item.name}
-        </span>
-        <span className="shop-item__meta">
-          {item.note ? `${item.note} · ` : ''}added by {item.addedBy.name}
+      <label className="shop-item__label">
+        <input type="checkbox" className="shop-item__box" checked={item.checked} onChange={(e) => onTick(e.target.checked)} />
+        <span className="shop-item__words">
+          <span className="shop-item__name">
+            {item.quantity ? <span className="shop-item__qty">{item.quantity} </span> : null}
+            {item.name}
+          </span>
+          <span className="shop-item__meta">
+            {item.note ? `${item.note} · ` : ''}added by {item.addedBy.name}
+          </span>
         </span>
       </label>
       <IconButton icon="trash" label="Remove" accessibleLabel={`Remove ${item.name}`} labelShown="never" tone="ghost" onClick={onRemove} />
