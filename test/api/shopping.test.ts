@@ -5,10 +5,13 @@
 // household has bought, items by barcode through the lookup (an unknown barcode adds nothing), and
 // the shopping_list chat tool.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import type { UserActor } from '../../server/actor.js';
 import type { ChatToolContext } from '../../server/modules/chat/public.js';
 import { ItemResponse, ListDetailResponse, ListResponse, ListsResponse, SuggestionsResponse } from '../../server/modules/shopping/schema.js';
+import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest } from '../fakes/model-runtime.js';
 import { startFakeOpenFoodFacts, type FakeOpenFoodFacts } from '../fakes/open-food-facts.js';
+import { ask } from '../harness/chat.js';
 import { connectSse, type SseConnection } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
@@ -262,5 +265,33 @@ describe('Shopping', () => {
     expect(listed.content).toContain('- 2 lemons [produce]');
     expect(listed.content).not.toContain('milk');
     expect((await tool.run(tool.args.parse({ action: 'list', list: 'Hardware' }), ctx())).content).toMatch(/no shopping list called "Hardware"/);
+  });
+});
+
+describe('the shopping_list chat tool in a real chat answer', () => {
+  it('is offered, called by the model with "add milk and eggs", and adds them as the member', async () => {
+    const fake = await startFakeModelRuntime({ chunkDelayMs: 0 });
+    const s = await startTestServer({ seed: 'household', overrides: { modelRuntime: createOllamaClient({ baseUrl: fake.url }) } });
+    try {
+      await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+      fake.toolScript = (req: FakeChatRequest) =>
+        req.messages.at(-1)?.role === 'user' && (req.tools ?? []).some((t) => t.function?.name === 'shopping_list') ? [{ function: { name: 'shopping_list', arguments: { action: 'add', items: ['milk', 'eggs'] } } }] : null;
+      const answer = await ask(s.member, { message: 'Add milk and eggs to the shopping list' });
+      expect(answer.status).toBe(200);
+      const toolMessage = fake.requests
+        .filter((r) => r.path === '/api/chat')
+        .flatMap((r) => (r.body as FakeChatRequest).messages)
+        .find((m) => m.role === 'tool');
+      expect(toolMessage?.content).toBe('Added to "Shopping": milk (dairy), eggs (dairy). Tell the person it is on the list.');
+      const [list] = ListsResponse.parse((await s.admin.get('/api/shopping/lists')).body).lists;
+      const detail = ListDetailResponse.parse((await s.admin.get(`/api/shopping/lists/${list!.id}`)).body);
+      expect(detail.items.map((i) => [i.name, i.addedBy.name])).toEqual([
+        ['milk', 'Sam'],
+        ['eggs', 'Sam'],
+      ]);
+    } finally {
+      await s.close();
+      await fake.close();
+    }
   });
 });
