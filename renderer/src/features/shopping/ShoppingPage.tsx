@@ -211,7 +211,7 @@ function AisleChooser({ item, onChange }: { item: ShoppingItem; onChange: (a: Ai
 
 function ListView({ list, onGone }: { list: ShoppingList; onGone: () => void }): ReactElement {
   const detail = useShoppingList(list.id);
-  const { connected } = useLiveList(list.id);
+  const { lost } = useLiveList(list.id);
   const tick = useTick();
   const pending = usePendingTicks();
   const remove = useRemoveItem(list.id);
@@ -245,7 +245,7 @@ function ListView({ list, onGone }: { list: ShoppingList; onGone: () => void }):
             {waiting === 1 ? '1 change waiting to send' : `${waiting} changes waiting to send`}: they go to Hearth when this phone is back in touch.
           </p>
         ) : null}
-        {!connected && waiting === 0 ? <p className="muted">Not live right now: changes from others show when the connection is back.</p> : null}
+        {lost && waiting === 0 ? <p className="muted">Not live right now: changes from others show when the connection is back.</p> : null}
       </div>
 
       <AddItemForm listId={list.id} />

@@ -118,30 +118,30 @@ export function useTick() {
   );
 }
 
-/** Keeps the list live while mounted: each state the stream sends replaces the cached list (with waiting ticks laid over it). */
-export function useLiveList(id: string | null): { connected: boolean } {
+/** Keeps the list live while mounted: each state the stream sends replaces the cached list (with waiting ticks laid over it). `lost`: the stream dropped and has not come back yet. */
+export function useLiveList(id: string | null): { lost: boolean } {
   const client = useQueryClient();
-  const [connected, setConnected] = useState(false);
+  const [lost, setLost] = useState(false);
   useEffect(() => {
     if (!id) return;
     const stream = openEventStream<{ state: ShoppingListDetail; deleted: { id: string } }>(
       `${listPath(id)}/stream`,
       {
         state: (d) => {
-          setConnected(true);
+          setLost(false);
           client.setQueryData<ShoppingListDetail>(listKey(id), { ...d, items: withPending(d.items, queue) });
           client.setQueryData<{ lists: ShoppingList[] }>(LISTS_KEY, (all) => all && { lists: all.lists.map((l) => (l.id === d.list.id ? d.list : l)) });
         },
         deleted: () => void client.invalidateQueries({ queryKey: LISTS_KEY }),
       },
-      { closeOn: ['deleted'], onDisconnect: () => setConnected(false), onOpen: () => setConnected(true) },
+      { closeOn: ['deleted'], onDisconnect: () => setLost(true) },
     );
     return () => {
       stream.close();
-      setConnected(false);
+      setLost(false);
     };
   }, [client, id]);
-  return { connected };
+  return { lost };
 }
 
 export function useCreateList() {
