@@ -72,7 +72,7 @@ describe('shopping in the browser', () => {
     const page = await pages.open('member', DESKTOP);
     await page.goto(`${server.url}/tools`);
     await page.getByLabel('Number', { exact: true }).fill('+41 44 668 18 00');
-    await page.getByRole('button', { name: 'Look up' }).nth(1).click();
+    await page.getByRole('button', { name: 'Look up number' }).click();
     const facts = page.getByTestId('phone-result');
     await shown(facts.getByText('Zurich', { exact: true }));
     await shown(facts.getByText('Landline'));

@@ -53,7 +53,7 @@ function BarcodePart(): ReactElement {
         <div className="lookup__row">
           <input id={id} className="input" inputMode="numeric" maxLength={14} value={code} aria-describedby={hint} autoComplete="off" onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
           <button type="submit" className="btn btn--primary" disabled={lookup.isPending || !/^\d{8,14}$/.test(code)}>
-            Look up
+            Look up barcode
           </button>
           <BarcodeScanButton onCode={ask} disabled={lookup.isPending} />
         </div>
@@ -133,7 +133,7 @@ function PhonePart(): ReactElement {
             ))}
           </select>
           <button type="submit" className="btn btn--primary" disabled={lookup.isPending || !number.trim()}>
-            Look up
+            Look up number
           </button>
         </div>
       </form>
