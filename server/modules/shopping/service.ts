@@ -78,7 +78,7 @@ export class ShoppingService {
     await this.listOrNotFound(listId);
     if ((await this.deps.store.countItems(listId)) >= MAX_ITEMS) throw new ConflictError('list_full', `This list has ${MAX_ITEMS} items, the most one list may hold. Clear the ticked ones first.`);
     let name: string;
-    let note: string | null = null;
+    let note: string | null;
     let category: Aisle;
     let barcode: string | null = null;
     if (body.barcode !== undefined) {

@@ -191,7 +191,9 @@ export class ShoppingStore {
     const q = this.db<HistoryRow>('shopping_history');
     if (prefix) {
       const like = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-      q.where((w) => w.whereRaw("name_key like ? escape '\\'", [`${like}%`]).orWhereRaw("name_key like ? escape '\\'", [`% ${like}%`]));
+      q.where((w) => {
+        w.whereRaw("name_key like ? escape '\\'", [`${like}%`]).orWhereRaw("name_key like ? escape '\\'", [`% ${like}%`]);
+      });
       q.orderByRaw("case when name_key like ? escape '\\' then 0 else 1 end", [`${like}%`]).orderBy([{ column: 'times', order: 'desc' }, { column: 'last_at', order: 'desc' }]);
     } else {
       q.orderBy([{ column: 'last_at', order: 'desc' }, { column: 'times', order: 'desc' }]);
