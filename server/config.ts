@@ -54,6 +54,8 @@ export const ConfigSchema = z.object({
   /** The iTunes Search API the podcasts module searches (issue 35); tests point it at a fake. */
   itunesUrl: httpUrl.default('https://itunes.apple.com'),
   tvmazeUrl: httpUrl.default('https://api.tvmaze.com'),
+  /** Open Food Facts, where a barcode is looked up (issue 38); tests point it at a fake. */
+  openFoodFactsUrl: httpUrl.default('https://world.openfoodfacts.org'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -157,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     itunesUrl: emptyToUndefined(env.ITUNES_BASE),
     tvmazeUrl: emptyToUndefined(env.TVMAZE_BASE),
+    openFoodFactsUrl: emptyToUndefined(env.OPEN_FOOD_FACTS_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

@@ -39,6 +39,8 @@ import { createConverterModule } from './modules/converter/module.js';
 import { createSpeedtestModule } from './modules/speedtest/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
+import { createLookupModule } from './modules/lookup/module.js';
+import { createShoppingModule } from './modules/shopping/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
 import { createSearchModule } from './modules/search/module.js';
@@ -164,7 +166,9 @@ function buildModules(p: Platform, o: Overrides) {
   });
   const converter = createConverterModule(p);
   const speedtest = createSpeedtestModule(p, { users });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, system] as const;
+  const lookup = createLookupModule(p);
+  const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
+  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

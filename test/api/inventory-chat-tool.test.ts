@@ -44,7 +44,7 @@ describe('the home_inventory chat tool', () => {
   });
 
   it('is registered beside the other tools, with its Extension, and takes query, deviceId and question', () => {
-    expect(s.handle.deps.chatTools.all().map((t) => t.id)).toEqual(['archive_search', 'reader_search', 'home_inventory', 'image_gen', 'remember', 'weather', 'news', 'maps', 'home_control']);
+    expect(s.handle.deps.chatTools.all().map((t) => t.id)).toEqual(['archive_search', 'reader_search', 'home_inventory', 'image_gen', 'remember', 'weather', 'news', 'maps', 'home_control', 'shopping_list']);
     const spec = toolSpec(tool());
     expect(Object.keys(spec.function.parameters.properties as object)).toEqual(['query', 'deviceId', 'question']);
     expect(HomeInventoryArgs.safeParse({ query: 'x'.repeat(201) }).success).toBe(false);

