@@ -10,7 +10,6 @@
 //    (p50/p95, target p95 < 10 ms);
 // 3. directions: 30 GET /api/maps/route across the town by car and on foot (p50/p95, target < 200 ms).
 // Run: npm run bench -- maps
-import { readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,11 +19,11 @@ import { createServer } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { RegionFiles } from '../server/modules/maps/region-files.js';
 import { createMemoryLogger } from '../server/platform/logger.js';
-import { FakeFileServer, sha256 } from '../test/fakes/file-server.js';
+import { FakeFileServer } from '../test/fakes/file-server.js';
+import { fixturetonRegion, fixturetonTiles, writeMapCatalog } from '../test/harness/maps.js';
 import { connectSse } from '../test/harness/sse-client.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../test/fixtures/maps');
 const CONCURRENCY = 50;
 const TILE_REQUESTS = 2_000;
 const ROUNDS = 5;
@@ -56,27 +55,8 @@ async function pool(n: number, concurrency: number, one: (i: number) => Promise<
 export async function run(): Promise<void> {
   const temp = makeTempDir('hearth-bench-maps-');
   const files = await new FakeFileServer().start();
-  const town = readFileSync(path.join(FIXTURES, 'town.pmtiles'));
-  const roads = readFileSync(path.join(FIXTURES, 'town.osm.pbf'));
-  const catalog = path.join(temp.dir, 'maps.json');
-  writeFileSync(
-    catalog,
-    JSON.stringify({
-      regions: [
-        {
-          id: 'fixtureton',
-          name: 'Fixtureton',
-          bbox: [0.3, 52.19, 0.3168, 52.2005],
-          minzoom: 0,
-          maxzoom: 14,
-          bytes: town.length,
-          sha256: sha256(town),
-          url: files.addBuffer('town.pmtiles', town),
-          routing: { url: files.addBuffer('town.osm.pbf', roads), bytes: roads.length, sha256: sha256(roads) },
-        },
-      ],
-    }),
-  );
+  const town = fixturetonTiles();
+  const catalog = writeMapCatalog(temp.dir, [fixturetonRegion(files)]);
   const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '/usr/bin:/bin' }, []), host: '127.0.0.1', port: 0, mapCatalogPath: catalog, fetchAllowOrigins: [files.url] };
   const server = await createServer(config, { logger: createMemoryLogger('warn') });
   try {

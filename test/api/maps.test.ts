@@ -4,7 +4,7 @@
 // a real MVT reader), the style, removal, and who may do what. The region is the real "Fixtureton"
 // made by test/fixtures/maps/make-test-region.ts (osmium + tilemaker + the PMTiles writer).
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -20,11 +20,9 @@ import { until } from '../harness/net.js';
 import { writePmtiles, type WriterTile } from '../harness/pmtiles-writer.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { catalogRegion, FIXTURETON_BBOX as BBOX, FIXTURETON_TILES_PATH, fixturetonRegion, fixturetonTiles, writeMapCatalog } from '../harness/maps.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const TOWN = path.resolve(import.meta.dirname, '../fixtures/maps/town.pmtiles');
-const ROADS = path.resolve(import.meta.dirname, '../fixtures/maps/town.osm.pbf');
-const BBOX = [0.3, 52.19, 0.3168, 52.2005];
 
 /** The z/x/y of the tile holding lon/lat. */
 function tileOf(lon: number, lat: number, z: number): [number, number, number] {
@@ -39,24 +37,13 @@ describe('offline maps: regions and tiles', () => {
   let s: TestServer;
   const files = new FakeFileServer();
   const temp = makeTempDir('hearth-maps-');
-  const town = readFileSync(TOWN);
-  const roads = readFileSync(ROADS);
+  const town = fixturetonTiles();
   const notARegion = Buffer.from('this is a text file, not a PMTiles region\n'.repeat(40));
 
   beforeAll(async () => {
     await files.start();
-    const region = (id: string, name: string, file: string, data: Buffer, sum = sha256(data)) => ({ id, name, bbox: BBOX, minzoom: 0, maxzoom: 14, bytes: data.length, sha256: sum, url: files.addBuffer(file, data) });
-    const catalog = path.join(temp.dir, 'maps.json');
-    writeFileSync(
-      catalog,
-      JSON.stringify({
-        regions: [
-          { ...region('fixtureton', 'Fixtureton', 'town.pmtiles', town), routing: { url: files.addBuffer('town.osm.pbf', roads), bytes: roads.length, sha256: sha256(roads) } },
-          region('stale-catalog', 'Stale catalog', 'stale.pmtiles', town, sha256(Buffer.from('another file'))),
-          region('not-a-region', 'Not a region', 'notes.pmtiles', notARegion),
-        ],
-      }),
-    );
+    const region = (id: string, name: string, file: string, data: Buffer, sum?: string) => catalogRegion(files, id, name, file, data, sum);
+    const catalog = writeMapCatalog(temp.dir, [fixturetonRegion(files), region('stale-catalog', 'Stale catalog', 'stale.pmtiles', town, sha256(Buffer.from('another file'))), region('not-a-region', 'Not a region', 'notes.pmtiles', notARegion)]);
     // the first transfer of the town is cut after 1 KB: the queue tries again
     files.behave('town.pmtiles', { dropAfterBytes: 1024, dropTimes: 1 });
     s = await startTestServer({ seed: 'household', config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url], searchPath: ['/usr/bin', '/bin'] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
@@ -414,12 +401,11 @@ describe('offline maps: a region download across a restart', () => {
     // the town again with ~1 MB of metadata, sent slowly enough that Hearth stops in the middle of it
     const reader = new RegionFiles(1);
     const tiles: WriterTile[] = [];
-    for (let z = 0; z <= 14; z++) for await (const t of reader.get('town', 'v', TOWN).tilesAt(z)) tiles.push({ z, x: t.x, y: t.y, data: gzipSync(t.data) });
+    for (let z = 0; z <= 14; z++) for await (const t of reader.get('town', 'v', FIXTURETON_TILES_PATH).tilesAt(z)) tiles.push({ z, x: t.x, y: t.y, data: gzipSync(t.data) });
     await reader.closeAll();
-    const big = writePmtiles({ tiles, metadata: { name: 'Fixtureton', vector_layers: [], padding: randomBytes(800_000).toString('base64') }, bounds: BBOX as [number, number, number, number] });
-    const catalog = path.join(temp.dir, 'maps.json');
+    const big = writePmtiles({ tiles, metadata: { name: 'Fixtureton', vector_layers: [], padding: randomBytes(800_000).toString('base64') }, bounds: BBOX });
     const url = files.addBuffer('town.pmtiles', big, { throttleBps: 300 * 1024 });
-    writeFileSync(catalog, JSON.stringify({ regions: [{ id: 'fixtureton', name: 'Fixtureton', bbox: BBOX, minzoom: 0, maxzoom: 14, bytes: big.length, sha256: sha256(big), url }] }));
+    const catalog = writeMapCatalog(temp.dir, [{ id: 'fixtureton', name: 'Fixtureton', bbox: BBOX, minzoom: 0, maxzoom: 14, bytes: big.length, sha256: sha256(big), url }]);
     const start = (seed: 'household' | 'empty') => startTestServer({ seed, dataDir: data.dir, config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url] }, overrides: { tuning: { downloadBackoffBaseMs: 20 } } });
     s = await start('household');
     const memberId = s.users.member.id;

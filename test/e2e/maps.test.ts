@@ -7,19 +7,16 @@
 // which is what is asserted then (and, in a second page whose canvas refuses WebGL, always). The
 // member also saves the street, renames and deletes it. axe finds nothing serious. Needs the built
 // web app.
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeFileServer, sha256 } from '../fakes/file-server.js';
+import { FakeFileServer } from '../fakes/file-server.js';
 import { startFakeGeocoder, type FakeGeocoder } from '../fakes/geocoder.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { fixturetonRegion, writeMapCatalog } from '../harness/maps.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/maps');
-const BBOX = [0.3, 52.19, 0.3168, 52.2005];
 
 describe('offline maps in the browser', () => {
   let server: TestServer;
@@ -33,27 +30,7 @@ describe('offline maps in the browser', () => {
     requireBuiltWebApp();
     await files.start();
     photon = await startFakeGeocoder('photon', [{ name: 'Copper Kettle Bakery', street: 'Mill Lane', city: 'Fixtureton', country: 'United Kingdom', lat: 52.1946, lon: 0.3049, kind: 'bakery' }]);
-    const town = readFileSync(path.join(FIXTURES, 'town.pmtiles'));
-    const roads = readFileSync(path.join(FIXTURES, 'town.osm.pbf'));
-    const catalog = path.join(temp.dir, 'maps.json');
-    writeFileSync(
-      catalog,
-      JSON.stringify({
-        regions: [
-          {
-            id: 'fixtureton',
-            name: 'Fixtureton',
-            bbox: BBOX,
-            minzoom: 0,
-            maxzoom: 14,
-            bytes: town.length,
-            sha256: sha256(town),
-            url: files.addBuffer('town.pmtiles', town),
-            routing: { url: files.addBuffer('town.osm.pbf', roads), bytes: roads.length, sha256: sha256(roads) },
-          },
-        ],
-      }),
-    );
+    const catalog = writeMapCatalog(temp.dir, [fixturetonRegion(files)]);
     server = await startTestServer({ seed: 'household', config: { mapCatalogPath: catalog, fetchAllowOrigins: [files.url], searchPath: ['/usr/bin', '/bin'] } });
     expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
     // software WebGL, so MapLibre can draw in a headless Chromium without a GPU
