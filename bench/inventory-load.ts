@@ -10,18 +10,15 @@
 // Run: npm run bench -- inventory-load. BENCH_SECONDS sets each phase's length (default 15).
 import http from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { createServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
 import { InventoryFiles } from '../server/modules/home-inventory/files.js';
 import { HomeInventoryStore } from '../server/modules/home-inventory/store.js';
-import { createMemoryLogger } from '../server/platform/logger.js';
 import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, VISION_MODEL } from '../test/fakes/model-runtime.js';
 import { startManufacturerSite } from '../test/fakes/manufacturer-site.js';
 import { insertDevice } from '../test/fixtures/inventory/devices.js';
 import { labelJpeg } from '../test/fixtures/inventory/labels.js';
 import { addPhoto } from '../test/fixtures/inventory/photos.js';
-import { makeTempDir } from '../test/harness/temp-dir.js';
 import { loadInWorker, type LoadResult } from './http-load.js';
+import { startBenchServer } from './bench-server.js';
 
 const CONNECTIONS = 45;
 const PHASE_S = Number(process.env.BENCH_SECONDS ?? 15);
@@ -62,25 +59,13 @@ function post(url: string, body: unknown, cookie: string): Promise<{ status: num
 }
 
 export async function run(): Promise<void> {
-  const temp = makeTempDir('hearth-bench-inventory-load-');
   const fake = await startFakeModelRuntime({ chunkDelayMs: 5 });
   fake.models = [CHAT_MODEL, VISION_MODEL, EMBEDDING_MODEL];
   const site = await startManufacturerSite({ manualPages: 100 });
-  const config = {
-    ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', MODEL_RUNTIME_URL: fake.url, PATH: '' }, []),
-    host: '127.0.0.1',
-    port: 0,
-    fetchAllowOrigins: [site.url],
-  };
-  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  const server = await startBenchServer({ name: 'inventory-load', env: { MODEL_RUNTIME_URL: fake.url }, config: () => ({ fetchAllowOrigins: [site.url] }) });
   try {
-    const { url } = await server.listen(0, '127.0.0.1');
-    const { deps } = server;
-    await deps.boot.start();
-    await deps.auth.createFirstAdmin('Alex', '1234');
-    const memberId = (await deps.auth.createUser({ kind: 'system' }, { name: 'Sam', pin: '5678', role: 'member' })).id;
-    const member = await deps.auth.verifyPin(memberId, '5678', '127.0.0.1');
-    const cookie = `session=${member.token}`;
+    const { url, deps, config } = server;
+    const { cookie } = server.member.headers;
     await deps.settings.set('chat_model', CHAT_MODEL.name);
 
     // a household's inventory: 300 devices; one with a label photo, one with its manual's text
@@ -167,6 +152,5 @@ export async function run(): Promise<void> {
     await server.close();
     await site.close();
     await fake.close();
-    temp.remove();
   }
 }

@@ -15,14 +15,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
 import { RegionFiles } from '../server/modules/maps/region-files.js';
-import { createMemoryLogger } from '../server/platform/logger.js';
 import { FakeFileServer } from '../test/fakes/file-server.js';
 import { fixturetonRegion, fixturetonTiles, writeMapCatalog } from '../test/harness/maps.js';
 import { connectSse } from '../test/harness/sse-client.js';
-import { makeTempDir } from '../test/harness/temp-dir.js';
+import { startBenchServer } from './bench-server.js';
 
 const CONCURRENCY = 50;
 const TILE_REQUESTS = 2_000;
@@ -53,18 +50,12 @@ async function pool(n: number, concurrency: number, one: (i: number) => Promise<
 }
 
 export async function run(): Promise<void> {
-  const temp = makeTempDir('hearth-bench-maps-');
   const files = await new FakeFileServer().start();
   const town = fixturetonTiles();
-  const catalog = writeMapCatalog(temp.dir, [fixturetonRegion(files)]);
-  const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '/usr/bin:/bin' }, []), host: '127.0.0.1', port: 0, mapCatalogPath: catalog, fetchAllowOrigins: [files.url] };
-  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  const server = await startBenchServer({ name: 'maps', env: { PATH: '/usr/bin:/bin' }, config: (dir) => ({ mapCatalogPath: writeMapCatalog(dir, [fixturetonRegion(files)]), fetchAllowOrigins: [files.url] }) });
   try {
-    const { url } = await server.listen(0, '127.0.0.1');
-    const { deps } = server;
-    await deps.boot.start();
-    const admin = await deps.auth.createFirstAdmin('Alex', '1234');
-    const headers = { cookie: `session=${admin.token}`, origin: url };
+    const { url } = server;
+    const { headers } = server.admin;
     const t0 = performance.now();
     const install = await connectSse(url, '/api/admin/maps/download/fixtureton', headers, { body: {} });
     await install.ended;
@@ -73,7 +64,7 @@ export async function run(): Promise<void> {
 
     // 1. tiles
     const reader = new RegionFiles(4);
-    const file = reader.get('bench', 'v1', path.join(temp.dir, 'maps', 'fixtureton.pmtiles'));
+    const file = reader.get('bench', 'v1', path.join(server.dataDir, 'maps', 'fixtureton.pmtiles'));
     const z14: Array<[number, number]> = [];
     for await (const t of file.tilesAt(14)) z14.push([t.x, t.y]);
     const direct = await pool(TILE_REQUESTS, CONCURRENCY, async (i) => {
@@ -89,7 +80,7 @@ export async function run(): Promise<void> {
       ranges.push({ offset: town.indexOf(found.data), length: found.data.length });
     }
     await reader.closeAll();
-    const fh = await open(path.join(temp.dir, 'maps', 'fixtureton.pmtiles'), 'r');
+    const fh = await open(path.join(server.dataDir, 'maps', 'fixtureton.pmtiles'), 'r');
     const bare = http.createServer((req, res) => {
       const r = ranges[Number(req.url!.slice(1)) % ranges.length]!;
       const buf = Buffer.alloc(r.length);
@@ -151,6 +142,5 @@ export async function run(): Promise<void> {
   } finally {
     await server.close();
     await files.close();
-    temp.remove();
   }
 }

@@ -7,11 +7,8 @@
 // timed bound. Run: npm run bench -- reader-load
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { createMemoryLogger } from '../server/platform/logger.js';
-import { makeTempDir } from '../test/harness/temp-dir.js';
 import { synthetic } from './bookmarks-import.js';
+import { startBenchServer } from './bench-server.js';
 
 const COUNT = Number(process.env.BENCH_READER_BOOKMARKS ?? 20_000);
 
@@ -48,17 +45,10 @@ async function measured(cheap: () => Promise<Response>, work: () => Promise<unkn
 }
 
 export async function run(): Promise<void> {
-  const temp = makeTempDir('hearth-bench-reader-load-');
-  const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '' }, []), host: '127.0.0.1', port: 0 };
-  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  const server = await startBenchServer({ name: 'reader-load' });
   try {
-    const { url } = await server.listen(0, '127.0.0.1');
-    const { deps } = server;
-    await deps.boot.start();
-    await deps.auth.createFirstAdmin('Alex', '1234');
-    const memberId = (await deps.auth.createUser({ kind: 'system' }, { name: 'Sam', pin: '5678', role: 'member' })).id;
-    const member = await deps.auth.verifyPin(memberId, '5678', '127.0.0.1');
-    const headers = { cookie: `session=${member.token}`, origin: url };
+    const { url } = server;
+    const { headers } = server.member;
     const cheap = () => fetch(`${url}/api/notifications/unread-count`, { headers });
     const html = synthetic(COUNT);
 
@@ -85,6 +75,5 @@ export async function run(): Promise<void> {
     console.log(line('export as HTML', exportHtml));
   } finally {
     await server.close();
-    temp.remove();
   }
 }

@@ -8,10 +8,7 @@
 // Run: npm run bench -- today-news
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { createServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { createMemoryLogger } from '../server/platform/logger.js';
-import { makeTempDir } from '../test/harness/temp-dir.js';
+import { startBenchServer } from './bench-server.js';
 
 const FEEDS = Number(process.env.TODAY_BENCH_FEEDS ?? 200);
 const ITEMS = 50;
@@ -67,20 +64,13 @@ async function refreshWithDelay(run: () => Promise<unknown>): Promise<{ ms: numb
 }
 
 export async function run(): Promise<void> {
-  const temp = makeTempDir('hearth-bench-today-');
   const site = new Worker(SITE, { eval: true, workerData: { feeds: FEEDS, items: ITEMS } });
   const port = await new Promise<number>((resolve) => site.once('message', resolve));
   const origin = `http://127.0.0.1:${port}`;
-  const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '' }, []), host: '127.0.0.1', port: 0, fetchAllowOrigins: [origin] };
-  const server = await createServer(config, { logger: createMemoryLogger('warn') });
+  const server = await startBenchServer({ name: 'today', config: () => ({ fetchAllowOrigins: [origin] }) });
   try {
-    const { url } = await server.listen(0, '127.0.0.1');
-    const { deps } = server;
-    await deps.boot.start();
-    await deps.auth.createFirstAdmin('Alex', '1234');
-    const memberId = (await deps.auth.createUser({ kind: 'system' }, { name: 'Sam', pin: '5678', role: 'member' })).id;
-    const member = await deps.auth.verifyPin(memberId, '5678', '127.0.0.1');
-    const headers = { cookie: `session=${member.token}` };
+    const { url, deps } = server;
+    const headers = { cookie: server.member.headers.cookie };
     const now = new Date().toISOString();
     await deps.db('news_feeds').insert(Array.from({ length: FEEDS }, (_, f) => ({ url: `${origin}/feed/${f}.xml`, title: `Feed ${f}`, state: 'active', created_at: now })));
 
@@ -101,6 +91,5 @@ export async function run(): Promise<void> {
   } finally {
     await server.close();
     await site.terminate();
-    temp.remove();
   }
 }

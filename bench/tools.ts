@@ -18,11 +18,9 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { performance } from 'node:perf_hooks';
 import { request } from 'undici';
-import { createServer } from '../server/app.js';
-import { loadConfig } from '../server/config.js';
-import { createMemoryLogger } from '../server/platform/logger.js';
 import { multipart } from '../test/harness/multipart.js';
 import { makeTempDir } from '../test/harness/temp-dir.js';
+import { startBenchServer } from './bench-server.js';
 
 const MB100 = 100 * 1024 * 1024;
 const RUNS = 5;
@@ -45,8 +43,7 @@ async function drainGet(url: string, headers: Record<string, string>): Promise<n
 
 export async function run(): Promise<void> {
   const temp = makeTempDir('hearth-bench-tools-');
-  const config = { ...loadConfig({ DATA_DIR: temp.dir, LOG_LEVEL: 'warn', PATH: '/usr/bin:/bin' }, []), host: '127.0.0.1', port: 0 };
-  const server = await createServer(config, { logger: createMemoryLogger('warn'), tuning: { converterMaxUploadBytes: 2 * MB100 } });
+  const server = await startBenchServer({ name: 'tools', env: { PATH: '/usr/bin:/bin' }, overrides: { tuning: { converterMaxUploadBytes: 2 * MB100 } } });
   const bare = http.createServer((req, res) => {
     if (req.method === 'POST') {
       void pipeline(req, createWriteStream(path.join(temp.dir, 'bare-upload.bin'))).then(() => res.writeHead(202).end());
@@ -56,10 +53,8 @@ export async function run(): Promise<void> {
     createReadStream(path.join(temp.dir, 'static.bin')).pipe(res);
   });
   try {
-    const { url } = await server.listen(0, '127.0.0.1');
-    await server.deps.boot.start();
-    const admin = await server.deps.auth.createFirstAdmin('Alex', '1234');
-    const headers = { cookie: `session=${admin.token}`, origin: url };
+    const { url } = server;
+    const { headers } = server.admin;
     await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
 
