@@ -53,6 +53,8 @@ export const ConfigSchema = z.object({
   sportsDbUrl: httpUrl.default('https://www.thesportsdb.com'),
   /** The iTunes Search API the podcasts module searches (issue 35); tests point it at a fake. */
   itunesUrl: httpUrl.default('https://itunes.apple.com'),
+  /** The Telegram Bot API the notification channels talk to (issue 38); tests point it at a fake. */
+  telegramApiUrl: httpUrl.default('https://api.telegram.org'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -155,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     wikipediaUrl: emptyToUndefined(env.WIKIPEDIA_BASE),
     sportsDbUrl: emptyToUndefined(env.SPORTSDB_BASE),
     itunesUrl: emptyToUndefined(env.ITUNES_BASE),
+    telegramApiUrl: emptyToUndefined(env.TELEGRAM_API_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

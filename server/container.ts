@@ -35,6 +35,8 @@ import type { MediaConnection } from './modules/media-server/parts.js';
 import { createModelsModule } from './modules/models/module.js';
 import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
+import { createNotifyModule } from './modules/notify/module.js';
+import { createSkillsModule } from './modules/skills/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createReaderModule } from './modules/reader/module.js';
 import type { CaptureEngine } from './modules/reader/capture/types.js';
@@ -94,6 +96,7 @@ function buildModules(p: Platform, o: Overrides) {
   const content = createContentModule(p, { users });
   const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
+  const notify = createNotifyModule(p, { users });
   // Today is built later: asked only when a layout is read
   const homeLayout = createHomeLayoutModule(p, { users, todaySetUp: async () => (await today.services.weather.location()) !== null });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
@@ -123,6 +126,8 @@ function buildModules(p: Platform, o: Overrides) {
   const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
   const memory = createMemoryModule(p, { chatReadiness });
   const companions = createCompanionsModule(p, { users, content: dials });
+  // the chat tools are read only once every module is built (chat is built next)
+  const skills = createSkillsModule(p, { chatTools: () => chat.services.chatTools.all().map((t) => ({ id: t.id, name: t.id.replace(/_/g, ' ') })) });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
@@ -132,6 +137,7 @@ function buildModules(p: Platform, o: Overrides) {
     content: dials,
     memory: memory.services.memory,
     companions: companions.services.companions,
+    skills: skills.services.skills,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
@@ -148,7 +154,7 @@ function buildModules(p: Platform, o: Overrides) {
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
   const podcasts = createPodcastsModule(p);
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
+  return [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;
