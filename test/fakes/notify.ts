@@ -269,7 +269,7 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       while ((i = buffer.indexOf('\r\n')) >= 0) {
         const line = buffer.slice(0, i);
         buffer = buffer.slice(i + 2);
-        chain = chain.then(() => onLine(line));
+        chain = chain.then(async () => void (await onLine(line)));
       }
     });
     reply('220 fake-smtp ESMTP ready');

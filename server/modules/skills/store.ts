@@ -64,7 +64,9 @@ export class SkillsStore {
   /** The household's skills and the member's own, by name. */
   async visible(userId: string): Promise<SkillRow[]> {
     const rows = (await this.db('skills')
-      .where((w) => w.whereNull('owner_id').orWhere('owner_id', userId))
+      .where((w) => {
+        void w.whereNull('owner_id').orWhere('owner_id', userId);
+      })
       .orderBy([{ column: 'name' }, { column: 'id' }])) as Raw[];
     return rows.map(toRow);
   }
