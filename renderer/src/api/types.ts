@@ -36,3 +36,17 @@ export type {
 } from '../../../server/modules/home-assistant/schema.js';
 export type { BootEvents, BootRepairEvent, BootStatus, BootStepEvent, ReadyResponse } from '../../../server/modules/system/schema.js';
 export type { AdminCatalogResponse, GeoResult, MapDownloadEventMap, Place, Region as MapRegion, RouteResponse } from '../../../server/modules/maps/schema.js';
+export type {
+  AdminChannel as NotifyAdminChannel,
+  AdminChannelsResponse as NotifyAdminChannels,
+  ChannelType as NotifyChannelType,
+  DeliveriesResponse as NotifyDeliveries,
+  Delivery as NotifyDelivery,
+  LinkCodeResponse as NotifyLinkCode,
+  LinkStatusResponse as NotifyLinkStatus,
+  MemberRoutes as NotifyMemberRoutes,
+  RouteTarget as NotifyRouteTarget,
+  RoutesBody as NotifyRoutesBody,
+  TestResponse as NotifyTestResponse,
+} from '../../../server/modules/notify/schema.js';
+export type { Skill, SkillsResponse } from '../../../server/modules/skills/schema.js';

@@ -29,6 +29,8 @@ import { routes as admin } from '../features/admin/routes.js';
 import { routes as companions } from '../features/companions/routes.js';
 import { routes as maps } from '../features/maps/routes.js';
 import { routes as smartHome } from '../features/smart-home/routes.js';
+import { routes as notify } from '../features/notify/routes.js';
+import { routes as skills } from '../features/skills/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -57,6 +59,8 @@ export const PAGE_TABLE = [
   ...companions,
   ...maps,
   ...smartHome,
+  ...notify,
+  ...skills,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -36,6 +36,8 @@ import { views as admin } from '../features/admin/pages';
 import { views as companions } from '../features/companions/pages';
 import { views as maps } from '../features/maps/pages';
 import { views as smartHome } from '../features/smart-home/pages';
+import { views as notify } from '../features/notify/pages';
+import { views as skills } from '../features/skills/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -88,6 +90,8 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...companions,
   ...maps,
   ...smartHome,
+  ...notify,
+  ...skills,
 };
 
 /**
