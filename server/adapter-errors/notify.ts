@@ -2,7 +2,7 @@
 // admin's connect check (a bot token Telegram does not take, a server that does not answer): 422
 // with a sentence about what was typed. Deliveries never answer with one: the dispatcher logs the
 // adapter's fixed sentence (no address, no token, no upstream words) in the delivery log.
-import { NotifyError } from '../adapters/notify/http.js';
+import { isRetryable, NotifyError, type NotifyFailure } from '../adapters/notify/http.js';
 import { AppError } from '../errors.js';
 
 export function notifyCheckAppError(err: unknown, service: string): unknown {
@@ -21,3 +21,16 @@ export function notifyCheckAppError(err: unknown, service: string): unknown {
       return new AppError(422, 'notify_bad_response', `${service} answered in a way Hearth could not read. Check the address.`);
   }
 }
+
+/** A notification channel failure's kind, for a log line; null for anything else. */
+export function notifyFailureKind(err: unknown): NotifyFailure | null {
+  return err instanceof NotifyError ? err.failure : null;
+}
+
+/** The adapter's fixed sentence (no address, token or upstream words) for the delivery log; null for anything else. */
+export function notifyFailureSentence(err: unknown): string | null {
+  return err instanceof NotifyError ? err.message : null;
+}
+
+/** Whether a later try may get past the failure (down, slow, a 5xx); a refusal will not. */
+export const isRetryableNotifyFailure = (err: unknown): boolean => isRetryable(err);

@@ -5,7 +5,7 @@
 // of the delivery log (who, type, channel, ok, attempts, a sentence; never a secret). In offline
 // mode nothing is sent: notifications stay in the app.
 import { randomUUID } from 'node:crypto';
-import { isRetryable, NotifyError } from '../../adapters/notify/http.js';
+import { isRetryableNotifyFailure, notifyFailureSentence } from '../../adapter-errors/notify.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { CHANNEL_NAMES, missingFor, sendOnce, type OutgoingMessage, type SendContext } from './senders.js';
@@ -85,9 +85,10 @@ export class NotifyDispatcher {
         await send();
         return { ok: true, attempts, message: attempts === 1 ? `Delivered by ${CHANNEL_NAMES[channel]}.` : `Delivered by ${CHANNEL_NAMES[channel]} after ${attempts} tries.` };
       } catch (err) {
-        const sentence = err instanceof NotifyError ? err.message : `${CHANNEL_NAMES[channel]} failed unexpectedly.`;
-        if (!(err instanceof NotifyError)) this.deps.logger.error({ err, channel }, 'notification send failed');
-        if (!isRetryable(err) || attempts >= MAX_ATTEMPTS || this.stop.signal.aborted) {
+        const known = notifyFailureSentence(err);
+        const sentence = known ?? `${CHANNEL_NAMES[channel]} failed unexpectedly.`;
+        if (known === null) this.deps.logger.error({ err, channel }, 'notification send failed');
+        if (!isRetryableNotifyFailure(err) || attempts >= MAX_ATTEMPTS || this.stop.signal.aborted) {
           return { ok: false, attempts, message: attempts > 1 ? `${sentence} Gave up after ${attempts} tries.` : sentence };
         }
       }

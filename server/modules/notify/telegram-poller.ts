@@ -3,7 +3,7 @@
 // code made for a member links that chat to the member and is answered "Linked"; an unknown or
 // expired code is answered with a hint and links nothing. A failed poll waits (doubling, up to a
 // minute) before the next. Stopped by close() and when the admin removes or replaces the bot.
-import { NotifyError } from '../../adapters/notify/http.js';
+import { notifyFailureKind, notifyFailureSentence } from '../../adapter-errors/notify.js';
 import { telegramGetUpdates, telegramSendMessage, type TelegramUpdate } from '../../adapters/notify/telegram.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
@@ -54,7 +54,7 @@ export class TelegramPoller {
         wait = 1000;
       } catch (err) {
         if (signal.aborted) return;
-        this.deps.logger.warn({ failure: err instanceof NotifyError ? err.failure : 'unknown' }, err instanceof NotifyError ? err.message : 'The Telegram poll failed.');
+        this.deps.logger.warn({ failure: notifyFailureKind(err) ?? 'unknown' }, notifyFailureSentence(err) ?? 'The Telegram poll failed.');
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, wait);
           signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
@@ -64,7 +64,7 @@ export class TelegramPoller {
       }
       for (const u of updates) {
         offset = Math.max(offset, u.updateId + 1);
-        await this.handle(token, u).catch((err: unknown) => this.deps.logger.warn({ failure: err instanceof NotifyError ? err.failure : 'unknown' }, 'A Telegram reply failed.'));
+        await this.handle(token, u).catch((err: unknown) => this.deps.logger.warn({ failure: notifyFailureKind(err) ?? 'unknown' }, 'A Telegram reply failed.'));
       }
     }
   }
