@@ -50,6 +50,7 @@ export async function up(knex: Knex): Promise<void> {
     t.string('email_address');
     t.string('telegram_chat_id');
     t.string('telegram_linked_at');
+    t.string('telegram_blocked_at'); // Telegram answered 403: the member blocked the bot
     t.text('routes').notNullable(); // JSON: {type: channel[]}
     t.string('updated_at').notNullable();
   });

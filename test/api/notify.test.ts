@@ -78,7 +78,7 @@ describe('notification channels (/api/notify, /api/admin/notify)', () => {
       const code = await s.member.post('/api/notify/link-code', {});
       expect(code.status).toBe(409);
       expect(code.body.error.message).toMatch(/Ask an admin to connect a bot/);
-      expect((await s.member.get('/api/notify/link-status')).body).toEqual({ linked: false, linkedAt: null, botUsername: null, pending: false });
+      expect((await s.member.get('/api/notify/link-status')).body).toEqual({ linked: false, linkedAt: null, blocked: false, botUsername: null, pending: false });
     });
   });
 
@@ -152,7 +152,7 @@ describe('notification channels (/api/notify, /api/admin/notify)', () => {
         routes: { system: ['inapp', 'ntfy'], download_complete: ['email', 'gotify'] },
       });
       expect(r.status).toBe(200);
-      expect(r.body.channels).toEqual({ ntfy: { topic: 'sam-home' }, gotify: { tokenSet: true }, email: { address: 'sam@home.lan' }, telegram: { linked: false, linkedAt: null } });
+      expect(r.body.channels).toEqual({ ntfy: { topic: 'sam-home' }, gotify: { tokenSet: true }, email: { address: 'sam@home.lan' }, telegram: { linked: false, linkedAt: null, blocked: false } });
       expect(r.body.routes).toEqual({ system: ['inapp', 'ntfy'], download_complete: ['email', 'gotify'] });
       expect(r.body.available).toEqual(['ntfy', 'gotify', 'email', 'telegram']);
       expect(r.text).not.toContain(GOTIFY_TOKEN);
@@ -292,6 +292,12 @@ describe('notification channels (/api/notify, /api/admin/notify)', () => {
       await notifyMember({ title: 'Blocked' });
       const log = await logged('telegram', 3);
       expect(log[0]).toMatchObject({ channel: 'telegram', ok: false, attempts: 1, message: 'The member has blocked the bot or never started it.' });
+      // the member's settings say so, until a send gets through again
+      expect((await s.member.get('/api/notify/link-status')).body).toMatchObject({ linked: true, blocked: true });
+      expect((await s.member.get<MemberRoutes>('/api/notify/routes')).body.channels.telegram).toMatchObject({ linked: true, blocked: true });
+      tg.blocked.delete('5151');
+      expect((await s.member.post('/api/notify/channels/telegram/test', {})).body.delivered).toBe(true);
+      expect((await s.member.get('/api/notify/link-status')).body.blocked).toBe(false);
     });
 
     it('forgets the linked chats when the admin removes the bot, and the poll stops', async () => {

@@ -62,5 +62,6 @@ export async function telegramGetUpdates(guard: SsrfGuard, base: string, token: 
 }
 
 export async function telegramSendMessage(guard: SsrfGuard, base: string, token: string, chatId: string, text: string, timeoutMs: number): Promise<void> {
-  await call<unknown>(guard, base, token, 'sendMessage', { chat_id: chatId, text }, timeoutMs);
+  // Telegram takes at most 4096 characters a message
+  await call<unknown>(guard, base, token, 'sendMessage', { chat_id: chatId, text: text.length > 4096 ? `${text.slice(0, 4095)}…` : text }, timeoutMs);
 }

@@ -5,7 +5,7 @@
 // of the delivery log (who, type, channel, ok, attempts, a sentence; never a secret). In offline
 // mode nothing is sent: notifications stay in the app.
 import { randomUUID } from 'node:crypto';
-import { isRetryableNotifyFailure, notifyFailureSentence } from '../../adapter-errors/notify.js';
+import { isRetryableNotifyFailure, notifyFailureKind, notifyFailureSentence } from '../../adapter-errors/notify.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { CHANNEL_NAMES, missingFor, sendOnce, type OutgoingMessage, type SendContext } from './senders.js';
@@ -69,16 +69,23 @@ export class NotifyDispatcher {
   async deliver(userId: string, notificationType: string, channel: ChannelType, message: OutgoingMessage): Promise<DeliveryOutcome> {
     const [server, member] = await Promise.all([this.deps.store.channel(channel), this.deps.store.member(userId)]);
     const missing = missingFor(channel, server, member);
-    let outcome: DeliveryOutcome;
+    let outcome: DeliveryOutcome & { kind?: string | null };
     if (missing || !server || !member) outcome = { ok: false, attempts: 0, message: missing ?? 'Not set up.' };
     else outcome = await this.attempt(channel, () => sendOnce(this.deps.send, channel, server, member, message));
-    await this.deps.store.addDelivery({ id: randomUUID(), at: this.deps.clock.now().toISOString(), userId, notificationType, channel, ...outcome });
+    const at = this.deps.clock.now().toISOString();
+    // the member blocked the bot: their settings say so until a send gets through or they link again
+    if (channel === 'telegram' && member) {
+      const blocked = outcome.kind === 'blocked_by_user';
+      if (blocked !== (member.telegramBlockedAt !== null) && (blocked || outcome.ok)) await this.deps.store.setTelegramBlocked(userId, blocked ? at : null);
+    }
+    const { kind: _kind, ...logged } = outcome;
+    await this.deps.store.addDelivery({ id: randomUUID(), at, userId, notificationType, channel, ...logged });
     await this.deps.store.trimDeliveries(DELIVERIES_KEPT);
     if (!outcome.ok) this.deps.logger.warn({ channel, notificationType, attempts: outcome.attempts }, outcome.message);
-    return outcome;
+    return logged;
   }
 
-  private async attempt(channel: ChannelType, send: () => Promise<void>): Promise<DeliveryOutcome> {
+  private async attempt(channel: ChannelType, send: () => Promise<void>): Promise<DeliveryOutcome & { kind?: string | null }> {
     let wait = this.deps.backoffMs;
     for (let attempts = 1; ; attempts++) {
       try {
@@ -89,7 +96,7 @@ export class NotifyDispatcher {
         const sentence = known ?? `${CHANNEL_NAMES[channel]} failed unexpectedly.`;
         if (known === null) this.deps.logger.error({ err, channel }, 'notification send failed');
         if (!isRetryableNotifyFailure(err) || attempts >= MAX_ATTEMPTS || this.stop.signal.aborted) {
-          return { ok: false, attempts, message: attempts > 1 ? `${sentence} Gave up after ${attempts} tries.` : sentence };
+          return { ok: false, attempts, message: attempts > 1 ? `${sentence} Gave up after ${attempts} tries.` : sentence, kind: notifyFailureKind(err) };
         }
       }
       await new Promise<void>((resolve) => {

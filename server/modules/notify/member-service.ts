@@ -22,7 +22,7 @@ export interface MemberDeps {
   offline: boolean;
 }
 
-const empty = (userId: string, at: string): MemberRow => ({ userId, ntfyTopic: null, gotifyToken: null, emailAddress: null, telegramChatId: null, telegramLinkedAt: null, routes: {}, updatedAt: at });
+const empty = (userId: string, at: string): MemberRow => ({ userId, ntfyTopic: null, gotifyToken: null, emailAddress: null, telegramChatId: null, telegramLinkedAt: null, telegramBlockedAt: null, routes: {}, updatedAt: at });
 
 export class NotifyMemberService {
   constructor(private readonly deps: MemberDeps) {}
@@ -42,7 +42,7 @@ export class NotifyMemberService {
         ntfy: m.ntfyTopic ? { topic: m.ntfyTopic } : null,
         gotify: m.gotifyToken ? { tokenSet: true } : null,
         email: m.emailAddress ? { address: m.emailAddress } : null,
-        telegram: { linked: m.telegramChatId !== null, linkedAt: m.telegramLinkedAt },
+        telegram: { linked: m.telegramChatId !== null, linkedAt: m.telegramLinkedAt, blocked: m.telegramChatId !== null && m.telegramBlockedAt !== null },
       },
       routes: m.routes,
       types: [...NotificationType.options],
@@ -101,7 +101,7 @@ export class NotifyMemberService {
 
   async linkStatus(actor: UserActor): Promise<LinkStatusResponse> {
     const [m, bot, pending] = await Promise.all([this.deps.store.member(actor.id), this.deps.store.channel('telegram'), this.deps.store.pendingCode(actor.id, this.now())]);
-    return { linked: !!m?.telegramChatId, linkedAt: m?.telegramLinkedAt ?? null, botUsername: bot?.botUsername ?? null, pending };
+    return { linked: !!m?.telegramChatId, linkedAt: m?.telegramLinkedAt ?? null, blocked: !!m?.telegramChatId && !!m.telegramBlockedAt, botUsername: bot?.botUsername ?? null, pending };
   }
 
   /** Unlinks the member's Telegram chat (and drops a Telegram route). */
@@ -109,7 +109,7 @@ export class NotifyMemberService {
     const m = await this.deps.store.member(actor.id);
     if (!m?.telegramChatId) return false;
     const routes = Object.fromEntries(Object.entries(m.routes).map(([k, v]) => [k, v.filter((t) => t !== 'telegram')]));
-    await this.deps.store.putMember({ ...m, telegramChatId: null, telegramLinkedAt: null, routes, updatedAt: this.now() });
+    await this.deps.store.putMember({ ...m, telegramChatId: null, telegramLinkedAt: null, telegramBlockedAt: null, routes, updatedAt: this.now() });
     return true;
   }
 

@@ -94,7 +94,8 @@ export const MemberRoutes = z.object({
     ntfy: z.object({ topic: z.string() }).nullable(),
     gotify: z.object({ tokenSet: z.boolean() }).nullable(),
     email: z.object({ address: z.string() }).nullable(),
-    telegram: z.object({ linked: z.boolean(), linkedAt: z.string().nullable() }),
+    /** `blocked`: Telegram refused the last send (the member blocked the bot); linking again or unblocking mends it. */
+    telegram: z.object({ linked: z.boolean(), linkedAt: z.string().nullable(), blocked: z.boolean() }),
   }),
   routes: z.record(z.string(), z.array(RouteTarget)),
   /** The notification types a route may be set for. */
@@ -111,6 +112,6 @@ export type TestResponse = z.infer<typeof TestResponse>;
 
 export const LinkCodeResponse = z.object({ code: z.string(), url: z.string(), expiresAt: z.string() });
 export type LinkCodeResponse = z.infer<typeof LinkCodeResponse>;
-export const LinkStatusResponse = z.object({ linked: z.boolean(), linkedAt: z.string().nullable(), botUsername: z.string().nullable(), pending: z.boolean() });
+export const LinkStatusResponse = z.object({ linked: z.boolean(), linkedAt: z.string().nullable(), blocked: z.boolean(), botUsername: z.string().nullable(), pending: z.boolean() });
 export type LinkStatusResponse = z.infer<typeof LinkStatusResponse>;
 export const DeletedResponse = z.object({ deleted: z.boolean() });

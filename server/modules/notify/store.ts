@@ -18,6 +18,7 @@ export interface MemberRow {
   emailAddress: string | null;
   telegramChatId: string | null;
   telegramLinkedAt: string | null;
+  telegramBlockedAt: string | null;
   routes: Record<string, RouteTarget[]>;
   updatedAt: string;
 }
@@ -37,6 +38,7 @@ interface RawMember {
   email_address: string | null;
   telegram_chat_id: string | null;
   telegram_linked_at: string | null;
+  telegram_blocked_at: string | null;
   routes: string;
   updated_at: string;
 }
@@ -47,6 +49,7 @@ const toMember = (r: RawMember): MemberRow => ({
   emailAddress: r.email_address,
   telegramChatId: r.telegram_chat_id,
   telegramLinkedAt: r.telegram_linked_at,
+  telegramBlockedAt: r.telegram_blocked_at,
   routes: json(r.routes, {}),
   updatedAt: r.updated_at,
 });
@@ -88,6 +91,7 @@ export class NotifyStore {
         email_address: m.emailAddress,
         telegram_chat_id: m.telegramChatId,
         telegram_linked_at: m.telegramLinkedAt,
+        telegram_blocked_at: m.telegramBlockedAt,
         routes: JSON.stringify(m.routes),
         updated_at: m.updatedAt,
       })
@@ -97,7 +101,7 @@ export class NotifyStore {
 
   /** Forgets every linked Telegram chat (the bot changed or went). */
   async unlinkAllTelegram(): Promise<void> {
-    await this.db('notify_members').update({ telegram_chat_id: null, telegram_linked_at: null });
+    await this.db('notify_members').update({ telegram_chat_id: null, telegram_linked_at: null, telegram_blocked_at: null });
     await this.db('notify_link_codes').delete();
   }
 
@@ -128,8 +132,14 @@ export class NotifyStore {
       ...(existing ?? { userId, ntfyTopic: null, gotifyToken: null, emailAddress: null, routes: {} }),
       telegramChatId: chatId,
       telegramLinkedAt: at,
+      telegramBlockedAt: null,
       updatedAt: at,
     });
+  }
+
+  /** Telegram refused a send to the member's chat (403: they blocked the bot), or took one again (null). */
+  async setTelegramBlocked(userId: string, at: string | null): Promise<void> {
+    await this.db('notify_members').where({ user_id: userId }).update({ telegram_blocked_at: at });
   }
 
   async addDelivery(d: Omit<Delivery, 'memberName'>): Promise<void> {

@@ -47,6 +47,7 @@ function TelegramCard({ data }: { data: NotifyMemberRoutes }): ReactElement {
   const refreshRoutes = useRefreshRoutes();
   const [error, setError] = useState<string | null>(null);
   const linked = status.data?.linked ?? data.channels.telegram.linked;
+  const blocked = status.data?.blocked ?? data.channels.telegram.blocked;
   useEffect(() => {
     if (linked && code) {
       setCode(null);
@@ -67,6 +68,7 @@ function TelegramCard({ data }: { data: NotifyMemberRoutes }): ReactElement {
       <p role="status" data-testid="telegram-status">
         {linked ? `Linked to your Telegram chat with @${status.data?.botUsername ?? 'the bot'}.` : code ? 'Waiting for you to press Start in Telegram…' : 'Not linked yet.'}
       </p>
+      {linked && blocked ? <p className="notify__blocked">Telegram refused the last message: you may have blocked the bot. Unblock it in Telegram, or unlink and link again.</p> : null}
       {code ? (
         <div className="notify__code">
           <p>
