@@ -10,7 +10,7 @@ import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.j
 import { CHAT_MODEL, startFakeModelRuntime, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { startFakeNtfy, startFakeTelegram, TELEGRAM_BOT, TELEGRAM_TOKEN, type FakeNtfy, type FakeTelegram } from '../fakes/notify.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('notification settings and chat skills in the browser', () => {
@@ -79,6 +79,12 @@ describe('notification settings and chat skills in the browser', () => {
     await shown(page.getByText('Delivered by ntfy.', { exact: false }));
     await expectNoSeriousA11yViolations(page, '/notifications/channels (phone)');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    // the member's settings at 1280 px: the linked chat and the saved route
+    const wide = await pages.open('member', DESKTOP);
+    await wide.goto(`${server.url}/profile/notifications`);
+    await shown(wide.getByText(`Linked to your Telegram chat with @${TELEGRAM_BOT}.`));
+    expect(await wide.getByRole('group', { name: 'Reminders and alerts' }).getByRole('checkbox', { name: 'ntfy' }).isChecked()).toBe(true);
+    await expectNoSeriousA11yViolations(wide, '/profile/notifications (desktop)');
   });
 
   it('a member picks a skill for a chat and starts from one of its prompts', async () => {
