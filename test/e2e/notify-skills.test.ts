@@ -94,6 +94,7 @@ describe('notification settings and chat skills in the browser', () => {
     const starters = page.getByRole('list', { name: 'Ways to start with Meal planner' });
     await shown(starters);
     await expectNoSeriousA11yViolations(page, '/chat with a skill (phone)');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     runtime.requests.length = 0;
     await starters.getByRole('button', { name: 'Plan dinners for this week for four people' }).click();
     await page.waitForURL(/\/chat\/[^/?]+\?skill=builtin-meal-planner$/);
