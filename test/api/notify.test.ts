@@ -71,7 +71,8 @@ describe('notification channels (/api/notify, /api/admin/notify)', () => {
         ['telegram', false],
       ]);
       const m = await s.member.get<MemberRoutes>('/api/notify/routes');
-      expect(m.body).toMatchObject({ routes: {}, available: [], offline: false, types: ['install_request', 'install_complete', 'download_complete', 'system'] });
+      expect(m.body).toMatchObject({ routes: {}, available: [], offline: false, types: ['install_complete', 'download_complete', 'system'] });
+      expect((await s.admin.get<MemberRoutes>('/api/notify/routes')).body.types).toEqual(['install_request', 'install_complete', 'download_complete', 'system']);
       const r = await s.member.put('/api/notify/routes', { channels: { ntfy: { topic: 'sam-home' } }, routes: { system: ['inapp', 'ntfy'] } });
       expect(r.status).toBe(422);
       expect(r.body.error).toEqual({ code: 'channel_not_set_up', message: expect.stringMatching(/ntfy is not set up.*Ask an admin/) });
@@ -140,6 +141,9 @@ describe('notification channels (/api/notify, /api/admin/notify)', () => {
         const r = await s.member.put('/api/notify/routes', body);
         expect(r.status, JSON.stringify(body)).toBe(400);
       }
+      const admins = await s.member.put('/api/notify/routes', { routes: { install_request: ['inapp'] } });
+      expect(admins.status).toBe(422);
+      expect(admins.body.error.message).toMatch(/admins only/);
       const r = await s.member.put('/api/notify/routes', { routes: { system: ['gotify'] } });
       expect(r.status).toBe(422);
       expect(r.body.error).toEqual({ code: 'channel_address_missing', message: expect.stringMatching(/No Gotify application token/) });

@@ -3,7 +3,7 @@
 // Telegram self-link code: a one-time code (hashed at rest, 10 minutes, single use) the member sends
 // to the bot as `/start <code>` through the t.me deep link.
 import { createHash, randomBytes } from 'node:crypto';
-import type { UserActor } from '../../actor.js';
+import { isAdmin, type UserActor } from '../../actor.js';
 import { BadRequestError, ConflictError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf.js';
@@ -45,7 +45,8 @@ export class NotifyMemberService {
         telegram: { linked: m.telegramChatId !== null, linkedAt: m.telegramLinkedAt, blocked: m.telegramChatId !== null && m.telegramBlockedAt !== null },
       },
       routes: m.routes,
-      types: [...NotificationType.options],
+      // app requests go to the admins only: a member is not offered a route for them
+      types: NotificationType.options.filter((t) => t !== 'install_request' || isAdmin(actor)),
       available: await this.available(),
       offline: this.deps.offline,
     };
@@ -70,6 +71,7 @@ export class NotifyMemberService {
     };
     const available = new Set(await this.available());
     for (const [type, targets] of Object.entries(body.routes)) {
+      if (type === 'install_request' && !isAdmin(actor) && (targets ?? []).length > 0) throw new UnprocessableError('admins_only', 'App requests go to the admins only, so there is nothing to route for you.');
       const unique = [...new Set(targets ?? [])];
       for (const t of unique) {
         if (t === 'inapp') continue;
