@@ -56,6 +56,8 @@ export const ConfigSchema = z.object({
   tvmazeUrl: httpUrl.default('https://api.tvmaze.com'),
   /** Open Food Facts, where a barcode is looked up (issue 38); tests point it at a fake. */
   openFoodFactsUrl: httpUrl.default('https://world.openfoodfacts.org'),
+  /** The Telegram Bot API the notification channels talk to (issue 38); tests point it at a fake. */
+  telegramApiUrl: httpUrl.default('https://api.telegram.org'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     itunesUrl: emptyToUndefined(env.ITUNES_BASE),
     tvmazeUrl: emptyToUndefined(env.TVMAZE_BASE),
     openFoodFactsUrl: emptyToUndefined(env.OPEN_FOOD_FACTS_URL),
+    telegramApiUrl: emptyToUndefined(env.TELEGRAM_API_URL),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

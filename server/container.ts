@@ -37,6 +37,8 @@ import type { ModuleManifest, Platform, Tuning } from './modules/module.js';
 import { createNotificationsModule } from './modules/notifications/module.js';
 import { createConverterModule } from './modules/converter/module.js';
 import { createSpeedtestModule } from './modules/speedtest/module.js';
+import { createNotifyModule } from './modules/notify/module.js';
+import { createSkillsModule } from './modules/skills/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
 import { createLookupModule } from './modules/lookup/module.js';
@@ -99,6 +101,7 @@ function buildModules(p: Platform, o: Overrides) {
   const content = createContentModule(p, { users });
   const dials = content.services.content;
   const notifications = createNotificationsModule(p, { users });
+  const notify = createNotifyModule(p, { users });
   // Today is built later: asked only when a layout is read
   const homeLayout = createHomeLayoutModule(p, { users, todaySetUp: async () => (await today.services.weather.location()) !== null });
   // the model hub's API key, asked for at each attempt so it is never kept in a job's row
@@ -128,6 +131,8 @@ function buildModules(p: Platform, o: Overrides) {
   const imageGen = createImageGenModule(p, { users, content: dials, downloads: queue, catalog, models: models.services.models, chatReadiness, loraRegistry: o.imageLoraRegistry, engine: o.imageEngine });
   const memory = createMemoryModule(p, { chatReadiness });
   const companions = createCompanionsModule(p, { users, content: dials });
+  // the chat tools are read only once every module is built (chat is built next)
+  const skills = createSkillsModule(p, { chatTools: () => chat.services.chatTools.all().map((t) => ({ id: t.id, name: t.id.replace(/_/g, ' ') })) });
   const chat = createChatModule(p, {
     details: models.services.modelDetails,
     picker: o.chatModelPicker ?? models.services.models,
@@ -137,6 +142,7 @@ function buildModules(p: Platform, o: Overrides) {
     content: dials,
     memory: memory.services.memory,
     companions: companions.services.companions,
+    skills: skills.services.skills,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
@@ -168,7 +174,7 @@ function buildModules(p: Platform, o: Overrides) {
   const speedtest = createSpeedtestModule(p, { users });
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
-  return [auth, content, notifications, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, system] as const;
+  return [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, system] as const;
 }
 
 type Modules = ReturnType<typeof buildModules>;

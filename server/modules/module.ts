@@ -177,4 +177,10 @@ export interface Tuning {
   converterMaxUploadBytes?: number;
   /** Conversions run at once (default one per CPU core). */
   converterJobs?: number;
+  /** Notification channels: each send's budget (default 10 s). */
+  notifyTimeoutMs?: number;
+  /** Notification channels: the first wait before a failed send is tried again, doubled each time (default 2 s). */
+  notifyBackoffMs?: number;
+  /** The Telegram long poll's wait in seconds (default 30). */
+  telegramPollSeconds?: number;
 }

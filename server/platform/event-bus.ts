@@ -8,6 +8,11 @@ export interface EventMap {
   'download.completed': { jobId: string; kind: string; itemId: string | null; destination: string | null; target: string };
   /** A download failed for good (its last attempt, or a prerequisite that failed): the admins are told. */
   'download.failed': { jobId: string; label: string };
+  /**
+   * A notification was written (userId null: for every admin): the notify module sends it on to the
+   * channels its member routed that type to.
+   */
+  'notification.created': { id: string; userId: string | null; type: string; payload: Record<string, unknown> };
   /** A member was deleted; their rows went with them (ON DELETE CASCADE), files on disk did not. */
   'user.deleted': { userId: string };
 }

@@ -25,6 +25,8 @@ import { converterAppError } from '../../server/adapter-errors/converter.js';
 import { ProductDbError, type ProductDbFailure } from '../../server/adapters/product-db/open-food-facts.js';
 import { productDbAppError, productDbFailureKind } from '../../server/adapter-errors/product-db.js';
 import { AppError } from '../../server/errors.js';
+import { isRetryableNotifyFailure, notifyCheckAppError, notifyFailureKind } from '../../server/adapter-errors/notify.js';
+import { NotifyError, type NotifyFailure } from '../../server/adapters/notify/http.js';
 
 const SECRET_URL = 'http://admin:s3cret-token@10.0.0.7:11434/api/chat?token=abc123';
 
@@ -440,5 +442,34 @@ describe('one translation per adapter family', () => {
 
   it('no second ModelRuntimeUnavailableError', () => {
     expect(files.filter((f) => /class ModelRuntimeUnavailableError\b/.test(readFileSync(path.join(serverDir, f), 'utf8')))).toEqual([]);
+  });
+});
+
+describe('notification channel failures (the admin’s connect check)', () => {
+  const cases: Array<[NotifyFailure, number, string, RegExp]> = [
+    ['refused', 422, 'notify_token_refused', /did not accept that token/],
+    ['blocked_by_user', 422, 'notify_token_refused', /did not accept that token/],
+    ['blocked', 422, 'notify_address_refused', /may not send to that address/],
+    ['unreachable', 422, 'notify_unreachable', /could not be reached/],
+    ['timeout', 422, 'notify_unreachable', /could not be reached/],
+    ['server_error', 422, 'notify_unreachable', /could not be reached/],
+    ['bad_response', 422, 'notify_bad_response', /could not read/],
+  ];
+  for (const [failure, answer, code, sentence] of cases) {
+    it(`${failure} is ${answer} ${code}`, () => {
+      const err = notifyCheckAppError(new NotifyError(failure, `Telegram at ${SECRET_URL} answered 401.`, 401), 'Telegram');
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).status).toBe(answer);
+      expect((err as AppError).code).toBe(code);
+      expect((err as AppError).message).toMatch(sentence);
+      expectPlainSentence(err as AppError);
+    });
+  }
+  it('leaves anything else alone, and reads kinds and retries for the dispatcher', () => {
+    const other = new Error('x');
+    expect(notifyCheckAppError(other, 'Telegram')).toBe(other);
+    expect(notifyFailureKind(other)).toBeNull();
+    expect(isRetryableNotifyFailure(new NotifyError('server_error', 'The ntfy server had an error (503).', 503))).toBe(true);
+    expect(isRetryableNotifyFailure(new NotifyError('refused', 'The ntfy server refused the credentials.', 401))).toBe(false);
   });
 });

@@ -45,3 +45,16 @@ export type {
   Suggestion as ShoppingSuggestion,
 } from '../../../server/modules/shopping/schema.js';
 export type { PhoneFacts, Product as BarcodeProduct } from '../../../server/modules/lookup/schema.js';
+  AdminChannel as NotifyAdminChannel,
+  AdminChannelsResponse as NotifyAdminChannels,
+  ChannelType as NotifyChannelType,
+  DeliveriesResponse as NotifyDeliveries,
+  Delivery as NotifyDelivery,
+  LinkCodeResponse as NotifyLinkCode,
+  LinkStatusResponse as NotifyLinkStatus,
+  MemberRoutes as NotifyMemberRoutes,
+  RouteTarget as NotifyRouteTarget,
+  RoutesBody as NotifyRoutesBody,
+  TestResponse as NotifyTestResponse,
+} from '../../../server/modules/notify/schema.js';
+export type { Skill, SkillsResponse } from '../../../server/modules/skills/schema.js';

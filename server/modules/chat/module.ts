@@ -31,6 +31,7 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     content: ports.content,
     memory: ports.memory,
     companions: ports.companions,
+    skills: ports.skills,
     clock: p.clock,
     logger: p.logger.child('chat'),
     firstTokenMs: p.tuning.chatFirstTokenMs,

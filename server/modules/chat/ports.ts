@@ -3,6 +3,7 @@ import type { UserActor } from '../../actor.js';
 import type { ContentService } from '../content/service.js';
 import type { CompanionsService } from '../companions/service.js';
 import type { MemoryService } from '../memory/service.js';
+import type { SkillsService } from '../skills/service.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import type { ChatTool } from './tool-registry.js';
@@ -39,4 +40,6 @@ export interface ChatPorts {
   memory: Pick<MemoryService, 'forPrompt' | 'rememberFrom'>;
   /** The companions module: the companion an answer speaks as (refused when it is not the member's). */
   companions: Pick<CompanionsService, 'forChat'>;
+  /** The skills module: the skill an answer uses (404 when the member cannot see it). */
+  skills: Pick<SkillsService, 'forChat'>;
 }

@@ -143,6 +143,11 @@ export const StreamBody = z
      * 403 companion_not_allowed when it is not the member's. Absent: the conversation's own companion.
      */
     companionId: z.string().min(1).max(64).optional(),
+    /**
+     * The skill this answer uses (issue 38): its instructions join the system prompt and its tool
+     * list, when not empty, narrows the tools offered. 404 when the member cannot see it.
+     */
+    skillId: z.string().min(1).max(64).optional(),
   })
   .strict()
   .refine((b) => (b.regenerate ? b.conversationId !== undefined && b.message === undefined : b.message !== undefined), {

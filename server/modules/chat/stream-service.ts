@@ -16,6 +16,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ModelDetailsCache } from '../models/public.js';
 import type { Companion } from '../companions/schema.js';
+import type { SkillForChat } from '../skills/schema.js';
 import { REMEMBER_TOOL_ID } from '../memory/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
@@ -58,6 +59,7 @@ export interface ChatStreamDeps {
   content: ChatPorts['content'];
   memory: ChatPorts['memory'];
   companions: ChatPorts['companions'];
+  skills: ChatPorts['skills'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -132,6 +134,7 @@ export class ChatStreamService {
       question = [...earlier].reverse().find((m) => m.role === 'user');
       if (!question) throw new BadRequestError('There is no question in this conversation to answer again.');
     }
+    const skill = body.skillId !== undefined ? await this.deps.skills.forChat(actor, body.skillId) : null;
     if ((await this.deps.looker.runtimeModels()) === null) throw modelRuntimeDown();
     const companion = await this.companionFor(actor, body.companionId, conversation);
     const model = await this.deps.picker.pick(actor, body.model ?? companion?.model ?? undefined);
@@ -204,7 +207,7 @@ export class ChatStreamService {
       out.signal.addEventListener('abort', () => controller.abort(new AnswerStopped()), { once: true });
       out.send('conversation', { id: conv.id, title: conv.title, userMessageId: asked.id, model });
       const history = await this.history(conv.id, answerId, details);
-      await this.answer({ actor, model, details, history, question: asked.content, companionPrompt: companion?.systemPrompt ?? null, signal: controller.signal, sink: out, turn });
+      await this.answer({ actor, model, details, history, question: asked.content, companionPrompt: companion?.systemPrompt ?? null, skill, signal: controller.signal, sink: out, turn });
     } catch (err) {
       if (controller.signal.aborted) status = 'stopped';
       else {
@@ -302,6 +305,8 @@ export class ChatStreamService {
     question: string;
     /** The companion's own prompt, after Hearth's. */
     companionPrompt: string | null;
+    /** The skill picked for this answer: its instructions after the companion's, its tools (when listed) the only ones offered. */
+    skill: SkillForChat | null;
     signal: AbortSignal;
     sink: AnswerSink;
     turn: Turn;
@@ -311,11 +316,13 @@ export class ChatStreamService {
     // tool as well, so the same fact is not kept twice in other words
     const keptByRule = await this.deps.memory.rememberFrom(a.actor, a.question);
     const available = await this.offeredTools();
-    const offered = keptByRule ? available.tools.filter((t) => t.id !== REMEMBER_TOOL_ID) : available.tools;
+    const narrowed = a.skill && a.skill.tools.length > 0 ? available.tools.filter((t) => a.skill!.tools.includes(t.id)) : available.tools;
+    const offered = keptByRule ? narrowed.filter((t) => t.id !== REMEMBER_TOOL_ID) : narrowed;
     const names = available.names;
     const canCall = a.details?.capabilities.includes('tools') === true && offered.length > 0;
     let system = systemPrompt(this.now().slice(0, 10));
     if (a.companionPrompt) system += `\n\n${a.companionPrompt}`;
+    if (a.skill) system += `\n\nSkill "${a.skill.name}":\n${a.skill.instructions}`;
     const { chat: level } = await this.deps.content.effective(a.actor.id);
     if (level !== 'adult') system += `\n\n${LEVEL_NOTES[level]}`;
     // what the member asked to be remembered

@@ -6,6 +6,7 @@
 // condition that is still open whether it holds. Every condition notification links to its fix.
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { Logger } from '../../platform/logger.js';
 import type { NotificationsStore } from './store.js';
 
@@ -29,7 +30,7 @@ export type ConditionCheck = () => Promise<ConditionText | true | null>;
 export class ConditionNotifications {
   private readonly checks = new Map<string, ConditionCheck>();
 
-  constructor(private readonly deps: { store: NotificationsStore; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { store: NotificationsStore; clock: Clock; logger: Logger; bus: EventBus }) {}
 
   /** Registers how to tell whether the condition `key` still holds (container wiring). */
   watch(key: string, check: ConditionCheck): void {
@@ -44,7 +45,10 @@ export class ConditionNotifications {
     const payload = { kind: key, condition: true, ...text };
     const open = await this.deps.store.findCondition(key);
     if (!open) {
-      await this.deps.store.insertCondition(key, { id: randomUUID(), userId: opts.userId ?? null, type: 'system', payload, createdAt: this.deps.clock.now().toISOString() });
+      const id = randomUUID();
+      await this.deps.store.insertCondition(key, { id, userId: opts.userId ?? null, type: 'system', payload, createdAt: this.deps.clock.now().toISOString() });
+      // a new condition is news (sent on to the channels); its later word updates are not
+      this.deps.bus.emit('notification.created', { id, userId: opts.userId ?? null, type: 'system', payload });
       return;
     }
     // `unread`: something new happened under the same condition (another download failed)

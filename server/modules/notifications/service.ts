@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { assertAdmin, isAdmin, type Actor, type UserActor } from '../../actor.js';
 import { NotFoundError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { EventBus } from '../../platform/event-bus.js';
 import type { AuthService } from '../auth/service.js';
 import { NOTIFICATIONS_LIMIT, type CreateNotificationBody, type Notification, type NotificationType } from './schema.js';
 import type { Audience, NotificationsStore } from './store.js';
@@ -12,6 +13,8 @@ export interface NotificationsDeps {
   store: NotificationsStore;
   clock: Clock;
   auth: AuthService;
+  /** Each written notification is told on the bus (notification.created): the notify module sends it on. */
+  bus: EventBus;
 }
 
 const audienceOf = (actor: UserActor): Audience => ({ userId: actor.id, isAdmin: isAdmin(actor) });
@@ -51,6 +54,7 @@ export class NotificationsService {
   async notify(n: { userId: string | null; type: NotificationType; payload: Record<string, unknown> }): Promise<string> {
     const id = randomUUID();
     await this.deps.store.insert({ id, userId: n.userId, type: n.type, payload: n.payload, createdAt: this.deps.clock.now().toISOString() });
+    this.deps.bus.emit('notification.created', { id, userId: n.userId, type: n.type, payload: n.payload });
     return id;
   }
 

@@ -16,6 +16,7 @@ import { ConversationView } from './ConversationView';
 import { useChatReadiness, useConversation } from './queries';
 import { useChatStream } from './useChatStream';
 import { useCompanions } from '../companions';
+import { SkillMenu, useKnownSkill } from '../skills';
 import { VoiceModeButton, VoiceModePanel } from '../voice';
 import './chat.css';
 
@@ -62,7 +63,7 @@ export function ChatPage(): ReactElement {
   const params = useParams();
   const id = (params['*'] ?? '').split('/')[0] || undefined;
   const navigate = useNavigate();
-  const [search] = useSearchParams();
+  const [search, setSearch] = useSearchParams();
   const wide = useWide();
   const [drawerOpen, setDrawerOpen] = useState(false);
   /** Hands-free voice mode: above the conversation, so it stays open when a new chat gets its address. */
@@ -81,7 +82,20 @@ export function ChatPage(): ReactElement {
   const wantedCompanion = search.get('companion') ?? (id ? conversation.data?.companionId : null) ?? undefined;
   const companions = useCompanions(wantedCompanion !== undefined);
   const companion = wantedCompanion ? companions.data?.find((c) => c.id === wantedCompanion) : undefined;
-  const companionQuery = companion ? `?companion=${encodeURIComponent(companion.id)}` : '';
+  // the skill picked in the menu above the chat, kept in the address with the conversation
+  const wantedSkill = search.get('skill') ?? undefined;
+  const skillKnown = useKnownSkill(wantedSkill);
+  const skillId = skillKnown ? wantedSkill : undefined;
+  const query = new URLSearchParams();
+  if (companion) query.set('companion', companion.id);
+  if (wantedSkill) query.set('skill', wantedSkill);
+  const companionQuery = query.size ? `?${query.toString()}` : '';
+  const pickSkill = (next: string | undefined) => {
+    const q = new URLSearchParams(search);
+    if (next) q.set('skill', next);
+    else q.delete('skill');
+    setSearch(q, { replace: true });
+  };
   usePageTitle(conversation.data?.title ?? 'Chat');
 
   // a new conversation or another one opened: the phone's drawer gets out of the way
@@ -149,6 +163,7 @@ export function ChatPage(): ReactElement {
         stream={stream}
         readiness={readiness.data}
         companionId={companion?.id}
+        skillId={skillId}
         onAccepted={(newId) => {
           if (newId !== id) void navigate(`/chat/${newId}${companionQuery}`, { replace: id === undefined });
         }}
@@ -176,12 +191,13 @@ export function ChatPage(): ReactElement {
             </Link>
           ) : null}
         </div>
+        {readiness.data?.available ? <SkillMenu value={wantedSkill} onChange={pickSkill} /> : null}
         {wantedCompanion ? <CompanionLine companion={companion} loading={companions.isPending} fresh={!id} /> : null}
         {voiceMode && readiness.data?.available ? (
           <VoiceModePanel
             busy={stream.streamingId !== null}
             onAsk={(said, onToken) =>
-              stream.send({ message: said, onToken, companionId: companion?.id, conversationId: id }, (newId) => {
+              stream.send({ message: said, onToken, companionId: companion?.id, skillId, conversationId: id }, (newId) => {
                 if (newId !== id) void navigate(`/chat/${newId}${companionQuery}`, { replace: id === undefined });
               })
             }

@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import type { AiStatusResponse } from '../../../../server/modules/reader/schema.js';
 import { Icon, Spinner } from '../../ui/icons';
 import { useTools } from '../apps';
+import { SkillStarters } from '../skills';
 import { Composer } from './Composer';
 import { Markdown } from './Markdown';
 import { ProposedHomeAction } from '../smart-home';
@@ -38,6 +39,8 @@ export interface ConversationViewProps {
   readiness: AiStatusResponse | undefined;
   /** The companion the answers speak as (ChatPage reads it from ?companion=). */
   companionId?: string;
+  /** The skill picked above the chat (ChatPage reads it from ?skill=). */
+  skillId?: string;
   onAccepted: (conversationId: string) => void;
 }
 
@@ -45,7 +48,7 @@ const NEAR_BOTTOM_PX = 120;
 const pageBottom = () => document.documentElement.scrollHeight;
 const nearBottom = () => window.innerHeight + window.scrollY >= pageBottom() - NEAR_BOTTOM_PX;
 
-export function ConversationView({ userId, conversation, stream, readiness, companionId, onAccepted }: ConversationViewProps): ReactElement {
+export function ConversationView({ userId, conversation, stream, readiness, companionId, skillId, onAccepted }: ConversationViewProps): ReactElement {
   const { tools } = useTools();
   const following = useRef(true);
   // the household's chat model, named (it may be one Hearth adopted from what Ollama already had)
@@ -70,12 +73,12 @@ export function ConversationView({ userId, conversation, stream, readiness, comp
 
   const send = (args: SendArgs, onSent?: () => void) => {
     following.current = true;
-    return stream.send({ ...args, companionId, conversationId: conversation?.id, projectId: conversation ? undefined : args.projectId }, (id) => {
+    return stream.send({ ...args, companionId, skillId, conversationId: conversation?.id, projectId: conversation ? undefined : args.projectId }, (id) => {
       onSent?.();
       onAccepted(id);
     });
   };
-  const retry = () => void stream.send({ conversationId: conversation?.id, regenerate: true, companionId });
+  const retry = () => void stream.send({ conversationId: conversation?.id, regenerate: true, companionId, skillId });
 
   return (
     <div className="chat-conversation">
@@ -91,7 +94,8 @@ export function ConversationView({ userId, conversation, stream, readiness, comp
               Or ask one of <Link to="/companions">your companions</Link>, helpers with their own way of answering.
             </p>
           )}
-          {readiness?.available !== false ? (
+          {readiness?.available !== false && skillId ? <SkillStarters skillId={skillId} disabled={stream.streamingId !== null} onAsk={(q) => void send({ message: q })} /> : null}
+          {readiness?.available !== false && !skillId ? (
             <ul className="chat-welcome__examples" aria-label="Example questions">
               {workingExamples(tools).map((q) => (
                 <li key={q}>

@@ -26,6 +26,8 @@ export interface SendArgs {
   regenerate?: boolean;
   /** The companion the answer speaks as (its prompt and model apply). */
   companionId?: string;
+  /** The skill the answer uses (its instructions and tools apply). */
+  skillId?: string;
   /** Each piece of the answer as it arrives (voice mode speaks it sentence by sentence). */
   onToken?: (text: string) => void;
 }
@@ -85,6 +87,7 @@ export function useChatStream(): ChatStream {
         projectId: args.projectId,
         regenerate: args.regenerate || undefined,
         companionId: args.companionId,
+        skillId: args.skillId,
       };
       const stream = openPostStream<Events>(
         '/api/chat/chat/stream',

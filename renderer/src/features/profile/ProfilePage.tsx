@@ -45,6 +45,15 @@ export function ProfilePage(): ReactElement {
           <Link to="/profile/memory">Your memories</Link>
         </div>
       </section>
+      <section className="card profile__pin" aria-labelledby="profile-notify-title">
+        <h2 id="profile-notify-title" className="profile__label">
+          Notifications
+        </h2>
+        <p className="muted">Where Hearth tells you things: in the app, on your phone or by e-mail.</p>
+        <div className="profile__actions">
+          <Link to="/profile/notifications">Notification settings</Link>
+        </div>
+      </section>
       <ChangePinForm />
       <AdultContentCard />
       <VoiceChoicesCard />
