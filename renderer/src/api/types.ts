@@ -45,6 +45,7 @@ export type {
   Suggestion as ShoppingSuggestion,
 } from '../../../server/modules/shopping/schema.js';
 export type { PhoneFacts, Product as BarcodeProduct } from '../../../server/modules/lookup/schema.js';
+export type {
   AdminChannel as NotifyAdminChannel,
   AdminChannelsResponse as NotifyAdminChannels,
   ChannelType as NotifyChannelType,
