@@ -137,8 +137,8 @@ describe('the chat answer stream', () => {
       expect(a.get('sources')).toEqual({ sources: [BEE, HIVE] });
       const [first, second] = answers();
       // the real archive_search is not available here (no archive is installed), the disabled one is
-      // off; the real reader_search and home_inventory work whenever chat does
-      expect(offeredNames(first!).sort()).toEqual(['archive_lookup', 'broken_tool', 'hanging_tool', 'home_inventory', 'reader_search']);
+      // off; the real reader_search, home_inventory and shopping_list work whenever chat does
+      expect(offeredNames(first!).sort()).toEqual(['archive_lookup', 'broken_tool', 'hanging_tool', 'home_inventory', 'reader_search', 'shopping_list']);
       expect(first!.tools!.find((t) => t.function?.name === 'archive_lookup')).toMatchObject({ type: 'function', function: { name: 'archive_lookup', parameters: { type: 'object', properties: { query: { type: 'string' } } } } });
       expect(second!.messages.at(-1)).toEqual({ role: 'tool', tool_name: 'archive_lookup', content: '[Bee] Bees make honey. (bees)' });
       const msg = await lastAnswer(a.get('conversation').id);
