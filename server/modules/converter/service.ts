@@ -229,6 +229,16 @@ export class ConverterService {
     return expired.length;
   }
 
+  /**
+   * What the storage clean-up must leave in the converter's folder: the files still kept
+   * ("files/<owner>/<file>", relative to it) and the jobs folders of the conversions in memory
+   * ("jobs/<job>"). A file past its 24 hours or without a row, and an old jobs folder, may go.
+   */
+  async inUse(): Promise<Set<string>> {
+    const kept = await this.deps.store.kept(this.deps.clock.now().toISOString());
+    return new Set([...kept.map((f) => `files/${f.ownerId}/${f.id}`), ...[...this.jobs.keys()].map((id) => `jobs/${id}`)]);
+  }
+
   async onUserDeleted(userId: string): Promise<void> {
     for (const job of this.jobs.values()) if (job.ownerId === userId) job.abort.abort();
     const dir = resolveInside(this.filesDir, userId);
