@@ -15,7 +15,7 @@ export interface WalkedFile {
   regular: boolean;
 }
 
-const BATCH = 64;
+const BATCH = 256;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Calls `onFile` for every file under `dir` (depth first); a missing or unreadable folder is skipped. */
