@@ -31,6 +31,7 @@ import { routes as maps } from '../features/maps/routes.js';
 import { routes as smartHome } from '../features/smart-home/routes.js';
 import { routes as tools } from '../features/tools/routes.js';
 import { routes as shopping } from '../features/shopping/routes.js';
+import { routes as storage } from '../features/storage/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -61,6 +62,7 @@ export const PAGE_TABLE = [
   ...smartHome,
   ...shopping,
   ...tools,
+  ...storage,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

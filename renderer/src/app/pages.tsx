@@ -38,6 +38,7 @@ import { views as maps } from '../features/maps/pages';
 import { views as smartHome } from '../features/smart-home/pages';
 import { views as tools } from '../features/tools/pages';
 import { views as shopping } from '../features/shopping/pages';
+import { views as storage } from '../features/storage/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -92,6 +93,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...smartHome,
   ...shopping,
   ...tools,
+  ...storage,
 };
 
 /**
