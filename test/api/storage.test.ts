@@ -16,7 +16,7 @@ const GB = 1024 ** 3;
 describe('admin storage', () => {
   let s: TestServer;
   let outside: string;
-  const disk = { freeBytes: 500 * GB, totalBytes: 1000 * GB };
+  const disk = { freeBytes: 500 * GB, totalBytes: 1000 * GB, unreadable: false };
   const file = (rel: string, bytes: number, ageMs = 0) => {
     const abs = path.join(s.dataDir, rel);
     mkdirSync(path.dirname(abs), { recursive: true });
@@ -27,7 +27,13 @@ describe('admin storage', () => {
   const area = (body: StorageResponse, key: string) => body.areas.find((a) => a.key === key)!;
 
   beforeAll(async () => {
-    s = await startTestServer({ seed: 'household', overrides: { diskUsage: async () => ({ ...disk }) } });
+    s = await startTestServer({ seed: 'household', overrides: {
+        diskUsage: async () => {
+          if (disk.unreadable) throw Object.assign(new Error('statfs failed'), { code: 'EIO' });
+          return { freeBytes: disk.freeBytes, totalBytes: disk.totalBytes };
+        },
+      },
+    });
     outside = mkdtempSync(path.join(os.tmpdir(), 'hearth-outside-'));
     writeFileSync(path.join(outside, 'big.bin'), Buffer.alloc(300_000, 1));
   });
@@ -157,5 +163,19 @@ describe('admin storage', () => {
     disk.freeBytes = 300 * GB;
     await conditions.sweep();
     expect(await warnings()).toEqual([]);
+  });
+
+  it('a disk whose numbers cannot be read answers null for them, and raises no warning', async () => {
+    disk.unreadable = true;
+    try {
+      const r = await s.admin.get('/api/admin/storage');
+      expect(r.status).toBe(200);
+      expect(r.body.freeBytes).toBeNull();
+      expect(r.body.totalBytes).toBeNull();
+      expect(r.body.areas.length).toBeGreaterThan(0);
+      expect(await s.handle.deps.storage.checkSpace()).toBe(false);
+    } finally {
+      disk.unreadable = false;
+    }
   });
 });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, gone, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('admin storage in the browser', () => {
@@ -49,6 +49,7 @@ describe('admin storage in the browser', () => {
     await page.getByRole('button', { name: 'Remove these' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
     await shown(page.getByText(/Freed 250 KB \(1 item removed\)/));
+    await gone(page.getByRole('alertdialog'));
     expect(existsSync(leftover)).toBe(false);
     expect(existsSync(kept)).toBe(true);
     await shown(page.getByTestId('storage-area-maps').getByText('120 KB'));

@@ -162,6 +162,7 @@ function Cleanup(): ReactElement {
   const remove = async () => {
     if (!found) return;
     const r = await real.mutateAsync({ dryRun: false, paths: found.items.map((i) => i.path) });
+    setConfirming(false);
     setFound(null);
     setFreed(r);
     toast(`Freed ${formatBytes(r.bytes)}.`);
