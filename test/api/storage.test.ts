@@ -103,6 +103,7 @@ describe('admin storage', () => {
     await downloads.enqueue(SYSTEM_ACTOR, [{ kind: 'map', target: 'http://127.0.0.1:9/live.map', destination: 'maps/live.map', label: 'Live map', itemId: null, expectedBytes: null, sha256: null, hostClass: 'maps', requires: [] }]);
     const ownerId = s.users.admin.id;
     const keptId = 'kept-file';
+    await s.handle.deps.db('converter_files').insert({ id: 'expired-file', user_id: ownerId, name: 'e.jpg', mime: 'image/jpeg', bytes: 80, created_at: new Date(Date.now() - 2 * DAY).toISOString(), expires_at: new Date(Date.now() - DAY).toISOString() });
     await s.handle.deps.db('converter_files').insert({ id: keptId, user_id: ownerId, name: 'k.jpg', mime: 'image/jpeg', bytes: 5, created_at: new Date().toISOString(), expires_at: new Date(Date.now() + DAY).toISOString() });
     const keep = [
       file('maps/live.map.part', 1_000), // a waiting download's
@@ -117,7 +118,8 @@ describe('admin storage', () => {
     const goes = [
       { path: 'archives/wiki/failed.zim.part', bytes: 2_000, reason: 'failed_download', area: 'archives' },
       { path: 'cache/media-img/old.webp', bytes: 600, reason: 'expired_cache', area: 'caches', age: 40 * DAY },
-      { path: `converter/files/${ownerId}/orphan`, bytes: 70, reason: 'expired_conversion', area: 'converter' },
+      { path: `converter/files/${ownerId}/orphan`, bytes: 70, reason: 'orphaned_file', area: 'converter' },
+      { path: `converter/files/${ownerId}/expired-file`, bytes: 80, reason: 'expired_conversion', area: 'converter' },
       { path: 'converter/jobs/stale/upload', bytes: 90, reason: 'temporary_file', area: 'converter', dir: 'converter/jobs/stale' },
       { path: 'maps/gone.map.part', bytes: 1_500, reason: 'failed_download', area: 'maps' },
       { path: 'voice/tmp/old.wav', bytes: 30, reason: 'temporary_file', area: 'other', age: 3 * DAY },

@@ -230,13 +230,14 @@ export class ConverterService {
   }
 
   /**
-   * What the storage clean-up must leave in the converter's folder: the files still kept
+   * What the storage clean-up must leave in the converter's folder: `inUse`, the files still kept
    * ("files/<owner>/<file>", relative to it) and the jobs folders of the conversions in memory
-   * ("jobs/<job>"). A file past its 24 hours or without a row, and an old jobs folder, may go.
+   * ("jobs/<job>"); `known`, the ids of every file with a row (a file without one is an orphan, one
+   * with an expired row is past its 24 hours).
    */
-  async inUse(): Promise<Set<string>> {
-    const kept = await this.deps.store.kept(this.deps.clock.now().toISOString());
-    return new Set([...kept.map((f) => `files/${f.ownerId}/${f.id}`), ...[...this.jobs.keys()].map((id) => `jobs/${id}`)]);
+  async inUse(): Promise<{ inUse: Set<string>; known: Set<string> }> {
+    const [kept, known] = await Promise.all([this.deps.store.kept(this.deps.clock.now().toISOString()), this.deps.store.allIds()]);
+    return { inUse: new Set([...kept.map((f) => `files/${f.ownerId}/${f.id}`), ...[...this.jobs.keys()].map((id) => `jobs/${id}`)]), known };
   }
 
   async onUserDeleted(userId: string): Promise<void> {

@@ -137,14 +137,14 @@ export class StorageService {
       if (dir) await walkFiles(dir, (f) => f.regular && f.path.endsWith('.part') && !live.has(f.path) && add(f.path, f.bytes, 'failed_download'));
     }
 
-    // converted files past their 24 hours or without a row; job folders of no running conversion
+    // converted files past their 24 hours, or without a row (orphans); job folders of no running conversion
     const converterDir = root('converter');
     if (converterDir) {
-      const inUse = await this.deps.converter.inUse();
+      const { inUse, known } = await this.deps.converter.inUse();
       const filesDir = path.join(converterDir, 'files');
       await walkFiles(filesDir, (f) => {
         if (!f.regular || inUse.has(path.relative(converterDir, f.path).split(path.sep).join('/'))) return;
-        add(f.path, f.bytes, 'expired_conversion');
+        add(f.path, f.bytes, known.has(path.basename(f.path)) ? 'expired_conversion' : 'orphaned_file');
       });
       await this.oldChildren(path.join(converterDir, 'jobs'), now - TEMP_EXPIRY_MS, (name) => inUse.has(`jobs/${name}`), add);
     }

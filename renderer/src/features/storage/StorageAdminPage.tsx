@@ -19,7 +19,7 @@ const REASONS: Record<CleanupItem['reason'], string> = {
   failed_download: 'Left by a failed or cancelled download',
   expired_cache: 'Cache not used for 30 days',
   expired_conversion: 'Converted file past its 24 hours',
-  orphaned_file: 'No longer belongs to anything',
+  orphaned_file: 'Belongs to nothing Hearth keeps',
   temporary_file: 'Scratch file of finished work',
 };
 
