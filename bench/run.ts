@@ -27,6 +27,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'reader-load': () => import('./reader-load.js'),
   'smart-home': () => import('./smart-home.js'),
   tools: () => import('./tools.js'),
+  storage: () => import('./storage.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

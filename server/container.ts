@@ -39,6 +39,7 @@ import { createConverterModule } from './modules/converter/module.js';
 import { createSpeedtestModule } from './modules/speedtest/module.js';
 import { createNotifyModule } from './modules/notify/module.js';
 import { createSkillsModule } from './modules/skills/module.js';
+import { createStorageModule } from './modules/storage/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
 import { createLookupModule } from './modules/lookup/module.js';
@@ -55,7 +56,7 @@ import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { createDiskSpace, diskFree, type DiskFree } from './platform/disk.js';
+import { createDiskSpace, diskFree, diskUsage, type DiskFree, type DiskUsage } from './platform/disk.js';
 import { EventBus } from './platform/event-bus.js';
 import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform/hardware.js';
 import type { NetworkInterfaces } from './platform/lan.js';
@@ -74,6 +75,8 @@ export interface Overrides {
   hardware?: HardwareProbe;
   modelRuntime?: ModelRuntimeClient;
   diskFree?: DiskFree;
+  /** Free and total bytes of a disk (tests: a nearly full disk for the storage warning). */
+  diskUsage?: DiskUsage;
   tuning?: Tuning;
   captureEngine?: CaptureEngine;
   networkInterfaces?: () => NetworkInterfaces;
@@ -174,7 +177,9 @@ function buildModules(p: Platform, o: Overrides) {
   const speedtest = createSpeedtestModule(p, { users });
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
-  return [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, system] as const;
+  const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system] as const;
+  return all;
 }
 
 type Modules = ReturnType<typeof buildModules>;
@@ -204,6 +209,7 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     modelRuntime: overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 }),
     guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }),
     diskFree: overrides.diskFree ?? diskFree,
+    diskUsage: overrides.diskUsage ?? diskUsage,
     // the one reserve check of every large write (downloads, uploads, captures, LoRA files)
     diskSpace: createDiskSpace(overrides.diskFree ?? diskFree),
     tuning: overrides.tuning ?? {},

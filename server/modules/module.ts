@@ -10,7 +10,7 @@ import type { AppSettingsStore, UserPreferencesStore } from '../db/kv.js';
 import type { FeatureRoutes } from '../http/routes.js';
 import type { SseRegistry } from '../http/sse.js';
 import type { Clock } from '../platform/clock.js';
-import type { DiskFree, DiskSpace } from '../platform/disk.js';
+import type { DiskFree, DiskSpace, DiskUsage } from '../platform/disk.js';
 import type { EventBus, EventMap } from '../platform/event-bus.js';
 import type { HardwareProbe } from '../platform/hardware.js';
 import type { NetworkInterfaces } from '../platform/lan.js';
@@ -42,6 +42,8 @@ export interface Platform {
   /** The one SSRF guard every server-side fetch goes through (closed by app.ts). */
   guard: SsrfGuard;
   diskFree: DiskFree;
+  /** Free and total bytes of a disk (the storage page and its low-space warning). */
+  diskUsage: DiskUsage;
   /** The reserve check every large write makes before it starts (downloads, uploads, captures, LoRA files). */
   diskSpace: DiskSpace;
   tuning: Tuning;
@@ -72,6 +74,16 @@ export interface ScheduledTask {
   run(): Promise<unknown>;
 }
 
+/**
+ * One storage area a module fills: `key` names the area on the admin Storage page (several modules
+ * may add folders to one key), `folders` are top-level folder names under the data folder.
+ */
+export interface StorageAreaDeclaration {
+  key: string;
+  label: string;
+  folders: string[];
+}
+
 /** A listener on the event bus (platform/event-bus.ts): a module reacts to another's fact without either knowing the other. */
 export type ModuleListener = { [K in keyof EventMap]: { event: K; run(payload: EventMap[K]): unknown } }[keyof EventMap];
 
@@ -89,6 +101,8 @@ export interface ModuleManifest<S extends object = object> {
   /** What it offers outside: other modules' ports (named here), the CLI and tests (handle.deps). Never a store. */
   services: S;
   tasks?: ScheduledTask[];
+  /** The folders under the data folder this module keeps its files in, by storage area (the storage module adds them up). */
+  storageAreas?: StorageAreaDeclaration[];
   /** Boot steps, run in module order after the server listens (the system module runs them). */
   bootSteps?: BootStepDefinition[];
   chatTools?: ChatTool[];

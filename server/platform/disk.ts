@@ -12,6 +12,14 @@ export const diskFree: DiskFree = async (dir) => {
   return s.bavail * s.bsize;
 };
 
+/** Free (what an unprivileged writer may still use) and total bytes of the disk holding a folder. */
+export type DiskUsage = (dir: string) => Promise<{ freeBytes: number; totalBytes: number }>;
+
+export const diskUsage: DiskUsage = async (dir) => {
+  const s = await statfs(dir);
+  return { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize };
+};
+
 /** What stays free on a disk whatever is written (the database, logs and the system need room). */
 export const DISK_RESERVE_BYTES = 512 * 1024 ** 2;
 

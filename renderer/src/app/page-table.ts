@@ -33,6 +33,7 @@ import { routes as tools } from '../features/tools/routes.js';
 import { routes as shopping } from '../features/shopping/routes.js';
 import { routes as notify } from '../features/notify/routes.js';
 import { routes as skills } from '../features/skills/routes.js';
+import { routes as storage } from '../features/storage/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -65,6 +66,7 @@ export const PAGE_TABLE = [
   ...tools,
   ...notify,
   ...skills,
+  ...storage,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -40,6 +40,7 @@ import { views as tools } from '../features/tools/pages';
 import { views as shopping } from '../features/shopping/pages';
 import { views as notify } from '../features/notify/pages';
 import { views as skills } from '../features/skills/pages';
+import { views as storage } from '../features/storage/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -96,6 +97,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...tools,
   ...notify,
   ...skills,
+  ...storage,
 };
 
 /**

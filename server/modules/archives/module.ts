@@ -68,6 +68,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
 
   return defineModule({
     name: 'archives',
+    storageAreas: [{ key: 'archives', label: 'Offline archives', folders: ['archives'] }],
     routes: [
       // the archive pages and images are the same for whoever asks: mounted before the session lookup
       { prefix: '/archives/view', routes: createArchiveContentRoutes(archiveContent), public: true },

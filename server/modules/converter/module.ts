@@ -29,6 +29,7 @@ export function createConverterModule(p: Platform) {
   });
   return defineModule({
     name: 'converter',
+    storageAreas: [{ key: 'converter', label: 'Converted files', folders: ['converter'] }],
     routes: [{ prefix: '/converter', routes: createConverterRoutes(converter, p.sse) }],
     services: { converter },
     tasks: [{ name: 'converter.sweep', everyMs: 30 * 60_000, run: () => converter.sweep() }],

@@ -229,6 +229,17 @@ export class ConverterService {
     return expired.length;
   }
 
+  /**
+   * What the storage clean-up must leave in the converter's folder: `inUse`, the files still kept
+   * ("files/<owner>/<file>", relative to it) and the jobs folders of the conversions in memory
+   * ("jobs/<job>"); `known`, the ids of every file with a row (a file without one is an orphan, one
+   * with an expired row is past its 24 hours).
+   */
+  async inUse(): Promise<{ inUse: Set<string>; known: Set<string> }> {
+    const [kept, known] = await Promise.all([this.deps.store.kept(this.deps.clock.now().toISOString()), this.deps.store.allIds()]);
+    return { inUse: new Set([...kept.map((f) => `files/${f.ownerId}/${f.id}`), ...[...this.jobs.keys()].map((id) => `jobs/${id}`)]), known };
+  }
+
   async onUserDeleted(userId: string): Promise<void> {
     for (const job of this.jobs.values()) if (job.ownerId === userId) job.abort.abort();
     const dir = resolveInside(this.filesDir, userId);

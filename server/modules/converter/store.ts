@@ -43,6 +43,10 @@ export class ConverterStore {
     if (ids.length > 0) await this.db('converter_files').whereIn('id', ids).delete();
   }
 
+  async kept(now: string): Promise<ConvertedFileRow[]> {
+    return ((await this.db('converter_files').where('expires_at', '>', now)) as Raw[]).map(toRow);
+  }
+
   async allIds(): Promise<Set<string>> {
     return new Set(((await this.db('converter_files').select('id')) as Array<{ id: string }>).map((r) => r.id));
   }

@@ -38,6 +38,7 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
 
   return defineModule({
     name: 'downloads',
+    storageAreas: [{ key: 'models', label: 'AI models', folders: ['models'] }],
     // `/jobs` is shared with the features module's enqueue route; `/admin/queue` is the admin's view
     routes: [
       { prefix: '/jobs', routes: createJobRoutes(downloads) },

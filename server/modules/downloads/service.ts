@@ -49,6 +49,15 @@ export class DownloadsService {
     return this.deps.state.destinationPath(destination);
   }
 
+  /**
+   * The .part files of the downloads still waiting or running (absolute paths): the storage
+   * clean-up leaves these and may remove any other .part file in the download folders.
+   */
+  async livePartFiles(): Promise<Set<string>> {
+    const live = await this.deps.store.list(['pending', 'running']);
+    return new Set(live.flatMap((j) => (j.destination ? [partPath(this.destinationPath(j.destination))] : [])));
+  }
+
   private async partSize(job: { destination: string | null }): Promise<number> {
     if (!job.destination) return 0;
     try {

@@ -108,6 +108,10 @@ export function createImageGenModule(p: Platform, ports: ImageGenPorts) {
 
   return defineModule({
     name: 'image-gen',
+    storageAreas: [
+      { key: 'pictures', label: 'Generated pictures', folders: ['images'] },
+      { key: 'models', label: 'AI models', folders: ['image-engine'] },
+    ],
     routes: [
       { prefix: '/admin/image-loras', routes: createImageHubRoutes(imageHub, p.sse) },
       { prefix: '/image', routes: createImageRoutes(image, p.sse) },

@@ -47,6 +47,7 @@ export function createMapsModule(p: Platform, ports: MapsPorts) {
   });
   return defineModule({
     name: 'maps',
+    storageAreas: [{ key: 'maps', label: 'Maps', folders: ['maps'] }],
     routes: [
       { prefix: '/maps/tiles', routes: createMapTileRoutes(mapTiles), first: true },
       { prefix: '/maps', routes: createMapRoutes(mapTiles, geocoder, directions, places) },

@@ -67,6 +67,7 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
 
   return defineModule({
     name: 'media-server',
+    storageAreas: [{ key: 'media-uploads', label: 'Home video uploads', folders: ['media-uploads'] }],
     routes: [
       { prefix: '/mediaserver', routes: createMediaConnectionRoutes(mediaConnection) },
       { prefix: '/mediaserver', routes: createMediaExportRoutes(mediaExport) },

@@ -48,6 +48,7 @@ export function createReaderModule(p: Platform, ports: ReaderPorts) {
 
   return defineModule({
     name: 'reader',
+    storageAreas: [{ key: 'captures', label: 'Reader captures', folders: ['reader'] }],
     routes: [
       { prefix: '/reader', routes: createReaderRoutes(reader, p.sse, readerAi) },
       { prefix: '/admin/reader', routes: createReaderAdminRoutes(reader) },
