@@ -31,6 +31,8 @@ import { routes as maps } from '../features/maps/routes.js';
 import { routes as smartHome } from '../features/smart-home/routes.js';
 import { routes as tools } from '../features/tools/routes.js';
 import { routes as shopping } from '../features/shopping/routes.js';
+import { routes as listen } from '../features/listen/routes.js';
+import { routes as shows } from '../features/shows/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -61,6 +63,8 @@ export const PAGE_TABLE = [
   ...smartHome,
   ...shopping,
   ...tools,
+  ...listen,
+  ...shows,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

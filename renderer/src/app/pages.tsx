@@ -38,6 +38,8 @@ import { views as maps } from '../features/maps/pages';
 import { views as smartHome } from '../features/smart-home/pages';
 import { views as tools } from '../features/tools/pages';
 import { views as shopping } from '../features/shopping/pages';
+import { views as listen } from '../features/listen/pages';
+import { views as shows } from '../features/shows/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -92,6 +94,8 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...smartHome,
   ...shopping,
   ...tools,
+  ...listen,
+  ...shows,
 };
 
 /**
