@@ -25,13 +25,17 @@ export function ListenShowPage(): ReactElement {
   usePageTitle(show?.title ?? 'Listen');
 
   const back = <IconButton icon="back" label="All your shows" to="/listen" tone="ghost" />;
-  if (subs.isPending) return <LoadingState label="Loading the show…" />;
-  if (subs.isError) return <ErrorState title="The show did not load" error={subs.error} onRetry={() => void subs.refetch()} />;
   if (!show)
     return (
       <section className="page listen" aria-labelledby="listen-title">
-        <PageHeader titleId="listen-title" title="Not one of your shows" actions={back} />
-        <EmptyState title="You do not follow this show">It may have been unfollowed, on this device or another.</EmptyState>
+        <PageHeader titleId="listen-title" title={subs.isPending ? 'Loading the show…' : subs.isError ? 'Listen' : 'Not one of your shows'} actions={back} />
+        {subs.isPending ? (
+          <LoadingState label="Loading the show…" />
+        ) : subs.isError ? (
+          <ErrorState title="The show did not load" error={subs.error} onRetry={() => void subs.refetch()} />
+        ) : (
+          <EmptyState title="You do not follow this show">It may have been unfollowed, on this device or another.</EmptyState>
+        )}
       </section>
     );
 

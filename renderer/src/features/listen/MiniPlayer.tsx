@@ -162,11 +162,17 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
         <span className="mini-player__show">{now.showTitle}</span>
       </div>
       <div className="mini-player__controls">
-        <IconButton icon="back" label="Back 15 seconds" labelShown="never" tone="ghost" onClick={() => skip(-15)} disabled={!!error} />
+        <button type="button" className="btn btn--ghost btn--compact mini-player__skip" onClick={() => skip(-15)} disabled={!!error} aria-label="Back 15 seconds" title="Back 15 seconds">
+          <Icon name="back" size={18} />
+          15
+        </button>
         <button type="button" className="btn btn--primary btn--icon mini-player__play" onClick={toggle} disabled={!!error} aria-label={playing ? 'Pause' : 'Play'} data-testid="mini-player-toggle">
           {playing && waiting ? <Spinner size={20} /> : <Icon name={playing ? 'pause' : 'play'} size={22} />}
         </button>
-        <IconButton icon="forward" label="Forward 30 seconds" labelShown="never" tone="ghost" onClick={() => skip(30)} disabled={!!error} />
+        <button type="button" className="btn btn--ghost btn--compact mini-player__skip" onClick={() => skip(30)} disabled={!!error} aria-label="Forward 30 seconds" title="Forward 30 seconds">
+          30
+          <Icon name="forward" size={18} />
+        </button>
         <IconButton icon="close" label="Close the player" labelShown="never" tone="ghost" onClick={close} />
       </div>
       <div className="mini-player__seek">
