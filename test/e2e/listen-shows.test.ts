@@ -1,10 +1,12 @@
 // Issue 35 in the browser at 390 px, against the podcast fakes (Apple's directory, a feed host whose
-// enclosures serve a real 60 s WAV made here), the TVmaze fake and the Plex fake: a member searches
-// podcasts (a show without a feed address is offered disabled, with the reason), follows one, plays
-// its new episode in the mini-player, moves to another page while it keeps playing, and pauses: the
-// position is saved (read back through the API). On Shows they search, add Harbor Lights to their
-// watchlist, see what airs next grouped by day, open the show (poster served by Hearth, "In your
-// Plex" linking to its Media page) and tick an episode (saved, read back). axe finds nothing serious.
+// enclosures serve a real 2-minute WAV made here), the TVmaze fake and the Plex fake: a member searches
+// podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
+// an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
+// moves to another page while it keeps playing, and pauses: the position is saved (read back
+// through the API), and after a reload Resume starts there. On Shows they search, add Harbor
+// Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
+// Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
+// finds nothing serious.
 // Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,10 +49,10 @@ describe('Listen and Shows in the browser', () => {
   beforeAll(async () => {
     requireBuiltWebApp();
     pods = await startFakePodcasts();
-    pods.state.audio = { body: toneWav(60), type: 'audio/wav' };
+    pods.state.audio = { body: toneWav(120), type: 'audio/wav' };
     // published tomorrow: after the member follows the show, so it is in their inbox
     const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
-    pods.state.extraItems = [item('ep-3', 'Episode 3: Pie', `${pods.url}/audio/ep3.wav`, tomorrow, '1:00')];
+    pods.state.extraItems = [item('ep-3', 'Episode 3: Pie', `${pods.url}/audio/ep3.wav`, tomorrow, '2:00')];
     tv = await startFakeTvmaze({ now: () => new Date() });
     plex = await startFakeMediaServer();
     server = await startTestServer({
@@ -100,6 +102,10 @@ describe('Listen and Shows in the browser', () => {
     const inbox = page.getByTestId('inbox');
     await shown(inbox.getByRole('listitem', { name: 'Episode 3: Pie' }));
     expect(await page.getByRole('link', { name: 'Export my shows (OPML)' }).getAttribute('href')).toBe('/api/podcasts/opml');
+    // an OPML file from another app: the show it names moved (301) to the one followed, the other is not a feed
+    const opml = `<?xml version="1.0"?><opml version="2.0"><body><outline type="rss" text="Old" xmlUrl="${pods.url}/feeds/old.xml"/><outline type="rss" text="Broken" xmlUrl="${pods.url}/feeds/broken.xml"/></body></opml>`;
+    await page.getByTestId('opml-file').setInputFiles({ name: 'from-my-old-app.opml', mimeType: 'text/xml', buffer: Buffer.from(opml) });
+    await shown(page.getByText('0 shows followed, 1 already followed, 1 could not be read.'));
     await expectNoSeriousA11yViolations(page, '/listen (phone)');
     expect(await fits()).toBe(true);
 
@@ -159,6 +165,12 @@ describe('Listen and Shows in the browser', () => {
     await shown(page.getByRole('link', { name: 'TVmaze' }));
     await expectNoSeriousA11yViolations(page, '/shows/9901 (phone)');
     expect(await fits()).toBe(true);
+
+    // after a reload nothing plays by itself; Resume starts where the member paused
+    await page.goto(`${server.url}/listen`);
+    await page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
+    await shown(player.getByText('Episode 3: Pie'));
+    await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime >= 30; });
     expect(pages.pageErrors).toEqual([]);
   });
 });

@@ -28,10 +28,10 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
   const [saveError, setSaveError] = useState(false);
   const saved = useRef(now.startAt);
 
-  /** Saves the position if it moved since the last save. */
+  /** Saves the position if it moved since the last save (`el`: the element, once React has let go of it). */
   const save = useCallback(
-    (keepalive = false) => {
-      const a = audio.current;
+    (keepalive = false, el: HTMLAudioElement | null = audio.current) => {
+      const a = el;
       if (!a || a.readyState === 0) return;
       const pos = a.currentTime;
       if (Math.round(pos) === Math.round(saved.current)) return;
@@ -44,6 +44,19 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
     },
     [saveProgress, now.durationSec, now.episodeId],
   );
+
+  // start where the member left off, once the audio's length is known
+  useEffect(() => {
+    const a = audio.current;
+    const at = now.startAt;
+    if (!a || at <= 0) return;
+    const seek = () => {
+      if (at < (Number.isFinite(a.duration) ? a.duration : Infinity) && a.currentTime < at) a.currentTime = at;
+    };
+    if (a.readyState >= HTMLMediaElement.HAVE_METADATA) seek();
+    else a.addEventListener('loadedmetadata', seek, { once: true });
+    return () => a.removeEventListener('loadedmetadata', seek);
+  }, [now.startAt]);
 
   // every play request (a new episode, or the current one asked for again) plays
   useEffect(() => {
@@ -59,6 +72,7 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
     return () => window.clearInterval(t);
   }, [playing, save]);
   useEffect(() => {
+    const el = audio.current;
     const hidden = () => {
       if (document.visibilityState === 'hidden') save(true);
     };
@@ -68,7 +82,7 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
     return () => {
       document.removeEventListener('visibilitychange', hidden);
       window.removeEventListener('pagehide', leaving);
-      save();
+      save(false, el); // another episode took its place, or the player closed
     };
   }, [save]);
 
@@ -127,11 +141,7 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
         ref={audio}
         src={audioPath(now.episodeId)}
         preload="auto"
-        onLoadedMetadata={(e) => {
-          const a = e.currentTarget;
-          if (Number.isFinite(a.duration)) setDuration(a.duration);
-          if (now.startAt > 0 && now.startAt < (Number.isFinite(a.duration) ? a.duration : Infinity)) a.currentTime = now.startAt;
-        }}
+        onLoadedMetadata={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
         onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && setDuration(e.currentTarget.duration)}
         onTimeUpdate={(e) => setPosition(e.currentTarget.currentTime)}
         onPlay={() => {
