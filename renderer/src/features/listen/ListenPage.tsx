@@ -122,7 +122,7 @@ export function ListenPage(): ReactElement {
           Find a podcast
         </h2>
         <form className="listen-search" role="search" onSubmit={submit}>
-          <SearchField id="listen-search" label="Search podcasts" placeholder="A show’s name or subject" value={typed} onChange={onType} onSubmit={submit} />
+          <SearchField id="listen-search" label="Search podcasts" placeholder="Name or subject" value={typed} onChange={onType} onSubmit={submit} />
           <button type="submit" className="btn btn--primary" disabled={!typed.trim()}>
             Search
           </button>
