@@ -16,6 +16,8 @@ export interface FakePodcasts extends FakeHttp {
     gone: boolean;
     /** /feeds/gone.xml names the kitchen feed as its new address (itunes:new-feed-url). */
     announceMove: boolean;
+    /** What the enclosures serve instead of AUDIO (a browser test's real, playable file), with its type. */
+    audio: { body: Buffer; type: string } | null;
   };
 }
 
@@ -27,7 +29,7 @@ export const item = (guid: string | null, title: string, audio: string, date: st
   `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
 
 export async function startFakePodcasts(): Promise<FakePodcasts> {
-  const state = { extraItems: [] as string[], garbage: false, gone: false, announceMove: false };
+  const state: FakePodcasts['state'] = { extraItems: [], garbage: false, gone: false, announceMove: false, audio: null };
   const http = await startFakeHttp((req, res, url) => {
     if (url.pathname === '/search') {
       if (state.garbage) {
@@ -78,12 +80,14 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
     // an analytics hop (302) in front of the audio, as podtrac-style prefixes do
     if (url.pathname.startsWith('/stats/')) return void res.writeHead(302, { location: url.pathname.slice('/stats'.length) }).end();
     if (url.pathname.startsWith('/audio/')) {
+      const body = state.audio?.body ?? AUDIO;
+      const type = state.audio?.type ?? 'audio/mpeg';
       const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
-      if (!range) return void res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': AUDIO.length, 'accept-ranges': 'bytes' }).end(AUDIO);
+      if (!range) return void res.writeHead(200, { 'content-type': type, 'content-length': body.length, 'accept-ranges': 'bytes' }).end(body);
       const start = Number(range[1] || 0);
-      const end = Math.min(range[2] ? Number(range[2]) : AUDIO.length - 1, AUDIO.length - 1);
-      res.writeHead(206, { 'content-type': 'audio/mpeg', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${AUDIO.length}`, 'accept-ranges': 'bytes' });
-      return void res.end(AUDIO.subarray(start, end + 1));
+      const end = Math.min(range[2] ? Number(range[2]) : body.length - 1, body.length - 1);
+      res.writeHead(206, { 'content-type': type, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${body.length}`, 'accept-ranges': 'bytes' });
+      return void res.end(body.subarray(start, end + 1));
     }
     res.writeHead(404).end();
   });

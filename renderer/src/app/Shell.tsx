@@ -13,6 +13,7 @@ import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
 import { ProfileMenu } from './ProfileMenu';
 import { SearchBox } from '../features/search/SearchBox';
+import { MiniPlayerSlot, useNowPlaying } from '../features/listen';
 import { useMediaNav } from '../features/media/nav';
 import { Icon, Spinner } from '../ui/icons';
 import { ToastProvider } from '../ui/Toast';
@@ -87,9 +88,10 @@ function ShellFrame(): ReactElement {
   const nav = navFor(user.role, isVisible, (when) => mediaNav[when]);
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
+  const playing = useNowPlaying() !== null;
 
   return (
-    <div className={collapsed ? 'shell shell--collapsed' : 'shell'}>
+    <div className={['shell', collapsed && 'shell--collapsed', playing && 'shell--playing'].filter(Boolean).join(' ')}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -129,6 +131,8 @@ function ShellFrame(): ReactElement {
       <main id="main" ref={mainRef} tabIndex={-1} className="shell__main">
         <Outlet />
       </main>
+      {/* the podcast player, kept here so that moving between pages never stops it */}
+      <MiniPlayerSlot />
     </div>
   );
 }

@@ -34,6 +34,8 @@ import { routes as shopping } from '../features/shopping/routes.js';
 import { routes as notify } from '../features/notify/routes.js';
 import { routes as skills } from '../features/skills/routes.js';
 import { routes as storage } from '../features/storage/routes.js';
+import { routes as listen } from '../features/listen/routes.js';
+import { routes as shows } from '../features/shows/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -67,6 +69,8 @@ export const PAGE_TABLE = [
   ...notify,
   ...skills,
   ...storage,
+  ...listen,
+  ...shows,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

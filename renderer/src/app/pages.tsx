@@ -41,6 +41,8 @@ import { views as shopping } from '../features/shopping/pages';
 import { views as notify } from '../features/notify/pages';
 import { views as skills } from '../features/skills/pages';
 import { views as storage } from '../features/storage/pages';
+import { views as listen } from '../features/listen/pages';
+import { views as shows } from '../features/shows/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -98,6 +100,8 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...notify,
   ...skills,
   ...storage,
+  ...listen,
+  ...shows,
 };
 
 /**

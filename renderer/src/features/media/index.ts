@@ -3,4 +3,4 @@
 export { LINK_ACCOUNT_HREF, useDiscoverServers, useMediaConfig, useSaveMediaConfig } from './link-queries';
 export { PinFlow } from './PinFlow';
 export { PlexAccountRow } from './PlexAccountRow';
-export { MEDIA_KEY, playHref, useFeed, useMediaStatus } from './queries';
+export { MEDIA_KEY, playHref, titleHref, useFeed, useMediaStatus } from './queries';

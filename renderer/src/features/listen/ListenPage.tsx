@@ -1,0 +1,179 @@
+// /listen (issue 35): the member's podcasts. Search Apple's podcast directory and follow a show (one
+// Apple lists without a feed address cannot be followed, and says so); new episodes of the shows
+// they follow (the inbox); their shows, each opening its episodes; and their shows as an OPML file
+// to take elsewhere, or one brought from another app. Only the member sees any of it.
+import { useState, type FormEvent, type ReactElement } from 'react';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { FilePicker } from '../../ui/FilePicker';
+import { Icon } from '../../ui/icons';
+import { PageHeader } from '../../ui/PageHeader';
+import { SearchField } from '../../ui/SearchField';
+import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { usePageTitle } from '../../ui/usePageTitle';
+import { EpisodeList } from './EpisodeList';
+import { OPML_HREF, showHref, useFollow, useImportOpml, useInbox, usePodcastSearch, useSubscriptions, type PodcastResult, type Subscription } from './queries';
+import './listen.css';
+
+function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonly Subscription[] }): ReactElement | null {
+  const search = usePodcastSearch(q);
+  const follow = useFollow();
+  const [following, setFollowing] = useState<string | null>(null);
+  if (!q) return null;
+  if (search.isPending) return <LoadingState label="Searching the podcast directory…" />;
+  if (search.isError) return <ErrorState title="The search did not work" error={search.error} onRetry={() => void search.refetch()} />;
+  if (search.data.length === 0) return <EmptyState title="No podcasts found">Nothing in Apple’s podcast directory matches “{q}”. Try other words.</EmptyState>;
+  const followed = new Map(subscriptions.map((s) => [s.feedUrl, s]));
+  const act = (r: PodcastResult) => {
+    if (!r.feedUrl) return;
+    setFollowing(r.feedUrl);
+    follow.mutate(r.feedUrl, { onSettled: () => setFollowing(null) });
+  };
+  return (
+    <div className="listen-results">
+      <FormError message={follow.isError ? `Could not follow that show. ${errorMessage(follow.error)}` : null} />
+      <ul className="listen-list" aria-label="Search results">
+        {search.data.map((r, i) => {
+          const mine = r.feedUrl ? followed.get(r.feedUrl) : undefined;
+          return (
+            <li key={`${r.feedUrl ?? r.title}-${i}`} className="listen-row" aria-label={r.title}>
+              <div className="listen-row__words">
+                <span className="listen-row__title">{r.title}</span>
+                {r.author ? <span className="listen-row__meta">{r.author}</span> : null}
+                {!r.subscribable ? <span className="listen-row__meta">Apple lists no feed address for this show, so Hearth cannot follow it.</span> : null}
+              </div>
+              {mine ? (
+                <Link to={showHref(mine.id)} className="btn btn--ghost btn--compact">
+                  <Icon name="check" size={20} />
+                  Following
+                </Link>
+              ) : (
+                <button type="button" className="btn btn--primary btn--compact" disabled={!r.subscribable || following !== null} onClick={() => act(r)} aria-label={`Follow ${r.title}`}>
+                  <Icon name="plus" size={20} />
+                  {following === r.feedUrl ? 'Following…' : 'Follow'}
+                </button>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+function OpmlCard({ hasShows }: { hasShows: boolean }): ReactElement {
+  const importOpml = useImportOpml();
+  const [readError, setReadError] = useState<string | null>(null);
+  const onFile = (file: File | null) => {
+    setReadError(null);
+    importOpml.reset();
+    if (!file) return;
+    file.text().then(
+      (xml) => importOpml.mutate(xml),
+      () => setReadError('That file could not be read. Choose it again.'),
+    );
+  };
+  const r = importOpml.data;
+  return (
+    <section className="listen-section" aria-labelledby="listen-opml">
+      <h2 id="listen-opml" className="listen-section__title">
+        Move your shows
+      </h2>
+      <p className="muted listen-section__lead">Bring your shows from another podcast app as an OPML file, or take them with you.</p>
+      <div className="listen-opml">
+        <FilePicker label="Import an OPML file" accept=".opml,.xml,text/xml,text/x-opml" onFile={onFile} disabled={importOpml.isPending} error={readError} testId="opml-file" />
+        {hasShows ? (
+          <a className="btn btn--secondary" href={OPML_HREF} download="podcasts.opml">
+            <Icon name="download" size={20} />
+            Export my shows (OPML)
+          </a>
+        ) : null}
+      </div>
+      <p role="status" className="listen-opml__result">
+        {importOpml.isPending ? 'Reading the feeds in that file…' : r ? `${r.added.length} ${r.added.length === 1 ? 'show' : 'shows'} followed` + (r.existing ? `, ${r.existing} already followed` : '') + (r.failed ? `, ${r.failed} could not be read` : '') + '.' : ''}
+      </p>
+      <FormError message={importOpml.isError ? `That file was not imported. ${errorMessage(importOpml.error)}` : null} />
+    </section>
+  );
+}
+
+export function ListenPage(): ReactElement {
+  usePageTitle('Listen');
+  const [typed, setTyped] = useState('');
+  const [q, setQ] = useState('');
+  const subs = useSubscriptions();
+  const inbox = useInbox();
+  const titles = new Map((subs.data ?? []).map((s) => [s.id, s.title]));
+  const onType = (v: string) => {
+    setTyped(v);
+    if (v === '') setQ('');
+  };
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    setQ(typed.trim());
+  };
+
+  return (
+    <section className="page listen" aria-labelledby="listen-title">
+      <PageHeader titleId="listen-title" title="Listen" description="Podcasts you follow. Only you see your shows and how far you got in each episode." />
+
+      <section className="listen-section" aria-labelledby="listen-find">
+        <h2 id="listen-find" className="listen-section__title">
+          Find a podcast
+        </h2>
+        <form className="listen-search" role="search" onSubmit={submit}>
+          <SearchField id="listen-search" label="Search podcasts" placeholder="Name or subject" value={typed} onChange={onType} onSubmit={submit} />
+          <button type="submit" className="btn btn--primary" disabled={!typed.trim()}>
+            Search
+          </button>
+        </form>
+        <p className="muted listen-section__lead">Searches Apple’s podcast directory: the words you type are sent to Apple.</p>
+        <SearchResults q={q} subscriptions={subs.data ?? []} />
+      </section>
+
+      <section className="listen-section" aria-labelledby="listen-new">
+        <h2 id="listen-new" className="listen-section__title">
+          New episodes
+        </h2>
+        {inbox.isPending ? (
+          <LoadingState label="Loading new episodes…" />
+        ) : inbox.isError ? (
+          <ErrorState title="New episodes did not load" error={inbox.error} onRetry={() => void inbox.refetch()} />
+        ) : inbox.data.length === 0 ? (
+          <EmptyState title="Nothing new">Episodes published after you follow a show arrive here until you have heard them.</EmptyState>
+        ) : (
+          <EpisodeList episodes={inbox.data} showTitle={(e) => titles.get(e.subscriptionId) ?? ''} withShow testId="inbox" />
+        )}
+      </section>
+
+      <section className="listen-section" aria-labelledby="listen-shows">
+        <h2 id="listen-shows" className="listen-section__title">
+          Your shows
+        </h2>
+        {subs.isPending ? (
+          <LoadingState label="Loading your shows…" />
+        ) : subs.isError ? (
+          <ErrorState title="Your shows did not load" error={subs.error} onRetry={() => void subs.refetch()} />
+        ) : subs.data.length === 0 ? (
+          <EmptyState icon="headphones" title="You follow no shows yet">
+            Search for a podcast above and follow it, or import the shows from your old app below.
+          </EmptyState>
+        ) : (
+          <ul className="listen-list" aria-label="Your shows">
+            {subs.data.map((s) => (
+              <li key={s.id} className="listen-row">
+                <Link to={showHref(s.id)} className="listen-row__link">
+                  <span className="listen-row__title">{s.title}</span>
+                  {s.stoppedAt ? <span className="listen-row__meta">This feed has ended: no new episodes will come.</span> : null}
+                </Link>
+                <Icon name="forward" size={20} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <OpmlCard hasShows={(subs.data?.length ?? 0) > 0} />
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+// Podcasts as hooks (TanStack Query, see api/query.ts): the member's shows, a show's episodes, the
+// inbox, the directory search, following and unfollowing, OPML import, and saving a position.
+// Everything lives under LISTEN_KEY, so any write asks the lists again.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { z } from 'zod';
+import { api, apiFetch } from '../../api/client';
+import type { Episode, OpmlImportResponse, PodcastSearchResponse, Subscription } from '../../../../server/modules/podcasts/schema.js';
+
+export type { Episode, OpmlImportResponse, Subscription } from '../../../../server/modules/podcasts/schema.js';
+export type PodcastResult = z.infer<typeof PodcastSearchResponse>['results'][number];
+
+const API = '/api/podcasts';
+export const LISTEN_KEY = ['listen'] as const;
+const SUBS_KEY = [...LISTEN_KEY, 'subscriptions'] as const;
+const INBOX_KEY = [...LISTEN_KEY, 'inbox'] as const;
+/** Where the member's shows download as an OPML file. */
+export const OPML_HREF = `${API}/opml`;
+export const showHref = (id: string) => `/listen/${encodeURIComponent(id)}`;
+export const audioPath = (id: string) => `${API}/episodes/${encodeURIComponent(id)}/audio`;
+
+export function useSubscriptions() {
+  return useQuery({ queryKey: SUBS_KEY, queryFn: ({ signal }) => api.get<{ subscriptions: Subscription[] }>(`${API}/subscriptions`, { signal }).then((r) => r.subscriptions) });
+}
+
+export function useEpisodes(subscriptionId: string) {
+  return useQuery({
+    queryKey: [...LISTEN_KEY, 'episodes', subscriptionId],
+    queryFn: ({ signal }) => api.get<{ episodes: Episode[] }>(`${API}/subscriptions/${encodeURIComponent(subscriptionId)}/episodes`, { signal }).then((r) => r.episodes),
+  });
+}
+
+export function useInbox() {
+  return useQuery({ queryKey: INBOX_KEY, queryFn: ({ signal }) => api.get<{ episodes: Episode[] }>(`${API}/inbox`, { signal }).then((r) => r.episodes) });
+}
+
+/** The directory's answer for `q` (asked only once something is typed and sent). */
+export function usePodcastSearch(q: string) {
+  return useQuery({
+    queryKey: [...LISTEN_KEY, 'search', q],
+    enabled: q.length > 0,
+    retry: false,
+    staleTime: 60 * 60_000,
+    queryFn: ({ signal }) => api.get<z.infer<typeof PodcastSearchResponse>>(`${API}/search?q=${encodeURIComponent(q)}`, { signal }).then((r) => r.results),
+  });
+}
+
+export function useFollow() {
+  return useMutation({ mutationFn: (feedUrl: string) => api.post<{ subscription: Subscription }>(`${API}/subscriptions`, { feedUrl }), meta: { invalidates: [SUBS_KEY, INBOX_KEY] } });
+}
+
+export function useUnfollow() {
+  return useMutation({ mutationFn: (id: string) => api.delete<void>(`${API}/subscriptions/${encodeURIComponent(id)}`), meta: { invalidates: [LISTEN_KEY] } });
+}
+
+export function useRefreshShow() {
+  return useMutation({ mutationFn: (id: string) => api.post<{ episodes: Episode[] }>(`${API}/subscriptions/${encodeURIComponent(id)}/refresh`), meta: { invalidates: [LISTEN_KEY] } });
+}
+
+export function useImportOpml() {
+  return useMutation({ mutationFn: (xml: string) => api.postText<OpmlImportResponse>(`${API}/opml`, xml, 'text/xml'), meta: { invalidates: [LISTEN_KEY] } });
+}
+
+/**
+ * Saves where the member is in an episode, stamped now (the server keeps the later of two
+ * reports). `keepalive` for the page going away: the request outlives the page.
+ */
+function saveProgress(episodeId: string, positionSec: number, durationSec: number, keepalive: boolean): Promise<unknown> {
+  const path = `${API}/episodes/${encodeURIComponent(episodeId)}/progress`;
+  const body = { positionSec: Math.max(0, Math.round(positionSec)), durationSec: Math.max(0, Math.round(durationSec)), updatedAt: new Date().toISOString() };
+  if (!keepalive) return api.put(path, body);
+  return apiFetch(path, { method: 'PUT', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** saveProgress, then the lists ask again (not after a keepalive save: the page is going away). */
+export function useSaveProgress() {
+  const client = useQueryClient();
+  return useCallback(
+    async (episodeId: string, positionSec: number, durationSec: number, keepalive = false) => {
+      await saveProgress(episodeId, positionSec, durationSec, keepalive);
+      if (!keepalive) void client.invalidateQueries({ queryKey: LISTEN_KEY });
+    },
+    [client],
+  );
+}

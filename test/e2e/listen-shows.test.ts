@@ -1,0 +1,176 @@
+// Issue 35 in the browser at 390 px, against the podcast fakes (Apple's directory, a feed host whose
+// enclosures serve a real 2-minute WAV made here), the TVmaze fake and the Plex fake: a member searches
+// podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
+// an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
+// moves to another page while it keeps playing, and pauses: the position is saved (read back
+// through the API), and after a reload Resume starts there. On Shows they search, add Harbor
+// Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
+// Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
+// finds nothing serious.
+// Needs the built web app (`npm run build:web`).
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js';
+import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
+import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
+import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
+import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { startTestServer, type TestServer } from '../harness/start-server.js';
+
+/** A mono 8 kHz 8-bit WAV of a quiet 440 Hz tone: a file any browser plays. */
+function toneWav(seconds: number): Buffer {
+  const rate = 8000;
+  const n = rate * seconds;
+  const b = Buffer.alloc(44 + n);
+  b.write('RIFF', 0);
+  b.writeUInt32LE(36 + n, 4);
+  b.write('WAVEfmt ', 8);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20); // PCM
+  b.writeUInt16LE(1, 22); // mono
+  b.writeUInt32LE(rate, 24);
+  b.writeUInt32LE(rate, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write('data', 36);
+  b.writeUInt32LE(n, 40);
+  for (let i = 0; i < n; i++) b[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  return b;
+}
+
+describe('Listen and Shows in the browser', () => {
+  let pods: FakePodcasts;
+  let tv: FakeTvmaze;
+  let plex: FakeMediaServer;
+  let server: TestServer;
+  let browser: Browser;
+  const pages = createPageOpener(() => ({ browser, server }));
+
+  beforeAll(async () => {
+    requireBuiltWebApp();
+    pods = await startFakePodcasts();
+    pods.state.audio = { body: toneWav(120), type: 'audio/wav' };
+    // published tomorrow: after the member follows the show, so it is in their inbox
+    const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+    pods.state.extraItems = [item('ep-3', 'Episode 3: Pie', `${pods.url}/audio/ep3.wav`, tomorrow, '2:00')];
+    tv = await startFakeTvmaze({ now: () => new Date() });
+    plex = await startFakeMediaServer();
+    server = await startTestServer({
+      seed: 'household',
+      config: {
+        itunesUrl: pods.url,
+        tvmazeUrl: tv.url,
+        fetchAllowOrigins: [pods.origin, tv.origin, plex.url],
+        mediaAccountUrl: plex.accountUrl,
+        mediaDiscoverUrl: plex.discoverUrl,
+        mediaLinkPageUrl: `${plex.url}/auth`,
+      },
+    });
+    expect((await server.admin.post('/api/setup/welcome-complete', {})).status).toBeLessThan(300);
+    // the household's Plex, and the member's account linked to it (for the badge)
+    expect((await server.admin.post('/api/mediaserver/config', { mode: 'manual', serverUrl: plex.url, token: plex.tokens.admin })).status).toBe(200);
+    const pin = await server.member.post('/api/mediaserver/auth/pin');
+    plex.approvePin(pin.body.id, 'alice');
+    expect((await server.member.post('/api/mediaserver/me/link', { pinId: pin.body.id })).status).toBe(200);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await pages.closeAll({ quietly: true });
+    await browser?.close();
+    await server?.close();
+    await pods?.close();
+    await tv?.close();
+    await plex?.close();
+  });
+
+  it('follows a podcast, plays it across pages and saves the place; watchlists a show, sees the schedule and ticks an episode', async () => {
+    const page = await pages.open('member', PHONE);
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await page.goto(`${server.url}/listen`);
+    await shown(page.getByText('You follow no shows yet'));
+
+    // search: the show Apple lists without a feed address is offered, disabled, with the reason
+    await page.getByRole('searchbox', { name: 'Search podcasts' }).fill('kitchen');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await shown(results.getByRole('listitem', { name: 'Kitchen Secrets (Apple only)' }).getByText(/cannot follow it/));
+    expect(await results.getByRole('button', { name: 'Follow Kitchen Secrets (Apple only)' }).isDisabled()).toBe(true);
+    await results.getByRole('button', { name: 'Follow Kitchen Table Talk' }).click();
+    await shown(results.getByRole('link', { name: 'Following' }));
+    const yours = page.getByRole('list', { name: 'Your shows' });
+    await shown(yours.getByRole('link', { name: /Kitchen Table Talk/ }));
+    const inbox = page.getByTestId('inbox');
+    await shown(inbox.getByRole('listitem', { name: 'Episode 3: Pie' }));
+    expect(await page.getByRole('link', { name: 'Export my shows (OPML)' }).getAttribute('href')).toBe('/api/podcasts/opml');
+    // an OPML file from another app: the show it names moved (301) to the one followed, the other is not a feed
+    const opml = `<?xml version="1.0"?><opml version="2.0"><body><outline type="rss" text="Old" xmlUrl="${pods.url}/feeds/old.xml"/><outline type="rss" text="Broken" xmlUrl="${pods.url}/feeds/broken.xml"/></body></opml>`;
+    await page.getByTestId('opml-file').setInputFiles({ name: 'from-my-old-app.opml', mimeType: 'text/xml', buffer: Buffer.from(opml) });
+    await shown(page.getByText('0 shows followed, 1 already followed, 1 could not be read.'));
+    await expectNoSeriousA11yViolations(page, '/listen (phone)');
+    expect(await fits()).toBe(true);
+
+    // play the new episode: the mini-player plays Hearth's copy of the audio
+    await inbox.getByRole('button', { name: 'Play Episode 3: Pie' }).click();
+    const player = page.getByRole('region', { name: 'Podcast player' });
+    await shown(player.getByText('Episode 3: Pie'));
+    const audio = player.locator('audio');
+    expect(await audio.getAttribute('src')).toMatch(/^\/api\/podcasts\/episodes\/[^/]+\/audio$/);
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1);
+    await player.getByRole('button', { name: 'Forward 30 seconds' }).click();
+    await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 30);
+    await expectNoSeriousA11yViolations(page, '/listen with the mini-player (phone)');
+
+    // another page: the same player keeps playing
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('button', { name: 'More' }).tap();
+    await nav.getByRole('link', { name: 'Shows', exact: true }).tap();
+    await shown(page.getByRole('heading', { name: 'Shows', level: 1 }));
+    const before = await audio.evaluate((a: HTMLAudioElement) => a.currentTime);
+    await page.waitForFunction((t) => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime > t + 0.5; }, before);
+
+    // pausing saves the place (stamped now), read back through the API
+    await player.getByRole('button', { name: 'Pause', exact: true }).click();
+    await shown(player.getByRole('button', { name: 'Play', exact: true }));
+    const subs = (await server.member.get('/api/podcasts/subscriptions')).body.subscriptions as { id: string }[];
+    await expect
+      .poll(async () => ((await server.member.get(`/api/podcasts/subscriptions/${subs[0]!.id}/episodes`)).body.episodes as { title: string; positionSec: number }[]).find((e) => e.title === 'Episode 3: Pie')?.positionSec)
+      .toBeGreaterThanOrEqual(30);
+
+    // Shows: search TVmaze, add to the watchlist, see what airs next by day
+    await page.getByRole('searchbox', { name: 'Search TV shows' }).fill('harbor');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const found = page.getByRole('list', { name: 'Search results' });
+    await found.getByRole('button', { name: 'Add Harbor Lights to your watchlist' }).click();
+    await shown(found.getByRole('listitem', { name: 'Harbor Lights' }).getByText('On your watchlist'));
+    const watchlist = page.getByTestId('watchlist');
+    await shown(watchlist.getByRole('listitem', { name: 'Harbor Lights' }).getByText(/^Next: S2 E3/));
+    const schedule = page.getByTestId('schedule');
+    await shown(schedule.getByRole('heading', { level: 3 }).first());
+    expect(await schedule.getByRole('link', { name: 'Harbor Lights' }).count()).toBe(2); // S2 E3 and S2 E4, in 2 and 9 days
+    await expectNoSeriousA11yViolations(page, '/shows (phone)');
+    expect(await fits()).toBe(true);
+
+    // the show's guide: Hearth's poster, the Plex badge, a tick saved
+    await watchlist.getByRole('link', { name: 'Harbor Lights' }).click();
+    await shown(page.getByRole('heading', { name: 'Harbor Lights', level: 1 }));
+    await shown(page.getByText('In your Plex'));
+    expect(await page.getByRole('link', { name: 'Open it in Media' }).getAttribute('href')).toBe('/media/title/201');
+    const poster = page.locator('img.show-poster--large');
+    expect(await poster.getAttribute('src')).toBe('/api/shows/9901/image');
+    await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
+    const tick = page.getByRole('checkbox', { name: /^Seen S2 E1 / });
+    await tick.check();
+    await expect.poll(async () => ((await server.member.get('/api/shows/9901')).body.episodes as { id: number; watched: boolean }[]).find((e) => e.id === 990121)?.watched).toBe(true);
+    expect(await tick.isChecked()).toBe(true);
+    await shown(page.getByRole('link', { name: 'TVmaze' }));
+    await expectNoSeriousA11yViolations(page, '/shows/9901 (phone)');
+    expect(await fits()).toBe(true);
+
+    // after a reload nothing plays by itself; Resume starts where the member paused
+    await page.goto(`${server.url}/listen`);
+    await page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
+    await shown(player.getByText('Episode 3: Pie'));
+    await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime >= 30; });
+    expect(pages.pageErrors).toEqual([]);
+  });
+});
