@@ -1,6 +1,7 @@
 // The cards the Tools page shows, in order. A tool adds its card here (a component of its own
 // feature, loaded with the page); the page itself only lays them out.
 import type { ComponentType } from 'react';
+import { LookupCard } from '../lookup';
 import { ConverterCard } from './ConverterCard';
 import { SpeedTestCard } from './SpeedTestCard';
 
@@ -12,4 +13,5 @@ export interface ToolCard {
 export const TOOL_CARDS: readonly ToolCard[] = [
   { id: 'converter', Card: ConverterCard },
   { id: 'speedtest', Card: SpeedTestCard },
+  { id: 'lookup', Card: LookupCard },
 ];
