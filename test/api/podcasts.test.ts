@@ -185,6 +185,22 @@ describe('Podcasts', () => {
     expect((await s.admin.get('/api/podcasts/opml')).text).not.toContain('xmlUrl');
   });
 
+  it('a show followed at two addresses, the old one moving onto the other: one copy stays, with the progress made on the old one', async () => {
+    const kitchen = await subscribe();
+    const old = SubscriptionResponse.parse((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/gone.xml` })).body).subscription;
+    const oldEps = EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${old.id}/episodes`)).body).episodes;
+    const listened = oldEps.find((e) => e.title === 'Episode 2: Bread')!;
+    expect((await s.member.put(`/api/podcasts/episodes/${listened.id}/progress`, { positionSec: 120, durationSec: 600, updatedAt: new Date().toISOString() })).status).toBe(200);
+    fake.state.announceMove = true;
+    fake.state.extraItems = [item('ep-9', 'Episode 9', `${fake.url}/audio/ep9.mp3`, 'Tue, 03 Nov 2026 08:00:00 GMT', '60')]; // a new ETag
+    expect(await s.handle.deps.podcasts.pollAll()).toBe(0);
+    const mine = (await s.member.get('/api/podcasts/subscriptions')).body.subscriptions as { id: string }[];
+    expect(mine.map((m) => m.id)).toEqual([kitchen.id]);
+    const eps = EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${kitchen.id}/episodes`)).body).episodes;
+    expect(eps.find((e) => e.title === 'Episode 2: Bread')).toMatchObject({ positionSec: 120, finished: false });
+    expect((await s.member.get(`/api/podcasts/episodes/${listened.id}/audio`)).status).toBe(404);
+  });
+
   it('a later poll that finds itunes:new-feed-url moves the subscription; a position past the end is refused', async () => {
     const sub = SubscriptionResponse.parse((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/gone.xml` })).body).subscription;
     fake.state.announceMove = true;

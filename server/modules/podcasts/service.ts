@@ -156,9 +156,11 @@ export class PodcastsService {
     const feed = this.parse(res.body);
     await this.deps.store.addItems(s.id, feed.items, randomUUID);
     const to = feed.newFeedUrl ?? (res.moved ? res.finalUrl : undefined);
-    // moved, unless the member already follows the show at its new address (that one carries on)
-    const move = to && to !== s.feedUrl && !(await this.deps.store.byFeedOf(s.id, to)) ? to : undefined;
-    await this.deps.store.polled(s.id, { at, validators: res.validators, feedUrl: move });
+    // moved onto an address the member already follows the show at: that one carries on, with the
+    // progress made here, and this copy goes
+    const there = to && to !== s.feedUrl ? await this.deps.store.byFeedOf(s.id, to) : null;
+    if (there) return this.deps.store.mergeInto(s.id, there);
+    await this.deps.store.polled(s.id, { at, validators: res.validators, feedUrl: to && to !== s.feedUrl ? to : undefined });
   }
 
   /** The hourly task: every followed show polled once; one failing feed does not stop the others. */

@@ -5,6 +5,8 @@ import type { Episode, Subscription } from './schema.js';
 
 interface SubRow { id: string; user_id: string; feed_url: string; title: string; image_url: string | null; subscribed_at: string; etag: string | null; last_modified: string | null; stopped_at: string | null }
 export interface Validators { etag: string | null; lastModified: string | null }
+/** An episode's row with its dedup keys (guid or enclosure address). */
+type StoredEpisode = EpRow & { key: string; audio_url: string };
 interface EpRow { id: string; subscription_id: string; title: string; audio_type: string | null; audio_length: number | null; duration_sec: number | null; published_at: string | null; position_sec: number; progress_at: string | null; finished: number | boolean }
 
 const sub = (r: SubRow): Subscription => ({ id: r.id, feedUrl: r.feed_url, title: r.title, imageUrl: r.image_url, subscribedAt: r.subscribed_at, stoppedAt: r.stopped_at });
@@ -34,10 +36,28 @@ export class PodcastsStore {
     const r = (await this.db<SubRow>('podcast_subscriptions').where({ user_id: userId, feed_url: feedUrl }).first()) as SubRow | undefined;
     return r ? sub(r) : null;
   }
-  /** Whether the owner of this subscription already follows that feed address. */
-  async byFeedOf(subscriptionId: string, feedUrl: string): Promise<boolean> {
+  /** The owner's other subscription at that feed address, if they already follow it there. */
+  async byFeedOf(subscriptionId: string, feedUrl: string): Promise<string | null> {
     const owner = this.db('podcast_subscriptions').where({ id: subscriptionId }).select('user_id');
-    return (await this.db('podcast_subscriptions').whereIn('user_id', owner).andWhere({ feed_url: feedUrl }).first('id')) !== undefined;
+    const r = (await this.db('podcast_subscriptions').whereIn('user_id', owner).andWhere({ feed_url: feedUrl }).whereNot({ id: subscriptionId }).first('id')) as { id: string } | undefined;
+    return r?.id ?? null;
+  }
+  /**
+   * One show followed twice (its old address moved onto one the member also follows): the
+   * listening progress of `fromId`'s episodes goes to the same episodes of `intoId` (by guid or
+   * enclosure address) where it is newer, then `fromId` goes. One transaction: nothing half-merged.
+   */
+  async mergeInto(fromId: string, intoId: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const from = (await trx('podcast_episodes').where({ subscription_id: fromId }).whereNotNull('progress_at')) as StoredEpisode[];
+      const into = (await trx('podcast_episodes').where({ subscription_id: intoId })) as StoredEpisode[];
+      for (const e of from) {
+        const same = into.find((x) => x.key === e.key || x.audio_url === e.audio_url);
+        if (!same || (same.progress_at !== null && same.progress_at >= e.progress_at!)) continue;
+        await trx('podcast_episodes').where({ id: same.id }).update({ position_sec: e.position_sec, finished: e.finished, progress_at: e.progress_at, ...(e.duration_sec !== null ? { duration_sec: e.duration_sec } : {}) });
+      }
+      await trx('podcast_subscriptions').where({ id: fromId }).delete();
+    });
   }
   /** The subscription and its first episodes in one transaction: never a show without its episodes. */
   async insertSubscription(userId: string, s: Subscription, v: Validators, items: PodcastItem[], newId: () => string): Promise<void> {
