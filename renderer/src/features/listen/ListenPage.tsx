@@ -2,13 +2,13 @@
 // Apple lists without a feed address cannot be followed, and says so); new episodes of the shows
 // they follow (the inbox); their shows, each opening its episodes; and their shows as an OPML file
 // to take elsewhere, or one brought from another app. Only the member sees any of it.
-import { useState, type FormEvent, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { FilePicker } from '../../ui/FilePicker';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
-import { SearchField } from '../../ui/SearchField';
+import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { EpisodeList } from './EpisodeList';
@@ -99,19 +99,11 @@ function OpmlCard({ hasShows }: { hasShows: boolean }): ReactElement {
 
 export function ListenPage(): ReactElement {
   usePageTitle('Listen');
-  const [typed, setTyped] = useState('');
-  const [q, setQ] = useState('');
+  const search = useSubmittedSearch();
+  const { q } = search;
   const subs = useSubscriptions();
   const inbox = useInbox();
   const titles = new Map((subs.data ?? []).map((s) => [s.id, s.title]));
-  const onType = (v: string) => {
-    setTyped(v);
-    if (v === '') setQ('');
-  };
-  const submit = (e?: FormEvent) => {
-    e?.preventDefault();
-    setQ(typed.trim());
-  };
 
   return (
     <section className="page listen" aria-labelledby="listen-title">
@@ -121,12 +113,7 @@ export function ListenPage(): ReactElement {
         <h2 id="listen-find" className="listen-section__title">
           Find a podcast
         </h2>
-        <form className="listen-search" role="search" onSubmit={submit}>
-          <SearchField id="listen-search" label="Search podcasts" placeholder="Name or subject" value={typed} onChange={onType} onSubmit={submit} />
-          <button type="submit" className="btn btn--primary" disabled={!typed.trim()}>
-            Search
-          </button>
-        </form>
+        <SearchForm className="listen-search" id="listen-search" label="Search podcasts" placeholder="Name or subject" search={search} />
         <p className="muted listen-section__lead">Searches Apple’s podcast directory: the words you type are sent to Apple.</p>
         <SearchResults q={q} subscriptions={subs.data ?? []} />
       </section>

@@ -2,13 +2,13 @@
 // next, how many episodes you ticked, remove); and what airs in the next weeks from it, grouped by
 // day in the household's time. Each show opens its guide (ShowPage). Only the member sees their
 // watchlist and ticks.
-import { useState, type FormEvent, type ReactElement } from 'react';
+import type { ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
-import { SearchField } from '../../ui/SearchField';
+import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { dayLabel, dayOf, episodeCode, householdToday, timeOf, whenLabel } from './household-time';
@@ -129,18 +129,10 @@ function Schedule({ schedule }: { schedule: ScheduleResponse }): ReactElement {
 
 export function ShowsPage(): ReactElement {
   usePageTitle('Shows');
-  const [typed, setTyped] = useState('');
-  const [q, setQ] = useState('');
+  const search = useSubmittedSearch();
+  const { q } = search;
   const watchlist = useWatchlist();
   const schedule = useSchedule();
-  const onType = (v: string) => {
-    setTyped(v);
-    if (v === '') setQ('');
-  };
-  const submit = (e?: FormEvent) => {
-    e?.preventDefault();
-    setQ(typed.trim());
-  };
 
   return (
     <section className="page shows" aria-labelledby="shows-title">
@@ -150,12 +142,7 @@ export function ShowsPage(): ReactElement {
         <h2 id="shows-find" className="shows-section__title">
           Find a show
         </h2>
-        <form className="shows-search" role="search" onSubmit={submit}>
-          <SearchField id="shows-search" label="Search TV shows" placeholder="A show’s name" value={typed} onChange={onType} onSubmit={submit} />
-          <button type="submit" className="btn btn--primary" disabled={!typed.trim()}>
-            Search
-          </button>
-        </form>
+        <SearchForm className="shows-search" id="shows-search" label="Search TV shows" placeholder="A show’s name" search={search} />
         <p className="muted shows-section__lead">Searches TVmaze: the words you type are sent to TVmaze.</p>
         <SearchResults q={q} watchlist={watchlist.data ?? []} />
       </section>
