@@ -4,8 +4,7 @@
 // of {lat, lon (strings), name, display_name, addresstype, address{…}}). Each knows a few places,
 // matched by a case-insensitive substring of their name. Failure modes, switched at run time: down
 // (not listening), slow (held back slowMs), garbage (HTML with 200), error (500). Requests are recorded.
-import http, { type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { sendText as send, startModalFake, type ModalFake } from './modal-http.js';
 
 export type FakeGeocoderMode = 'ok' | 'down' | 'slow' | 'garbage' | 'error';
 
@@ -20,70 +19,24 @@ export interface FakePlace {
   kind: string;
 }
 
-export interface FakeGeocoder {
-  readonly url: string;
-  requests: Array<{ path: string; query: Record<string, string>; userAgent: string | undefined }>;
-  setMode(mode: FakeGeocoderMode, opts?: { slowMs?: number }): Promise<void>;
-  close(): Promise<void>;
-}
+export type FakeGeocoder = ModalFake<FakeGeocoderMode>;
 
-export async function startFakeGeocoder(provider: 'photon' | 'nominatim', places: FakePlace[]): Promise<FakeGeocoder> {
-  let mode: FakeGeocoderMode = 'ok';
-  let slowMs = 10_000;
-  const sockets = new Set<Socket>();
-  let port = 0;
-  const requests: FakeGeocoder['requests'] = [];
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
+export function startFakeGeocoder(provider: 'photon' | 'nominatim', places: FakePlace[]): Promise<FakeGeocoder> {
   const found = (q: string) => places.filter((p) => p.name.toLowerCase().includes(q.toLowerCase()) || (p.street ?? '').toLowerCase().includes(q.toLowerCase()));
-
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://fake');
-    requests.push({ path: u.pathname, query: Object.fromEntries(u.searchParams), userAgent: req.headers['user-agent'] });
-    const answer = () => {
-      if (mode === 'garbage') return send(res, 200, 'text/html', '<html><body>Rate limited, try later</body></html>');
-      if (mode === 'error') return send(res, 500, 'text/plain', 'internal error');
-      const q = u.searchParams.get('q') ?? '';
-      const limit = Number(u.searchParams.get('limit') ?? 10);
-      const hits = found(q).slice(0, limit);
-      if (provider === 'photon' && u.pathname === '/api') {
-        const features = hits.map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.lon, p.lat] }, properties: { osm_id: 1, osm_type: 'N', osm_key: 'amenity', osm_value: p.kind, name: p.name, street: p.street, housenumber: p.housenumber, city: p.city, country: p.country, type: 'house' } }));
-        return send(res, 200, 'application/json', JSON.stringify({ type: 'FeatureCollection', features }));
-      }
-      if (provider === 'nominatim' && u.pathname === '/search') {
-        const items = hits.map((p, i) => ({ place_id: i + 1, licence: 'Data © OpenStreetMap contributors, ODbL 1.0', osm_type: 'node', osm_id: i + 1, lat: String(p.lat), lon: String(p.lon), category: 'amenity', type: p.kind, addresstype: p.kind, name: p.name, display_name: `${p.name}, ${p.city ?? ''}, ${p.country}`, address: { road: p.street, house_number: p.housenumber, city: p.city, country: p.country } }));
-        return send(res, 200, 'application/json', JSON.stringify(items));
-      }
-      return send(res, 404, 'text/plain', 'not found');
-    };
-    if (mode === 'slow') setTimeout(answer, slowMs);
-    else answer();
+  return startModalFake<FakeGeocoderMode>((mode, _req, res, u) => {
+    if (mode === 'garbage') return send(res, 200, 'text/html', '<html><body>Rate limited, try later</body></html>');
+    if (mode === 'error') return send(res, 500, 'text/plain', 'internal error');
+    const q = u.searchParams.get('q') ?? '';
+    const limit = Number(u.searchParams.get('limit') ?? 10);
+    const hits = found(q).slice(0, limit);
+    if (provider === 'photon' && u.pathname === '/api') {
+      const features = hits.map((p) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [p.lon, p.lat] }, properties: { osm_id: 1, osm_type: 'N', osm_key: 'amenity', osm_value: p.kind, name: p.name, street: p.street, housenumber: p.housenumber, city: p.city, country: p.country, type: 'house' } }));
+      return send(res, 200, 'application/json', JSON.stringify({ type: 'FeatureCollection', features }));
+    }
+    if (provider === 'nominatim' && u.pathname === '/search') {
+      const items = hits.map((p, i) => ({ place_id: i + 1, licence: 'Data © OpenStreetMap contributors, ODbL 1.0', osm_type: 'node', osm_id: i + 1, lat: String(p.lat), lon: String(p.lon), category: 'amenity', type: p.kind, addresstype: p.kind, name: p.name, display_name: `${p.name}, ${p.city ?? ''}, ${p.country}`, address: { road: p.street, house_number: p.housenumber, city: p.city, country: p.country } }));
+      return send(res, 200, 'application/json', JSON.stringify(items));
+    }
+    return send(res, 404, 'text/plain', 'not found');
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-  await listen();
-  port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    async setMode(next, opts = {}) {
-      if (opts.slowMs !== undefined) slowMs = opts.slowMs;
-      if (next === 'down' && mode !== 'down') await stop();
-      if (next !== 'down' && mode === 'down') await listen();
-      mode = next;
-    },
-    async close() {
-      if (mode !== 'down') await stop();
-    },
-  };
 }

@@ -5,8 +5,8 @@
 // 1|0, status_verbose, product}` on the same path, as an older mirror answers), `busy` (503, OFF's
 // answer over its global limits), `down` (not listening), `slow` (held back slowMs), `garbage` (an
 // HTML page with 200). Requests are recorded with their User-Agent.
-import http, { type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { sendText as send, startModalFake, type ModalFake } from './modal-http.js';
 
 export type FakeOffMode = 'ok' | 'v2' | 'busy' | 'down' | 'slow' | 'garbage';
 
@@ -26,70 +26,22 @@ export const OFF_PRODUCTS: FakeProduct[] = [
   { code: '40084107', product_name: '', brands: 'Ritter Sport', quantity: '100 g', categories_tags: ['de:schokolade'] },
 ];
 
-export interface FakeOpenFoodFacts {
-  readonly url: string;
-  readonly origin: string;
-  requests: Array<{ path: string; query: Record<string, string>; userAgent: string | undefined }>;
-  setMode(mode: FakeOffMode, opts?: { slowMs?: number }): Promise<void>;
-  close(): Promise<void>;
-}
+export type FakeOpenFoodFacts = ModalFake<FakeOffMode>;
 
-export async function startFakeOpenFoodFacts(products: FakeProduct[] = OFF_PRODUCTS): Promise<FakeOpenFoodFacts> {
-  let mode: FakeOffMode = 'ok';
-  let slowMs = 10_000;
-  const sockets = new Set<Socket>();
-  let port = 0;
-  const requests: FakeOpenFoodFacts['requests'] = [];
-  const send = (res: ServerResponse, status: number, type: string, body: string) => {
-    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
+export function startFakeOpenFoodFacts(products: FakeProduct[] = OFF_PRODUCTS): Promise<FakeOpenFoodFacts> {
   const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
-
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://fake');
-    requests.push({ path: u.pathname, query: Object.fromEntries(u.searchParams), userAgent: req.headers['user-agent'] });
-    const answer = () => {
-      if (mode === 'garbage') return send(res, 200, 'text/html', '<html><body>Page temporarily unavailable</body></html>');
-      if (mode === 'busy') return send(res, 503, 'text/html', '<html><body>Service Temporarily Unavailable</body></html>');
-      const m = /^\/api\/v[23]\/product\/(\d+)\.json$/.exec(u.pathname);
-      if (!m) return send(res, 404, 'text/plain', 'not found');
-      const code = m[1]!;
-      const p = products.find((x) => x.code === code);
-      if (mode === 'v2') {
-        if (!p) return json(res, 404, { code, status: 0, status_verbose: 'product not found' });
-        return json(res, 200, { code, status: 1, status_verbose: 'product found', product: { ...p, _id: code } });
-      }
-      if (!p) return json(res, 404, { code, status: 'failure', result: { id: 'product_not_found', name: 'Product not found', lc_name: 'Product not found' }, errors: [{ message: { id: 'product_not_found' }, field: { id: 'code', value: code }, impact: { id: 'failure' } }], warnings: [] });
-      return json(res, 200, { code, status: 'success', result: { id: 'product_found', name: 'Product found', lc_name: 'Product found' }, warnings: [], errors: [], product: p });
-    };
-    if (mode === 'slow') setTimeout(answer, slowMs);
-    else answer();
+  return startModalFake<FakeOffMode>((mode, _req, res, u) => {
+    if (mode === 'garbage') return send(res, 200, 'text/html', '<html><body>Page temporarily unavailable</body></html>');
+    if (mode === 'busy') return send(res, 503, 'text/html', '<html><body>Service Temporarily Unavailable</body></html>');
+    const m = /^\/api\/v[23]\/product\/(\d+)\.json$/.exec(u.pathname);
+    if (!m) return send(res, 404, 'text/plain', 'not found');
+    const code = m[1]!;
+    const p = products.find((x) => x.code === code);
+    if (mode === 'v2') {
+      if (!p) return json(res, 404, { code, status: 0, status_verbose: 'product not found' });
+      return json(res, 200, { code, status: 1, status_verbose: 'product found', product: { ...p, _id: code } });
+    }
+    if (!p) return json(res, 404, { code, status: 'failure', result: { id: 'product_not_found', name: 'Product not found', lc_name: 'Product not found' }, errors: [{ message: { id: 'product_not_found' }, field: { id: 'code', value: code }, impact: { id: 'failure' } }], warnings: [] });
+    return json(res, 200, { code, status: 'success', result: { id: 'product_found', name: 'Product found', lc_name: 'Product found' }, warnings: [], errors: [], product: p });
   });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-  await listen();
-  port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    async setMode(next, opts = {}) {
-      if (opts.slowMs !== undefined) slowMs = opts.slowMs;
-      if (next === 'down' && mode !== 'down') await stop();
-      if (next !== 'down' && mode === 'down') await listen();
-      mode = next;
-    },
-    async close() {
-      if (mode !== 'down') await stop();
-    },
-  };
 }
