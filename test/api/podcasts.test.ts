@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { EpisodesResponse, PodcastSearchResponse, SubscriptionResponse } from '../../server/modules/podcasts/schema.js';
 import { AUDIO, item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js';
+import { TINY_JPEG } from '../fakes/images.js';
+import { getBytes } from '../harness/multipart.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 describe('Podcasts', () => {
@@ -61,7 +63,7 @@ describe('Podcasts', () => {
 
   it('follows a show privately and reads its episodes from the feed', async () => {
     const sub = await subscribe();
-    expect(sub).toMatchObject({ title: 'Kitchen Table Talk', imageUrl: `${fake.url}/art.jpg` });
+    expect(sub).toMatchObject({ title: 'Kitchen Table Talk', imageUrl: `/api/podcasts/subscriptions/${sub.id}/image` });
     expect((await s.member.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/kitchen.xml` })).status).toBe(409);
     expect((await s.member.get('/api/podcasts/subscriptions')).body.subscriptions).toHaveLength(1);
     expect((await s.admin.get('/api/podcasts/subscriptions')).body.subscriptions).toEqual([]);
@@ -143,6 +145,20 @@ describe('Podcasts', () => {
     await s.handle.deps.podcasts.pollAll();
     expect(fake.requests.map((r) => r.path)).not.toContain('/feeds/gone.xml');
     expect(EpisodesResponse.parse((await s.member.get(`/api/podcasts/subscriptions/${doomed.id}/episodes`)).body).episodes).toHaveLength(3);
+  });
+
+  it('serves a show’s cover itself, fetched once; the feed’s image address is never answered', async () => {
+    const sub = await subscribe();
+    for (let i = 0; i < 2; i++) {
+      const cover = await getBytes(s.url, s.member, `/api/podcasts/subscriptions/${sub.id}/image`);
+      expect(cover.status).toBe(200);
+      expect(cover.type).toBe('image/jpeg');
+      expect(cover.bytes.equals(TINY_JPEG)).toBe(true);
+    }
+    expect(fake.requests.filter((r) => r.path === '/art.jpg')).toHaveLength(1);
+    expect(JSON.stringify((await s.member.get('/api/podcasts/subscriptions')).body)).not.toContain('/art.jpg');
+    expect((await s.admin.get(`/api/podcasts/subscriptions/${sub.id}/image`)).status).toBe(404);
+    expect((await s.anon.get(`/api/podcasts/subscriptions/${sub.id}/image`)).status).toBe(401);
   });
 
   it('proxies the audio through the guard with Range passed on, following the analytics hop', async () => {

@@ -99,6 +99,10 @@ describe('Listen and Shows in the browser', () => {
     await shown(results.getByRole('link', { name: 'Following' }));
     const yours = page.getByRole('list', { name: 'Your shows' });
     await shown(yours.getByRole('link', { name: /Kitchen Table Talk/ }));
+    // its cover comes from Hearth, fetched once from the feed's image address
+    const cover = yours.locator('img.listen-cover').first();
+    expect(await cover.getAttribute('src')).toMatch(/^\/api\/podcasts\/subscriptions\/[^/]+\/image$/);
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
     const inbox = page.getByTestId('inbox');
     await shown(inbox.getByRole('listitem', { name: 'Episode 3: Pie' }));
     expect(await page.getByRole('link', { name: 'Export my shows (OPML)' }).getAttribute('href')).toBe('/api/podcasts/opml');

@@ -5,6 +5,7 @@
 // answers 301 to it, /feeds/moving.xml carries itunes:new-feed-url pointing to it, /feeds/gone.xml
 // answers 410 once `gone` is set. `garbage` makes the directory answer HTML; `/feeds/broken.xml`
 // is not XML.
+import { TINY_JPEG } from './images.js';
 import { sendJson, startFakeHttp, type FakeHttp } from './today-http.js';
 
 export interface FakePodcasts extends FakeHttp {
@@ -43,6 +44,7 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
       ].filter((s) => s.collectionName.toLowerCase().includes(term));
       return sendJson(res, 200, { resultCount: shows.length, results: shows });
     }
+    if (url.pathname === '/art.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': TINY_JPEG.length }).end(TINY_JPEG);
     // moved for good: a 301 to the kitchen feed, or a feed naming its new address
     if (url.pathname === '/feeds/old.xml') return void res.writeHead(301, { location: '/feeds/kitchen.xml' }).end();
     if (url.pathname === '/feeds/gone.xml' && state.gone) return void res.writeHead(410).end();

@@ -5,13 +5,11 @@
 // documented floor is 20), posters at /images/<id>.jpg on the fake's own origin. Episodes air
 // relative to `now` (tests give their clock's time). Modes: 'ok', 'garbage' (an HTML page with a
 // 200), 'slow' (no answer). Every request is recorded (FakeHttp).
+import { TINY_JPEG } from './images.js';
 import { sendJson, startFakeHttp, type FakeHttp } from './today-http.js';
 
-/** A tiny real JPEG (8×8 grey): the poster every show with a picture has. */
-export const POSTER_JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAAIAAgBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACP/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==',
-  'base64',
-);
+/** The poster every show with a picture has. */
+export const POSTER_JPEG = TINY_JPEG;
 
 export interface FakeTvmaze extends FakeHttp {
   mode: 'ok' | 'garbage' | 'slow';

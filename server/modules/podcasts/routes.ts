@@ -33,6 +33,10 @@ export function createPodcastRoutes(podcasts: PodcastsService) {
       }
       return podcasts.importOpml(actorOf(req), await readRawBody(req, MAX_OPML_BYTES, `That file is larger than ${MAX_OPML_BYTES / 1024 / 1024} MB.`));
     });
+    r.get('/subscriptions/:id/image', { access: 'user', response: bytes('the show’s cover (JPEG, PNG or WebP), fetched once by Hearth; 404 JSON when the feed has none') }, async (req, res) => {
+      const cover = await podcasts.cover(actorOf(req), parse(IdParams, req.params).id);
+      res.set({ 'Content-Type': cover.type, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(cover.body);
+    });
     r.get('/inbox', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.inbox(actorOf(req)) }));
     r.get('/episodes/:id/audio', { access: 'user', response: bytes('the episode\'s audio (its own audio/* type), 206 with Content-Range when a Range was asked') }, async (req, res) => {
       const abort = new AbortController();

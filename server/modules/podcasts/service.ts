@@ -6,10 +6,12 @@ import { type Actor, type UserActor } from '../../actor.js';
 import { type AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
+import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
+import type { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { decodeBody, parseOpml } from '../today/public.js';
 import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
-import type { PodcastsStore, Validators } from './store.js';
+import { coverPath, type PodcastsStore, type Validators } from './store.js';
 
 export interface AudioStream {
   status: number;
@@ -27,7 +29,10 @@ interface Fetched {
 }
 const FEED_ACCEPT = 'application/rss+xml, application/xml;q=0.9, */*;q=0.5';
 
-const USER_AGENT = 'Hearth/0.1 (self-hosted household server; podcasts)';
+export const USER_AGENT = 'Hearth/0.1 (self-hosted household server; podcasts)';
+/** A show's cover is kept this long, and may be this large. */
+const COVER_TTL_MS = 30 * 24 * 60 * 60_000;
+const MAX_COVER_BYTES = 1024 * 1024;
 const MAX_FEED_BYTES = 10 * 1024 * 1024;
 
 export interface PodcastsDeps {
@@ -36,6 +41,8 @@ export interface PodcastsDeps {
   clock: Clock;
   itunesUrl: string;
   timeoutMs: number;
+  /** Covers, fetched once and kept (the shared outside-source fetcher over podcasts_cache). */
+  covers: SourceFetcher;
 }
 
 function member(actor: Actor): UserActor {
@@ -129,7 +136,19 @@ export class PodcastsService {
     if (at !== feedUrl && (await this.deps.store.byFeed(me.id, at))) throw new ConflictError('already_subscribed', 'You already follow this show.');
     const s: Subscription = { id: randomUUID(), feedUrl: at, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString(), stoppedAt: null };
     await this.deps.store.insertSubscription(me.id, s, res.validators, feed.items, randomUUID);
-    return s;
+    return { ...s, imageUrl: s.imageUrl ? coverPath(s.id) : null };
+  }
+
+  /** A followed show's cover, fetched once by Hearth (no browser asks the podcast's image host). */
+  async cover(actor: Actor, id: string): Promise<{ type: string; body: Buffer }> {
+    const me = member(actor);
+    const source = await this.deps.store.coverSourceOf(me.id, id);
+    if (source === undefined) throw new NotFoundError('No such subscription.');
+    if (source === null) throw new NotFoundError('This show has no cover.');
+    const spec = { key: `cover:${source}`, source: 'podcast-cover', url: source, ttlMs: COVER_TTL_MS, accept: 'image/jpeg,image/png,image/webp', parse: (b: Buffer): CachedImage => parseCachedImage(b, MAX_COVER_BYTES, 'a cover') };
+    const unavailable = this.deps.covers.offline ? 'Hearth is in offline mode, and this show’s cover was not fetched before.' : 'This show’s cover could not be fetched just now.';
+    const { payload } = await this.deps.covers.read(spec, unavailable);
+    return { type: payload.type, body: Buffer.from(payload.data, 'base64') };
   }
 
   /** Reads the show's feed again now and keeps its new episodes. */

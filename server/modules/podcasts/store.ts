@@ -9,7 +9,9 @@ export interface Validators { etag: string | null; lastModified: string | null }
 type StoredEpisode = EpRow & { key: string; audio_url: string };
 interface EpRow { id: string; subscription_id: string; title: string; audio_type: string | null; audio_length: number | null; duration_sec: number | null; published_at: string | null; position_sec: number; progress_at: string | null; finished: number | boolean }
 
-const sub = (r: SubRow): Subscription => ({ id: r.id, feedUrl: r.feed_url, title: r.title, imageUrl: r.image_url, subscribedAt: r.subscribed_at, stoppedAt: r.stopped_at });
+/** Hearth's own address of a show's cover (the feed's image address is kept, never answered). */
+export const coverPath = (subscriptionId: string) => `/api/podcasts/subscriptions/${subscriptionId}/image`;
+const sub = (r: SubRow): Subscription => ({ id: r.id, feedUrl: r.feed_url, title: r.title, imageUrl: r.image_url ? coverPath(r.id) : null, subscribedAt: r.subscribed_at, stoppedAt: r.stopped_at });
 const ep = (r: EpRow): Episode => ({
   id: r.id,
   subscriptionId: r.subscription_id,
@@ -31,6 +33,11 @@ export class PodcastsStore {
   async subscription(userId: string, id: string): Promise<Subscription | null> {
     const r = (await this.db<SubRow>('podcast_subscriptions').where({ user_id: userId, id }).first()) as SubRow | undefined;
     return r ? sub(r) : null;
+  }
+  /** The feed's image address of a show the member follows: undefined when they do not, null when it has none. */
+  async coverSourceOf(userId: string, id: string): Promise<string | null | undefined> {
+    const r = (await this.db<SubRow>('podcast_subscriptions').where({ user_id: userId, id }).first('image_url')) as SubRow | undefined;
+    return r ? r.image_url : undefined;
   }
   async byFeed(userId: string, feedUrl: string): Promise<Subscription | null> {
     const r = (await this.db<SubRow>('podcast_subscriptions').where({ user_id: userId, feed_url: feedUrl }).first()) as SubRow | undefined;

@@ -149,6 +149,7 @@ export function ListenPage(): ReactElement {
           <ul className="listen-list" aria-label="Your shows">
             {subs.data.map((s) => (
               <li key={s.id} className="listen-row">
+                {s.imageUrl ? <img className="listen-cover" src={s.imageUrl} alt="" loading="lazy" decoding="async" /> : null}
                 <Link to={showHref(s.id)} className="listen-row__link">
                   <span className="listen-row__title">{s.title}</span>
                   {s.stoppedAt ? <span className="listen-row__meta">This feed has ended: no new episodes will come.</span> : null}

@@ -53,6 +53,7 @@ export function ListenShowPage(): ReactElement {
           </>
         }
       />
+      {show.imageUrl ? <img className="listen-cover listen-cover--large" src={show.imageUrl} alt="" decoding="async" /> : null}
       <FormError message={refresh.isError ? `Could not check for new episodes. ${errorMessage(refresh.error)}` : null} />
       {episodes.isPending ? (
         <LoadingState label="Loading episodes…" />
