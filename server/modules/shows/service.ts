@@ -31,6 +31,8 @@ export interface ShowsDeps extends ShowsPorts {
 }
 
 const imagePath = (id: number) => `/api/shows/${id}/image`;
+/** When an episode airs, in the household computer's offset; null when TVmaze does not know yet. */
+const airsAt = (e: TvEpisode): string | null => (e.airstamp ? withLocalOffset(new Date(e.airstamp)) : null);
 
 export class ShowsService {
   constructor(private readonly deps: ShowsDeps) {}
@@ -54,7 +56,7 @@ export class ShowsService {
   }
 
   private episode(e: TvEpisode, watched: Set<number>): Episode {
-    return { id: e.id, season: e.season, number: e.number, name: e.name, airsAt: e.airstamp ? withLocalOffset(new Date(e.airstamp)) : null, runtime: e.runtime, summary: e.summary, watched: watched.has(e.id) };
+    return { id: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e), runtime: e.runtime, summary: e.summary, watched: watched.has(e.id) };
   }
 
   async search(_actor: UserActor, q: string): Promise<{ results: ShowSummary[] }> {
@@ -106,7 +108,7 @@ export class ShowsService {
       imageUrl: s?.image ? imagePath(row.tvmazeId) : null,
       addedAt: row.addedAt,
       status: s?.status ?? null,
-      nextEpisode: next ? { season: next.season, number: next.number, name: next.name, airsAt: next.airstamp ? withLocalOffset(new Date(next.airstamp)) : null } : null,
+      nextEpisode: next ? { season: next.season, number: next.number, name: next.name, airsAt: airsAt(next) } : null,
       watchedCount: watched.size,
       episodeCount: s ? s.episodes.filter((e) => e.number !== null).length : null,
     };
@@ -147,7 +149,7 @@ export class ShowsService {
       return s.episodes.flatMap((e) => {
         const t = e.airstamp ? Date.parse(e.airstamp) : NaN;
         if (!(t >= now && t <= until)) return [];
-        return [{ tvmazeId: s.id, showName: s.name, episodeId: e.id, season: e.season, number: e.number, name: e.name, airsAt: withLocalOffset(new Date(e.airstamp!)), at: t }];
+        return [{ tvmazeId: s.id, showName: s.name, episodeId: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e)!, at: t }];
       });
     });
     episodes.sort((a, b) => a.at - b.at || a.showName.localeCompare(b.showName));
