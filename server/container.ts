@@ -55,6 +55,7 @@ import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
+import { createMusicModule } from './modules/music/module.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { createDiskSpace, diskFree, diskUsage, type DiskFree, type DiskUsage } from './platform/disk.js';
 import { EventBus } from './platform/event-bus.js';
@@ -178,7 +179,8 @@ function buildModules(p: Platform, o: Overrides) {
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system] as const;
+  const music = createMusicModule(p, { engine: imageGen.services.image.engine, content: dials });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music] as const;
   return all;
 }
 

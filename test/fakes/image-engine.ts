@@ -14,18 +14,23 @@
 // execution_error at a step, a stall at a step (no frames until interrupted), or a crash at a step
 // (every socket cut, HTTP stops answering, queue and history lost, until restart(), which may bring
 // the engine back with another set of custom node packs).
+// Music (`audio`): the core audio nodes added to the node list, with a Stable Audio Open checkpoint
+// and the T5-base text encoder listed ('installed'), the nodes without those files ('no-models'),
+// or none of it (the default: the curated list has no audio nodes). SaveAudio writes a real 1 s sine
+// made with sox — FLAC as the engine's SaveAudio does, or WAV — and answers it as `output.audio`.
 import { randomUUID } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import busboy from 'busboy';
 import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { readObjectInfo, type ObjectInfo } from '../../server/adapters/image-engine/object-info.js';
 import { validateGraph } from '../../server/adapters/image-engine/validate-graph.js';
-import { objectInfoAnswer } from '../fixtures/comfyui/index.js';
+import { AUDIO_OBJECT_INFO, objectInfoAnswer } from '../fixtures/comfyui/index.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
 /** What the next job (or every job) does. Steps count along the job's sampler steps, from 1. */
@@ -58,6 +63,26 @@ export interface FakeImageEngineOptions {
   outputPx?: number;
   /** The second dialect of API.md §12 for refusals; default 0.3.64. */
   dialect?: '0.3.64' | 'newer';
+  /** Music: the audio nodes with their model files, the nodes alone, or neither (default). */
+  audio?: FakeAudioMode;
+  /** What SaveAudio writes: FLAC (the engine's own), WAV, or text that is not audio (a broken engine). */
+  audioFormat?: 'flac' | 'wav' | 'garbage';
+}
+
+export type FakeAudioMode = 'installed' | 'no-models' | 'none';
+/** The model files an engine set up for music lists. */
+export const AUDIO_CHECKPOINT_FILE = 'stable-audio-open-1.0.safetensors';
+export const AUDIO_ENCODER_FILE = 't5_base.safetensors';
+
+/** The node list with the audio nodes, and with their model files appended to the lists when installed. */
+function withAudio(answer: Record<string, unknown>, mode: FakeAudioMode): Record<string, unknown> {
+  if (mode === 'none') return answer;
+  const copy = JSON.parse(JSON.stringify({ ...answer, ...AUDIO_OBJECT_INFO })) as Record<string, { input: { required: Record<string, unknown[]> } }>;
+  if (mode === 'installed') {
+    (copy.CheckpointLoaderSimple!.input.required.ckpt_name![0] as string[]).push(AUDIO_CHECKPOINT_FILE);
+    (copy.CLIPLoader!.input.required.clip_name![0] as string[]).push(AUDIO_ENCODER_FILE);
+  }
+  return copy;
 }
 
 export interface SubmittedPrompt {
@@ -88,6 +113,8 @@ export interface FakeImageEngine {
   socketCount(): number;
   /** Applies to every job from now on. */
   script: JobScript;
+  /** What SaveAudio writes from now on (starts as the option's, FLAC by default). */
+  audioFormat: 'flac' | 'wav' | 'garbage';
   /** Applies to the next job only (then `script` again). */
   scriptNext(s: JobScript): void;
   setMode(mode: FakeEngineMode): Promise<void>;
@@ -97,7 +124,7 @@ export interface FakeImageEngine {
    * Listens again on the same port with an empty queue and history; with `packs` or `files`, with
    * that node set from now on (an engine restarted after custom nodes were added or removed).
    */
-  restart(nodes?: Pick<FakeImageEngineOptions, 'packs' | 'files'>): Promise<void>;
+  restart(nodes?: Pick<FakeImageEngineOptions, 'packs' | 'files' | 'audio'>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -106,7 +133,7 @@ export const OOM_MESSAGE = 'Allocation on device \nThis error means you ran out 
 
 /** Files of the reference's placeholder input list, present in the input folder from the start. */
 const PLACEHOLDER_INPUTS = ['example.png', 'reference_face.png'];
-const SAVE_CLASSES = new Set(['SaveImage', 'PreviewImage', 'SaveAnimatedWEBP', 'SaveAnimatedPNG']);
+const SAVE_CLASSES = new Set(['SaveImage', 'PreviewImage', 'SaveAnimatedWEBP', 'SaveAnimatedPNG', 'SaveAudio']);
 const SAMPLER_INPUTS = ['steps'];
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -120,7 +147,7 @@ interface QueueItem {
 
 interface HistoryEntry {
   prompt: unknown[];
-  outputs: Record<string, { images: { filename: string; subfolder: string; type: string }[]; animated?: boolean[] }>;
+  outputs: Record<string, { images?: { filename: string; subfolder: string; type: string }[]; audio?: { filename: string; subfolder: string; type: string }[]; animated?: boolean[] }>;
   status: { status_str: 'success' | 'error'; completed: boolean; messages: [string, Record<string, unknown>][] };
   meta: Record<string, unknown>;
 }
@@ -213,7 +240,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
   const placeholder = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } }).png().toBuffer();
   for (const name of PLACEHOLDER_INPUTS) writeFileSync(join(inputDir, name), placeholder);
 
-  let answer = withFiles(objectInfoAnswer(opts.packs), opts.files ?? {});
+  let answer = withAudio(withFiles(objectInfoAnswer(opts.packs), opts.files ?? {}), opts.audio ?? 'none');
   let info: ObjectInfo = readObjectInfo(answer);
   const outputPx = opts.outputPx ?? 64;
   const previews = await Promise.all(
@@ -267,6 +294,14 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
     const type = classType === 'PreviewImage' ? 'temp' : 'output';
     const dir = type === 'temp' ? join(root, 'temp', subfolder) : join(outputDir, subfolder);
     mkdirSync(dir, { recursive: true });
+    if (classType === 'SaveAudio') {
+      // SaveAudio writes `<prefix>_<n>_.flac` (comfy_extras/nodes_audio.py); a 1 s sine made by sox
+      const ext = api.audioFormat;
+      const filename = `${base}_${n}_.${ext === 'garbage' ? 'flac' : ext}`;
+      if (ext === 'garbage') writeFileSync(join(dir, filename), '<html>Internal Server Error</html>'.repeat(4));
+      else execFileSync('sox', ['-q', '-n', '-r', '44100', '-c', '2', join(dir, filename), 'synth', '1', 'sine', '440', 'vol', '0.3']);
+      return { filename, subfolder, type, animated: false };
+    }
     const colour = { r: (fileCounter * 40) % 256, g: 120, b: 200 };
     if (classType === 'SaveAnimatedWEBP') {
       // one .webp holding every frame the sampler made, at the latent's size, duration 1000/fps (API.md §3)
@@ -392,7 +427,8 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
         const prefix = typeof inputs.filename_prefix === 'string' ? inputs.filename_prefix : 'ComfyUI';
         const file = await writeOutput(classType, prefix, classType === 'SaveAnimatedWEBP' ? clipShape(item.graph, nodeId) : null);
         if (dead()) return;
-        const output = { images: [{ filename: file.filename, subfolder: file.subfolder, type: file.type }], ...(file.animated ? { animated: [true] } : {}) };
+        const ref = { filename: file.filename, subfolder: file.subfolder, type: file.type };
+        const output = classType === 'SaveAudio' ? { audio: [ref] } : { images: [ref], ...(file.animated ? { animated: [true] } : {}) };
         outputs[nodeId] = output;
         clientOnly('executed', { node: nodeId, display_node: nodeId, output, prompt_id: promptId });
       }
@@ -602,7 +638,8 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
       const file = join(base, subfolder, filename);
       if (!existsSync(file)) return empty(res, 404);
       const ext = filename.slice(filename.lastIndexOf('.') + 1).toLowerCase();
-      const ctype = ext === 'png' ? 'image/png' : ext === 'webp' ? 'image/webp' : ext === 'jpg' || ext === 'jpeg' ? 'image/jpeg' : 'application/octet-stream';
+      const types: Record<string, string> = { png: 'image/png', webp: 'image/webp', jpg: 'image/jpeg', jpeg: 'image/jpeg', flac: 'audio/flac', wav: 'audio/x-wav' };
+      const ctype = types[ext] ?? 'application/octet-stream';
       res.writeHead(200, { 'Content-Type': ctype, 'Content-Disposition': `filename="${filename}"` });
       res.end(readFileSync(file));
       return;
@@ -716,6 +753,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
     pendingIds: () => [...queue].sort((a, b) => a.number - b.number).map((i) => i.promptId),
     socketCount: () => wss.clients.size,
     script: {},
+    audioFormat: opts.audioFormat ?? 'flac',
     scriptNext(s) {
       nextScripts.push(s);
     },
@@ -728,7 +766,7 @@ export async function startFakeImageEngine(opts: FakeImageEngineOptions = {}): P
     async restart(nodes) {
       if (server.listening) await stopListening();
       if (nodes) {
-        answer = withFiles(objectInfoAnswer(nodes.packs ?? opts.packs), nodes.files ?? opts.files ?? {});
+        answer = withAudio(withFiles(objectInfoAnswer(nodes.packs ?? opts.packs), nodes.files ?? opts.files ?? {}), nodes.audio ?? opts.audio ?? 'none');
         info = readObjectInfo(answer);
       }
       queue = [];

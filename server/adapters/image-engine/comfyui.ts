@@ -147,8 +147,10 @@ export function decodeFrame(data: Buffer, isBinary: boolean): EngineFrame | null
     case 'progress':
       return { type: 'progress', promptId, node: String(d.node ?? ''), value: Number(d.value ?? 0), max: Number(d.max ?? 0) };
     case 'executed': {
-      const output = (d.output ?? {}) as { images?: EngineFileRef[]; gifs?: EngineFileRef[] };
-      return { type: 'executed', promptId, node: String(d.node ?? ''), output: { images: Array.isArray(output.images) ? output.images : undefined, gifs: Array.isArray(output.gifs) ? output.gifs : undefined } };
+      // SaveAudio's files come as `audio` (comfy_extras/nodes_audio.py)
+      const output = (d.output ?? {}) as { images?: EngineFileRef[]; gifs?: EngineFileRef[]; audio?: EngineFileRef[] };
+      const list = (v: EngineFileRef[] | undefined) => (Array.isArray(v) ? v : undefined);
+      return { type: 'executed', promptId, node: String(d.node ?? ''), output: { images: list(output.images), gifs: list(output.gifs), audio: list(output.audio) } };
     }
     case 'execution_success':
       return { type: 'execution_success', promptId };

@@ -23,7 +23,7 @@ export type EngineFrame =
   | { type: 'execution_cached'; promptId: string; nodes: string[] }
   | { type: 'executing'; promptId: string; node: string | null }
   | { type: 'progress'; promptId: string; node: string; value: number; max: number }
-  | { type: 'executed'; promptId: string; node: string; output: { images?: EngineFileRef[]; gifs?: EngineFileRef[] } }
+  | { type: 'executed'; promptId: string; node: string; output: { images?: EngineFileRef[]; gifs?: EngineFileRef[]; audio?: EngineFileRef[] } }
   | { type: 'execution_success'; promptId: string }
   | { type: 'execution_error'; promptId: string; node: string | null; nodeType: string | null; exceptionType: string; message: string }
   | { type: 'execution_interrupted'; promptId: string }

@@ -40,6 +40,11 @@ export class ImageEngineAdminService {
     return client.objectInfo().catch(() => null);
   }
 
+  /** The engine's client and runtime, for a module that runs its own graphs on it (music); null parts when this Hearth has none. */
+  engineParts(): Pick<ImageEngineParts, 'client' | 'runtime'> {
+    return { client: this.deps.client, runtime: this.deps.runtime };
+  }
+
   /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */
   async configured(): Promise<boolean> {
     return this.deps.config.configured();

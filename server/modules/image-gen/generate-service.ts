@@ -22,6 +22,7 @@ import type { ImageLorasService } from './loras-service.js';
 import type { ObjectInfo } from '../../adapters/image-engine/object-info.js';
 import type { EngineJob, ImageEngineRuntime, ImageJobRunner } from './parts.js';
 import { buildPrompt, isAdult, resolveLoras } from './prompt.js';
+import { AUDIO_CHECKPOINT } from './public.js';
 import { samplingFor, sizeFor } from './presets.js';
 import { MAX_JOBS_PER_MEMBER, MAX_QUEUED_JOBS, type Artifact, type EditFields, type GenerateBody } from './schema.js';
 import type { ImageGenStore } from './store.js';
@@ -89,8 +90,8 @@ export class ImageGenerateService {
 
   private async checkpoint(info: ObjectInfo | null, pipeline: EnginePipeline): Promise<string> {
     const chosen = await this.deps.config.checkpoint();
-    // the checkpoints folder also holds video-only models (SVD), which cannot draw a picture
-    const offered = enumOf(info, 'CheckpointLoaderSimple', 'ckpt_name').filter((c) => !/(^|[^a-z])svd/i.test(c));
+    // the checkpoints folder also holds video-only models (SVD) and music ones (Stable Audio), which cannot draw a picture
+    const offered = enumOf(info, 'CheckpointLoaderSimple', 'ckpt_name').filter((c) => !/(^|[^a-z])svd/i.test(c) && !AUDIO_CHECKPOINT.test(c));
     const ckpt = chosen ?? offered[0] ?? null;
     if (!ckpt) throw new UnprocessableError(`${pipeline}_not_installed`, 'No picture model is installed yet. An admin can add one and choose it on the Image engine page.', { pipeline });
     return ckpt;
