@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ObjectInfo } from '../../adapters/image-engine/object-info.js';
 import { ownedOrNotFound, type UserActor } from '../../actor.js';
 import { NotFoundError, publicError, ServiceUnavailableError, TooManyRequestsError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -88,15 +89,25 @@ export class MusicService {
     return { client, runtime };
   }
 
+  /** The engine's node list and the music models in it; read afresh when something is missing (the lists are the engine's folders: an admin may have added the file since). */
+  private async models(client: ImageEngineClient): Promise<{ info: ObjectInfo; found: ReturnType<typeof musicModels> }> {
+    const info = await client.objectInfo();
+    const found = musicModels(info);
+    if (found.ok) return { info, found };
+    client.forget();
+    const again = await client.objectInfo();
+    return { info: again, found: musicModels(again) };
+  }
+
   /** GET /status: can music be made here, and if not, what an admin adds (starts a set-up engine, never waits). */
   async status(): Promise<MusicStatusResponse> {
     const { client, runtime } = this.deps.engine.engineParts();
     if (!client || !runtime || !(await this.deps.engine.configured())) return { available: false, reason: NOT_SET_UP, missing: ['The image engine, set up on the Image engine page.'] };
     runtime.ensureStarted();
     if (runtime.status().state !== 'ready') return { available: false, reason: runtime.status().error ?? STARTING, missing: [] };
-    const info = await client.objectInfo().catch(() => null);
-    if (!info) return { available: false, reason: 'The image engine is not answering right now. Try again in a minute.', missing: [] };
-    const found = musicModels(info);
+    const read = await this.models(client).catch(() => null);
+    if (!read) return { available: false, reason: 'The image engine is not answering right now. Try again in a minute.', missing: [] };
+    const { found } = read;
     return found.ok ? { available: true, reason: null, missing: [] } : { available: false, reason: notInstalledSentence(found.missing), missing: found.missing };
   }
 
@@ -124,14 +135,7 @@ export class MusicService {
       if ((err as { status?: unknown }).status === 503) throw err;
       throw new ServiceUnavailableError('image_engine_unavailable', STARTING);
     }
-    let info = await client.objectInfo();
-    let found = musicModels(info);
-    if (!found.ok) {
-      // the lists are the engine's folders: an admin may have added the file since they were read
-      client.forget();
-      info = await client.objectInfo();
-      found = musicModels(info);
-    }
+    const { info, found } = await this.models(client);
     if (!found.ok) throw new UnprocessableError('music_not_installed', notInstalledSentence(found.missing), { missing: found.missing });
 
     const id = randomUUID();
