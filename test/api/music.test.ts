@@ -191,6 +191,29 @@ describe('music', () => {
     await until(() => engine.interrupts.length > 0, 'the engine to be interrupted');
   });
 
+  it('the fake engine refuses a broken audio graph as ComfyUI does: an unknown node, an input out of range', async () => {
+    const post = async (prompt: Record<string, unknown>) => {
+      const res = await request(`${engine.url}/prompt`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt }) });
+      return { status: res.statusCode, body: (await res.body.json()) as any };
+    };
+    const unknown = await post({ '1': { class_type: 'StableAudioMagic', inputs: {} } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ type: 'invalid_prompt', message: 'Cannot execute because node StableAudioMagic does not exist.' });
+    const graph = {
+      '1': { class_type: 'CheckpointLoaderSimple', inputs: { ckpt_name: AUDIO_CHECKPOINT_FILE } },
+      '5': { class_type: 'EmptyLatentAudio', inputs: { seconds: 0.5, batch_size: 1 } },
+      '6': { class_type: 'KSampler', inputs: { model: ['1', 0], seed: 1, steps: 2, cfg: 4, sampler_name: 'euler', scheduler: 'normal', positive: ['1', 1], negative: ['1', 1], latent_image: ['5', 0], denoise: 1 } },
+      '7': { class_type: 'VAEDecodeAudio', inputs: { samples: ['6', 0], vae: ['1', 2] } },
+      '8': { class_type: 'SaveAudio', inputs: { audio: ['7', 0], filename_prefix: 'x' } },
+    };
+    const refused = await post(graph);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.type).toBe('prompt_outputs_failed_validation');
+    // the CLIP output linked as conditioning is a type mismatch; the half second is under EmptyLatentAudio's min of 1
+    const reasons = Object.values(refused.body.node_errors as Record<string, { class_type: string; errors: { type: string }[] }>).flatMap((n) => n.errors.map((e) => `${n.class_type}:${e.type}`));
+    expect(reasons).toEqual(expect.arrayContaining(['EmptyLatentAudio:value_smaller_than_min', 'KSampler:return_type_mismatch']));
+  });
+
   it('missing nodes or model files are a plain 422 music_not_installed saying what to add', async () => {
     try {
       await engine.restart({ audio: 'no-models' });
