@@ -7,7 +7,8 @@ export const views: PageViews<typeof routes> = {
   music: {
     label: 'Music',
     icon: 'headphones',
-    order: 47,
+    // after App Store and Downloads: the phone's More sheet shows those without scrolling (navigation.test.ts)
+    order: 175,
     section: 'more',
     summary: 'Describe a short piece of music and the household computer makes it; your pieces are yours alone.',
     load: () => import('./MusicPage').then((m) => m.MusicPage),
