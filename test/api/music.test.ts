@@ -179,6 +179,22 @@ describe('music', () => {
     await until(available, 'music to be available again');
   });
 
+  it('a piece takes its turn in the household\'s engine queue: it waits behind a picture being drawn, then is made', async () => {
+    engine.scriptNext({ stepMs: 40 });
+    const picture = await connectSse(s.url, '/api/image/generate', { cookie: s.admin.cookie!, origin: s.url }, { body: { prompt: 'a red kite', steps: 6 } });
+    await picture.waitFor((e) => e.event === 'step' && e.data.current > 0);
+    const r = await s.member.post('/api/music/generate', { prompt: 'a lute in the rain', seconds: 5 });
+    const events = eventsOf(r.text);
+    expect(events.map((e) => e.event)).toContain('queued');
+    expect(events.find((e) => e.event === 'queued')!.data.position).toBe(1);
+    expect(events.at(-1)!.event).toBe('done');
+    // the picture was finished on the engine before the piece was sent to it
+    expect(picture.events.at(-1)!.event).toBe('done');
+    const order = engine.prompts.slice(-2).map((p) => Object.values(p.graph as Record<string, Node>).some((n) => n.class_type === 'SaveAudio'));
+    expect(order).toEqual([false, true]);
+    picture.close();
+  });
+
   it('one piece at a time per member (429); a stalled engine ends the piece with an error event', async () => {
     engine.scriptNext({ stallAtStep: 2 });
     const first = await connectSse(s.url, '/api/music/generate', { cookie: s.member.cookie!, origin: s.url }, { body: { prompt: 'slow drums', seconds: 10 } });

@@ -40,9 +40,9 @@ export class ImageEngineAdminService {
     return client.objectInfo().catch(() => null);
   }
 
-  /** The engine's client and runtime, for a module that runs its own graphs on it (music); null parts when this Hearth has none. */
-  engineParts(): Pick<ImageEngineParts, 'client' | 'runtime'> {
-    return { client: this.deps.client, runtime: this.deps.runtime };
+  /** The engine's client, runtime and the household's queue, for a module that runs its own graphs on it (music); null parts when this Hearth has none. */
+  engineParts(): ImageEngineParts {
+    return { client: this.deps.client, runtime: this.deps.runtime, runner: this.deps.runner };
   }
 
   /** An engine folder is set up, or IMAGE_ENGINE_URL points at one. */

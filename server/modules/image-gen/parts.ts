@@ -74,6 +74,8 @@ export interface ImageJobRunner {
   counts(): { running: number; waiting: number };
   /** Cancels everything (server close). */
   stop(): Promise<void>;
+  /** Another module's work on the engine (music) in the same fair queue, run alone when its turn comes (runner.ts). */
+  lease?<T>(userId: string, work: () => Promise<T>, onWaiting?: (position: number) => void): Promise<T>;
 }
 
 /** What the runner writes into a generated_images row (the service's store implements it). */

@@ -3,7 +3,7 @@
 // module that runs its own graphs on the household's one engine (music) asks the same client and
 // runtime.
 export { isAdult } from './prompt.js';
-export type { ImageEngineClient, ImageEngineRuntime, EngineFrame, EngineFileRef, EngineSocket } from './parts.js';
+export type { ImageEngineClient, ImageEngineRuntime, ImageJobRunner, EngineFrame, EngineFileRef, EngineSocket } from './parts.js';
 
 /** A checkpoint file of Stable Audio Open (music), which can never draw a picture. */
 export const AUDIO_CHECKPOINT = /stable[-_]audio/i;

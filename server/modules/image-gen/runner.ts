@@ -5,10 +5,12 @@
 // the preview frames, fetch the saved output with /view into DATA_DIR/images/<userId>/<id>.<ext>
 // (through the path guard), and update the row. A refusal, an execution_error, a stall (no frame
 // for stallMs), a job the engine forgot (queue poll) and a broken connection each end the job with
-// a sentence; a broken connection and a missing custom node also restart the engine.
+// a sentence; a broken connection and a missing custom node also restart the engine. Another
+// module's work on the same engine (a piece of music) takes its turn in this queue too (lease).
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ServiceUnavailableError } from '../../errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
 import type { EngineFileRef, EngineFrame, EngineJob, EngineSocket, ImageEngineClient, ImageEngineRuntime, ImageJobRows, ImageJobRunner, JobEvent } from './parts.js';
@@ -44,6 +46,8 @@ interface Tracked {
   cancelled: boolean;
   /** Ends the running job at once (cancel). */
   abort: (() => void) | null;
+  /** A turn lent to another module's work on the engine (music): run instead of a graph, no row of its own. */
+  lease: (() => Promise<void>) | null;
 }
 
 type Outcome = { ok: true; ref: EngineFileRef } | { ok: false; code: string; message: string; restart?: string };
@@ -76,7 +80,36 @@ export class EngineJobRunner implements ImageJobRunner {
   constructor(private readonly d: ImageJobRunnerDeps) {}
 
   enqueue(job: EngineJob): void {
-    const t: Tracked = { job, listeners: new Set(), lastStep: null, preview: null, previewStep: 0, promptId: null, cancelled: false, abort: null };
+    this.add({ job, listeners: new Set(), lastStep: null, preview: null, previewStep: 0, promptId: null, cancelled: false, abort: null, lease: null });
+  }
+
+  /**
+   * Another module's work on the engine (a piece of music) in the same fair queue: `work` runs when
+   * its turn comes, alone on the engine as a picture would be; `onWaiting` hears its place while it
+   * waits. Rejects (503 with a sentence) when the queue stops before its turn.
+   */
+  lease<T>(userId: string, work: () => Promise<T>, onWaiting?: (position: number) => void): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: EngineJob = {
+        id: `lease-${randomUUID()}`,
+        userId,
+        pipeline: 'txt2img',
+        inputs: {},
+        build: () => {
+          throw new Error('a lent turn builds no graph');
+        },
+      };
+      const t: Tracked = { job, listeners: new Set(), lastStep: null, preview: null, previewStep: 0, promptId: null, cancelled: false, abort: null, lease: () => work().then(resolve, reject) };
+      t.listeners.add((e) => {
+        if (e.type === 'step' && e.position !== null && e.position > 0) onWaiting?.(e.position);
+        if (e.type === 'error') reject(new ServiceUnavailableError(e.code, e.message));
+      });
+      this.add(t);
+    });
+  }
+
+  private add(t: Tracked): void {
+    const { job } = t;
     this.jobs.set(job.id, t);
     const list = this.waiting.get(job.userId) ?? [];
     list.push(t);
@@ -163,11 +196,12 @@ export class EngineJobRunner implements ImageJobRunner {
   }
 
   private async finishFailed(t: Tracked, code: string, message: string): Promise<void> {
-    await this.d.rows.update(t.job.id, { state: code === 'cancelled' ? 'cancelled' : 'failed', error: code === 'cancelled' ? null : message, finishedAt: this.d.now().toISOString() }).catch((err: unknown) => this.d.logger.warn({ err }, 'could not update the image row'));
+    if (!t.lease) await this.d.rows.update(t.job.id, { state: code === 'cancelled' ? 'cancelled' : 'failed', error: code === 'cancelled' ? null : message, finishedAt: this.d.now().toISOString() }).catch((err: unknown) => this.d.logger.warn({ err }, 'could not update the image row'));
     this.emit(t, { type: 'error', code, message });
   }
 
   private async runOne(t: Tracked): Promise<void> {
+    if (t.lease) return t.lease();
     const { job } = t;
     await this.d.rows.update(job.id, { state: 'building', startedAt: this.d.now().toISOString() });
     this.emit(t, { type: 'step', current: 0, total: 0, position: 0 });

@@ -28,6 +28,7 @@ export function createMusicRoutes(music: MusicService, sse: SseRegistry) {
             resolve();
           };
           const unsubscribe = job.subscribe((e) => {
+            if (e.type === 'queued') return stream.send('queued', { id: job.id, position: e.position });
             if (e.type === 'step') return stream.send('step', { id: job.id, current: e.current, total: e.total });
             if (e.type === 'done') stream.send('done', { id: job.id, piece: e.piece });
             else stream.send('error', { code: e.code, message: e.message });

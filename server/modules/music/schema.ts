@@ -54,6 +54,8 @@ export type MusicStatusResponse = z.infer<typeof MusicStatusResponse>;
 /** The events of POST /api/music/generate. */
 export const MusicEvents = z.object({
   start: z.object({ id: z.string(), seconds: z.number(), seed: z.number().int(), steps: z.number().int() }),
+  /** Waiting for the engine behind other members' pictures and pieces: 1-based place. */
+  queued: z.object({ id: z.string(), position: z.number().int() }),
   step: z.object({ id: z.string(), current: z.number().int(), total: z.number().int() }),
   done: z.object({ id: z.string(), piece: Piece }),
   error: z.object({ code: z.string(), message: z.string() }),

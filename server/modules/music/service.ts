@@ -15,7 +15,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { DiskSpace } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
-import { isAdult, type EngineSocket, type ImageEngineClient, type ImageEngineRuntime } from '../image-gen/public.js';
+import { isAdult, type EngineSocket, type ImageEngineClient, type ImageEngineRuntime, type ImageJobRunner } from '../image-gen/public.js';
 import { MusicJobError, runMusicGraph } from './engine-job.js';
 import { buildMusicGraph, graphProblem, MUSIC_STEPS, musicModels, OUTPUT_NODE, SAMPLER_NODE, sniffMusic } from './graph.js';
 import type { MusicPorts } from './ports.js';
@@ -32,7 +32,7 @@ const QUALITY_NEGATIVE = 'low quality, distorted, noise, clipping, muffled';
 const PIECE_ROOM_BYTES = 16 * 1024 * 1024;
 const HISTORY_LIMIT = 200;
 
-export type MusicEvent = { type: 'step'; current: number; total: number } | { type: 'done'; piece: Piece } | { type: 'error'; code: string; message: string };
+export type MusicEvent = { type: 'queued'; position: number } | { type: 'step'; current: number; total: number } | { type: 'done'; piece: Piece } | { type: 'error'; code: string; message: string };
 
 /** A piece being made: its numbers for the start event, and its events (the last step replayed). */
 export interface MusicJob {
@@ -82,11 +82,11 @@ export class MusicService {
     return file;
   }
 
-  /** The engine's parts when it is set up; 422 music_not_installed when it is not. */
-  private async parts(): Promise<{ client: ImageEngineClient; runtime: ImageEngineRuntime }> {
-    const { client, runtime } = this.deps.engine.engineParts();
+  /** The engine's parts when it is set up (and the household's queue, when this Hearth has one); 422 music_not_installed when it is not. */
+  private async parts(): Promise<{ client: ImageEngineClient; runtime: ImageEngineRuntime; runner: ImageJobRunner | null }> {
+    const { client, runtime, runner } = this.deps.engine.engineParts();
     if (!client || !runtime || !(await this.deps.engine.configured())) throw new UnprocessableError('music_not_installed', NOT_SET_UP, { missing: ['The image engine, set up on the Image engine page.'] });
-    return { client, runtime };
+    return { client, runtime, runner };
   }
 
   /** The engine's node list and the music models in it; read afresh when something is missing (the lists are the engine's folders: an admin may have added the file since). */
@@ -128,7 +128,7 @@ export class MusicService {
   }
 
   private async begin(actor: UserActor, body: GenerateMusicBody, adult: boolean, uncensoredImages: boolean): Promise<MusicJob> {
-    const { client, runtime } = await this.parts();
+    const { client, runtime, runner } = await this.parts();
     try {
       await runtime.whenReady(AbortSignal.timeout(this.deps.readyWaitMs));
     } catch (err) {
@@ -175,10 +175,18 @@ export class MusicService {
       r.last = e;
       for (const l of [...r.listeners]) l(e);
     };
-    const work = this.make(actor, { id, seed, adult, prompt: body.prompt, seconds: body.seconds, client, socket, clientId, graph, emit }).finally(() => {
-      this.running.delete(actor.id);
-      this.work.delete(work);
-    });
+    const make = () => this.make(actor, { id, seed, adult, prompt: body.prompt, seconds: body.seconds, client, socket, clientId, graph, emit });
+    // the household's one engine queue: the piece takes its turn as a picture does (no picture is stopped as stalled while it plays)
+    const turn = runner?.lease ? runner.lease(actor.id, make, (position) => emit({ type: 'queued', position })) : make();
+    const work = turn
+      .catch((err: unknown) => {
+        socket.close();
+        emit({ type: 'error', ...publicError(err) });
+      })
+      .finally(() => {
+        this.running.delete(actor.id);
+        this.work.delete(work);
+      });
     this.work.add(work);
     return r.job;
   }

@@ -121,7 +121,13 @@ export function MusicPage(): ReactElement {
               <div className="progress" role="progressbar" aria-label="Making your piece" aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
                 <div className="progress__bar" style={{ width: `${pct}%` }} />
               </div>
-              <span className="muted">{job.state.phase === 'starting' ? 'Starting…' : `Step ${job.state.current} of ${job.state.total}`}</span>
+              <span className="muted">
+                {job.state.phase === 'starting'
+                  ? 'Starting…'
+                  : job.state.phase === 'waiting'
+                    ? `Waiting for the engine: ${job.state.position === 1 ? 'yours is next' : `${job.state.position ?? 0} pictures or pieces ahead of yours`}.`
+                    : `Step ${job.state.current} of ${job.state.total}`}
+              </span>
             </div>
           ) : null}
           <FormError message={job.state.phase === 'failed' ? job.state.error : null} />

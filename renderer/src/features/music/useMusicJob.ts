@@ -6,17 +6,19 @@ import { errorMessage } from '../../api/client';
 import { openPostStream, type PostStreamHandle } from '../../api/sse';
 import { useMusicEnded, type MusicEvents, type Piece } from './queries';
 
-export type MusicPhase = 'idle' | 'starting' | 'making' | 'done' | 'failed';
+export type MusicPhase = 'idle' | 'starting' | 'waiting' | 'making' | 'done' | 'failed';
 
 export interface MusicJobState {
   phase: MusicPhase;
+  /** 1-based place in the household's engine queue while waiting. */
+  position: number | null;
   current: number;
   total: number;
   piece: Piece | null;
   error: string | null;
 }
 
-const IDLE: MusicJobState = { phase: 'idle', current: 0, total: 0, piece: null, error: null };
+const IDLE: MusicJobState = { phase: 'idle', position: null, current: 0, total: 0, piece: null, error: null };
 
 export function useMusicJob(): { state: MusicJobState; running: boolean; generate: (body: { prompt: string; seconds: number; seed?: number }) => void; reset: () => void } {
   const ended = useMusicEnded();
@@ -33,7 +35,8 @@ export function useMusicJob(): { state: MusicJobState; running: boolean; generat
         body,
         {
           start: (d) => setState((s) => ({ ...s, phase: 'making', total: d.steps })),
-          step: (d) => setState((s) => ({ ...s, phase: 'making', current: d.current, total: d.total })),
+          queued: (d) => setState((s) => ({ ...s, phase: 'waiting', position: d.position })),
+          step: (d) => setState((s) => ({ ...s, phase: 'making', position: null, current: d.current, total: d.total })),
           done: (d) => setState((s) => ({ ...s, phase: 'done', current: s.total, piece: d.piece })),
           error: (d) => setState((s) => ({ ...s, phase: 'failed', error: d.message })),
         },
@@ -41,7 +44,7 @@ export function useMusicJob(): { state: MusicJobState; running: boolean; generat
       );
       handle.current = h;
       h.done
-        .then(() => setState((s) => (s.phase === 'starting' || s.phase === 'making' ? { ...s, phase: 'failed', error: 'The piece stopped before it was finished. Please try again.' } : s)))
+        .then(() => setState((s) => (s.phase === 'starting' || s.phase === 'waiting' || s.phase === 'making' ? { ...s, phase: 'failed', error: 'The piece stopped before it was finished. Please try again.' } : s)))
         .catch((err: unknown) => setState((s) => ({ ...s, phase: 'failed', error: errorMessage(err) })))
         .finally(ended);
     },
@@ -55,5 +58,5 @@ export function useMusicJob(): { state: MusicJobState; running: boolean; generat
     setState(IDLE);
   }, []);
 
-  return { state, running: state.phase === 'starting' || state.phase === 'making', generate, reset };
+  return { state, running: state.phase === 'starting' || state.phase === 'waiting' || state.phase === 'making', generate, reset };
 }
