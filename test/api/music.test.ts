@@ -257,3 +257,29 @@ describe('music', () => {
     }
   });
 });
+
+describe('music on an engine that is still starting, and a member who leaves', () => {
+  let engine: FakeImageEngine;
+  let s: TestServer;
+
+  beforeAll(async () => {
+    // the engine listens only after a while (loading its nodes): a piece asked for meanwhile waits for it
+    engine = await startFakeImageEngine({ audio: 'installed', stepMs: 1, startDelayMs: 1500 });
+    s = await startTestServer({ seed: 'household', config: { imageEngineUrl: engine.url } });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await engine?.close();
+  });
+
+  it('a piece asked for while the engine starts waits for it, then is made; a member deleted takes their pieces\' files along', async () => {
+    const r = await s.member.post('/api/music/generate', { prompt: 'morning birds', seconds: 5 });
+    expect(r.status).toBe(200);
+    const done = eventsOf(r.text).at(-1)!;
+    expect(done.event).toBe('done');
+    const folder = path.join(s.dataDir, 'music', s.users.member.id);
+    expect(readdirSync(folder)).toEqual([`${done.data.id}.flac`]);
+    expect((await s.admin.delete(`/api/admin/users/${s.users.member.id}`)).status).toBe(200);
+    await until(() => !existsSync(folder), 'the member\'s music folder to be removed');
+  });
+});
