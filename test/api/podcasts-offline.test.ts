@@ -72,6 +72,7 @@ describe('Podcasts offline', () => {
     adminShow = await follow(admin);
     const ep = await byTitle(member, memberShow, 'Episode 2: Bread');
     expect(ep.download).toBeNull();
+    expect((await member.get('/api/podcasts/subscriptions')).body.offline).toBe(false);
 
     for (const [m, p] of [['post', 'download'], ['delete', 'download']] as const) expect((await s.anon[m](`/api/podcasts/episodes/${ep.id}/${p}`)).status).toBe(401);
     // another member's episode is not there for them
@@ -248,8 +249,9 @@ describe('Podcasts offline', () => {
     await start({ offline: true });
     fake.requests.length = 0;
 
-    const shows = (await member.get('/api/podcasts/subscriptions')).body.subscriptions as Subscription[];
-    expect(shows.map((x) => x.id)).toEqual([memberShow.id]);
+    const listed = await member.get('/api/podcasts/subscriptions');
+    expect(listed.body.offline).toBe(true);
+    expect((listed.body.subscriptions as Subscription[]).map((x) => x.id)).toEqual([memberShow.id]);
     const eps = await episodes(member, memberShow);
     expect(eps.map((e) => e.title)).toContain('Episode 1: Soup');
     const inbox = EpisodesResponse.parse((await member.get('/api/podcasts/inbox')).body).episodes;

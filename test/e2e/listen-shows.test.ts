@@ -3,7 +3,9 @@
 // podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
 // an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
 // moves to another page while it keeps playing, and pauses: the position is saved (read back
-// through the API), and after a reload Resume starts there. On Shows they search, add Harbor
+// through the API), and after a reload Resume starts there. On the show's page they download the
+// episode for offline (through the download queue), choose to keep the newest 3, and after a reload it
+// plays from Hearth's copy (the enclosure host is not asked). On Shows they search, add Harbor
 // Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
 // Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
 // finds nothing serious.
@@ -175,6 +177,24 @@ describe('Listen and Shows in the browser', () => {
     await page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
     await shown(player.getByText('Episode 3: Pie'));
     await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime >= 30; });
+    await player.getByRole('button', { name: 'Pause', exact: true }).click();
+
+    // on the show's page: download it for offline (Hearth's download queue fetches a copy), keep the newest N
+    await page.getByRole('list', { name: 'Your shows' }).getByRole('link', { name: /Kitchen Table Talk/ }).click();
+    const pie = page.getByTestId('episodes').getByRole('listitem', { name: 'Episode 3: Pie' });
+    await pie.getByRole('button', { name: 'Download Episode 3: Pie for offline' }).click();
+    await shown(pie.getByText(/^Downloaded · \d/));
+    await page.getByRole('combobox', { name: 'Keep downloaded' }).selectOption('3');
+    await shown(page.getByText(/Hearth downloads new episodes by itself/));
+    await expectNoSeriousA11yViolations(page, '/listen/:id with a download (phone)');
+    expect(await fits()).toBe(true);
+    // after a reload it plays from the copy: the feed's audio host is not asked again
+    const enclosureAsks = () => pods.requests.filter((r) => r.path === '/audio/ep3.wav').length;
+    const asked = enclosureAsks();
+    await page.reload();
+    await page.getByTestId('episodes').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
+    await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.readyState >= 3 && a.currentTime >= 31; });
+    expect(enclosureAsks()).toBe(asked);
     expect(pages.pageErrors).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { PodcastsService } from './service.js';
 export function createPodcastRoutes(podcasts: PodcastsService, copies: EpisodeCopiesService) {
   return defineRoutes((r) => {
     r.get('/search', { access: 'user', response: PodcastSearchResponse }, (req) => podcasts.search(actorOf(req), parse(SearchQuery, req.query).q));
-    r.get('/subscriptions', { access: 'user', response: SubscriptionsResponse }, async (req) => ({ subscriptions: await podcasts.list(actorOf(req)) }));
+    r.get('/subscriptions', { access: 'user', response: SubscriptionsResponse }, async (req) => ({ subscriptions: await podcasts.list(actorOf(req)), offline: podcasts.offline }));
     r.post('/subscriptions', { access: 'user', response: SubscriptionResponse }, async (req, res) => {
       const subscription = await podcasts.subscribe(actorOf(req), parse(SubscribeBody, req.body).feedUrl);
       res.status(201);

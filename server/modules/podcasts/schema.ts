@@ -32,7 +32,11 @@ export const Subscription = z.object({
   pollError: z.object({ message: z.string(), failures: z.number().int(), nextTryAt: z.string().nullable() }).nullable(),
 });
 export const SubscriptionResponse = z.object({ subscription: Subscription });
-export const SubscriptionsResponse = z.object({ subscriptions: z.array(Subscription) });
+export const SubscriptionsResponse = z.object({
+  subscriptions: z.array(Subscription),
+  /** Hearth is in offline mode now: search, following, checking feeds, downloading and streaming an episode not downloaded are off. */
+  offline: z.boolean(),
+});
 
 export const Episode = z.object({
   id: z.string(),

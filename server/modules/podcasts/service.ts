@@ -81,6 +81,11 @@ function unreachable(what: string, err: unknown): AppError {
 export class PodcastsService {
   constructor(private readonly deps: PodcastsDeps) {}
 
+  /** Offline mode, as it is now (never kept: an admin may switch it). */
+  get offline(): boolean {
+    return this.deps.guard.offline;
+  }
+
   private async request(url: string, accept: string): Promise<Fetched> {
     let res;
     try {
