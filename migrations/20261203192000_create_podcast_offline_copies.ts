@@ -54,8 +54,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('podcast_episodes', (t) => {
     /** When this episode's offline copy was removed: the keep-newest rule does not fetch it again. */
     t.string('download_dropped_at');
-    // the inbox and a show's list read a show's episodes by date
-    t.index(['subscription_id', 'published_at']);
+    // the inbox: a show's unfinished episodes by date, read from the index alone
+    t.index(['subscription_id', 'finished', 'published_at', 'id'], 'podcast_episodes_inbox_index');
   });
   await knex.schema.createTable('podcast_copies', (t) => {
     /** sha256 of the enclosure address (cut short): the same episode is one file for everyone. */
@@ -82,7 +82,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('podcast_downloads');
   await knex.schema.dropTable('podcast_copies');
   await knex.schema.alterTable('podcast_episodes', (t) => {
-    t.dropIndex(['subscription_id', 'published_at']);
+    t.dropIndex([], 'podcast_episodes_inbox_index');
     t.dropColumn('download_dropped_at');
   });
   await knex.schema.alterTable('podcast_subscriptions', (t) => t.dropColumn('keep_newest'));

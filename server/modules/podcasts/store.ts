@@ -151,13 +151,16 @@ export class PodcastsStore {
   }
   /** The member's unfinished episodes published after they followed the show, newest first (at most INBOX_LIMIT). */
   async inbox(userId: string): Promise<KeptEpisode[]> {
-    const rows = (await episodesWithCopies(this.db)
+    // the newest ids first, from the inbox index alone; the whole rows (and their copies) only for those
+    const newest = this.db('podcast_episodes as e')
       .join('podcast_subscriptions as s', 's.id', 'e.subscription_id')
       .where('s.user_id', userId)
       .andWhere('e.finished', false)
       .andWhereRaw('e.published_at > s.subscribed_at')
       .orderBy('e.published_at', 'desc')
-      .limit(INBOX_LIMIT)) as EpRow[];
+      .limit(INBOX_LIMIT)
+      .select('e.id');
+    const rows = (await episodesWithCopies(this.db).whereIn('e.id', newest).orderBy('e.published_at', 'desc')) as EpRow[];
     return rows.map(ep);
   }
   /** An episode of a show the member follows, else null. */
