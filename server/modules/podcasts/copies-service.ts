@@ -184,9 +184,17 @@ export class EpisodeCopiesService {
   }
 
   /** The queue finished a download (`download.completed`): a copy's file is ready. */
-  async onDownloaded(e: { itemId: string | null }): Promise<void> {
+  async onDownloaded(e: { itemId: string | null; destination: string | null }): Promise<void> {
     if (!e.itemId?.startsWith(ITEM_PREFIX)) return;
-    await this.settle(e.itemId.slice(ITEM_PREFIX.length));
+    const copyId = e.itemId.slice(ITEM_PREFIX.length);
+    await this.one(async () => {
+      // removed while its last bytes arrived: the file nobody asks for goes too
+      if (!(await this.deps.store.copy(copyId))) {
+        if (e.destination) await rm(this.pathOf({ destination: e.destination }), { force: true });
+        return;
+      }
+      await this.settle(copyId);
+    });
   }
 
   /** Records a finished copy as ready with its size (null when its file is not there); a copy nobody wants any more goes. */

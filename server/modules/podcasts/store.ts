@@ -200,8 +200,9 @@ export class PodcastsStore {
   async insertCopy(c: CopyRow): Promise<void> {
     await this.db('podcast_copies').insert(c).onConflict('id').ignore();
   }
+  /** The copy is (again) waiting for that queue job. */
   async setCopyJob(id: string, jobId: string): Promise<void> {
-    await this.db('podcast_copies').where({ id }).update({ job_id: jobId });
+    await this.db('podcast_copies').where({ id }).update({ job_id: jobId, state: 'queued', bytes: null, ready_at: null });
   }
   async copyReady(id: string, bytes: number, at: string): Promise<void> {
     await this.db('podcast_copies').where({ id }).update({ state: 'ready', bytes, ready_at: at });
