@@ -26,7 +26,7 @@ function copyOf(e: Episode): string | null {
   const d = e.download;
   if (!d) return null;
   if (d.state === 'ready') return d.bytes !== null ? `Downloaded · ${formatBytes(d.bytes)}` : 'Downloaded';
-  if (d.state === 'downloading') return d.bytes !== null && d.totalBytes ? `Downloading… ${Math.floor((d.bytes / d.totalBytes) * 100)} %` : d.bytes !== null ? `Downloading… ${formatBytes(d.bytes)}` : 'Downloading…';
+  if (d.state === 'downloading') return d.bytes && d.totalBytes ? `Downloading… ${Math.floor((d.bytes / d.totalBytes) * 100)} %` : d.bytes ? `Downloading… ${formatBytes(d.bytes)}` : 'Downloading…';
   if (d.state === 'waiting') return d.error ? `Waiting to try the download again: ${d.error}` : 'Waiting to download';
   return `Download failed: ${d.error ?? 'try again.'}`;
 }
