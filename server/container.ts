@@ -162,7 +162,7 @@ function buildModules(p: Platform, o: Overrides) {
   const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness, notifications: notifications.services.notifications });
   // a test's stand-in probe is the machine its hardware check reports
   const system = createSystemModule(p, { machine: o.hardware ?? machineSummary });
-  const podcasts = createPodcastsModule(p);
+  const podcasts = createPodcastsModule(p, { downloads: queue });
   const shows = createShowsModule(p, {
     inPlex: async (actor, ids) => {
       const { mediaLibrary } = mediaServer.services;

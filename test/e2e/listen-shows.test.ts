@@ -3,7 +3,11 @@
 // podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
 // an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
 // moves to another page while it keeps playing, and pauses: the position is saved (read back
-// through the API), and after a reload Resume starts there. On Shows they search, add Harbor
+// through the API), and after a reload Resume starts there. On the show's page they download the
+// episode for offline (through the download queue), choose to keep the newest 3, and after a reload it
+// plays from Hearth's copy (the enclosure host is not asked); started again in offline mode, the
+// Listen pages say what waits (search, checking, downloading, an episode not downloaded) and the
+// downloaded episode can still play. On Shows they search, add Harbor
 // Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
 // Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
 // finds nothing serious.
@@ -16,6 +20,7 @@ import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
 import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { makeTempDir } from '../harness/temp-dir.js';
 
 /** A mono 8 kHz 8-bit WAV of a quiet 440 Hz tone: a file any browser plays. */
 function toneWav(seconds: number): Buffer {
@@ -44,6 +49,8 @@ describe('Listen and Shows in the browser', () => {
   let plex: FakeMediaServer;
   let server: TestServer;
   let browser: Browser;
+  // kept across the two starts (online, then in offline mode)
+  const temp = makeTempDir();
   const pages = createPageOpener(() => ({ browser, server }));
 
   beforeAll(async () => {
@@ -57,6 +64,7 @@ describe('Listen and Shows in the browser', () => {
     plex = await startFakeMediaServer();
     server = await startTestServer({
       seed: 'household',
+      dataDir: temp.dir,
       config: {
         itunesUrl: pods.url,
         tvmazeUrl: tv.url,
@@ -81,6 +89,7 @@ describe('Listen and Shows in the browser', () => {
     await pods?.close();
     await tv?.close();
     await plex?.close();
+    temp.remove();
   });
 
   it('follows a podcast, plays it across pages and saves the place; watchlists a show, sees the schedule and ticks an episode', async () => {
@@ -175,6 +184,43 @@ describe('Listen and Shows in the browser', () => {
     await page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
     await shown(player.getByText('Episode 3: Pie'));
     await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime >= 30; });
+    await player.getByRole('button', { name: 'Pause', exact: true }).click();
+
+    // on the show's page: download it for offline (Hearth's download queue fetches a copy), keep the newest N
+    await page.getByRole('list', { name: 'Your shows' }).getByRole('link', { name: /Kitchen Table Talk/ }).click();
+    const pie = page.getByTestId('episodes').getByRole('listitem', { name: 'Episode 3: Pie' });
+    await pie.getByRole('button', { name: 'Download Episode 3: Pie for offline' }).click();
+    await shown(pie.getByText(/^Downloaded · \d/));
+    await page.getByRole('combobox', { name: 'Keep downloaded' }).selectOption('3');
+    await shown(page.getByText(/Hearth downloads new episodes by itself/));
+    await expectNoSeriousA11yViolations(page, '/listen/:id with a download (phone)');
+    expect(await fits()).toBe(true);
+    // after a reload it plays from the copy: the feed's audio host is not asked again
+    const enclosureAsks = () => pods.requests.filter((r) => r.path === '/audio/ep3.wav').length;
+    const asked = enclosureAsks();
+    await page.reload();
+    await page.getByTestId('episodes').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
+    await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.readyState >= 3 && a.currentTime >= 31; });
+    expect(enclosureAsks()).toBe(asked);
+    await player.getByRole('button', { name: 'Pause', exact: true }).click();
+
+    // Hearth started again in offline mode: downloaded episodes play, the rest says why it waits
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    server = await startTestServer({ dataDir: temp.dir, port, config: { itunesUrl: pods.url, fetchAllowOrigins: [pods.origin], offline: true } });
+    await page.goto(`${server.url}/listen`);
+    await shown(page.getByText(/Hearth is in offline mode, so searching Apple’s podcast directory/));
+    expect(await page.getByRole('searchbox', { name: 'Search podcasts' }).count()).toBe(0);
+    await page.getByRole('list', { name: 'Your shows' }).getByRole('link', { name: /Kitchen Table Talk/ }).click();
+    await shown(page.getByText(/Hearth is in offline mode: downloaded episodes play/));
+    expect(await page.getByRole('button', { name: 'Check for new episodes' }).isDisabled()).toBe(true);
+    const bonus = page.getByTestId('episodes').getByRole('listitem', { name: 'Bonus: no guid' });
+    await shown(bonus.getByText('Not downloaded: it plays once Hearth is out of offline mode.'));
+    expect(await bonus.getByRole('button', { name: 'Play Bonus: no guid' }).isDisabled()).toBe(true);
+    expect(await bonus.getByRole('button', { name: 'Download Bonus: no guid (not in offline mode)' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('episodes').getByRole('button', { name: 'Resume Episode 3: Pie' }).isEnabled()).toBe(true);
+    await expectNoSeriousA11yViolations(page, '/listen/:id in offline mode (phone)');
+    expect(await fits()).toBe(true);
     expect(pages.pageErrors).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // itunes: namespace at /feeds/<name>.xml, with an ETag and 304 on If-None-Match; /feeds/old.xml
 // answers 301 to it, /feeds/moving.xml carries itunes:new-feed-url pointing to it, /feeds/gone.xml
 // answers 410 once `gone` is set. `garbage` makes the directory answer HTML; `/feeds/broken.xml`
-// is not XML.
+// is not XML. `feedFailure` makes the kitchen feed answer an error status (with Retry-After when given).
 import { TINY_JPEG } from './images.js';
 import { sendJson, startFakeHttp, type FakeHttp } from './today-http.js';
 
@@ -19,6 +19,8 @@ export interface FakePodcasts extends FakeHttp {
     announceMove: boolean;
     /** What the enclosures serve instead of AUDIO (a browser test's real, playable file), with its type. */
     audio: { body: Buffer; type: string } | null;
+    /** The kitchen feed answers this status instead (a host down, or asking to wait with Retry-After). */
+    feedFailure: { status: number; retryAfter?: string } | null;
   };
 }
 
@@ -30,7 +32,7 @@ export const item = (guid: string | null, title: string, audio: string, date: st
   `<enclosure url="${audio}" length="123456" type="audio/mpeg"/><itunes:duration>${duration}</itunes:duration></item>`;
 
 export async function startFakePodcasts(): Promise<FakePodcasts> {
-  const state: FakePodcasts['state'] = { extraItems: [], garbage: false, gone: false, announceMove: false, audio: null };
+  const state: FakePodcasts['state'] = { extraItems: [], garbage: false, gone: false, announceMove: false, audio: null, feedFailure: null };
   const http = await startFakeHttp((req, res, url) => {
     if (url.pathname === '/search') {
       if (state.garbage) {
@@ -48,6 +50,9 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
     // moved for good: a 301 to the kitchen feed, or a feed naming its new address
     if (url.pathname === '/feeds/old.xml') return void res.writeHead(301, { location: '/feeds/kitchen.xml' }).end();
     if (url.pathname === '/feeds/gone.xml' && state.gone) return void res.writeHead(410).end();
+    if (url.pathname === '/feeds/kitchen.xml' && state.feedFailure) {
+      return void res.writeHead(state.feedFailure.status, state.feedFailure.retryAfter ? { 'retry-after': state.feedFailure.retryAfter } : {}).end('busy');
+    }
     const moving = url.pathname === '/feeds/moving.xml' || (url.pathname === '/feeds/gone.xml' && state.announceMove);
     if (url.pathname === '/feeds/kitchen.xml' || url.pathname === '/feeds/gone.xml' || moving) {
       const items = [

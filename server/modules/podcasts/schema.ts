@@ -13,6 +13,9 @@ export const PodcastSearchResult = z.object({
 export const PodcastSearchResponse = z.object({ results: z.array(PodcastSearchResult) });
 
 export const SubscribeBody = z.object({ feedUrl: z.string().url('The feed address must be a web address.').max(2000) });
+export const MAX_KEEP_NEWEST = 100;
+/** A feed that failed this many polls in a row is shown as failing, with its last error. */
+export const POLL_FAILING_AFTER = 3;
 export const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 export const Subscription = z.object({
@@ -23,9 +26,17 @@ export const Subscription = z.object({
   subscribedAt: z.string(),
   /** When the feed said it is gone for good (410): the show is no longer polled. */
   stoppedAt: z.string().nullable(),
+  /** Offline copies kept of the newest this many episodes (fetched after each poll, older ones removed); null keeps every copy and fetches none by itself. */
+  keepNewest: z.number().int().nullable(),
+  /** Set once the feed has failed several polls in a row: why, and when Hearth asks it again (it asks less often the longer it fails). */
+  pollError: z.object({ message: z.string(), failures: z.number().int(), nextTryAt: z.string().nullable() }).nullable(),
 });
 export const SubscriptionResponse = z.object({ subscription: Subscription });
-export const SubscriptionsResponse = z.object({ subscriptions: z.array(Subscription) });
+export const SubscriptionsResponse = z.object({
+  subscriptions: z.array(Subscription),
+  /** Hearth is in offline mode now: search, following, checking feeds, downloading and streaming an episode not downloaded are off. */
+  offline: z.boolean(),
+});
 
 export const Episode = z.object({
   id: z.string(),
@@ -37,11 +48,26 @@ export const Episode = z.object({
   publishedAt: z.string().nullable(),
   positionSec: z.number(),
   finished: z.boolean(),
+  /** The member's offline copy of it: waiting in the download queue, downloading, ready (its size on disk), or failed (why); null when none was asked for. */
+  download: z
+    .object({
+      state: z.enum(['waiting', 'downloading', 'ready', 'failed']),
+      /** On disk when ready; so far while downloading. */
+      bytes: z.number().nullable(),
+      totalBytes: z.number().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
+export type EpisodeDownload = NonNullable<z.infer<typeof Episode>['download']>;
 export type Episode = z.infer<typeof Episode>;
 export type Subscription = z.infer<typeof Subscription>;
 export const EpisodesResponse = z.object({ episodes: z.array(Episode) });
 export const EpisodeResponse = z.object({ episode: Episode });
+
+/** PATCH /subscriptions/:id: keep offline copies of the newest N episodes (null: keep all, fetch none by itself). */
+export const SubscriptionPatch = z.strictObject({ keepNewest: z.number({ message: 'keepNewest must be a whole number from 1 to 100, or null.' }).int('keepNewest must be a whole number.').min(1, 'Keep at least 1 episode, or send null to keep all.').max(MAX_KEEP_NEWEST, `Keep at most ${MAX_KEEP_NEWEST} episodes.`).nullable() });
+export type SubscriptionPatch = z.infer<typeof SubscriptionPatch>;
 
 export const ProgressBody = z.object({
   positionSec: z.number().min(0).max(100 * 3600),

@@ -1,32 +1,37 @@
 // The podcasts rules: iTunes search, each member's private subscriptions, their episodes, the inbox
-// and listening progress. Every outside request goes through the one SSRF guard.
+// and listening progress. Every outside request goes through the one SSRF guard; feeds are read
+// through the shared outside-source fetcher (validators, Retry-After, a backoff that grows to a day
+// for a feed that keeps failing). Offline mode is read at each request (guard.offline): what is kept
+// (shows, episodes, progress, the inbox, offline copies) keeps working, the rest is refused with a sentence.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Actor, type UserActor } from '../../actor.js';
-import { type AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
-import type { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
+import { FetchFailure, type FetchOutcome, type SourceFetcher, type SourceSpec } from '../../platform/outside-sources/fetcher.js';
+import type { AudioFile, EpisodeCopiesService } from './copies-service.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { decodeBody, parseOpml } from '../today/public.js';
 import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
-import { coverPath, type PodcastsStore, type Validators } from './store.js';
+import { coverPath, FEED_SOURCE, feedKey, type PodcastsStore } from './store.js';
 
 export interface AudioStream {
+  kind: 'stream';
   status: number;
   headers: Record<string, string>;
   body: Readable;
 }
+/** An episode's audio: the member's offline copy (a file, served with Range), else the enclosure streamed through the guard. */
+export type EpisodeAudio = AudioStream | ({ kind: 'file' } & AudioFile);
 
 interface Fetched {
   status: number;
-  finalUrl: string;
-  /** Every redirect followed was permanent (301/308): the feed has a new address. */
-  moved: boolean;
-  validators: Validators;
   body: Buffer;
 }
+/** A feed's kept copy counts as fresh this long (the hourly poll asks again anyway, conditionally). */
+const FEED_TTL_MS = 55 * 60_000;
 const FEED_ACCEPT = 'application/rss+xml, application/xml;q=0.9, */*;q=0.5';
 
 export const USER_AGENT = 'Hearth/0.1 (self-hosted household server; podcasts)';
@@ -38,6 +43,10 @@ const MAX_FEED_BYTES = 10 * 1024 * 1024;
 export interface PodcastsDeps {
   store: PodcastsStore;
   guard: SsrfGuard;
+  /** Feeds, through the shared outside-source fetcher (podcasts_cache, one row per feed address). */
+  feeds: SourceFetcher;
+  /** Offline copies of episodes. */
+  copies: EpisodeCopiesService;
   clock: Clock;
   itunesUrl: string;
   timeoutMs: number;
@@ -50,6 +59,18 @@ function member(actor: Actor): UserActor {
   return actor;
 }
 
+/** What offline mode refuses, in a sentence (503). */
+export function offlineRefusal(what: string): AppError {
+  return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what}. Your shows, episode lists, progress and downloaded episodes still work.`);
+}
+
+/** A feed that could not be read, with the fetcher's reason (its sentences name no address). */
+function feedFailure(err: unknown): AppError {
+  if (err instanceof OfflineModeError) return offlineRefusal('it cannot read podcast feeds');
+  const why = err instanceof FetchFailure ? ` ${err.message}` : '';
+  return new UpstreamError('upstream_failed', `The podcast feed could not be read.${why}`);
+}
+
 /** A fetch that did not get an answer, said without the underlying error's words (addresses, hosts). */
 function unreachable(what: string, err: unknown): AppError {
   if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.charAt(0).toLowerCase()}${what.slice(1)} cannot be fetched.`);
@@ -60,22 +81,21 @@ function unreachable(what: string, err: unknown): AppError {
 export class PodcastsService {
   constructor(private readonly deps: PodcastsDeps) {}
 
-  private async request(url: string, accept: string, validators: Validators = { etag: null, lastModified: null }): Promise<Fetched> {
-    const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept };
-    if (validators.etag) headers['if-none-match'] = validators.etag;
-    if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+  /** Offline mode, as it is now (never kept: an admin may switch it). */
+  get offline(): boolean {
+    return this.deps.guard.offline;
+  }
+
+  private async request(url: string, accept: string): Promise<Fetched> {
     let res;
     try {
-      res = await guardedRequest(this.deps.guard, url, { headers, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
+      res = await guardedRequest(this.deps.guard, url, { headers: { 'user-agent': USER_AGENT, accept }, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: this.deps.timeoutMs });
     } catch (err) {
       throw unreachable('The podcast source', err);
     }
-    const header = (name: string) => (typeof res.headers[name] === 'string' ? (res.headers[name] as string) : null);
-    const moved = res.redirectStatuses.length > 0 && res.redirectStatuses.every((s) => s === 301 || s === 308);
-    const base = { status: res.statusCode, finalUrl: res.url, moved, validators: { etag: header('etag'), lastModified: header('last-modified') } };
     if (res.statusCode !== 200) {
       res.body.resume();
-      return { ...base, body: Buffer.alloc(0) };
+      throw new UpstreamError('upstream_failed', `The podcast source answered ${res.statusCode}.`);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -85,28 +105,27 @@ export class PodcastsService {
         if (size > MAX_FEED_BYTES) throw new Error('too large');
         chunks.push(c as Buffer);
       }
-    } catch (err) {
+    } catch {
       res.body.destroy();
-      throw new UpstreamError('upstream_failed', size > MAX_FEED_BYTES ? `The podcast feed is larger than ${Math.round(MAX_FEED_BYTES / 1024 / 1024)} MB, more than Hearth reads.` : 'The podcast source stopped sending its feed part-way. Try again in a little while.');
+      throw new UpstreamError('upstream_failed', size > MAX_FEED_BYTES ? `The podcast directory sent more than ${Math.round(MAX_FEED_BYTES / 1024 / 1024)} MB, more than Hearth reads.` : 'The podcast source stopped sending part-way. Try again in a little while.');
     }
-    return { ...base, body: Buffer.concat(chunks) };
+    return { status: res.statusCode, body: Buffer.concat(chunks) };
   }
 
-  private async get(url: string, accept: string): Promise<Fetched> {
-    const res = await this.request(url, accept);
-    if (res.status !== 200) throw new UpstreamError('upstream_failed', `The podcast source answered ${res.status}.`);
-    return res;
+  private feedSpec(url: string): SourceSpec<PodcastFeed> {
+    return { key: feedKey(url), source: FEED_SOURCE, url, ttlMs: FEED_TTL_MS, accept: FEED_ACCEPT, parse: (body) => parsePodcastFeed(body) };
   }
 
   async search(actor: Actor, q: string) {
     member(actor);
+    if (this.deps.guard.offline) throw offlineRefusal('podcast search is off (it asks Apple’s podcast directory)');
     const url = new URL('/search', this.deps.itunesUrl);
     url.search = new URLSearchParams({ media: 'podcast', entity: 'podcast', term: q, limit: '25' }).toString();
     let body: { results?: Record<string, unknown>[] };
     try {
-      body = JSON.parse((await this.get(url.href, 'application/json')).body.toString('utf8')) as typeof body;
+      body = JSON.parse((await this.request(url.href, 'application/json')).body.toString('utf8')) as typeof body;
     } catch (err) {
-      if (err instanceof UpstreamError) throw err;
+      if (err instanceof AppError) throw err;
       throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
     }
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
@@ -129,13 +148,21 @@ export class PodcastsService {
   async subscribe(actor: Actor, feedUrl: string): Promise<Subscription> {
     const me = member(actor);
     if (await this.deps.store.byFeed(me.id, feedUrl)) throw new ConflictError('already_subscribed', 'You already follow this show.');
-    const res = await this.get(feedUrl, FEED_ACCEPT);
-    const feed = this.parse(res.body);
+    if (this.deps.guard.offline) throw offlineRefusal('it cannot read a new show’s feed');
+    let doc;
+    try {
+      doc = await this.deps.feeds.fetchOnce(feedUrl, FEED_ACCEPT);
+    } catch (err) {
+      throw feedFailure(err);
+    }
+    const feed = this.parse(doc.body);
     // a feed that has moved (301/308 or itunes:new-feed-url) is followed at its new address
-    const at = feed.newFeedUrl ?? (res.moved ? res.finalUrl : feedUrl);
+    const at = feed.newFeedUrl ?? (doc.permanentRedirect === true ? doc.url : feedUrl);
     if (at !== feedUrl && (await this.deps.store.byFeed(me.id, at))) throw new ConflictError('already_subscribed', 'You already follow this show.');
-    const s: Subscription = { id: randomUUID(), feedUrl: at, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString(), stoppedAt: null };
-    await this.deps.store.insertSubscription(me.id, s, res.validators, feed.items, randomUUID);
+    const s: Subscription = { id: randomUUID(), feedUrl: at, title: feed.title, imageUrl: feed.imageUrl, subscribedAt: this.deps.clock.now().toISOString(), stoppedAt: null, keepNewest: null, pollError: null };
+    await this.deps.store.insertSubscription(me.id, s, feed.items, randomUUID);
+    // the first poll is this fetch: its validators are sent back next time (only for the address they came from)
+    await this.deps.feeds.remember(this.feedSpec(at), at === doc.url ? doc : { ...doc, etag: null, lastModified: null }, feed);
     return { ...s, imageUrl: s.imageUrl ? coverPath(s.id) : null };
   }
 
@@ -151,55 +178,80 @@ export class PodcastsService {
     return { type: payload.type, body: Buffer.from(payload.data, 'base64') };
   }
 
-  /** Reads the show's feed again now and keeps its new episodes. */
+  /** Reads the show's feed again now (a backoff after failures is skipped; a host's Retry-After is not) and keeps its new episodes. */
   async refresh(actor: Actor, id: string): Promise<Episode[]> {
     const me = member(actor);
     const s = await this.deps.store.subscription(me.id, id);
     if (!s) throw new NotFoundError('No such subscription.');
-    await this.poll(s);
-    return this.deps.store.episodes(s.id);
+    if (!s.stoppedAt) {
+      if (this.deps.guard.offline) throw offlineRefusal('it cannot check the show’s feed for new episodes');
+      const outcome = await this.deps.feeds.refresh(this.feedSpec(s.feedUrl), { force: true });
+      if (outcome.kind === 'skipped') throw new ServiceUnavailableError('feed_asked_to_wait', 'The show’s feed asked Hearth to wait before asking again. Hearth checks it by itself once the wait is over.');
+      if (outcome.kind === 'failed') throw new UpstreamError('upstream_failed', `The podcast feed could not be read. ${outcome.error}`);
+      await this.apply(s, outcome);
+      if (s.keepNewest !== null) await this.deps.copies.applyKeep(s.id, s.keepNewest);
+    }
+    return this.episodes(me, s.id);
   }
 
   /**
-   * One poll of a show's feed: its validators sent back (a 304 keeps everything), a 410 stops the
-   * subscription, a permanent redirect (301/308) or itunes:new-feed-url moves it to the new
-   * address, new episodes kept. A stopped subscription is not asked again.
+   * One poll's outcome applied to a show: a 304 keeps everything, a 410 stops the subscription, a
+   * permanent redirect (301/308) or itunes:new-feed-url moves it to the new address, new episodes
+   * are kept. Skipped (backoff, offline) and failed polls change nothing here: the fetcher keeps
+   * the failure (the show is marked failing after several).
    */
-  private async poll(s: Subscription): Promise<void> {
-    if (s.stoppedAt) return;
+  private async apply(s: Subscription, outcome: FetchOutcome): Promise<void> {
     const at = this.deps.clock.now().toISOString();
-    const res = await this.request(s.feedUrl, FEED_ACCEPT, await this.deps.store.validators(s.id));
-    if (res.status === 304) return this.deps.store.polled(s.id, { at });
-    if (res.status === 410) return this.deps.store.polled(s.id, { at, stopped: true });
-    if (res.status !== 200) throw new UpstreamError('upstream_failed', `The podcast source answered ${res.status}.`);
-    const feed = this.parse(res.body);
+    if (outcome.kind === 'not_modified') return this.deps.store.polled(s.id, { at });
+    if (outcome.kind === 'gone') return this.deps.store.polled(s.id, { at, stopped: true });
+    if (outcome.kind !== 'fetched') return;
+    const feed = outcome.entry.payload as PodcastFeed;
     await this.deps.store.addItems(s.id, feed.items, randomUUID);
-    const to = feed.newFeedUrl ?? (res.moved ? res.finalUrl : undefined);
+    const to = feed.newFeedUrl ?? (outcome.permanentRedirect ? outcome.finalUrl : undefined);
     // moved onto an address the member already follows the show at: that one carries on, with the
     // progress made here, and this copy goes
     const there = to && to !== s.feedUrl ? await this.deps.store.byFeedOf(s.id, to) : null;
     if (there) return this.deps.store.mergeInto(s.id, there);
-    await this.deps.store.polled(s.id, { at, validators: res.validators, feedUrl: to && to !== s.feedUrl ? to : undefined });
+    await this.deps.store.polled(s.id, { at, feedUrl: to && to !== s.feedUrl ? to : undefined });
   }
 
-  /** The hourly task: every followed show polled once; one failing feed does not stop the others. */
+  /**
+   * The hourly task: each followed feed asked once (however many members follow it), unless its host
+   * asked to wait or it is backing off after failures; one failing feed does not stop the others.
+   * Then every show's keep-newest rule runs, and copies nobody asks for go. Nothing in offline mode.
+   * Answers how many feeds failed.
+   */
   async pollAll(): Promise<number> {
+    if (this.deps.guard.offline) return 0;
     let failed = 0;
-    for (const { userId, id } of await this.deps.store.pollable()) {
-      const s = await this.deps.store.subscription(userId, id);
-      if (!s) continue;
-      try {
-        await this.poll(s);
-      } catch {
-        failed++;
+    const byFeed = new Map<string, { userId: string; id: string }[]>();
+    for (const p of await this.deps.store.pollable()) byFeed.set(p.feedUrl, [...(byFeed.get(p.feedUrl) ?? []), p]);
+    for (const [url, subs] of byFeed) {
+      const outcome = await this.deps.feeds.refresh(this.feedSpec(url));
+      if (outcome.kind === 'failed') failed++;
+      for (const { userId, id } of subs) {
+        const s = await this.deps.store.subscription(userId, id);
+        if (s) await this.apply(s, outcome);
       }
     }
+    await this.deps.store.forgetUnfollowedFeeds();
+    await this.deps.copies.applyAllKeeps();
+    await this.deps.copies.sweep();
     return failed;
+  }
+
+  /** Keep offline copies of the newest N episodes of a show (null: keep every copy, fetch none by itself); applied at once. */
+  async setKeepNewest(actor: Actor, id: string, keepNewest: number | null): Promise<Subscription> {
+    const me = member(actor);
+    if (!(await this.deps.store.setKeepNewest(me.id, id, keepNewest))) throw new NotFoundError('No such subscription.');
+    if (keepNewest !== null) await this.deps.copies.applyKeep(id, keepNewest);
+    return (await this.deps.store.subscription(me.id, id))!;
   }
 
   /** Follows every show an OPML file lists (each feed read, as when following one); what fails is counted, not fatal. */
   async importOpml(actor: Actor, body: Buffer): Promise<OpmlImportResponse> {
     const me = member(actor);
+    if (this.deps.guard.offline) throw offlineRefusal('it cannot read the feeds an OPML file lists');
     let parsed: ReturnType<typeof parseOpml>;
     try {
       parsed = parseOpml(decodeBody(body, ''));
@@ -234,30 +286,44 @@ export class PodcastsService {
     return this.deps.store.subscriptions(member(actor).id);
   }
 
+  /** Unfollows; the show's offline copies go unless another member's episodes ask for them. */
   async unsubscribe(actor: Actor, id: string): Promise<void> {
     if (!(await this.deps.store.deleteSubscription(member(actor).id, id))) throw new NotFoundError('No such subscription.');
+    await this.deps.copies.sweep();
   }
 
   async episodes(actor: Actor, subscriptionId: string): Promise<Episode[]> {
     const me = member(actor);
     const s = await this.deps.store.subscription(me.id, subscriptionId);
     if (!s) throw new NotFoundError('No such subscription.');
-    return this.deps.store.episodes(s.id);
+    return this.deps.copies.decorate(await this.deps.store.episodes(s.id));
   }
 
-  inbox(actor: Actor): Promise<Episode[]> {
-    return this.deps.store.inbox(member(actor).id);
+  async inbox(actor: Actor): Promise<Episode[]> {
+    return this.deps.copies.decorate(await this.deps.store.inbox(member(actor).id));
+  }
+
+  /** One of the member's episodes as answered (after its copy was asked for or removed). */
+  async episode(actor: Actor, id: string): Promise<Episode> {
+    const found = await this.deps.store.episodeOf(member(actor).id, id);
+    if (!found) throw new NotFoundError('No such episode.');
+    const { progressAt: _ignored, ...episode } = found;
+    return (await this.deps.copies.decorate([episode]))[0]!;
   }
 
   /**
-   * The episode's audio, fetched from its enclosure through the SSRF guard (an analytics redirect
-   * followed, each hop checked) with the player's Range passed on: the host's 200 or 206 and its
-   * length/range headers come back; anything else is a 502 sentence. The enclosure's address is never answered.
+   * The episode's audio: the member's offline copy when there is one (a file, Range answered by the
+   * route), else fetched from its enclosure through the SSRF guard (an analytics redirect followed,
+   * each hop checked) with the player's Range passed on: the host's 200 or 206 and its length/range
+   * headers come back; anything else is a 502 sentence. The enclosure's address is never answered.
    */
-  async audio(actor: Actor, id: string, range: string | undefined, signal: AbortSignal): Promise<AudioStream> {
+  async audio(actor: Actor, id: string, range: string | undefined, signal: AbortSignal): Promise<EpisodeAudio> {
     const me = member(actor);
     const url = await this.deps.store.audioUrlOf(me.id, id);
     if (!url) throw new NotFoundError('No such episode.');
+    const file = await this.deps.copies.fileOf(me.id, id);
+    if (file) return { kind: 'file', ...file };
+    if (this.deps.guard.offline) throw offlineRefusal('only downloaded episodes play, and this one was not downloaded');
     const headers: Record<string, string> = { 'user-agent': USER_AGENT };
     if (range && /^bytes=\d*-\d*$/.test(range)) headers.range = range;
     let res;
@@ -276,7 +342,7 @@ export class PodcastsService {
       if (typeof v === 'string') pass[h] = v;
     }
     if (!pass['content-type']?.startsWith('audio/')) pass['content-type'] = 'audio/mpeg';
-    return { status: res.statusCode, headers: pass, body: res.body };
+    return { kind: 'stream', status: res.statusCode, headers: pass, body: res.body };
   }
 
   /** Saves where the member is; an older report (by updatedAt) than the one kept changes nothing. */
@@ -290,7 +356,6 @@ export class PodcastsService {
       const finished = body.durationSec > 0 && body.durationSec - body.positionSec <= FINISHED_REMAINING_SEC;
       await this.deps.store.saveProgress(id, body.positionSec, body.durationSec > 0 ? Math.round(body.durationSec) : null, finished, at);
     }
-    const { progressAt: _ignored, ...episode } = (await this.deps.store.episodeOf(me.id, id))!;
-    return episode;
+    return this.episode(me, id);
   }
 }

@@ -9,6 +9,7 @@ import type { Clock } from '../../platform/clock.js';
 import { formatSize, type DiskUsage } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
 import { resolveInside } from '../../platform/path-guard.js';
+import { DOWNLOAD_FOLDERS } from '../downloads/schema.js';
 import type { StorageAreaDeclaration } from '../module.js';
 import type { ConditionText } from '../notifications/public.js';
 import type { StoragePorts } from './ports.js';
@@ -21,8 +22,6 @@ export const STORAGE_LOW = 'storage.low';
 
 /** The database's files at the data folder's top. */
 const DATABASE_FILES = /^hearth\.db(-wal|-shm|-journal)?$/;
-/** The folders the download queue writes into (a .part beside a file is a transfer's). */
-const DOWNLOAD_FOLDERS = ['archives', 'maps', 'models', 'components'];
 const DAY_MS = 24 * 60 * 60_000;
 /** A cache file not used for this long is expired (the picture cache touches a file at each use). */
 export const CACHE_EXPIRY_MS = 30 * DAY_MS;

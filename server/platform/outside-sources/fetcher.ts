@@ -52,6 +52,8 @@ export type FetchOutcome =
 
 export interface FetchedDocument {
   url: string;
+  /** A 301/308 was followed on the way: the source has a new address. */
+  permanentRedirect?: boolean;
   body: Buffer;
   contentType: string;
   etag: string | null;
@@ -89,8 +91,8 @@ const answered = (status: number) => `The source answered ${status}.`;
 
 const clampRetry = (ms: number | null) => Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, ms ?? DEFAULT_RETRY_AFTER_MS));
 
-/** After n failures in a row: 1, 2, 4 … minutes, at most an hour. */
-const backoffMs = (failCount: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, failCount - 1));
+/** After n failures in a row: 1, 2, 4 … minutes, at most `maxMs` (an hour unless the source's fetcher says longer). */
+const backoffMs = (failCount: number, maxMs = 60 * 60_000) => Math.min(maxMs, 60_000 * 2 ** Math.max(0, failCount - 1));
 
 const header = (h: Record<string, string | string[] | undefined>, name: string): string | undefined => {
   const v = h[name];
@@ -111,6 +113,8 @@ export interface SourceFetcherDeps {
   timeoutMs?: number;
   /** Body cap (default 5 MB). */
   maxBytes?: number;
+  /** The longest wait after failures in a row (default an hour): a source failing for days is asked less often than that. */
+  maxBackoffMs?: number;
 }
 
 export class SourceFetcher {
@@ -260,7 +264,7 @@ export class SourceFetcher {
       waitMs = clampRetry(err.retryAfterMs);
       message = `Asked to wait (${err.status}); trying again after ${new Date(now.getTime() + waitMs).toISOString()}.`;
     } else {
-      waitMs = backoffMs(failCount);
+      waitMs = backoffMs(failCount, this.deps.maxBackoffMs);
       message = err instanceof FetchFailure ? err.message : err instanceof OfflineModeError ? 'Hearth is in offline mode.' : describeNetworkError(err);
     }
     const entry: CacheEntry = { ...base, failCount, lastError: message, nextTryAt: new Date(now.getTime() + waitMs).toISOString(), lastTryAt: now.toISOString() };
@@ -281,7 +285,7 @@ export class SourceFetcher {
         throw err instanceof FetchFailure ? err : new FetchFailure(describeNetworkError(err));
       });
     if (res.status !== 200) throw new FetchFailure(answered(res.status), res.retryAfterMs, res.status);
-    return { url: res.url, body: res.body, contentType: res.contentType, etag: res.etag ?? null, lastModified: res.lastModified ?? null };
+    return { url: res.url, permanentRedirect: res.permanentRedirect, body: res.body, contentType: res.contentType, etag: res.etag ?? null, lastModified: res.lastModified ?? null };
   }
 
   /** Records a copy fetched by fetchOnce as the source's cached copy (a feed added: its first poll is that fetch). */

@@ -12,7 +12,7 @@ import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { EpisodeList } from './EpisodeList';
-import { OPML_HREF, showHref, useFollow, useImportOpml, useInbox, usePodcastSearch, useSubscriptions, type PodcastResult, type Subscription } from './queries';
+import { OPML_HREF, showHref, useFollow, useImportOpml, useInbox, useListenOffline, usePodcastSearch, useSubscriptions, type PodcastResult, type Subscription } from './queries';
 import './listen.css';
 
 function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonly Subscription[] }): ReactElement | null {
@@ -61,7 +61,7 @@ function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonl
   );
 }
 
-function OpmlCard({ hasShows }: { hasShows: boolean }): ReactElement {
+function OpmlCard({ hasShows, offline }: { hasShows: boolean; offline: boolean }): ReactElement {
   const importOpml = useImportOpml();
   const [readError, setReadError] = useState<string | null>(null);
   const onFile = (file: File | null) => {
@@ -81,7 +81,7 @@ function OpmlCard({ hasShows }: { hasShows: boolean }): ReactElement {
       </h2>
       <p className="muted listen-section__lead">Bring your shows from another podcast app as an OPML file, or take them with you.</p>
       <div className="listen-opml">
-        <FilePicker label="Import an OPML file" accept=".opml,.xml,text/xml,text/x-opml" onFile={onFile} disabled={importOpml.isPending} error={readError} testId="opml-file" />
+        <FilePicker label="Import an OPML file" accept=".opml,.xml,text/xml,text/x-opml" onFile={onFile} disabled={importOpml.isPending || offline} error={readError} hint={offline ? 'Importing reads each show’s feed, which waits until Hearth is out of offline mode.' : undefined} testId="opml-file" />
         {hasShows ? (
           <a className="btn btn--secondary" href={OPML_HREF} download="podcasts.opml">
             <Icon name="download" size={20} />
@@ -102,6 +102,7 @@ export function ListenPage(): ReactElement {
   const search = useSubmittedSearch();
   const { q } = search;
   const subs = useSubscriptions();
+  const offline = useListenOffline();
   const inbox = useInbox();
   const titles = new Map((subs.data ?? []).map((s) => [s.id, s.title]));
 
@@ -113,9 +114,17 @@ export function ListenPage(): ReactElement {
         <h2 id="listen-find" className="listen-section__title">
           Find a podcast
         </h2>
-        <SearchForm className="listen-search" id="listen-search" label="Search podcasts" placeholder="Name or subject" search={search} />
-        <p className="muted listen-section__lead">Searches Apple’s podcast directory: the words you type are sent to Apple.</p>
-        <SearchResults q={q} subscriptions={subs.data ?? []} />
+        {offline ? (
+          <p className="card listen-notice" role="status">
+            Hearth is in offline mode, so searching Apple’s podcast directory and following new shows wait until it is back online. Your shows and downloaded episodes work as usual.
+          </p>
+        ) : (
+          <>
+            <SearchForm className="listen-search" id="listen-search" label="Search podcasts" placeholder="Name or subject" search={search} />
+            <p className="muted listen-section__lead">Searches Apple’s podcast directory: the words you type are sent to Apple.</p>
+            <SearchResults q={q} subscriptions={subs.data ?? []} />
+          </>
+        )}
       </section>
 
       <section className="listen-section" aria-labelledby="listen-new">
@@ -129,7 +138,7 @@ export function ListenPage(): ReactElement {
         ) : inbox.data.length === 0 ? (
           <EmptyState title="Nothing new">Episodes published after you follow a show arrive here until you have heard them.</EmptyState>
         ) : (
-          <EpisodeList episodes={inbox.data} showTitle={(e) => titles.get(e.subscriptionId) ?? ''} withShow testId="inbox" />
+          <EpisodeList episodes={inbox.data} showTitle={(e) => titles.get(e.subscriptionId) ?? ''} withShow offline={offline} testId="inbox" />
         )}
       </section>
 
@@ -153,6 +162,7 @@ export function ListenPage(): ReactElement {
                 <Link to={showHref(s.id)} className="listen-row__link">
                   <span className="listen-row__title">{s.title}</span>
                   {s.stoppedAt ? <span className="listen-row__meta">This feed has ended: no new episodes will come.</span> : null}
+                  {!s.stoppedAt && s.pollError ? <span className="listen-row__meta">Its feed could not be read lately.</span> : null}
                 </Link>
                 <Icon name="forward" size={20} />
               </li>
@@ -161,7 +171,7 @@ export function ListenPage(): ReactElement {
         )}
       </section>
 
-      <OpmlCard hasShows={(subs.data?.length ?? 0) > 0} />
+      <OpmlCard hasShows={(subs.data?.length ?? 0) > 0} offline={offline} />
     </section>
   );
 }

@@ -1,14 +1,16 @@
-// Podcasts as hooks (TanStack Query, see api/query.ts): the member's shows, a show's episodes, the
-// inbox, the directory search, following and unfollowing, OPML import, and saving a position.
+// Podcasts as hooks (TanStack Query, see api/query.ts): the member's shows (and whether Hearth is in
+// offline mode), a show's episodes, the inbox, the directory search, following and unfollowing, OPML
+// import, offline copies (download, remove, keep the newest N), and saving a position.
 // Everything lives under LISTEN_KEY, so any write asks the lists again.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { z } from 'zod';
 import { api, apiFetch } from '../../api/client';
-import type { Episode, OpmlImportResponse, PodcastSearchResponse, Subscription } from '../../../../server/modules/podcasts/schema.js';
+import type { Episode, OpmlImportResponse, PodcastSearchResponse, Subscription, SubscriptionsResponse as SubscriptionsSchema } from '../../../../server/modules/podcasts/schema.js';
 
 export type { Episode, OpmlImportResponse, Subscription } from '../../../../server/modules/podcasts/schema.js';
 export type PodcastResult = z.infer<typeof PodcastSearchResponse>['results'][number];
+type SubscriptionsResponse = z.infer<typeof SubscriptionsSchema>;
 
 const API = '/api/podcasts';
 export const LISTEN_KEY = ['listen'] as const;
@@ -19,19 +21,52 @@ export const OPML_HREF = `${API}/opml`;
 export const showHref = (id: string) => `/listen/${encodeURIComponent(id)}`;
 export const audioPath = (id: string) => `${API}/episodes/${encodeURIComponent(id)}/audio`;
 
+const subscriptionsQuery = { queryKey: SUBS_KEY, queryFn: ({ signal }: { signal: AbortSignal }) => api.get<SubscriptionsResponse>(`${API}/subscriptions`, { signal }) };
+
 export function useSubscriptions() {
-  return useQuery({ queryKey: SUBS_KEY, queryFn: ({ signal }) => api.get<{ subscriptions: Subscription[] }>(`${API}/subscriptions`, { signal }).then((r) => r.subscriptions) });
+  return useQuery({ ...subscriptionsQuery, select: (r: SubscriptionsResponse) => r.subscriptions });
 }
+
+/** Whether Hearth is in offline mode now (asked with the member's shows): what needs the internet is disabled, with the reason. */
+export function useListenOffline(): boolean {
+  return useQuery({ ...subscriptionsQuery, select: (r: SubscriptionsResponse) => r.offline }).data === true;
+}
+
+/** While a copy is waiting or downloading, its list asks again every few seconds. */
+const whileDownloading = (episodes: Episode[] | undefined) => (episodes?.some((e) => e.download && (e.download.state === 'waiting' || e.download.state === 'downloading')) ? 2_000 : false);
 
 export function useEpisodes(subscriptionId: string) {
   return useQuery({
     queryKey: [...LISTEN_KEY, 'episodes', subscriptionId],
     queryFn: ({ signal }) => api.get<{ episodes: Episode[] }>(`${API}/subscriptions/${encodeURIComponent(subscriptionId)}/episodes`, { signal }).then((r) => r.episodes),
+    refetchInterval: (q) => whileDownloading(q.state.data),
   });
 }
 
 export function useInbox() {
-  return useQuery({ queryKey: INBOX_KEY, queryFn: ({ signal }) => api.get<{ episodes: Episode[] }>(`${API}/inbox`, { signal }).then((r) => r.episodes) });
+  return useQuery({
+    queryKey: INBOX_KEY,
+    queryFn: ({ signal }) => api.get<{ episodes: Episode[] }>(`${API}/inbox`, { signal }).then((r) => r.episodes),
+    refetchInterval: (q) => whileDownloading(q.state.data),
+  });
+}
+
+/** An offline copy of the episode, fetched by Hearth's download queue. */
+export function useDownloadEpisode() {
+  return useMutation({ mutationFn: (id: string) => api.post<{ episode: Episode }>(`${API}/episodes/${encodeURIComponent(id)}/download`), meta: { invalidates: [LISTEN_KEY] } });
+}
+
+/** Removes the episode's offline copy (or stops its download). */
+export function useRemoveDownload() {
+  return useMutation({ mutationFn: (id: string) => api.delete<void>(`${API}/episodes/${encodeURIComponent(id)}/download`), meta: { invalidates: [LISTEN_KEY] } });
+}
+
+/** Keep offline copies of a show's newest N episodes (null: keep every copy, download none by itself). */
+export function useKeepNewest() {
+  return useMutation({
+    mutationFn: ({ id, keepNewest }: { id: string; keepNewest: number | null }) => api.patch<{ subscription: Subscription }>(`${API}/subscriptions/${encodeURIComponent(id)}`, { keepNewest }),
+    meta: { invalidates: [LISTEN_KEY] },
+  });
 }
 
 /** The directory's answer for `q` (asked only once something is typed and sent). */
