@@ -6,6 +6,7 @@ import { defineModule, type Platform } from '../module.js';
 import { createPodcastRoutes } from './routes.js';
 import { PodcastsService, USER_AGENT } from './service.js';
 import { PodcastsStore } from './store.js';
+import { createPodcastVideos } from './video-episodes-service.js';
 
 export const POLL_MS = 60 * 60_000;
 
@@ -16,7 +17,7 @@ export function createPodcastsModule(p: Platform) {
   return defineModule({
     name: 'podcasts',
     routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts) }],
-    services: { podcasts },
+    services: { podcasts, podcastVideos: createPodcastVideos(p.db) },
     // every followed show's feed asked hourly, conditionally (nothing is fetched in offline mode)
     tasks: p.config.offline ? [] : [{ name: 'podcasts.poll', everyMs: POLL_MS, run: async () => void (await podcasts.pollAll()) }],
   });
