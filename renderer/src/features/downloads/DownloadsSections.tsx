@@ -14,6 +14,7 @@ export const KIND_TEXT: Record<Job['kind'], string> = {
   model: 'Model file',
   component: 'Component',
   runtime_model: 'AI model',
+  video: 'Saved video',
 };
 
 /** Done jobs shown before "Show all". */
