@@ -115,14 +115,13 @@ function ChannelsSection(): ReactElement {
     if (!url.trim()) return;
     add.mutate(url.trim(), { onSuccess: () => setUrl('') });
   };
-  const onFile = (file: File | null) => {
-    setReadError(null);
+  // a subscriptions file from FreeTube, NewPipe or Invidious: read here, sent as it is
+  const importFile = async (file: File | null) => {
     importOpml.reset();
-    if (!file) return;
-    file.text().then(
-      (xml) => importOpml.mutate(xml),
-      () => setReadError('That file could not be read. Choose it again.'),
-    );
+    let xml: string | null = null;
+    if (file) xml = await file.text().catch(() => null);
+    setReadError(file && xml === null ? 'That file could not be read. Choose it again.' : null);
+    if (xml !== null) importOpml.mutate(xml);
   };
   const r = importOpml.data;
   return (
@@ -165,7 +164,7 @@ function ChannelsSection(): ReactElement {
         </ul>
       )}
       <div className="videos-opml">
-        <FilePicker label="Import an OPML file" accept=".opml,.xml,text/xml,text/x-opml" onFile={onFile} disabled={importOpml.isPending} error={readError} testId="videos-opml-file" />
+        <FilePicker label="Import an OPML file" accept=".opml,.xml,text/xml,text/x-opml" onFile={(f) => void importFile(f)} disabled={importOpml.isPending} error={readError} testId="videos-opml-file" />
         {(channels.data?.length ?? 0) > 0 ? (
           <a className="btn btn--secondary" href={OPML_HREF} download="youtube-channels.opml">
             <Icon name="download" size={20} />
