@@ -264,6 +264,22 @@ describe('Video hub', () => {
     await ready(kept.id);
   });
 
+  it('a copy waits in the paused queue; one cancelled there says so, and saving it again starts a new copy', async () => {
+    expect((await s.admin.post('/api/admin/queue/pause')).status).toBe(200);
+    const started = VstreamStartResponse.parse((await s.member.post('/api/vstream', { source: 'peertube', id: PT_CC[0], instance: instance() })).body);
+    const entry = async (id: string) => VstreamListResponse.parse((await s.member.get('/api/vstream')).body).entries.find((e) => e.id === id);
+    expect(await entry(started.id)).toMatchObject({ state: 'queued', streamUrl: null });
+    expect((await s.member.get(`/api/vstream/${started.id}`)).status).toBe(409);
+    const job = ((await s.admin.get('/api/jobs/status')).body.jobs as { id: string; kind: string; state: string }[]).find((j) => j.kind === 'video' && j.state === 'pending')!;
+    expect((await s.admin.post(`/api/jobs/${job.id}/cancel`)).status).toBe(200);
+    expect(await entry(started.id)).toMatchObject({ state: 'failed' });
+    expect((await s.admin.post('/api/admin/queue/resume')).status).toBe(200);
+    const again = VstreamStartResponse.parse((await s.member.post('/api/vstream', { source: 'peertube', id: PT_CC[0], instance: instance() })).body);
+    expect(again.id).not.toBe(started.id);
+    expect(await entry(started.id)).toBeUndefined();
+    await until(async () => ((await entry(again.id))?.state === 'ready' ? true : null), 'the copy saved again');
+  });
+
   it('offline mode: cached copies play and lists answer from their copies; everything outside is refused with a sentence', async () => {
     const cached = VstreamListResponse.parse((await s.member.get('/api/vstream')).body).entries[0]!;
     const memberId = s.users.member.id;
@@ -272,6 +288,8 @@ describe('Video hub', () => {
     const member = new TestClient(s.url, await mintSession(s.handle, memberId));
     const played = await ranged(member, `/api/vstream/${cached.id}`, 'bytes=0-9');
     expect(played.status).toBe(206);
+    // a copy kept before answers as it is (nothing to fetch)
+    expect((await member.post('/api/vstream', { source: cached.source, id: cached.sourceId, instance: instance() })).body).toEqual({ id: cached.id, state: 'ready' });
     const hub = HubResponse.parse((await member.get('/api/videos')).body);
     expect(hub.cached.map((e) => e.id)).toContain(cached.id);
     expect(hub.videos.filter((v) => v.source === 'youtube')).toHaveLength(3);
@@ -279,7 +297,7 @@ describe('Video hub', () => {
     for (const r of [
       await member.get('/api/youtube/search?q=bread'),
       await member.post('/api/youtube/channels', { url: '@kitchen' }),
-      await member.post('/api/vstream', { source: 'peertube', id: PT_CC[0], instance: instance() }),
+      await member.post('/api/vstream', { source: 'peertube', id: PT_CC[1], instance: instance() }),
       await member.get(`/api/videos/peertube/${PT_CC[0]}/stream?instance=${encodeURIComponent(instance())}`),
     ]) {
       expect(r.status).toBe(503);

@@ -69,8 +69,14 @@ export class VstreamService {
     if (body.source === 'youtube') {
       throw new UnprocessableError('not_cacheable', 'YouTube’s terms do not allow keeping a copy of its videos, so they are not cached; they play in YouTube’s own player.');
     }
-    const existing = await this.deps.store.entryBySource(body.source, body.source === 'peertube' ? body.id.toLowerCase() : body.id);
-    if (existing && visible(actor, existing)) return { id: existing.id, state: (await this.state(existing)).state };
+    let existing = await this.deps.store.entryBySource(body.source, body.source === 'peertube' ? body.id.toLowerCase() : body.id);
+    if (existing && visible(actor, existing)) {
+      const { state } = await this.state(existing);
+      if (state !== 'failed') return { id: existing.id, state };
+      // a copy that failed (or whose download was removed) is started again, under a new id
+      await this.deps.store.deleteEntry(existing.id);
+      existing = null;
+    }
     if (this.deps.offline()) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so no new video can be saved. Videos saved before still play.');
     const cap = (await this.deps.settings.get()).vstreamCapBytes;
     const id = randomUUID();
