@@ -6,6 +6,8 @@
 // the hub (a member's podcast videos are theirs alone), the PeerTube proxy with Range, the cache
 // refusing YouTube and videos that are not licence-clean, serving copies with Range, evicting the
 // least recently watched under the cap, and offline mode (the copies play, the rest is refused).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionResponse } from '../../server/modules/podcasts/schema.js';
 import { ChannelResponse, FeedResponse, HubResponse, SearchResponse, VstreamListResponse, VstreamStartResponse } from '../../server/modules/videos/schema.js';
@@ -278,6 +280,20 @@ describe('Video hub', () => {
     expect(again.id).not.toBe(started.id);
     expect(await entry(started.id)).toBeUndefined();
     await until(async () => ((await entry(again.id))?.state === 'ready' ? true : null), 'the copy saved again');
+  });
+
+  it('a member’s podcast copies go with the member', async () => {
+    const made = await s.admin.post('/api/admin/users', { name: 'Robin', pin: '2468', role: 'member' });
+    expect(made.status).toBe(201);
+    const robin = new TestClient(s.url, await mintSession(s.handle, made.body.user.id));
+    expect((await robin.post('/api/podcasts/subscriptions', { feedUrl: `${pods.url}/feeds/kitchen.xml` })).status).toBe(201);
+    const episode = HubResponse.parse((await robin.get('/api/videos')).body).videos.find((v) => v.source === 'podcast')!;
+    const copy = VstreamStartResponse.parse((await robin.post('/api/vstream', { source: 'podcast', id: episode.sourceId })).body);
+    await until(async () => (VstreamListResponse.parse((await robin.get('/api/vstream')).body).entries.find((e) => e.id === copy.id)?.state === 'ready' ? true : null), 'Robin’s copy');
+    const file = path.join(temp.dir, 'vstream', `${copy.id}.mp4`);
+    expect(existsSync(file)).toBe(true);
+    expect((await s.admin.delete(`/api/admin/users/${made.body.user.id}`)).status).toBe(200);
+    await until(() => !existsSync(file), 'the copy’s file removed');
   });
 
   it('offline mode: cached copies play and lists answer from their copies; everything outside is refused with a sentence', async () => {

@@ -48,7 +48,10 @@ export function createVideosModule(p: Platform, ports: VideosPorts) {
     services: { youtube, videoHub: hub, vstream, videoSettings: settings },
     // the followed channels' feeds, asked again every 2 h with their validators (skipped offline)
     tasks: [{ name: 'videos.youtube-poll', everyMs: FEED_TTL_MS, run: () => youtube.pollAll() }],
-    listeners: [{ event: 'download.completed', run: (e) => vstream.onDownloaded(e) }],
+    listeners: [
+      { event: 'download.completed', run: (e) => vstream.onDownloaded(e) },
+      { event: 'user.deleted', run: () => vstream.sweepOrphans() },
+    ],
     extensions: { definitions: videosTools },
   });
 }

@@ -6,7 +6,8 @@
 // evicted id is then unknown: 404). A PeerTube copy is the household's; a podcast episode's copy is
 // its member's (their episode), like the episode itself.
 import { randomUUID } from 'node:crypto';
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { SYSTEM_ACTOR, type UserActor } from '../../actor.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
@@ -141,6 +142,23 @@ export class VstreamService {
     if (size === undefined) return;
     await this.deps.store.markReady(row.id, size, this.deps.clock.now().toISOString());
     await this.evict();
+  }
+
+  /**
+   * Files of copies no entry names any more (a member's podcast copies go with the member, by the
+   * database's cascade): removed. A download still running (.part) is left alone.
+   */
+  async sweepOrphans(): Promise<number> {
+    const folder = path.dirname(this.deps.downloads.destinationPath('vstream/probe.mp4'));
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const kept = new Set((await this.deps.store.entries()).map((e) => path.basename(e.file)));
+    let removed = 0;
+    for (const name of names) {
+      if (name.endsWith('.part') || kept.has(name)) continue;
+      await rm(this.deps.downloads.destinationPath(`vstream/${name}`), { force: true });
+      removed++;
+    }
+    return removed;
   }
 
   /** The least recently watched copies go until the cache fits its cap. */
