@@ -172,6 +172,7 @@ describe('Video hub', () => {
     const hub = HubResponse.parse((await s.member.get('/api/videos')).body);
     expect(hub.searchConfigured).toBe(true);
     expect(hub.notices).toEqual([]);
+    expect(hub.freshness).toMatchObject({ stale: false });
     expect(hub.videos.map((v) => v.source)).toEqual(expect.arrayContaining(['youtube', 'peertube', 'podcast']));
     const episode = hub.videos.find((v) => v.source === 'podcast')!;
     expect(episode).toMatchObject({ title: 'Video episode', channel: 'Kitchen Table Talk', cacheable: true, streamUrl: `/api/videos/podcast/${episode.sourceId}/stream` });

@@ -123,6 +123,8 @@ export const HubResponse = z.object({
   notices: z.array(z.string()),
   /** An admin has set a search instance (Invidious or Piped). */
   searchConfigured: z.boolean(),
+  /** The oldest channel feed copy the list was built from (null: no channel read yet). */
+  freshness: Freshness.nullable(),
 });
 export type HubResponse = z.infer<typeof HubResponse>;
 

@@ -19,6 +19,7 @@ import './videos.css';
 
 const SOURCE: Record<Video['source'], string> = { youtube: 'YouTube', peertube: 'PeerTube', podcast: 'Podcast' };
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : null);
+const ago = (s: number) => (s >= 7200 ? `${Math.round(s / 3600)} hours ago` : s >= 3600 ? 'an hour ago' : `${Math.max(1, Math.round(s / 60))} minutes ago`);
 const minutes = (s: number | null) => (s && s > 0 ? (s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`) : null);
 
 function VideoList({ videos, saved, label, testId }: { videos: readonly Video[]; saved: ReadonlyMap<string, VstreamEntry>; label: string; testId?: string }): ReactElement {
@@ -198,6 +199,7 @@ export function VideosPage(): ReactElement {
           <ErrorState title="New videos did not load" error={hub.error} onRetry={() => void hub.refetch()} />
         ) : (
           <>
+            {hub.data.freshness?.stale ? <p className="muted videos-section__lead">The channels’ videos are from {ago(hub.data.freshness.ageSeconds)}; YouTube could not be asked again since.</p> : null}
             {hub.data.notices.map((n) => (
               <p key={n} className="banner banner--warn">
                 {n}
