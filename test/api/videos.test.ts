@@ -80,6 +80,12 @@ describe('Video hub', () => {
       expect(r.body.error.code).toBe(code);
       expect(r.body.error.message).toMatch(/\w+ \w+/);
     }
+    // YouTube down: a sentence, nothing kept
+    await w.youtube.setMode('down');
+    const down = await s.member.post('/api/youtube/channels', { url: 'https://m.youtube.com/@somebody' });
+    expect(down.status).toBe(503);
+    expect(down.body.error.message).toMatch(/could not be reached/);
+    await w.youtube.setMode('ok');
     const list = (await s.member.get('/api/youtube/channels')).body.channels as { id: string; title: string; canRemove: boolean }[];
     expect(list.map((c) => [c.title, c.canRemove])).toEqual([
       ['Garden Channel', false],
