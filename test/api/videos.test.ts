@@ -179,6 +179,7 @@ describe('Video hub', () => {
     expect(hub.searchConfigured).toBe(true);
     expect(hub.notices).toEqual([]);
     expect(hub.freshness).toMatchObject({ stale: false });
+    expect(hub.offline).toBe(false);
     expect(hub.videos.map((v) => v.source)).toEqual(expect.arrayContaining(['youtube', 'peertube', 'podcast']));
     const episode = hub.videos.find((v) => v.source === 'podcast')!;
     expect(episode).toMatchObject({ title: 'Video episode', channel: 'Kitchen Table Talk', cacheable: true, streamUrl: `/api/videos/podcast/${episode.sourceId}/stream` });
@@ -315,6 +316,7 @@ describe('Video hub', () => {
     expect((await member.post('/api/vstream', { source: cached.source, id: cached.sourceId, instance: instance() })).body).toEqual({ id: cached.id, state: 'ready' });
     const hub = HubResponse.parse((await member.get('/api/videos')).body);
     expect(hub.cached.map((e) => e.id)).toContain(cached.id);
+    expect(hub.offline).toBe(true);
     expect(hub.videos.filter((v) => v.source === 'youtube')).toHaveLength(3);
     expect((await member.get('/api/youtube/channels')).body.channels).toHaveLength(2);
     for (const r of [

@@ -73,7 +73,7 @@ export class HubService {
       }
     }
     videos.sort(byNewest);
-    return { videos, cached, notices, searchConfigured: Boolean(s.invidiousUrl || s.pipedUrl), freshness: feed.freshness };
+    return { videos, cached, notices, searchConfigured: Boolean(s.invidiousUrl || s.pipedUrl), offline: this.offline, freshness: feed.freshness };
   }
 
   /** An instance the admin listed (the only ones Hearth asks about PeerTube videos). */

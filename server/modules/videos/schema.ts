@@ -123,6 +123,8 @@ export const HubResponse = z.object({
   notices: z.array(z.string()),
   /** An admin has set a search instance (Invidious or Piped). */
   searchConfigured: z.boolean(),
+  /** Hearth is in offline mode: only saved copies and YouTube's embed (the browser's own connection) can play. */
+  offline: z.boolean(),
   /** The oldest channel feed copy the list was built from (null: no channel read yet). */
   freshness: Freshness.nullable(),
 });

@@ -22,7 +22,7 @@ const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(unde
 const ago = (s: number) => (s >= 7200 ? `${Math.round(s / 3600)} hours ago` : s >= 3600 ? 'an hour ago' : `${Math.max(1, Math.round(s / 60))} minutes ago`);
 const minutes = (s: number | null) => (s && s > 0 ? (s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`) : null);
 
-function VideoList({ videos, saved, label, testId }: { videos: readonly Video[]; saved: ReadonlyMap<string, VstreamEntry>; label: string; testId?: string }): ReactElement {
+function VideoList({ videos, saved, label, testId, offline = false }: { videos: readonly Video[]; saved: ReadonlyMap<string, VstreamEntry>; label: string; testId?: string; offline?: boolean }): ReactElement {
   const save = useSaveVideo();
   const [saving, setSaving] = useState<string | null>(null);
   const [started, setStarted] = useState<ReadonlySet<string>>(new Set());
@@ -33,21 +33,25 @@ function VideoList({ videos, saved, label, testId }: { videos: readonly Video[];
         {videos.map((v) => {
           const copy = saved.get(`${v.source}:${v.sourceId}`);
           const meta = [v.channel, SOURCE[v.source], day(v.publishedAt), minutes(v.durationSec)].filter(Boolean).join(' · ');
+          const ready = copy?.state === 'ready';
+          // offline, Hearth cannot fetch a PeerTube or podcast file; a saved copy and YouTube's embed (the browser's own connection) still play
+          const unreachable = offline && !ready && v.streamUrl !== null;
           return (
             <li key={v.key} className="videos-row" aria-label={v.title}>
               {v.thumbnailUrl ? <img className="videos-thumb" src={v.thumbnailUrl} alt="" loading="lazy" decoding="async" /> : <span className="videos-thumb videos-thumb--none" aria-hidden="true"><Icon name="play" size={20} /></span>}
               <div className="videos-row__words">
                 <span className="videos-row__title">{v.title}</span>
                 <span className="videos-row__meta">{meta}</span>
+                {unreachable ? <span className="videos-row__meta">Hearth is in offline mode: this plays once it is back online.</span> : null}
               </div>
               <div className="videos-row__actions">
-                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${v.title}`} onClick={() => playVideo({ key: v.key, title: v.title, channel: v.channel, embedUrl: v.embedUrl, streamUrl: copy?.state === 'ready' ? copy.streamUrl : v.streamUrl })}>
+                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${v.title}`} disabled={unreachable} onClick={() => playVideo({ key: v.key, title: v.title, channel: v.channel, embedUrl: v.embedUrl, streamUrl: ready ? copy.streamUrl : v.streamUrl })}>
                   <Icon name="play" size={20} />
                   Play
                 </button>
-                {v.cacheable ? (
+                {v.cacheable && !(offline && !copy) ? (
                   copy || started.has(v.key) ? (
-                    <span className="videos-row__saved">{copy?.state === 'ready' ? 'Saved for offline' : 'Saving for offline…'}</span>
+                    <span className="videos-row__saved">{ready ? 'Saved for offline' : 'Saving for offline…'}</span>
                   ) : (
                     <button
                       type="button"
@@ -73,15 +77,17 @@ function VideoList({ videos, saved, label, testId }: { videos: readonly Video[];
   );
 }
 
-function SearchSection({ configured }: { configured: boolean }): ReactElement {
+function SearchSection({ configured, offline }: { configured: boolean; offline: boolean }): ReactElement {
   const search = useSubmittedSearch();
-  const found = useVideoSearch(search.q, configured);
+  const found = useVideoSearch(search.q, configured && !offline);
   return (
     <section className="videos-section" aria-labelledby="videos-search">
       <h2 id="videos-search" className="videos-section__title">
         Search YouTube
       </h2>
-      {configured ? (
+      {configured && offline ? (
+        <p className="muted videos-section__lead">Hearth is in offline mode, so search cannot reach the instance your admin chose. The channels’ videos fetched before are listed above.</p>
+      ) : configured ? (
         <>
           <SearchForm className="videos-search" id="videos-search-field" label="Search videos" placeholder="Words to look for" search={search} />
           <p className="muted videos-section__lead">Searches through the Invidious or Piped instance your admin chose: the words you type are sent to it.</p>
@@ -210,7 +216,7 @@ export function VideosPage(): ReactElement {
                 Add a YouTube channel below. Video episodes of the podcasts you follow, and PeerTube instances an admin lists, show here too.
               </EmptyState>
             ) : (
-              <VideoList videos={hub.data.videos} saved={saved} label="New videos" testId="hub" />
+              <VideoList videos={hub.data.videos} saved={saved} label="New videos" testId="hub" offline={hub.data.offline} />
             )}
           </>
         )}
@@ -238,7 +244,7 @@ export function VideosPage(): ReactElement {
         </section>
       ) : null}
 
-      <SearchSection configured={hub.data?.searchConfigured ?? false} />
+      <SearchSection configured={hub.data?.searchConfigured ?? false} offline={hub.data?.offline ?? false} />
       <ChannelsSection />
     </section>
   );
