@@ -6,8 +6,9 @@
 // class: SQLite cannot widen a CHECK in place, so download_jobs is rebuilt with its rows.
 import type { Knex } from 'knex';
 
-const KINDS = ['archive', 'map', 'model', 'component', 'runtime_model'];
-const HOSTS = ['model_runtime', 'model_hub', 'archive', 'maps', 'image_engine', 'code_host', 'local'];
+// 'video' and 'media' came with the video hub's cache (20261203191100)
+const KINDS = ['archive', 'map', 'model', 'component', 'runtime_model', 'video'];
+const HOSTS = ['model_runtime', 'model_hub', 'archive', 'maps', 'image_engine', 'code_host', 'local', 'media'];
 
 function jobsTable(kinds: string[], hosts: string[]) {
   return (t: Knex.CreateTableBuilder) => {

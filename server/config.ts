@@ -58,6 +58,8 @@ export const ConfigSchema = z.object({
   openFoodFactsUrl: httpUrl.default('https://world.openfoodfacts.org'),
   /** The Telegram Bot API the notification channels talk to (issue 38); tests point it at a fake. */
   telegramApiUrl: httpUrl.default('https://api.telegram.org'),
+  /** YouTube's public channel pages and Atom feeds the video hub reads (issue 35); tests point it at a fake. */
+  youtubeFeedsUrl: httpUrl.default('https://www.youtube.com'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -163,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     tvmazeUrl: emptyToUndefined(env.TVMAZE_BASE),
     openFoodFactsUrl: emptyToUndefined(env.OPEN_FOOD_FACTS_URL),
     telegramApiUrl: emptyToUndefined(env.TELEGRAM_API_URL),
+    youtubeFeedsUrl: emptyToUndefined(env.YOUTUBE_FEEDS_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

@@ -42,6 +42,7 @@ import { createSkillsModule } from './modules/skills/module.js';
 import { createStorageModule } from './modules/storage/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
+import { createVideosModule } from './modules/videos/module.js';
 import { createLookupModule } from './modules/lookup/module.js';
 import { createShoppingModule } from './modules/shopping/module.js';
 import { createReaderModule } from './modules/reader/module.js';
@@ -180,7 +181,8 @@ function buildModules(p: Platform, o: Overrides) {
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
   const music = createMusicModule(p, { engine: imageGen.services.image.engine, content: dials });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music] as const;
+  const videos = createVideosModule(p, { podcastVideos: podcasts.services.podcastVideos, downloads: queue });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos] as const;
   return all;
 }
 

@@ -196,7 +196,7 @@ describe('download queue', () => {
       const r = await enqueue([job({ target: `${files.url}/x`, destination })]);
       expect(r.status, destination).toBe(400);
       expect(r.body.error.code, destination).toBe('invalid_request');
-      expect(r.body.error.message, destination).toMatch(/archives, maps, models, components, podcasts folder/);
+      expect(r.body.error.message, destination).toMatch(/archives, maps, models, components, podcasts, vstream folder/);
     }
     expect((await s.admin.get('/api/admin/queue')).body.jobs.length).toBe(before);
     expect(readFileSync(path.join(dataDir, 'hearth.db')).equals(db)).toBe(true);

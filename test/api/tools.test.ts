@@ -19,10 +19,11 @@ describe('tools and the app store', () => {
       expect(r.status).toBe(200);
       const { tools } = ToolsResponse.parse(r.body);
       const byId = Object.fromEntries(tools.map((t) => [t.id, t]));
-      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'reader', 'reader_search', 'remember', 'shopping_list', 'today', 'weather']);
+      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'reader', 'reader_search', 'remember', 'shopping_list', 'today', 'videos', 'weather']);
       expect(byId.reader).toMatchObject({ offline: false, route: '/reader', enabled: true });
       expect(byId.library).toMatchObject({ offline: false, route: '/library', enabled: true });
       expect(byId.inventory).toMatchObject({ offline: false, route: '/inventory', enabled: true });
+      expect(byId.videos).toMatchObject({ offline: false, route: '/videos', enabled: true });
       // an Extension: chat-only, no page, fully local
       expect(byId.archive_search).toMatchObject({ offline: true, route: null, dataSources: [], enabled: true });
       expect(byId.reader_search).toMatchObject({ offline: true, route: null, dataSources: [], enabled: true });

@@ -118,6 +118,8 @@ describe('navigation at every width', () => {
         await more.click();
         await shown(link);
         if (d === destinations.find((x) => x.via === 'more')) await page.screenshot({ path: `/tmp/hearth-nav-more-${width}.png` });
+        // the group scrolls within itself when it is taller than the screen: a person scrolls to the entry
+        await link.scrollIntoViewIfNeeded();
         // asked until the sheet has settled (a busy machine can catch it mid-render, with no box yet)
         await expect
           .poll(async () => {

@@ -14,6 +14,7 @@ import { ToolsProvider, useTools } from '../features/apps/tools';
 import { ProfileMenu } from './ProfileMenu';
 import { SearchBox } from '../features/search/SearchBox';
 import { MiniPlayerSlot, useNowPlaying } from '../features/listen';
+import { useNowWatching, VideoPlayerSlot } from '../features/videos';
 import { useMediaNav } from '../features/media/nav';
 import { Icon, Spinner } from '../ui/icons';
 import { ToastProvider } from '../ui/Toast';
@@ -89,9 +90,10 @@ function ShellFrame(): ReactElement {
   const headerItems = HEADER_ITEMS.filter((h) => h.access === 'user' || user.role === 'admin');
   const onAdminPage = isAdminLocation(location.pathname);
   const playing = useNowPlaying() !== null;
+  const watching = useNowWatching() !== null;
 
   return (
-    <div className={['shell', collapsed && 'shell--collapsed', playing && 'shell--playing'].filter(Boolean).join(' ')}>
+    <div className={['shell', collapsed && 'shell--collapsed', playing && 'shell--playing', watching && 'shell--watching'].filter(Boolean).join(' ')}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -133,6 +135,8 @@ function ShellFrame(): ReactElement {
       </main>
       {/* the podcast player, kept here so that moving between pages never stops it */}
       <MiniPlayerSlot />
+      {/* the video player, kept here for the same reason */}
+      <VideoPlayerSlot />
     </div>
   );
 }

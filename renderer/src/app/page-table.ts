@@ -37,6 +37,7 @@ import { routes as storage } from '../features/storage/routes.js';
 import { routes as listen } from '../features/listen/routes.js';
 import { routes as shows } from '../features/shows/routes.js';
 import { routes as music } from '../features/music/routes.js';
+import { routes as videos } from '../features/videos/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -73,6 +74,7 @@ export const PAGE_TABLE = [
   ...listen,
   ...shows,
   ...music,
+  ...videos,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -44,6 +44,7 @@ import { views as storage } from '../features/storage/pages';
 import { views as listen } from '../features/listen/pages';
 import { views as shows } from '../features/shows/pages';
 import { views as music } from '../features/music/pages';
+import { views as videos } from '../features/videos/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -104,6 +105,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...listen,
   ...shows,
   ...music,
+  ...videos,
 };
 
 /**

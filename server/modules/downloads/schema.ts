@@ -10,19 +10,20 @@ export const STALL_TIMEOUT_MS = 60_000;
 export const PROGRESS_WRITE_INTERVAL_MS = 1_000;
 export const SETTING_QUEUE_PAUSED = 'downloads.paused';
 /** The folders of DATA_DIR a queued download may write into (its destination's first segment). */
-export const DOWNLOAD_FOLDERS = ['archives', 'maps', 'models', 'components', 'podcasts'] as const;
+export const DOWNLOAD_FOLDERS = ['archives', 'maps', 'models', 'components', 'podcasts', 'vstream'] as const;
 
-export const JobKind = z.enum(['archive', 'map', 'model', 'component', 'runtime_model', 'podcast']);
+export const JobKind = z.enum(['archive', 'map', 'model', 'component', 'runtime_model', 'podcast', 'video']);
 export type JobKind = z.infer<typeof JobKind>;
 
-export const HostClass = z.enum(['model_runtime', 'model_hub', 'archive', 'maps', 'image_engine', 'code_host', 'local', 'podcast']);
+export const HostClass = z.enum(['model_runtime', 'model_hub', 'archive', 'maps', 'image_engine', 'code_host', 'local', 'podcast', 'media']);
 export type HostClass = z.infer<typeof HostClass>;
 
 export const JobState = z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']);
 export type JobState = z.infer<typeof JobState>;
 
 /** Priority classes, most urgent first (spec: archives, maps, models, components, runtime models). */
-export const PRIORITY_BY_KIND: Record<JobKind, number> = { archive: 0, map: 1, model: 2, component: 3, runtime_model: 4, podcast: 3 };
+/** A cached video (the video hub's vstream) waits with the runtime models, behind everything the household set up. */
+export const PRIORITY_BY_KIND: Record<JobKind, number> = { archive: 0, map: 1, model: 2, component: 3, runtime_model: 4, podcast: 3, video: 4 };
 
 export const DownloadJob = z.object({
   id: z.string(),

@@ -8,6 +8,7 @@ import type { PodcastsPorts } from './ports.js';
 import { createPodcastRoutes } from './routes.js';
 import { PodcastsService, USER_AGENT } from './service.js';
 import { PodcastsStore } from './store.js';
+import { createPodcastVideos } from './video-episodes-service.js';
 
 export const POLL_MS = 60 * 60_000;
 /** A feed failing poll after poll is asked less and less often, at last once a day. */
@@ -29,7 +30,7 @@ export function createPodcastsModule(p: Platform, ports: PodcastsPorts) {
     name: 'podcasts',
     storageAreas: [{ key: 'podcasts', label: 'Podcast episodes', folders: [COPIES_FOLDER] }],
     routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts, copies) }],
-    services: { podcasts, podcastCopies: copies },
+    services: { podcasts, podcastCopies: copies, podcastVideos: createPodcastVideos(p.db) },
     // every followed show's feed asked hourly, conditionally (nothing is fetched in offline mode)
     tasks: [{ name: 'podcasts.poll', everyMs: POLL_MS, run: async () => void (await podcasts.pollAll()) }],
     // an offline copy the queue finished is ready to play

@@ -34,6 +34,7 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   inventory: '/inventory',
   today: '/today',
   'offline-maps': '/maps',
+  videos: '/videos',
 };
 
 /**

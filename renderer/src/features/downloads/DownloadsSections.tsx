@@ -15,6 +15,7 @@ export const KIND_TEXT: Record<Job['kind'], string> = {
   component: 'Component',
   runtime_model: 'AI model',
   podcast: 'Podcast episode',
+  video: 'Saved video',
 };
 
 /** Done jobs shown before "Show all". */

@@ -2,4 +2,4 @@
 // a feature imports another only through its index). No page component here: pages are loaded
 // lazily (pages.ts); the mini-player's own code is loaded once something plays (MiniPlayerSlot).
 export { MiniPlayerSlot } from './MiniPlayerSlot';
-export { useNowPlaying } from './player-store';
+export { stopPlaying, useNowPlaying } from './player-store';
