@@ -50,6 +50,7 @@ import { createSearchModule } from './modules/search/module.js';
 import { createSetupModule } from './modules/setup/module.js';
 import { createSystemModule } from './modules/system/module.js';
 import { createHomeAssistantModule } from './modules/home-assistant/module.js';
+import { createVisionModule } from './modules/vision/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
@@ -177,8 +178,9 @@ function buildModules(p: Platform, o: Overrides) {
   const speedtest = createSpeedtestModule(p, { users });
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
+  const vision = createVisionModule(p, { models: models.services.models, ocr: homeInventory.services.homeOcr });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system] as const;
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, vision] as const;
   return all;
 }
 
