@@ -147,6 +147,7 @@ function buildModules(p: Platform, o: Overrides) {
     memory: memory.services.memory,
     companions: companions.services.companions,
     skills: skills.services.skills,
+    vision: () => vision.services.vision,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });

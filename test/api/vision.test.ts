@@ -9,11 +9,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOllamaClient } from '../../server/adapters/model-runtime/ollama.js';
 import { TASK_SCHEMAS } from '../../server/modules/vision/tasks.js';
-import { CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { CANNED_DESCRIPTION, CHAT_MODEL, EMBEDDING_MODEL, startFakeModelRuntime, VISION_MODEL, type FakeChatRequest, type FakeModelRuntime } from '../fakes/model-runtime.js';
 import { labelJpeg } from '../fixtures/inventory/labels.js';
 import { plainPhoto, receiptPng, sidewaysReceiptJpeg } from '../fixtures/vision/photos.js';
 import { postForm, type FormPart } from '../harness/multipart.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
+import { ask } from '../harness/chat.js';
 import { TestClient } from '../harness/client.js';
 
 const RECEIPT = { shop: 'CORNER MARKET', date: '2026-11-28', items: [{ name: 'Milk', price: 1.29 }, { name: 'Eggs', price: 3.49 }, { name: 'Bread', price: 2.15 }], total: 6.93 };
@@ -184,6 +185,42 @@ describe('vision', () => {
     const r = await task(receipt, 'describe');
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({ code: 'no_vision_model', message: expect.stringMatching(/Admin › Models/) });
+  });
+
+  it('hands a photo attached in chat to the vision model, so a chat model that cannot see can fill the shopping list', async () => {
+    await s.handle.deps.settings.set('chat_model', CHAT_MODEL.name);
+    fake.visionDescription = 'An open fridge with a few things on its shelves.';
+    fake.visionObjects = ['milk', 'eggs', 'butter'];
+    // the chat model (it has tools, not eyes) reads what the vision model saw and calls the shopping tool
+    fake.toolScript = (req) => {
+      const last = req.messages.at(-1);
+      const seen = /Things seen: ([^.\]]+)/.exec(String(last?.content ?? ''))?.[1];
+      return req.model === CHAT_MODEL.name && last?.role === 'user' && seen ? [{ function: { name: 'shopping_list', arguments: { action: 'add', items: seen.split(', ') } } }] : null;
+    };
+    try {
+      const fridge = await plainPhoto(800, 600);
+      const answer = await ask(s.member, { message: 'What is in my fridge, as a shopping list?', images: [fridge.toString('base64')] });
+      expect(answer.status).toBe(200);
+      expect(answer.names).toContain('done');
+      const looked = chats().find((c) => c.model === VISION_MODEL.name)!;
+      expect(looked.format).toEqual(TASK_SCHEMAS.describe);
+      expect(looked.messages[1]!.images).toHaveLength(1);
+      const first = chats().find((c) => c.model === CHAT_MODEL.name)!;
+      expect(first.messages.flatMap((m) => m.images ?? [])).toEqual([]);
+      expect(first.messages.at(-1)!.content).toContain("What is in my fridge, as a shopping list?\n\n[The attached photo, as the household's vision model saw it: An open fridge with a few things on its shelves.\nThings seen: milk, eggs, butter.]");
+      const lists = (await s.member.get('/api/shopping/lists')).body.lists as Array<{ id: string }>;
+      const detail = (await s.member.get(`/api/shopping/lists/${lists[0]!.id}`)).body as { items: Array<{ name: string }> };
+      expect(detail.items.map((i) => i.name)).toEqual(['milk', 'eggs', 'butter']);
+      // the photo is kept with the message (as chat keeps photos); the analysis is not kept on its own
+      expect(await s.handle.deps.db('vision_results').count({ n: '*' })).toEqual([{ n: 0 }]);
+    } finally {
+      fake.toolScript = null;
+      fake.visionDescription = CANNED_DESCRIPTION;
+    }
+    // no vision model: the chat model cannot look and says so before anything is saved
+    fake.models = [CHAT_MODEL, EMBEDDING_MODEL];
+    const refused = await ask(s.member, { message: 'And this one?', images: [(await plainPhoto(100, 100)).toString('base64')] });
+    expect([refused.status, refused.body.error.code]).toEqual([422, 'model_cannot_see']);
   });
 
   it('answers with a sentence when the model runtime is down, slow, cut off or sends garbage', async () => {
