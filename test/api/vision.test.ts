@@ -55,6 +55,7 @@ describe('vision', () => {
   });
 
   it('describes a photo in its schema, with the picture made upright and no larger than 1568 px', async () => {
+    expect((await s.member.get('/api/vision/status')).body).toEqual({ model: VISION_MODEL.name, unavailable: null });
     const r = await task(await plainPhoto(3000, 2000), 'describe');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ task: 'describe', model: VISION_MODEL.name, ocrText: null, id: null });
@@ -148,6 +149,7 @@ describe('vision', () => {
     const anon = new TestClient(s.url);
     expect((await postForm(s.url, { ...anon, cookie: 'session=nope' } as TestClient, '/api/vision/analyze', [{ name: 'task', value: 'describe' }, photo(receipt)])).status).toBe(401);
     expect((await anon.get('/api/vision/results')).status).toBe(401);
+    expect((await anon.get('/api/vision/status')).status).toBe(401);
     expect((await anon.get('/api/vision/results/x')).status).toBe(401);
     expect((await anon.delete('/api/vision/results/x')).status).toBe(401);
   });
@@ -182,6 +184,7 @@ describe('vision', () => {
 
   it('says how to add a vision model when none is installed', async () => {
     fake.models = [CHAT_MODEL, EMBEDDING_MODEL];
+    expect((await s.member.get('/api/vision/status')).body).toEqual({ model: null, unavailable: expect.stringMatching(/No model that can look at pictures/) });
     const r = await task(receipt, 'describe');
     expect(r.status).toBe(409);
     expect(r.body.error).toMatchObject({ code: 'no_vision_model', message: expect.stringMatching(/Admin › Models/) });
@@ -228,6 +231,7 @@ describe('vision', () => {
     await fake.setMode('down');
     const down = await task(png, 'describe');
     expect([down.status, down.body.error.code]).toEqual([503, 'model_runtime_unavailable']);
+    expect((await s.member.get('/api/vision/status')).body).toEqual({ model: null, unavailable: expect.stringMatching(/Start Ollama/) });
     await fake.setMode('slow', { slowMs: 3_000, only: '/api/chat' });
     const slow = await task(png, 'describe');
     expect([slow.status, slow.body.error.code]).toEqual([504, 'model_timeout']);

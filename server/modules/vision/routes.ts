@@ -4,7 +4,7 @@ import { actorOf } from '../../http/auth.js';
 import { defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { assertMultipartForm, receiveFormInMemory, uploadSize } from '../../http/upload.js';
 import { parse } from '../../http/validate.js';
-import { AnalyzeFields, AnalyzeResponse, MAX_SCHEMA_BYTES, MAX_VISION_IMAGE_BYTES, ResultIdParams, StoredResultResponse, StoredResultsResponse } from './schema.js';
+import { AnalyzeFields, AnalyzeResponse, MAX_SCHEMA_BYTES, MAX_VISION_IMAGE_BYTES, ResultIdParams, StoredResultResponse, StoredResultsResponse, VisionStatusResponse } from './schema.js';
 import type { VisionService } from './vision-service.js';
 
 export function createVisionRoutes(vision: VisionService) {
@@ -27,6 +27,7 @@ export function createVisionRoutes(vision: VisionService) {
         store: fields.store === 'true',
       });
     });
+    r.get('/status', { access: 'user', response: VisionStatusResponse }, () => vision.status());
     r.get('/results', { access: 'user', response: StoredResultsResponse }, async (req) => ({ results: await vision.list(actorOf(req)) }));
     r.get('/results/:id', { access: 'user', response: StoredResultResponse }, async (req) => ({ result: await vision.get(actorOf(req), parse(ResultIdParams, req.params).id) }));
     r.delete('/results/:id', { access: 'user', response: NO_CONTENT }, async (req, res) => {

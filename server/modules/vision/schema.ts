@@ -50,3 +50,7 @@ export type StoredVisionResult = z.infer<typeof StoredVisionResult>;
 export const StoredResultResponse = z.object({ result: StoredVisionResult });
 export const StoredResultsResponse = z.object({ results: z.array(StoredVisionResult) });
 export const ResultIdParams = z.object({ id: z.string().min(1).max(64) });
+
+/** GET /api/vision/status: whether a photo can be analyzed now, and if not why, in a sentence. */
+export const VisionStatusResponse = z.object({ model: z.string().nullable(), unavailable: z.string().nullable() });
+export type VisionStatusResponse = z.infer<typeof VisionStatusResponse>;

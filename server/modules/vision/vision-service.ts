@@ -15,7 +15,7 @@ import { lazyImport } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
 import { callerSchema, validatorFor } from './json-schema.js';
 import type { VisionPorts } from './ports.js';
-import { VISION_LONG_SIDE, type AnalyzeResponse, type StoredVisionResult, type VisionTask } from './schema.js';
+import { VISION_LONG_SIDE, type AnalyzeResponse, type StoredVisionResult, type VisionStatusResponse, type VisionTask } from './schema.js';
 import type { VisionResultRow, VisionStore } from './store.js';
 import { OCR_TASKS, RETRY_NOTE, TASK_SCHEMAS, taskPrompt, type JsonSchema } from './tasks.js';
 
@@ -150,6 +150,17 @@ export class VisionService {
     }
     const ms = (n: number) => Math.round(n * 10) / 10;
     return { task: input.task, model, result, ocrText, id, timings: { resizeMs: ms(resizeMs), ocrMs: ms(ocrMs), modelMs: ms(modelMs) } };
+  }
+
+  /** Whether a photo can be analyzed now: the vision model, or the sentence saying why not. */
+  async status(): Promise<VisionStatusResponse> {
+    try {
+      const model = await this.deps.models.visionModel();
+      return model ? { model, unavailable: null } : { model: null, unavailable: NO_VISION_MODEL };
+    } catch (err) {
+      if (err instanceof AppError) return { model: null, unavailable: err.message };
+      throw err;
+    }
   }
 
   async list(actor: UserActor): Promise<StoredVisionResult[]> {
