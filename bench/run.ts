@@ -28,6 +28,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   'smart-home': () => import('./smart-home.js'),
   tools: () => import('./tools.js'),
   storage: () => import('./storage.js'),
+  vision: () => import('./vision.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));
