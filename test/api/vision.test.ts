@@ -102,10 +102,11 @@ describe('vision', () => {
   });
 
   it("answers in the caller's own schema", async () => {
-    const schema = { type: 'object', properties: { colour: { type: 'string' }, count: { type: 'integer', minimum: 2 } }, required: ['colour', 'count'], additionalProperties: false };
+    // a field may be called pattern (only the keyword is refused)
+    const schema = { type: 'object', properties: { colour: { type: 'string' }, count: { type: 'integer', minimum: 2 }, pattern: { type: 'string' } }, required: ['colour', 'count'], additionalProperties: false };
     const r = await task(await plainPhoto(400, 300), 'schema', [{ name: 'schema', value: JSON.stringify(schema) }]);
     expect(r.status).toBe(200);
-    expect(r.body.result).toEqual({ colour: 'example', count: 2 });
+    expect(r.body.result).toEqual({ colour: 'example', count: 2, pattern: 'example' });
     expect(chats()[0]!.format).toEqual(schema);
   });
 
@@ -164,6 +165,8 @@ describe('vision', () => {
       [[{ name: 'task', value: 'schema' }, { name: 'schema', value: '{"type": "object",' }, photo(png)], 400, /not valid JSON/],
       [[{ name: 'task', value: 'schema' }, { name: 'schema', value: '[1, 2]' }, photo(png)], 400, /"type": "object"/],
       [[{ name: 'task', value: 'schema' }, { name: 'schema', value: '{"type": "object", "properties": {"a": {"type": "strang"}}}' }, photo(png)], 400, /not a JSON schema Hearth can use/],
+      [[{ name: 'task', value: 'schema' }, { name: 'schema', value: JSON.stringify({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } }) }, photo(png)], 400, /does not take patterns/],
+      [[{ name: 'task', value: 'schema' }, { name: 'schema', value: JSON.stringify({ type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } }) }, photo(png)], 400, /not a JSON schema Hearth can use/],
       [[{ name: 'task', value: 'schema' }, { name: 'schema', value: JSON.stringify({ type: 'object', description: 'x'.repeat(4_200) }) }, photo(png)], 400, /larger than 4 KB/],
       [[{ name: 'task', value: 'schema' }, { name: 'schema', value: JSON.stringify({ type: 'object', description: 'x'.repeat(9_000) }) }, photo(png)], 400, /larger than 4 KB/],
       [[{ name: 'task', value: 'describe' }, photo(Buffer.from('just some words, not a picture'), 'text/plain')], 400, /not a picture/],

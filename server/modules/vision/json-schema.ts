@@ -31,6 +31,23 @@ export function validatorFor(schema: JsonSchema): ValidateFunction {
 
 const BAD_SCHEMA = 'The schema is not a JSON schema Hearth can use. Send a JSON object such as {"type": "object", "properties": {"colour": {"type": "string"}}, "required": ["colour"]}.';
 
+/** Keywords whose values are maps of names to schemas (the names are not keywords). */
+const SCHEMA_MAPS = new Set(['properties', 'definitions', '$defs', 'dependentSchemas']);
+
+/**
+ * Whether a schema uses a regular expression (pattern, patternProperties): a caller's expression
+ * can take the server's one thread minutes to check against an answer, so none is taken.
+ */
+export function usesPatterns(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(usesPatterns);
+  if (typeof schema !== 'object' || schema === null) return false;
+  return Object.entries(schema).some(([key, value]) => {
+    if (key === 'pattern' || key === 'patternProperties') return true;
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) return Object.values(value).some(usesPatterns);
+    return usesPatterns(value);
+  });
+}
+
 /** The caller's schema: JSON text of at most 4 KB describing an object, compiled; 400 with a sentence otherwise. */
 export function callerSchema(text: string | undefined, truncated: boolean): { schema: JsonSchema; validate: ValidateFunction } {
   if (text === undefined || text.trim() === '') throw new BadRequestError('The schema task needs a schema: send your JSON schema in the form field named schema.', undefined, 'schema_required');
@@ -43,6 +60,9 @@ export function callerSchema(text: string | undefined, truncated: boolean): { sc
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as { type?: unknown }).type !== 'object') {
     throw new BadRequestError('The schema must describe a JSON object: its top level needs "type": "object".', undefined, 'bad_schema');
+  }
+  if (usesPatterns(parsed)) {
+    throw new BadRequestError('Hearth does not take patterns (pattern, patternProperties) in a schema: checking one can hold the server up. Describe the text in the field’s description instead.', undefined, 'bad_schema');
   }
   // its own name and dialect are not Hearth's to look up; each caller's schema gets its own checker
   const { $id: _id, $schema: _dialect, ...schema } = parsed as JsonSchema;

@@ -188,8 +188,13 @@ export class VisionService {
    * lines the chat model reads; null when no vision model is installed.
    */
   async describeForChat(actor: UserActor, image: Buffer): Promise<string | null> {
-    if (!(await this.deps.models.visionModel())) return null;
-    const { result } = await this.analyze(actor, { image, task: 'describe' });
+    let result: Record<string, unknown>;
+    try {
+      ({ result } = await this.analyze(actor, { image, task: 'describe' }));
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'no_vision_model') return null;
+      throw err;
+    }
     const objects = Array.isArray(result.objects) ? result.objects.map(String) : [];
     return `${String(result.caption)}${objects.length > 0 ? `\nThings seen: ${objects.join(', ')}.` : ''}`;
   }
