@@ -182,7 +182,7 @@ describe('the Chat page in the browser', () => {
         json: {
           runtime: { available: true, unavailableReason: null, fix: null },
           models: [view(CHAT_MODEL.name, ['chat', 'tools']), view(VISION_MODEL.name, ['chat', 'vision'])],
-          chosen: { chat: CHAT_MODEL.name, embeddings: null, router: null },
+          chosen: { chat: CHAT_MODEL.name, embeddings: null, router: null, vision: null },
         },
       }),
     );

@@ -29,7 +29,7 @@ const PICTURE_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif']);
 const loadSharp = lazyImport(() => import('sharp').then((m) => m.default));
 
 export const NO_VISION_MODEL =
-  'No model that can look at pictures is installed. An admin can add one: turn on Home inventory in Admin › Features (it installs a vision model), or install a vision model such as llava in Admin › Models.';
+  'No model that can look at pictures is installed. An admin can add one: turn on Home inventory in Admin › Features (it installs a vision model), or install a vision model such as llava in Admin › Models and choose it as the vision model.';
 
 export interface AnalyzeInput {
   image: Buffer;
