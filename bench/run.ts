@@ -29,6 +29,7 @@ const benches: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   tools: () => import('./tools.js'),
   storage: () => import('./storage.js'),
   podcasts: () => import('./podcasts.js'),
+  vision: () => import('./vision.js'),
 };
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -51,6 +51,7 @@ import { createSearchModule } from './modules/search/module.js';
 import { createSetupModule } from './modules/setup/module.js';
 import { createSystemModule } from './modules/system/module.js';
 import { createHomeAssistantModule } from './modules/home-assistant/module.js';
+import { createVisionModule } from './modules/vision/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createToolsModule } from './modules/tools/module.js';
@@ -148,6 +149,7 @@ function buildModules(p: Platform, o: Overrides) {
     memory: memory.services.memory,
     companions: companions.services.companions,
     skills: skills.services.skills,
+    vision: () => vision.services.vision,
   });
   const search = createSearchModule(p, { isEnabled });
   const mediaServer = createMediaServerModule(p, { members: users, exportConnection: o.mediaConnection, mediaLevel: async (id) => (await dials.effective(id)).media });
@@ -179,10 +181,11 @@ function buildModules(p: Platform, o: Overrides) {
   const speedtest = createSpeedtestModule(p, { users });
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
+  const vision = createVisionModule(p, { models: models.services.models, ocr: homeInventory.services.homeOcr });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
   const music = createMusicModule(p, { engine: imageGen.services.image.engine, content: dials });
   const videos = createVideosModule(p, { podcastVideos: podcasts.services.podcastVideos, downloads: queue });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos] as const;
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision] as const;
   return all;
 }
 

@@ -48,7 +48,7 @@ interface OpenForm {
  * The part every one-file form shares: a declared size over the cap is refused before reading, busboy
  * is opened with the caps, an unreadable form is 400; `read` wires the file and answers.
  */
-function readForm<T>(req: Request, max: number, maxFields: number, tooLarge: () => Error, read: (form: OpenForm, resolve: (value: T) => void) => void): Promise<T> {
+function readForm<T>(req: Request, max: number, maxFields: number, tooLarge: () => Error, read: (form: OpenForm, resolve: (value: T) => void) => void, fieldSize = 4_000): Promise<T> {
   const declared = Number(req.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > max + FORM_OVERHEAD) {
     req.resume();
@@ -57,7 +57,7 @@ function readForm<T>(req: Request, max: number, maxFields: number, tooLarge: () 
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: maxFields, fieldSize: 4_000, parts: maxFields + 2 } });
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: max, fields: maxFields, fieldSize, parts: maxFields + 2 } });
     } catch {
       req.resume();
       reject(unreadable());
@@ -138,19 +138,50 @@ export function receiveFile(req: Request, target: string, max: number, opts: Rec
 }
 
 /** The one file of a small multipart form, in memory (an import file), at most `max` bytes. */
-export function receiveFileInMemory(req: Request, max: number, opts: Pick<ReceiveFileOptions, 'tooLarge' | 'noFile' | 'maxFields'>): Promise<Buffer> {
-  return readForm<Buffer>(req, max, opts.maxFields, () => new PayloadTooLargeError(opts.tooLarge), ({ bb, fail, failed }, resolve) => {
-    const chunks: Buffer[] = [];
-    let got = false;
-    bb.on('file', (_name, stream) => {
-      got = true;
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('limit', () => fail(new PayloadTooLargeError(opts.tooLarge)));
-    });
-    bb.on('close', () => {
-      if (failed()) return;
-      if (!got) return fail(new BadRequestError(opts.noFile));
-      resolve(Buffer.concat(chunks));
-    });
-  });
+export async function receiveFileInMemory(req: Request, max: number, opts: Pick<ReceiveFileOptions, 'tooLarge' | 'noFile' | 'maxFields'>): Promise<Buffer> {
+  return (await receiveFormInMemory(req, max, opts)).bytes;
+}
+
+export interface FormInMemoryOptions extends Pick<ReceiveFileOptions, 'tooLarge' | 'noFile' | 'maxFields'> {
+  /** A text field's longest value in bytes (default 4,000); a longer one is cut and named in `truncated`. */
+  fieldSize?: number;
+}
+
+/**
+ * A small multipart form held in memory, never on disk (a photo to look at once): its one file, at
+ * most `max` bytes, and its text fields, with the names of those cut at `fieldSize`.
+ */
+export function receiveFormInMemory(req: Request, max: number, opts: FormInMemoryOptions): Promise<{ bytes: Buffer; fields: Record<string, string>; truncated: string[] }> {
+  const tooLarge = () => new PayloadTooLargeError(opts.tooLarge);
+  return readForm(
+    req,
+    max,
+    opts.maxFields,
+    tooLarge,
+    ({ bb, fail, failed }, resolve: (v: { bytes: Buffer; fields: Record<string, string>; truncated: string[] }) => void) => {
+      const chunks: Buffer[] = [];
+      const fields: Record<string, string> = {};
+      const truncated: string[] = [];
+      let got = false;
+      bb.on('field', (name, value, info) => {
+        fields[name] = value;
+        if (info.valueTruncated) truncated.push(name);
+      });
+      bb.on('file', (_name, stream) => {
+        if (got) {
+          stream.resume();
+          return;
+        }
+        got = true;
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('limit', () => fail(tooLarge()));
+      });
+      bb.on('close', () => {
+        if (failed()) return;
+        if (!got) return fail(new BadRequestError(opts.noFile));
+        resolve({ bytes: Buffer.concat(chunks), fields, truncated });
+      });
+    },
+    opts.fieldSize,
+  );
 }

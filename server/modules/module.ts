@@ -197,4 +197,6 @@ export interface Tuning {
   notifyBackoffMs?: number;
   /** The Telegram long poll's wait in seconds (default 30). */
   telegramPollSeconds?: number;
+  /** Each vision model answer of POST /api/vision/analyze (default 120 s). */
+  visionModelMs?: number;
 }

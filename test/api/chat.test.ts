@@ -211,7 +211,8 @@ describe('chat conversations and projects', () => {
       [{ conversationId: 'nope', message: 'hi' }, 404],
       [{ message: 'hi', images: ['not base64!'], model: VISION_MODEL.name }, 400],
       [{ message: 'hi', images: [Buffer.from('just some text, not a picture').toString('base64')], model: VISION_MODEL.name }, 400],
-      [{ message: 'hi', images: [PNG] }, 422],
+      // a picture for a chat model that cannot see goes to the vision model (test/api/vision.test.ts,
+      // with the 422 model_cannot_see when none is installed)
       [{ message: 'hi', images: [PNG, PNG, PNG, PNG, PNG], model: VISION_MODEL.name }, 400],
     ];
     for (const [body, status] of bad) {

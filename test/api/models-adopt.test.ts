@@ -34,7 +34,7 @@ describe('models the runtime already had', () => {
     const r = await s.admin.get('/api/models');
     expect(r.status).toBe(200);
     // chat: the largest that fits this machine and can use tools; search: the embedding model; router: the catalog's own small model
-    expect(r.body.chosen).toEqual({ chat: 'qwen2.5:7b', embeddings: 'nomic-embed-text:latest', router: 'llama3.2:1b' });
+    expect(r.body.chosen).toEqual({ chat: 'qwen2.5:7b', embeddings: 'nomic-embed-text:latest', router: 'llama3.2:1b', vision: null });
     expect(r.body.adopted).toEqual(['chat', 'embeddings', 'router']);
     const roles = Object.fromEntries((r.body.models as Array<{ name: string; roles: string[] }>).map((m) => [m.name, m.roles]));
     expect(roles).toMatchObject({ 'qwen2.5:7b': ['chat'], 'llama3.2:1b': ['router'], 'nomic-embed-text:latest': ['embeddings'] });
@@ -84,7 +84,7 @@ describe('a runtime with no model for a role', () => {
     const s = await startTestServer({ seed: 'household', config: { modelRuntimeUrl: runtime.url } });
     try {
       const r = await s.admin.get('/api/models');
-      expect(r.body.chosen).toEqual({ chat: null, embeddings: 'nomic-embed-text:latest', router: null });
+      expect(r.body.chosen).toEqual({ chat: null, embeddings: 'nomic-embed-text:latest', router: null, vision: null });
       expect(r.body.adopted).toEqual(['embeddings']);
       expect((await s.member.get('/api/reader/ai-status')).body).toMatchObject({ available: false, unavailableReason: 'No chat model is installed yet.' });
     } finally {

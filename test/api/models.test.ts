@@ -69,9 +69,10 @@ describe('/api/models', () => {
     expect(by(HUGE_MODEL.name).fit).toBe('wont_fit');
     expect(by(HUGE_MODEL.name).fitNote).toMatch(/will not run here/);
     expect(by(CHAT_MODEL.name).fitNote).toMatch(/processor/);
-    // the chat model was chosen; nobody chose the other two, so Hearth adopted installed models for them
-    expect(r.body.chosen).toEqual({ chat: CHAT_MODEL.name, embeddings: EMBEDDING_MODEL.name, router: NAMESPACED_MODEL.name });
-    expect(r.body.adopted).toEqual(['embeddings', 'router']);
+    // the chat model was chosen; nobody chose the others, so Hearth adopted installed models for
+    // them (the vision model: the only one that can see)
+    expect(r.body.chosen).toEqual({ chat: CHAT_MODEL.name, embeddings: EMBEDDING_MODEL.name, router: NAMESPACED_MODEL.name, vision: VISION_MODEL.name });
+    expect(r.body.adopted).toEqual(['embeddings', 'router', 'vision']);
   });
 
   it('lists only the chat models a member may use', async () => {
@@ -129,7 +130,7 @@ describe('/api/models', () => {
     const r = await s.admin.post<ModelsResponse>('/api/models/select', { role: 'chat', model: VISION_MODEL.name });
     expect(r.status).toBe(200);
     expect(r.body.chosen.chat).toBe(VISION_MODEL.name);
-    expect(r.body.models.find((m) => m.name === VISION_MODEL.name)!.roles).toEqual(['chat']);
+    expect(r.body.models.find((m) => m.name === VISION_MODEL.name)!.roles).toEqual(['chat', 'vision']);
     expect(await s.handle.deps.features.chosenModel('chat')).toBe(VISION_MODEL.name);
     expect((await s.handle.deps.features.chatReadiness()).available).toBe(true);
 
@@ -194,20 +195,28 @@ describe('/api/models', () => {
     const QWEN_VL: FakeModel = { ...VISION_MODEL, name: 'qwen2.5vl:7b', family: 'qwen25vl' };
     const ZZ_VISION: FakeModel = { ...VISION_MODEL, name: 'aaa-vision:2b' };
 
-    it('reads labels with the Home inventory feature\'s vision model first, else another that can see, else none', async () => {
+    it('looks with the household\'s vision model: adopted when it is the only one, chosen by an admin, else the Home inventory feature\'s, else another that can see, else none', async () => {
       const { models } = s.handle.deps;
-      // only llava can see: it is the one
+      // only llava can see: it is the one, adopted as the household's vision model
       expect(await models.visionModel()).toBe(VISION_MODEL.name);
-      // the catalog's Home inventory model wins over one earlier by name
+      expect((await s.admin.get<ModelsResponse>('/api/models')).body).toMatchObject({ chosen: { vision: VISION_MODEL.name }, adopted: expect.arrayContaining(['vision']) });
+      // like the chat model, an adopted one stays until an admin chooses another
       runtime.models = [...START_MODELS, ZZ_VISION, QWEN_VL];
+      expect(await models.visionModel()).toBe(VISION_MODEL.name);
+      const refused = await s.admin.post('/api/models/select', { role: 'vision', model: CHAT_MODEL.name });
+      expect([refused.status, refused.body.error.message]).toEqual([422, expect.stringMatching(/cannot look at pictures, so it cannot be the vision model/)]);
+      expect((await s.admin.post('/api/models/select', { role: 'vision', model: QWEN_VL.name })).status).toBe(200);
       expect(await models.visionModel()).toBe(QWEN_VL.name);
-      // without it: the first by name among the models that can see
+      // the chosen one gone: the Home inventory feature's model, else the first by name that can see
+      await s.handle.deps.settings.set('vision_model', 'gone-vision:1b');
+      expect(await models.visionModel()).toBe(QWEN_VL.name);
       runtime.models = [...START_MODELS, ZZ_VISION];
       expect(await models.visionModel()).toBe(ZZ_VISION.name);
       runtime.models = [CHAT_MODEL, EMBEDDING_MODEL];
       expect(await models.visionModel()).toBeNull();
       await runtime.setMode('down');
       await expect(models.visionModel()).rejects.toMatchObject({ status: 503, code: 'model_runtime_unavailable' });
+      await s.handle.deps.settings.delete('vision_model');
     });
 
     it('answers with the chat model this member may use, as chat picks it', async () => {

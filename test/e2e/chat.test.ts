@@ -182,15 +182,17 @@ describe('the Chat page in the browser', () => {
         json: {
           runtime: { available: true, unavailableReason: null, fix: null },
           models: [view(CHAT_MODEL.name, ['chat', 'tools']), view(VISION_MODEL.name, ['chat', 'vision'])],
-          chosen: { chat: CHAT_MODEL.name, embeddings: null, router: null },
+          chosen: { chat: CHAT_MODEL.name, embeddings: null, router: null, vision: null },
         },
       }),
     );
+    // and no vision model the chat model could hand a picture to (test/e2e/vision.test.ts has one)
+    await page.route('**/api/vision/status', (route) => route.fulfill({ json: { model: null, unavailable: 'No model that can look at pictures is installed.' } }));
     await page.goto(`${server.url}/chat`);
     const picker = page.getByRole('combobox', { name: 'Model' });
     await shown(picker);
     expect(await picker.locator('option').allInnerTexts()).toEqual([CHAT_MODEL.name, VISION_MODEL.name]);
-    // the chosen chat model cannot see pictures: no way to attach one
+    // the chosen chat model cannot see pictures, and no vision model can look: no way to attach one
     expect(await page.getByLabel('Add a picture').count()).toBe(0);
     await picker.selectOption(VISION_MODEL.name);
     const attach = page.getByLabel('Add a picture');

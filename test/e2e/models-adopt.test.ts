@@ -58,6 +58,6 @@ describe('models already in Ollama, in the browser', () => {
     await gone(card);
     const r = await server.admin.get('/api/models');
     expect(r.body.adopted).toEqual([]);
-    expect(r.body.chosen).toEqual({ chat: 'qwen2.5:7b', embeddings: 'nomic-embed-text:latest', router: 'llama3.2:1b' });
+    expect(r.body.chosen).toEqual({ chat: 'qwen2.5:7b', embeddings: 'nomic-embed-text:latest', router: 'llama3.2:1b', vision: null });
   });
 });

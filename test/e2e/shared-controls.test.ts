@@ -64,7 +64,7 @@ describe('shared controls look like the app on a fresh load', () => {
       const view = (model: string, capabilities: string[]) => ({ name: model, sizeBytes: 1, family: 'llama', parameterSize: '3B', capabilities, fit: null, fitNote: null, roles: [] });
       await page.route('**/api/models', (route) =>
         route.fulfill({
-          json: { runtime: { available: true, unavailableReason: null, fix: null }, models: [view(VISION_MODEL.name, ['chat', 'vision'])], chosen: { chat: VISION_MODEL.name, embeddings: null, router: null } },
+          json: { runtime: { available: true, unavailableReason: null, fix: null }, models: [view(VISION_MODEL.name, ['chat', 'vision'])], chosen: { chat: VISION_MODEL.name, embeddings: null, router: null, vision: null } },
         }),
       );
       await page.goto(`${server.url}/chat`);

@@ -8,7 +8,10 @@
 // label text a test set, visionTranscript) and a description otherwise (visionDescription). A
 // `format` JSON schema asking for a device's label fields (serialNumber…) is answered by reading
 // "Model:"/"Serial:" lines out of the prompt, copied verbatim, unless garbageJsonReplies says to
-// send garbage for the next few.
+// send garbage for the next few. A request carrying images and a `format` JSON schema is answered
+// in that schema (built from it: a receipt's shop, items and total and a label's fields read from
+// the OCR text given between <ocr> tags, a caption and the objects seen, text as OCR read it), unless
+// schemaMode says to break the schema once, then comply, or always.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -117,6 +120,63 @@ export function fakeReconcile(prompt: string): Record<string, unknown> {
   };
 }
 
+/** How a vision request with a `format` schema is answered: in the schema; breaking it once, then in it; always breaking it. */
+export type SchemaMode = 'follow' | 'break-once' | 'break-always';
+
+/** An answer that is JSON but not in the schema asked for (a model that ignored `format`). */
+export const SCHEMA_BREAKING_REPLY = JSON.stringify({ answer: 'Here is what I see in the picture.' });
+
+type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; enum?: unknown[]; minimum?: number; additionalProperties?: unknown };
+
+/** "Milk 1L   1.29" → {name, price}; a receipt's lines as OCR read them. */
+export function fakeReceipt(ocr: string): Record<string, unknown> {
+  const lines = ocr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const priceLine = /^(.*?\S)\s+[$€£]?(\d+[.,]\d{2})\s*$/;
+  const items: Array<{ name: string; price: number }> = [];
+  let total: number | null = null;
+  for (const line of lines) {
+    const m = priceLine.exec(line);
+    if (!m) continue;
+    const price = Number(m[2]!.replace(',', '.'));
+    if (/^total\b/i.test(m[1]!)) total = price;
+    else if (!/subtotal|tax|vat|change|cash|card/i.test(m[1]!)) items.push({ name: m[1]!.trim(), price });
+  }
+  const date = /\b(\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b/.exec(ocr)?.[1] ?? null;
+  return { shop: lines[0] ?? null, date, items, total };
+}
+
+/** A value in the schema, as a careful model fills it: from the OCR text when there is some. */
+export function fakeSchemaAnswer(schema: Schema, ctx: { ocr: string | null; description: string; objects: string[]; transcript: string }): unknown {
+  const props = schema.properties ?? {};
+  if ('items' in props && 'total' in props && 'shop' in props) return fakeReceipt(ctx.ocr ?? '');
+  if ('serial' in props && 'brand' in props) {
+    const r = fakeReconcile(ctx.ocr ?? '');
+    return { product: r.name, brand: r.brand, model: r.model, serial: r.serialNumber, fields: r.labelSpecs };
+  }
+  const value = (s: Schema, key: string): unknown => {
+    const type = Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') ?? 'null') : (s.type ?? 'string');
+    if (s.enum) return s.enum[0];
+    switch (type) {
+      case 'object':
+        return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, p]) => [k, value(p, k)]));
+      case 'array':
+        return key === 'objects' ? [...ctx.objects] : [value(s.items ?? {}, key)];
+      case 'number':
+      case 'integer':
+        return Math.max(1, s.minimum ?? 1);
+      case 'boolean':
+        return true;
+      case 'null':
+        return null;
+      default:
+        if (key === 'caption') return ctx.description;
+        if (key === 'text') return ctx.ocr ?? ctx.transcript;
+        return 'example';
+    }
+  };
+  return value(schema, '');
+}
+
 export interface FakeModelRuntimeOptions {
   models?: FakeModel[];
   pullable?: PullableModel[];
@@ -171,6 +231,10 @@ export interface FakeModelRuntime {
   visionDescription: string;
   /** The next this-many `format` (JSON) replies are garbage that is not the JSON asked for (a model that rambles). */
   garbageJsonReplies: number;
+  /** The things a vision request in a schema with `objects` says it saw. */
+  visionObjects: string[];
+  /** How a vision request with a `format` schema is answered (default follow). */
+  schemaMode: SchemaMode;
   /**
    * Switches the failure mode. 'down' closes the listener and cuts open sockets; leaving it listens
    * again on the same port. `only` limits the mode to one path (e.g. '/api/chat'): the rest answers as 'ok'.
@@ -384,6 +448,14 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
       else reply = 'The picture shows a small test image.';
     }
     if (req.format !== undefined) reply = 'serialNumber' in fields ? JSON.stringify(fakeReconcile(prompt)) : JSON.stringify({ answer: reply });
+    if (typeof req.format === 'object' && req.format !== null && messages.some((m) => m.images?.length)) {
+      const ocr = /<ocr>\n([\s\S]*?)\n<\/ocr>/.exec(prompt)?.[1] ?? null;
+      // break-once: the first ask breaks the schema; the retry (which carries that answer back) complies
+      const breaks = state.schemaMode === 'break-always' || (state.schemaMode === 'break-once' && !messages.some((m) => m.role === 'assistant'));
+      reply = breaks
+        ? SCHEMA_BREAKING_REPLY
+        : JSON.stringify(fakeSchemaAnswer(req.format as Schema, { ocr, description: state.visionDescription, objects: state.visionObjects, transcript: state.visionTranscript }));
+    }
     if (req.format !== undefined && state.garbageJsonReplies > 0) {
       state.garbageJsonReplies -= 1;
       reply = 'Sure! Here is the JSON you asked for: {"brand": "NORD';
@@ -624,6 +696,8 @@ export async function startFakeModelRuntime(opts: FakeModelRuntimeOptions = {}):
     visionTranscript: CANNED_TRANSCRIPT,
     visionDescription: CANNED_DESCRIPTION,
     garbageJsonReplies: 0,
+    visionObjects: ['washing machine'],
+    schemaMode: 'follow' as SchemaMode,
     async setMode(next, o = {}) {
       if (o.slowMs !== undefined) slowMs = o.slowMs;
       modeOnly = o.only;

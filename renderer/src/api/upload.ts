@@ -9,6 +9,8 @@ export interface UploadOptions {
   /** 0..1 as the file goes up. */
   onProgress?: (fraction: number) => void;
   signal?: AbortSignal;
+  /** The file's form field name (default file). */
+  fileField?: string;
 }
 
 const NETWORK_MESSAGE = 'The upload stopped before it finished. Check that this device is on the home network, then try again.';
@@ -17,7 +19,7 @@ export function uploadFile<T>(url: string, file: File, opts: UploadOptions = {})
   return new Promise<T>((resolve, reject) => {
     const form = new FormData();
     for (const [k, v] of Object.entries(opts.fields ?? {})) if (v !== undefined) form.append(k, v);
-    form.append('file', file, file.name);
+    form.append(opts.fileField ?? 'file', file, file.name);
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
     xhr.withCredentials = true;

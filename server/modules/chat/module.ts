@@ -32,6 +32,7 @@ export function createChatModule(p: Platform, ports: ChatPorts) {
     memory: ports.memory,
     companions: ports.companions,
     skills: ports.skills,
+    ...(ports.vision ? { vision: ports.vision } : {}),
     clock: p.clock,
     logger: p.logger.child('chat'),
     firstTokenMs: p.tuning.chatFirstTokenMs,

@@ -23,6 +23,14 @@ export interface RuntimeLooker {
   chosenModel(role: 'chat' | 'router'): Promise<string | null>;
 }
 
+/**
+ * The vision module: a photo described for a chat model that cannot see (a few lines of what the
+ * household's vision model saw), or null when no vision model is installed.
+ */
+export interface PhotoDescriber {
+  describeForChat(actor: UserActor, image: Buffer): Promise<string | null>;
+}
+
 /** What the chat module asks of other modules (container.ts hands these in). */
 export interface ChatPorts {
   /** The models module's per-model details (context length, tools) and who may use which model. */
@@ -42,4 +50,6 @@ export interface ChatPorts {
   companions: Pick<CompanionsService, 'forChat'>;
   /** The skills module: the skill an answer uses (404 when the member cannot see it). */
   skills: Pick<SkillsService, 'forChat'>;
+  /** The vision module (built after chat, so asked for when a photo comes): photos for a chat model that cannot see. */
+  vision?: () => PhotoDescriber;
 }

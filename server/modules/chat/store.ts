@@ -40,6 +40,8 @@ export interface ImageRow {
   contentType: string;
   bytes: number;
   createdAt: string;
+  /** What the household's vision model saw in it, for a chat model that cannot see (null: not looked at). */
+  description: string | null;
 }
 
 export interface ProjectRow {
@@ -269,6 +271,7 @@ export class ChatStore {
       content_type: i.contentType,
       bytes: i.bytes,
       created_at: i.createdAt,
+      description: i.description,
     });
   }
 
@@ -281,8 +284,18 @@ export class ChatStore {
       content_type: string;
       bytes: number;
       created_at: string;
+      description: string | null;
     }>;
-    return rows.map((r) => ({ id: r.id, messageId: r.message_id, conversationId: r.conversation_id, path: r.path, contentType: r.content_type, bytes: r.bytes, createdAt: r.created_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      messageId: r.message_id,
+      conversationId: r.conversation_id,
+      path: r.path,
+      contentType: r.content_type,
+      bytes: r.bytes,
+      createdAt: r.created_at,
+      description: r.description,
+    }));
   }
 
   async image(conversationId: string, imageId: string): Promise<ImageRow | null> {

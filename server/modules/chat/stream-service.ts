@@ -20,7 +20,7 @@ import type { SkillForChat } from '../skills/schema.js';
 import { REMEMBER_TOOL_ID } from '../memory/public.js';
 import type { Tool as Extension } from '../tools/schema.js';
 import { dedupeSources, fallbackTitle, fitHistory, parseTitle } from './history.js';
-import { checkImages, type ChatImageFiles } from './images.js';
+import { checkImages, type ChatImageFiles, type CheckedImage } from './images.js';
 import type { ChatModelPicker, ChatPorts, RuntimeLooker } from './ports.js';
 import { AnswerStopped, type RunningAnswers } from './running.js';
 import { MAX_TOOL_ROUNDS, type Source, type StreamBody, type ToolCallRecord, type Usage } from './schema.js';
@@ -60,6 +60,8 @@ export interface ChatStreamDeps {
   memory: ChatPorts['memory'];
   companions: ChatPorts['companions'];
   skills: ChatPorts['skills'];
+  /** Photos for a chat model that cannot see: the household's vision model looks at them instead. */
+  vision?: ChatPorts['vision'];
   clock: Clock;
   logger: Logger;
   firstTokenMs?: number;
@@ -140,10 +142,8 @@ export class ChatStreamService {
     const model = await this.deps.picker.pick(actor, body.model ?? companion?.model ?? undefined);
     const details: ModelDetails | null = await this.deps.details.get(model).catch(() => null);
     const images = body.images && body.images.length > 0 ? body.images : [];
-    if (images.length > 0 && !details?.capabilities.includes('vision')) {
-      throw new UnprocessableError('model_cannot_see', `${model} cannot look at pictures. Choose a model that can, or send the question without the picture.`);
-    }
     const checked = checkImages(images);
+    const descriptions = checked.length > 0 && !details?.capabilities.includes('vision') ? await this.seenFor(actor, model, checked) : [];
 
     // ---- the question and the answer's row ----
     const now = this.now();
@@ -181,10 +181,10 @@ export class ChatStreamService {
         createdAt: now,
       };
       await store.insertMessage(question);
-      for (const image of checked) {
+      for (const [i, image] of checked.entries()) {
         const id = randomUUID();
         const path = await this.deps.files.write(actor.id, conv.id, id, image);
-        await store.insertImage({ id, messageId: question.id, conversationId: conv.id, path, contentType: image.contentType, bytes: image.bytes.length, createdAt: now });
+        await store.insertImage({ id, messageId: question.id, conversationId: conv.id, path, contentType: image.contentType, bytes: image.bytes.length, createdAt: now, description: descriptions[i] ?? null });
       }
     }
     const asked = question!;
@@ -250,6 +250,24 @@ export class ChatStreamService {
     }
   }
 
+  /**
+   * Photos sent to a chat model that cannot see: the household's vision model looks at each one and
+   * the chat model reads what it saw (so "what is in my fridge, as a shopping list" can still end in
+   * the shopping tool). 422 model_cannot_see when no vision model is installed.
+   */
+  private async seenFor(actor: UserActor, model: string, images: CheckedImage[]): Promise<string[]> {
+    const cannotSee = () => new UnprocessableError('model_cannot_see', `${model} cannot look at pictures, and no model that can is installed. Choose a model that can, or send the question without the picture.`);
+    const vision = this.deps.vision?.();
+    if (!vision) throw cannotSee();
+    const seen: string[] = [];
+    for (const image of images) {
+      const description = await vision.describeForChat(actor, image.bytes);
+      if (description === null) throw cannotSee();
+      seen.push(description);
+    }
+    return seen;
+  }
+
   /** Writes the answer's text so far every PARTIAL_SAVE_MS while it grows; `stop` ends that and waits for a write under way. */
   private savePartials(answerId: string, turn: Turn): { stop(): Promise<void> } {
     let saved = 0;
@@ -287,8 +305,10 @@ export class ChatStreamService {
       if (m.id === answerId) continue;
       if (m.role === 'assistant' && m.content.trim() === '') continue;
       const msg: RuntimeMessage = { role: m.role, content: m.content };
-      if (sees && m.role === 'user') {
-        const own = images.filter((i) => i.messageId === m.id);
+      const own = m.role === 'user' ? images.filter((i) => i.messageId === m.id) : [];
+      const described = own.flatMap((i) => (i.description ? [i.description] : []));
+      if (!sees && described.length > 0) msg.content = `${m.content}\n\n${described.map((d, n) => `[${described.length > 1 ? `Photo ${n + 1}` : 'The attached photo'}, as the household's vision model saw it: ${d}]`).join('\n')}`;
+      if (sees && own.length > 0) {
         const data = (await Promise.all(own.map((i) => this.deps.files.read(i.path)))).filter((b): b is Buffer => b !== null).map((b) => b.toString('base64'));
         if (data.length > 0) msg.images = data;
       }

@@ -1,4 +1,4 @@
-// The runtime model of each essential role (chat, embeddings, router): the one setup, Features or
+// The runtime model of each essential role (chat, embeddings, router, vision): the one setup, Features or
 // an admin chose, and while none was ever chosen the best model the runtime already has, adopted
 // and recorded as such so the web app can say Hearth picked it. App settings, no table.
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
@@ -6,7 +6,7 @@ import type { AppSettingsStore } from '../../db/kv.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe } from '../../platform/hardware.js';
 import type { Logger } from '../../platform/logger.js';
-import { bestForRole, capabilitiesOf, type InstalledModel } from '../models/public.js';
+import { bestForRole, capabilitiesOf, visionModelsOf, type InstalledModel } from '../models/public.js';
 import type { Catalog } from './catalog.js';
 import { RUNTIME_LOOK_TTL_MS, withinLookBudget } from './runtime-look.js';
 import { SETTING_ADOPTED_ROLES, SETTING_CHOSEN_MODELS, type EssentialRole } from './schema.js';
@@ -121,6 +121,8 @@ export class ModelRolesService {
     const preferred = {
       embeddings: [targetOf(catalog.data.essentials.embeddings)].filter((x): x is string => Boolean(x)),
       router: [targetOf(catalog.data.essentials.router)].filter((x): x is string => Boolean(x)),
+      // the Home inventory feature's vision model
+      vision: visionModelsOf(catalog),
     };
     const adopted: Partial<Record<EssentialRole, string>> = {};
     for (const role of unchosen) {

@@ -13,7 +13,7 @@ export const CHAT_BASE_ITEM = 'chat-base';
  * The runtime model chosen for each essential role (the boot checks' essentials). The features
  * service owns these keys: other modules call its chosenModel/setChosenModel.
  */
-export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model' } as const;
+export const SETTING_CHOSEN_MODELS = { chat: 'chat_model', embeddings: 'embedding_model', router: 'router_model', vision: 'vision_model' } as const;
 export type EssentialRole = keyof typeof SETTING_CHOSEN_MODELS;
 /** The roles whose model was adopted from the runtime's own models, not chosen (FeaturesService.chosenModel). */
 export const SETTING_ADOPTED_ROLES = 'models.adopted_roles';

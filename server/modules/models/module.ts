@@ -6,7 +6,8 @@ import { ModelDetailsCache } from './details.js';
 import type { ModelsPorts } from './ports.js';
 import { ModelPulls } from './pulls.js';
 import { createModelRoutes } from './routes.js';
-import { ModelsService, visionModelsOf } from './service.js';
+import { visionModelsOf } from './roles.js';
+import { ModelsService } from './service.js';
 import { ModelAccessStore } from './store.js';
 
 export function createModelsModule(p: Platform, ports: ModelsPorts) {

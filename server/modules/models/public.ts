@@ -2,4 +2,4 @@
 // picker, and the types of the pull queue and the details cache they are handed through ports.
 export type { ModelDetailsCache } from './details.js';
 export { sameModel, type ModelPulls } from './pulls.js';
-export { bestForRole, capabilitiesOf, type InstalledModel } from './roles.js';
+export { bestForRole, capabilitiesOf, visionModelsOf, type InstalledModel } from './roles.js';

@@ -3,6 +3,7 @@
 // their capabilities and this machine's hardware in, one pick per role out.
 import type { RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { HardwareProfile } from '../../platform/hardware.js';
+import type { Catalog } from '../features/public.js';
 import { modelFit } from './fit.js';
 import { sameModel } from './pulls.js';
 import type { EssentialRoleName, ModelCapability } from './schema.js';
@@ -29,6 +30,14 @@ export interface InstalledModel {
   capabilities: ModelCapability[];
 }
 
+/** The runtime models a catalog group installs (home-inventory: its vision model), in catalog order. */
+export function visionModelsOf(catalog: Catalog, groupId = 'home-inventory'): string[] {
+  const group = catalog.data.groups.find((g) => g.id === groupId);
+  if (!group) return [];
+  const items = [group.base, ...group.items, ...group.categories.flatMap((c) => c.items)];
+  return items.flatMap((i) => i.installs.map((a) => catalog.artifact(a.id))).flatMap((a) => (a?.kind === 'runtime_model' ? [a.target] : []));
+}
+
 /** The models the feature catalog would install for each role, preferred when the runtime has them. */
 export type CatalogPreference = Partial<Record<EssentialRoleName, string[]>>;
 
@@ -42,7 +51,9 @@ const fitRank = (hw: HardwareProfile | null, m: RuntimeModel): number => {
  * - chat: a chat model that runs here (not one that will not fit), one that can use tools first
  *   (chat's extensions need them), then the best fit, then the largest;
  * - embeddings: a model that builds search indexes, the catalog's own first;
- * - router: a small chat model that runs here, the catalog's own first, else the smallest.
+ * - router: a small chat model that runs here, the catalog's own first, else the smallest;
+ * - vision: a model that sees pictures, the catalog's own first; otherwise only when exactly one is
+ *   installed (with several, an admin chooses: Hearth does not guess which).
  */
 export function bestForRole(role: EssentialRoleName, installed: InstalledModel[], hw: HardwareProfile | null, preferred: CatalogPreference = {}): string | null {
   const catalogFirst = (list: InstalledModel[]) => (preferred[role] ?? []).map((p) => list.find((m) => sameModel(m.model.name, p))).find((m) => m !== undefined);
@@ -50,6 +61,11 @@ export function bestForRole(role: EssentialRoleName, installed: InstalledModel[]
   if (role === 'embeddings') {
     const embedders = installed.filter((m) => m.capabilities.includes('embedding'));
     const pick = catalogFirst(embedders) ?? [...embedders].sort((a, b) => a.model.name.localeCompare(b.model.name))[0];
+    return pick?.model.name ?? null;
+  }
+  if (role === 'vision') {
+    const seeing = installed.filter((m) => m.capabilities.includes('vision') && fitRank(hw, m.model) >= 0);
+    const pick = catalogFirst(seeing) ?? (seeing.length === 1 ? seeing[0] : undefined);
     return pick?.model.name ?? null;
   }
   const chatters = installed.filter((m) => m.capabilities.includes('chat') && !m.capabilities.includes('embedding') && fitRank(hw, m.model) >= 0);

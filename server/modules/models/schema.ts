@@ -13,7 +13,7 @@ export type ModelCapability = z.infer<typeof ModelCapability>;
 export const ModelFit = z.enum(['fits', 'slow', 'wont_fit']);
 export type ModelFit = z.infer<typeof ModelFit>;
 
-export const EssentialRoleName = z.enum(['chat', 'embeddings', 'router']);
+export const EssentialRoleName = z.enum(['chat', 'embeddings', 'router', 'vision']);
 export type EssentialRoleName = z.infer<typeof EssentialRoleName>;
 
 export const ModelView = z.object({
@@ -38,7 +38,7 @@ export type ModelView = z.infer<typeof ModelView>;
 export const ModelsResponse = z.object({
   runtime: Availability,
   models: z.array(ModelView),
-  chosen: z.object({ chat: z.string().nullable(), embeddings: z.string().nullable(), router: z.string().nullable() }),
+  chosen: z.object({ chat: z.string().nullable(), embeddings: z.string().nullable(), router: z.string().nullable(), vision: z.string().nullable() }),
   /**
    * The roles whose model Hearth adopted because the runtime already had it and nobody had chosen
    * one (the web app says so; choosing a model for the role makes it the household's choice).

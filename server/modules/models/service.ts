@@ -12,7 +12,6 @@ import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
 import type { AuthService } from '../auth/service.js';
 import { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
-import type { Catalog } from '../features/public.js';
 import type { FeaturesService } from '../features/service.js';
 import type { InventoryModelPicker } from '../home-inventory/public.js';
 import { unavailable, AVAILABLE, type Availability } from '../tools/schema.js';
@@ -46,14 +45,6 @@ export interface ModelsDeps {
   preferredVisionModels?: string[];
 }
 
-/** The runtime models a catalog group installs (home-inventory: its vision model), in catalog order. */
-export function visionModelsOf(catalog: Catalog, groupId = 'home-inventory'): string[] {
-  const group = catalog.data.groups.find((g) => g.id === groupId);
-  if (!group) return [];
-  const items = [group.base, ...group.items, ...group.categories.flatMap((c) => c.items)];
-  return items.flatMap((i) => i.installs.map((a) => catalog.artifact(a.id))).flatMap((a) => (a?.kind === 'runtime_model' ? [a.target] : []));
-}
-
 /** The chat module's way of choosing the model for a turn (see server/modules/chat). */
 export interface ChatModelPicker {
   pick(actor: UserActor, requested: string | undefined): Promise<string>;
@@ -68,7 +59,14 @@ interface Installed {
   capabilities: ModelCapability[];
 }
 
-const ROLE_WORDS: Record<EssentialRoleName, string> = { chat: 'chat model', embeddings: 'search index model', router: 'router model' };
+const ROLE_WORDS: Record<EssentialRoleName, string> = { chat: 'chat model', embeddings: 'search index model', router: 'router model', vision: 'vision model' };
+/** What a model must be able to do to fill each role, and the words for it. */
+const ROLE_NEEDS: Record<EssentialRoleName, [ModelCapability, string]> = {
+  chat: ['chat', 'chat'],
+  embeddings: ['embedding', 'build the search index'],
+  router: ['chat', 'chat'],
+  vision: ['vision', 'look at pictures'],
+};
 
 export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   constructor(private readonly deps: ModelsDeps) {}
@@ -99,8 +97,8 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
 
   private async chosen(): Promise<Chosen> {
     const { features } = this.deps;
-    const [chat, embeddings, router] = await Promise.all([features.chosenModel('chat'), features.chosenModel('embeddings'), features.chosenModel('router')]);
-    return { chat, embeddings, router };
+    const [chat, embeddings, router, vision] = await Promise.all([features.chosenModel('chat'), features.chosenModel('embeddings'), features.chosenModel('router'), features.chosenModel('vision')]);
+    return { chat, embeddings, router, vision };
   }
 
   /** The member's allowed chat models, or null for every one (admins always null). */
@@ -154,9 +152,8 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   async select(actor: Actor, body: SelectModelBody): Promise<ModelsResponse> {
     assertAdmin(actor);
     const found = await this.findInstalled(body.model);
-    const needs: ModelCapability = body.role === 'embeddings' ? 'embedding' : 'chat';
+    const [needs, can] = ROLE_NEEDS[body.role];
     if (!found.capabilities.includes(needs)) {
-      const can = body.role === 'embeddings' ? 'build the search index' : 'chat';
       throw new UnprocessableError('model_wrong_role', `${found.model.name} cannot ${can}, so it cannot be the ${ROLE_WORDS[body.role]}. Choose another model.`);
     }
     await this.deps.features.setChosenModel(body.role, found.model.name);
@@ -305,19 +302,24 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
   }
 
   /**
-   * An installed model that can see pictures: the Home inventory feature's model first, then the
-   * household chat model when it can see, then the first by name; null when none can. Throws 503
-   * model_runtime_unavailable when the runtime does not answer.
+   * The household's vision model (photo analysis, pictures in chat, the inventory's labels): the one
+   * an admin chose in Admin › Models (or Hearth adopted: the only one installed) while it is
+   * installed and can see; otherwise an installed model that can: the Home inventory feature's
+   * model first, then the household chat model when it can see, then the first by name; null when
+   * none can. Throws 503 model_runtime_unavailable when the runtime does not answer.
    */
   async visionModel(): Promise<string | null> {
+    const chosen = await this.deps.features.chosenModel('vision');
     const seeing = (await this.installed()).filter((m) => m.capabilities.includes('vision')).map((m) => m.model.name);
     if (seeing.length === 0) return null;
+    const household = chosen ? seeing.find((n) => sameModel(n, chosen)) : undefined;
+    if (household) return household;
     for (const preferred of this.deps.preferredVisionModels ?? []) {
       const found = seeing.find((n) => sameModel(n, preferred));
       if (found) return found;
     }
-    const household = await this.deps.features.chosenModel('chat');
-    const chat = household ? seeing.find((n) => sameModel(n, household)) : undefined;
+    const chatModel = await this.deps.features.chosenModel('chat');
+    const chat = chatModel ? seeing.find((n) => sameModel(n, chatModel)) : undefined;
     return chat ?? [...seeing].sort((a, b) => a.localeCompare(b))[0]!;
   }
 }

@@ -1,6 +1,7 @@
 // The composer: a growing text box (Enter sends on a keyboard, Shift+Enter starts a new line; phones
 // use the Send button), the model picker (only the models this member may use, hidden when there is
-// one or no list), pictures for a model that can see them (checked for size first), Stop while an
+// one or no list), pictures for a model that can see them or, for one that cannot, the household's
+// vision model to look at (checked for size first), Stop while an
 // answer arrives, and the server's refusal (e.g. the runtime is down) with the words kept.
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from 'react';
 import type { ApiError } from '../../api/client';
@@ -11,6 +12,7 @@ import { useDraft } from '../../ui/useDraft';
 import { MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_CHARS, useChatModels, type Conversation } from './queries';
 import type { SendArgs } from './useChatStream';
 import { TalkButton } from '../voice';
+import { useVisionStatus } from '../vision';
 
 interface Picture {
   name: string;
@@ -57,7 +59,9 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
   const list = models.data?.models ?? [];
   const [model, setModel] = useState<string | null>(null);
   const chosen = model ?? conversation?.model ?? models.data?.chosen ?? list[0]?.name ?? null;
-  const canSee = list.find((m) => m.name === chosen)?.capabilities.includes('vision') === true;
+  // a chat model that cannot see hands pictures to the household's vision model (the server asks it)
+  const visionReady = useVisionStatus().data?.model != null;
+  const canSee = list.find((m) => m.name === chosen)?.capabilities.includes('vision') === true || visionReady;
   const [pictures, setPictures] = useState<Picture[]>([]);
   const [pictureError, setPictureError] = useState<string | null>(null);
   const [pickerKey, setPickerKey] = useState(0);

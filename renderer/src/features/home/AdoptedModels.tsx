@@ -11,7 +11,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { MODELS_KEY, modelsApi, useModels, type EssentialRoleName } from '../models';
 import { CHECKLIST_KEY } from './queries';
 
-const JOB: Record<EssentialRoleName, string> = { chat: 'for chat', embeddings: 'for search', router: 'as the quick helper' };
+const JOB: Record<EssentialRoleName, string> = { chat: 'for chat', embeddings: 'for search', router: 'as the quick helper', vision: 'to look at photos' };
 
 export function AdoptedModels(): ReactElement | null {
   const res = useModels();

@@ -25,6 +25,7 @@ export const ROLES: Array<{ role: EssentialRoleName; label: string; hint: string
   { role: 'chat', label: 'Chat model', hint: 'Answers questions in Chat and the Reader.', needs: 'chat', badge: 'Household chat model' },
   { role: 'embeddings', label: 'Search index model', hint: 'Finds things by meaning in search.', needs: 'embedding', badge: 'Search index model' },
   { role: 'router', label: 'Router model', hint: 'A small, quick model for titles and sorting questions.', needs: 'chat', badge: 'Router model' },
+  { role: 'vision', label: 'Vision model', hint: 'Looks at photos: Analyze a photo, pictures in chat, reading device labels.', needs: 'vision', badge: 'Vision model' },
 ];
 
 export const FIT_BADGE: Record<NonNullable<ModelView['fit']>, { text: string; tone: string }> = {

@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactElement } from 'react';
 import { Icon } from '../../ui/icons';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { useHouseAddresses } from './queries';
+import { copyText } from '../../ui/copy-text';
 import './setup-end.css';
 
 export function HouseAddress(): ReactElement {
@@ -99,32 +100,6 @@ function QrCode({ text }: { text: string }): ReactElement {
       data-testid="house-address-qr"
     />
   );
-}
-
-/** Copies with the Clipboard API where the browser allows it (this computer's own address), else the older way. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    if (window.isSecureContext && navigator.clipboard) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // fall through to the older way
-  }
-  const field = document.createElement('textarea');
-  field.value = text;
-  field.setAttribute('readonly', '');
-  field.style.position = 'fixed';
-  field.style.opacity = '0';
-  document.body.append(field);
-  field.select();
-  try {
-    return document.execCommand('copy');
-  } catch {
-    return false;
-  } finally {
-    field.remove();
-  }
 }
 
 function CopyButton({ text }: { text: string }): ReactElement {

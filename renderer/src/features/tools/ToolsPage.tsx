@@ -1,4 +1,4 @@
-// Tools (/tools): the household's small tools as cards (cards.ts): the file converter, the speed test and the lookup.
+// Tools (/tools): the household's small tools as cards (cards.ts): the file converter, the speed test, the lookup and photo analysis.
 import type { ReactElement } from 'react';
 import { PageHeader } from '../../ui/PageHeader';
 import { TOOL_CARDS } from './cards';

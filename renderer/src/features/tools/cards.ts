@@ -2,6 +2,7 @@
 // feature, loaded with the page); the page itself only lays them out.
 import type { ComponentType } from 'react';
 import { LookupCard } from '../lookup';
+import { VisionCard } from '../vision';
 import { ConverterCard } from './ConverterCard';
 import { SpeedTestCard } from './SpeedTestCard';
 
@@ -14,4 +15,5 @@ export const TOOL_CARDS: readonly ToolCard[] = [
   { id: 'converter', Card: ConverterCard },
   { id: 'speedtest', Card: SpeedTestCard },
   { id: 'lookup', Card: LookupCard },
+  { id: 'vision', Card: VisionCard },
 ];
