@@ -36,6 +36,7 @@ import { routes as skills } from '../features/skills/routes.js';
 import { routes as storage } from '../features/storage/routes.js';
 import { routes as listen } from '../features/listen/routes.js';
 import { routes as shows } from '../features/shows/routes.js';
+import { routes as locale } from '../features/locale/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -71,6 +72,7 @@ export const PAGE_TABLE = [
   ...storage,
   ...listen,
   ...shows,
+  ...locale,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -43,6 +43,7 @@ import { views as skills } from '../features/skills/pages';
 import { views as storage } from '../features/storage/pages';
 import { views as listen } from '../features/listen/pages';
 import { views as shows } from '../features/shows/pages';
+import { views as locale } from '../features/locale/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -102,6 +103,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...storage,
   ...listen,
   ...shows,
+  ...locale,
 };
 
 /**

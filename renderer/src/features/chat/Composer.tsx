@@ -11,6 +11,7 @@ import { useDraft } from '../../ui/useDraft';
 import { MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_CHARS, useChatModels, type Conversation } from './queries';
 import type { SendArgs } from './useChatStream';
 import { TalkButton } from '../voice';
+import { fmt } from '../../ui/locale';
 
 interface Picture {
   name: string;
@@ -165,7 +166,7 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
       />
       {tooLong ? (
         <p id="chat-message-long" className="field__error">
-          This message is too long: keep it under {MAX_MESSAGE_CHARS.toLocaleString()} characters.
+          This message is too long: keep it under {fmt().number(MAX_MESSAGE_CHARS)} characters.
         </p>
       ) : null}
       <div className="chat-composer__bar">

@@ -5,8 +5,9 @@ import { Icon } from '../../ui/icons';
 import { formatDuration } from '../../ui/format';
 import { playEpisode, useNowPlaying } from './player-store';
 import type { Episode } from './queries';
+import { fmt } from '../../ui/locale';
 
-const dateOf = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : null);
+const dateOf = (iso: string | null) => (iso ? fmt().date(iso) : null);
 
 function progressOf(e: Episode): string | null {
   if (e.finished) return 'Played';

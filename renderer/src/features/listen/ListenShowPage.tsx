@@ -12,6 +12,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { EpisodeList } from './EpisodeList';
 import { useEpisodes, useRefreshShow, useSubscriptions, useUnfollow } from './queries';
 import './listen.css';
+import { fmt } from '../../ui/locale';
 
 export function ListenShowPage(): ReactElement {
   const { id = '' } = useParams();
@@ -44,7 +45,7 @@ export function ListenShowPage(): ReactElement {
       <PageHeader
         titleId="listen-title"
         title={show.title}
-        description={show.stoppedAt ? 'This feed has ended: no new episodes will come.' : `Following since ${new Date(show.subscribedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })}.`}
+        description={show.stoppedAt ? 'This feed has ended: no new episodes will come.' : `Following since ${fmt().date(show.subscribedAt)}.`}
         actions={
           <>
             {back}
