@@ -108,3 +108,4 @@ export type SetMemberLocaleBody = z.infer<typeof SetMemberLocaleBody>;
 export const EffectiveLocale = HouseholdLocale.extend({ override: MemberLocale });
 export type EffectiveLocale = z.infer<typeof EffectiveLocale>;
 export const EffectiveLocaleResponse = z.object({ locale: EffectiveLocale });
+export type EffectiveLocaleResponse = z.infer<typeof EffectiveLocaleResponse>;
