@@ -58,7 +58,7 @@ describe('Language and region', () => {
     await shown(page.getByRole('heading', { name: 'Language and region', level: 1 }));
     const preview = page.getByTestId('locale-preview');
     await shown(preview.getByText('20 °C'));
-    await page.getByRole('button', { name: 'Imperial (°F, mph, mi)' }).click();
+    await page.getByRole('button', { name: 'Imperial' }).click();
     await page.getByRole('combobox', { name: 'Time format' }).selectOption('12h');
     await page.getByRole('searchbox', { name: 'Search time zones' }).fill('chicago');
     await page.getByRole('listbox', { name: 'Time zone' }).selectOption(ZONE);
@@ -67,9 +67,10 @@ describe('Language and region', () => {
     await shown(preview.getByText('7.7 mi'));
     await shown(preview.getByText(/\d:\d\d\s[AP]M/));
     await expectNoSeriousA11yViolations(page, '/admin/locale (phone)');
+    await page.screenshot({ path: '/tmp/hearth-phone-locale-admin.png', fullPage: true });
     expect(await fits(page)).toBe(true);
     await page.getByRole('button', { name: 'Save' }).click();
-    await shown(page.getByText('The household’s language and region are saved.'));
+    await shown(page.getByTestId('toast').getByText('The household’s language and region are saved.'));
     const saved = (await server.admin.get('/api/admin/locale')).body.locale;
     expect(saved).toMatchObject({ timeZone: ZONE, units: 'imperial', timeFormat: '12h' });
 
@@ -92,6 +93,7 @@ describe('Language and region', () => {
     await shown(page.getByRole('combobox', { name: 'Time format' }));
     expect(await page.getByRole('combobox', { name: 'Time format' }).inputValue()).toBe('12h');
     expect(await fits(page)).toBe(true);
+    await page.screenshot({ path: '/tmp/hearth-laptop-locale-admin.png', fullPage: true });
 
     // a member keeps metric for themselves
     const member = await pages.open('member', PHONE);
@@ -100,7 +102,7 @@ describe('Language and region', () => {
     await shown(units);
     expect(await units.inputValue()).toBe('');
     await units.selectOption('metric');
-    await shown(member.getByText('Your language and units are saved.'));
+    await shown(member.getByTestId('toast').getByText('Your language and units are saved.'));
     await expect.poll(async () => (await server.member.get('/api/auth/me/locale')).body.locale.units).toBe('metric');
     await expectNoSeriousA11yViolations(member, '/profile (phone)');
     expect(await fits(member)).toBe(true);

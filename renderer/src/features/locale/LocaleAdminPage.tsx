@@ -36,12 +36,12 @@ function LocaleForm({ settings }: { settings: LocaleSettingsResponse }): ReactEl
   const set = <K extends keyof HouseholdLocale>(key: K, value: HouseholdLocale[K]) => setDraft((d) => ({ ...d, [key]: value }));
   const machineNote = (key: keyof HouseholdLocale) => (settings.fromMachine.includes(key) ? 'Follows this computer until you choose.' : undefined);
 
-  const zones = useMemo(() => {
+  const { zones, found } = useMemo(() => {
     const q = zoneQuery.trim().toLowerCase().replace(/\s+/g, '_');
     const all = timeZones();
-    const found = q ? all.filter((z) => z.toLowerCase().includes(q)) : all;
+    const matches = q ? all.filter((z) => z.toLowerCase().includes(q)) : all;
     // the chosen zone stays in the list whatever is searched
-    return found.includes(draft.timeZone) ? found : [draft.timeZone, ...found];
+    return { zones: matches.includes(draft.timeZone) ? matches : [draft.timeZone, ...matches], found: matches.length };
   }, [zoneQuery, draft.timeZone]);
   const languages = useMemo(() => languageChoices(draft.language), [draft.language]);
   const changed = (Object.keys(draft) as Array<keyof HouseholdLocale>).filter((k) => draft[k] !== settings.locale[k]);
@@ -85,7 +85,7 @@ function LocaleForm({ settings }: { settings: LocaleSettingsResponse }): ReactEl
             ))}
           </select>
           <span id="locale-zone-hint" className="field__hint">
-            {zones.length === 1 && zoneQuery ? 'No other zone has that name. ' : ''}
+            {found === 0 ? 'No time zone has that name; try a city such as Chicago or Berlin. ' : ''}
             {machineNote('timeZone') ?? 'Today’s day, the briefing, match and air times are the household’s time in this zone.'}
           </span>
         </div>
@@ -93,7 +93,9 @@ function LocaleForm({ settings }: { settings: LocaleSettingsResponse }): ReactEl
         <div className="field">
           <span className="field__label">Units</span>
           <SegmentedControl label="Units" value={draft.units} onChange={(u) => set('units', u)} options={UNIT_OPTIONS} />
-          <span className="field__hint">{machineNote('units') ?? 'The weather, speeds and distances.'}</span>
+          <span className="field__hint">
+            {draft.units === 'imperial' ? '°F, mph and miles' : '°C, km/h and kilometres'} for the weather, speeds and distances.{machineNote('units') ? ` ${machineNote('units')}` : ''}
+          </span>
         </div>
 
         <div className="field">

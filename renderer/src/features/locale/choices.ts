@@ -34,8 +34,8 @@ export function timeZones(): string[] {
 }
 
 export const UNIT_OPTIONS: readonly SegmentOption<'metric' | 'imperial'>[] = [
-  { value: 'metric', label: 'Metric (°C, km/h, km)' },
-  { value: 'imperial', label: 'Imperial (°F, mph, mi)' },
+  { value: 'metric', label: 'Metric' },
+  { value: 'imperial', label: 'Imperial' },
 ];
 
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
