@@ -18,7 +18,7 @@ import type {
 
 import type { CreateDeviceBody as CreateSchema, PatchDeviceBody as PatchSchema } from '../../../../server/modules/home-inventory/schema.js';
 import type { z } from 'zod';
-import { fmt } from '../../ui/locale';
+import { fmt } from '../../ui/locale.js';
 export type { AskEvents } from '../../../../server/modules/home-inventory/schema.js';
 /** What the web app sends (the schemas' input: optional fields may be left out, empty text clears). */
 export type CreateDeviceBody = z.input<typeof CreateSchema>;
