@@ -4,7 +4,7 @@
 // weather is in °F with its "as of" time on a 12-hour clock and a show's next air time is written
 // in the new zone; a member chooses metric for themselves on their profile and their Today is in
 // °C while the admin's stays °F. Axe finds nothing serious. Needs the built web app.
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenMeteo, type FakeOpenMeteo } from '../fakes/open-meteo.js';
 import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
@@ -25,7 +25,7 @@ describe('Language and region', () => {
   let tv: FakeTvmaze;
   let browser: Browser;
   const pages = createPageOpener(() => ({ browser, server }));
-  const fits = (page: import('playwright-core').Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
   beforeAll(async () => {
     requireBuiltWebApp();
