@@ -19,7 +19,8 @@ export interface SessionSnapshot {
 export interface SessionValue extends SessionSnapshot {
   /** Why the user is on the profile picker, when it was not their own choice. */
   signedOutReason: SignedOutReason;
-  signIn(user: PublicUser): void;
+  /** `locale`: their language and region when the caller has it already (otherwise it is asked for). */
+  signIn(user: PublicUser, locale?: EffectiveLocale): void;
   /** The signed-in user's own record changed (renamed, role changed). */
   updateUser(user: PublicUser): void;
   updateSetup(patch: Partial<SetupStatus>): void;
@@ -117,13 +118,14 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     return () => opened.close();
   }, [setUser, setLocale]);
 
-  const signIn = useCallback((u: PublicUser) => {
+  const signIn = useCallback((u: PublicUser, own?: EffectiveLocale) => {
     setSignedOutReason(null);
+    // the first screen is drawn in their language and region when the caller has it
+    if (own) setLocale(own);
     setUser(u);
     channel.current?.announce({ type: 'signed-in', userId: u.id });
-    // their own language and units (the household's until it answers)
-    refreshLocale().catch(() => undefined);
-  }, [setUser, refreshLocale]);
+    if (!own) refreshLocale().catch(() => undefined);
+  }, [setUser, setLocale, refreshLocale]);
   const updateUser = useCallback((u: PublicUser) => setUserState((current) => (current && current.id === u.id ? u : current)), []);
   const updateSetup = useCallback((patch: Partial<SetupStatus>) => setSetup((s) => ({ ...s, ...patch })), []);
   const forget = useCallback(() => {
