@@ -68,6 +68,7 @@ import { machineSummary } from './platform/hardware.js';
 import { Scheduler } from './platform/scheduler.js';
 import { createSsrfGuard } from './platform/ssrf.js';
 import { TlsManager } from './platform/tls/manager.js';
+import { createLocaleModule } from './modules/locale/module.js';
 
 export type { Platform, Tuning };
 
@@ -102,7 +103,10 @@ export interface Overrides {
  * before it. A port onto a module built later is a function called only after every module is built.
  */
 function buildModules(p: Platform, o: Overrides) {
-  const auth = createAuthModule(p);
+  // the household's language and region: built first, as the members' answers and Today's day read it
+  const localeModule = createLocaleModule(p);
+  const householdLocale = localeModule.services.locale;
+  const auth = createAuthModule(p, { locale: householdLocale });
   const users = auth.services.auth;
   const content = createContentModule(p, { users });
   const dials = content.services.content;
@@ -160,6 +164,7 @@ function buildModules(p: Platform, o: Overrides) {
     chatModel: () => feats.chosenModel('chat'),
     // On this day offline: the installed Wikipedia archive's day article
     wikipedia: { article: (title) => archives.services.archives.articleByTitle('wikipedia', title), viewerUrl: (path) => archiveArticleUrl('wikipedia', path) },
+    locale: householdLocale,
   });
   const maps = createMapsModule(p, { downloads: queue, chatReadiness });
   const homeAssistant = createHomeAssistantModule(p, { users, content: dials, chatReadiness, notifications: notifications.services.notifications });
@@ -176,6 +181,7 @@ function buildModules(p: Platform, o: Overrides) {
       }
       return null;
     },
+    timeZone: () => householdLocale.timeZone(),
   });
   const converter = createConverterModule(p);
   const speedtest = createSpeedtestModule(p, { users });
@@ -185,7 +191,7 @@ function buildModules(p: Platform, o: Overrides) {
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
   const music = createMusicModule(p, { engine: imageGen.services.image.engine, content: dials });
   const videos = createVideosModule(p, { podcastVideos: podcasts.services.podcastVideos, downloads: queue });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision] as const;
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision, localeModule] as const;
   return all;
 }
 

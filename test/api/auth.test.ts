@@ -166,11 +166,11 @@ describe('auth with a household', () => {
     it('answers the signed-in user, and null (not a 401) without a session or with a made-up one', async () => {
       const r = await s.member.get('/api/auth/session');
       expect(r.status).toBe(200);
-      expect(r.body).toEqual({ user: expect.objectContaining({ id: s.users.member.id, name: MEMBER.name, role: 'member' }) });
+      expect(r.body).toEqual({ user: expect.objectContaining({ id: s.users.member.id, name: MEMBER.name, role: 'member' }), locale: expect.objectContaining({ language: expect.any(String), timeZone: expect.any(String) }) });
       for (const c of [s.anon, new TestClient(s.url, 'session=' + 'A'.repeat(43))]) {
         const anon = await c.get('/api/auth/session');
         expect(anon.status).toBe(200);
-        expect(anon.body).toEqual({ user: null });
+        expect(anon.body).toEqual({ user: null, locale: null });
       }
     });
   });

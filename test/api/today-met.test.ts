@@ -37,6 +37,7 @@ describe('Today: MET Norway as the weather source', () => {
     meteo.requests.length = 0;
     await s.handle.deps.db('today_cache').delete();
     await s.handle.deps.db('app_settings').where('key', 'like', 'today.%').delete();
+    await s.handle.deps.db('app_settings').where('key', 'like', 'locale.%').delete();
     await s.admin.put('/api/admin/briefing/location', { name: 'Hillford', lat: 59.913868, lon: 10.752245 });
   });
 

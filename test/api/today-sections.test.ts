@@ -28,6 +28,7 @@ describe('Today: units and section switches', () => {
     wiki.requests.length = 0;
     await s.handle.deps.db('today_cache').delete();
     await s.handle.deps.db('app_settings').where('key', 'like', 'today.%').delete();
+    await s.handle.deps.db('app_settings').where('key', 'like', 'locale.%').delete();
     await s.admin.put('/api/admin/briefing/location', { name: 'Harbourton', lat: 48.14, lon: 11.58 });
   });
 
@@ -87,6 +88,7 @@ describe('Today: units and section switches', () => {
   it('starts the shipped default home screen with the Today widgets once the place is saved; an admin’s default and a member’s own stay theirs', async () => {
     const ids = (layout: { canvas: Array<{ cols: Array<{ toolId: string }> }> }) => layout.canvas.flatMap((r) => r.cols.map((c) => c.toolId));
     await s.handle.deps.db('app_settings').where('key', 'like', 'today.%').delete();
+    await s.handle.deps.db('app_settings').where('key', 'like', 'locale.%').delete();
     await s.handle.deps.db('user_preferences').where('key', 'like', 'home.%').delete();
     await s.handle.deps.db('app_settings').where('key', 'home.layout.default').delete();
     const before = ids((await s.member.get('/api/home-layout')).body.layout);

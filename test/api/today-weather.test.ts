@@ -167,7 +167,7 @@ describe('Today: weather and on this day', () => {
     const b = BriefingResponse.parse((await s.member.get('/api/briefing')).body);
     expect(b.weather).toMatchObject({ location: 'Harbourton', temperature: 14.2, description: 'Mainly clear', stale: false });
     expect(b.onThisDay[0]!.text).toMatch(/A ferry line opens/);
-    expect(b.sentences[0]).toMatch(/^In Harbourton it is mainly clear and 14 degrees, between 8 and 18 degrees today/);
+    expect(b.sentences[0]).toMatch(/^In Harbourton it is mainly clear and 14 °C, between 8 and 18 °C today/);
     expect(b.sentences[1]).toMatch(/^On this day in 1931: A ferry line opens/);
     expect(meteo.requests).toHaveLength(0);
     expect(wiki.requests).toHaveLength(0);

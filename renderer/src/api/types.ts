@@ -59,3 +59,4 @@ export type {
   TestResponse as NotifyTestResponse,
 } from '../../../server/modules/notify/schema.js';
 export type { Skill, SkillsResponse } from '../../../server/modules/skills/schema.js';
+export type { EffectiveLocale, EffectiveLocaleResponse, HouseholdLocale, LocaleSettingsResponse, MemberLocale } from '../../../server/modules/locale/schema.js';

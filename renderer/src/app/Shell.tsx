@@ -7,7 +7,7 @@
 // - phones: the main entries as a bottom tab bar, and a More tab opening the More group above it.
 // Admin pages are not listed one by one: the Admin entry opens a page listing them, and shows as
 // current on any of them. Pages of tools that are switched off are left out (ToolsProvider).
-import { useEffect, useId, useRef, useState, type ReactElement } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactElement } from 'react';
 import { Link, matchPath, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../api/client';
 import { ToolsProvider, useTools } from '../features/apps/tools';
@@ -19,7 +19,7 @@ import { useMediaNav } from '../features/media/nav';
 import { Icon, Spinner } from '../ui/icons';
 import { ToastProvider } from '../ui/Toast';
 import { ADMIN_PAGE_ID, HEADER_ITEMS, isAdminLocation, navFor, pageHref, type ShellPage } from './pages';
-import { useSession, useUser } from './session';
+import { localeKey, useSession, useUser } from './session';
 import './shell.css';
 
 /** localStorage key of the sidebar's collapsed choice ('1' collapsed). */
@@ -46,7 +46,7 @@ function readCollapsed(): boolean {
 function ShellFrame(): ReactElement {
   const user = useUser();
   const { isVisible, status: toolsStatus } = useTools();
-  const { signOut } = useSession();
+  const { signOut, locale } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   const mainRef = useRef<HTMLElement>(null);
@@ -131,7 +131,10 @@ function ShellFrame(): ReactElement {
         ) : null}
       </div>
       <main id="main" ref={mainRef} tabIndex={-1} className="shell__main">
-        <Outlet />
+        {/* a new language or region draws the page again in it (the shell and its toasts stay) */}
+        <Fragment key={localeKey(locale)}>
+          <Outlet />
+        </Fragment>
       </main>
       {/* the podcast player, kept here so that moving between pages never stops it */}
       <MiniPlayerSlot />

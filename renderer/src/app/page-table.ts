@@ -38,6 +38,7 @@ import { routes as listen } from '../features/listen/routes.js';
 import { routes as shows } from '../features/shows/routes.js';
 import { routes as music } from '../features/music/routes.js';
 import { routes as videos } from '../features/videos/routes.js';
+import { routes as locale } from '../features/locale/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -75,6 +76,7 @@ export const PAGE_TABLE = [
   ...shows,
   ...music,
   ...videos,
+  ...locale,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

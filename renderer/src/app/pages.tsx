@@ -45,6 +45,7 @@ import { views as listen } from '../features/listen/pages';
 import { views as shows } from '../features/shows/pages';
 import { views as music } from '../features/music/pages';
 import { views as videos } from '../features/videos/pages';
+import { views as locale } from '../features/locale/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -106,6 +107,7 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...shows,
   ...music,
   ...videos,
+  ...locale,
 };
 
 /**

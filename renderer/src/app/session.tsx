@@ -4,19 +4,23 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, dropPrefetched, onUnauthorized } from '../api/client';
-import type { PublicUser, SessionResponse, SetupStatus } from '../api/types';
+import type { EffectiveLocale, EffectiveLocaleResponse, PublicUser, SessionResponse, SetupStatus } from '../api/types';
+import { setActiveLocale } from '../ui/locale';
 import { START_GETS } from './boot-loader';
 import { openSessionChannel, type SessionChannel } from './session-channel';
 
 export interface SessionSnapshot {
   setup: SetupStatus;
   user: PublicUser | null;
+  /** The signed-in member's language and region (the household's with their override); null signed out. */
+  locale: EffectiveLocale | null;
 }
 
 export interface SessionValue extends SessionSnapshot {
   /** Why the user is on the profile picker, when it was not their own choice. */
   signedOutReason: SignedOutReason;
-  signIn(user: PublicUser): void;
+  /** `locale`: their language and region when the caller has it already (otherwise it is asked for). */
+  signIn(user: PublicUser, locale?: EffectiveLocale): void;
   /** The signed-in user's own record changed (renamed, role changed). */
   updateUser(user: PublicUser): void;
   updateSetup(patch: Partial<SetupStatus>): void;
@@ -24,6 +28,8 @@ export interface SessionValue extends SessionSnapshot {
   signOut(): Promise<void>;
   /** The session is gone without a request to the server (e.g. the user removed themselves). */
   forget(): void;
+  /** Asks the server for the member's language and region again (after a change to it); every screen is drawn again in it. */
+  refreshLocale(): Promise<void>;
 }
 
 /** 'expired': the server ended the session; 'elsewhere': someone signed out in another tab. */
@@ -35,13 +41,28 @@ const SessionContext = createContext<SessionValue | null>(null);
 export async function loadSession(signal?: AbortSignal): Promise<SessionSnapshot> {
   // both at once (one round trip); before the first admin exists there is no user to show
   const [setup, session] = await Promise.all([api.get<SetupStatus>(START_GETS.setup, { signal }), api.get<SessionResponse>(START_GETS.session, { signal })]);
-  return { setup, user: setup.needsAdmin ? null : session.user };
+  return { setup, user: setup.needsAdmin ? null : session.user, locale: setup.needsAdmin ? null : (session.locale ?? null) };
 }
+
+/** A locale's fields as one key: the shell draws its page again with the new formats when it changes. */
+export const localeKey = (l: EffectiveLocale | null) => (l ? [l.language, l.timeZone, l.units, l.firstDayOfWeek, l.dateFormat, l.timeFormat].join('|') : 'browser');
 
 export function SessionProvider({ initial, children }: { initial: SessionSnapshot; children: ReactNode }): ReactElement {
   const [setup, setSetup] = useState(initial.setup);
   const [user, setUserState] = useState(initial.user);
   const [signedOutReason, setSignedOutReason] = useState<SignedOutReason>(null);
+  const [locale, setLocaleState] = useState(() => {
+    if (initial.locale) setActiveLocale(initial.locale);
+    return initial.locale;
+  });
+  const setLocale = useCallback((next: EffectiveLocale | null) => {
+    if (next) setActiveLocale(next);
+    setLocaleState(next);
+  }, []);
+  const refreshLocale = useCallback(async () => {
+    const { locale: next } = await api.get<EffectiveLocaleResponse>('/api/auth/me/locale');
+    setLocale(next);
+  }, [setLocale]);
 
   const userRef = useRef(user);
   userRef.current = user;
@@ -87,6 +108,7 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
         (snapshot) => {
           setSetup(snapshot.setup);
           setSignedOutReason(null);
+          setLocale(snapshot.locale);
           setUser(snapshot.user);
         },
         () => setUser(null),
@@ -94,13 +116,16 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
     });
     channel.current = opened;
     return () => opened.close();
-  }, [setUser]);
+  }, [setUser, setLocale]);
 
-  const signIn = useCallback((u: PublicUser) => {
+  const signIn = useCallback((u: PublicUser, own?: EffectiveLocale) => {
     setSignedOutReason(null);
+    // the first screen is drawn in their language and region when the caller has it
+    if (own) setLocale(own);
     setUser(u);
     channel.current?.announce({ type: 'signed-in', userId: u.id });
-  }, [setUser]);
+    if (!own) refreshLocale().catch(() => undefined);
+  }, [setUser, setLocale, refreshLocale]);
   const updateUser = useCallback((u: PublicUser) => setUserState((current) => (current && current.id === u.id ? u : current)), []);
   const updateSetup = useCallback((patch: Partial<SetupStatus>) => setSetup((s) => ({ ...s, ...patch })), []);
   const forget = useCallback(() => {
@@ -119,8 +144,8 @@ export function SessionProvider({ initial, children }: { initial: SessionSnapsho
   }, [forget]);
 
   const value = useMemo<SessionValue>(
-    () => ({ setup, user, signedOutReason, signIn, updateUser, updateSetup, signOut, forget }),
-    [setup, user, signedOutReason, signIn, updateUser, updateSetup, signOut, forget],
+    () => ({ setup, user, locale, signedOutReason, signIn, updateUser, updateSetup, signOut, forget, refreshLocale }),
+    [setup, user, locale, signedOutReason, signIn, updateUser, updateSetup, signOut, forget, refreshLocale],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -1,4 +1,5 @@
-// Human-friendly numbers for progress and sizes.
+// Human-friendly numbers for progress and sizes (numbers written in the member's language).
+import { fmt } from './locale';
 
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '—';
@@ -10,7 +11,7 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   const digits = unit === 0 || value >= 100 ? 0 : value >= 10 ? 1 : 2;
-  return `${value.toFixed(digits)} ${units[unit]}`;
+  return `${fmt().number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
 export function formatDuration(seconds: number): string {

@@ -3,6 +3,7 @@ import { createRequestLimit } from '../../http/rate-limit.js';
 import { Semaphore } from '../../platform/semaphore.js';
 import { defineModule, type Platform } from '../module.js';
 import { MembersService } from './members-service.js';
+import type { AuthPorts } from './ports.js';
 import { hashPin } from './pin.js';
 import { createAuthRoutes, createUserAdminRoutes } from './routes.js';
 import { AuthService } from './service.js';
@@ -10,7 +11,7 @@ import { PinStateJournal } from './pin-state.js';
 import { AuthStore, PinStateStore } from './store.js';
 import { PinThrottle } from './throttle.js';
 
-export function createAuthModule(p: Platform) {
+export function createAuthModule(p: Platform, ports: AuthPorts) {
   const logger = p.logger.child('auth');
   const pinState = new PinStateJournal(new PinStateStore(p.db), logger);
   const store = new AuthStore(p.db);
@@ -19,7 +20,7 @@ export function createAuthModule(p: Platform) {
   const pinSlots = new Semaphore(2);
   const hash = (pin: string) => pinSlots.run(() => hashPin(pin, p.config.pinHashCost));
   const members = new MembersService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, hash });
-  const auth = new AuthService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, pinSlots, hash, members });
+  const auth = new AuthService({ store, bus: p.bus, clock: p.clock, logger, throttle, pinState, pinSlots, hash, members, locale: ports.locale });
   // requests per client on select + verify-pin, the anonymous routes that cost work
   const signIn = createRequestLimit({ perMinute: p.tuning.signInRequestsPerMinute ?? 30, message: 'Too many sign-in attempts from this device.' });
 

@@ -8,6 +8,7 @@ import {
   ChangePinResponse,
   CreateUserBody,
   isWeakPin,
+  MeResponse,
   OkResponse,
   ProfilesResponse,
   SelectBody,
@@ -40,12 +41,12 @@ export function createAuthRoutes(auth: AuthService, limits: { signIn: RequestLim
     // a member's own PIN (the admin's edit in Members stays); a wrong current PIN counts toward the sign-in lock
     r.post('/pin', { access: 'user', response: ChangePinResponse }, (req) => auth.changePin(actorOf(req), parse(ChangePinBody, req.body), clientOf(req)));
 
-    r.get('/me', { access: 'user', response: UserResponse }, async (req) => ({ user: await auth.me(actorOf(req)) }));
+    r.get('/me', { access: 'user', response: MeResponse }, (req) => auth.me(actorOf(req)));
 
     // The web app's start asks this rather than /me: signed out is an answer here, not a 401 that
     // every browser logs as a failed request on the profile picker. It tells the caller only who
     // its own cookie belongs to.
-    r.get('/session', { access: 'none', response: SessionResponse }, async (req) => ({ user: await auth.sessionUser(req.actor) }));
+    r.get('/session', { access: 'none', response: SessionResponse }, (req) => auth.sessionUser(req.actor));
 
     r.post('/logout', { access: 'user', response: OkResponse }, async (req, res) => {
       await auth.logout(actorOf(req));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EffectiveLocale } from '../locale/schema.js';
 
 export const PIN_PATTERN = /^\d{4,8}$/;
 /** A PIN check waits at most this long in its profile's queue (the profile is being guessed at); beyond, 429. */
@@ -85,8 +86,11 @@ export const UserResponse = z.object({ user: PublicUser });
 /** A member as created or changed by an admin (or at setup): weakPin says whether the PIN just set is easy to guess (only when one was set). */
 export const UserPinResponse = z.object({ user: PublicUser, weakPin: z.boolean().optional() });
 export type UserPinResponse = z.infer<typeof UserPinResponse>;
-/** Who this browser is signed in as: null when nobody is (GET /api/auth/session). */
-export const SessionResponse = z.object({ user: PublicUser.nullable() });
+/** Who this browser is signed in as, with the language and region their screens follow: nulls when nobody is (GET /api/auth/session). */
+export const SessionResponse = z.object({ user: PublicUser.nullable(), locale: EffectiveLocale.nullable() });
+/** GET /api/auth/me: the member and the language and region their screens follow. */
+export const MeResponse = z.object({ user: PublicUser, locale: EffectiveLocale });
+export type MeResponse = z.infer<typeof MeResponse>;
 export type SessionResponse = z.infer<typeof SessionResponse>;
 /** A member as admins see them: with when a PIN lock on their profile ends (null: not locked). */
 export const AdminUser = PublicUser.extend({ lockedUntil: z.string().nullable() });

@@ -22,11 +22,14 @@ import {
   type ChangePinBody,
   type ChangePinResponse,
   type CreateUserBody,
+  type MeResponse,
+  type SessionResponse,
   type PublicUser,
   type SelectResponse,
   type UpdateUserBody,
 } from './schema.js';
 import type { PinStateJournal } from './pin-state.js';
+import type { AuthPorts } from './ports.js';
 import { toPublicUser, type MembersService } from './members-service.js';
 import type { AuthStore, UserRecord } from './store.js';
 import type { PinBlock, PinThrottle } from './throttle.js';
@@ -47,6 +50,8 @@ export interface AuthDeps {
   members: MembersService;
   /** Tells the other modules a member was deleted (their files are not rows). */
   bus: EventBus;
+  /** The signed-in member's language and region (the locale module). */
+  locale: AuthPorts['locale'];
 }
 
 export interface SignIn {
@@ -307,16 +312,16 @@ export class AuthService {
     await this.deps.store.deleteSession(actor.sessionId);
   }
 
-  /** The signed-in user, or null when the request has no session (or its user is gone). */
-  async sessionUser(actor: UserActor | undefined): Promise<PublicUser | null> {
+  /** The signed-in user and their language and region, or nulls when the request has no session (or its user is gone). */
+  async sessionUser(actor: UserActor | undefined): Promise<SessionResponse> {
     const u = actor ? await this.deps.store.findUser(actor.id) : null;
-    return u ? toPublicUser(u) : null;
+    return u && actor ? { user: toPublicUser(u), locale: await this.deps.locale.effective(actor) } : { user: null, locale: null };
   }
 
-  async me(actor: UserActor): Promise<PublicUser> {
+  async me(actor: UserActor): Promise<MeResponse> {
     const u = await this.deps.store.findUser(actor.id);
     if (!u) throw new UnauthorizedError();
-    return toPublicUser(u);
+    return { user: toPublicUser(u), locale: await this.deps.locale.effective(actor) };
   }
 
   async sweepExpiredSessions(): Promise<number> {

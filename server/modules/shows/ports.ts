@@ -8,4 +8,6 @@ export interface ShowsPorts {
    * or does not answer.
    */
   inPlex(actor: UserActor, ids: { tvdb: number | null; imdb: string | null }): Promise<{ ratingKey: string } | null>;
+  /** The household's time zone (the locale module): each episode's air time is written in it. */
+  timeZone(): Promise<string>;
 }

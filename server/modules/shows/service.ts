@@ -31,8 +31,8 @@ export interface ShowsDeps extends ShowsPorts {
 }
 
 const imagePath = (id: number) => `/api/shows/${id}/image`;
-/** When an episode airs, in the household computer's offset; null when TVmaze does not know yet. */
-const airsAt = (e: TvEpisode): string | null => (e.airstamp ? withLocalOffset(new Date(e.airstamp)) : null);
+/** When an episode airs, in the household's time zone (its locale); null when TVmaze does not know yet. */
+const airsAt = (e: TvEpisode, timeZone: string): string | null => (e.airstamp ? withLocalOffset(new Date(e.airstamp), timeZone) : null);
 
 export class ShowsService {
   constructor(private readonly deps: ShowsDeps) {}
@@ -55,8 +55,8 @@ export class ShowsService {
     return { tvmazeId: s.id, name: s.name, status: s.status, premiered: s.premiered, ended: s.ended, network: s.network, genres: s.genres, imageUrl: s.image ? imagePath(s.id) : null, summary: s.summary };
   }
 
-  private episode(e: TvEpisode, watched: Set<number>): Episode {
-    return { id: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e), runtime: e.runtime, summary: e.summary, watched: watched.has(e.id) };
+  private episode(e: TvEpisode, watched: Set<number>, timeZone: string): Episode {
+    return { id: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e, timeZone), runtime: e.runtime, summary: e.summary, watched: watched.has(e.id) };
   }
 
   async search(_actor: UserActor, q: string): Promise<{ results: ShowSummary[] }> {
@@ -69,11 +69,12 @@ export class ShowsService {
 
   async show(actor: UserActor, id: number): Promise<ShowResponse> {
     const { payload: s, freshness } = await this.detail(id);
-    const [watched, onWatchlist, inPlex] = await Promise.all([
+    const [watched, onWatchlist, inPlex, timeZone] = await Promise.all([
       this.deps.store.watchedEpisodes(actor.id, id),
       this.deps.store.onWatchlist(actor.id, id),
       // the badge is a nicety: Plex down or not linked is no badge, never a failed page
       this.deps.inPlex(actor, s.externals).catch(() => null),
+      this.deps.timeZone(),
     ]);
     const perSeason = new Map<number, number>();
     for (const e of s.episodes) if (e.number !== null) perSeason.set(e.season, (perSeason.get(e.season) ?? 0) + 1);
@@ -81,8 +82,8 @@ export class ShowsService {
     return {
       show: { ...this.summary(s), officialSite: s.officialSite, runtime: s.runtime, schedule: s.schedule, externals: s.externals },
       seasons: s.seasons.map((x) => ({ number: x.number, episodeCount: x.episodeCount ?? perSeason.get(x.number) ?? 0, premiereDate: x.premiereDate, endDate: x.endDate })),
-      episodes: s.episodes.map((e) => this.episode(e, watched)),
-      nextEpisode: next ? this.episode(next, watched) : null,
+      episodes: s.episodes.map((e) => this.episode(e, watched, timeZone)),
+      nextEpisode: next ? this.episode(next, watched, timeZone) : null,
       inPlex,
       onWatchlist,
       freshness: { fetchedAt: freshness.fetchedAt, ageSeconds: freshness.ageSeconds, stale: freshness.stale },
@@ -99,7 +100,7 @@ export class ShowsService {
   }
 
   private async entry(actor: UserActor, row: { tvmazeId: number; name: string; addedAt: string }): Promise<WatchlistEntry> {
-    const [found, watched] = await Promise.all([this.detail(row.tvmazeId).catch(() => null), this.deps.store.watchedEpisodes(actor.id, row.tvmazeId)]);
+    const [found, watched, timeZone] = await Promise.all([this.detail(row.tvmazeId).catch(() => null), this.deps.store.watchedEpisodes(actor.id, row.tvmazeId), this.deps.timeZone()]);
     const s = found?.payload;
     const next = s && s.nextEpisodeId !== null ? s.episodes.find((e) => e.id === s.nextEpisodeId) : undefined;
     return {
@@ -108,7 +109,7 @@ export class ShowsService {
       imageUrl: s?.image ? imagePath(row.tvmazeId) : null,
       addedAt: row.addedAt,
       status: s?.status ?? null,
-      nextEpisode: next ? { season: next.season, number: next.number, name: next.name, airsAt: airsAt(next) } : null,
+      nextEpisode: next ? { season: next.season, number: next.number, name: next.name, airsAt: airsAt(next, timeZone) } : null,
       watchedCount: watched.size,
       episodeCount: s ? s.episodes.filter((e) => e.number !== null).length : null,
     };
@@ -142,6 +143,7 @@ export class ShowsService {
     const now = this.deps.clock.now().getTime();
     const until = now + SCHEDULE_DAYS * DAY_MS;
     const rows = await this.deps.store.watchlist(actor.id);
+    const timeZone = await this.deps.timeZone();
     const guides = await Promise.all(rows.map(async (r) => ({ row: r, guide: await this.detail(r.tvmazeId).catch(() => null) })));
     const episodes = guides.flatMap(({ guide }) => {
       if (!guide) return [];
@@ -149,7 +151,7 @@ export class ShowsService {
       return s.episodes.flatMap((e) => {
         const t = e.airstamp ? Date.parse(e.airstamp) : NaN;
         if (!(t >= now && t <= until)) return [];
-        return [{ tvmazeId: s.id, showName: s.name, episodeId: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e)!, at: t }];
+        return [{ tvmazeId: s.id, showName: s.name, episodeId: e.id, season: e.season, number: e.number, name: e.name, airsAt: airsAt(e, timeZone)!, at: t }];
       });
     });
     episodes.sort((a, b) => a.at - b.at || a.showName.localeCompare(b.showName));

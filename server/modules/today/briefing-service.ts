@@ -1,12 +1,13 @@
 // The admin's view of Today (/api/admin/briefing): the place, the language, offline mode and each
 // source's status (last fetch, last error, next poll, what leaves the house), and "refresh now".
 import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
-import { type Clock, withLocalOffset } from '../../platform/clock.js';
+import { type Clock, zonedDay } from '../../platform/clock.js';
 import type { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import type { NewsService } from './news-service.js';
 import type { OnThisDayService } from './on-this-day-service.js';
 import type { BriefingSummaries } from './briefing-summary.js';
 import type { AppSettingsStore } from '../../db/kv.js';
+import type { TodayPorts } from './ports.js';
 import { ALL_SECTIONS_ON, KEY_SECTIONS, Sections, type BriefingResponse, type BriefingSettingsResponse, type RefreshResponse } from './schema.js';
 import type { SportsService } from './sports-service.js';
 import type { WeatherService } from './weather-service.js';
@@ -22,6 +23,8 @@ export interface BriefingDeps {
   sports: SportsService;
   summaries: BriefingSummaries;
   settings: AppSettingsStore;
+  /** The household's locale and each member's override: the briefing's day, units and language. */
+  locale: TodayPorts['locale'];
 }
 
 /** The admin's section switches (every section on until an admin switches one off). */
@@ -58,7 +61,7 @@ export class BriefingService {
     return {
       location: await weather.location(),
       language: lang,
-      units: await weather.units(),
+      units: (await this.deps.locale.household()).units,
       weatherSource: await weather.source(),
       sections: await this.sections(),
       offline: this.deps.offline,
@@ -88,8 +91,9 @@ export class BriefingService {
   async compose(actor: UserActor): Promise<BriefingResponse> {
     const on = await this.sections();
     // a section switched off is not read at all
+    const mine = await this.deps.locale.effective(actor);
     const [w, otd, news, loc, matches] = await Promise.all([
-      on.weather ? this.deps.weather.cached() : null,
+      on.weather ? this.deps.weather.cached(mine.units) : null,
       on.onThisDay ? this.deps.onThisDay.cached() : null,
       on.news ? this.deps.news.list(actor, { limit: 5 }) : { items: [] },
       this.deps.weather.location(),
@@ -101,10 +105,12 @@ export class BriefingService {
       : null;
     const events = otd ? [...otd.selected, ...otd.events].slice(0, 3) : [];
     const sentences: string[] = [];
-    if (weather) {
-      const range = weather.min !== null && weather.max !== null ? `, between ${Math.round(weather.min)} and ${Math.round(weather.max)} degrees today` : '';
+    if (weather && w) {
+      // the member's units, as the forecast was asked in them (°C or °F)
+      const deg = w.units.temperature;
+      const range = weather.min !== null && weather.max !== null ? `, between ${Math.round(weather.min)} and ${Math.round(weather.max)} ${deg} today` : '';
       const rain = weather.rainChance ? ` with a ${weather.rainChance}% chance of rain` : '';
-      sentences.push(`In ${weather.location} it is ${weather.description.toLowerCase()}${weather.temperature !== null ? ` and ${Math.round(weather.temperature)} degrees` : ''}${range}${rain}.`);
+      sentences.push(`In ${weather.location} it is ${weather.description.toLowerCase()}${weather.temperature !== null ? ` and ${Math.round(weather.temperature)} ${deg}` : ''}${range}${rain}.`);
     }
     if (news.items.length) sentences.push(`The top headline is “${news.items[0]!.title}” from ${news.items[0]!.feedTitle}.`);
     const first = events.find((e) => e.year !== null);
@@ -116,9 +122,9 @@ export class BriefingService {
     );
     // the model is given these facts and nothing else
     const facts = [...sentences, ...news.items.slice(1, 3).map((i) => `Another headline: “${i.title}” from ${i.feedTitle}.`), ...matchLines];
-    const date = this.deps.onThisDay.today();
-    const day = withLocalOffset(this.deps.clock.now()).slice(0, 10);
-    const { summary, note } = await this.deps.summaries.get(actor.id, day, facts);
+    const date = await this.deps.onThisDay.today();
+    const day = zonedDay(this.deps.clock.now(), mine.timeZone).date;
+    const { summary, note } = await this.deps.summaries.get(actor.id, day, facts, { language: mine.language, units: mine.units });
     return {
       date,
       weather,

@@ -20,6 +20,21 @@ export const SUMMARY_SYSTEM_PROMPT = [
   'Write exactly 3 short sentences of plain spoken text: no lists, no headings, no markdown, no emoji.',
 ].join(' ');
 
+/** The member's language and units, said to the model so the summary is in their words and measures. */
+export interface SummaryVoice {
+  language: string;
+  units: 'metric' | 'imperial';
+}
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+/** The system prompt for a member: the rules, then their language and units. */
+export function summaryPrompt(voice?: SummaryVoice): string {
+  if (!voice) return SUMMARY_SYSTEM_PROMPT;
+  const name = languageNames.of(voice.language) ?? voice.language;
+  const measures = voice.units === 'imperial' ? 'degrees Fahrenheit and miles per hour' : 'degrees Celsius and kilometres per hour';
+  return `${SUMMARY_SYSTEM_PROMPT} Write in ${name} (${voice.language}). Temperatures and speeds are in ${measures}.`;
+}
+
 export interface SummaryDeps {
   store: BriefingSummaryStore;
   runtime: ModelRuntimeClient;
@@ -55,16 +70,16 @@ export class BriefingSummaries {
   constructor(private readonly deps: SummaryDeps) {}
 
   /** The member's summary of this morning: kept, or written now from `facts` (the briefing's facts in plain lines). */
-  get(userId: string, day: string, facts: string[]): Promise<SummaryOutcome> {
+  get(userId: string, day: string, facts: string[], voice?: SummaryVoice): Promise<SummaryOutcome> {
     const key = `${userId}:${day}`;
     const running = this.running.get(key);
     if (running) return running;
-    const p = this.write(userId, day, facts).finally(() => this.running.delete(key));
+    const p = this.write(userId, day, facts, voice).finally(() => this.running.delete(key));
     this.running.set(key, p);
     return p;
   }
 
-  private async write(userId: string, day: string, facts: string[]): Promise<SummaryOutcome> {
+  private async write(userId: string, day: string, facts: string[], voice?: SummaryVoice): Promise<SummaryOutcome> {
     const kept = await this.deps.store.get(userId, day);
     if (kept) return { summary: kept.summary, note: null };
     if (facts.length === 0) return { summary: null, note: 'There is nothing to sum up yet.' };
@@ -80,7 +95,7 @@ export class BriefingSummaries {
       const result = await this.deps.runtime.chat({
         model,
         messages: [
-          { role: 'system', content: SUMMARY_SYSTEM_PROMPT },
+          { role: 'system', content: summaryPrompt(voice) },
           { role: 'user', content: `Today’s facts:\n${facts.map((f) => `- ${f}`).join('\n')}\n\nWrite the 3-sentence briefing.` },
         ],
         options: { temperature: 0.3 },

@@ -5,6 +5,7 @@
 // figures and no geocoder: the days are aggregated here (min/max of the instants per local day, the
 // symbol near midday), the town search stays Open-Meteo's. Symbols become WMO codes so the web app
 // words them the same way. The fetcher's identifying User-Agent is what MET's terms ask for.
+import { withLocalOffset } from '../../platform/clock.js';
 import type { Forecast, UnitSystem } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
 
@@ -56,15 +57,13 @@ type Entry = {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 
-/** The household's local date and hour of a UTC time, as the forecast's local times are written (no offset). */
-function localTime(iso: string): string {
-  const d = new Date(iso);
-  const local = new Date(d.getTime() - d.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
+/** The household's local date and hour of a UTC time (in its locale's zone), as the forecast's local times are written (no offset). */
+function localTime(iso: string, timeZone?: string): string {
+  return withLocalOffset(new Date(iso), timeZone).slice(0, 16);
 }
 
 /** MET's answer → the Forecast Hearth keeps, in the household's units. Throws when it is not a forecast. */
-export function parseMetNorway(body: Buffer, units: UnitSystem): Forecast {
+export function parseMetNorway(body: Buffer, units: UnitSystem, timeZone?: string): Forecast {
   const raw = JSON.parse(body.toString('utf8')) as { properties?: { timeseries?: unknown } };
   const series = raw?.properties?.timeseries;
   if (!Array.isArray(series) || series.length === 0) throw new Error('not a forecast');
@@ -84,7 +83,7 @@ export function parseMetNorway(body: Buffer, units: UnitSystem): Forecast {
   for (const e of entries) {
     const t = num(e.data!.instant!.details!.air_temperature);
     if (t === null) continue;
-    const local = localTime(e.time as string);
+    const local = localTime(e.time as string, timeZone);
     const date = local.slice(0, 10);
     const distance = Math.abs(Number(local.slice(11, 13)) - 12);
     const d = days.get(date);
@@ -99,7 +98,7 @@ export function parseMetNorway(body: Buffer, units: UnitSystem): Forecast {
     timezone: null,
     units: { temperature: units === 'imperial' ? '°F' : '°C', windSpeed: units === 'imperial' ? 'mph' : 'km/h' },
     current: {
-      time: localTime(now.time as string),
+      time: localTime(now.time as string, timeZone),
       temperature: temp(num(details.air_temperature)),
       // MET's compact product has no "feels like"
       apparentTemperature: null,
@@ -110,7 +109,7 @@ export function parseMetNorway(body: Buffer, units: UnitSystem): Forecast {
       isDay,
     },
     hourly: entries.slice(0, 24).map((e) => ({
-      time: localTime(e.time as string),
+      time: localTime(e.time as string, timeZone),
       temperature: temp(num(e.data!.instant!.details!.air_temperature)),
       weatherCode: symbolToCode(symbolOf(e)).code,
       precipitationProbability: null,

@@ -25,10 +25,12 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
   const { config } = p;
   const store = new SourceCacheStore(p.db, 'today_cache');
   const fetcher = new SourceFetcher({ guard: p.guard, store, clock: p.clock, logger: p.logger, offline: config.offline, timeoutMs: p.tuning.todayFetchTimeoutMs, userAgent: TODAY_USER_AGENT, label: 'Today' });
-  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl, metUrl: config.metUrl });
-  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
+  const { locale } = ports;
+  const timeZone = () => locale.timeZone();
+  const weather = new WeatherService({ fetcher, settings: p.settings, forecastUrl: config.openMeteoUrl, geocodeUrl: config.openMeteoGeoUrl, metUrl: config.metUrl, locale });
+  const onThisDay = new OnThisDayService({ fetcher, settings: p.settings, clock: p.clock, timeZone, baseUrl: config.wikipediaUrl, wikipedia: ports.wikipedia });
   const feeds = new FeedTasks(new ParseWorker({ handlers: FEED_TASKS_MODULE, taskTimeoutMs: 30_000, logger: p.logger }));
-  const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl });
+  const sports = new SportsService({ fetcher, settings: p.settings, clock: p.clock, baseUrl: config.sportsDbUrl, timeZone });
   const news = new NewsService({ store: new NewsStore(p.db), fetcher, feeds, clock: p.clock, logger: p.logger });
   const summaries = new BriefingSummaries({
     store: new BriefingSummaryStore(p.db),
@@ -39,7 +41,7 @@ export function createTodayModule(p: Platform, ports: TodayPorts) {
     logger: p.logger,
     timeoutMs: p.tuning.briefingSummaryMs,
   });
-  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, wikipediaUrl: config.wikipediaUrl });
+  const briefing = new BriefingService({ store, weather, onThisDay, news, sports, summaries, settings: p.settings, offline: config.offline, clock: p.clock, wikipediaUrl: config.wikipediaUrl, locale });
   return defineModule({
     name: 'today',
     routes: [

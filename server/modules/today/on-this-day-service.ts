@@ -6,7 +6,7 @@
 // Wikipedia archive instead (on-this-day-archive.ts), its links opening the archive viewer.
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
-import type { Clock } from '../../platform/clock.js';
+import { type Clock, zonedDay } from '../../platform/clock.js';
 import { SourceUnavailableError, type FetchOutcome, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { dayArticleTitle, parseDayArticle } from './on-this-day-archive.js';
 import type { LocalWikipedia } from './ports.js';
@@ -47,6 +47,8 @@ export interface OnThisDayDeps {
   fetcher: SourceFetcher;
   settings: AppSettingsStore;
   clock: Clock;
+  /** The household's time zone (its locale): "today" is the household's day. */
+  timeZone: () => Promise<string>;
   /** https://{lang}.wikipedia.org or WIKIPEDIA_BASE. */
   baseUrl: string;
   /** The installed Wikipedia archive, read when there is no copy from the feed. */
@@ -56,7 +58,8 @@ export interface OnThisDayDeps {
 /** The hour (household time) from which tomorrow's day is fetched ahead. */
 export const PREFETCH_HOUR = 23;
 export const PREFETCH_CHECK_MS = 15 * 60_000;
-const mmdd = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/** MM-DD of a YYYY-MM-DD date. */
+const mmdd = (date: string) => date.slice(5, 10);
 
 export const ARCHIVE_CREDIT = 'From the household’s offline Wikipedia archive (CC BY-SA 4.0)';
 /** A day read from the archive is kept this long in memory (the archive changes only when an admin replaces it). */
@@ -95,9 +98,9 @@ export class OnThisDayService {
     return { language };
   }
 
-  /** Today's MM-DD on the household's computer. */
-  today(): string {
-    return mmdd(this.deps.clock.now());
+  /** Today's MM-DD in the household's time zone. */
+  async today(): Promise<string> {
+    return mmdd(zonedDay(this.deps.clock.now(), await this.deps.timeZone()).date);
   }
 
   /**
@@ -107,8 +110,9 @@ export class OnThisDayService {
    */
   async prefetchTomorrow(): Promise<FetchOutcome | null> {
     const now = this.deps.clock.now();
-    if (now.getHours() < PREFETCH_HOUR) return null;
-    const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, 12);
+    const { date, hour } = zonedDay(now, await this.deps.timeZone());
+    if (hour < PREFETCH_HOUR) return null;
+    const tomorrow = new Date(Date.parse(`${date}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const spec = this.spec(await this.language(), mmdd(tomorrow));
     if (await this.deps.fetcher.peek(spec)) return null;
     return this.deps.fetcher.refresh(spec);
@@ -120,7 +124,8 @@ export class OnThisDayService {
     return { key: `on-this-day:${lang}:${day}`, source: 'on-this-day', url: `${base}/api/rest_v1/feed/onthisday/all/${mm}/${dd}`, ttlMs: ON_THIS_DAY_TTL_MS, accept: 'application/json', parse: parseOnThisDay };
   }
 
-  async get(_actor: Actor, day = this.today()): Promise<OnThisDayResponse> {
+  async get(_actor: Actor, day?: string): Promise<OnThisDayResponse> {
+    day ??= await this.today();
     const lang = await this.language();
     try {
       const { payload, freshness } = await this.deps.fetcher.read(this.spec(lang, day), 'This day’s events could not be fetched from Wikipedia and no earlier copy is kept.');
@@ -135,13 +140,13 @@ export class OnThisDayService {
 
   /** Today's day from what Hearth has (no outside request): the cached feed copy, else the installed archive. */
   async cached(): Promise<(OnThisDayDay & { freshness: Freshness }) | null> {
-    const hit = await this.deps.fetcher.peek<OnThisDayDay>(this.spec(await this.language(), this.today()));
+    const hit = await this.deps.fetcher.peek<OnThisDayDay>(this.spec(await this.language(), await this.today()));
     if (hit) return { ...OnThisDayDay.parse(hit.payload), freshness: hit.freshness };
-    const local = await this.fromArchive(this.today());
+    const local = await this.fromArchive(await this.today());
     return local ? { ...local.day, freshness: local.freshness } : null;
   }
 
   async refresh(opts: { force?: boolean } = {}): Promise<FetchOutcome> {
-    return this.deps.fetcher.refresh(this.spec(await this.language(), this.today()), opts);
+    return this.deps.fetcher.refresh(this.spec(await this.language(), await this.today()), opts);
   }
 }

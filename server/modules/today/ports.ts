@@ -1,4 +1,5 @@
 // What the Today module asks of other modules (container.ts hands these in).
+import type { LocaleService } from '../locale/service.js';
 import type { AvailabilityCheck } from '../tools/schema.js';
 
 /** The household's installed Wikipedia archive (catalog id `wikipedia`), read when Hearth is offline. */
@@ -16,4 +17,6 @@ export interface TodayPorts {
   chatModel(): Promise<string | null>;
   /** On this day's offline source (the archives module). */
   wikipedia: LocalWikipedia;
+  /** The household's language and region (the locale module): its time zone, the units each member reads in. */
+  locale: Pick<LocaleService, 'timeZone' | 'unitsFor' | 'household' | 'set' | 'effective'>;
 }

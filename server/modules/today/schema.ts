@@ -5,7 +5,6 @@ import { z } from 'zod';
 
 export const KEY_LOCATION = 'today.location';
 export const KEY_LANGUAGE = 'today.language';
-export const KEY_UNITS = 'today.units';
 export const KEY_SECTIONS = 'today.sections';
 export const KEY_WEATHER_SOURCE = 'today.weatherSource';
 

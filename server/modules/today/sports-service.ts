@@ -11,7 +11,7 @@
 import { assertAdmin, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ConflictError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
-import { type Clock, withLocalOffset } from '../../platform/clock.js';
+import { type Clock, startOfZonedDay, withLocalOffset, zonedDay } from '../../platform/clock.js';
 import { parseCachedImage } from '../../platform/outside-sources/image.js';
 import { FetchFailure, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { Badge, KEY_SPORTS_KEY, KEY_TEAMS, MAX_TEAMS, StoredTeam, type Match, type SportsResponse, type SportsTodayResponse, type Team } from './schema.js';
@@ -101,7 +101,12 @@ export interface SportsDeps {
   settings: AppSettingsStore;
   clock: Clock;
   baseUrl: string;
+  /** The household's time zone (its locale): "today" and each match's start are in it. */
+  timeZone: () => Promise<string>;
 }
+
+/** A kept match with its start written in `timeZone` (the copy keeps the offset it was fetched with). */
+const inZone = (timeZone: string) => (m: Match): Match => (m.startsAt ? { ...m, startsAt: withLocalOffset(new Date(m.startsAt), timeZone) } : m);
 
 export class SportsService {
   constructor(private readonly deps: SportsDeps) {}
@@ -213,11 +218,12 @@ export class SportsService {
 
   async get(_actor: Actor): Promise<SportsResponse> {
     const teams = await this.teams();
+    const zoned = inZone(await this.deps.timeZone());
     const out = await Promise.all(
       teams.map(async (team) => {
         try {
           const [last, next] = await Promise.all([this.deps.fetcher.read(await this.fixtures(team, 'last'), 'none'), this.deps.fetcher.read(await this.fixtures(team, 'next'), 'none')]);
-          return { team, last: last.payload, next: next.payload, fetchedAt: last.freshness.fetchedAt, stale: last.freshness.stale || next.freshness.stale, error: null };
+          return { team, last: last.payload.map(zoned), next: next.payload.map(zoned), fetchedAt: last.freshness.fetchedAt, stale: last.freshness.stale || next.freshness.stale, error: null };
         } catch {
           return { team, last: [], next: [], fetchedAt: null, stale: true, error: `${team.name}’s results could not be fetched yet.` };
         }
@@ -243,10 +249,10 @@ export class SportsService {
   }
 
   private async matchesOfToday(read: (spec: SourceSpec<Match[]>) => Promise<{ payload: Match[]; freshness: Freshness }>): Promise<SportsTodayResponse> {
-    const now = this.deps.clock.now();
-    const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-    const end = new Date(start.getTime() + 86_400_000);
-    const date = withLocalOffset(start).slice(0, 10);
+    const timeZone = await this.deps.timeZone();
+    const { date } = zonedDay(this.deps.clock.now(), timeZone);
+    const start = startOfZonedDay(date, timeZone);
+    const end = startOfZonedDay(new Date(Date.parse(`${date}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10), timeZone);
     const teams = await this.teams();
     if (teams.length === 0) return { date, matches: [], stale: false, fetchedAt: null, error: null };
     const ids = new Set(teams.map((t) => t.id));
@@ -279,7 +285,7 @@ export class SportsService {
       const t = m.startsAt ? Date.parse(m.startsAt) : NaN;
       return t >= start.getTime() && t < end.getTime();
     });
-    const unique = [...new Map(inDay.map((m) => [m.id, m])).values()].sort((a, b) => (a.startsAt ?? '').localeCompare(b.startsAt ?? ''));
+    const unique = [...new Map(inDay.map((m) => [m.id, inZone(timeZone)(m)])).values()].sort((a, b) => (a.startsAt ?? '').localeCompare(b.startsAt ?? ''));
     return { date, matches: unique, stale, fetchedAt: fetched.sort()[0] ?? null, error };
   }
 }

@@ -2,12 +2,13 @@
 // the next 24 hours and 7 days for the location the admin saved. Coordinates leave the house rounded
 // to 2 decimals; the town search asks the geocoder only when the admin searches. The forecast is one
 // cached source (SourceFetcher), fresh for 30 minutes and served stale when a refresh fails.
-import { assertAdmin, type Actor } from '../../actor.js';
+import { assertAdmin, SYSTEM_ACTOR, type Actor } from '../../actor.js';
 import type { AppSettingsStore } from '../../db/kv.js';
 import { ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import { FetchFailure, type FetchOutcome, type Freshness, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { parseMetNorway } from './met-norway.js';
-import { Forecast, KEY_LOCATION, KEY_UNITS, KEY_WEATHER_SOURCE, Location, round2, UNIT_SYSTEMS, WEATHER_SOURCES, type PlaceResult, type UnitSystem, type WeatherResponse, type WeatherSource } from './schema.js';
+import type { TodayPorts } from './ports.js';
+import { Forecast, KEY_LOCATION, KEY_WEATHER_SOURCE, Location, round2, WEATHER_SOURCES, type PlaceResult, type UnitSystem, type WeatherResponse, type WeatherSource } from './schema.js';
 import { describeWeatherCode } from './weather-codes.js';
 
 export const WEATHER_TTL_MS = 30 * 60_000;
@@ -79,6 +80,8 @@ export interface WeatherDeps {
   geocodeUrl: string;
   /** MET Norway's base (api.met.no or MET_BASE). */
   metUrl: string;
+  /** The household's locale: the units each member reads the forecast in, the zone MET's times are written in. */
+  locale: TodayPorts['locale'];
 }
 
 const CREDITS: Record<WeatherSource, string> = { 'open-meteo': 'Weather data by Open-Meteo.com (CC BY 4.0)', 'met-norway': 'Weather data by MET Norway (CC BY 4.0)' };
@@ -91,10 +94,9 @@ export class WeatherService {
     return parsed.success ? parsed.data : null;
   }
 
-  /** °C and km/h unless the admin chose °F and mph. */
-  async units(): Promise<UnitSystem> {
-    const u = await this.deps.settings.get<string>(KEY_UNITS);
-    return (UNIT_SYSTEMS as readonly string[]).includes(u ?? '') ? (u as UnitSystem) : 'metric';
+  /** The units the forecast is asked in for `actor`: their own (a member's override), else the household's locale. */
+  units(actor: Actor = SYSTEM_ACTOR): Promise<UnitSystem> {
+    return this.deps.locale.unitsFor(actor);
   }
 
   /** Where the forecast comes from: Open-Meteo unless the admin chose MET Norway. */
@@ -114,23 +116,24 @@ export class WeatherService {
     return new URL((await this.source()) === 'met-norway' ? this.deps.metUrl : this.deps.forecastUrl).host;
   }
 
-  /** The source's spec for the household's place, in the household's units and from the chosen source. */
-  private async current(loc: Location): Promise<{ spec: SourceSpec<Forecast>; source: WeatherSource }> {
-    const [units, source] = await Promise.all([this.units(), this.source()]);
-    return { spec: source === 'met-norway' ? this.metSpec(loc, units) : this.spec(loc, units), source };
+  /** The source's spec for the household's place, in `units` (the household's unless given) and from the chosen source. */
+  private async current(loc: Location, units?: UnitSystem): Promise<{ spec: SourceSpec<Forecast>; source: WeatherSource }> {
+    const [u, source, timeZone] = await Promise.all([units ?? this.units(), this.source(), this.deps.locale.timeZone()]);
+    return { spec: source === 'met-norway' ? this.metSpec(loc, u, timeZone) : this.spec(loc, u), source };
   }
 
-  metSpec(loc: Location, units: UnitSystem): SourceSpec<Forecast> {
+  metSpec(loc: Location, units: UnitSystem, timeZone?: string): SourceSpec<Forecast> {
     const url = new URL('/weatherapi/locationforecast/2.0/compact', this.deps.metUrl);
     url.searchParams.set('lat', String(round2(loc.lat)));
     url.searchParams.set('lon', String(round2(loc.lon)));
     // MET answers in °C and m/s: the units are applied when reading, so each system has its own copy
-    return { key: `weather:met:${units === 'imperial' ? 'f:' : ''}${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: (body) => parseMetNorway(body, units) };
+    return { key: `weather:met:${units === 'imperial' ? 'f:' : ''}${round2(loc.lat)},${round2(loc.lon)}`, source: 'weather', url: url.href, ttlMs: WEATHER_TTL_MS, accept: 'application/json', parse: (body) => parseMetNorway(body, units, timeZone) };
   }
 
+  /** The older route's way to set the household's units: it sets them in the household's locale (the one place they are kept). */
   async setUnits(actor: Actor, units: UnitSystem): Promise<{ units: UnitSystem }> {
     assertAdmin(actor);
-    await this.deps.settings.set(KEY_UNITS, units);
+    await this.deps.locale.set(actor, { units });
     return { units };
   }
 
@@ -152,19 +155,19 @@ export class WeatherService {
   }
 
   /** Any member: the forecast for the household, or `configured: false` before an admin saved a place. */
-  async get(_actor: Actor): Promise<WeatherResponse> {
+  async get(actor: Actor): Promise<WeatherResponse> {
     const loc = await this.location();
     if (!loc) return { configured: false };
-    const { spec, source } = await this.current(loc);
+    const { spec, source } = await this.current(loc, await this.units(actor));
     const { payload, freshness } = await this.deps.fetcher.read(spec, 'The forecast could not be fetched yet and no earlier copy is kept. It is tried again every few minutes.');
     return { configured: true, location: loc, credit: CREDITS[source], ...Forecast.parse(payload), ...freshness };
   }
 
-  /** The cached forecast only (no fetch): null before a place is saved or a first copy. */
-  async cached(): Promise<(Forecast & { location: Location; freshness: Freshness }) | null> {
+  /** The cached forecast only (no fetch), in `units` (the household's unless given): null before a place is saved or a first copy. */
+  async cached(units?: UnitSystem): Promise<(Forecast & { location: Location; freshness: Freshness }) | null> {
     const loc = await this.location();
     if (!loc) return null;
-    const hit = await this.deps.fetcher.peek<Forecast>((await this.current(loc)).spec);
+    const hit = await this.deps.fetcher.peek<Forecast>((await this.current(loc, units)).spec);
     return hit ? { ...Forecast.parse(hit.payload), location: loc, freshness: hit.freshness } : null;
   }
 

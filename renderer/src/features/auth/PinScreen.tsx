@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useState, type ReactElement } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { api, ApiError, errorMessage } from '../../api/client';
-import type { UserResponse } from '../../api/types';
+import type { EffectiveLocaleResponse, UserResponse } from '../../api/types';
 import { useSession } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { formatClock } from '../../ui/format';
@@ -54,7 +54,9 @@ export function PinScreen(): ReactElement {
       setError(null);
       try {
         const { user } = await api.post<UserResponse>('/api/auth/verify-pin', { userId, pin });
-        signIn(user); // the route guard takes it from here
+        // their language and region before the first screen, so it is not drawn twice
+        const own = await api.get<EffectiveLocaleResponse>('/api/auth/me/locale').then((r) => r.locale, () => undefined);
+        signIn(user, own); // the route guard takes it from here
       } catch (err) {
         if (err instanceof ApiError && (err.code === 'locked_out' || err.code === 'rate_limited')) {
           setLockedUntil(Date.now() + (err.retryAfterSeconds ?? 300) * 1000);

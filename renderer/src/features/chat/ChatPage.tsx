@@ -19,6 +19,7 @@ import { useCompanions } from '../companions';
 import { SkillMenu, useKnownSkill } from '../skills';
 import { VoiceModeButton, VoiceModePanel } from '../voice';
 import './chat.css';
+import { fmt } from '../../ui/locale';
 
 /**
  * The line above a chat with a companion (?companion=<id> from the Companions page, or the
@@ -73,7 +74,7 @@ export function ChatPage(): ReactElement {
   const [checkedAt, setCheckedAt] = useState<string | null>(null);
   const recheck = async () => {
     await readiness.refetch();
-    setCheckedAt(new Date().toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }));
+    setCheckedAt(fmt().time(new Date()));
   };
   const stream = useChatStream();
   const conversation = useConversation(id, stream.streamingId !== null && stream.streamingId === id);

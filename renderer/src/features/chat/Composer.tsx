@@ -13,6 +13,7 @@ import { MAX_IMAGE_BYTES, MAX_IMAGES, MAX_MESSAGE_CHARS, useChatModels, type Con
 import type { SendArgs } from './useChatStream';
 import { TalkButton } from '../voice';
 import { useVisionStatus } from '../vision';
+import { fmt } from '../../ui/locale';
 
 interface Picture {
   name: string;
@@ -169,7 +170,7 @@ export function Composer({ userId, conversation, streaming, otherBusy, refusal, 
       />
       {tooLong ? (
         <p id="chat-message-long" className="field__error">
-          This message is too long: keep it under {MAX_MESSAGE_CHARS.toLocaleString()} characters.
+          This message is too long: keep it under {fmt().number(MAX_MESSAGE_CHARS)} characters.
         </p>
       ) : null}
       <div className="chat-composer__bar">

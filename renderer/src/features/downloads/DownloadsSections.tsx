@@ -6,6 +6,7 @@ import { Icon } from '../../ui/icons';
 import { JOB_STATE_TEXT } from './JobProgress';
 import type { JobProgress as Job, JobsStatus } from './types';
 import { useCancelJob } from './queries';
+import { fmt } from '../../ui/locale';
 
 
 export const KIND_TEXT: Record<Job['kind'], string> = {
@@ -45,8 +46,8 @@ export function waitingReason(job: Job, index: number, s: JobsStatus, blockers: 
 export function formatWhen(iso: string): string {
   const d = new Date(iso);
   const today = new Date();
-  const time = d.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
-  return d.toDateString() === today.toDateString() ? `at ${time}` : `on ${d.toLocaleDateString([], { day: 'numeric', month: 'short' })} at ${time}`;
+  const time = fmt().time(d);
+  return fmt().date(d, 'short') === fmt().date(today, 'short') ? `at ${time}` : `on ${fmt().date(d, 'day')} at ${time}`;
 }
 
 export function JobGroup({

@@ -7,6 +7,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { toBody, type DeviceDraft } from './draft';
 import { CATEGORIES, CATEGORY_ONE, type DeviceCategory, type PatchDeviceBody } from './types';
+import { fmt } from '../../ui/locale';
 
 export { draftFromDevice, draftFromIdentified, EMPTY_DRAFT, type DeviceDraft } from './draft';
 
@@ -58,7 +59,8 @@ export function DeviceForm({ initial, intro, saveLabel, cancelLabel = 'Cancel', 
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const r = toBody(d);
+    // the price is read as the member writes numbers (their language's decimal mark)
+    const r = toBody(d, fmt().locale.language);
     if (r.errors) {
       setLocal(r.errors);
       return;

@@ -15,6 +15,7 @@ import { FileButton } from './parts';
 import { useDeleteDevice, useDeleteFile, useLookup, usePatchDevice, useSetMainPhoto, useUploadFile, useWebSearch } from './queries';
 import { WebSearchForm } from './WebSearchForm';
 import { CATEGORY_ONE, deviceApi, deviceSubtitle, formatDay, INVENTORY_HREF, warrantyWords, type Device } from './types';
+import { fmt } from '../../ui/locale';
 
 export function DeviceView({ device }: { device: Device }): ReactElement {
   const navigate = useNavigate();
@@ -239,7 +240,7 @@ export function DetailsSection({ device, onEdit }: { device: Device; onEdit: () 
     ['Where it is', device.location],
     ['Whose it is', device.owner],
     ['Bought on', device.purchaseDate ? formatDay(device.purchaseDate) : null],
-    ['Price', device.purchasePrice === null ? null : device.purchasePrice.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 })],
+    ['Price', device.purchasePrice === null ? null : fmt().number(device.purchasePrice, { minimumFractionDigits: 2, maximumFractionDigits: 2 })],
     ['Bought from', device.purchaseStore],
     ['Support phone', device.supportPhone],
     ['Added by', device.createdBy?.name ?? null],

@@ -14,6 +14,7 @@ import { UploadProgress } from '../../ui/UploadProgress';
 import { FileButton } from './parts';
 import { useAddService, useDeleteFile, useDeleteService, useEditService, useFileComment, useMaintenance, useUploadFile, type ServiceEntryInput } from './queries';
 import { formatBytes, formatDay, LINK_GROUPS, SERVICE_TEXT, SERVICE_TYPES, todayIso, type Device, type DeviceFile, type ServiceEntry, type ServiceType } from './types';
+import { fmt } from '../../ui/locale';
 
 // ---- files -----------------------------------------------------------------------------------
 
@@ -192,7 +193,7 @@ export function ServiceSection({ device }: { device: Device }): ReactElement {
               <span className="inv-row__meta">
                 {formatDay(e.date)} · {SERVICE_TEXT[e.type]}
                 {e.technician ? ` · ${e.technician}` : ''}
-                {e.cost !== null ? ` · ${e.cost.toFixed(2)}` : ''}
+                {e.cost !== null ? ` · ${fmt().number(e.cost, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}` : ''}
               </span>
             </span>
             <span className="inv-row__actions">

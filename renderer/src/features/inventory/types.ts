@@ -18,6 +18,7 @@ import type {
 
 import type { CreateDeviceBody as CreateSchema, PatchDeviceBody as PatchSchema } from '../../../../server/modules/home-inventory/schema.js';
 import type { z } from 'zod';
+import { fmt } from '../../ui/locale.js';
 export type { AskEvents } from '../../../../server/modules/home-inventory/schema.js';
 /** What the web app sends (the schemas' input: optional fields may be left out, empty text clears). */
 export type CreateDeviceBody = z.input<typeof CreateSchema>;
@@ -97,7 +98,7 @@ export function daysBetween(from: string, to: string): number {
 export function formatDay(iso: string | null | undefined): string {
   if (!iso || !/^\d{4}-\d{2}-\d{2}/.test(iso)) return iso ?? '';
   const d = new Date(Date.UTC(+iso.slice(0, 4), +iso.slice(5, 7) - 1, +iso.slice(8, 10)));
-  return d.toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return fmt().day(d.toISOString().slice(0, 10));
 }
 
 /** How many days are left, in words: "ends today", "ends tomorrow", "ends in 12 days". */

@@ -12,8 +12,9 @@ import { formatBytes, formatDuration } from '../../ui/format';
 import { FormError } from '../../ui/StateViews';
 import { playEpisode, useNowPlaying } from './player-store';
 import { useDownloadEpisode, useRemoveDownload, type Episode } from './queries';
+import { fmt } from '../../ui/locale';
 
-const dateOf = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : null);
+const dateOf = (iso: string | null) => (iso ? fmt().date(iso) : null);
 
 function progressOf(e: Episode): string | null {
   if (e.finished) return 'Played';

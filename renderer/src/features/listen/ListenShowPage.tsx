@@ -14,6 +14,7 @@ import { usePageTitle } from '../../ui/usePageTitle';
 import { EpisodeList } from './EpisodeList';
 import { useEpisodes, useKeepNewest, useListenOffline, useRefreshShow, useSubscriptions, useUnfollow, type Subscription } from './queries';
 import './listen.css';
+import { fmt } from '../../ui/locale';
 
 const KEEP_CHOICES = [1, 3, 5, 10] as const;
 
@@ -84,7 +85,7 @@ export function ListenShowPage(): ReactElement {
       <PageHeader
         titleId="listen-title"
         title={show.title}
-        description={show.stoppedAt ? 'This feed has ended: no new episodes will come.' : `Following since ${new Date(show.subscribedAt).toLocaleDateString(undefined, { day: 'numeric', month: 'long', year: 'numeric' })}.`}
+        description={show.stoppedAt ? 'This feed has ended: no new episodes will come.' : `Following since ${fmt().date(show.subscribedAt)}.`}
         actions={
           <>
             {back}

@@ -9,6 +9,7 @@ import { FormError } from '../../ui/StateViews';
 import { BarcodeScanButton } from './BarcodeScanButton';
 import { useBarcodeLookup, usePhoneLookup } from './queries';
 import './lookup.css';
+import { fmt } from '../../ui/locale';
 
 const LINE_WORDS: Record<PhoneFacts['lineType'], string> = {
   FIXED_LINE: 'Landline',
@@ -89,7 +90,7 @@ function BarcodePart(): ReactElement {
               ) : null}
               <dt>From</dt>
               <dd>
-                Open Food Facts, {new Date(p.fetchedAt).toLocaleDateString()}
+                Open Food Facts, {fmt().date(p.fetchedAt)}
                 {p.cached ? ' (Hearth’s copy)' : ''}
               </dd>
             </dl>

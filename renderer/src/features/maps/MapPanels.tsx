@@ -9,6 +9,7 @@ import { Icon, Spinner } from '../../ui/icons';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 import { FormError } from '../../ui/StateViews';
 import { PLACES_KEY, useAddPlace, useGeocode, usePlaces, useRemovePlace, useRenamePlace, useRoute, type LatLon, type TravelMode } from './queries';
+import { fmt } from '../../ui/locale';
 
 /** A place on the map: a search result or a saved place. */
 export interface Picked extends LatLon {
@@ -22,7 +23,7 @@ export interface Picked extends LatLon {
 }
 
 export function formatDistance(metres: number): string {
-  return metres < 1000 ? `${Math.round(metres)} m` : `${(metres / 1000).toFixed(metres < 10_000 ? 1 : 0)} km`;
+  return fmt().distance(metres);
 }
 
 export function SearchResults({ query, near, online, onPick }: { query: string; near: LatLon | null; online: boolean; onPick: (p: Picked) => void }): ReactElement {

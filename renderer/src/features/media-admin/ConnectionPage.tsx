@@ -14,6 +14,7 @@ import { useToast } from '../../ui/Toast';
 import { LINK_ACCOUNT_HREF, useDiscoverServers, useMediaConfig, useSaveMediaConfig, PinFlow } from '../media';
 import type { ConfigView, DiscoverResponse } from '../../../../server/modules/media-server/schema.js';
 import '../media/link-account.css';
+import { fmt } from '../../ui/locale';
 
 const HEALTH_TEXT: Record<NonNullable<ConfigView['health']>, { text: string; tone: string; detail: string }> = {
   ok: { text: 'Working', tone: 'ok', detail: 'The server answers and takes Hearth’s sign-in.' },
@@ -91,7 +92,7 @@ function ConnectionState({ config }: { config: ConfigView }): ReactElement {
         {config.checkedAt ? (
           <div className="facts__row">
             <dt>Last checked</dt>
-            <dd>{new Date(config.checkedAt).toLocaleString()}</dd>
+            <dd>{fmt().dateTime(config.checkedAt)}</dd>
           </div>
         ) : null}
       </dl>

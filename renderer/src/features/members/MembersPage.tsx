@@ -20,6 +20,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { useToast } from '../../ui/Toast';
 import { forgetMemberDraft, MemberForm } from './MemberForm';
 import { useMembers, useRemoveMember, useUnlockMember } from './queries';
+import { fmt } from '../../ui/locale';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; member: PublicUser } | null;
 
@@ -190,7 +191,7 @@ function isLocked(u: AdminUser): boolean {
 
 /** "14:35", in the viewer's own clock. */
 function formatTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return fmt().time(iso);
 }
 
 function RemoveDialog({

@@ -11,6 +11,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import type { Notification } from '../../../../server/modules/notifications/schema.js';
 import { useApproveRequest, useMarkAllRead, useMarkRead, useNotifications, useUnreadCount, useNotificationsChanged } from './queries';
 import './notifications.css';
+import { fmt } from '../../ui/locale';
 
 // the panel's dialog code comes with the first opening, not with every page's first screen
 const Dialog = lazy(() => import('../../ui/Dialog').then((m) => ({ default: m.Dialog })));
@@ -83,17 +84,11 @@ function fixLink(n: Notification): { path: string; label: string } | null {
   return { path, label: str(n.payload, 'linkLabel') || 'Open' };
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-
 function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   if (!Number.isFinite(seconds)) return '';
-  const abs = Math.abs(seconds);
-  if (abs < 60) return 'just now';
-  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
-  if (abs < 86_400) return relative.format(Math.round(seconds / 3600), 'hour');
-  if (abs < 7 * 86_400) return relative.format(Math.round(seconds / 86_400), 'day');
-  return new Date(iso).toLocaleDateString();
+  if (Math.abs(seconds) < 60) return 'just now';
+  return fmt().relative(iso, now);
 }
 
 function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement {
@@ -177,7 +172,7 @@ function NotificationsPanel({ onClose }: { onClose: () => void }): ReactElement 
                     </Link>
                   ) : null}
                   <p className="notification__meta muted">
-                    <time dateTime={n.createdAt} title={new Date(n.createdAt).toLocaleString()}>
+                    <time dateTime={n.createdAt} title={fmt().dateTime(n.createdAt)}>
                       {timeAgo(n.createdAt)}
                     </time>
                   </p>

@@ -12,6 +12,7 @@ import { TextField } from '../../ui/TextField';
 import { CHANNEL_LABELS, TYPE_LABELS } from './labels';
 import { useAdminChannels, useDeliveries, useRemoveChannel, useSaveChannel } from './queries';
 import './notify.css';
+import { fmt } from '../../ui/locale';
 
 const state = (c: NotifyAdminChannel, offline: boolean): string => {
   if (!c.configured) return 'Not connected.';
@@ -111,7 +112,7 @@ function DeliveryLog(): ReactElement {
                 <strong>{d.ok ? 'Delivered' : 'Failed'}</strong> · {CHANNEL_LABELS[d.channel]} · {TYPE_LABELS[d.notificationType] ?? d.notificationType} · {d.memberName ?? 'a removed member'}
               </span>
               <span className="muted">
-                {new Date(d.at).toLocaleString()} · {d.attempts === 1 ? '1 try' : `${d.attempts} tries`} · {d.message}
+                {fmt().dateTime(d.at)} · {d.attempts === 1 ? '1 try' : `${d.attempts} tries`} · {d.message}
               </span>
             </li>
           ))}

@@ -14,6 +14,7 @@ import { TextField } from '../../ui/TextField';
 import { useLinkCode, useLinkStatus, useNotifyRoutes, useRefreshRoutes, useSaveRoutes, useTestChannel, useUnlinkTelegram } from './queries';
 import { CHANNEL_LABELS, TYPE_LABELS } from './labels';
 import './notify.css';
+import { fmt } from '../../ui/locale';
 
 function TestButton({ type, ready, why }: { type: NotifyChannelType; ready: boolean; why: string }): ReactElement {
   const test = useTestChannel();
@@ -73,7 +74,7 @@ function TelegramCard({ data }: { data: NotifyMemberRoutes }): ReactElement {
         <div className="notify__code">
           <p>
             Open <a href={code.url} target="_blank" rel="noreferrer" data-testid="telegram-link">{code.url}</a> on your phone and press Start. The code <code data-testid="telegram-code">{code.code}</code> works once, until{' '}
-            {new Date(code.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.
+            {fmt().time(code.expiresAt)}.
           </p>
         </div>
       ) : null}

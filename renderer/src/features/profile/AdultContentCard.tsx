@@ -10,8 +10,9 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { digitsOnly, PIN_MAX_DIGITS } from '../auth';
 import { useMyContent, usePrivacy, useTurnOffAdult, useTurnOnAdult } from './queries';
+import { fmt } from '../../ui/locale';
 
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const timeOf = (iso: string) => fmt().time(iso);
 
 export function AdultContentCard(): ReactElement {
   const content = useMyContent();

@@ -8,6 +8,7 @@ import { useUser } from '../../app/session';
 import { Avatar } from '../../ui/Avatar';
 import { Name } from '../../ui/Name';
 import { PageHeader } from '../../ui/PageHeader';
+import { MemberLocaleCard } from '../locale';
 import { PlexAccountRow } from '../media';
 import { VoiceChoicesCard } from '../voice';
 import { AdultContentCard } from './AdultContentCard';
@@ -54,6 +55,7 @@ export function ProfilePage(): ReactElement {
           <Link to="/profile/notifications">Notification settings</Link>
         </div>
       </section>
+      <MemberLocaleCard />
       <ChangePinForm />
       <AdultContentCard />
       <VoiceChoicesCard />

@@ -8,6 +8,7 @@ import { useDraft } from '../../ui/useDraft';
 import { useAfterFirstPaint } from '../../ui/hooks';
 import { useAiStatus, useAsk, useItemChanges, useSummarize } from './queries';
 import { INTERVALS, type FullReaderItem, type PatchItemBody } from './types';
+import { fmt } from '../../ui/locale';
 
 const AI_DOWN = 'The local AI model isn’t running, so Hearth can’t do this right now. An admin can start it from Features.';
 
@@ -180,8 +181,8 @@ export function MonitorPanel({
         </>
       ) : null}
       <p className="muted reader-panel__facts">
-        {item.lastCheckedAt ? `Last checked ${new Date(item.lastCheckedAt).toLocaleString()}.` : 'Not checked yet.'}
-        {item.contentChangedAt ? ` Last changed ${new Date(item.contentChangedAt).toLocaleString()}.` : ''}
+        {item.lastCheckedAt ? `Last checked ${fmt().dateTime(item.lastCheckedAt)}.` : 'Not checked yet.'}
+        {item.contentChangedAt ? ` Last changed ${fmt().dateTime(item.contentChangedAt)}.` : ''}
       </p>
       <h3 className="reader-manage__title">Change history</h3>
       {!changes.data ? (
@@ -202,7 +203,7 @@ export function MonitorPanel({
           {changes.data.map((c) => (
             <li key={c.id} className="reader-changes__row">
               <span className={`badge ${c.changed ? 'badge--warn' : ''}`}>{c.changed ? 'Changed' : 'No change'}</span>
-              <span>{new Date(c.checkedAt).toLocaleString()}</span>
+              <span>{fmt().dateTime(c.checkedAt)}</span>
               {c.changed && c.wordCount !== null && c.previousWordCount !== null ? (
                 <span className="muted">
                   {c.previousWordCount} → {c.wordCount} words

@@ -11,6 +11,7 @@ import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
 import { useActivity, useConnect, useDisconnect, useExposed, useFrigate, useHaConnection, useMemberRights, useRemoveFrigate, useSetExposed, useSetFrigate, useSetMemberRights } from './queries';
 import './smart-home.css';
+import { fmt } from '../../ui/locale';
 
 function ConnectionCard(): ReactElement {
   const connection = useHaConnection();
@@ -296,7 +297,7 @@ function ActivityCard(): ReactElement {
         <ul className="ha-admin__activity">
           {activity.data.slice(0, 50).map((a) => (
             <li key={a.id}>
-              {new Date(a.at).toLocaleString()}: {a.userName} asked {a.service.replace(/_/g, ' ')} on {a.entityId}
+              {fmt().dateTime(a.at)}: {a.userName} asked {a.service.replace(/_/g, ' ')} on {a.entityId}
               {a.source === 'chat' ? ' (from chat)' : ''}, {words[a.outcome]}.
             </li>
           ))}

@@ -13,6 +13,7 @@ import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateV
 import { useCameraEvents, useFavourites, useHomeEntities, useLiveEntities, useSetFavourites } from './queries';
 import { Tile, type FavouriteStar } from './Tile';
 import './smart-home.css';
+import { fmt } from '../../ui/locale';
 
 const LABELS: Record<string, string> = { person: 'Someone', car: 'A car' };
 
@@ -35,7 +36,7 @@ function CameraEventsList(): ReactElement | null {
               <li key={e.id} className="card ha-tile">
                 {e.snapshotUrl ? <img className="ha-camera__shot" src={e.snapshotUrl} alt={what} loading="lazy" width={320} height={180} /> : null}
                 <p className="ha-tile__state">
-                  {what}, {new Date(e.at).toLocaleString()}
+                  {what}, {fmt().dateTime(e.at)}
                 </p>
                 {e.clipUrl ? (
                   <a className="btn btn--secondary" href={e.clipUrl} target="_blank" rel="noopener">

@@ -3,7 +3,9 @@
 // feeds the household follows (add by address, remove), and each source's status: its last fetch,
 // last error, next poll and what it is sent.
 import { useState, type FormEvent, type ReactElement } from 'react';
+import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
+import { fmt } from '../../ui/locale';
 import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
@@ -11,11 +13,11 @@ import { useToast } from '../../ui/Toast';
 import { Freshness } from './Freshness';
 import type { Sections, UnitSystem, WeatherSource } from '../../../../server/modules/today/schema.js';
 import { TeamBadge } from './Matches';
-import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetUnits, useSetWeatherSource, useSports, useUnfollowTeam } from './queries';
+import { useAddFeed, useBriefingAdmin, useFollowTeam, useImportOpml, useNewsFeeds, useRemoveFeed, useSaveLocation, useSearchPlace, useSearchTeam, useSetLanguage, useSetSections, useSetWeatherSource, useSports, useUnfollowTeam } from './queries';
 import './today.css';
 
 const SOURCE_NAMES: Record<string, string> = { weather: 'Weather', news: 'News', 'on-this-day': 'On this day', sports: 'Sports' };
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Not yet');
+const when = (iso: string | null) => (iso ? fmt().dateTime(iso) : 'Not yet');
 
 export function TodayAdminPage(): ReactElement {
   const settings = useBriefingAdmin();
@@ -262,7 +264,6 @@ const SECTION_LABELS: Array<[keyof Sections, string]> = [
 /** The units of the weather, and which parts of Today are on (the briefing, the widgets and the background refreshes follow them). */
 function SectionsAndUnits({ sections, units, weatherSource }: { sections: Sections; units: UnitSystem; weatherSource: WeatherSource }): ReactElement {
   const setSections = useSetSections();
-  const setUnits = useSetUnits();
   const setSource = useSetWeatherSource();
   return (
     <section className="card today__block" aria-labelledby="today-sections">
@@ -278,15 +279,9 @@ function SectionsAndUnits({ sections, units, weatherSource }: { sections: Sectio
         ))}
       </fieldset>
       <p className="muted">A part switched off leaves the briefing and the home screen, and Hearth stops refreshing it.</p>
-      <div className="field">
-        <label htmlFor="today-units-select" className="field__label">
-          Units
-        </label>
-        <select id="today-units-select" className="input" value={units} disabled={setUnits.isPending} onChange={(e) => setUnits.mutate(e.target.value as UnitSystem)}>
-          <option value="metric">°C and km/h</option>
-          <option value="imperial">°F and mph</option>
-        </select>
-      </div>
+      <p>
+        Units: {units === 'imperial' ? '°F and mph' : '°C and km/h'}, as the household’s <Link to="/admin/locale">language and region</Link> say (a member may choose their own in their profile).
+      </p>
       <div className="field">
         <label htmlFor="today-weather-source" className="field__label">
           Weather source
@@ -297,7 +292,7 @@ function SectionsAndUnits({ sections, units, weatherSource }: { sections: Sectio
         </select>
         <p id="today-weather-source-hint" className="field__hint muted">Either is sent the household’s coordinates rounded to about 1 km. MET Norway gives no rain chance, sunrise or “feels like”; the town search always uses Open-Meteo.</p>
       </div>
-      <FormError message={setSections.error ? errorMessage(setSections.error) : setUnits.error ? errorMessage(setUnits.error) : setSource.error ? errorMessage(setSource.error) : null} />
+      <FormError message={setSections.error ? errorMessage(setSections.error) : setSource.error ? errorMessage(setSource.error) : null} />
     </section>
   );
 }

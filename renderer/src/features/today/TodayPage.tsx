@@ -9,6 +9,7 @@ import { useUser } from '../../app/session';
 import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
+import { fmt } from '../../ui/locale';
 import { degrees, hourOf, matchLine, weekdayOf } from './as-of';
 import { Freshness } from './Freshness';
 import { TeamBadge, TodayMatches } from './Matches';
@@ -56,12 +57,12 @@ function WeatherBlock(): ReactElement {
       ) : (
         <>
           <p className="today-weather__now">
-            <span className="today-weather__temp">{degrees(w.current.temperature)}</span>
+            <span className="today-weather__temp">{degrees(w.current.temperature, w.units.temperature, true)}</span>
             <span>
               {w.current.description} in {w.location.name}
               <br />
               <span className="muted">
-                {w.current.apparentTemperature !== null ? `Feels like ${degrees(w.current.apparentTemperature)} · ` : ''}Wind {w.current.windSpeed ?? '–'} {w.units.windSpeed} · Humidity {w.current.humidity ?? '–'}%
+                {w.current.apparentTemperature !== null ? `Feels like ${degrees(w.current.apparentTemperature)} · ` : ''}Wind {w.current.windSpeed === null ? '–' : fmt().number(Math.round(w.current.windSpeed))} {w.units.windSpeed === 'mp/h' ? 'mph' : w.units.windSpeed} · Humidity {w.current.humidity === null ? '–' : fmt().number(w.current.humidity)}%
               </span>
             </span>
           </p>
@@ -124,7 +125,7 @@ function NewsBlock(): ReactElement {
                 <span className="muted today-news__meta">
                   {' '}
                   {i.feedTitle}
-                  {i.publishedAt ? ` · ${new Date(i.publishedAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}` : ''}
+                  {i.publishedAt ? ` · ${fmt().dateTime(i.publishedAt)}` : ''}
                 </span>
                 {i.summary ? <p className="today-news__summary">{i.summary}</p> : null}
               </li>

@@ -15,7 +15,6 @@ import type {
   OnThisDayResponse,
   RefreshResponse,
   Sections,
-  UnitSystem,
   WeatherSource,
   SportsResponse,
   SportsTodayResponse,
@@ -114,10 +113,6 @@ export function useTodaySections() {
 
 export function useSetSections() {
   return useMutation({ mutationFn: (patch: Partial<Sections>) => api.put<Sections>('/api/admin/briefing/sections', patch), meta: { invalidates: [TODAY_KEY] } });
-}
-
-export function useSetUnits() {
-  return useMutation({ mutationFn: (units: UnitSystem) => api.put<{ units: UnitSystem }>('/api/admin/briefing/units', { units }), meta: { invalidates: [TODAY_KEY] } });
 }
 
 /** The admin's OPML import: the file's text (or pasted XML) as the body. */

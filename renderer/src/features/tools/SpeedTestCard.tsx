@@ -6,9 +6,10 @@ import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { useSaveSpeedtestResult, useSpeedtestResults } from './queries';
 import { deviceName, measureSpeed, verdict, type SpeedPhase, type SpeedResult } from './speed-measure';
+import { fmt as format } from '../../ui/locale';
 
 const PHASE_WORDS: Record<SpeedPhase, string> = { ping: 'Measuring how quickly Hearth replies…', download: 'Measuring download…', upload: 'Measuring upload…' };
-const fmt = (n: number) => (n >= 100 ? String(Math.round(n)) : n.toFixed(1));
+const fmt = (n: number) => format().number(n, { maximumFractionDigits: n >= 100 ? 0 : 1, minimumFractionDigits: n >= 100 ? 0 : 1 });
 
 function Figures({ r }: { r: SpeedResult }): ReactElement {
   return (
@@ -92,7 +93,7 @@ export function SpeedTestCard(): ReactElement {
         </div>
       ) : last && !running ? (
         <p className="muted" data-testid="speedtest-last">
-          Last test on {last.device}, {new Date(last.createdAt).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}: {fmt(last.downloadMbps)} Mbit/s down, {fmt(last.uploadMbps)} Mbit/s up.
+          Last test on {last.device}, {format().dateTime(last.createdAt)}: {fmt(last.downloadMbps)} Mbit/s down, {fmt(last.uploadMbps)} Mbit/s up.
         </p>
       ) : null}
       <FormError message={error} />

@@ -12,6 +12,7 @@ import { useToast } from '../../ui/Toast';
 import type { TlsAdminResponse, TlsMode } from '../../../../server/modules/tls/schema.js';
 import { useRenewTls, useTlsAdmin, useUpdateTls } from './queries';
 import './trust.css';
+import { fmt } from '../../ui/locale';
 
 const MODE_TEXT: Record<TlsMode, string> = {
   household: 'The household certificate',
@@ -19,7 +20,7 @@ const MODE_TEXT: Record<TlsMode, string> = {
   off: 'Off (HTTP only)',
 };
 
-const formatDay = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' });
+const formatDay = (iso: string) => fmt().date(iso);
 
 export function TlsAdminPage(): ReactElement {
   const tls = useTlsAdmin();

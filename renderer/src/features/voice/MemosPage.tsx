@@ -13,8 +13,9 @@ import { UploadProgress } from '../../ui/UploadProgress';
 import { useDeleteMemo, useMemos, useRenameMemo, useUploadMemo, useVoiceConfig, type Memo } from './queries';
 import { Recorder } from './Recorder';
 import './voice.css';
+import { fmt } from '../../ui/locale';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => fmt().dateTime(iso);
 const length = (s: number | null) => (s === null ? '' : `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`);
 
 /** The memo's name, and renaming it in place (an empty name goes back to the date). */
