@@ -58,6 +58,9 @@ export const ConfigSchema = z.object({
   openFoodFactsUrl: httpUrl.default('https://world.openfoodfacts.org'),
   /** The Telegram Bot API the notification channels talk to (issue 38); tests point it at a fake. */
   telegramApiUrl: httpUrl.default('https://api.telegram.org'),
+  /** TMDB's API and its image host, the films' catalogue once an admin adds a TMDB token (issue 35); tests point them at a fake. */
+  tmdbUrl: httpUrl.default('https://api.themoviedb.org'),
+  tmdbImageUrl: httpUrl.default('https://image.tmdb.org/t/p'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -163,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     tvmazeUrl: emptyToUndefined(env.TVMAZE_BASE),
     openFoodFactsUrl: emptyToUndefined(env.OPEN_FOOD_FACTS_URL),
     telegramApiUrl: emptyToUndefined(env.TELEGRAM_API_URL),
+    tmdbUrl: emptyToUndefined(env.TMDB_BASE),
+    tmdbImageUrl: emptyToUndefined(env.TMDB_IMAGE_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

@@ -42,6 +42,7 @@ import { createSkillsModule } from './modules/skills/module.js';
 import { createStorageModule } from './modules/storage/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
+import { createMoviesModule } from './modules/movies/module.js';
 import { createLookupModule } from './modules/lookup/module.js';
 import { createShoppingModule } from './modules/shopping/module.js';
 import { createReaderModule } from './modules/reader/module.js';
@@ -178,7 +179,11 @@ function buildModules(p: Platform, o: Overrides) {
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system] as const;
+  const movies = createMoviesModule(p, {
+    catalogue: mediaServer.services.mediaCatalogue,
+    plexWatchlist: async (actor, discoverKey, remove) => void (await mediaServer.services.mediaLibrary.watchlist(actor, { discoverKey, remove })),
+  });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, movies] as const;
   return all;
 }
 

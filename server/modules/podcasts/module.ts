@@ -3,6 +3,7 @@
 import { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { defineModule, type Platform } from '../module.js';
+import { podcastTools } from './extensions.js';
 import { createPodcastRoutes } from './routes.js';
 import { PodcastsService, USER_AGENT } from './service.js';
 import { PodcastsStore } from './store.js';
@@ -17,6 +18,7 @@ export function createPodcastsModule(p: Platform) {
     name: 'podcasts',
     routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts) }],
     services: { podcasts },
+    extensions: { definitions: podcastTools },
     // every followed show's feed asked hourly, conditionally (nothing is fetched in offline mode)
     tasks: p.config.offline ? [] : [{ name: 'podcasts.poll', everyMs: POLL_MS, run: async () => void (await podcasts.pollAll()) }],
   });

@@ -3,6 +3,7 @@
 import { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { defineModule, type Platform } from '../module.js';
+import { showTools } from './extensions.js';
 import type { ShowsPorts } from './ports.js';
 import { createShowRoutes } from './routes.js';
 import { ShowsService, SHOWS_USER_AGENT } from './service.js';
@@ -24,6 +25,7 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     name: 'shows',
     routes: [{ prefix: '/shows', routes: createShowRoutes(shows) }],
     services: { shows },
+    extensions: { definitions: showTools },
     tasks: [{ name: 'shows.prune', everyMs: 24 * 60 * 60_000, run: () => shows.prune() }],
   });
 }

@@ -34,6 +34,9 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   inventory: '/inventory',
   today: '/today',
   'offline-maps': '/maps',
+  podcasts: '/listen',
+  shows: '/watch',
+  films: '/watch',
 };
 
 /**
