@@ -173,6 +173,7 @@ function buildModules(p: Platform, o: Overrides) {
       }
       return null;
     },
+    episodeViews: (actor, ratingKey) => mediaServer.services.mediaCatalogue.episodeViews(actor, ratingKey),
   });
   const converter = createConverterModule(p);
   const speedtest = createSpeedtestModule(p, { users });
