@@ -10,8 +10,7 @@ export const movieTools: ToolDefinition[] = [
     examples: ['Find a film and put it on my watchlist', 'Is this film in our Plex?'],
     configSchema: { type: 'object', properties: {}, additionalProperties: false },
     dataSources: [
-      { type: 'api', domain: 'discover.provider.plex.tv', purpose: 'Film search words and your watchlist changes, with your own Plex account, only when you linked it' },
-      { type: 'api', domain: 'metadata.provider.plex.tv', purpose: 'Looking a film up by its ids to put it on your Plex watchlist, only when you linked Plex' },
+      { type: 'api', domain: 'discover.provider.plex.tv', purpose: 'Film search words, a film looked up by its ids, and your watchlist changes, with your own Plex account, only when you linked it' },
       { type: 'cdn', domain: 'metadata-static.plex.tv', purpose: 'Posters of Plex’s catalogue, fetched once by Hearth' },
       { type: 'api', domain: 'api.themoviedb.org', purpose: 'Film search words and film details, only when an admin added a TMDB token' },
       { type: 'cdn', domain: 'image.tmdb.org', purpose: 'Film posters from TMDB, fetched once by Hearth' },
