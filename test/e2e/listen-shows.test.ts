@@ -3,10 +3,11 @@
 // podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
 // an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
 // moves to another page while it keeps playing, and pauses: the position is saved (read back
-// through the API), and after a reload Resume starts there. On Shows they search, add Harbor
-// Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
-// Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
-// finds nothing serious.
+// through the API), and after a reload Resume starts there. On Watch one search finds shows and
+// films: they add Harbor Lights to their watchlist, see what airs next grouped by day, add the film
+// The Night Harbor from Plex's catalogue (copied to their own Plex watchlist), open it ("In your
+// Plex — Play"), open the show (poster served by Hearth, "In your Plex" linking to its Media page)
+// and tick an episode (saved, read back); the Watch page also fits 1280 px. axe finds nothing serious.
 // Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 
 /** A mono 8 kHz 8-bit WAV of a quiet 440 Hz tone: a file any browser plays. */
@@ -38,7 +39,7 @@ function toneWav(seconds: number): Buffer {
   return b;
 }
 
-describe('Listen and Shows in the browser', () => {
+describe('Listen and Watch in the browser', () => {
   let pods: FakePodcasts;
   let tv: FakeTvmaze;
   let plex: FakeMediaServer;
@@ -127,8 +128,8 @@ describe('Listen and Shows in the browser', () => {
     // another page: the same player keeps playing
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('button', { name: 'More' }).tap();
-    await nav.getByRole('link', { name: 'Shows', exact: true }).tap();
-    await shown(page.getByRole('heading', { name: 'Shows', level: 1 }));
+    await nav.getByRole('link', { name: 'Watch', exact: true }).tap();
+    await shown(page.getByRole('heading', { name: 'Watch', level: 1 }));
     const before = await audio.evaluate((a: HTMLAudioElement) => a.currentTime);
     await page.waitForFunction((t) => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime > t + 0.5; }, before);
 
@@ -140,10 +141,11 @@ describe('Listen and Shows in the browser', () => {
       .poll(async () => ((await server.member.get(`/api/podcasts/subscriptions/${subs[0]!.id}/episodes`)).body.episodes as { title: string; positionSec: number }[]).find((e) => e.title === 'Episode 3: Pie')?.positionSec)
       .toBeGreaterThanOrEqual(30);
 
-    // Shows: search TVmaze, add to the watchlist, see what airs next by day
-    await page.getByRole('searchbox', { name: 'Search TV shows' }).fill('harbor');
+    // Watch: one search for shows (TVmaze) and films (Plex's catalogue, the member linked Plex); a show
+    // on the watchlist, what airs next by day
+    await page.getByRole('searchbox', { name: 'Search shows and films' }).fill('harbor');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const found = page.getByRole('list', { name: 'Search results' });
+    const found = page.getByRole('list', { name: 'Shows found' });
     await found.getByRole('button', { name: 'Add Harbor Lights to your watchlist' }).click();
     await shown(found.getByRole('listitem', { name: 'Harbor Lights' }).getByText('On your watchlist'));
     const watchlist = page.getByTestId('watchlist');
@@ -151,8 +153,27 @@ describe('Listen and Shows in the browser', () => {
     const schedule = page.getByTestId('schedule');
     await shown(schedule.getByRole('heading', { level: 3 }).first());
     expect(await schedule.getByRole('link', { name: 'Harbor Lights' }).count()).toBe(2); // S2 E3 and S2 E4, in 2 and 9 days
-    await expectNoSeriousA11yViolations(page, '/shows (phone)');
+    // a film from Plex's catalogue: on the member's watchlist here and on their own Plex watchlist
+    const films = page.getByRole('list', { name: 'Films found' });
+    await shown(page.getByText('Searched Plex’s catalogue with your Plex account.'));
+    await films.getByRole('button', { name: 'Add The Night Harbor to your watchlist' }).click();
+    await shown(films.getByRole('listitem', { name: 'The Night Harbor' }).getByText('On your watchlist'));
+    const myFilms = page.getByTestId('film-watchlist');
+    await shown(myFilms.getByRole('listitem', { name: 'The Night Harbor' }).getByText(/Also on your Plex watchlist/));
+    expect(plex.state().watchlists.alice).toContain('The Night Harbor');
+    await expectNoSeriousA11yViolations(page, '/watch (phone)');
     expect(await fits()).toBe(true);
+
+    // the film's page: the household's Plex has it, Play opens it in Hearth's Media player
+    await myFilms.getByRole('link', { name: 'The Night Harbor' }).click();
+    await shown(page.getByRole('heading', { name: 'The Night Harbor (2019)', level: 1 }));
+    await shown(page.getByText('In your Plex'));
+    expect(await page.getByRole('link', { name: 'Play', exact: true }).getAttribute('href')).toBe('/media/play/101');
+    await expect.poll(() => page.locator('img.show-poster--large').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page, '/watch/films/:id (phone)');
+    expect(await fits()).toBe(true);
+    await page.goBack();
+    await shown(page.getByRole('heading', { name: 'Watch', level: 1 }));
 
     // the show's guide: Hearth's poster, the Plex badge, a tick saved
     await watchlist.getByRole('link', { name: 'Harbor Lights' }).click();
@@ -169,6 +190,14 @@ describe('Listen and Shows in the browser', () => {
     await shown(page.getByRole('link', { name: 'TVmaze' }));
     await expectNoSeriousA11yViolations(page, '/shows/9901 (phone)');
     expect(await fits()).toBe(true);
+
+    // the Watch page on a wide screen: shows and films side by side, nothing wider than the window
+    const wide = await pages.open('member', DESKTOP);
+    await wide.goto(`${server.url}/watch`);
+    await shown(wide.getByTestId('film-watchlist').getByRole('listitem', { name: 'The Night Harbor' }));
+    await shown(wide.getByTestId('watchlist').getByRole('listitem', { name: 'Harbor Lights' }));
+    expect(await wide.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(wide, '/watch (desktop)');
 
     // after a reload nothing plays by itself; Resume starts where the member paused
     await page.goto(`${server.url}/listen`);

@@ -151,7 +151,7 @@ export function ShowPage(): ReactElement {
   const tvmazeId = /^\d+$/.test(id) ? Number(id) : 0;
   const show = useShow(tvmazeId);
   usePageTitle(show.data?.show.name ?? 'Shows');
-  const back = <IconButton icon="back" label="Shows" to="/shows" tone="ghost" />;
+  const back = <IconButton icon="back" label="Watch" to="/watch" tone="ghost" />;
   return (
     <section className="page shows" aria-labelledby="show-title">
       <PageHeader titleId="show-title" title={show.data?.show.name ?? (show.isPending ? 'Loading the show…' : 'Show')} actions={back} />
