@@ -3,6 +3,8 @@
 // (the fetch counts as failed and the last good copy is kept). The token travels in the
 // Authorization header (never in a URL, so never in a cache row or a log line).
 
+import { intField as int, isRawObject as isRaw, jsonOf as json, textField as str } from '../../platform/outside-sources/json-fields.js';
+
 export interface TmdbMovie {
   id: number;
   title: string;
@@ -18,16 +20,9 @@ export interface TmdbMovieDetail extends TmdbMovie {
   imdb: string | null;
 }
 
-type Raw = Record<string, unknown>;
-const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const MAX_OVERVIEW = 1200;
 const MAX_RESULTS = 25;
 
-function json(body: Buffer): unknown {
-  return JSON.parse(body.toString('utf8')) as unknown;
-}
 
 function movieOf(raw: unknown): TmdbMovie | null {
   if (!isRaw(raw)) return null;

@@ -3,17 +3,14 @@
 // household's Plex has it (matched by its ids; Play opens it in Hearth's Media player), and the
 // member's watchlist button, which says when the copy on their own Plex watchlist did not work.
 import type { ReactElement } from 'react';
-import { Link, useParams } from 'react-router';
-import { errorMessage } from '../../api/client';
+import { useParams } from 'react-router';
 import { IconButton } from '../../ui/IconButton';
-import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
-import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
+import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { playHref, titleHref } from '../media';
 import { PlexCopyNote, TmdbCredit } from './film-sections';
 import { useAddFilm, useFilm, useRemoveFilm, type MovieResponse } from './films-queries';
-import { Poster } from './parts';
+import { TitleHead } from './parts';
 import './shows.css';
 
 const FROM: Record<MovieResponse['source'], string | null> = { plex: 'Film details from Plex’s catalogue.', library: 'Film details from the household’s Plex.', tmdb: null };
@@ -33,37 +30,16 @@ function Film({ data }: { data: MovieResponse }): ReactElement {
   };
   return (
     <>
-      <div className="show-head">
-        <Poster url={movie.posterUrl} size="large" />
-        <div className="show-head__words">
-          {facts ? <p className="show-head__facts muted">{facts}</p> : null}
-          {inPlex ? (
-            <p className="show-head__plex">
-              <span className="badge badge--accent">
-                <Icon name="check" size={16} />
-                In your Plex
-              </span>{' '}
-              <Link className="btn btn--primary btn--compact" to={playHref(inPlex.ratingKey)}>
-                <Icon name="play" size={20} />
-                Play
-              </Link>{' '}
-              <Link to={titleHref(inPlex.ratingKey)}>Open it in Media</Link>
-            </p>
-          ) : null}
-          <div className="show-head__actions">
-            <button type="button" className={data.onWatchlist ? 'btn btn--secondary' : 'btn btn--primary'} onClick={toggle} disabled={busy}>
-              <Icon name={data.onWatchlist ? 'check' : 'plus'} size={20} />
-              {data.onWatchlist ? 'On your watchlist' : 'Add to watchlist'}
-            </button>
-            <span role="status" className="muted">
-              {add.isSuccess ? 'Added to your watchlist.' : remove.isSuccess ? 'Removed from your watchlist.' : ''}
-            </span>
-          </div>
-          <PlexCopyNote message={add.data?.plexMessage ?? null} />
-          <FormError message={failed ? `That did not change. ${errorMessage(failed)}` : null} />
-          {movie.overview ? <p className="show-head__summary">{movie.overview}</p> : null}
-        </div>
-      </div>
+      <TitleHead
+        posterUrl={movie.posterUrl}
+        facts={facts}
+        inPlex={inPlex ? { ratingKey: inPlex.ratingKey, playable: true } : null}
+        watchlist={{ on: data.onWatchlist, busy, onToggle: toggle, status: add.isSuccess ? 'Added to your watchlist.' : remove.isSuccess ? 'Removed from your watchlist.' : '' }}
+        failed={failed}
+        summary={movie.overview}
+      >
+        <PlexCopyNote message={add.data?.plexMessage ?? null} />
+      </TitleHead>
       {data.source === 'tmdb' ? <TmdbCredit /> : <p className="shows-credit muted">{FROM[data.source]}</p>}
     </>
   );
