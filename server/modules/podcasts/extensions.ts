@@ -11,8 +11,9 @@ export const podcastTools: ToolDefinition[] = [
     configSchema: { type: 'object', properties: {}, additionalProperties: false },
     dataSources: [
       { type: 'api', domain: 'itunes.apple.com', purpose: 'Podcast search terms' },
-      { type: 'cdn', domain: 'is1-ssl.mzstatic.com', purpose: 'Podcast covers from Apple’s search, fetched once by Hearth' },
+      { type: 'web', domain: 'is1-ssl.mzstatic.com', purpose: 'The artwork of search results, which your browser loads from Apple' },
       { type: 'rss', domain: 'the host of each podcast feed a member follows', purpose: 'The feed of each followed show, checked about hourly' },
+      { type: 'cdn', domain: 'the host of each followed show’s cover', purpose: 'The cover named by the feed, fetched once by Hearth' },
       { type: 'cdn', domain: 'the host of each episode’s audio (often an analytics redirector)', purpose: 'Episode audio, played through Hearth or kept for offline listening' },
     ],
     category: 'Entertainment',
