@@ -43,6 +43,7 @@ describe('films (/api/movies)', () => {
     for (const path of ['/search?q=night', '/watchlist', '/tmdb-510101', '/tmdb-510101/image', '/admin/tmdb']) expect((await s.anon.get(`${API}${path}`)).status, path).toBe(401);
     expect((await s.anon.post(`${API}/watchlist`, { id: 'tmdb-510101' })).status).toBe(401);
     expect((await s.anon.req('DELETE', `${API}/watchlist/tmdb-510101`)).status).toBe(401);
+    expect((await s.anon.post(`${API}/watchlist/tmdb-510101/plex`)).status).toBe(401);
     expect((await s.anon.put(`${API}/admin/tmdb`, { token: TMDB_TOKEN })).status).toBe(401);
     expect((await s.member.get(`${API}/admin/tmdb`)).status).toBe(403);
     expect((await s.member.put(`${API}/admin/tmdb`, { token: TMDB_TOKEN })).status).toBe(403);
@@ -208,6 +209,13 @@ describe('films (/api/movies)', () => {
     await plex.setMode('ok');
     const list = (await s.member.get(`${API}/watchlist`)).body.movies as Array<{ id: string; plex: string }>;
     expect(list.map((m) => `${m.id} ${m.plex}`)).toEqual(['lib-104 failed', 'tmdb-777001 failed', 'tmdb-510301 mirrored', `${STARFALL} mirrored`, 'tmdb-510101 off']);
+
+    // tried again once Plex answers: the copy is made; another member's entry is not there for them
+    const again = await s.member.post(`${API}/watchlist/lib-104/plex`);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ movie: { id: 'lib-104', plex: 'mirrored' }, plexMessage: null });
+    expect(plex.state().watchlists.alice).toContain('Northbound');
+    expect((await s.admin.post(`${API}/watchlist/lib-104/plex`)).status).toBe(404);
 
     // removing takes it off Plex's watchlist too
     expect((await s.member.req('DELETE', `${API}/watchlist/${STARFALL}`)).status).toBe(204);

@@ -15,6 +15,7 @@ export function createMovieRoutes(movies: MoviesService) {
       res.status(201);
       return added;
     });
+    r.post('/watchlist/:id/plex', { access: 'user', response: WatchlistAddResponse }, (req) => movies.copyAgain(actorOf(req), parse(MovieIdParams, req.params).id));
     r.delete('/watchlist/:id', { access: 'user', response: NO_CONTENT }, async (req) => {
       await movies.removeFromWatchlist(actorOf(req), parse(MovieIdParams, req.params).id);
     });

@@ -216,17 +216,32 @@ export class MoviesService {
     };
     if (!(await this.deps.store.add(actor.id, row))) throw new ConflictError('already_on_watchlist', `${row.title} is already on your watchlist.`);
     // Hearth's entry is written; the copy on the member's Plex watchlist may fail without losing it
-    const copy = await this.copyToPlex(actor, row, d);
-    await this.deps.store.setPlexCopy(actor.id, id, copy.state, copy.discoverKey);
-    return { movie: MoviesService.entry({ ...row, plexState: copy.state, discoverKey: copy.discoverKey }), plexMessage: copy.message };
+    return this.copyToPlex(actor, row);
   }
 
-  private async copyToPlex(actor: UserActor, row: MovieWatchlistRow, d: Detail): Promise<{ state: PlexCopy; discoverKey: string | null; message: string | null }> {
+  /** Tries again to put a film of the member's watchlist on their own Plex watchlist (after a copy failed). */
+  async copyAgain(actor: UserActor, id: string): Promise<WatchlistAddResponse> {
+    const row = await this.deps.store.get(actor.id, id);
+    if (!row) throw new NotFoundError('That film is not on your watchlist.');
+    if (row.plexState === 'mirrored') return { movie: MoviesService.entry(row), plexMessage: null };
+    return this.copyToPlex(actor, row);
+  }
+
+  /** The copy on the member's Plex watchlist, recorded with the entry; a failure is said, never thrown. */
+  private async copyToPlex(actor: UserActor, row: MovieWatchlistRow): Promise<WatchlistAddResponse> {
+    const copy = await this.plexCopy(actor, row);
+    const discoverKey = copy.discoverKey ?? row.discoverKey;
+    await this.deps.store.setPlexCopy(actor.id, row.movieId, copy.state, discoverKey);
+    return { movie: MoviesService.entry({ ...row, plexState: copy.state, discoverKey }), plexMessage: copy.message };
+  }
+
+  private async plexCopy(actor: UserActor, row: MovieWatchlistRow): Promise<{ state: PlexCopy; discoverKey: string | null; message: string | null }> {
     if (!(await this.deps.catalogue.linked(actor))) return { state: 'off', discoverKey: null, message: null };
     const kept = 'It is on your watchlist here.';
     if (this.deps.offline()) return { state: 'failed', discoverKey: null, message: `Hearth is in offline mode, so it was not put on your Plex watchlist. ${kept}` };
     try {
-      const key = d.discoverKey ?? (await this.deps.catalogue.discoverKeyFor(actor, { type: 'movie', ids: d.movie.ids, title: row.title, year: row.year }));
+      const ids = { tmdb: row.tmdbId === null ? null : String(row.tmdbId), imdb: row.imdbId };
+      const key = row.discoverKey ?? (await this.deps.catalogue.discoverKeyFor(actor, { type: 'movie', ids, title: row.title, year: row.year }));
       if (!key) return { state: 'failed', discoverKey: null, message: `Plex does not know this film, so it was not put on your Plex watchlist. ${kept}` };
       await this.deps.plexWatchlist(actor, key, false);
       return { state: 'mirrored', discoverKey: key, message: null };

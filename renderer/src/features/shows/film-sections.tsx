@@ -9,7 +9,7 @@ import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { TextField } from '../../ui/TextField';
-import { filmHref, useAddFilm, useClearTmdbToken, useFilmSearch, useRemoveFilm, useSetTmdbToken, useTmdbStatus, type FilmSearchResponse, type FilmWatchlistEntry } from './films-queries';
+import { filmHref, useAddFilm, useClearTmdbToken, useCopyFilmToPlex, useFilmSearch, useRemoveFilm, useSetTmdbToken, useTmdbStatus, type FilmSearchResponse, type FilmWatchlistEntry } from './films-queries';
 import { Poster } from './parts';
 
 const SEARCHED: Record<FilmSearchResponse['source'], string> = {
@@ -98,6 +98,7 @@ const PLEX_COPY: Record<FilmWatchlistEntry['plex'], string | null> = {
 
 export function FilmWatchlist({ movies }: { movies: readonly FilmWatchlistEntry[] }): ReactElement {
   const remove = useRemoveFilm();
+  const copy = useCopyFilmToPlex();
   if (movies.length === 0)
     return (
       <EmptyState icon="tv" title="No films on your watchlist">
@@ -106,7 +107,8 @@ export function FilmWatchlist({ movies }: { movies: readonly FilmWatchlistEntry[
     );
   return (
     <>
-      <FormError message={remove.isError ? `Could not remove that film. ${errorMessage(remove.error)}` : null} />
+      <FormError message={remove.isError ? `Could not remove that film. ${errorMessage(remove.error)}` : copy.isError ? `Could not try again. ${errorMessage(copy.error)}` : null} />
+      <PlexCopyNote message={copy.data?.plexMessage ?? null} />
       <ul className="shows-list" aria-label="Your films" data-testid="film-watchlist">
         {movies.map((m) => (
           <li key={m.id} className="shows-row" aria-label={m.title}>
@@ -117,6 +119,11 @@ export function FilmWatchlist({ movies }: { movies: readonly FilmWatchlistEntry[
               </Link>
               <span className="shows-row__meta">{[m.year, PLEX_COPY[m.plex]].filter(Boolean).join(' · ')}</span>
             </div>
+            {m.plex === 'failed' ? (
+              <button type="button" className="btn btn--secondary btn--compact" disabled={copy.isPending} onClick={() => copy.mutate(m.id)} aria-label={`Put ${m.title} on your Plex watchlist again`}>
+                Try again
+              </button>
+            ) : null}
             <IconButton icon="trash" label="Remove" accessibleLabel={`Remove ${m.title} from your watchlist`} labelShown="never" tone="danger-ghost" disabled={remove.isPending} onClick={() => remove.mutate(m.id)} />
           </li>
         ))}

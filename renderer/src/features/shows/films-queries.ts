@@ -36,6 +36,11 @@ export function useAddFilm() {
   return useMutation({ mutationFn: (id: string) => api.post<WatchlistAddResponse>(`${API}/watchlist`, { id }), meta: { invalidates: [FILMS_KEY] } });
 }
 
+/** Tries again to put a film of the watchlist on the member's own Plex watchlist. */
+export function useCopyFilmToPlex() {
+  return useMutation({ mutationFn: (id: string) => api.post<WatchlistAddResponse>(`${API}/watchlist/${encodeURIComponent(id)}/plex`, {}), meta: { invalidates: [WATCHLIST_KEY] } });
+}
+
 export function useRemoveFilm() {
   return useMutation({ mutationFn: (id: string) => api.delete<void>(`${API}/watchlist/${encodeURIComponent(id)}`), meta: { invalidates: [FILMS_KEY] } });
 }
