@@ -15,7 +15,10 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     store: new SourceCacheStore(p.db, 'shows_cache'),
     clock: p.clock,
     logger: p.logger,
-    offline: p.config.offline,
+    // read at each request: offline mode is a live household setting
+    get offline() {
+      return p.guard.offline;
+    },
     timeoutMs: p.tuning.todayFetchTimeoutMs,
     userAgent: SHOWS_USER_AGENT,
     label: 'Shows',
