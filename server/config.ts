@@ -60,6 +60,9 @@ export const ConfigSchema = z.object({
   telegramApiUrl: httpUrl.default('https://api.telegram.org'),
   /** YouTube's public channel pages and Atom feeds the video hub reads (issue 35); tests point it at a fake. */
   youtubeFeedsUrl: httpUrl.default('https://www.youtube.com'),
+  /** TMDB's API and its image host, the films' catalogue once an admin adds a TMDB token (issue 35); tests point them at a fake. */
+  tmdbUrl: httpUrl.default('https://api.themoviedb.org'),
+  tmdbImageUrl: httpUrl.default('https://image.tmdb.org/t/p'),
   chromiumPath: z.string().optional(),
   offline: boolish.default(false),
   fetchAllowOrigins: z.array(z.string()).default([]),
@@ -166,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     openFoodFactsUrl: emptyToUndefined(env.OPEN_FOOD_FACTS_URL),
     telegramApiUrl: emptyToUndefined(env.TELEGRAM_API_URL),
     youtubeFeedsUrl: emptyToUndefined(env.YOUTUBE_FEEDS_BASE),
+    tmdbUrl: emptyToUndefined(env.TMDB_BASE),
+    tmdbImageUrl: emptyToUndefined(env.TMDB_IMAGE_BASE),
     chromiumPath: emptyToUndefined(env.CHROMIUM_PATH),
     offline: emptyToUndefined(env.OFFLINE_MODE),
     fetchAllowOrigins: (emptyToUndefined(env.FETCH_ALLOW_ORIGINS) ?? '')

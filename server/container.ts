@@ -43,6 +43,7 @@ import { createStorageModule } from './modules/storage/module.js';
 import { createPodcastsModule } from './modules/podcasts/module.js';
 import { createShowsModule } from './modules/shows/module.js';
 import { createVideosModule } from './modules/videos/module.js';
+import { createMoviesModule } from './modules/movies/module.js';
 import { createLookupModule } from './modules/lookup/module.js';
 import { createShoppingModule } from './modules/shopping/module.js';
 import { createReaderModule } from './modules/reader/module.js';
@@ -182,6 +183,7 @@ function buildModules(p: Platform, o: Overrides) {
       return null;
     },
     timeZone: () => householdLocale.timeZone(),
+    episodeViews: (actor, ratingKey) => mediaServer.services.mediaCatalogue.episodeViews(actor, ratingKey),
   });
   const converter = createConverterModule(p);
   const speedtest = createSpeedtestModule(p, { users });
@@ -191,7 +193,11 @@ function buildModules(p: Platform, o: Overrides) {
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
   const music = createMusicModule(p, { engine: imageGen.services.image.engine, content: dials });
   const videos = createVideosModule(p, { podcastVideos: podcasts.services.podcastVideos, downloads: queue });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision, localeModule] as const;
+  const movies = createMoviesModule(p, {
+    catalogue: mediaServer.services.mediaCatalogue,
+    plexWatchlist: async (actor, discoverKey, remove) => void (await mediaServer.services.mediaLibrary.watchlist(actor, { discoverKey, remove })),
+  });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision, localeModule, movies] as const;
   return all;
 }
 

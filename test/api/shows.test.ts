@@ -163,6 +163,29 @@ describe('shows (/api/shows)', () => {
     await plex.setMode('ok');
   });
 
+  it('Plex pre-fills the ticks: a linked member’s own viewed state on the household’s Plex (the show matched by its ids), except the ticks they set themselves', async () => {
+    // linked as alice just before; alice has watched 1.1 on Plex, and ticked 2.1 (and unticked 2.2) in Hearth
+    const seen = async (c = s.member) => ((await c.get(`${API}/9901`)).body.episodes as Array<{ id: number; watched: boolean }>).filter((e) => e.watched).map((e) => e.id);
+    expect(await seen()).toEqual([990111, 990121]);
+    // watched on Plex later (here through Hearth's Media page, with her own token): ticked here too
+    expect((await s.member.post('/api/mediaserver/meta/20112/watched', { watched: true })).status).toBe(200);
+    expect((await s.member.post('/api/mediaserver/meta/20122/watched', { watched: true })).status).toBe(200);
+    expect(await seen()).toEqual([990111, 990112, 990121]);
+    // her own untick of 2.2 (set before Plex said it) and a new one of 1.1 are hers: Plex does not change them
+    expect((await s.member.req('PUT', `${API}/9901/episodes/990111`, { watched: false })).status).toBe(200);
+    expect(await seen()).toEqual([990112, 990121]);
+    // Plex unwatching takes only Plex's own tick away
+    expect((await s.member.post('/api/mediaserver/meta/20112/watched', { watched: false })).status).toBe(200);
+    expect((await s.member.post('/api/mediaserver/meta/20121/watched', { watched: false })).status).toBe(200);
+    expect(await seen()).toEqual([990121]);
+    // Plex down: the ticks stay as they were
+    await plex.setMode('down');
+    expect(await seen()).toEqual([990121]);
+    await plex.setMode('ok');
+    // the admin has not linked Plex: nothing of anyone's Plex reaches their ticks
+    expect(await seen(s.admin)).toEqual([]);
+  });
+
   it('kept a day; after that TVmaze down, slow, garbage or 429 serves the last copy as stale, and no copy is a 503 with a sentence', async () => {
     clock.advance(25 * HOUR); // what the tests before fetched is a day old now
     expect((await s.member.get(`${API}/9903`)).status).toBe(200);

@@ -19,7 +19,14 @@ describe('tools and the app store', () => {
       expect(r.status).toBe(200);
       const { tools } = ToolsResponse.parse(r.body);
       const byId = Object.fromEntries(tools.map((t) => [t.id, t]));
-      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'reader', 'reader_search', 'remember', 'shopping_list', 'today', 'videos', 'weather']);
+      expect(Object.keys(byId).sort()).toEqual(['archive_search', 'films', 'home_control', 'home_inventory', 'image_gen', 'inventory', 'library', 'maps', 'news', 'offline-maps', 'podcasts', 'reader', 'reader_search', 'remember', 'shopping_list', 'shows', 'today', 'videos', 'weather']);
+      // the media hubs (issue 35): Apps on the Listen and Watch pages, each naming every host it contacts
+      expect(byId.podcasts).toMatchObject({ offline: false, route: '/listen' });
+      expect(byId.shows).toMatchObject({ offline: false, route: '/watch' });
+      expect(byId.films).toMatchObject({ offline: false, route: '/watch' });
+      expect(byId.podcasts!.dataSources.map((d) => d.domain)).toContain('itunes.apple.com');
+      expect(byId.shows!.dataSources.map((d) => d.domain)).toEqual(['api.tvmaze.com', 'static.tvmaze.com']);
+      expect(byId.films!.dataSources.map((d) => d.domain)).toEqual(['discover.provider.plex.tv', 'metadata-static.plex.tv', 'api.themoviedb.org', 'image.tmdb.org']);
       expect(byId.reader).toMatchObject({ offline: false, route: '/reader', enabled: true });
       expect(byId.library).toMatchObject({ offline: false, route: '/library', enabled: true });
       expect(byId.inventory).toMatchObject({ offline: false, route: '/inventory', enabled: true });

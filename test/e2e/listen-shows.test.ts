@@ -7,10 +7,12 @@
 // episode for offline (through the download queue), choose to keep the newest 3, and after a reload it
 // plays from Hearth's copy (the enclosure host is not asked); started again in offline mode, the
 // Listen pages say what waits (search, checking, downloading, an episode not downloaded) and the
-// downloaded episode can still play. On Shows they search, add Harbor
-// Lights to their watchlist, see what airs next grouped by day, open the show (poster served by
-// Hearth, "In your Plex" linking to its Media page) and tick an episode (saved, read back). axe
-// finds nothing serious.
+// downloaded episode can still play.
+// On Watch one search finds shows and
+// films: they add Harbor Lights to their watchlist, see what airs next grouped by day, add the film
+// The Night Harbor from Plex's catalogue (copied to their own Plex watchlist), open it ("In your
+// Plex — Play"), open the show (poster served by Hearth, "In your Plex" linking to its Media page)
+// and tick an episode (saved, read back); the Watch page also fits 1280 px. axe finds nothing serious.
 // Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,7 @@ import { item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
 import { expectNoSeriousA11yViolations } from '../harness/a11y.js';
-import { createPageOpener, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
+import { createPageOpener, DESKTOP, launchChromium, PHONE, requireBuiltWebApp, shown } from '../harness/browser.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
 
@@ -43,7 +45,7 @@ function toneWav(seconds: number): Buffer {
   return b;
 }
 
-describe('Listen and Shows in the browser', () => {
+describe('Listen and Watch in the browser', () => {
   let pods: FakePodcasts;
   let tv: FakeTvmaze;
   let plex: FakeMediaServer;
@@ -136,8 +138,8 @@ describe('Listen and Shows in the browser', () => {
     // another page: the same player keeps playing
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('button', { name: 'More' }).tap();
-    await nav.getByRole('link', { name: 'Shows', exact: true }).tap();
-    await shown(page.getByRole('heading', { name: 'Shows', level: 1 }));
+    await nav.getByRole('link', { name: 'Watch', exact: true }).tap();
+    await shown(page.getByRole('heading', { name: 'Watch', level: 1 }));
     const before = await audio.evaluate((a: HTMLAudioElement) => a.currentTime);
     await page.waitForFunction((t) => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime > t + 0.5; }, before);
 
@@ -149,10 +151,11 @@ describe('Listen and Shows in the browser', () => {
       .poll(async () => ((await server.member.get(`/api/podcasts/subscriptions/${subs[0]!.id}/episodes`)).body.episodes as { title: string; positionSec: number }[]).find((e) => e.title === 'Episode 3: Pie')?.positionSec)
       .toBeGreaterThanOrEqual(30);
 
-    // Shows: search TVmaze, add to the watchlist, see what airs next by day
-    await page.getByRole('searchbox', { name: 'Search TV shows' }).fill('harbor');
+    // Watch: one search for shows (TVmaze) and films (Plex's catalogue, the member linked Plex); a show
+    // on the watchlist, what airs next by day
+    await page.getByRole('searchbox', { name: 'Search shows and films' }).fill('harbor');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const found = page.getByRole('list', { name: 'Search results' });
+    const found = page.getByRole('list', { name: 'Shows found' });
     await found.getByRole('button', { name: 'Add Harbor Lights to your watchlist' }).click();
     await shown(found.getByRole('listitem', { name: 'Harbor Lights' }).getByText('On your watchlist'));
     const watchlist = page.getByTestId('watchlist');
@@ -160,8 +163,27 @@ describe('Listen and Shows in the browser', () => {
     const schedule = page.getByTestId('schedule');
     await shown(schedule.getByRole('heading', { level: 3 }).first());
     expect(await schedule.getByRole('link', { name: 'Harbor Lights' }).count()).toBe(2); // S2 E3 and S2 E4, in 2 and 9 days
-    await expectNoSeriousA11yViolations(page, '/shows (phone)');
+    // a film from Plex's catalogue: on the member's watchlist here and on their own Plex watchlist
+    const films = page.getByRole('list', { name: 'Films found' });
+    await shown(page.getByText('Searched Plex’s catalogue with your Plex account.'));
+    await films.getByRole('button', { name: 'Add The Night Harbor to your watchlist' }).click();
+    await shown(films.getByRole('listitem', { name: 'The Night Harbor' }).getByText('On your watchlist'));
+    const myFilms = page.getByTestId('film-watchlist');
+    await shown(myFilms.getByRole('listitem', { name: 'The Night Harbor' }).getByText(/Also on your Plex watchlist/));
+    expect(plex.state().watchlists.alice).toContain('The Night Harbor');
+    await expectNoSeriousA11yViolations(page, '/watch (phone)');
     expect(await fits()).toBe(true);
+
+    // the film's page: the household's Plex has it, Play opens it in Hearth's Media player
+    await myFilms.getByRole('link', { name: 'The Night Harbor' }).click();
+    await shown(page.getByRole('heading', { name: 'The Night Harbor (2019)', level: 1 }));
+    await shown(page.getByText('In your Plex'));
+    expect(await page.getByRole('link', { name: 'Play', exact: true }).getAttribute('href')).toBe('/media/play/101');
+    await expect.poll(() => page.locator('img.show-poster--large').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page, '/watch/films/:id (phone)');
+    expect(await fits()).toBe(true);
+    await page.goBack();
+    await shown(page.getByRole('heading', { name: 'Watch', level: 1 }));
 
     // the show's guide: Hearth's poster, the Plex badge, a tick saved
     await watchlist.getByRole('link', { name: 'Harbor Lights' }).click();
@@ -178,6 +200,14 @@ describe('Listen and Shows in the browser', () => {
     await shown(page.getByRole('link', { name: 'TVmaze' }));
     await expectNoSeriousA11yViolations(page, '/shows/9901 (phone)');
     expect(await fits()).toBe(true);
+
+    // the Watch page on a wide screen: shows and films side by side, nothing wider than the window
+    const wide = await pages.open('member', DESKTOP);
+    await wide.goto(`${server.url}/watch`);
+    await shown(wide.getByTestId('film-watchlist').getByRole('listitem', { name: 'The Night Harbor' }));
+    await shown(wide.getByTestId('watchlist').getByRole('listitem', { name: 'Harbor Lights' }));
+    expect(await wide.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(wide, '/watch (desktop)');
 
     // after a reload nothing plays by itself; Resume starts where the member paused
     await page.goto(`${server.url}/listen`);

@@ -559,6 +559,8 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
     Location: s.locations.map((p, i) => ({ id: Number(s.key) * 100 + i, path: p })),
   });
 
+  /** Where the catalogue's public posters are (metadata-static.plex.tv on Plex; the fake's own /discover/static/ here, needing no token). */
+  let staticOrigin = 'https://metadata-static.plex.tv/fake';
   const renderDiscover = (d: DiscoverEntry, full: boolean) => ({
     ratingKey: d.key,
     key: `/library/metadata/${d.key}`,
@@ -566,7 +568,7 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
     type: d.type,
     title: d.title,
     year: d.year,
-    thumb: `https://metadata-static.plex.tv/fake/${d.key}.jpg`,
+    thumb: `${staticOrigin}/${d.key}.jpg`,
     ...(full ? { Guid: d.guids.map((id) => ({ id })), summary: `${d.title} (${d.year}).` } : {}),
   });
 
@@ -826,6 +828,8 @@ export async function startFakeMediaServer(options: Partial<FakeMediaSettings> &
 
   const discoverApi = (ctx: Ctx, retired: boolean) => {
     const p = ctx.path;
+    // the catalogue's posters are public (metadata-static.plex.tv): no token
+    if (!retired && ctx.method === 'GET' && /^\/static\/[0-9a-f]{24}\.jpg$/.test(p)) return jpeg(ctx);
     const account = accountByToken(ctx.token);
     ctx.entry.user = account?.name ?? null;
     if (!account) throw UNAUTHORIZED();
@@ -1382,6 +1386,7 @@ for (const b of document.querySelectorAll('button')) b.onclick = async () => {
   await listen();
   port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
+  staticOrigin = `${origin}/discover/static`;
 
   return {
     url: origin,

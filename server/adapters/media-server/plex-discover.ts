@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PlexPage } from './plex-items.js';
 import { callJson, EMPTY, fail, GuidList, MediaServerError, optNum, optStr, str, trimBase, type CommonOptions } from './plex-call.js';
 
-const DiscoverItemSchema = z.object({ ratingKey: str, guid: optStr, type: str, title: z.string().catch(''), year: optNum, thumb: optStr, watchlistedAt: optNum, Guid: GuidList });
+const DiscoverItemSchema = z.object({ ratingKey: str, guid: optStr, type: str, title: z.string().catch(''), year: optNum, thumb: optStr, summary: optStr, watchlistedAt: optNum, Guid: GuidList });
 export interface DiscoverItem {
   /** The discover key: the last segment of the item's plex:// GUID. */
   key: string;
@@ -14,10 +14,20 @@ export interface DiscoverItem {
   year: number | null;
   /** A public image on metadata-static.plex.tv (needs no token). */
   thumb: string | null;
+  summary: string | null;
   watchlistedAt: number | null;
   guids: string[];
 }
-const toDiscover = (m: z.infer<typeof DiscoverItemSchema>): DiscoverItem => ({ key: m.ratingKey, guid: m.guid, type: m.type, title: m.title, year: m.year, thumb: m.thumb, watchlistedAt: m.watchlistedAt, guids: m.Guid });
+const toDiscover = (m: z.infer<typeof DiscoverItemSchema>): DiscoverItem => ({ key: m.ratingKey, guid: m.guid, type: m.type, title: m.title, year: m.year, thumb: m.thumb, summary: m.summary, watchlistedAt: m.watchlistedAt, guids: m.Guid });
+// the discover search: SearchResults[] by provider; Plex's catalogue is the one with id "external"
+const SearchContainer = z.object({
+  MediaContainer: z.object({
+    SearchResults: z
+      .array(z.object({ id: z.string().catch(''), SearchResult: z.array(z.object({ Metadata: DiscoverItemSchema.nullish().catch(null) })).nullish().transform((v) => v ?? []) }))
+      .nullish()
+      .transform((v) => v ?? []),
+  }),
+});
 const DiscoverContainer = z.object({ MediaContainer: z.object({ totalSize: optNum, offset: optNum, Metadata: z.array(DiscoverItemSchema).nullish().transform((v) => v ?? []) }) });
 
 export interface PlexDiscoverClient {
@@ -30,6 +40,8 @@ export interface PlexDiscoverClient {
   metadata(token: string, discoverKey: string, opts?: { signal?: AbortSignal }): Promise<DiscoverItem | null>;
   /** Catalogue entries by external id (imdb://, tmdb://, tvdb://) or by title and year. */
   matches(token: string, q: { type: 'movie' | 'show'; guid: string } | { type: 'movie' | 'show'; title: string; year?: number | null }, opts?: { signal?: AbortSignal }): Promise<DiscoverItem[]>;
+  /** Plex's catalogue searched by words (GET /library/search?searchProviders=discover), best first. */
+  search(token: string, query: string, opts: { type: 'movie' | 'show'; limit?: number; signal?: AbortSignal }): Promise<DiscoverItem[]>;
 }
 
 const DISCOVER_KEY = /^[0-9a-f]{24}$/i;
@@ -65,6 +77,12 @@ export function createPlexDiscoverClient(o: CommonOptions): PlexDiscoverClient {
       const query = 'guid' in q ? { type: TYPE_NO[q.type], guid: q.guid } : { type: TYPE_NO[q.type], title: q.title, year: q.year ?? undefined };
       const res = await callJson('discover', o, '/library/metadata/matches', DiscoverContainer, { token, query, signal: opts.signal });
       return res.MediaContainer.Metadata.map(toDiscover);
+    },
+    async search(token, query, opts) {
+      const q = { query, searchTypes: opts.type === 'movie' ? 'movies' : 'tv', searchProviders: 'discover', includeMetadata: 1, limit: opts.limit ?? 30 };
+      const res = await callJson('discover', o, '/library/search', SearchContainer, { token, query: q, signal: opts.signal });
+      const external = res.MediaContainer.SearchResults.find((r) => r.id === 'external') ?? res.MediaContainer.SearchResults[0];
+      return (external?.SearchResult ?? []).flatMap((r) => (r.Metadata && r.Metadata.type === opts.type ? [toDiscover(r.Metadata)] : []));
     },
   };
 }

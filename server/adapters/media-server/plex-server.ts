@@ -29,6 +29,8 @@ export interface PlexServerClient {
   /** Several items in one call (keys joined by commas), as the token's user sees them; unknown keys are left out. */
   metadataMany(token: string, ratingKeys: readonly string[]): Promise<PlexItem[]>;
   children(token: string, ratingKey: string): Promise<PlexItem[]>;
+  /** Every episode of a show (its leaves), with the token's own viewCount. */
+  allLeaves(token: string, ratingKey: string): Promise<PlexItem[]>;
   /** Newest first, one page (X-Plex-Container-Start/Size): fewer than `size` items means the end. */
   recentlyAdded(token: string, opts?: { type?: 1 | 2 | 4; start?: number; size?: number }): Promise<PlexItem[]>;
   onDeck(token: string): Promise<PlexItem[]>;
@@ -121,6 +123,7 @@ export function createPlexServerClient(o: CommonOptions & { maxImageBytes?: numb
       }
     },
     children: (token, ratingKey) => items(`/library/metadata/${encodeURIComponent(ratingKey)}/children`, token),
+    allLeaves: (token, ratingKey) => items(`/library/metadata/${encodeURIComponent(ratingKey)}/allLeaves`, token),
     recentlyAdded: (token, opts = {}) => items('/hubs/home/recentlyAdded', token, { query: { type: opts.type }, headers: { 'X-Plex-Container-Start': String(opts.start ?? 0), 'X-Plex-Container-Size': String(opts.size ?? 50) } }),
     onDeck: (token) => items('/library/onDeck', token),
     async hubs(token, opts = {}) {

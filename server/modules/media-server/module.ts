@@ -17,6 +17,7 @@ import { RESOLUTION_TTL_MS } from './guids.js';
 import { createHomeVideoRoutes } from './home-videos-routes.js';
 import { HomeVideosService } from './home-videos-service.js';
 import { createMediaLibraryRoutes } from './library-routes.js';
+import { MediaCatalogueService } from './catalogue-service.js';
 import { MediaLibraryService } from './library-service.js';
 import { ProgressStore, ResolutionStore } from './library-store.js';
 import type { MediaConnection } from './parts.js';
@@ -52,7 +53,10 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
   const exportStore = new MediaExportStore(db);
   // members' private sections (the export's), hidden from everyone else by the library and the proxies
   const mediaPrivateSections = new PrivateSectionIndex({ store: exportStore, version: tableWrites(db, ['media_library_sections', 'users']), mediaLevel: ports.mediaLevel });
-  const mediaLibrary = new MediaLibraryService({ connection: mediaConnection, discover: mediaClients.discover, resolutions, progress: new ProgressStore(db), privateSections: mediaPrivateSections, clock, logger: logger.child('media-library') });
+  const libraryDeps = { connection: mediaConnection, discover: mediaClients.discover, resolutions, progress: new ProgressStore(db), privateSections: mediaPrivateSections, clock, logger: logger.child('media-library') };
+  const mediaLibrary = new MediaLibraryService(libraryDeps);
+  // what the films and shows ask of Plex's catalogue, the library and a member's viewed state
+  const mediaCatalogue = new MediaCatalogueService(libraryDeps);
   const mediaProxy = new MediaProxy({ connection: mediaConnection, privateSections: mediaPrivateSections, cacheDir: path.join(config.dataDir, 'cache', 'media-img'), logger: logger.child('media-server') });
 
   // the export's view of the shared media server (tests may hand it a stand-in)
@@ -76,7 +80,7 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
       { prefix: '/mediaserver', routes: createMediaLibraryRoutes(mediaLibrary) },
       { prefix: '/mediaserver', routes: createMediaProxyRoutes(mediaProxy) },
     ],
-    services: { mediaConnection, mediaLibrary, mediaExport, homeVideos, mediaSweep, mediaPrivateSections },
+    services: { mediaConnection, mediaLibrary, mediaExport, homeVideos, mediaSweep, mediaPrivateSections, mediaCatalogue },
     tasks: [
       { name: 'media.upload-cleanup', everyMs: 60 * 60_000, run: () => homeVideos.cleanExpiredUploads() },
       { name: WATCHED_SWEEP_TASK, everyMs: WATCHED_SWEEP_MS, run: () => mediaSweep.run() },

@@ -5,6 +5,7 @@ import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { defineModule, type Platform } from '../module.js';
 import { COPIES_FOLDER, EpisodeCopiesService } from './copies-service.js';
 import type { PodcastsPorts } from './ports.js';
+import { podcastTools } from './extensions.js';
 import { createPodcastRoutes } from './routes.js';
 import { PodcastsService, USER_AGENT } from './service.js';
 import { PodcastsStore } from './store.js';
@@ -31,6 +32,7 @@ export function createPodcastsModule(p: Platform, ports: PodcastsPorts) {
     storageAreas: [{ key: 'podcasts', label: 'Podcast episodes', folders: [COPIES_FOLDER] }],
     routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts, copies) }],
     services: { podcasts, podcastCopies: copies, podcastVideos: createPodcastVideos(p.db) },
+    extensions: { definitions: podcastTools },
     // every followed show's feed asked hourly, conditionally (nothing is fetched in offline mode)
     tasks: [{ name: 'podcasts.poll', everyMs: POLL_MS, run: async () => void (await podcasts.pollAll()) }],
     // an offline copy the queue finished is ready to play

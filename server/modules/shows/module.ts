@@ -3,6 +3,7 @@
 import { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
 import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { defineModule, type Platform } from '../module.js';
+import { showTools } from './extensions.js';
 import type { ShowsPorts } from './ports.js';
 import { createShowRoutes } from './routes.js';
 import { ShowsService, SHOWS_USER_AGENT } from './service.js';
@@ -14,7 +15,10 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     store: new SourceCacheStore(p.db, 'shows_cache'),
     clock: p.clock,
     logger: p.logger,
-    offline: p.config.offline,
+    // read at each request: offline mode is a live household setting
+    get offline() {
+      return p.guard.offline;
+    },
     timeoutMs: p.tuning.todayFetchTimeoutMs,
     userAgent: SHOWS_USER_AGENT,
     label: 'Shows',
@@ -24,6 +28,7 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     name: 'shows',
     routes: [{ prefix: '/shows', routes: createShowRoutes(shows) }],
     services: { shows },
+    extensions: { definitions: showTools },
     tasks: [{ name: 'shows.prune', everyMs: 24 * 60 * 60_000, run: () => shows.prune() }],
   });
 }

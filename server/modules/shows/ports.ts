@@ -10,4 +10,9 @@ export interface ShowsPorts {
   inPlex(actor: UserActor, ids: { tvdb: number | null; imdb: string | null }): Promise<{ ratingKey: string } | null>;
   /** The household's time zone (the locale module): each episode's air time is written in it. */
   timeZone(): Promise<string>;
+  /**
+   * The member's own viewed state of the episodes of the household's Plex show (their own token),
+   * by season and number; null when they have no Plex token for it or Plex does not answer.
+   */
+  episodeViews(actor: UserActor, ratingKey: string): Promise<Array<{ season: number; episode: number; watched: boolean }> | null>;
 }

@@ -69,13 +69,14 @@ export class ShowsService {
 
   async show(actor: UserActor, id: number): Promise<ShowResponse> {
     const { payload: s, freshness } = await this.detail(id);
-    const [watched, onWatchlist, inPlex, timeZone] = await Promise.all([
-      this.deps.store.watchedEpisodes(actor.id, id),
+    const [onWatchlist, inPlex, timeZone] = await Promise.all([
       this.deps.store.onWatchlist(actor.id, id),
       // the badge is a nicety: Plex down or not linked is no badge, never a failed page
       this.deps.inPlex(actor, s.externals).catch(() => null),
       this.deps.timeZone(),
     ]);
+    if (inPlex) await this.fillFromPlex(actor, s, inPlex.ratingKey);
+    const watched = await this.deps.store.watchedEpisodes(actor.id, id);
     const perSeason = new Map<number, number>();
     for (const e of s.episodes) if (e.number !== null) perSeason.set(e.season, (perSeason.get(e.season) ?? 0) + 1);
     const next = s.nextEpisodeId === null ? null : s.episodes.find((e) => e.id === s.nextEpisodeId);
@@ -88,6 +89,22 @@ export class ShowsService {
       onWatchlist,
       freshness: { fetchedAt: freshness.fetchedAt, ageSeconds: freshness.ageSeconds, stale: freshness.stale },
     };
+  }
+
+  /**
+   * The ticks the member has not set themselves come from their own viewed state on the household's
+   * Plex (the show matched by its ids, each episode by season and number). Plex not answering
+   * leaves the ticks as they were.
+   */
+  private async fillFromPlex(actor: UserActor, s: TvShowDetail, ratingKey: string): Promise<void> {
+    const views = await this.deps.episodeViews(actor, ratingKey).catch(() => null);
+    if (!views) return;
+    const byNumber = new Map(views.map((v) => [`${v.season}.${v.episode}`, v.watched]));
+    const matched = s.episodes.flatMap((e) => {
+      const w = e.number === null ? undefined : byNumber.get(`${e.season}.${e.number}`);
+      return w === undefined ? [] : [{ episodeId: e.id, watched: w }];
+    });
+    await this.deps.store.fillFromPlex(actor.id, s.id, matched, this.deps.clock.now().toISOString());
   }
 
   /** A show's poster, fetched once by Hearth (the browser never asks TVmaze's image host). */

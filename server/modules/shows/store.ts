@@ -41,12 +41,30 @@ export class ShowsStore {
   }
 
   async watchedEpisodes(userId: string, tvmazeId: number): Promise<Set<number>> {
-    const rows = (await this.db('show_episodes_watched').where({ user_id: userId, tvmaze_id: tvmazeId }).select('episode_id')) as Array<{ episode_id: number }>;
+    const rows = (await this.db('show_episodes_watched').where({ user_id: userId, tvmaze_id: tvmazeId, watched: true }).select('episode_id')) as Array<{ episode_id: number }>;
     return new Set(rows.map((r) => r.episode_id));
   }
 
+  /** The member's own tick or untick: kept as theirs, so Plex's viewed state never changes it. */
   async setWatched(userId: string, tvmazeId: number, episodeId: number, watched: boolean, at: string): Promise<void> {
-    if (watched) await this.db('show_episodes_watched').insert({ user_id: userId, tvmaze_id: tvmazeId, episode_id: episodeId, watched_at: at }).onConflict(['user_id', 'episode_id']).ignore();
-    else await this.db('show_episodes_watched').where({ user_id: userId, episode_id: episodeId }).delete();
+    await this.db('show_episodes_watched')
+      .insert({ user_id: userId, tvmaze_id: tvmazeId, episode_id: episodeId, watched_at: at, watched, source: 'member' })
+      .onConflict(['user_id', 'episode_id'])
+      .merge(['watched', 'source', 'watched_at']);
+  }
+
+  /**
+   * Plex's viewed state for the episodes the member has not ticked or unticked themselves: watched
+   * ones are written as Plex's, the others' Plex ticks taken away. One transaction.
+   */
+  async fillFromPlex(userId: string, tvmazeId: number, views: ReadonlyArray<{ episodeId: number; watched: boolean }>, at: string): Promise<void> {
+    await this.db.transaction(async (trx) => {
+      const own = new Set(((await trx('show_episodes_watched').where({ user_id: userId, tvmaze_id: tvmazeId, source: 'member' }).select('episode_id')) as Array<{ episode_id: number }>).map((r) => r.episode_id));
+      for (const v of views) {
+        if (own.has(v.episodeId)) continue;
+        if (v.watched) await trx('show_episodes_watched').insert({ user_id: userId, tvmaze_id: tvmazeId, episode_id: v.episodeId, watched_at: at, watched: true, source: 'plex' }).onConflict(['user_id', 'episode_id']).ignore();
+        else await trx('show_episodes_watched').where({ user_id: userId, episode_id: v.episodeId, source: 'plex' }).delete();
+      }
+    });
   }
 }

@@ -1,6 +1,7 @@
 // TVmaze's answers (reference/media-hubs.md §3.1) read into what Hearth keeps: the search's
 // `[{score, show}]` and a show with its `_embedded` episodes, seasons and next episode. Anything
 // that is not TVmaze's JSON throws (the fetch counts as failed and the last good copy is kept).
+import { intField as int, isRawObject as isRaw, jsonOf as json, textField as str } from '../../platform/outside-sources/json-fields.js';
 import { plainText } from '../today/public.js';
 
 export interface TvEpisode {
@@ -44,15 +45,8 @@ export interface TvShowDetail extends TvShow {
   nextEpisodeId: number | null;
 }
 
-type Raw = Record<string, unknown>;
-const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
 const MAX_SUMMARY = 1200;
 
-function json(body: Buffer): unknown {
-  return JSON.parse(body.toString('utf8')) as unknown;
-}
 
 function showOf(raw: unknown): TvShow {
   if (!isRaw(raw)) throw new Error('not a TVmaze show');

@@ -35,6 +35,9 @@ export const TOOL_ROUTES: Readonly<Record<string, string>> = {
   today: '/today',
   'offline-maps': '/maps',
   videos: '/videos',
+  podcasts: '/listen',
+  shows: '/watch',
+  films: '/watch',
 };
 
 /**

@@ -30,6 +30,8 @@ export interface SourceSpec<T> {
   /** How long this copy is fresh, when it depends on what it says (a match being played: sooner). */
   ttlFor?(payload: T): number;
   accept?: string;
+  /** Headers the source needs besides Accept and the User-Agent (an API token): sent, never stored or logged. */
+  headers?: Readonly<Record<string, string>>;
   /** Turns a 200 body into the payload kept; throws on garbage (the copy is kept, the fetch counts as failed). */
   parse(body: Buffer, contentType: string): T | Promise<T>;
 }
@@ -196,7 +198,7 @@ export class SourceFetcher {
     if (base.payload !== null && base.etag) conditional['if-none-match'] = base.etag;
     if (base.payload !== null && base.lastModified) conditional['if-modified-since'] = base.lastModified;
     try {
-      const res = await this.hostSlot(spec.url).run(() => this.get(spec.url, spec.accept, conditional));
+      const res = await this.hostSlot(spec.url).run(() => this.get(spec.url, spec.accept, { ...spec.headers, ...conditional }));
       const at = this.now().toISOString();
       let expiresAt = new Date(this.now().getTime() + spec.ttlMs).toISOString();
       if (res.status === 304 && base.payload !== null) {

@@ -3,17 +3,15 @@
 // season's episodes with a tick for each one the member has seen (shown at once, put back if Hearth
 // refuses). When TVmaze could not be asked, the copy Hearth kept is shown and says how old it is.
 import { useState, type ReactElement } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { IconButton } from '../../ui/IconButton';
-import { Icon } from '../../ui/icons';
 import { formatDuration } from '../../ui/format';
 import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
-import { titleHref } from '../media';
 import { episodeCode, whenLabel } from './household-time';
-import { Poster, TvmazeCredit } from './parts';
+import { TitleHead, TvmazeCredit } from './parts';
 import { useAddToWatchlist, useRemoveFromWatchlist, useShow, useTick, type Episode, type ShowResponse } from './queries';
 import './shows.css';
 
@@ -84,32 +82,14 @@ function Guide({ data }: { data: ShowResponse }): ReactElement {
           TVmaze could not be reached, so this is the guide from {ago(freshness.ageSeconds)}.
         </p>
       ) : null}
-      <div className="show-head">
-        <Poster url={show.imageUrl} size="large" />
-        <div className="show-head__words">
-          {facts ? <p className="show-head__facts muted">{facts}</p> : null}
-          {inPlex ? (
-            <p className="show-head__plex">
-              <span className="badge badge--accent">
-                <Icon name="play" size={16} />
-                In your Plex
-              </span>{' '}
-              <Link to={titleHref(inPlex.ratingKey)}>Open it in Media</Link>
-            </p>
-          ) : null}
-          <div className="show-head__actions">
-            <button type="button" className={data.onWatchlist ? 'btn btn--secondary' : 'btn btn--primary'} onClick={toggle} disabled={busy}>
-              <Icon name={data.onWatchlist ? 'check' : 'plus'} size={20} />
-              {data.onWatchlist ? 'On your watchlist' : 'Add to watchlist'}
-            </button>
-            <span role="status" className="muted">
-              {changed ?? ''}
-            </span>
-          </div>
-          <FormError message={failed ? `That did not change. ${errorMessage(failed)}` : null} />
-          {show.summary ? <p className="show-head__summary">{show.summary}</p> : null}
-        </div>
-      </div>
+      <TitleHead
+        posterUrl={show.imageUrl}
+        facts={facts}
+        inPlex={inPlex ? { ratingKey: inPlex.ratingKey, playable: false } : null}
+        watchlist={{ on: data.onWatchlist, busy, onToggle: toggle, status: changed ?? '' }}
+        failed={failed}
+        summary={show.summary}
+      />
 
       <section className="shows-section" aria-labelledby="show-next">
         <h2 id="show-next" className="shows-section__title">
@@ -151,7 +131,7 @@ export function ShowPage(): ReactElement {
   const tvmazeId = /^\d+$/.test(id) ? Number(id) : 0;
   const show = useShow(tvmazeId);
   usePageTitle(show.data?.show.name ?? 'Shows');
-  const back = <IconButton icon="back" label="Shows" to="/shows" tone="ghost" />;
+  const back = <IconButton icon="back" label="Watch" to="/watch" tone="ghost" />;
   return (
     <section className="page shows" aria-labelledby="show-title">
       <PageHeader titleId="show-title" title={show.data?.show.name ?? (show.isPending ? 'Loading the show…' : 'Show')} actions={back} />
