@@ -42,8 +42,8 @@ describe('pickJobsToStart', () => {
     expect(pickJobsToStart([{ ...a, state: 'running' }, b], NOW).start).toEqual([]);
   });
 
-  it('orders by priority class: archives, maps, models, components, runtime models', () => {
-    expect(Object.entries(PRIORITY_BY_KIND).sort((x, y) => x[1] - y[1]).map(([k]) => k)).toEqual(['archive', 'map', 'model', 'component', 'runtime_model']);
+  it('orders by priority class: archives, maps, models, components (and podcast episodes), runtime models (and saved videos)', () => {
+    expect(Object.entries(PRIORITY_BY_KIND).sort((x, y) => x[1] - y[1]).map(([k]) => k)).toEqual(['archive', 'map', 'model', 'component', 'podcast', 'runtime_model', 'video']);
     const jobs = [
       job({ priority: PRIORITY_BY_KIND.runtime_model, hostClass: 'model_runtime' }),
       job({ priority: PRIORITY_BY_KIND.component, hostClass: 'code_host' }),
