@@ -52,6 +52,7 @@ import { createSystemModule } from './modules/system/module.js';
 import { createHomeAssistantModule } from './modules/home-assistant/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
+import { createConnectivityModule } from './modules/connectivity/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
@@ -62,6 +63,7 @@ import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform
 import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { machineSummary } from './platform/hardware.js';
+import { OfflineSwitch } from './platform/offline-switch.js';
 import { Scheduler } from './platform/scheduler.js';
 import { createSsrfGuard } from './platform/ssrf.js';
 import { TlsManager } from './platform/tls/manager.js';
@@ -178,7 +180,8 @@ function buildModules(p: Platform, o: Overrides) {
   const lookup = createLookupModule(p);
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system] as const;
+  const connectivity = createConnectivityModule(p);
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, connectivity, system] as const;
   return all;
 }
 
@@ -195,6 +198,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const clock = overrides.clock ?? systemClock;
   const now = () => clock.now();
   const networkInterfaces = overrides.networkInterfaces ?? (() => os.networkInterfaces());
+  const settings = new AppSettingsStore(db, now, tableWrites(db, ['app_settings']));
+  // OFFLINE_MODE forces it on; the admin's switch (Admin › Connectivity) is read by app.ts before any module starts
+  const offline = new OfflineSwitch(config.offline, settings);
   const platform: Platform = {
     config,
     logger,
@@ -203,11 +209,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     bus: new EventBus(logger.child('bus')),
     scheduler: new Scheduler(logger.child('scheduler')),
     sse: new SseRegistry(logger.child('http')),
-    settings: new AppSettingsStore(db, now, tableWrites(db, ['app_settings'])),
+    settings,
     preferences: new UserPreferencesStore(db, now),
     hardware: overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir)),
     modelRuntime: overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 }),
-    guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }),
+    offline,
+    guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline }),
     diskFree: overrides.diskFree ?? diskFree,
     diskUsage: overrides.diskUsage ?? diskUsage,
     // the one reserve check of every large write (downloads, uploads, captures, LoRA files)

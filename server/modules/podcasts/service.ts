@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type Actor, type UserActor } from '../../actor.js';
-import { type AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
@@ -52,7 +52,7 @@ function member(actor: Actor): UserActor {
 
 /** A fetch that did not get an answer, said without the underlying error's words (addresses, hosts). */
 function unreachable(what: string, err: unknown): AppError {
-  if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.charAt(0).toLowerCase()}${what.slice(1)} cannot be fetched.`);
+  if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `${what} cannot be fetched now. ${err.message}`);
   if (err instanceof BlockedUrlError) return new UpstreamError('address_refused', `${what} is at an address Hearth does not reach (a home-network or reserved address).`);
   return new UpstreamError('upstream_failed', `${what} could not be reached. Check the address, or try again in a little while.`);
 }
@@ -106,7 +106,8 @@ export class PodcastsService {
     try {
       body = JSON.parse((await this.get(url.href, 'application/json')).body.toString('utf8')) as typeof body;
     } catch (err) {
-      if (err instanceof UpstreamError) throw err;
+      // a refusal (offline mode: 503) or an upstream failure is said as it is; only unreadable JSON is this
+      if (err instanceof AppError) throw err;
       throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
     }
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
