@@ -53,6 +53,7 @@ import { createHomeAssistantModule } from './modules/home-assistant/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
 import { createConnectivityModule } from './modules/connectivity/module.js';
+import { createBenchmarksModule } from './modules/benchmarks/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
@@ -116,7 +117,8 @@ function buildModules(p: Platform, o: Overrides) {
     conditions: notifications.services.conditions,
   });
   const { downloads: queue } = downloads.services;
-  const features = createFeaturesModule(p, { downloads: queue, modelDetails: () => models.services.modelDetails });
+  // the benchmarks module is built later: asked only when the Features page is read
+  const features = createFeaturesModule(p, { downloads: queue, modelDetails: () => models.services.modelDetails, chatSpeed: (model) => benchmarks.services.benchmarks.chatSpeed(model) });
   const { features: feats, catalog } = features.services;
   const chatReadiness = () => feats.chatReadiness();
   const setup = createSetupModule(p, { users, features: feats, catalog, downloads: queue, conditions: notifications.services.conditions });
@@ -181,7 +183,9 @@ function buildModules(p: Platform, o: Overrides) {
   const shopping = createShoppingModule(p, { barcodes: lookup.services.barcodeLookup, chatReadiness });
   const storage = createStorageModule(p, { downloads: queue, converter: converter.services.converter, conditions: notifications.services.conditions, modules: () => all });
   const connectivity = createConnectivityModule(p);
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, connectivity, system] as const;
+  const { image } = imageGen.services;
+  const benchmarks = createBenchmarksModule(p, { image: { engine: image.engine, generate: image.generate, artifacts: image.artifacts } });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, connectivity, benchmarks, system] as const;
   return all;
 }
 

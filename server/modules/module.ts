@@ -208,4 +208,6 @@ export interface Tuning {
   telegramPollSeconds?: number;
   /** How long Admin › Connectivity's internet check is kept (default a minute). */
   connectivityCheckTtlMs?: number;
+  /** The benchmark's temporary file in the data folder (default 64 MiB). */
+  benchmarkDiskBytes?: number;
 }
