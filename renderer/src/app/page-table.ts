@@ -36,6 +36,8 @@ import { routes as skills } from '../features/skills/routes.js';
 import { routes as storage } from '../features/storage/routes.js';
 import { routes as listen } from '../features/listen/routes.js';
 import { routes as shows } from '../features/shows/routes.js';
+import { routes as connectivity } from '../features/connectivity/routes.js';
+import { routes as benchmarks } from '../features/benchmarks/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -71,6 +73,8 @@ export const PAGE_TABLE = [
   ...storage,
   ...listen,
   ...shows,
+  ...connectivity,
+  ...benchmarks,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

@@ -43,6 +43,8 @@ import { views as skills } from '../features/skills/pages';
 import { views as storage } from '../features/storage/pages';
 import { views as listen } from '../features/listen/pages';
 import { views as shows } from '../features/shows/pages';
+import { views as connectivity } from '../features/connectivity/pages';
+import { views as benchmarks } from '../features/benchmarks/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -102,6 +104,8 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...storage,
   ...listen,
   ...shows,
+  ...connectivity,
+  ...benchmarks,
 };
 
 /**
