@@ -2,8 +2,10 @@
 // choices (chat speed per installed chat model through the model runtime, seconds per image step on
 // a running image engine, the data folder's disk speed) and keeps the last results; the Features
 // page's fit hints use them (features port `measuredSpeed`).
+import { ReplayChannel } from '../../http/sse.js';
 import { defineModule, type Platform } from '../module.js';
 import type { BenchmarksPorts } from './ports.js';
+import type { BenchmarkEvent } from './schema.js';
 import { createBenchmarkRoutes } from './routes.js';
 import { BenchmarksService } from './service.js';
 
@@ -17,6 +19,7 @@ export function createBenchmarksModule(p: Platform, ports: BenchmarksPorts) {
     clock: p.clock,
     logger: p.logger.child('benchmarks'),
     diskBytes: p.tuning.benchmarkDiskBytes,
+    newChannel: () => new ReplayChannel<BenchmarkEvent>(),
   });
   return defineModule({
     name: 'benchmarks',

@@ -5,7 +5,7 @@ import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
 import type { ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
-import { ReplayChannel } from '../../http/sse.js';
+import type { ReplayChannel } from '../../http/sse.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskSpace } from '../../platform/disk.js';
 import type { Logger } from '../../platform/logger.js';
@@ -23,6 +23,8 @@ export interface BenchmarksDeps {
   dataDir: string;
   clock: Clock;
   logger: Logger;
+  /** A new channel for each run's events (module.ts: a ReplayChannel). */
+  newChannel: () => ReplayChannel<BenchmarkEvent>;
   /** The disk measure's file size (default 64 MiB). */
   diskBytes?: number;
 }
@@ -51,7 +53,7 @@ export class BenchmarksService {
     assertAdmin(actor);
     if (this.running) throw new ConflictError('benchmark_running', 'A benchmark is already running. Its progress is on the Benchmarks page.');
     const startedAt = this.deps.clock.now().toISOString();
-    const channel = new ReplayChannel<BenchmarkEvent>();
+    const channel = this.deps.newChannel();
     this.channel = channel;
     this.running = this.run(actor, channel, startedAt)
       .catch((err: unknown) => {
