@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BenchmarkResults, BenchmarksResponse } from '../../server/modules/benchmarks/schema.js';
 import { IMAGE_NOT_SET_UP } from '../../server/modules/benchmarks/measures.js';
 import { FeaturePlan, type CatalogItemView } from '../../server/modules/features/schema.js';
+import { createStandInEngine, type StandInEngine } from '../fakes/image-queue.js';
 import { CANNED_REPLY, startFakeModelRuntime, type FakeModelRuntime } from '../fakes/model-runtime.js';
+import { until } from '../harness/net.js';
 import { connectSse } from '../harness/sse-client.js';
 import { startTestServer, type TestServer } from '../harness/start-server.js';
 import { makeTempDir } from '../harness/temp-dir.js';
@@ -119,5 +121,39 @@ describe('benchmarks (/api/admin/benchmarks)', () => {
     } finally {
       await fake.setMode('ok');
     }
+  });
+});
+
+describe('benchmarks with a running image engine (stand-in queue)', () => {
+  let engine: StandInEngine;
+  let fake: FakeModelRuntime;
+  let s: TestServer;
+  beforeAll(async () => {
+    engine = createStandInEngine();
+    fake = await startFakeModelRuntime({ chunkDelayMs: 0 });
+    s = await startTestServer({ seed: 'household', config: { imageEngineUrl: 'http://127.0.0.1:9', modelRuntimeUrl: fake.url }, overrides: { imageEngine: engine.parts, tuning: { benchmarkDiskBytes: 1024 * 1024 } } });
+    engine.attach(s.dataDir, s.handle.deps.db);
+    await s.handle.deps.settings.set('image_model', 'sdxl_base.safetensors');
+  });
+  afterAll(async () => {
+    await s?.close();
+    await fake?.close();
+  });
+
+  it('makes one small picture as the admin, times its steps, and deletes it', async () => {
+    expect((await s.admin.post('/api/admin/benchmarks/run', {})).status).toBe(202);
+    const conn = await connectSse(s.url, '/api/admin/benchmarks/stream', { cookie: s.admin.cookie! });
+    const job = await until(() => engine.queue.jobs.find((j) => !j.ended), 'the benchmark picture queued');
+    expect(job.job).toMatchObject({ userId: s.users.admin.id, pipeline: 'txt2img' });
+    engine.queue.emit(job.job.id, { type: 'step', current: 1, total: 8, position: 0 });
+    await new Promise((r) => setTimeout(r, 20));
+    engine.queue.emit(job.job.id, { type: 'step', current: 8, total: 8, position: 0 });
+    await engine.queue.finish(job.job.id);
+    await conn.ended;
+    const done = BenchmarkResults.parse(conn.events.at(-1)!.data);
+    expect(done.image).toMatchObject({ steps: 8, skipped: null });
+    expect(done.image.secondsPerStep).toBeGreaterThan(0);
+    // the measured picture is not kept in the admin's history
+    expect(await s.handle.deps.db('generated_images').where({ id: job.job.id }).first()).toBeUndefined();
   });
 });

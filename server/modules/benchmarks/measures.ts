@@ -86,7 +86,7 @@ export async function measureImage(image: BenchmarkImagePorts, actor: UserActor,
     const a = stamps[0];
     const b = stamps.at(-1);
     if (!a || !b || b.step <= a.step) return { secondsPerStep: null, steps: null, skipped: 'The image engine did not report its steps, so they could not be timed.' };
-    return { secondsPerStep: Math.round(((b.at - a.at) / 1000 / (b.step - a.step)) * 100) / 100, steps: b.step, skipped: null };
+    return { secondsPerStep: Math.round(((b.at - a.at) / 1000 / (b.step - a.step)) * 1000) / 1000, steps: b.step, skipped: null };
   } catch (err) {
     return { secondsPerStep: null, steps: null, skipped: sentence(err, 'The picture could not be made.') };
   } finally {
