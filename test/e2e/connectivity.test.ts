@@ -1,7 +1,7 @@
 // Issue 39's admin Connectivity and Benchmarks pages in the browser: an admin on a phone (390 px) turns
 // offline mode on (with a confirm) and a member's Today and Reader pages say an admin switched it on;
-// at 1280 px the admin runs the benchmark, follows its progress, sees the results table, and the
-// Features page's chat hint says the measured words a second. axe finds nothing serious. Needs the
+// at 1280 px the admin runs the benchmark, follows its progress, sees the results table (also on a
+// phone), and the Features page's chat hint says the measured words a second. axe finds nothing serious. Needs the
 // built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +75,16 @@ describe('admin connectivity and benchmarks in the browser', () => {
     await shown(results.getByText(/Writes \d+ MB a second/));
     await shown(page.getByRole('button', { name: 'Run the benchmark' }));
     await expectNoSeriousA11yViolations(page, '/admin/benchmarks (desktop)');
+
+    // the results and the switch's state on the other size of screen
+    const phone = await pages.open('admin', PHONE);
+    await phone.goto(`${server.url}/admin/benchmarks`);
+    await shown(phone.getByTestId('benchmark-results').getByRole('rowheader', { name: 'llama3.2:3b' }));
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await expectNoSeriousA11yViolations(phone, '/admin/benchmarks (phone)');
+    await page.goto(`${server.url}/admin/connectivity`);
+    await shown(page.getByTestId('offline-state').getByText(ADMIN_SWITCHED));
+    await expectNoSeriousA11yViolations(page, '/admin/connectivity (desktop)');
 
     await page.goto(`${server.url}/features`);
     await shown(page.getByTestId('speed-chat-small').getByText(/About \d+ words a second on this computer/));
