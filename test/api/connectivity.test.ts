@@ -150,6 +150,24 @@ describe('offline mode switched by an admin', () => {
     expect(pods.requests.length).toBeGreaterThan(before);
     expect(await s.handle.deps.settings.get('connectivity.offline_mode')).toBe(false);
   });
+  it('an outbound download under way goes back to waiting when offline mode turns on, and resumes when it turns off', async () => {
+    const data = Buffer.alloc(1024 * 1024, 7);
+    const url = files.addBuffer('big.bin', data, { throttleBps: 256 * 1024 });
+    const r = await s.admin.post('/api/admin/queue/jobs', { jobs: [{ kind: 'component', hostClass: 'code_host', target: url, destination: 'components/big.bin', label: 'Big file' }] });
+    expect(r.status).toBe(201);
+    const id = r.body.jobs[0].id as string;
+    const job = async () => ((await s.admin.get('/api/jobs/status')).body.jobs as { id: string; state: string; attempts: number; bytesDone: number }[]).find((j) => j.id === id)!;
+    // bytes are arriving (the thread has asked and the file is coming)
+    await until(async () => files.requests.some((q) => q.path === 'big.bin') && (await job()).bytesDone > 0, 'the download under way');
+    await s.admin.put('/api/admin/connectivity', { offlineMode: true });
+    await until(async () => (await job()).state === 'pending', 'the download parked');
+    expect((await job()).attempts).toBe(0); // parked, not failed: the attempt does not count
+    await s.admin.put('/api/admin/connectivity', { offlineMode: false });
+    await until(async () => (await job()).state === 'completed', 'the download finished after going online', 20_000);
+    const asked = files.requests.filter((q) => q.path === 'big.bin');
+    expect(asked.length).toBe(2);
+    expect(asked[1]!.range).toMatch(/^bytes=\d+-$/);
+  });
 });
 
 describe('offline mode forced by the environment', () => {
