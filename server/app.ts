@@ -83,6 +83,8 @@ export async function createServer(config: Config, overrides: Overrides = {}): P
     const migrations = Number(((await db('knex_migrations').count({ n: '*' }).first()) as { n: number } | undefined)?.n ?? 0);
 
     const deps = buildContainer({ config, logger, db, migrations }, overrides);
+    // the admin's offline switch, in effect before any module starts or fetches
+    await deps.offline.load();
     cleanups.push({ name: 'event bus', run: () => deps.bus.clear() });
 
     const app = express();

@@ -78,6 +78,8 @@ export const ConfigSchema = z.object({
    * the test suite: `low` (PIN_HASH_COST=low) is refused unless HEARTH_TEST=1 says this is a test.
    */
   pinHashCost: z.enum(['standard', 'low']).default('standard'),
+  /** Admin › Connectivity's one internet check (a HEAD through the guard, never in offline mode); tests point it at a fake. */
+  connectivityCheckUrl: httpUrl.default('https://detectportal.firefox.com/success.txt'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     checkResponses: emptyToUndefined(env.HEARTH_CHECK_RESPONSES),
     searchPath: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
     pinHashCost: emptyToUndefined(env.PIN_HASH_COST),
+    connectivityCheckUrl: emptyToUndefined(env.CONNECTIVITY_CHECK_URL),
   };
   const parsed = ConfigSchema.safeParse(raw);
   const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

@@ -55,6 +55,8 @@ import { createHomeAssistantModule } from './modules/home-assistant/module.js';
 import { createVisionModule } from './modules/vision/module.js';
 import { createTodayModule } from './modules/today/module.js';
 import { createTlsModule } from './modules/tls/module.js';
+import { createConnectivityModule } from './modules/connectivity/module.js';
+import { createBenchmarksModule } from './modules/benchmarks/module.js';
 import { createToolsModule } from './modules/tools/module.js';
 import { createVoiceModule } from './modules/voice/module.js';
 import type { ToolDefinition } from './modules/tools/schema.js';
@@ -66,6 +68,7 @@ import { cachedProbe, createHardwareProbe, type HardwareProbe } from './platform
 import type { NetworkInterfaces } from './platform/lan.js';
 import type { Logger } from './platform/logger.js';
 import { machineSummary } from './platform/hardware.js';
+import { OfflineSwitch } from './platform/offline-switch.js';
 import { Scheduler } from './platform/scheduler.js';
 import { createSsrfGuard } from './platform/ssrf.js';
 import { TlsManager } from './platform/tls/manager.js';
@@ -122,7 +125,8 @@ function buildModules(p: Platform, o: Overrides) {
     conditions: notifications.services.conditions,
   });
   const { downloads: queue } = downloads.services;
-  const features = createFeaturesModule(p, { downloads: queue, modelDetails: () => models.services.modelDetails });
+  // the benchmarks module is built later: asked only when the Features page is read
+  const features = createFeaturesModule(p, { downloads: queue, modelDetails: () => models.services.modelDetails, chatSpeed: (model) => benchmarks.services.benchmarks.chatSpeed(model) });
   const { features: feats, catalog } = features.services;
   const chatReadiness = () => feats.chatReadiness();
   const setup = createSetupModule(p, { users, features: feats, catalog, downloads: queue, conditions: notifications.services.conditions });
@@ -197,7 +201,10 @@ function buildModules(p: Platform, o: Overrides) {
     catalogue: mediaServer.services.mediaCatalogue,
     plexWatchlist: async (actor, discoverKey, remove) => void (await mediaServer.services.mediaLibrary.watchlist(actor, { discoverKey, remove })),
   });
-  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, system, music, videos, vision, localeModule, movies] as const;
+  const connectivity = createConnectivityModule(p);
+  const { image } = imageGen.services;
+  const benchmarks = createBenchmarksModule(p, { image: { engine: image.engine, generate: image.generate, artifacts: image.artifacts } });
+  const all = [auth, content, notifications, notify, homeLayout, downloads, features, setup, models, tools, archives, reader, homeInventory, imageGen, memory, companions, skills, chat, search, mediaServer, voice, tls, today, maps, homeAssistant, podcasts, shows, converter, speedtest, lookup, shopping, storage, connectivity, benchmarks, system, music, videos, vision, localeModule, movies] as const;
   return all;
 }
 
@@ -214,6 +221,9 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
   const clock = overrides.clock ?? systemClock;
   const now = () => clock.now();
   const networkInterfaces = overrides.networkInterfaces ?? (() => os.networkInterfaces());
+  const settings = new AppSettingsStore(db, now, tableWrites(db, ['app_settings']));
+  // OFFLINE_MODE forces it on; the admin's switch (Admin › Connectivity) is read by app.ts before any module starts
+  const offline = new OfflineSwitch(config.offline, settings);
   const platform: Platform = {
     config,
     logger,
@@ -222,11 +232,12 @@ export function buildContainer(base: { config: Config; logger: Logger; db: Knex;
     bus: new EventBus(logger.child('bus')),
     scheduler: new Scheduler(logger.child('scheduler')),
     sse: new SseRegistry(logger.child('http')),
-    settings: new AppSettingsStore(db, now, tableWrites(db, ['app_settings'])),
+    settings,
     preferences: new UserPreferencesStore(db, now),
     hardware: overrides.hardware ?? cachedProbe(createHardwareProbe(config.dataDir)),
     modelRuntime: overrides.modelRuntime ?? createOllamaClient({ baseUrl: config.modelRuntimeUrl, timeoutMs: 3000 }),
-    guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }),
+    offline,
+    guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline }),
     diskFree: overrides.diskFree ?? diskFree,
     diskUsage: overrides.diskUsage ?? diskUsage,
     // the one reserve check of every large write (downloads, uploads, captures, LoRA files)

@@ -15,6 +15,8 @@ import type { EventBus, EventMap } from '../platform/event-bus.js';
 import type { HardwareProbe } from '../platform/hardware.js';
 import type { NetworkInterfaces } from '../platform/lan.js';
 import type { Logger } from '../platform/logger.js';
+import type { OfflineSwitch } from '../platform/offline-switch.js';
+import type { OutboundSourceReport } from '../platform/outside-sources/fetcher.js';
 import type { Scheduler } from '../platform/scheduler.js';
 import type { SsrfGuard } from '../platform/ssrf.js';
 import type { TlsManager } from '../platform/tls/manager.js';
@@ -39,6 +41,11 @@ export interface Platform {
   hardware: HardwareProbe;
   /** The model runtime (Ollama): many modules ask it for answers. */
   modelRuntime: ModelRuntimeClient;
+  /**
+   * Offline mode, live: OFFLINE_MODE forces it on, an admin switches it in Admin › Connectivity.
+   * Read it at each call (`isOn()`), never copy it at construction; the guard already refuses.
+   */
+  offline: OfflineSwitch;
   /** The one SSRF guard every server-side fetch goes through (closed by app.ts). */
   guard: SsrfGuard;
   diskFree: DiskFree;
@@ -109,6 +116,8 @@ export interface ModuleManifest<S extends object = object> {
   searchProviders?: SearchProvider[];
   extensions?: ModuleExtensions;
   listeners?: ModuleListener[];
+  /** The outside sources it fetches from, with their last outcomes (the connectivity module lists them for the admin). */
+  outboundSources?: OutboundSourceReport[];
   /**
    * For a module that gathers what the others contribute (chat its tools, search its providers, the
    * tools module the Extensions, the system module the boot steps): called once every module is built.
@@ -199,4 +208,8 @@ export interface Tuning {
   telegramPollSeconds?: number;
   /** Each vision model answer of POST /api/vision/analyze (default 120 s). */
   visionModelMs?: number;
+  /** How long Admin › Connectivity's internet check is kept (default a minute). */
+  connectivityCheckTtlMs?: number;
+  /** The benchmark's temporary file in the data folder (default 64 MiB). */
+  benchmarkDiskBytes?: number;
 }

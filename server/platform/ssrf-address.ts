@@ -20,14 +20,35 @@ export class BlockedUrlError extends Error {
 }
 
 /**
- * Offline mode (OFFLINE_MODE=1) refuses every outbound fetch here, before any DNS lookup. It is
- * an environment variable read at start, so the way to change it is a restart.
+ * Offline mode refuses every outbound fetch here, before any DNS lookup. It is on when Hearth was
+ * started with OFFLINE_MODE=1 (`env`: only a restart changes it) or when an admin switched it on in
+ * Admin › Connectivity (`admin`: switched off there). The guard reads it at each call
+ * (platform/offline-switch.ts), so a switch takes effect at once for every outbound path.
  */
+export type OfflineReason = 'env' | 'admin';
+
+/** Where a guard reads offline mode at each call: the household's switch, or a fixed answer. */
+export interface OfflineSource {
+  isOn(): boolean;
+  /** Why it is on; null while it is off. */
+  readonly reason: OfflineReason | null;
+}
+
 export const OFFLINE_MODE_MESSAGE = 'Hearth was started in offline mode, so it does not reach the internet. To go online, whoever starts Hearth restarts it with offline mode switched off.';
+export const OFFLINE_ADMIN_MESSAGE = 'An admin switched offline mode on in Admin › Connectivity, so Hearth does not reach the internet. An admin can switch it off there.';
+
+/** The sentence a refusal says for each reason. */
+export const offlineMessage = (reason: OfflineReason | null): string => (reason === 'admin' ? OFFLINE_ADMIN_MESSAGE : OFFLINE_MODE_MESSAGE);
+
+/** A fixed offline answer (a boolean option, a worker thread's copy). */
+export const fixedOffline = (reason: OfflineReason | null): OfflineSource => ({ isOn: () => reason !== null, reason });
 
 export class OfflineModeError extends BlockedUrlError {
-  constructor(url: string) {
-    super(OFFLINE_MODE_MESSAGE, url);
+  constructor(
+    url: string,
+    readonly reason: OfflineReason = 'env',
+  ) {
+    super(offlineMessage(reason), url);
     this.name = 'OfflineModeError';
   }
 }
@@ -83,8 +104,10 @@ export interface AddressGuard {
   allowOrigins: readonly string[];
   /** The admin-configured home-network origins (see AddressGuardOptions.lanOrigins), normalized. */
   lanOrigins: readonly string[];
-  /** Offline mode: every URL and every lookup is refused with OfflineModeError. */
-  offline: boolean;
+  /** Offline mode, read now: every URL and every lookup is refused with OfflineModeError while it is on. */
+  readonly offline: boolean;
+  /** Where the guard reads offline mode; a guard built on this one passes it on (`offline: base.offlineSource`). */
+  offlineSource: OfflineSource;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -99,8 +122,13 @@ export interface AddressGuardOptions {
    */
   lanOrigins?: readonly string[];
   lookup?: typeof dns.lookup;
-  offline?: boolean;
+  /** A fixed answer, or the household's switch read at each call. */
+  offline?: boolean | OfflineSource;
 }
+
+/** The offline option as a source read at each call. */
+export const offlineSourceOf = (offline: boolean | OfflineSource | undefined): OfflineSource =>
+  typeof offline === 'object' ? offline : fixedOffline(offline === true ? 'env' : null);
 
 export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard {
   const allow = new Set((opts.allowOrigins ?? []).map((o) => new URL(o).origin));
@@ -108,7 +136,8 @@ export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard
   // the names (not literal addresses) of the LAN origins, as a socket's lookup sees them
   const lanNames = new Set([...lan].map((o) => new URL(o).hostname).filter((h) => !net.isIP(h.replace(/^\[|\]$/g, ''))));
   const baseLookup = opts.lookup ?? dns.lookup;
-  const offline = opts.offline === true;
+  const offline = offlineSourceOf(opts.offline);
+  const refusal = (target: string) => new OfflineModeError(target, offline.reason ?? 'env');
 
   const checkUrl = (raw: string | URL): URL => {
     let url: URL;
@@ -120,7 +149,7 @@ export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new BlockedUrlError('Only http and https addresses can be fetched.', url.href);
     if (url.username || url.password) throw new BlockedUrlError('Addresses with a user name or password cannot be fetched.', url.href);
     // offline means nothing goes out, the test fixtures that stand in for the internet included
-    if (offline) throw new OfflineModeError(url.href);
+    if (offline.isOn()) throw refusal(url.href);
     if (allow.has(url.origin) || lan.has(url.origin)) return url;
     if (lanNames.has(url.hostname)) throw new BlockedUrlError('Only the address set for that computer on the home network can be fetched.', url.href);
     // WHATWG URL parsing has already normalized IPv4 written in hex, octal or as one number.
@@ -133,8 +162,8 @@ export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard
   // Called by the socket for every connection to a name: the addresses it connects to are the
   // ones checked here.
   const guardedLookup = (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
-    if (offline) {
-      const e = new OfflineModeError(hostname) as unknown as NodeJS.ErrnoException;
+    if (offline.isOn()) {
+      const e = refusal(hostname) as unknown as NodeJS.ErrnoException;
       e.code = 'ESSRFBLOCKED';
       return process.nextTick(() => callback(e, '', 0));
     }
@@ -153,5 +182,14 @@ export function createAddressGuard(opts: AddressGuardOptions = {}): AddressGuard
     });
   };
 
-  return { checkUrl, lookup: guardedLookup as unknown as typeof dns.lookup, allowOrigins: [...allow], lanOrigins: [...lan], offline };
+  return {
+    checkUrl,
+    lookup: guardedLookup as unknown as typeof dns.lookup,
+    allowOrigins: [...allow],
+    lanOrigins: [...lan],
+    get offline() {
+      return offline.isOn();
+    },
+    offlineSource: offline,
+  };
 }

@@ -6,7 +6,8 @@
 //  - pins the checked address: the check runs inside the connection's own DNS lookup, so there is
 //    no window between "checked" and "connected" for DNS rebinding;
 //  - follows redirects itself and checks every hop;
-//  - in offline mode (OFFLINE_MODE=1) refuses every URL and lookup with OfflineModeError.
+//  - in offline mode (OFFLINE_MODE=1, or an admin's switch: platform/offline-switch.ts, read at
+//    each call) refuses every URL and lookup with OfflineModeError.
 // Tests reach local fixture servers only through config.fetchAllowOrigins (exact origins). The
 // one home-network exception is lanOrigins: an address the admin configured (the media server, see
 // adapters/media-server/plex.ts; a speech server; Home Assistant and Frigate, see
@@ -15,18 +16,31 @@
 // the undici dispatcher and guardedRequest.
 import type { Agent, Dispatcher } from 'undici';
 import { undici } from './lazy.js';
-import { BlockedUrlError, createAddressGuard, headersForHop, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
+import { BlockedUrlError, createAddressGuard, headersForHop, MAX_REDIRECTS, type AddressGuard, type AddressGuardOptions, type OfflineReason } from './ssrf-address.js';
 
-export { BlockedUrlError, isPublicAddress, MAX_REDIRECTS, OFFLINE_MODE_MESSAGE, OfflineModeError, type AddressGuard, type AddressGuardOptions } from './ssrf-address.js';
+export {
+  BlockedUrlError,
+  isPublicAddress,
+  MAX_REDIRECTS,
+  OFFLINE_ADMIN_MESSAGE,
+  OFFLINE_MODE_MESSAGE,
+  offlineMessage,
+  OfflineModeError,
+  type AddressGuard,
+  type AddressGuardOptions,
+  type OfflineReason,
+  type OfflineSource,
+} from './ssrf-address.js';
 
 export interface SsrfGuard extends AddressGuard {
   /** An undici dispatcher whose every connection is checked at DNS-lookup time (with `lookup`). */
   dispatcher: Dispatcher;
   /**
    * What another thread needs to build the same checks with createAddressGuard() (a download
-   * worker does); null when the guard was made with a custom lookup, which cannot cross a thread.
+   * worker does), offline mode as it is when read; null when the guard was made with a custom
+   * lookup, which cannot cross a thread.
    */
-  workerOptions: SsrfGuardOptions | null;
+  readonly workerOptions: SsrfGuardOptions | null;
   close(): Promise<void>;
 }
 
@@ -34,18 +48,32 @@ export interface SsrfGuard extends AddressGuard {
 export interface SsrfGuardOptions {
   allowOrigins: string[];
   offline: boolean;
+  /** Why offline mode is on (the refusal's sentence); absent while it is off. */
+  offlineReason?: OfflineReason;
 }
 
 export function createSsrfGuard(opts: AddressGuardOptions = {}): SsrfGuard {
   const address = createAddressGuard(opts);
   // made at the first guarded request, so undici is not loaded at start
   let dispatcher: Agent | null = null;
+  const source = address.offlineSource;
   return {
-    ...address,
+    checkUrl: address.checkUrl,
+    lookup: address.lookup,
+    allowOrigins: address.allowOrigins,
+    lanOrigins: address.lanOrigins,
+    offlineSource: source,
+    get offline() {
+      return source.isOn();
+    },
     get dispatcher(): Dispatcher {
       return (dispatcher ??= new (undici().Agent)({ connect: { lookup: address.lookup }, maxRedirections: 0 } as Agent.Options));
     },
-    workerOptions: opts.lookup ? null : { allowOrigins: [...address.allowOrigins], offline: address.offline },
+    get workerOptions(): SsrfGuardOptions | null {
+      if (opts.lookup) return null;
+      const reason = source.isOn() ? (source.reason ?? 'env') : null;
+      return { allowOrigins: [...address.allowOrigins], offline: reason !== null, ...(reason ? { offlineReason: reason } : {}) };
+    },
     close: async () => {
       await dispatcher?.close();
       dispatcher = null;

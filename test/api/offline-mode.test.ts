@@ -32,7 +32,7 @@ describe('the SSRF guard in offline mode', () => {
       expect(err).toBeInstanceOf(OfflineModeError);
       expect(spy.asked).toEqual([]);
       expect(guard.workerOptions).toBeNull(); // a custom lookup cannot cross a thread
-      expect(createSsrfGuard({ offline: true }).workerOptions).toEqual({ allowOrigins: [], offline: true });
+      expect(createSsrfGuard({ offline: true }).workerOptions).toEqual({ allowOrigins: [], offline: true, offlineReason: 'env' });
     } finally {
       await guard.close();
     }

@@ -94,7 +94,7 @@ describe('the Today fetcher', () => {
     },
   });
   const make = (over: Partial<ConstructorParameters<typeof SourceFetcher>[0]> = {}) =>
-    new SourceFetcher({ guard: guard(), store: new SourceCacheStore(db, 'today_cache'), userAgent: TODAY_USER_AGENT, label: 'Today', clock, logger: createMemoryLogger(), offline: false, ...over });
+    new SourceFetcher({ guard: guard(), store: new SourceCacheStore(db, 'today_cache'), userAgent: TODAY_USER_AGENT, label: 'Today', clock, logger: createMemoryLogger(), ...over });
 
   it('sends one identifying User-Agent and the stored validators back exactly; a 304 keeps the copy', async () => {
     const f = make();
@@ -165,7 +165,7 @@ describe('the Today fetcher', () => {
     await online.refresh(spec());
     clock.advance(31 * 60_000);
     fake.requests.length = 0;
-    const offline = make({ offline: true });
+    const offline = make({ offline: { isOn: () => true } });
     const read = await offline.read(spec(), 'none');
     expect(read).toMatchObject({ payload: { version: 1 }, freshness: { stale: true } });
     await expect(offline.read(spec('never', '/never'), 'No copy.')).rejects.toBeInstanceOf(SourceUnavailableError);

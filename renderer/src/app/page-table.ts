@@ -39,6 +39,8 @@ import { routes as shows } from '../features/shows/routes.js';
 import { routes as music } from '../features/music/routes.js';
 import { routes as videos } from '../features/videos/routes.js';
 import { routes as locale } from '../features/locale/routes.js';
+import { routes as connectivity } from '../features/connectivity/routes.js';
+import { routes as benchmarks } from '../features/benchmarks/routes.js';
 import type { PageRoute } from './page-types.js';
 
 export type { PageRoute, PrefetchParams } from './page-types.js';
@@ -77,6 +79,8 @@ export const PAGE_TABLE = [
   ...music,
   ...videos,
   ...locale,
+  ...connectivity,
+  ...benchmarks,
 ] as const satisfies readonly PageRoute[];
 
 export type PageId = (typeof PAGE_TABLE)[number]['id'];

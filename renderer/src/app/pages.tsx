@@ -46,6 +46,8 @@ import { views as shows } from '../features/shows/pages';
 import { views as music } from '../features/music/pages';
 import { views as videos } from '../features/videos/pages';
 import { views as locale } from '../features/locale/pages';
+import { views as connectivity } from '../features/connectivity/pages';
+import { views as benchmarks } from '../features/benchmarks/pages';
 
 import type { Role } from '../api/types';
 import { NotificationBell } from '../features/notifications/NotificationBell';
@@ -108,6 +110,8 @@ const VIEWS: { readonly [id: string]: PageView } = {
   ...music,
   ...videos,
   ...locale,
+  ...connectivity,
+  ...benchmarks,
 };
 
 /**

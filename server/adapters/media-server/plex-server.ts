@@ -2,7 +2,7 @@
 // reads, watched state, parts (Range passed through), images, sections and scans.
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { createSsrfGuard, type SsrfGuard } from '../../platform/ssrf.js';
+import { createSsrfGuard, type OfflineSource, type SsrfGuard } from '../../platform/ssrf.js';
 import { buildUrl, callJson, discard, EMPTY, fail, MediaServerError, optStr, pathOf, send, statusFailure, str, trimBase, type CallOptions, type CommonOptions } from './plex-call.js';
 import { BrowseContainer, HubSchema, ItemsContainer, itemsOf, SectionsContainer, SessionSchema, toItem, toSection, type PlexHub, type PlexItem, type PlexPage, type PlexSection, type PlexSession } from './plex-items.js';
 
@@ -74,7 +74,7 @@ const HUB_KEY = /^(\/hubs\/[A-Za-z0-9_/]+)(?:\?([A-Za-z0-9_=&.,-]*))?$/;
  * A guard for the configured media server: the container's rules (FETCH_ALLOW_ORIGINS, offline
  * mode) plus exactly this server's origin on the home network. The server client owns it.
  */
-export function createMediaServerGuard(serverUrl: string, base: { allowOrigins?: readonly string[]; offline?: boolean } = {}): SsrfGuard {
+export function createMediaServerGuard(serverUrl: string, base: { allowOrigins?: readonly string[]; offline?: boolean | OfflineSource } = {}): SsrfGuard {
   return createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [new URL(serverUrl).origin], offline: base.offline });
 }
 

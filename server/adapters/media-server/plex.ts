@@ -8,7 +8,7 @@
 // its failure kinds); plex-items.ts the shapes of the server's answers. This file puts the three
 // together as the container hands them to the media-server module, and is what others import.
 import type { Logger } from '../../platform/logger.js';
-import type { SsrfGuard } from '../../platform/ssrf.js';
+import type { OfflineSource, SsrfGuard } from '../../platform/ssrf.js';
 import { createPlexAccountClient, type PlexAccountClient } from './plex-account.js';
 import type { PlexClientInfo } from './plex-call.js';
 import { createPlexDiscoverClient, type PlexDiscoverClient } from './plex-discover.js';
@@ -29,7 +29,8 @@ export interface MediaClientsOptions {
   guard: SsrfGuard;
   /** The one guard's own rules, repeated in each server client's guard. */
   allowOrigins?: readonly string[];
-  offline?: boolean;
+  /** A fixed answer, or the household's offline switch read at each call. */
+  offline?: boolean | OfflineSource;
   /** Read at every call: the container fills in the install's identifier once it is loaded. */
   client: PlexClientInfo;
   timeoutMs?: number;

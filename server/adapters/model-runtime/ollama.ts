@@ -124,6 +124,10 @@ export interface ChatResult {
   doneReason: string | null;
   promptTokens: number | null;
   outputTokens: number | null;
+  /** Ollama's own timing of the answer (eval_duration, nanoseconds): with outputTokens, its tokens a second. */
+  evalDurationNs?: number | null;
+  /** Loading the model into memory (load_duration, nanoseconds). */
+  loadDurationNs?: number | null;
 }
 
 const ShowResponse = z.object({
@@ -140,6 +144,8 @@ const ChatLine = z.object({
   done_reason: z.string().optional(),
   prompt_eval_count: z.number().optional(),
   eval_count: z.number().optional(),
+  eval_duration: z.number().optional(),
+  load_duration: z.number().optional(),
   error: z.string().optional(),
 });
 
@@ -335,7 +341,7 @@ export function createOllamaClient(opts: OllamaClientOptions): ModelRuntimeClien
       }
       const done = final as z.infer<typeof ChatLine> | null;
       if (!done) throw new ModelRuntimeError('cut_off', 'The model runtime stopped before finishing its answer.');
-      return { content, toolCalls, doneReason: done.done_reason ?? null, promptTokens: done.prompt_eval_count ?? null, outputTokens: done.eval_count ?? null };
+      return { content, toolCalls, doneReason: done.done_reason ?? null, promptTokens: done.prompt_eval_count ?? null, outputTokens: done.eval_count ?? null, evalDurationNs: done.eval_duration ?? null, loadDurationNs: done.load_duration ?? null };
     },
     async pull(model, { signal, onProgress, stallTimeoutMs = 60_000 }) {
       let res;

@@ -16,7 +16,7 @@
 import type WebSocket from 'ws';
 import { lazyRequire } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
-import { BlockedUrlError, createSsrfGuard, guardedRequest, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, createSsrfGuard, guardedRequest, type OfflineSource, type SsrfGuard } from '../../platform/ssrf.js';
 
 const loadWs = lazyRequire<typeof WebSocket>('ws');
 
@@ -47,8 +47,9 @@ const SENTENCES: Record<HomeAssistantFailure, string> = {
 const fail = (failure: HomeAssistantFailure) => new HomeAssistantError(failure, SENTENCES[failure]);
 
 /** A guard for the Home Assistant an admin set: the container's rules plus exactly that origin on the home network. */
-export function createSmartHomeGuard(url: string, base: { allowOrigins?: readonly string[]; offline?: boolean } = {}): SsrfGuard {
-  return createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [new URL(url).origin], offline: base.offline });
+export function createSmartHomeGuard(url: string, base: { allowOrigins?: readonly string[]; offline?: boolean; offlineSource?: OfflineSource } = {}): SsrfGuard {
+  // the household's guard's offline switch, read at each call, when given
+  return createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [new URL(url).origin], offline: base.offlineSource ?? base.offline });
 }
 
 export interface HaEntityState {

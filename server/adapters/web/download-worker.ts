@@ -9,7 +9,7 @@
 // the way the parse worker is (TypeScript under tsx, .js when built).
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { createAddressGuard } from '../../platform/ssrf-address.js';
+import { createAddressGuard, fixedOffline } from '../../platform/ssrf-address.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { workerEntry } from '../../platform/workers/parse-worker.js';
 import { DownloadError, downloadToFile, type DownloadFailure, type DownloadOptions, type DownloadResult } from './download.js';
@@ -21,7 +21,7 @@ const ABORT_GRACE_MS = 5_000;
 
 const WorkerInit = z.object({
   mark: z.literal(WORKER_MARK),
-  guard: z.object({ allowOrigins: z.array(z.string()), offline: z.boolean() }),
+  guard: z.object({ allowOrigins: z.array(z.string()), offline: z.boolean(), offlineReason: z.enum(['env', 'admin']).optional() }),
   url: z.string(),
   dest: z.string(),
   expectedBytes: z.number().nullable(),
@@ -107,7 +107,7 @@ async function serve(): Promise<void> {
   port.on('message', (raw: unknown) => {
     if ((raw as { type?: unknown } | null)?.type === 'abort') controller.abort(new Error('aborted'));
   });
-  const guard = createAddressGuard({ allowOrigins: init.guard.allowOrigins, offline: init.guard.offline });
+  const guard = createAddressGuard({ allowOrigins: init.guard.allowOrigins, offline: fixedOffline(init.guard.offline ? (init.guard.offlineReason ?? 'env') : null) });
   let lastProgress = 0;
   try {
     const result = await downloadToFile({

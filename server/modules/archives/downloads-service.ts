@@ -9,6 +9,7 @@ import { downloadInWorker } from '../../adapters/web/download-worker.js';
 import { ConflictError, NotFoundError, publicError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { resolveInside } from '../../platform/path-guard.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { downloadFailure, progressEvents, type EventSink, type Sent } from './download-events.js';
 import type { ArchiveCatalog, ArchiveDownloadEvents, ArchiveStreamError, CatalogSource } from './schema.js';
@@ -23,7 +24,8 @@ export interface ArchiveDownloadsDeps {
   catalog: ArchiveCatalog;
   guard: SsrfGuard;
   dataDir: string;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   clock: Clock;
   stallTimeoutMs?: number;
 }
@@ -69,7 +71,7 @@ export class ArchiveDownloadsService {
   /** Checks a download can start; throws the HTTP error before any stream is opened. */
   prepareDownload(actor: Actor, sourceId: string, variantKey?: string) {
     assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
+    if (this.deps.offline.isOn()) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download archives.');
     const source = this.source(sourceId);
     if (!source) throw new NotFoundError('There is no such archive in the catalog.');
     const variant = variantKey ? source.variants.find((v) => v.key === variantKey) : source.variants[0];

@@ -52,7 +52,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
   const catalog = loadArchiveCatalog(config.archiveCatalogPath);
   const logger = p.logger.child('archives');
   const archives = new ArchivesService({ store, catalog, supervisor, kiwix, isInstalled: () => kiwixBinaryRecent() !== null, clock: p.clock, logger, cache, archivesLevel: ports.archivesLevel });
-  const archiveDownloads = new ArchiveDownloadsService({ archives, store, catalog, guard: p.guard, dataDir: config.dataDir, offline: config.offline, clock: p.clock, stallTimeoutMs: tuning.downloadStallTimeoutMs });
+  const archiveDownloads = new ArchiveDownloadsService({ archives, store, catalog, guard: p.guard, dataDir: config.dataDir, offline: p.offline, clock: p.clock, stallTimeoutMs: tuning.downloadStallTimeoutMs });
   const archiveContent = new ArchiveContentService({ archives, downloads: archiveDownloads, store, supervisor, kiwix, cache });
   const archiveRuntime = new ArchiveRuntimeService({
     archives,
@@ -60,7 +60,7 @@ export function createArchivesModule(p: Platform, ports: ArchivesPorts) {
     isInstalled: () => kiwixBinary() !== null,
     guard: p.guard,
     dataDir: config.dataDir,
-    offline: config.offline,
+    offline: p.offline,
     logger,
     stallTimeoutMs: tuning.downloadStallTimeoutMs,
     kiwixToolsUrl: config.kiwixToolsUrl,

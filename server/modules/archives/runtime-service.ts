@@ -6,6 +6,7 @@ import { ConflictError, ServiceUnavailableError, UnprocessableError } from '../.
 import type { Logger } from '../../platform/logger.js';
 import type { ArchiveServerConfig } from '../../platform/sidecars/archive-server.js';
 import type { ProcessSupervisor } from '../../platform/sidecars/supervisor.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
 import type { SsrfGuard } from '../../platform/ssrf.js';
 import { downloadFailure, progressEvents, type EventSink } from './download-events.js';
 import { installKiwixTools, kiwixToolsSource } from './runtime.js';
@@ -19,7 +20,8 @@ export interface ArchiveRuntimeDeps {
   isInstalled: () => boolean;
   guard: SsrfGuard;
   dataDir: string;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   logger: Logger;
   stallTimeoutMs?: number;
   /** KIWIX_TOOLS_URL: where install-kiwix downloads the tools bundle (default: Kiwix's bundle for this OS). */
@@ -41,7 +43,7 @@ export class ArchiveRuntimeService {
   /** Checks an install of the Kiwix tools can start; throws the HTTP error before any stream is opened. */
   prepareInstallRuntime(actor: Actor) {
     assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
+    if (this.deps.offline.isOn()) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it will not download the archive server.');
     if (this.installingRuntime) throw new ConflictError('install_in_progress', 'The archive server is already being installed.');
     const source = this.runtimeSource();
     if (source.kind === 'package-manager' && !this.deps.isInstalled()) {

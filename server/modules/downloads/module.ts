@@ -21,7 +21,7 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
     logger: p.logger.child('downloads'),
     bus: p.bus,
     isPaused: state.isPaused,
-    isOffline: () => config.offline,
+    isOffline: () => p.offline.isOn(),
     backoffBaseMs: tuning.downloadBackoffBaseMs,
     execute: createDownloadExecutor({
       guard: p.guard,
@@ -33,7 +33,8 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
       headersFor: (job) => ports.headersFor(job),
     }),
   });
-  const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: config.offline, disk: p.diskSpace });
+  const downloads = new DownloadsService({ store, runner, state, clock: p.clock, dataDir: config.dataDir, offline: p.offline, disk: p.diskSpace });
+  let stopListening: (() => void) | undefined;
   ports.conditions.watch(DOWNLOADS_FAILED, () => failedDownloadsText(downloads));
 
   return defineModule({
@@ -55,7 +56,14 @@ export function createDownloadsModule(p: Platform, ports: DownloadsPorts) {
         },
       },
     ],
-    start: () => runner.start(),
-    close: () => runner.stop(),
+    // offline mode switched on parks the outbound downloads under way; switched off, the queue looks again
+    start: async () => {
+      stopListening = p.offline.onChange((on) => void (on ? runner.parkOutbound() : runner.poke()));
+      await runner.start();
+    },
+    close: async () => {
+      stopListening?.();
+      await runner.stop();
+    },
   });
 }

@@ -58,6 +58,8 @@ interface Running {
   progress: LiveProgress;
   samples: Array<{ t: number; bytes: number }>;
   lastWrite: number;
+  /** The job reaches outside (offline mode parks it). */
+  outbound: boolean;
 }
 
 const SPEED_WINDOW_MS = 5_000;
@@ -162,6 +164,7 @@ export class DownloadRunner {
       progress: { bytesDone: job.bytesDone, bytesTotal: job.bytesTotal ?? job.expectedBytes, speedBps: 0, etaSeconds: null },
       samples: [],
       lastWrite: 0,
+      outbound: job.hostClass !== 'local',
     };
     this.running.set(job.id, entry);
     entry.done = this.runJob({ ...job, attempts: job.attempts + 1, state: 'running' }, entry);
@@ -244,6 +247,16 @@ export class DownloadRunner {
     if (!entry) return;
     entry.controller.abort(new CancelledReason());
     await entry.done;
+  }
+
+  /**
+   * Offline mode turned on (an admin's switch): every running job that reaches outside goes back to
+   * pending, its attempt not counted, and waits there until offline mode is off again.
+   */
+  async parkOutbound(): Promise<void> {
+    const entries = [...this.running.values()].filter((e) => e.outbound);
+    for (const e of entries) e.controller.abort(new ShutdownReason());
+    await Promise.all(entries.map((e) => e.done));
   }
 
   /** Parks every running job (back to pending) and stops scheduling. */

@@ -8,7 +8,8 @@ import { removePartial, partPath } from '../../adapters/web/download.js';
 import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { DiskSpace } from '../../platform/disk.js';
-import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
+import { offlineMessage } from '../../platform/ssrf-address.js';
 import type { DownloadQueueState } from './queue-state.js';
 import type { DownloadRunner } from './runner.js';
 import { compareJobs } from './scheduling.js';
@@ -30,7 +31,8 @@ export interface DownloadsDeps {
   state: DownloadQueueState;
   clock: Clock;
   dataDir: string;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   /** The one reserve check every large write makes (platform/disk.ts). */
   disk: DiskSpace;
 }
@@ -86,8 +88,8 @@ export class DownloadsService {
   private async enqueueNow(actor: Actor, input: NewJob[]): Promise<DownloadJob[]> {
     assertAdmin(actor);
     const parsed = input.map((j) => NewJob.parse(j));
-    if (this.deps.offline && parsed.some((j) => j.hostClass !== 'local')) {
-      throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
+    if (this.deps.offline.isOn() && parsed.some((j) => j.hostClass !== 'local')) {
+      throw new ServiceUnavailableError('offline_mode', offlineMessage(this.deps.offline.reason));
     }
     for (const j of parsed) {
       if (j.kind === 'runtime_model') continue;
@@ -152,7 +154,7 @@ export class DownloadsService {
     for (const j of jobs) counts[j.state]++;
     return {
       paused: await this.isPaused(),
-      offline: this.deps.offline,
+      offline: this.deps.offline.isOn(),
       counts,
       jobs: jobs.map((raw) => {
         // a job that failed before errors were sentences still reads as one
@@ -181,7 +183,7 @@ export class DownloadsService {
     assertAdmin(actor);
     const job = await this.get(id);
     if (job.state !== 'failed' && job.state !== 'cancelled') throw new ConflictError('not_failed', 'Only a failed or cancelled download can be retried.');
-    if (this.deps.offline && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
+    if (this.deps.offline.isOn() && job.hostClass !== 'local') throw new ServiceUnavailableError('offline_mode', offlineMessage(this.deps.offline.reason));
     await this.deps.store.transition(id, ['failed', 'cancelled'], { state: 'pending', attempts: 0, nextAttemptAt: null, lastError: null, finishedAt: null, updatedAt: this.now() });
     void this.deps.runner.poke();
     return this.get(id);

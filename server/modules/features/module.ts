@@ -32,6 +32,7 @@ export function createFeaturesModule(p: Platform, ports: FeaturesPorts) {
     clock: p.clock,
     hardware: p.hardware,
     logger: p.logger.child('features'),
+    chatSpeed: (model) => ports.chatSpeed(model),
   });
   return defineModule({
     name: 'features',

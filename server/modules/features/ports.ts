@@ -7,4 +7,6 @@ export interface FeaturesPorts {
   downloads: DownloadsService;
   /** The models module's details cache (built later, so a function): what each installed model can do. */
   modelDetails(): ModelDetailsCache;
+  /** What the last benchmark measured of a chat model on this computer (the fit hint), null when not measured. */
+  chatSpeed(model: string): Promise<{ wordsPerSecond: number; tokensPerSecond: number; measuredAt: string } | null>;
 }

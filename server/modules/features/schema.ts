@@ -107,12 +107,18 @@ export type HardwareProfile = z.infer<typeof HardwareProfile>;
 /** The memory a local model may use, and where models run (platform/hardware-fit.ts). */
 export const MemoryBudget = z.object({ bytes: z.number().int().nonnegative(), runsOn: z.enum(['gpu', 'unified', 'cpu']), summary: z.string() });
 
+/** What the last benchmark measured of a chat model here. */
+export const MeasuredSpeed = z.object({ wordsPerSecond: z.number(), tokensPerSecond: z.number(), measuredAt: z.string() });
+export type MeasuredSpeed = z.infer<typeof MeasuredSpeed>;
+
 /** A catalog item as this household has it. */
 export const CatalogItemView = FeatureItem.extend({
   installed: z.boolean(),
   enabled: z.boolean(),
   /** Whether its memory need fits this computer. */
   fits: z.boolean(),
+  /** A chat model's speed as Admin › Benchmarks measured it on this computer; null when not measured. */
+  measuredSpeed: MeasuredSpeed.nullable(),
   /** Whether it can run now (the model runtime up, the chosen model in it), with why not and the fix. */
   ...Availability.shape,
 });

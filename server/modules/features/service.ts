@@ -19,7 +19,7 @@ import { AVAILABLE, unavailable, type Availability } from '../tools/schema.js';
 import type { Catalog } from './catalog.js';
 import type { ModelRolesService } from './model-roles-service.js';
 import type { RuntimeLook, RuntimeModels } from './runtime-look.js';
-import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan } from './schema.js';
+import { CHAT_BASE_ITEM, SETTING_CHOSEN_MODELS, SETTING_FLAGS, SETTING_INSTALLED, SETTING_PENDING_EXTRAS, type CatalogItemView, type EssentialRole, FeatureItem, type FeaturePlan, type MeasuredSpeed } from './schema.js';
 
 export interface FeaturesDeps {
   catalog: Catalog;
@@ -33,6 +33,8 @@ export interface FeaturesDeps {
   clock: Clock;
   hardware: HardwareProbe;
   logger: Logger;
+  /** The benchmark's measured speed of a chat model (features port `chatSpeed`); absent: none measured. */
+  chatSpeed?: (model: string) => Promise<MeasuredSpeed | null>;
 }
 
 type Installed = Record<string, { installedAt: string }>;
@@ -94,8 +96,16 @@ export class FeaturesService {
       installed: isInstalled,
       enabled: flags[item.id] === true,
       fits: hw ? itemFits(hw, item.ramBytes) : true,
+      measuredSpeed: await this.measuredSpeed(item),
       ...(await this.itemAvailability(item, isInstalled, runtime)),
     };
+  }
+
+  /** A chat model's speed as the last benchmark measured it here (the fit hint says it in words a second). */
+  private async measuredSpeed(item: FeatureItem): Promise<MeasuredSpeed | null> {
+    if (!this.deps.chatSpeed) return null;
+    const model = item.installs.map((a) => this.deps.catalog.artifact(a.id)).find((a) => a?.kind === 'runtime_model')?.target;
+    return model ? this.deps.chatSpeed(model).catch(() => null) : null;
   }
 
   /**

@@ -21,7 +21,7 @@ export interface CameraDeps {
   store: CameraStore;
   clock: Clock;
   logger: Logger;
-  base: Pick<SsrfGuard, 'allowOrigins' | 'offline'>;
+  base: Pick<SsrfGuard, 'allowOrigins' | 'offline' | 'offlineSource'>;
   users: HomeAssistantPorts['users'];
   notifications: HomeAssistantPorts['notifications'];
   timeoutMs?: number;

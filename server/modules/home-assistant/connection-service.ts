@@ -22,7 +22,7 @@ export interface ConnectionDeps {
   store: HomeAssistantStore;
   clock: Clock;
   logger: Logger;
-  base: Pick<SsrfGuard, 'allowOrigins' | 'offline'>;
+  base: Pick<SsrfGuard, 'allowOrigins' | 'offline' | 'offlineSource'>;
   /** Per call and handshake (default 10 s). */
   timeoutMs?: number;
   backoffMs?: { base: number; max: number };

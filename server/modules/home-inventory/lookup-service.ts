@@ -65,7 +65,8 @@ export interface HomeLookupDeps {
   search: { current(): Promise<WebSearchClient | null> };
   /** The household's guard, for everything the search finds. */
   guard: SsrfGuard;
-  offline: boolean;
+  /** Offline mode, read at each lookup (platform/offline-switch.ts). */
+  offline: { isOn(): boolean };
   runtime: ModelRuntimeClient;
   /** The text model for generate-specs (a member asks). */
   picker: InventoryModelPicker;
@@ -126,7 +127,7 @@ export class HomeLookupService implements DeviceLookup {
 
   private async skipReason(d: DeviceRecord): Promise<string | null> {
     if (!d.brand?.trim() || !d.model?.trim()) return LOOKUP_SKIPPED.noBrandOrModel;
-    if (this.deps.offline) return LOOKUP_SKIPPED.offline;
+    if (this.deps.offline.isOn()) return LOOKUP_SKIPPED.offline;
     if (!(await this.deps.search.current())) return LOOKUP_SKIPPED.noSearch;
     return null;
   }

@@ -52,12 +52,12 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
     fromEnvironment: config.webSearchUrl
       ? createWebSearchClient({
           baseUrl: config.webSearchUrl,
-          guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: config.offline }),
+          guard: createSsrfGuard({ allowOrigins: [...config.fetchAllowOrigins, new URL(config.webSearchUrl).origin], offline: p.offline }),
           timeoutMs: tuning.webSearchTimeoutMs,
         })
       : null,
     clientFor: (url) =>
-      createWebSearchClient({ baseUrl: url, guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: config.offline }), timeoutMs: tuning.webSearchTimeoutMs }),
+      createWebSearchClient({ baseUrl: url, guard: createSsrfGuard({ allowOrigins: config.fetchAllowOrigins, offline: p.offline }), timeoutMs: tuning.webSearchTimeoutMs }),
   });
   const homeLookup = new HomeLookupService({
     store,
@@ -65,7 +65,7 @@ export function createHomeInventoryModule(p: Platform, ports: HomeInventoryPorts
     manuals: homeManuals,
     search: webSearch,
     guard,
-    offline: config.offline,
+    offline: p.offline,
     runtime: p.modelRuntime,
     picker: ports.models,
     backgroundTextModel: () => ports.backgroundTextModel(),

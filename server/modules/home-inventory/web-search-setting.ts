@@ -73,7 +73,7 @@ export class WebSearchSetting {
     try {
       parsed = this.deps.guard.checkUrl(raw);
     } catch (err) {
-      if (err instanceof OfflineModeError) throw new BadRequestError('Hearth was started in offline mode, so it does not search the web.', undefined, 'offline');
+      if (err instanceof OfflineModeError) throw new BadRequestError(`Hearth does not search the web now. ${err.message}`, undefined, 'offline');
       if (err instanceof BlockedUrlError) throw refused();
       throw new BadRequestError('That is not a web address. Write it like https://search.example.org.', undefined, 'invalid_url');
     }

@@ -9,7 +9,8 @@ import type { Actor } from '../../actor.js';
 import { NotFoundError, ServiceUnavailableError, TooManyRequestsError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
+import { offlineMessage } from '../../platform/ssrf.js';
 import type { Product } from './schema.js';
 import type { CachedBarcode, LookupStore } from './store.js';
 
@@ -23,7 +24,8 @@ export interface BarcodeDeps {
   db: ProductDb;
   clock: Clock;
   logger: Logger;
-  offline: boolean;
+  /** Offline mode, read at each lookup (platform/offline-switch.ts). */
+  offline: OfflineState;
   readsPerMinute?: number;
 }
 
@@ -59,10 +61,10 @@ export class BarcodeService {
   async barcode(_actor: Actor, code: string): Promise<Product> {
     const kept = await this.deps.store.barcode(code);
     if (kept && this.fresh(kept)) return answer(kept, true);
-    if (this.deps.offline) {
+    if (this.deps.offline.isOn()) {
       // an old copy is better than nothing while Hearth may not ask
       if (kept) return answer(kept, true);
-      throw new ServiceUnavailableError('offline_mode', `${OFFLINE_MODE_MESSAGE} Barcodes Hearth has looked up before still answer.`);
+      throw new ServiceUnavailableError('offline_mode', `${offlineMessage(this.deps.offline.reason)} Barcodes Hearth has looked up before still answer.`);
     }
     let read = this.inFlight.get(code);
     if (!read) {

@@ -13,7 +13,7 @@ export const LOOKUP_USER_AGENT = 'Hearth/0.1 (self-hosted household server; barc
 
 export function createLookupModule(p: Platform) {
   const productDb = createOpenFoodFacts({ baseUrl: p.config.openFoodFactsUrl, guard: p.guard, userAgent: LOOKUP_USER_AGENT, timeoutMs: p.tuning.todayFetchTimeoutMs ?? 8_000 });
-  const barcodes = new BarcodeService({ store: new LookupStore(p.db), db: productDb, clock: p.clock, logger: p.logger.child('lookup'), offline: p.config.offline });
+  const barcodes = new BarcodeService({ store: new LookupStore(p.db), db: productDb, clock: p.clock, logger: p.logger.child('lookup'), offline: p.offline });
   const phones = new PhoneService();
   return defineModule({
     name: 'lookup',

@@ -79,7 +79,7 @@ export interface GeocoderDeps {
   logger: Logger;
   settings: AppSettingsStore;
   /** The household's guard: its allowed origins and offline mode; an admin's geocoder address is let through as a home-network one. */
-  baseGuard: Pick<SsrfGuard, 'allowOrigins' | 'offline'>;
+  baseGuard: Pick<SsrfGuard, 'allowOrigins' | 'offline' | 'offlineSource'>;
 }
 
 const SETTING = 'maps.geocoder';
@@ -113,7 +113,7 @@ export class GeocoderService {
     const key = `${c.provider} ${c.url}`;
     if (this.online?.key !== key) {
       await this.online?.guard.close();
-      const guard = createSsrfGuard({ allowOrigins: [...this.deps.baseGuard.allowOrigins], lanOrigins: [new URL(c.url).origin], offline: this.deps.baseGuard.offline });
+      const guard = createSsrfGuard({ allowOrigins: [...this.deps.baseGuard.allowOrigins], lanOrigins: [new URL(c.url).origin], offline: this.deps.baseGuard.offlineSource });
       this.online = { key, guard, client: createOnlineGeocoder({ provider: c.provider, baseUrl: c.url, guard, userAgent: USER_AGENT }) };
     }
     return this.online.client;

@@ -43,7 +43,7 @@ export function createMediaServerModule(p: Platform, ports: MediaServerPorts) {
     codePageUrl: config.mediaCodePageUrl,
     guard: p.guard,
     allowOrigins: config.fetchAllowOrigins,
-    offline: config.offline,
+    offline: p.offline,
     client: clientInfo,
     timeoutMs: SERVER_TIMEOUT_MS,
     logger: logger.child('media-server'),

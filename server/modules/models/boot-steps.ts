@@ -5,7 +5,8 @@
 // handed back to the queue.
 import type { ModelRuntimeClient, RuntimeModel } from '../../adapters/model-runtime/ollama.js';
 import type { FeaturesService } from '../features/service.js';
-import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
+import { offlineMessage } from '../../platform/ssrf-address.js';
 import type { SetupService } from '../setup/service.js';
 import type { BootStepDefinition } from '../system/boot-service.js';
 import { sameModel, type ModelPulls } from './pulls.js';
@@ -18,7 +19,7 @@ export const ESSENTIAL_MODELS = [
 
 
 /** The chosen models are the features service's, whether setup is over the setup service's. */
-export function bootSteps(deps: { runtime: ModelRuntimeClient; pulls: ModelPulls; features: FeaturesService; setup: SetupService; offline?: boolean }): BootStepDefinition[] {
+export function bootSteps(deps: { runtime: ModelRuntimeClient; pulls: ModelPulls; features: FeaturesService; setup: SetupService; offline?: OfflineState }): BootStepDefinition[] {
   let models: RuntimeModel[] | null = null;
   const steps: BootStepDefinition[] = [
     {
@@ -56,7 +57,7 @@ export function bootSteps(deps: { runtime: ModelRuntimeClient; pulls: ModelPulls
           return { status: 'ok', detail: adopted ? `${chosen} (already on this computer, so Hearth uses it; an admin can choose another in Admin › Models)` : chosen };
         }
         // the runtime pulls from the internet, which offline mode rules out
-        if (deps.offline) return { status: 'warn', detail: `${chosen} is missing. ${OFFLINE_MODE_MESSAGE}` };
+        if (deps.offline?.isOn()) return { status: 'warn', detail: `${chosen} is missing. ${offlineMessage(deps.offline.reason)}` };
         // An essential is missing: repair it now, while boot waits (through the shared pulls, so
         // a queue job for the same model does not pull it a second time meanwhile).
         const started = Date.now();

@@ -23,14 +23,14 @@ export function createModelsModule(p: Platform, ports: ModelsPorts) {
     store: new ModelAccessStore(p.db),
     hardware: p.hardware,
     clock: p.clock,
-    offline: p.config.offline,
+    offline: p.offline,
     preferredVisionModels: visionModelsOf(ports.catalog),
   });
   return defineModule({
     name: 'models',
     routes: [{ prefix: '/models', routes: createModelRoutes(models) }],
     services: { models, modelDetails, pulls },
-    bootSteps: bootSteps({ runtime: p.modelRuntime, pulls, features: ports.features, setup: ports.setup, offline: p.config.offline }),
+    bootSteps: bootSteps({ runtime: p.modelRuntime, pulls, features: ports.features, setup: ports.setup, offline: p.offline }),
     // a deleted member's model allow-list goes with them
     listeners: [{ event: 'user.deleted', run: (e) => models.onUserDeleted(e.userId) }],
   });

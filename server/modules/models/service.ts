@@ -8,7 +8,8 @@ import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { HardwareProbe, HardwareProfile } from '../../platform/hardware.js';
-import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf-address.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
+import { offlineMessage } from '../../platform/ssrf-address.js';
 import type { AuthService } from '../auth/service.js';
 import { DownloadJob } from '../downloads/schema.js';
 import type { DownloadsService } from '../downloads/service.js';
@@ -40,7 +41,8 @@ export interface ModelsDeps {
   store: ModelAccessStore;
   hardware: HardwareProbe;
   clock: Clock;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   /** Vision models to prefer, in order (the Home inventory feature's model: see visionModelsOf). */
   preferredVisionModels?: string[];
 }
@@ -173,7 +175,7 @@ export class ModelsService implements ChatModelPicker, InventoryModelPicker {
    */
   async pull(actor: Actor, model: string): Promise<PullModelResponse> {
     assertAdmin(actor);
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', OFFLINE_MODE_MESSAGE);
+    if (this.deps.offline.isOn()) throw new ServiceUnavailableError('offline_mode', offlineMessage(this.deps.offline.reason));
     let have: RuntimeModel[];
     try {
       have = await this.deps.runtime.listModels();

@@ -17,10 +17,6 @@ export function createMoviesModule(p: Platform, ports: MoviesPorts) {
     store: new SourceCacheStore(p.db, 'movies_cache'),
     clock: p.clock,
     logger: p.logger,
-    // read at each request: offline mode is a live household setting
-    get offline() {
-      return offline();
-    },
     timeoutMs: p.tuning.todayFetchTimeoutMs,
     userAgent: MOVIES_USER_AGENT,
     label: 'Films',

@@ -5,6 +5,7 @@ import { notifyCheckAppError } from '../../adapter-errors/notify.js';
 import { assertAdmin, type Actor } from '../../actor.js';
 import { BadRequestError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
 import type { SendContext } from './senders.js';
 import { CONFIG_BODIES, DELIVERIES_LIMIT, type AdminChannel, type ChannelType, type Delivery } from './schema.js';
 import type { ChannelRow, NotifyStore } from './store.js';
@@ -13,7 +14,8 @@ export interface ChannelsDeps {
   store: NotifyStore;
   clock: Clock;
   send: SendContext;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   /** Telegram's bot changed or went: the poller starts or stops. */
   onTelegramChanged(): void;
   polling(): boolean;
@@ -57,7 +59,7 @@ export class NotifyChannelsService {
     let row: ChannelRow;
     if (type === 'telegram') {
       const token = String(v.botToken);
-      if (this.deps.offline) throw new BadRequestError('Hearth is in offline mode: Telegram cannot be reached to check the bot token.', undefined, 'offline_mode');
+      if (this.deps.offline.isOn()) throw new BadRequestError('Hearth is in offline mode: Telegram cannot be reached to check the bot token.', undefined, 'offline_mode');
       let username: string;
       try {
         username = await telegramGetMe(this.deps.send.guard, this.deps.send.telegramApiUrl, token, this.deps.send.timeoutMs);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { isRetryableNotifyFailure, notifyFailureKind, notifyFailureSentence } from '../../adapter-errors/notify.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
 import { CHANNEL_NAMES, missingFor, sendOnce, type OutgoingMessage, type SendContext } from './senders.js';
 import type { ChannelType } from './schema.js';
 import type { NotifyStore } from './store.js';
@@ -21,7 +22,8 @@ export interface DispatcherDeps {
   logger: Logger;
   send: SendContext;
   backoffMs: number;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
   /** The household's admins, for admin-targeted notifications. */
   adminIds(): Promise<string[]>;
 }
@@ -48,7 +50,7 @@ export class NotifyDispatcher {
 
   /** The bus listener: sends in the background (the writer of the notification does not wait). */
   onCreated(n: { userId: string | null; type: string; payload: Record<string, unknown> }): void {
-    if (this.deps.offline || this.stop.signal.aborted) return;
+    if (this.deps.offline.isOn() || this.stop.signal.aborted) return;
     const job = this.dispatch(n)
       .catch((err: unknown) => this.deps.logger.error({ err }, 'notification dispatch failed'))
       .finally(() => this.running.delete(job));

@@ -6,7 +6,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isAdmin, type UserActor } from '../../actor.js';
 import { BadRequestError, ConflictError, ServiceUnavailableError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { OFFLINE_MODE_MESSAGE } from '../../platform/ssrf.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
+import { offlineMessage } from '../../platform/ssrf.js';
 import type { NotifyDispatcher } from './dispatcher.js';
 import { CHANNEL_NAMES, missingFor } from './senders.js';
 import { NotificationType, type ChannelType, type LinkCodeResponse, type LinkStatusResponse, type MemberRoutes, type RoutesBody, type TestResponse } from './schema.js';
@@ -19,7 +20,8 @@ export interface MemberDeps {
   store: NotifyStore;
   clock: Clock;
   dispatcher: NotifyDispatcher;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
 }
 
 const empty = (userId: string, at: string): MemberRow => ({ userId, ntfyTopic: null, gotifyToken: null, emailAddress: null, telegramChatId: null, telegramLinkedAt: null, telegramBlockedAt: null, routes: {}, updatedAt: at });
@@ -48,7 +50,7 @@ export class NotifyMemberService {
       // app requests go to the admins only: a member is not offered a route for them
       types: NotificationType.options.filter((t) => t !== 'install_request' || isAdmin(actor)),
       available: await this.available(),
-      offline: this.deps.offline,
+      offline: this.deps.offline.isOn(),
     };
   }
 
@@ -86,7 +88,7 @@ export class NotifyMemberService {
   }
 
   async test(actor: UserActor, type: ChannelType): Promise<TestResponse> {
-    if (this.deps.offline) throw new ServiceUnavailableError('offline_mode', `${OFFLINE_MODE_MESSAGE} Notifications stay in the app.`);
+    if (this.deps.offline.isOn()) throw new ServiceUnavailableError('offline_mode', `${offlineMessage(this.deps.offline.reason)} Notifications stay in the app.`);
     const outcome = await this.deps.dispatcher.deliver(actor.id, 'test', type, { title: 'Test from Hearth', body: `This is a test notification for ${actor.name}. If you can read it, ${CHANNEL_NAMES[type]} works.` });
     return { delivered: outcome.ok, attempts: outcome.attempts, message: outcome.message };
   }
@@ -94,7 +96,7 @@ export class NotifyMemberService {
   async linkCode(actor: UserActor): Promise<LinkCodeResponse> {
     const bot = await this.deps.store.channel('telegram');
     if (!bot?.botUsername) throw new ConflictError('telegram_not_set_up', 'Telegram is not set up on this Hearth yet. Ask an admin to connect a bot first.');
-    if (this.deps.offline) throw new UnprocessableError('offline_mode', 'Hearth is in offline mode: Telegram cannot be reached, so it cannot be linked now.');
+    if (this.deps.offline.isOn()) throw new UnprocessableError('offline_mode', 'Hearth is in offline mode: Telegram cannot be reached, so it cannot be linked now.');
     const code = randomBytes(18).toString('base64url'); // 24 characters of A-Za-z0-9_-
     const expiresAt = new Date(this.deps.clock.now().getTime() + LINK_CODE_TTL_MS).toISOString();
     await this.deps.store.putLinkCode(hashCode(code), actor.id, expiresAt);

@@ -2,7 +2,8 @@
 // e-mail, a Telegram bot); each member routes each notification type to in-app and/or channels.
 // The one dispatcher hears every written notification on the bus (notification.created, told by
 // the notifications module, which does not know this one) and sends it on, retried and logged.
-// OFFLINE_MODE: nothing is sent and the Telegram poll does not run; notifications stay in the app.
+// Offline mode (read at each call): nothing is sent and the Telegram poll does not run; notifications
+// stay in the app. The poll stops when offline mode turns on and starts again when it turns off.
 import { defineModule, type Platform } from '../module.js';
 import { NotifyChannelsService } from './channels-service.js';
 import { NotifyDispatcher } from './dispatcher.js';
@@ -15,7 +16,7 @@ import { TelegramPoller } from './telegram-poller.js';
 
 export function createNotifyModule(p: Platform, ports: NotifyPorts) {
   const store = new NotifyStore(p.db);
-  const offline = p.config.offline;
+  const offline = p.offline;
   const logger = p.logger.child('notify');
   const send: SendContext = { guard: p.guard, telegramApiUrl: p.config.telegramApiUrl, timeoutMs: p.tuning.notifyTimeoutMs ?? 10_000 };
   const dispatcher = new NotifyDispatcher({
@@ -31,6 +32,7 @@ export function createNotifyModule(p: Platform, ports: NotifyPorts) {
   const restartPoller = () => void poller.restart().catch((err: unknown) => logger.error({ err }, 'telegram poll could not start'));
   const notifyChannels = new NotifyChannelsService({ store, clock: p.clock, send, offline, onTelegramChanged: restartPoller, polling: () => poller.running });
   const notifyMembers = new NotifyMemberService({ store, clock: p.clock, dispatcher, offline });
+  let stopListening: (() => void) | undefined;
   return defineModule({
     name: 'notify',
     routes: [
@@ -39,8 +41,12 @@ export function createNotifyModule(p: Platform, ports: NotifyPorts) {
     ],
     services: { notifyChannels, notifyMembers },
     listeners: [{ event: 'notification.created', run: (n) => dispatcher.onCreated(n) }],
-    start: () => poller.restart(),
+    start: async () => {
+      stopListening = offline.onChange(restartPoller);
+      await poller.restart();
+    },
     close: async () => {
+      stopListening?.();
       await poller.close();
       await dispatcher.close();
     },

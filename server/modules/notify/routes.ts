@@ -33,9 +33,9 @@ export function createNotifyRoutes(member: NotifyMemberService) {
 }
 
 /** /api/admin/notify: the channel servers and the delivery log. */
-export function createNotifyAdminRoutes(channels: NotifyChannelsService, offline: boolean) {
+export function createNotifyAdminRoutes(channels: NotifyChannelsService, offline: { isOn(): boolean }) {
   return defineRoutes((r) => {
-    r.get('/', { access: 'admin', response: AdminChannelsResponse }, async (req) => ({ channels: await channels.list(actorOf(req)), offline }));
+    r.get('/', { access: 'admin', response: AdminChannelsResponse }, async (req) => ({ channels: await channels.list(actorOf(req)), offline: offline.isOn() }));
     r.get('/deliveries', { access: 'admin', response: DeliveriesResponse }, async (req) => ({ deliveries: await channels.deliveries(actorOf(req)) }));
     r.put('/:type', { access: 'admin', response: AdminChannelResponse }, async (req) => ({ channel: await channels.put(actorOf(req), parse(ChannelTypeParams, req.params).type, req.body) }));
     r.delete('/:type', { access: 'admin', response: DeletedResponse }, async (req) => ({ deleted: await channels.remove(actorOf(req), parse(ChannelTypeParams, req.params).type) }));

@@ -33,7 +33,7 @@ export function missingFor(type: ChannelType, server: ChannelRow | null, member:
 export const CHANNEL_NAMES: Record<ChannelType, string> = { ntfy: 'ntfy', gotify: 'Gotify', email: 'e-mail', telegram: 'Telegram' };
 
 /** A guard that lets exactly the admin's server through as a home-network address. */
-const lanGuard = (base: SsrfGuard, origin: string) => createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [origin], offline: base.offline });
+const lanGuard = (base: SsrfGuard, origin: string) => createSsrfGuard({ allowOrigins: base.allowOrigins, lanOrigins: [origin], offline: base.offlineSource });
 
 export async function sendOnce(ctx: SendContext, type: ChannelType, server: ChannelRow, member: MemberRow, m: OutgoingMessage): Promise<void> {
   const cfg = server.config;

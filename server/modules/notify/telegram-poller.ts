@@ -7,6 +7,7 @@ import { notifyFailureKind, notifyFailureSentence } from '../../adapter-errors/n
 import { telegramGetUpdates, telegramSendMessage, type TelegramUpdate } from '../../adapters/notify/telegram.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
+import type { OfflineState } from '../../platform/offline-switch.js';
 import { hashCode } from './member-service.js';
 import type { SendContext } from './senders.js';
 import type { NotifyStore } from './store.js';
@@ -17,7 +18,8 @@ export interface PollerDeps {
   logger: Logger;
   send: SendContext;
   waitSeconds: number;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: OfflineState;
 }
 
 export const HINT = 'That code is not known or has expired. In Hearth, open Profile > Notifications and press "Link Telegram" for a new link.';
@@ -36,7 +38,7 @@ export class TelegramPoller {
   /** (Re)starts the loop for the bot now stored; stops it when there is none. */
   async restart(): Promise<void> {
     await this.stop();
-    if (this.closed || this.deps.offline) return;
+    if (this.closed || this.deps.offline.isOn()) return;
     const bot = await this.deps.store.channel('telegram');
     if (!bot?.secret) return;
     const controller = new AbortController();

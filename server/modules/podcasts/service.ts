@@ -73,7 +73,7 @@ function feedFailure(err: unknown): AppError {
 
 /** A fetch that did not get an answer, said without the underlying error's words (addresses, hosts). */
 function unreachable(what: string, err: unknown): AppError {
-  if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.charAt(0).toLowerCase()}${what.slice(1)} cannot be fetched.`);
+  if (err instanceof OfflineModeError) return new ServiceUnavailableError('offline_mode', `${what} cannot be fetched now. ${err.message}`);
   if (err instanceof BlockedUrlError) return new UpstreamError('address_refused', `${what} is at an address Hearth does not reach (a home-network or reserved address).`);
   return new UpstreamError('upstream_failed', `${what} could not be reached. Check the address, or try again in a little while.`);
 }
@@ -125,6 +125,7 @@ export class PodcastsService {
     try {
       body = JSON.parse((await this.request(url.href, 'application/json')).body.toString('utf8')) as typeof body;
     } catch (err) {
+      // a refusal (offline mode: 503) or an upstream failure is said as it is; only unreadable JSON is this
       if (err instanceof AppError) throw err;
       throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
     }

@@ -1,7 +1,7 @@
 // The shows module (issue 35): TV discovery from TVmaze, each member's private watchlist, ticked
 // episodes and schedule, and the household's Plex badge.
 import { SourceCacheStore } from '../../platform/outside-sources/cache-store.js';
-import { SourceFetcher } from '../../platform/outside-sources/fetcher.js';
+import { outboundSourcesOf, SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import { defineModule, type Platform } from '../module.js';
 import { showTools } from './extensions.js';
 import type { ShowsPorts } from './ports.js';
@@ -15,10 +15,6 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     store: new SourceCacheStore(p.db, 'shows_cache'),
     clock: p.clock,
     logger: p.logger,
-    // read at each request: offline mode is a live household setting
-    get offline() {
-      return p.guard.offline;
-    },
     timeoutMs: p.tuning.todayFetchTimeoutMs,
     userAgent: SHOWS_USER_AGENT,
     label: 'Shows',
@@ -29,6 +25,7 @@ export function createShowsModule(p: Platform, ports: ShowsPorts) {
     routes: [{ prefix: '/shows', routes: createShowRoutes(shows) }],
     services: { shows },
     extensions: { definitions: showTools },
+    outboundSources: outboundSourcesOf(fetcher, { 'tvmaze-show': 'TV guide (TVmaze)', 'tvmaze-search': 'TV guide (TVmaze)', 'tvmaze-image': 'TV guide (TVmaze)' }),
     tasks: [{ name: 'shows.prune', everyMs: 24 * 60 * 60_000, run: () => shows.prune() }],
   });
 }

@@ -16,7 +16,8 @@ export interface BriefingDeps {
   store: SourceCacheStore;
   weather: WeatherService;
   onThisDay: OnThisDayService;
-  offline: boolean;
+  /** Offline mode, read at each call (platform/offline-switch.ts). */
+  offline: { isOn(): boolean };
   clock: Clock;
   wikipediaUrl: string;
   news: NewsService;
@@ -64,7 +65,7 @@ export class BriefingService {
       units: (await this.deps.locale.household()).units,
       weatherSource: await weather.source(),
       sections: await this.sections(),
-      offline: this.deps.offline,
+      offline: this.deps.offline.isOn(),
       sources: [
         await this.status('weather', await weather.host(), 'The household’s coordinates rounded to about 1 km, every 30 minutes.'),
         await this.status('on-this-day', new URL(this.deps.wikipediaUrl.replace('{lang}', lang)).host, 'The month, day and language, once a day.'),

@@ -18,15 +18,12 @@ import { createYoutubeRoutes } from './youtube-routes.js';
 export function createVideosModule(p: Platform, ports: VideosPorts) {
   const store = new VideosStore(p.db);
   const timeoutMs = p.tuning.todayFetchTimeoutMs ?? 15_000;
-  // offline mode is read at each request (the guard's), never copied at start
+  // offline mode is read at each request (the fetcher asks the guard's live switch), never copied at start
   const fetcher = new SourceFetcher({
     guard: p.guard,
     store: new SourceCacheStore(p.db, 'videos_cache'),
     clock: p.clock,
     logger: p.logger,
-    get offline() {
-      return p.guard.offline;
-    },
     timeoutMs,
     userAgent: VIDEOS_USER_AGENT,
     label: 'Videos',

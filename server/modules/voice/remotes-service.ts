@@ -29,7 +29,7 @@ interface Stored {
 export class RemoteEnginesService {
   private guards: SsrfGuard[] = [];
 
-  constructor(private readonly deps: { engines: SpeechEngines; settings: AppSettingsStore; base: Pick<SsrfGuard, 'allowOrigins' | 'offline'>; timeoutMs?: number }) {}
+  constructor(private readonly deps: { engines: SpeechEngines; settings: AppSettingsStore; base: Pick<SsrfGuard, 'allowOrigins' | 'offline' | 'offlineSource'>; timeoutMs?: number }) {}
 
   private get timeoutMs(): number {
     return this.deps.timeoutMs ?? REMOTE_TIMEOUT_MS;
@@ -54,7 +54,7 @@ export class RemoteEnginesService {
     const old = this.guards;
     this.guards = [];
     e.remote = (await this.stored()).map((s) => {
-      const guard = createSsrfGuard({ allowOrigins: this.deps.base.allowOrigins, lanOrigins: [new URL(s.url).origin], offline: this.deps.base.offline });
+      const guard = createSsrfGuard({ allowOrigins: this.deps.base.allowOrigins, lanOrigins: [new URL(s.url).origin], offline: this.deps.base.offlineSource });
       this.guards.push(guard);
       const { tts, stt } = this.engineOf(s, guard);
       e.tts.set(s.id, tts);

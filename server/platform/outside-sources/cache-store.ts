@@ -19,6 +19,16 @@ export interface CacheEntry {
   lastTryAt: string | null;
 }
 
+/** One source's latest outcomes across its keys (the admin's Connectivity page). */
+export interface SourceHealth {
+  source: string;
+  /** The newest good fetch of any of its keys (ISO); null before the first. */
+  lastSuccessAt: string | null;
+  /** The newest failure still standing (a key whose last try failed), with when; null when none. */
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
 interface Row {
   key: string;
   source: string;
@@ -91,6 +101,18 @@ export class SourceCacheStore {
       last_try_at: e.lastTryAt,
     };
     await this.db(this.table).insert(row).onConflict('key').merge();
+  }
+
+  /** Each source's newest success and newest standing failure, in two small grouped reads. */
+  async health(): Promise<SourceHealth[]> {
+    const ok = (await this.db(this.table).select('source').max({ at: 'fetched_at' }).groupBy('source')) as { source: string; at: string | null }[];
+    const failed = (await this.db(this.table).whereNotNull('last_error').select('source', 'last_error', 'last_try_at').orderBy('last_try_at', 'desc')) as { source: string; last_error: string; last_try_at: string | null }[];
+    return ok
+      .map((r) => {
+        const f = failed.find((x) => x.source === r.source);
+        return { source: r.source, lastSuccessAt: r.at, lastError: f?.last_error ?? null, lastErrorAt: f?.last_try_at ?? null };
+      })
+      .sort((a, b) => a.source.localeCompare(b.source));
   }
 
   async delete(key: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { Semaphore } from '../semaphore.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../ssrf.js';
-import type { CacheEntry, SourceCacheStore } from './cache-store.js';
+import type { CacheEntry, SourceCacheStore, SourceHealth } from './cache-store.js';
 
 export const PER_HOST_CONCURRENCY = 3;
 const MIN_RETRY_AFTER_MS = 60_000;
@@ -110,7 +110,8 @@ export interface SourceFetcherDeps {
   label: string;
   clock: Clock;
   logger: Logger;
-  offline: boolean;
+  /** Offline mode, read at each fetch; the guard's own switch when not given. */
+  offline?: { isOn(): boolean };
   /** Whole request, headers and body (default 15 s). */
   timeoutMs?: number;
   /** Body cap (default 5 MB). */
@@ -126,8 +127,14 @@ export class SourceFetcher {
 
   constructor(private readonly deps: SourceFetcherDeps) {}
 
+  /** Offline mode now (read at each call). */
   get offline(): boolean {
-    return this.deps.offline;
+    return (this.deps.offline ?? this.deps.guard.offlineSource).isOn();
+  }
+
+  /** Each source's last good fetch and last failure, for the admin's Connectivity page. */
+  health(): Promise<SourceHealth[]> {
+    return this.deps.store.health();
   }
 
   private now(): Date {
@@ -186,7 +193,7 @@ export class SourceFetcher {
   private async refreshOnce<T>(spec: SourceSpec<T>, opts: { force?: boolean }): Promise<FetchOutcome> {
     const { store } = this.deps;
     const cached = await store.get(spec.key);
-    if (this.deps.offline) return { kind: 'skipped', entry: cached, reason: 'offline' };
+    if (this.offline) return { kind: 'skipped', entry: cached, reason: 'offline' };
     const now = this.now();
     if (cached?.nextTryAt && Date.parse(cached.nextTryAt) > now.getTime()) {
       const honoured = !opts.force || cached.lastError?.startsWith('Asked to wait') === true;
@@ -280,7 +287,7 @@ export class SourceFetcher {
    * size cap; a non-200 or a network failure is a FetchFailure.
    */
   async fetchOnce(url: string, accept = 'application/json'): Promise<FetchedDocument> {
-    if (this.deps.offline) throw new FetchFailure('Hearth is in offline mode.');
+    if (this.offline) throw new FetchFailure('Hearth is in offline mode.');
     const res = await this.hostSlot(url)
       .run(() => this.get(url, accept, {}))
       .catch((err: unknown) => {
@@ -395,4 +402,29 @@ function describeNetworkError(err: unknown): string {
   if (code === 'ESSRFBLOCKED' || err instanceof BlockedUrlError) return 'That address is not allowed (it points inside the home network).';
   if (['ENOTFOUND', 'EAI_AGAIN'].includes(code)) return 'The source’s name could not be found.';
   return 'The source could not be reached.';
+}
+
+/** One outside source as the admin's Connectivity page lists it: its last good fetch and last failure; null when never used. */
+export interface OutboundSourceReport {
+  name: string;
+  health(): Promise<Omit<SourceHealth, 'source'> | null>;
+}
+
+/**
+ * The fetcher's sources under the names a person reads (`{ weather: 'Weather (Today)' }`); several
+ * cache sources may share one name (the TV guide's shows, searches and posters).
+ */
+export function outboundSourcesOf(fetcher: Pick<SourceFetcher, 'health'>, names: Record<string, string>): OutboundSourceReport[] {
+  const byName = new Map<string, string[]>();
+  for (const [source, name] of Object.entries(names)) byName.set(name, [...(byName.get(name) ?? []), source]);
+  const latest = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
+  return [...byName].map(([name, sources]) => ({
+    name,
+    health: async () => {
+      const rows = (await fetcher.health()).filter((h) => sources.includes(h.source));
+      if (!rows.length) return null;
+      const failed = rows.filter((r) => r.lastError !== null).sort((a, b) => (b.lastErrorAt ?? '').localeCompare(a.lastErrorAt ?? ''))[0];
+      return { lastSuccessAt: rows.reduce<string | null>((m, r) => latest(m, r.lastSuccessAt), null), lastError: failed?.lastError ?? null, lastErrorAt: failed?.lastErrorAt ?? null };
+    },
+  }));
 }

@@ -113,7 +113,7 @@ export function DownloadsPage(): ReactElement {
       {data?.offline ? (
         <p className="banner banner--warn" data-testid="offline-banner">
           <Icon name="warn" size={22} />
-          <span>Hearth was started in offline mode, so nothing downloads from the internet. Downloads wait here until whoever starts Hearth restarts it with offline mode switched off.</span>
+          <span>Hearth is in offline mode, so nothing downloads from the internet. Downloads wait here until offline mode is off (Admin › Connectivity says who switched it on and how to go online).</span>
         </p>
       ) : null}
       {data?.paused ? (

@@ -8,7 +8,7 @@ import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
 import { FormError } from '../../ui/StateViews';
 import { NotReadyNote } from '../apps';
-import { formatMemory, itemSizeText, SLOW_NOTE } from './item-text';
+import { formatMemory, itemSizeText, measuredSpeedText, SLOW_NOTE } from './item-text';
 import { useInstallFeature, useUninstallFeature } from './queries';
 import { withRequirements, type CatalogItem, type FeaturePlan } from './types';
 
@@ -61,7 +61,12 @@ export function FeatureRow({
         {/* an item that is downloading gets there by itself; anything else says why it cannot run */}
         {downloading ? null : <NotReadyNote availability={item} id={reasonId} forAdmin />}
         <p className="feature__size muted">{itemSizeText(item)}</p>
-        {!item.fits ? (
+        {measuredSpeedText(item.measuredSpeed) ? (
+          <p className="feature__speed muted" data-testid={`speed-${item.id}`}>
+            {measuredSpeedText(item.measuredSpeed)}
+          </p>
+        ) : null}
+        {!item.fits && !item.measuredSpeed ? (
           <p className="fit-note">
             <Icon name="warn" size={18} />
             {SLOW_NOTE}

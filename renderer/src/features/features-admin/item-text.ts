@@ -16,3 +16,11 @@ export function itemSizeText(item: Pick<FeatureItem, 'diskBytes' | 'ramBytes' | 
 }
 
 export const SLOW_NOTE = 'May be slow on this computer';
+
+/** "About 12 words a second on this computer (measured 3 Dec)": what Admin › Benchmarks measured of a chat model. */
+export function measuredSpeedText(speed: { wordsPerSecond: number; measuredAt: string } | null): string | null {
+  if (!speed) return null;
+  const words = Math.max(1, Math.round(speed.wordsPerSecond));
+  const day = new Date(speed.measuredAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+  return `About ${words} ${words === 1 ? 'word' : 'words'} a second on this computer (measured ${day} in Benchmarks)`;
+}

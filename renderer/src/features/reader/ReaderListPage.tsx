@@ -20,6 +20,7 @@ import { asStatus, asType, saveNotice, STATUS_TEXT, type ReaderItem } from './ty
 import { CardLayoutSwitch } from '../../ui/CardLayoutSwitch';
 import { CardList } from '../../ui/CardList';
 import { SearchField } from '../../ui/SearchField';
+import { OfflineNotice } from '../connectivity';
 import { SegmentedControl } from '../../ui/SegmentedControl';
 
 import { AddLinkDialog, CollectionsDialog, ImportExportDialog, READER_ADMIN_HREF, PAGE, FIRST_CARDS, MAX_LIMIT, VIEWS, CollectionsNav } from './ReaderListSections';
@@ -139,6 +140,7 @@ export function ReaderListPage(): ReactElement {
           ) : null}
         </div>
       </div>
+      <OfflineNotice what="Saved pages open as before; new web pages are not fetched until Hearth is online again." />
 
       <p className={`notice${!notice && saved?.failed ? ' notice--warn' : ''}`} role="status" aria-live="polite" data-testid="reader-notice">
         {notice ?? saved?.text ?? ''}

@@ -1,8 +1,9 @@
 // The address to open Hearth at on every phone and laptop in the house, with a QR code of the
 // best one's Trust page (how the device trusts Hearth's secure address, issue 31) and a copy button; or, when no other device can reach Hearth, why and what to change.
 // Shown at the end of setup (a parent who set up on this computer's localhost has nothing else to type).
-import { useEffect, useState, type ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { Icon } from '../../ui/icons';
+import { QrCode } from '../../ui/QrCode';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import { useHouseAddresses } from './queries';
 import { copyText } from '../../ui/copy-text';
@@ -52,7 +53,7 @@ export function HouseAddress(): ReactElement {
           <CopyButton text={preferred} />
           <p className="muted">Or scan this code with the phone&rsquo;s camera:</p>
         </div>
-        <QrCode text={`${preferred}/trust`} />
+        <QrCode text={`${preferred}/trust`} className="house-address__qr" testId="house-address-qr" />
       </div>
       <p className="muted">
         The code opens the <a href="/trust">Trust page</a>: it shows how each phone or laptop trusts Hearth once, so it opens Hearth&rsquo;s secure address, where the app
@@ -70,35 +71,6 @@ export function HouseAddress(): ReactElement {
         </p>
       ) : null}
     </div>
-  );
-}
-
-/** A QR code drawn as an SVG image (made in the browser; the qrcode library loads only here). */
-function QrCode({ text }: { text: string }): ReactElement {
-  const [svg, setSvg] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    void import('qrcode')
-      .then((qr) => qr.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }))
-      .then((s) => {
-        if (live) setSvg(s);
-      })
-      // without the code the address above is still there to type
-      .catch(() => undefined);
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  if (!svg) return <div className="house-address__qr" aria-hidden="true" />;
-  return (
-    <img
-      className="house-address__qr"
-      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
-      alt={`QR code that opens ${text}`}
-      width={176}
-      height={176}
-      data-testid="house-address-qr"
-    />
   );
 }
 

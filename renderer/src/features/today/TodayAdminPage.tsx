@@ -30,7 +30,7 @@ export function TodayAdminPage(): ReactElement {
         <>
           {settings.data.offline ? (
             <p className="banner banner--warn" role="status">
-              Hearth was started in offline mode: nothing is fetched, and the last copies are shown.
+              Hearth is in offline mode: nothing is fetched, and the last copies are shown. Admin › Connectivity says who switched it on and how to go online.
             </p>
           ) : null}
           <Place current={settings.data.location} offline={settings.data.offline} />

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
 import { useUser } from '../../app/session';
 import { PageHeader } from '../../ui/PageHeader';
+import { OfflineNotice } from '../connectivity';
 import { ErrorState, LoadingState } from '../../ui/StateViews';
 import type { OnThisDayItem } from '../../../../server/modules/today/schema.js';
 import { fmt } from '../../ui/locale';
@@ -26,6 +27,7 @@ export function TodayPage(): ReactElement {
   return (
     <section className="page today" aria-labelledby="today-title">
       <PageHeader titleId="today-title" title="Today" description="The weather at home, your headlines and what happened on this day." />
+      <OfflineNotice what="Today shows the last copies it has; nothing new is fetched until Hearth is online again." />
       {off.length > 0 ? <p className="muted">Switched off by an admin: {off.join(', ')}.</p> : null}
       <div className="today__grid">
         {on('weather') ? <WeatherBlock /> : null}
