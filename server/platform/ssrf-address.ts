@@ -40,6 +40,10 @@ export const OFFLINE_ADMIN_MESSAGE = 'An admin switched offline mode on in Admin
 /** The sentence a refusal says for each reason. */
 export const offlineMessage = (reason: OfflineReason | null): string => (reason === 'admin' ? OFFLINE_ADMIN_MESSAGE : OFFLINE_MODE_MESSAGE);
 
+/** Who switched offline mode on and how it goes off again, in one sentence: a module's own refusals end with it. */
+export const offlineWho = (reason: OfflineReason | null): string =>
+  reason === 'admin' ? 'An admin switched offline mode on in Admin › Connectivity and can switch it off there.' : 'Hearth was started in offline mode; restarting it with offline mode off brings it back online.';
+
 /** A fixed offline answer (a boolean option, a worker thread's copy). */
 export const fixedOffline = (reason: OfflineReason | null): OfflineSource => ({ isOn: () => reason !== null, reason });
 

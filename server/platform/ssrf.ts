@@ -25,6 +25,7 @@ export {
   OFFLINE_ADMIN_MESSAGE,
   OFFLINE_MODE_MESSAGE,
   offlineMessage,
+  offlineWho,
   OfflineModeError,
   type AddressGuard,
   type AddressGuardOptions,

@@ -114,6 +114,15 @@ describe('offline mode switched by an admin', () => {
     const search = await s.member.get('/api/podcasts/search?q=kitchen');
     expect(search.status).toBe(503);
     expect(search.body.error).toMatchObject({ code: 'offline_mode', message: expect.stringMatching(ADMIN_SWITCHED) });
+    // the other media hubs: the TV guide, films and a new YouTube channel, each with who switched it on
+    for (const r of [
+      await s.member.get('/api/shows/search?q=harbor'),
+      await s.member.get('/api/movies/search?q=harbor'),
+      await s.member.post('/api/youtube/channels', { channelId: 'UCabcdefghijklmnopqrstuv' }),
+    ]) {
+      expect(r.status).toBe(503);
+      expect(r.body.error.message).toMatch(ADMIN_SWITCHED);
+    }
     // a download the admin queues
     const job = await s.admin.post('/api/admin/queue/jobs', { jobs: [{ kind: 'component', target: `${files.url}/x.bin`, destination: 'x.bin', label: 'X', hostClass: 'code_host' }] });
     expect(job.status).toBe(503);

@@ -77,7 +77,7 @@ export class MoviesService {
 
   private unavailable(what: string): string {
     return this.deps.offline()
-      ? `Hearth is in offline mode, so ${what} cannot be fetched from TMDB, and there is no copy yet.`
+      ? `Hearth is in offline mode, so ${what} cannot be fetched from TMDB, and there is no copy yet. ${this.deps.fetcher.offlineWho}`
       : `TMDB could not be reached for ${what}, and there is no copy yet. Try again in a little while.`;
   }
 
@@ -123,7 +123,7 @@ export class MoviesService {
     }
     const library = await this.deps.catalogue.searchLibrary(actor, words);
     if (!library) {
-      if (this.deps.offline()) throw new ServiceUnavailableError('source_unavailable', `${OFFLINE} The household’s Plex is not connected, so there is nothing to search.`);
+      if (this.deps.offline()) throw new ServiceUnavailableError('source_unavailable', `${OFFLINE} The household’s Plex is not connected, so there is nothing to search. ${this.deps.fetcher.offlineWho}`);
       throw new ConflictError('movies_no_source', 'There is nothing to search films in yet: link your own Plex account on the Media page, or an admin can connect the household’s Plex or add a TMDB token.');
     }
     return { source: 'library', results: library.map(({ item }) => ({ id: `lib-${item.ratingKey}`, title: item.title, year: item.year, overview: item.summary ?? '', posterUrl: item.thumbUrl })) };
@@ -141,7 +141,7 @@ export class MoviesService {
       };
     }
     if (p.kind === 'plex') {
-      if (this.deps.offline()) throw new ServiceUnavailableError('source_unavailable', `${OFFLINE} This film’s details are in Plex’s online catalogue.`);
+      if (this.deps.offline()) throw new ServiceUnavailableError('source_unavailable', `${OFFLINE} This film’s details are in Plex’s online catalogue. ${this.deps.fetcher.offlineWho}`);
       const d = await this.deps.catalogue.catalogueTitle(actor, p.key);
       if (d.type !== 'movie') throw new NotFoundError('That is not a film in Plex’s catalogue.');
       const ids = idsFromGuids(d.guids);

@@ -11,7 +11,7 @@ import { SYSTEM_ACTOR, type Actor, type UserActor } from '../../actor.js';
 import { NotFoundError, ServiceUnavailableError, UnauthorizedError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
-import type { SsrfGuard } from '../../platform/ssrf.js';
+import { offlineWho, type SsrfGuard } from '../../platform/ssrf.js';
 import type { PodcastsPorts } from './ports.js';
 import type { Episode, EpisodeDownload } from './schema.js';
 import type { CopyRow, KeptEpisode, PodcastsStore } from './store.js';
@@ -26,7 +26,7 @@ const EXTENSIONS: Record<string, string> = { 'audio/mpeg': 'mp3', 'audio/mp3': '
 export interface CopiesDeps {
   store: PodcastsStore;
   downloads: PodcastsPorts['downloads'];
-  guard: Pick<SsrfGuard, 'offline'>;
+  guard: Pick<SsrfGuard, 'offline' | 'offlineSource'>;
   clock: Clock;
   logger: Logger;
 }
@@ -108,7 +108,7 @@ export class EpisodeCopiesService {
       const job = await this.deps.downloads.progress(copy.job_id);
       if (job && (job.state === 'pending' || job.state === 'running')) return this.deps.store.link(target.id, copyId, this.now());
     }
-    if (this.deps.guard.offline) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so it cannot download episodes. Episodes downloaded before still play.');
+    if (this.deps.guard.offline) throw new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so it cannot download episodes. Episodes downloaded before still play. ${offlineWho(this.deps.guard.offlineSource.reason)}`);
     const type = target.audioType?.startsWith('audio/') ? target.audioType.split(';')[0]!.trim() : 'audio/mpeg';
     const row: CopyRow = copy ?? { id: copyId, audio_url: target.audioUrl, destination: `${COPIES_FOLDER}/${copyId}.${EXTENSIONS[type] ?? 'audio'}`, audio_type: type, job_id: null, state: 'queued', bytes: null, created_at: this.now(), ready_at: null };
     if (!copy) await this.deps.store.insertCopy(row);

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { type Actor, type UserActor } from '../../actor.js';
 import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
-import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, offlineWho, type OfflineReason, type SsrfGuard } from '../../platform/ssrf.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
 import { FetchFailure, type FetchOutcome, type SourceFetcher, type SourceSpec } from '../../platform/outside-sources/fetcher.js';
 import type { AudioFile, EpisodeCopiesService } from './copies-service.js';
@@ -60,13 +60,13 @@ function member(actor: Actor): UserActor {
 }
 
 /** What offline mode refuses, in a sentence (503). */
-export function offlineRefusal(what: string): AppError {
-  return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what}. Your shows, episode lists, progress and downloaded episodes still work.`);
+export function offlineRefusal(what: string, reason: OfflineReason | null): AppError {
+  return new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what}. Your shows, episode lists, progress and downloaded episodes still work. ${offlineWho(reason)}`);
 }
 
 /** A feed that could not be read, with the fetcher's reason (its sentences name no address). */
 function feedFailure(err: unknown): AppError {
-  if (err instanceof OfflineModeError) return offlineRefusal('it cannot read podcast feeds');
+  if (err instanceof OfflineModeError) return offlineRefusal('it cannot read podcast feeds', err.reason);
   const why = err instanceof FetchFailure ? ` ${err.message}` : '';
   return new UpstreamError('upstream_failed', `The podcast feed could not be read.${why}`);
 }
@@ -118,7 +118,7 @@ export class PodcastsService {
 
   async search(actor: Actor, q: string) {
     member(actor);
-    if (this.deps.guard.offline) throw offlineRefusal('podcast search is off (it asks Apple’s podcast directory)');
+    if (this.deps.guard.offline) throw offlineRefusal('podcast search is off (it asks Apple’s podcast directory)', this.deps.guard.offlineSource.reason);
     const url = new URL('/search', this.deps.itunesUrl);
     url.search = new URLSearchParams({ media: 'podcast', entity: 'podcast', term: q, limit: '25' }).toString();
     let body: { results?: Record<string, unknown>[] };
@@ -149,7 +149,7 @@ export class PodcastsService {
   async subscribe(actor: Actor, feedUrl: string): Promise<Subscription> {
     const me = member(actor);
     if (await this.deps.store.byFeed(me.id, feedUrl)) throw new ConflictError('already_subscribed', 'You already follow this show.');
-    if (this.deps.guard.offline) throw offlineRefusal('it cannot read a new show’s feed');
+    if (this.deps.guard.offline) throw offlineRefusal('it cannot read a new show’s feed', this.deps.guard.offlineSource.reason);
     let doc;
     try {
       doc = await this.deps.feeds.fetchOnce(feedUrl, FEED_ACCEPT);
@@ -185,7 +185,7 @@ export class PodcastsService {
     const s = await this.deps.store.subscription(me.id, id);
     if (!s) throw new NotFoundError('No such subscription.');
     if (!s.stoppedAt) {
-      if (this.deps.guard.offline) throw offlineRefusal('it cannot check the show’s feed for new episodes');
+      if (this.deps.guard.offline) throw offlineRefusal('it cannot check the show’s feed for new episodes', this.deps.guard.offlineSource.reason);
       const outcome = await this.deps.feeds.refresh(this.feedSpec(s.feedUrl), { force: true });
       if (outcome.kind === 'skipped') throw new ServiceUnavailableError('feed_asked_to_wait', 'The show’s feed asked Hearth to wait before asking again. Hearth checks it by itself once the wait is over.');
       if (outcome.kind === 'failed') throw new UpstreamError('upstream_failed', `The podcast feed could not be read. ${outcome.error}`);
@@ -252,7 +252,7 @@ export class PodcastsService {
   /** Follows every show an OPML file lists (each feed read, as when following one); what fails is counted, not fatal. */
   async importOpml(actor: Actor, body: Buffer): Promise<OpmlImportResponse> {
     const me = member(actor);
-    if (this.deps.guard.offline) throw offlineRefusal('it cannot read the feeds an OPML file lists');
+    if (this.deps.guard.offline) throw offlineRefusal('it cannot read the feeds an OPML file lists', this.deps.guard.offlineSource.reason);
     let parsed: ReturnType<typeof parseOpml>;
     try {
       parsed = parseOpml(decodeBody(body, ''));
@@ -324,7 +324,7 @@ export class PodcastsService {
     if (!url) throw new NotFoundError('No such episode.');
     const file = await this.deps.copies.fileOf(me.id, id);
     if (file) return { kind: 'file', ...file };
-    if (this.deps.guard.offline) throw offlineRefusal('only downloaded episodes play, and this one was not downloaded');
+    if (this.deps.guard.offline) throw offlineRefusal('only downloaded episodes play, and this one was not downloaded', this.deps.guard.offlineSource.reason);
     const headers: Record<string, string> = { 'user-agent': USER_AGENT };
     if (range && /^bytes=\d*-\d*$/.test(range)) headers.range = range;
     let res;

@@ -39,7 +39,7 @@ export class ShowsService {
 
   private unavailable(what: string): string {
     return this.deps.fetcher.offline
-      ? `Hearth is in offline mode, so ${what} cannot be fetched from the TV guide (TVmaze), and there is no copy yet.`
+      ? `Hearth is in offline mode, so ${what} cannot be fetched from the TV guide (TVmaze), and there is no copy yet. ${this.deps.fetcher.offlineWho}`
       : `The TV guide (TVmaze) could not be reached for ${what}, and there is no copy yet. Try again in a little while.`;
   }
 

@@ -7,7 +7,7 @@ import type { UserActor } from '../../actor.js';
 import { BadRequestError, NotFoundError, ServiceUnavailableError, UpstreamError } from '../../errors.js';
 import type { SourceFetcher, SourceSpec } from '../../platform/outside-sources/fetcher.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
-import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../../platform/ssrf.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, offlineWho, type SsrfGuard } from '../../platform/ssrf.js';
 import { byNewest, peertubeVideo, podcastVideo } from './items.js';
 import type { VideosPorts } from './ports.js';
 import type { HubResponse, Video, VstreamEntry } from './schema.js';
@@ -127,7 +127,7 @@ export class HubService {
     try {
       res = await guardedRequest(this.deps.guard, url, { headers: { 'user-agent': VIDEOS_USER_AGENT, ...(range ? { range } : {}) }, signal, headersTimeoutMs: this.deps.timeoutMs, bodyTimeoutMs: 5 * 60_000 });
     } catch (err) {
-      if (err instanceof OfflineModeError) throw new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.toLowerCase()} cannot be fetched. Videos saved to the cache still play.`);
+      if (err instanceof OfflineModeError) throw new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so ${what.toLowerCase()} cannot be fetched. Videos saved to the cache still play. ${offlineWho(err.reason)}`);
       if (err instanceof BlockedUrlError) throw new UpstreamError('address_refused', `${what} is at an address Hearth does not reach.`);
       throw new UpstreamError('upstream_failed', `${what} could not be reached. Try again in a little while.`);
     }

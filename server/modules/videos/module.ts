@@ -32,7 +32,7 @@ export function createVideosModule(p: Platform, ports: VideosPorts) {
   const youtube = new YoutubeService({ store, fetcher, settings, clock: p.clock, baseUrl: p.config.youtubeFeedsUrl });
   let vstream: VstreamService | null = null;
   const hub = new HubService({ fetcher, guard: p.guard, settings, youtube, podcastVideos: ports.podcastVideos, cached: (actor) => vstream!.ready(actor), timeoutMs });
-  vstream = new VstreamService({ store, hub, settings, downloads: ports.downloads, podcastVideos: ports.podcastVideos, clock: p.clock, logger: p.logger.child('videos'), offline: () => p.guard.offline });
+  vstream = new VstreamService({ store, hub, settings, downloads: ports.downloads, podcastVideos: ports.podcastVideos, clock: p.clock, logger: p.logger.child('videos'), offline: () => p.guard.offline, offlineWho: () => fetcher.offlineWho });
   return defineModule({
     name: 'videos',
     storageAreas: [{ key: 'vstream', label: 'Saved videos', folders: ['vstream'] }],

@@ -31,6 +31,8 @@ export interface VstreamDeps {
   logger: Logger;
   /** Read at each call: offline mode may change while Hearth runs. */
   offline(): boolean;
+  /** Who switched offline mode on and how it goes off, for the refusal's sentence. */
+  offlineWho(): string;
 }
 
 const visible = (actor: UserActor, e: EntryRow) => e.ownerId === null || e.ownerId === actor.id;
@@ -78,7 +80,7 @@ export class VstreamService {
       await this.deps.store.deleteEntry(existing.id);
       existing = null;
     }
-    if (this.deps.offline()) throw new ServiceUnavailableError('offline_mode', 'Hearth is in offline mode, so no new video can be saved. Videos saved before still play.');
+    if (this.deps.offline()) throw new ServiceUnavailableError('offline_mode', `Hearth is in offline mode, so no new video can be saved. Videos saved before still play. ${this.deps.offlineWho()}`);
     const cap = (await this.deps.settings.get()).vstreamCapBytes;
     const id = randomUUID();
     const base = { id, jobId: null, ready: false, bytes: null, createdAt: this.deps.clock.now().toISOString(), fetchedAt: null, lastWatchedAt: null, file: `vstream/${id}.mp4` };

@@ -46,7 +46,7 @@ export class YoutubeService {
   }
 
   private offline(what: string): string {
-    return `Hearth is in offline mode, so ${what} cannot be reached.`;
+    return `Hearth is in offline mode, so ${what} cannot be reached. ${this.deps.fetcher.offlineWho}`;
   }
 
   feedSpec(channelId: string): SourceSpec<YtFeed> {
@@ -175,7 +175,7 @@ export class YoutubeService {
   async search(q: string): Promise<SearchResponse> {
     const s = await this.deps.settings.get();
     if (!s.invidiousUrl && !s.pipedUrl) throw new ConflictError('search_not_configured', SEARCH_NOT_CONFIGURED);
-    if (this.deps.fetcher.offline) throw new ServiceUnavailableError('source_unavailable', 'Hearth is in offline mode, so video search cannot reach the instance. The channels the household follows still list what was fetched before.');
+    if (this.deps.fetcher.offline) throw new ServiceUnavailableError('source_unavailable', `Hearth is in offline mode, so video search cannot reach the instance. The channels the household follows still list what was fetched before. ${this.deps.fetcher.offlineWho}`);
     const words = q.toLowerCase().split(/\s+/).filter(Boolean).join(' ');
     const tries: { instance: 'invidious' | 'piped'; spec: SourceSpec<YtHit[]> }[] = [];
     if (s.invidiousUrl) tries.push({ instance: 'invidious', spec: { key: `search:invidious:${words}`, source: 'invidious-search', url: `${s.invidiousUrl}/api/v1/search?type=video&q=${encodeURIComponent(words)}`, ttlMs: SEARCH_TTL_MS, accept: 'application/json', parse: parseInvidiousSearch } });

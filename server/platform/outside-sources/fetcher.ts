@@ -10,7 +10,7 @@ import { NotFoundError, ServiceUnavailableError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { Semaphore } from '../semaphore.js';
-import { BlockedUrlError, guardedRequest, OfflineModeError, type SsrfGuard } from '../ssrf.js';
+import { BlockedUrlError, guardedRequest, OfflineModeError, offlineWho, type SsrfGuard } from '../ssrf.js';
 import type { CacheEntry, SourceCacheStore, SourceHealth } from './cache-store.js';
 
 export const PER_HOST_CONCURRENCY = 3;
@@ -130,6 +130,11 @@ export class SourceFetcher {
   /** Offline mode now (read at each call). */
   get offline(): boolean {
     return (this.deps.offline ?? this.deps.guard.offlineSource).isOn();
+  }
+
+  /** Who switched offline mode on and how it goes off (the guard's switch), for a module's refusal sentences. */
+  get offlineWho(): string {
+    return offlineWho(this.deps.guard.offlineSource.reason);
   }
 
   /** Each source's last good fetch and last failure, for the admin's Connectivity page. */
