@@ -7,6 +7,7 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { FilePicker } from '../../ui/FilePicker';
+import { fmt } from '../../ui/locale';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
 import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
@@ -18,7 +19,7 @@ import { playVideo } from './video-store';
 import './videos.css';
 
 const SOURCE: Record<Video['source'], string> = { youtube: 'YouTube', peertube: 'PeerTube', podcast: 'Podcast' };
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : null);
+const day = (iso: string | null) => (iso ? fmt().date(iso) : null);
 const ago = (s: number) => (s >= 7200 ? `${Math.round(s / 3600)} hours ago` : s >= 3600 ? 'an hour ago' : `${Math.max(1, Math.round(s / 60))} minutes ago`);
 const minutes = (s: number | null) => (s && s > 0 ? (s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`) : null);
 
