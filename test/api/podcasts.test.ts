@@ -40,6 +40,7 @@ describe('Podcasts', () => {
       ['get', '/api/podcasts/subscriptions'],
       ['get', '/api/podcasts/inbox'],
       ['get', '/api/podcasts/subscriptions/x/episodes'],
+      ['get', '/api/podcasts/episodes/x'],
     ] as const) expect((await s.anon[m](path)).status).toBe(401);
     expect((await s.anon.post('/api/podcasts/subscriptions', { feedUrl: `${fake.url}/feeds/kitchen.xml` })).status).toBe(401);
     expect((await s.anon.put('/api/podcasts/episodes/x/progress', { positionSec: 1, durationSec: 2, updatedAt: new Date().toISOString() })).status).toBe(401);
@@ -113,6 +114,10 @@ describe('Podcasts', () => {
     // an older report (another device, late) does not win
     const old = await s.member.put(`/api/podcasts/episodes/${id}/progress`, { positionSec: 5, durationSec: 600, updatedAt: '2026-12-03T09:00:00.000Z' });
     expect(old.body.episode).toMatchObject({ positionSec: 120 });
+    // the place as read back (the video player resumes from it); another member's episode is not there
+    expect((await s.member.get(`/api/podcasts/episodes/${id}`)).body.episode).toMatchObject({ id, positionSec: 120, finished: false });
+    expect((await s.admin.get(`/api/podcasts/episodes/${id}`)).status).toBe(404);
+    expect((await s.member.get('/api/podcasts/episodes/nope')).status).toBe(404);
     expect((await s.admin.put(`/api/podcasts/episodes/${id}/progress`, { positionSec: 1, durationSec: 600, updatedAt: '2026-12-03T11:00:00.000Z' })).status).toBe(404);
     expect((await s.member.put(`/api/podcasts/episodes/${id}/progress`, { positionSec: 'x', durationSec: 600, updatedAt: t0 })).status).toBe(400);
     const done = await s.member.put(`/api/podcasts/episodes/${id}/progress`, { positionSec: 571, durationSec: 600, updatedAt: '2026-12-03T10:30:00.000Z' });

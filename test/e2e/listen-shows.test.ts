@@ -133,6 +133,13 @@ describe('Listen and Watch in the browser', () => {
     await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 1);
     await player.getByRole('button', { name: 'Forward 30 seconds' }).click();
     await page.waitForFunction(() => (document.querySelector('audio')?.currentTime ?? 0) > 30);
+    // the list's button says what it would do now; the speed applies to the audio; the sleep timer shows the time left
+    await shown(inbox.getByRole('button', { name: 'Pause Episode 3: Pie' }));
+    await player.getByRole('combobox', { name: 'Playback speed' }).selectOption('1.5');
+    await expect.poll(() => audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+    await player.getByRole('combobox', { name: /^Sleep timer/ }).selectOption('15');
+    await shown(player.getByRole('combobox', { name: /^Sleep timer: pauses in 1[45]:\d\d$/ }));
+    expect(await player.getByTestId('sleep-left').textContent()).toMatch(/^1[45]:\d\d$/);
     await expectNoSeriousA11yViolations(page, '/listen with the mini-player (phone)');
 
     // another page: the same player keeps playing
@@ -194,9 +201,10 @@ describe('Listen and Watch in the browser', () => {
     expect(await poster.getAttribute('src')).toBe('/api/shows/9901/image');
     await expect.poll(() => poster.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(8);
     const tick = page.getByRole('checkbox', { name: /^Seen S2 E1 / });
-    await tick.check();
+    // a click, not check(): the tick is written after the show's pending fetch is cancelled, a moment later
+    await tick.click();
     await expect.poll(async () => ((await server.member.get('/api/shows/9901')).body.episodes as { id: number; watched: boolean }[]).find((e) => e.id === 990121)?.watched).toBe(true);
-    expect(await tick.isChecked()).toBe(true);
+    await expect.poll(() => tick.isChecked()).toBe(true);
     await shown(page.getByRole('link', { name: 'TVmaze' }));
     await expectNoSeriousA11yViolations(page, '/shows/9901 (phone)');
     expect(await fits()).toBe(true);
@@ -214,7 +222,10 @@ describe('Listen and Watch in the browser', () => {
     await page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }).click();
     await shown(player.getByText('Episode 3: Pie'));
     await page.waitForFunction(() => { const a = document.querySelector('audio'); return !!a && !a.paused && a.currentTime >= 30; });
+    // the speed chosen before is remembered on this device
+    expect(await audio.evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
     await player.getByRole('button', { name: 'Pause', exact: true }).click();
+    await shown(page.getByTestId('inbox').getByRole('button', { name: 'Resume Episode 3: Pie' }));
 
     // on the show's page: download it for offline (Hearth's download queue fetches a copy), keep the newest N
     await page.getByRole('list', { name: 'Your shows' }).getByRole('link', { name: /Kitchen Table Talk/ }).click();

@@ -62,6 +62,7 @@ describe('Videos in the browser', () => {
     await shown(player.getByText('Sourdough at home'));
     expect(await player.locator('iframe').getAttribute('src')).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/kitchVid002\?/);
     await shown(player.getByText(/your browser talks to Google/));
+    expect(await player.getByRole('combobox', { name: 'Playback speed' }).count()).toBe(0);
 
     // a PeerTube video plays from Hearth in a <video>
     await hub.getByRole('button', { name: 'Play Open film 1' }).click();
@@ -69,6 +70,13 @@ describe('Videos in the browser', () => {
     const video = player.locator('video');
     expect(await video.getAttribute('src')).toBe(`/api/videos/peertube/${PT_CC[0]}/stream?instance=${encodeURIComponent(w.peertube.url)}`);
     await page.waitForFunction(() => (document.querySelector('video')?.readyState ?? 0) >= 2);
+    // Hearth's own <video>: speed, skip and a sleep timer (the YouTube embed has YouTube's own controls)
+    await player.getByRole('combobox', { name: 'Playback speed' }).selectOption('1.25');
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(1.25);
+    await player.getByRole('button', { name: 'Forward 30 seconds' }).click();
+    await player.getByRole('combobox', { name: /^Sleep timer/ }).selectOption('30');
+    await shown(player.getByTestId('sleep-left').getByText(/^(30:00|29:\d\d)$/));
+    expect(await fits()).toBe(true);
     await expectNoSeriousA11yViolations(page, '/videos with the video player (phone)');
 
     // another page: the same player stays

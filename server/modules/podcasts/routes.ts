@@ -42,6 +42,8 @@ export function createPodcastRoutes(podcasts: PodcastsService, copies: EpisodeCo
       res.set({ 'Content-Type': cover.type, 'Cache-Control': 'private, max-age=86400', 'X-Content-Type-Options': 'nosniff' }).send(cover.body);
     });
     r.get('/inbox', { access: 'user', response: EpisodesResponse }, async (req) => ({ episodes: await podcasts.inbox(actorOf(req)) }));
+    // one episode with the member's place in it (the video player resumes a podcast's video episode from it)
+    r.get('/episodes/:id', { access: 'user', response: EpisodeResponse }, async (req) => ({ episode: await podcasts.episode(actorOf(req), parse(IdParams, req.params).id) }));
     r.get('/episodes/:id/audio', { access: 'user', response: bytes('the episode\'s audio (its own audio/* type): the offline copy when there is one, else the enclosure through Hearth; 206 with Content-Range when a Range was asked') }, async (req, res) => {
       const abort = new AbortController();
       res.on('close', () => abort.abort());

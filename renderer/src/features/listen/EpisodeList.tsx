@@ -10,7 +10,7 @@ import { IconButton } from '../../ui/IconButton';
 import { Icon } from '../../ui/icons';
 import { formatBytes, formatDuration } from '../../ui/format';
 import { FormError } from '../../ui/StateViews';
-import { playEpisode, useNowPlaying } from './player-store';
+import { playEpisode, togglePlaying, useIsPlaying, useNowPlaying } from './player-store';
 import { useDownloadEpisode, useRemoveDownload, type Episode } from './queries';
 import { fmt } from '../../ui/locale';
 
@@ -61,6 +61,7 @@ function DownloadButton({ e, offline, onError }: { e: Episode; offline: boolean;
 /** `withShow`: name each episode's show (the inbox mixes shows). `offline`: Hearth is in offline mode (only downloaded episodes play). */
 export function EpisodeList({ episodes, showTitle, withShow = false, offline = false, testId }: { episodes: readonly Episode[]; showTitle: (e: Episode) => string; withShow?: boolean; offline?: boolean; testId?: string }): ReactElement {
   const now = useNowPlaying();
+  const playing = useIsPlaying();
   const [error, setError] = useState<string | null>(null);
   return (
     <>
@@ -71,6 +72,8 @@ export function EpisodeList({ episodes, showTitle, withShow = false, offline = f
           const facts = [dateOf(e.publishedAt), e.durationSec ? formatDuration(e.durationSec) : null, progressOf(e)].filter(Boolean).join(' · ');
           const current = now?.episodeId === e.id;
           const resume = !e.finished && e.positionSec > 0;
+          // the episode in the mini-player: Pause while it plays, Resume while paused; another: Play, Resume or Play again
+          const verb = current ? (playing ? 'Pause' : 'Resume') : resume ? 'Resume' : e.finished ? 'Play again' : 'Play';
           const playable = !offline || e.download?.state === 'ready';
           const copy = copyOf(e);
           return (
@@ -93,12 +96,12 @@ export function EpisodeList({ episodes, showTitle, withShow = false, offline = f
                 <button
                   type="button"
                   className="btn btn--secondary btn--compact"
-                  aria-label={`${current ? 'Playing' : resume ? 'Resume' : 'Play'} ${e.title}`}
+                  aria-label={`${verb} ${e.title}`}
                   disabled={!playable}
-                  onClick={() => playEpisode({ episodeId: e.id, title: e.title, showTitle: show, startAt: e.finished ? 0 : e.positionSec, durationSec: e.durationSec })}
+                  onClick={() => (current ? togglePlaying() : playEpisode({ episodeId: e.id, title: e.title, showTitle: show, startAt: e.finished ? 0 : e.positionSec, durationSec: e.durationSec }))}
                 >
-                  <Icon name="play" size={20} />
-                  {current ? 'Playing' : resume ? 'Resume' : e.finished ? 'Play again' : 'Play'}
+                  <Icon name={current && playing ? 'pause' : 'play'} size={20} />
+                  {verb}
                 </button>
               </div>
             </li>

@@ -111,7 +111,7 @@ export function ListenShowPage(): ReactElement {
       {show.pollError ? (
         <p className="card listen-notice" role="status" data-testid="poll-error">
           Hearth could not read this show’s feed the last {show.pollError.failures} times: {show.pollError.message} It asks less often while the feed fails
-          {show.pollError.nextTryAt ? `; next time around ${new Date(show.pollError.nextTryAt).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' })}` : ''}.
+          {show.pollError.nextTryAt ? `; next time around ${fmt().date(show.pollError.nextTryAt, 'weekday')} ${fmt().time(show.pollError.nextTryAt)}` : ''}.
         </p>
       ) : null}
       <KeepNewest show={show} offline={offline} />

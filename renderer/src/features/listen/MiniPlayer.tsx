@@ -1,21 +1,20 @@
 // The mini-player (issue 35): one <audio> element the shell keeps while the member moves between
 // pages, playing Hearth's own copy of the episode (/api/podcasts/episodes/:id/audio, with Range, so
-// seeking works). Play/pause, back 15 s, forward 30 s, a position slider, and the phone's lock
-// screen controls (Media Session) where the browser has them. It starts where the member left off,
+// seeking works). Play/pause, back 15 s, forward 30 s, a position slider, the speed (remembered on
+// this device), a sleep timer, and the phone's lock screen controls (Media Session) where the
+// browser has them. It starts where the member left off,
 // and saves the position (stamped now) every 15 s while playing, on pause, at the end, when the
 // page is hidden or closed, and when another episode takes its place.
 import { useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { IconButton } from '../../ui/IconButton';
 import { Icon, Spinner } from '../../ui/icons';
-import { formatClock } from '../../ui/format';
-import { stopPlaying, type NowPlaying } from './player-store';
+import { mediaClock as clock, skipBy, SleepPicker, SpeedPicker, useMediaSession, usePlaybackSpeed, useSleepTimer } from '../../ui/media-controls';
+import { lendToggle, reportPlaying, stopPlaying, type NowPlaying } from './player-store';
 import { audioPath, useSaveProgress } from './queries';
 import './player.css';
 
 const SAVE_EVERY_MS = 15_000;
-
-const clock = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}:${formatClock(s % 3600).padStart(5, '0')}` : formatClock(s));
 
 export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
   const audio = useRef<HTMLAudioElement>(null);
@@ -27,6 +26,8 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
   const [error, setError] = useState<string | null>(null);
   const [saveError, setSaveError] = useState(false);
   const saved = useRef(now.startAt);
+  const [speed, setSpeed] = usePlaybackSpeed(audio);
+  const sleep = useSleepTimer(audio);
 
   /** Saves the position if it moved since the last save (`el`: the element, once React has let go of it). */
   const save = useCallback(
@@ -86,12 +87,7 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
     };
   }, [save]);
 
-  const skip = useCallback((by: number) => {
-    const a = audio.current;
-    if (!a) return;
-    const end = Number.isFinite(a.duration) ? a.duration : Infinity;
-    a.currentTime = Math.min(Math.max(0, a.currentTime + by), end);
-  }, []);
+  const skip = useCallback((by: number) => skipBy(audio.current, by), []);
   const toggle = useCallback(() => {
     const a = audio.current;
     if (!a) return;
@@ -99,34 +95,11 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
     else a.pause();
   }, []);
 
-  // the lock screen's controls (Media Session), where the browser has them
-  useEffect(() => {
-    if (!('mediaSession' in navigator)) return;
-    const ms = navigator.mediaSession;
-    ms.metadata = new MediaMetadata({ title: now.title, artist: now.showTitle });
-    const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
-      ['play', () => void audio.current?.play()],
-      ['pause', () => audio.current?.pause()],
-      ['seekbackward', () => skip(-15)],
-      ['seekforward', () => skip(30)],
-    ];
-    for (const [action, handler] of handlers) {
-      try {
-        ms.setActionHandler(action, handler);
-      } catch {
-        // an action this browser does not know
-      }
-    }
-    return () => {
-      for (const [action] of handlers) {
-        try {
-          ms.setActionHandler(action, null);
-        } catch {
-          // as above
-        }
-      }
-    };
-  }, [now.showTitle, now.title, skip]);
+  useMediaSession(audio, now.title, now.showTitle);
+  // the episode lists' Play button says Pause or Resume by what the audio does, and does it
+  useEffect(() => lendToggle(toggle), [toggle]);
+  useEffect(() => reportPlaying(playing), [playing]);
+  useEffect(() => () => reportPlaying(false), []);
 
   const close = () => {
     audio.current?.pause();
@@ -154,6 +127,7 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
         }}
         onEnded={() => {
           setPlaying(false);
+          sleep.ended();
           save();
         }}
         onWaiting={() => setWaiting(true)}
@@ -208,6 +182,8 @@ export function MiniPlayer({ now }: { now: NowPlaying }): ReactElement {
         <span className="mini-player__time" aria-hidden="true">
           {clock(duration)}
         </span>
+        <SpeedPicker speed={speed} onChange={setSpeed} disabled={!!error} />
+        <SleepPicker timer={sleep} disabled={!!error} />
       </div>
       <p className="mini-player__note" role="status">
         {error ?? (saveError ? 'Your place could not be saved just now; Hearth will try again.' : '')}

@@ -17,6 +17,9 @@ export interface NowPlaying {
 
 let current: NowPlaying | null = null;
 let requests = 0;
+/** Whether the mini-player's audio is playing now (it reports), and how to pause or resume it from a list. */
+let playing = false;
+let toggle: (() => void) | null = null;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
@@ -27,7 +30,28 @@ export function playEpisode(e: Omit<NowPlaying, 'request'>): void {
 
 export function stopPlaying(): void {
   current = null;
+  playing = false;
   emit();
+}
+
+/** The mini-player says whether its audio plays (on play, pause, end, error). */
+export function reportPlaying(now: boolean): void {
+  if (now === playing) return;
+  playing = now;
+  emit();
+}
+
+/** The mini-player lends its play/pause to the lists while it is shown; the returned function takes it back. */
+export function lendToggle(fn: () => void): () => void {
+  toggle = fn;
+  return () => {
+    if (toggle === fn) toggle = null;
+  };
+}
+
+/** Pauses or resumes what the mini-player is playing (an episode list's Pause/Resume). */
+export function togglePlaying(): void {
+  toggle?.();
 }
 
 const subscribe = (l: () => void) => {
@@ -37,4 +61,9 @@ const subscribe = (l: () => void) => {
 
 export function useNowPlaying(): NowPlaying | null {
   return useSyncExternalStore(subscribe, () => current);
+}
+
+/** Whether the current episode's audio is playing (false while paused, or nothing loaded). */
+export function useIsPlaying(): boolean {
+  return useSyncExternalStore(subscribe, () => playing);
 }

@@ -5,12 +5,13 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon, Spinner } from '../../ui/icons';
+import { fmt } from '../../ui/locale';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { MAX_PROMPT_CHARS, MAX_SECONDS, MIN_SECONDS, useDeletePiece, useMusicHistory, useMusicStatus, type Piece } from './queries';
 import { useMusicJob } from './useMusicJob';
 import './music.css';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => fmt().dateTime(iso);
 
 function NotInstalled({ reason, missing }: { reason: string | null; missing: string[] }): ReactElement {
   return (

@@ -8,6 +8,7 @@ import { errorMessage } from '../../api/client';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { formatBytes } from '../../ui/format';
 import { Icon, Spinner } from '../../ui/icons';
+import { fmt } from '../../ui/locale';
 import { PageHeader } from '../../ui/PageHeader';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { useToast } from '../../ui/Toast';
@@ -92,7 +93,7 @@ function Areas({ data }: { data: StorageResponse }): ReactElement {
           <li key={a.key} className="storage-admin__area" data-testid={`storage-area-${a.key}`}>
             <span className="storage-admin__area-label">{a.label}</span>
             <span className="storage-admin__area-size">
-              {formatBytes(a.bytes)} <span className="muted">· {a.files === 1 ? '1 file' : `${a.files.toLocaleString()} files`}</span>
+              {formatBytes(a.bytes)} <span className="muted">· {a.files === 1 ? '1 file' : `${fmt().number(a.files)} files`}</span>
             </span>
             <span className="storage-admin__bar storage-admin__bar--thin" aria-hidden="true">
               <span className="storage-admin__fill" style={{ width: `${(a.bytes / largest) * 100}%` }} />
@@ -104,7 +105,7 @@ function Areas({ data }: { data: StorageResponse }): ReactElement {
   );
 }
 
-const dayLabel = (day: string) => new Date(`${day}T12:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+const dayLabel = (day: string) => fmt().day(day, 'day');
 
 function Trend({ trend }: { trend: TrendPoint[] }): ReactElement {
   const largest = Math.max(1, ...trend.map((t) => t.usedBytes));

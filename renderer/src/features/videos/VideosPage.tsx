@@ -7,6 +7,7 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { FilePicker } from '../../ui/FilePicker';
+import { fmt } from '../../ui/locale';
 import { Icon } from '../../ui/icons';
 import { PageHeader } from '../../ui/PageHeader';
 import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
@@ -15,10 +16,13 @@ import { TextField } from '../../ui/TextField';
 import { usePageTitle } from '../../ui/usePageTitle';
 import { OPML_HREF, useAddChannel, useChannels, useHub, useImportChannels, useRemoveChannel, useSaveVideo, useVideoSearch, type Video, type VstreamEntry } from './queries';
 import { playVideo } from './video-store';
+import type { VideoPlace } from './video-progress';
 import './videos.css';
 
 const SOURCE: Record<Video['source'], string> = { youtube: 'YouTube', peertube: 'PeerTube', podcast: 'Podcast' };
-const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' }) : null);
+const day = (iso: string | null) => (iso ? fmt().date(iso) : null);
+/** Where a <video>'s place is kept: a podcast episode's on the server, a PeerTube video's on this device (the copy and the original share it). */
+const placeFor = (source: Video['source'], sourceId: string): VideoPlace | null => (source === 'podcast' ? { kind: 'podcast', episodeId: sourceId } : source === 'peertube' ? { kind: 'device', key: `peertube:${sourceId}` } : null);
 const ago = (s: number) => (s >= 7200 ? `${Math.round(s / 3600)} hours ago` : s >= 3600 ? 'an hour ago' : `${Math.max(1, Math.round(s / 60))} minutes ago`);
 const minutes = (s: number | null) => (s && s > 0 ? (s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`) : null);
 
@@ -45,7 +49,7 @@ function VideoList({ videos, saved, label, testId, offline = false }: { videos: 
                 {unreachable ? <span className="videos-row__meta">Hearth is in offline mode: this plays once it is back online.</span> : null}
               </div>
               <div className="videos-row__actions">
-                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${v.title}`} disabled={unreachable} onClick={() => playVideo({ key: v.key, title: v.title, channel: v.channel, embedUrl: v.embedUrl, streamUrl: ready ? copy.streamUrl : v.streamUrl })}>
+                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${v.title}`} disabled={unreachable} onClick={() => playVideo({ key: v.key, title: v.title, channel: v.channel, embedUrl: v.embedUrl, streamUrl: ready ? copy.streamUrl : v.streamUrl, place: placeFor(v.source, v.sourceId) })}>
                   <Icon name="play" size={20} />
                   Play
                 </button>
@@ -234,7 +238,7 @@ export function VideosPage(): ReactElement {
                   <span className="videos-row__title">{e.title}</span>
                   <span className="videos-row__meta">{[e.licence, SOURCE[e.source]].filter(Boolean).join(' · ')}</span>
                 </div>
-                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${e.title}`} onClick={() => playVideo({ key: `vstream:${e.id}`, title: e.title, channel: null, embedUrl: null, streamUrl: e.streamUrl })}>
+                <button type="button" className="btn btn--primary btn--compact" aria-label={`Play ${e.title}`} onClick={() => playVideo({ key: `vstream:${e.id}`, title: e.title, channel: null, embedUrl: null, streamUrl: e.streamUrl, place: placeFor(e.source, e.sourceId) })}>
                   <Icon name="play" size={20} />
                   Play
                 </button>

@@ -4,6 +4,7 @@
 // episode starts. Tiny and React-light on purpose: the shell loads it on every screen.
 import { useSyncExternalStore } from 'react';
 import { stopPlaying } from '../listen';
+import type { VideoPlace } from './video-progress';
 
 export interface NowWatching {
   key: string;
@@ -13,6 +14,8 @@ export interface NowWatching {
   embedUrl: string | null;
   /** Hearth's address of the file for a <video> (PeerTube, a podcast, a cached copy). */
   streamUrl: string | null;
+  /** Where the member's place in a <video> is kept (resume); null for the YouTube embed. */
+  place: VideoPlace | null;
 }
 
 let current: NowWatching | null = null;
