@@ -91,7 +91,7 @@ describe('Podcast Index', () => {
     expect(saved.status).toBe(200);
     expect(PodcastIndexStatusResponse.parse(saved.body)).toMatchObject({ configured: true, keyEnding: PI_KEY.slice(-4) });
     expect(pi.auths).toHaveLength(1);
-    const [auth] = pi.auths;
+    const auth = pi.auths[0]!;
     expect(auth).toMatchObject({ ok: true, key: PI_KEY, path: '/api/1.0/search/byterm' });
     expect(auth.authorization).toMatch(/^[0-9a-f]{40}$/);
     expect(auth.userAgent).toMatch(/^Hearth\//);
@@ -119,7 +119,7 @@ describe('Podcast Index', () => {
   });
 
   it('follows a Podcast Index result by its feed address', async () => {
-    const [first] = (await search()).results;
+    const first = (await search()).results[0]!;
     const sub = await s.member.post('/api/podcasts/subscriptions', { feedUrl: first.feedUrl });
     expect(sub.status).toBe(201);
     expect(sub.body.subscription).toMatchObject({ title: 'Kitchen Table Talk' });
