@@ -169,8 +169,10 @@ describe('Podcast Index', () => {
       const r = await s.member.get('/api/podcasts/search?q=kitchen');
       expect(r.status).toBe(503);
       expect(r.body.error.code).toBe('offline_mode');
-      expect(r.body.error.message).toMatch(/podcast search is off/);
-      expect((await setPair()).status).toBe(503);
+      expect(r.body.error.message).toMatch(/podcast search is off.*An admin switched offline mode on in Admin › Connectivity/);
+      const save = await setPair();
+      expect(save.status).toBe(503);
+      expect(save.body.error.message).toMatch(/Podcast Index key cannot be checked now, so it was not saved.*An admin switched offline mode on/);
       expect(pi.requests).toEqual([]);
     } finally {
       await s.admin.put('/api/admin/connectivity', { offlineMode: false });
