@@ -80,6 +80,8 @@ export const ConfigSchema = z.object({
   pinHashCost: z.enum(['standard', 'low']).default('standard'),
   /** Admin › Connectivity's one internet check (a HEAD through the guard, never in offline mode); tests point it at a fake. */
   connectivityCheckUrl: httpUrl.default('https://detectportal.firefox.com/success.txt'),
+  /** Podcast Index's API, searched instead of iTunes once an admin adds a key (issue 35); tests point it at a fake. */
+  podcastIndexUrl: httpUrl.default('https://api.podcastindex.org/api/1.0'),
 });
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -186,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     searchPath: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
     pinHashCost: emptyToUndefined(env.PIN_HASH_COST),
     connectivityCheckUrl: emptyToUndefined(env.CONNECTIVITY_CHECK_URL),
+    podcastIndexUrl: emptyToUndefined(env.PODCASTINDEX_BASE),
   };
   const parsed = ConfigSchema.safeParse(raw);
   const lines = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);

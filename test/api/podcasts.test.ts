@@ -49,9 +49,10 @@ describe('Podcasts', () => {
   it('searches iTunes; a show without a feed address is not subscribable', async () => {
     const found = PodcastSearchResponse.parse((await s.member.get('/api/podcasts/search?q=kitchen')).body);
     expect(found.results).toEqual([
-      { title: 'Kitchen Table Talk', author: 'The Hosts', imageUrl: `${fake.url}/art.jpg`, feedUrl: `${fake.url}/feeds/kitchen.xml`, subscribable: true },
-      { title: 'Kitchen Secrets (Apple only)', author: 'Somebody', imageUrl: null, feedUrl: null, subscribable: false },
+      { title: 'Kitchen Table Talk', author: 'The Hosts', imageUrl: `${fake.url}/art.jpg`, feedUrl: `${fake.url}/feeds/kitchen.xml`, itunesId: 1500001, subscribable: true },
+      { title: 'Kitchen Secrets (Apple only)', author: 'Somebody', imageUrl: null, feedUrl: null, itunesId: null, subscribable: false },
     ]);
+    expect(found).toMatchObject({ source: 'itunes', notice: null });
     const req = fake.requests.find((r) => r.path === '/search')!;
     expect(req.query.get('media')).toBe('podcast');
     expect(req.query.get('term')).toBe('kitchen');

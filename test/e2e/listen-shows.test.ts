@@ -1,13 +1,15 @@
 // Issue 35 in the browser at 390 px, against the podcast fakes (Apple's directory, a feed host whose
 // enclosures serve a real 2-minute WAV made here), the TVmaze fake and the Plex fake: a member searches
-// podcasts (a show without a feed address is offered disabled, with the reason), follows one, imports
+// podcasts (a show without a feed address is offered disabled, with the reason; the results say Apple's
+// directory answered), follows one, imports
 // an OPML file (counted: already followed, unreadable), plays its new episode in the mini-player,
 // moves to another page while it keeps playing, and pauses: the position is saved (read back
 // through the API), and after a reload Resume starts there. On the show's page they download the
 // episode for offline (through the download queue), choose to keep the newest 3, and after a reload it
 // plays from Hearth's copy (the enclosure host is not asked); started again in offline mode, the
 // Listen pages say what waits (search, checking, downloading, an episode not downloaded) and the
-// downloaded episode can still play.
+// downloaded episode can still play. Before that an admin adds a Podcast Index key on Listen (a
+// refused one is not saved) and the search then says Podcast Index answered.
 // On Watch one search finds shows and
 // films: they add Harbor Lights to their watchlist, see what airs next grouped by day, add the film
 // The Night Harbor from Plex's catalogue (copied to their own Plex watchlist), open it ("In your
@@ -16,6 +18,7 @@
 // Needs the built web app (`npm run build:web`).
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PI_KEY, PI_SECRET, startFakePodcastIndex, type FakePodcastIndex } from '../fakes/podcast-index.js';
 import { item, startFakePodcasts, type FakePodcasts } from '../fakes/podcasts.js';
 import { startFakeMediaServer, type FakeMediaServer } from '../fakes/media-server.js';
 import { startFakeTvmaze, type FakeTvmaze } from '../fakes/tvmaze.js';
@@ -47,6 +50,7 @@ function toneWav(seconds: number): Buffer {
 
 describe('Listen and Watch in the browser', () => {
   let pods: FakePodcasts;
+  let pi: FakePodcastIndex;
   let tv: FakeTvmaze;
   let plex: FakeMediaServer;
   let server: TestServer;
@@ -62,6 +66,7 @@ describe('Listen and Watch in the browser', () => {
     // published tomorrow: after the member follows the show, so it is in their inbox
     const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
     pods.state.extraItems = [item('ep-3', 'Episode 3: Pie', `${pods.url}/audio/ep3.wav`, tomorrow, '2:00')];
+    pi = await startFakePodcastIndex();
     tv = await startFakeTvmaze({ now: () => new Date() });
     plex = await startFakeMediaServer();
     server = await startTestServer({
@@ -69,8 +74,9 @@ describe('Listen and Watch in the browser', () => {
       dataDir: temp.dir,
       config: {
         itunesUrl: pods.url,
+        podcastIndexUrl: pi.base,
         tvmazeUrl: tv.url,
-        fetchAllowOrigins: [pods.origin, tv.origin, plex.url],
+        fetchAllowOrigins: [pods.origin, pi.origin, tv.origin, plex.url],
         mediaAccountUrl: plex.accountUrl,
         mediaDiscoverUrl: plex.discoverUrl,
         mediaLinkPageUrl: `${plex.url}/auth`,
@@ -89,6 +95,7 @@ describe('Listen and Watch in the browser', () => {
     await browser?.close();
     await server?.close();
     await pods?.close();
+    await pi?.close();
     await tv?.close();
     await plex?.close();
     temp.remove();
@@ -104,6 +111,7 @@ describe('Listen and Watch in the browser', () => {
     await page.getByRole('searchbox', { name: 'Search podcasts' }).fill('kitchen');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const results = page.getByRole('list', { name: 'Search results' });
+    await shown(page.getByText('Results from Apple’s podcast directory.'));
     await shown(results.getByRole('listitem', { name: 'Kitchen Secrets (Apple only)' }).getByText(/cannot follow it/));
     expect(await results.getByRole('button', { name: 'Follow Kitchen Secrets (Apple only)' }).isDisabled()).toBe(true);
     await results.getByRole('button', { name: 'Follow Kitchen Table Talk' }).click();
@@ -245,12 +253,31 @@ describe('Listen and Watch in the browser', () => {
     expect(enclosureAsks()).toBe(asked);
     await player.getByRole('button', { name: 'Pause', exact: true }).click();
 
+    // an admin adds a Podcast Index key on the Listen page: a refused secret is not saved (a sentence
+    // says why), a good pair is, and searches then say Podcast Index answered
+    const admin = await pages.open('admin', PHONE);
+    await admin.goto(`${server.url}/listen`);
+    const key = admin.getByLabel('Podcast Index API key');
+    await key.fill(PI_KEY);
+    await admin.getByLabel('Podcast Index API secret').fill('not-the-secret');
+    await admin.getByRole('button', { name: 'Check and save' }).click();
+    await shown(admin.getByText(/Podcast Index refused that key and secret, so they were not saved/));
+    await admin.getByLabel('Podcast Index API secret').fill(PI_SECRET);
+    await admin.getByRole('button', { name: 'Check and save' }).click();
+    await shown(admin.getByText(`Key ending ${PI_KEY.slice(-4)} saved`));
+    await admin.getByRole('searchbox', { name: 'Search podcasts' }).fill('kitchen');
+    await admin.getByRole('button', { name: 'Search', exact: true }).click();
+    await shown(admin.getByText('Results from Podcast Index.'));
+    expect(await admin.getByRole('list', { name: 'Search results' }).getByRole('listitem', { name: 'Kitchen Archive (gone)' }).count()).toBe(0);
+    await expectNoSeriousA11yViolations(admin, '/listen with the Podcast Index card (phone, admin)');
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
     // Hearth started again in offline mode: downloaded episodes play, the rest says why it waits
     const port = Number(new URL(server.url).port);
     await server.close();
     server = await startTestServer({ dataDir: temp.dir, port, config: { itunesUrl: pods.url, fetchAllowOrigins: [pods.origin], offline: true } });
     await page.goto(`${server.url}/listen`);
-    await shown(page.getByText(/Hearth is in offline mode, so searching Apple’s podcast directory/));
+    await shown(page.getByText(/Hearth is in offline mode, so searching the podcast directory/));
     expect(await page.getByRole('searchbox', { name: 'Search podcasts' }).count()).toBe(0);
     await page.getByRole('list', { name: 'Your shows' }).getByRole('link', { name: /Kitchen Table Talk/ }).click();
     await shown(page.getByText(/Hearth is in offline mode: downloaded episodes play/));

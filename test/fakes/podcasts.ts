@@ -41,7 +41,7 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
       }
       const term = (url.searchParams.get('term') ?? '').toLowerCase();
       const shows = [
-        { collectionName: 'Kitchen Table Talk', artistName: 'The Hosts', artworkUrl600: `${http.url}/art.jpg`, feedUrl: `${http.url}/feeds/kitchen.xml` },
+        { collectionId: 1500001, collectionName: 'Kitchen Table Talk', artistName: 'The Hosts', artworkUrl600: `${http.url}/art.jpg`, feedUrl: `${http.url}/feeds/kitchen.xml` },
         { collectionName: 'Kitchen Secrets (Apple only)', artistName: 'Somebody' },
       ].filter((s) => s.collectionName.toLowerCase().includes(term));
       return sendJson(res, 200, { resultCount: shows.length, results: shows });

@@ -15,6 +15,7 @@ export const podcastTools: ToolDefinition[] = [
       { type: 'rss', domain: 'the host of each podcast feed a member follows', purpose: 'The feed of each followed show, checked about hourly' },
       { type: 'cdn', domain: 'the host of each followed show’s cover', purpose: 'The cover named by the feed, fetched once by Hearth' },
       { type: 'cdn', domain: 'the host of each episode’s audio (often an analytics redirector)', purpose: 'Episode audio, played through Hearth or kept for offline listening' },
+      { type: 'api', domain: 'api.podcastindex.org', purpose: 'Podcast search terms, only when an admin adds a Podcast Index key (then searched instead of Apple’s directory)' },
     ],
     category: 'Entertainment',
     icon: '🎙️',

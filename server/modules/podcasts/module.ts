@@ -7,7 +7,8 @@ import { defineModule, type Platform } from '../module.js';
 import { COPIES_FOLDER, EpisodeCopiesService } from './copies-service.js';
 import type { PodcastsPorts } from './ports.js';
 import { podcastTools } from './extensions.js';
-import { createPodcastRoutes } from './routes.js';
+import { PodcastIndex } from './podcast-index.js';
+import { createPodcastAdminRoutes, createPodcastRoutes } from './routes.js';
 import { PodcastsService, USER_AGENT } from './service.js';
 import { PodcastsStore } from './store.js';
 import { createPodcastVideos } from './video-episodes-service.js';
@@ -27,11 +28,17 @@ export function createPodcastsModule(p: Platform, ports: PodcastsPorts) {
   // feeds: polled hourly, conditionally, backing off (up to a day) while one keeps failing
   const feeds = new SourceFetcher({ ...fetcherDeps, maxBytes: MAX_FEED_BYTES, maxBackoffMs: FEED_MAX_BACKOFF_MS });
   const copies = new EpisodeCopiesService({ store, downloads: ports.downloads, guard: p.guard, clock: p.clock, logger: p.logger.child('podcasts') });
-  const podcasts = new PodcastsService({ store, guard: p.guard, clock: p.clock, itunesUrl: p.config.itunesUrl, timeoutMs: p.tuning.todayFetchTimeoutMs ?? 15_000, covers, feeds, copies });
+  const timeoutMs = p.tuning.todayFetchTimeoutMs ?? 15_000;
+  // Podcast Index: searched instead of Apple once an admin adds the household's key (kept in app settings)
+  const index = new PodcastIndex({ settings: p.settings, guard: p.guard, clock: p.clock, baseUrl: p.config.podcastIndexUrl, userAgent: USER_AGENT, timeoutMs });
+  const podcasts = new PodcastsService({ store, guard: p.guard, clock: p.clock, itunesUrl: p.config.itunesUrl, timeoutMs, covers, feeds, copies, index, logger: p.logger.child('podcasts') });
   return defineModule({
     name: 'podcasts',
     storageAreas: [{ key: 'podcasts', label: 'Podcast episodes', folders: [COPIES_FOLDER] }],
-    routes: [{ prefix: '/podcasts', routes: createPodcastRoutes(podcasts, copies) }],
+    routes: [
+      { prefix: '/podcasts', routes: createPodcastRoutes(podcasts, copies) },
+      { prefix: '/admin/podcasts', routes: createPodcastAdminRoutes(podcasts) },
+    ],
     services: { podcasts, podcastCopies: copies, podcastVideos: createPodcastVideos(p.db) },
     extensions: { definitions: podcastTools },
     outboundSources: outboundSourcesOf(covers, { 'podcast-cover': 'Podcast covers', 'podcast-feed': 'Podcast feeds' }),

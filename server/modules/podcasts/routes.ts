@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { bytes, defineRoutes, NO_CONTENT } from '../../http/routes.js';
 import { parse } from '../../http/validate.js';
 import type { EpisodeCopiesService } from './copies-service.js';
-import { MAX_OPML_BYTES, OpmlImportResponse, EpisodeResponse, EpisodesResponse, IdParams, PodcastSearchResponse, ProgressBody, SearchQuery, SubscribeBody, SubscriptionPatch, SubscriptionResponse, SubscriptionsResponse } from './schema.js';
+import { MAX_OPML_BYTES, OpmlImportResponse, EpisodeResponse, EpisodesResponse, IdParams, PodcastIndexBody, PodcastIndexStatusResponse, PodcastSearchResponse, ProgressBody, SearchQuery, SubscribeBody, SubscriptionPatch, SubscriptionResponse, SubscriptionsResponse } from './schema.js';
 import type { PodcastsService } from './service.js';
 
 export function createPodcastRoutes(podcasts: PodcastsService, copies: EpisodeCopiesService) {
@@ -70,5 +70,16 @@ export function createPodcastRoutes(podcasts: PodcastsService, copies: EpisodeCo
     r.put('/episodes/:id/progress', { access: 'user', response: EpisodeResponse }, async (req) => ({
       episode: await podcasts.progress(actorOf(req), parse(IdParams, req.params).id, parse(ProgressBody, req.body)),
     }));
+  });
+}
+
+/** /api/admin/podcasts: the household's Podcast Index key and secret (set, checked once, cleared; never answered). */
+export function createPodcastAdminRoutes(podcasts: PodcastsService) {
+  return defineRoutes((r) => {
+    r.get('/podcast-index', { access: 'admin', response: PodcastIndexStatusResponse }, (req) => podcasts.podcastIndexStatus(actorOf(req)));
+    r.put('/podcast-index', { access: 'admin', response: PodcastIndexStatusResponse }, (req) => podcasts.setPodcastIndex(actorOf(req), parse(PodcastIndexBody, req.body)));
+    r.delete('/podcast-index', { access: 'admin', response: NO_CONTENT }, async (req) => {
+      await podcasts.clearPodcastIndex(actorOf(req));
+    });
   });
 }

@@ -7,10 +7,34 @@ export const PodcastSearchResult = z.object({
   author: z.string().nullable(),
   imageUrl: z.string().nullable(),
   feedUrl: z.string().nullable(),
-  /** false when iTunes gives no feed address: such a show cannot be followed. */
+  /** The show's number in Apple's directory, when the directory knows it. */
+  itunesId: z.number().int().nullable(),
+  /** false when the directory gives no feed address: such a show cannot be followed. */
   subscribable: z.boolean(),
 });
-export const PodcastSearchResponse = z.object({ results: z.array(PodcastSearchResult) });
+export const PodcastSearchResponse = z.object({
+  /** Which directory answered: Apple's (iTunes Search) or Podcast Index (once an admin adds its key). */
+  source: z.enum(['itunes', 'podcastindex']),
+  /** Why Podcast Index did not answer this search and Apple's directory did instead; null otherwise. */
+  notice: z.string().nullable(),
+  results: z.array(PodcastSearchResult),
+});
+
+/** The admin's Podcast Index key and secret (api.podcastindex.org, free). Never answered. */
+const credential = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Paste the Podcast Index ${what}.`)
+    .max(200, `That is longer than any Podcast Index ${what}.`)
+    .regex(/^[\x21-\x7e]+$/, `The Podcast Index ${what} is letters, digits and symbols without spaces.`);
+export const PodcastIndexBody = z.object({ key: credential('API key'), secret: credential('API secret') });
+export const PodcastIndexStatusResponse = z.object({
+  configured: z.boolean(),
+  /** The key's last 4 characters, to tell keys apart (never the secret). */
+  keyEnding: z.string().nullable(),
+  setAt: z.string().nullable(),
+});
 
 export const SubscribeBody = z.object({ feedUrl: z.string().url('The feed address must be a web address.').max(2000) });
 export const MAX_KEEP_NEWEST = 100;

@@ -5,14 +5,16 @@
 // (shows, episodes, progress, the inbox, offline copies) keeps working, the rest is refused with a sentence.
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { type Actor, type UserActor } from '../../actor.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UpstreamError } from '../../errors.js';
+import { assertAdmin, type Actor, type UserActor } from '../../actor.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError, UnauthorizedError, UnprocessableError, UpstreamError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Logger } from '../../platform/logger.js';
 import { BlockedUrlError, guardedRequest, OfflineModeError, offlineWho, type OfflineReason, type SsrfGuard } from '../../platform/ssrf.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
 import { FetchFailure, type FetchOutcome, type SourceFetcher, type SourceSpec } from '../../platform/outside-sources/fetcher.js';
 import type { AudioFile, EpisodeCopiesService } from './copies-service.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
+import { type DirectoryResult, PodcastIndexError, type PodcastIndex, type PodcastIndexPair } from './podcast-index.js';
 import { decodeBody, parseOpml } from '../today/public.js';
 import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
 import { coverPath, FEED_SOURCE, feedKey, type PodcastsStore } from './store.js';
@@ -52,7 +54,20 @@ export interface PodcastsDeps {
   timeoutMs: number;
   /** Covers, fetched once and kept (the shared outside-source fetcher over podcasts_cache). */
   covers: SourceFetcher;
+  /** Podcast Index, searched instead of Apple once an admin adds the household's key. */
+  index: PodcastIndex;
+  logger: Logger;
 }
+
+export interface PodcastSearch {
+  /** Which directory answered. */
+  source: 'itunes' | 'podcastindex';
+  /** Why Podcast Index did not answer this search (Apple's directory did instead), else null. */
+  notice: string | null;
+  results: DirectoryResult[];
+}
+
+const PODCAST_INDEX_REFUSED = 'Podcast Index refused the household’s key, so these results are from Apple’s podcast directory. An admin can check the Podcast Index key and secret on the Listen page.';
 
 function member(actor: Actor): UserActor {
   if (actor.kind !== 'user') throw new UnauthorizedError('Sign in to use podcasts.');
@@ -116,9 +131,36 @@ export class PodcastsService {
     return { key: feedKey(url), source: FEED_SOURCE, url, ttlMs: FEED_TTL_MS, accept: FEED_ACCEPT, parse: (body) => parsePodcastFeed(body) };
   }
 
-  async search(actor: Actor, q: string) {
+  /**
+   * Searches Podcast Index when an admin added the household's key, else Apple's directory (iTunes
+   * Search). Podcast Index refusing the key, asking Hearth to slow down, or not answering falls back
+   * to Apple for that search, with a notice saying so; both failing is a 503 sentence.
+   */
+  async search(actor: Actor, q: string): Promise<PodcastSearch> {
     member(actor);
-    if (this.deps.guard.offline) throw offlineRefusal('podcast search is off (it asks Apple’s podcast directory)', this.deps.guard.offlineSource.reason);
+    if (this.deps.guard.offline) throw offlineRefusal('podcast search is off (it asks a podcast directory on the internet)', this.deps.guard.offlineSource.reason);
+    const pair = await this.deps.index.pair();
+    let notice: string | null = null;
+    if (pair) {
+      try {
+        return { source: 'podcastindex', notice: null, results: await this.deps.index.search(pair, q) };
+      } catch (err) {
+        if (err instanceof OfflineModeError) throw offlineRefusal('podcast search is off (it asks a podcast directory on the internet)', err.reason);
+        const kind = err instanceof PodcastIndexError ? err.kind : 'unavailable';
+        this.deps.logger.warn({ source: 'podcastindex', failure: kind }, 'podcast search fell back to Apple’s directory');
+        notice = kind === 'refused' ? PODCAST_INDEX_REFUSED : kind === 'busy' ? 'Podcast Index asked Hearth to slow down, so these results are from Apple’s podcast directory.' : 'Podcast Index did not answer just now, so these results are from Apple’s podcast directory.';
+      }
+    }
+    try {
+      return { source: 'itunes', notice, results: await this.searchItunes(q) };
+    } catch (err) {
+      if (notice === null || (err instanceof AppError && err.code === 'offline_mode')) throw err;
+      const key = notice === PODCAST_INDEX_REFUSED ? ' Podcast Index refused the household’s key: an admin can check the key and secret on the Listen page.' : '';
+      throw new ServiceUnavailableError('source_unavailable', `Neither Podcast Index nor Apple’s podcast directory answered just now, so nothing could be searched. Try again in a little while.${key}`);
+    }
+  }
+
+  private async searchItunes(q: string): Promise<DirectoryResult[]> {
     const url = new URL('/search', this.deps.itunesUrl);
     url.search = new URLSearchParams({ media: 'podcast', entity: 'podcast', term: q, limit: '25' }).toString();
     let body: { results?: Record<string, unknown>[] };
@@ -130,12 +172,39 @@ export class PodcastsService {
       throw new UpstreamError('upstream_failed', 'The podcast directory answered something that is not a search result.');
     }
     const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-    return {
-      results: (Array.isArray(body.results) ? body.results : []).map((r) => {
-        const feedUrl = str(r.feedUrl);
-        return { title: str(r.collectionName) ?? str(r.trackName) ?? 'Untitled show', author: str(r.artistName), imageUrl: str(r.artworkUrl600) ?? str(r.artworkUrl100), feedUrl, subscribable: feedUrl !== null };
-      }),
-    };
+    return (Array.isArray(body.results) ? body.results : []).map((r) => {
+      const feedUrl = str(r.feedUrl);
+      const itunesId = typeof r.collectionId === 'number' && Number.isInteger(r.collectionId) && r.collectionId > 0 ? r.collectionId : null;
+      return { title: str(r.collectionName) ?? str(r.trackName) ?? 'Untitled show', author: str(r.artistName), imageUrl: str(r.artworkUrl600) ?? str(r.artworkUrl100), feedUrl, itunesId, subscribable: feedUrl !== null };
+    });
+  }
+
+  // ---- the admin's Podcast Index key ---------------------------------------------------------
+
+  async podcastIndexStatus(actor: Actor) {
+    assertAdmin(actor);
+    return this.deps.index.status();
+  }
+
+  /** Saves the pair once Podcast Index accepts it (one cheap signed search); a refused pair is not saved. */
+  async setPodcastIndex(actor: Actor, pair: PodcastIndexPair) {
+    assertAdmin(actor);
+    if (this.deps.guard.offline) throw offlineRefusal('the Podcast Index key cannot be checked now, so it was not saved', this.deps.guard.offlineSource.reason);
+    try {
+      await this.deps.index.search(pair, 'podcast', 1);
+    } catch (err) {
+      if (err instanceof OfflineModeError) throw offlineRefusal('the Podcast Index key cannot be checked now, so it was not saved', err.reason);
+      const kind = err instanceof PodcastIndexError ? err.kind : 'unavailable';
+      if (kind === 'refused') throw new UnprocessableError('podcast_index_refused', 'Podcast Index refused that key and secret, so they were not saved. Copy both again from your Podcast Index account (the secret is shown only once, when the key is made).');
+      throw new ServiceUnavailableError('source_unavailable', kind === 'busy' ? 'Podcast Index asked Hearth to slow down while checking the key, so it was not saved. Try again in a minute.' : 'Podcast Index could not be reached to check the key, so it was not saved. Try again in a little while.');
+    }
+    await this.deps.index.save(pair);
+    return this.deps.index.status();
+  }
+
+  async clearPodcastIndex(actor: Actor): Promise<void> {
+    assertAdmin(actor);
+    await this.deps.index.clear();
   }
 
   private parse(body: Buffer): PodcastFeed {

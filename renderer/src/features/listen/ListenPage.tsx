@@ -1,7 +1,9 @@
-// /listen (issue 35): the member's podcasts. Search Apple's podcast directory and follow a show (one
-// Apple lists without a feed address cannot be followed, and says so); new episodes of the shows
+// /listen (issue 35): the member's podcasts. Search the podcast directory (Apple's, or Podcast Index
+// once an admin adds its key; the results say which answered, and why Apple's did when Podcast Index
+// could not) and follow a show (one listed without a feed address cannot be followed, and says so); new episodes of the shows
 // they follow (the inbox); their shows, each opening its episodes; and their shows as an OPML file
-// to take elsewhere, or one brought from another app. Only the member sees any of it.
+// to take elsewhere, or one brought from another app. Only the member sees any of it; admins also
+// find the Podcast Index key here.
 import { useState, type ReactElement } from 'react';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
@@ -11,9 +13,13 @@ import { PageHeader } from '../../ui/PageHeader';
 import { SearchForm, useSubmittedSearch } from '../../ui/SearchForm';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import { usePageTitle } from '../../ui/usePageTitle';
+import { useUser } from '../../app/session';
 import { EpisodeList } from './EpisodeList';
-import { OPML_HREF, showHref, useFollow, useImportOpml, useInbox, useListenOffline, usePodcastSearch, useSubscriptions, type PodcastResult, type Subscription } from './queries';
+import { PodcastIndexSetting } from './PodcastIndexSetting';
+import { OPML_HREF, showHref, useFollow, useImportOpml, useInbox, useListenOffline, usePodcastSearch, useSubscriptions, type PodcastResult, type PodcastSearch, type Subscription } from './queries';
 import './listen.css';
+
+const DIRECTORY: Record<PodcastSearch['source'], string> = { itunes: 'Apple’s podcast directory', podcastindex: 'Podcast Index' };
 
 function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonly Subscription[] }): ReactElement | null {
   const search = usePodcastSearch(q);
@@ -22,7 +28,21 @@ function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonl
   if (!q) return null;
   if (search.isPending) return <LoadingState label="Searching the podcast directory…" />;
   if (search.isError) return <ErrorState title="The search did not work" error={search.error} onRetry={() => void search.refetch()} />;
-  if (search.data.length === 0) return <EmptyState title="No podcasts found">Nothing in Apple’s podcast directory matches “{q}”. Try other words.</EmptyState>;
+  const directory = DIRECTORY[search.data.source];
+  const notice = search.data.notice ? (
+    <p className="card listen-notice" role="status">
+      {search.data.notice}
+    </p>
+  ) : null;
+  if (search.data.results.length === 0)
+    return (
+      <>
+        {notice}
+        <EmptyState title="No podcasts found">
+          Nothing in {directory} matches “{q}”. Try other words.
+        </EmptyState>
+      </>
+    );
   const followed = new Map(subscriptions.map((s) => [s.feedUrl, s]));
   const act = (r: PodcastResult) => {
     if (!r.feedUrl) return;
@@ -31,16 +51,18 @@ function SearchResults({ q, subscriptions }: { q: string; subscriptions: readonl
   };
   return (
     <div className="listen-results">
+      {notice}
+      <p className="muted listen-results__source">Results from {directory}.</p>
       <FormError message={follow.isError ? `Could not follow that show. ${errorMessage(follow.error)}` : null} />
       <ul className="listen-list" aria-label="Search results">
-        {search.data.map((r, i) => {
+        {search.data.results.map((r, i) => {
           const mine = r.feedUrl ? followed.get(r.feedUrl) : undefined;
           return (
             <li key={`${r.feedUrl ?? r.title}-${i}`} className="listen-row" aria-label={r.title}>
               <div className="listen-row__words">
                 <span className="listen-row__title">{r.title}</span>
                 {r.author ? <span className="listen-row__meta">{r.author}</span> : null}
-                {!r.subscribable ? <span className="listen-row__meta">Apple lists no feed address for this show, so Hearth cannot follow it.</span> : null}
+                {!r.subscribable ? <span className="listen-row__meta">The directory lists no feed address for this show, so Hearth cannot follow it.</span> : null}
               </div>
               {mine ? (
                 <Link to={showHref(mine.id)} className="btn btn--ghost btn--compact">
@@ -104,6 +126,7 @@ export function ListenPage(): ReactElement {
   const subs = useSubscriptions();
   const offline = useListenOffline();
   const inbox = useInbox();
+  const isAdmin = useUser().role === 'admin';
   const titles = new Map((subs.data ?? []).map((s) => [s.id, s.title]));
 
   return (
@@ -116,12 +139,12 @@ export function ListenPage(): ReactElement {
         </h2>
         {offline ? (
           <p className="card listen-notice" role="status">
-            Hearth is in offline mode, so searching Apple’s podcast directory and following new shows wait until it is back online. Your shows and downloaded episodes work as usual.
+            Hearth is in offline mode, so searching the podcast directory and following new shows wait until it is back online. Your shows and downloaded episodes work as usual.
           </p>
         ) : (
           <>
             <SearchForm className="listen-search" id="listen-search" label="Search podcasts" placeholder="Name or subject" search={search} />
-            <p className="muted listen-section__lead">Searches Apple’s podcast directory: the words you type are sent to Apple.</p>
+            <p className="muted listen-section__lead">Searches a podcast directory on the internet (Apple’s, or Podcast Index when an admin has set it up): the words you type are sent there.</p>
             <SearchResults q={q} subscriptions={subs.data ?? []} />
           </>
         )}
@@ -172,6 +195,7 @@ export function ListenPage(): ReactElement {
       </section>
 
       <OpmlCard hasShows={(subs.data?.length ?? 0) > 0} offline={offline} />
+      {isAdmin ? <PodcastIndexSetting /> : null}
     </section>
   );
 }

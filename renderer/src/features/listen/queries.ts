@@ -6,10 +6,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { z } from 'zod';
 import { api, apiFetch } from '../../api/client';
-import type { Episode, OpmlImportResponse, PodcastSearchResponse, Subscription, SubscriptionsResponse as SubscriptionsSchema } from '../../../../server/modules/podcasts/schema.js';
+import type { Episode, OpmlImportResponse, PodcastIndexStatusResponse, PodcastSearchResponse, Subscription, SubscriptionsResponse as SubscriptionsSchema } from '../../../../server/modules/podcasts/schema.js';
 
 export type { Episode, OpmlImportResponse, Subscription } from '../../../../server/modules/podcasts/schema.js';
-export type PodcastResult = z.infer<typeof PodcastSearchResponse>['results'][number];
+export type PodcastSearch = z.infer<typeof PodcastSearchResponse>;
+export type PodcastResult = PodcastSearch['results'][number];
+type PodcastIndexStatus = z.infer<typeof PodcastIndexStatusResponse>;
 type SubscriptionsResponse = z.infer<typeof SubscriptionsSchema>;
 
 const API = '/api/podcasts';
@@ -76,8 +78,26 @@ export function usePodcastSearch(q: string) {
     enabled: q.length > 0,
     retry: false,
     staleTime: 60 * 60_000,
-    queryFn: ({ signal }) => api.get<z.infer<typeof PodcastSearchResponse>>(`${API}/search?q=${encodeURIComponent(q)}`, { signal }).then((r) => r.results),
+    queryFn: ({ signal }) => api.get<PodcastSearch>(`${API}/search?q=${encodeURIComponent(q)}`, { signal }),
   });
+}
+
+const SEARCH_KEY = [...LISTEN_KEY, 'search'] as const;
+const PODCAST_INDEX_KEY = ['admin', 'podcasts', 'podcast-index'] as const;
+const PODCAST_INDEX_API = '/api/admin/podcasts/podcast-index';
+
+/** Whether an admin added a Podcast Index key (admins only; the secret is never sent back). */
+export function usePodcastIndexStatus() {
+  return useQuery({ queryKey: PODCAST_INDEX_KEY, queryFn: ({ signal }) => api.get<PodcastIndexStatus>(PODCAST_INDEX_API, { signal }) });
+}
+
+/** Saves the pair once Podcast Index accepts it; searches are asked again (the directory changes). */
+export function useSetPodcastIndex() {
+  return useMutation({ mutationFn: (pair: { key: string; secret: string }) => api.put<PodcastIndexStatus>(PODCAST_INDEX_API, pair), meta: { invalidates: [PODCAST_INDEX_KEY, SEARCH_KEY] } });
+}
+
+export function useClearPodcastIndex() {
+  return useMutation({ mutationFn: () => api.delete<void>(PODCAST_INDEX_API), meta: { invalidates: [PODCAST_INDEX_KEY, SEARCH_KEY] } });
 }
 
 export function useFollow() {
