@@ -85,6 +85,29 @@ describe('Podcasts', () => {
     expect((await s.member.get('/api/podcasts/subscriptions')).body.subscriptions).toEqual([]);
   });
 
+  it('follows a show by its number in Apple’s directory (a search result’s itunesId)', async () => {
+    const found = PodcastSearchResponse.parse((await s.member.get('/api/podcasts/search?q=kitchen table')).body).results[0]!;
+    expect(found.itunesId).toBe(1500001);
+    const r = await s.member.post('/api/podcasts/subscriptions', { itunesId: found.itunesId });
+    expect(r.status).toBe(201);
+    expect(SubscriptionResponse.parse(r.body).subscription).toMatchObject({ title: 'Kitchen Table Talk', feedUrl: `${fake.url}/feeds/kitchen.xml` });
+    expect((await s.member.post('/api/podcasts/subscriptions', { itunesId: 1500001 })).status).toBe(409);
+    const none = await s.member.post('/api/podcasts/subscriptions', { itunesId: 999 });
+    expect(none.status).toBe(404);
+    expect(none.body.error.message).toMatch(/no show with that number/);
+    const noFeed = await s.member.post('/api/podcasts/subscriptions', { itunesId: 1500002 });
+    expect(noFeed.status).toBe(422);
+    expect(noFeed.body.error.message).toMatch(/no feed address/);
+    for (const bad of [{}, { itunesId: 1500001, feedUrl: `${fake.url}/feeds/kitchen.xml` }, { itunesId: -1 }, { itunesId: 'x' }]) {
+      const b = await s.member.post('/api/podcasts/subscriptions', bad);
+      expect(b.status, JSON.stringify(bad)).toBe(400);
+    }
+    expect((await s.anon.post('/api/podcasts/subscriptions', { itunesId: 1500001 })).status).toBe(401);
+    const subs = (await s.member.get('/api/podcasts/subscriptions')).body.subscriptions as { id: string }[];
+    expect(subs).toHaveLength(1);
+    expect((await s.member.delete(`/api/podcasts/subscriptions/${subs[0]!.id}`)).status).toBe(204);
+  });
+
   it('refuses what is not a feed, without keeping anything', async () => {
     for (const feedUrl of [`${fake.url}/feeds/broken.xml`, `${fake.url}/feeds/missing.xml`, `${fake.url}/feeds/slow.xml`, `${fake.url}/feeds/cut.xml`]) {
       const r = await s.member.post('/api/podcasts/subscriptions', { feedUrl });

@@ -46,6 +46,15 @@ export async function startFakePodcasts(): Promise<FakePodcasts> {
       ].filter((s) => s.collectionName.toLowerCase().includes(term));
       return sendJson(res, 200, { resultCount: shows.length, results: shows });
     }
+    // the directory's lookup by number (the kitchen show; the Apple-only show has no feed address)
+    if (url.pathname === '/lookup') {
+      const id = Number(url.searchParams.get('id'));
+      const shows = [
+        { collectionId: 1500001, collectionName: 'Kitchen Table Talk', feedUrl: `${http.url}/feeds/kitchen.xml` },
+        { collectionId: 1500002, collectionName: 'Kitchen Secrets (Apple only)' },
+      ].filter((s) => s.collectionId === id);
+      return sendJson(res, 200, { resultCount: shows.length, results: shows });
+    }
     if (url.pathname === '/art.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': TINY_JPEG.length }).end(TINY_JPEG);
     // moved for good: a 301 to the kitchen feed, or a feed naming its new address
     if (url.pathname === '/feeds/old.xml') return void res.writeHead(301, { location: '/feeds/kitchen.xml' }).end();

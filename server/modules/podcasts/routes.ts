@@ -13,7 +13,8 @@ export function createPodcastRoutes(podcasts: PodcastsService, copies: EpisodeCo
     r.get('/search', { access: 'user', response: PodcastSearchResponse }, (req) => podcasts.search(actorOf(req), parse(SearchQuery, req.query).q));
     r.get('/subscriptions', { access: 'user', response: SubscriptionsResponse }, async (req) => ({ subscriptions: await podcasts.list(actorOf(req)), offline: podcasts.offline }));
     r.post('/subscriptions', { access: 'user', response: SubscriptionResponse }, async (req, res) => {
-      const subscription = await podcasts.subscribe(actorOf(req), parse(SubscribeBody, req.body).feedUrl);
+      const body = parse(SubscribeBody, req.body);
+      const subscription = body.feedUrl !== undefined ? await podcasts.subscribe(actorOf(req), body.feedUrl) : await podcasts.subscribeByItunesId(actorOf(req), body.itunesId!);
       res.status(201);
       return { subscription };
     });

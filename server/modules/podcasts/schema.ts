@@ -36,7 +36,13 @@ export const PodcastIndexStatusResponse = z.object({
   setAt: z.string().nullable(),
 });
 
-export const SubscribeBody = z.object({ feedUrl: z.string().url('The feed address must be a web address.').max(2000) });
+/** A show to follow: its feed address, or its number in Apple's podcast directory (a search result's `itunesId`). */
+export const SubscribeBody = z
+  .object({
+    feedUrl: z.string().url('The feed address must be a web address.').max(2000).optional(),
+    itunesId: z.number().int().positive('An Apple podcast number is a whole number above 0.').max(Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .refine((b) => (b.feedUrl === undefined) !== (b.itunesId === undefined), { message: 'Send either the feed address (feedUrl) or the Apple podcast number (itunesId), one of them.' });
 export const MAX_KEEP_NEWEST = 100;
 /** A feed that failed this many polls in a row is shown as failing, with its last error. */
 export const POLL_FAILING_AFTER = 3;

@@ -236,6 +236,29 @@ export class PodcastsService {
     return { ...s, imageUrl: s.imageUrl ? coverPath(s.id) : null };
   }
 
+  /**
+   * Follows a show by its number in Apple's podcast directory: the directory's lookup gives the feed
+   * address (through the guard, like search), then it is followed as by its address.
+   */
+  async subscribeByItunesId(actor: Actor, itunesId: number): Promise<Subscription> {
+    member(actor);
+    if (this.deps.guard.offline) throw offlineRefusal('it cannot look the show up in Apple’s podcast directory', this.deps.guard.offlineSource.reason);
+    const url = new URL('/lookup', this.deps.itunesUrl);
+    url.search = new URLSearchParams({ id: String(itunesId), entity: 'podcast' }).toString();
+    let body: { results?: Record<string, unknown>[] };
+    try {
+      body = JSON.parse((await this.request(url.href, 'application/json')).body.toString('utf8')) as typeof body;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw new UpstreamError('upstream_failed', 'Apple’s podcast directory answered something that is not a show.');
+    }
+    const show = (Array.isArray(body.results) ? body.results : []).find((r) => r.collectionId === itunesId);
+    if (!show) throw new NotFoundError('Apple’s podcast directory has no show with that number.');
+    const feedUrl = typeof show.feedUrl === 'string' ? show.feedUrl : '';
+    if (!/^https?:\/\//.test(feedUrl)) throw new UnprocessableError('no_feed', 'Apple’s podcast directory gives no feed address for this show, so Hearth cannot follow it.');
+    return this.subscribe(actor, feedUrl);
+  }
+
   /** A followed show's cover, fetched once by Hearth (no browser asks the podcast's image host). */
   async cover(actor: Actor, id: string): Promise<{ type: string; body: Buffer }> {
     const me = member(actor);
