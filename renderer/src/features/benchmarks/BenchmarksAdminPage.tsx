@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { openEventStream, type StreamHandle } from '../../api/sse';
 import { Icon, Spinner } from '../../ui/icons';
+import { fmt } from '../../ui/locale';
 import { PageHeader } from '../../ui/PageHeader';
 import { EmptyState, ErrorState, FormError, LoadingState } from '../../ui/StateViews';
 import type { BenchmarkResults, ChatBenchmark, DiskBenchmark, ImageBenchmark } from '../../../../server/modules/benchmarks/schema.js';
@@ -22,7 +23,7 @@ interface StreamEvents {
   error: { code: string; message: string };
 }
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const when = (iso: string) => fmt().dateTime(iso);
 
 export function BenchmarksAdminPage(): ReactElement {
   const results = useBenchmarks();

@@ -6,6 +6,7 @@ import { useState, type ReactElement } from 'react';
 import { errorMessage } from '../../api/client';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/icons';
+import { fmt } from '../../ui/locale';
 import { PageHeader } from '../../ui/PageHeader';
 import { QrCode } from '../../ui/QrCode';
 import { ErrorState, FormError, LoadingState } from '../../ui/StateViews';
@@ -15,7 +16,7 @@ import type { ConnectivityResponse } from '../../../../server/modules/connectivi
 import { useConnectivity, useSetOfflineMode } from './queries';
 import './connectivity.css';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const when = (iso: string) => fmt().dateTime(iso, 'short');
 
 export function ConnectivityAdminPage(): ReactElement {
   const data = useConnectivity();

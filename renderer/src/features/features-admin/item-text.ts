@@ -1,6 +1,7 @@
 // Sizes of feature items in words: download size (decimal units, as disks are sold) and memory
 // (binary gigabytes, as memory is sold: 8 GB, 16 GB).
 import { formatBytes } from '../../ui/format';
+import { fmt } from '../../ui/locale';
 import type { FeatureItem } from './types';
 
 export function formatMemory(bytes: number): string {
@@ -21,6 +22,6 @@ export const SLOW_NOTE = 'May be slow on this computer';
 export function measuredSpeedText(speed: { wordsPerSecond: number; measuredAt: string } | null): string | null {
   if (!speed) return null;
   const words = Math.max(1, Math.round(speed.wordsPerSecond));
-  const day = new Date(speed.measuredAt).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+  const day = fmt().date(speed.measuredAt, 'day');
   return `About ${words} ${words === 1 ? 'word' : 'words'} a second on this computer (measured ${day} in Benchmarks)`;
 }
