@@ -208,6 +208,8 @@ export interface Tuning {
   telegramPollSeconds?: number;
   /** Each vision model answer of POST /api/vision/analyze (default 120 s). */
   visionModelMs?: number;
+  /** How many photos POST /api/vision/analyze works on at once for the household (default 2); more is a 429. */
+  visionConcurrent?: number;
   /** How long Admin › Connectivity's internet check is kept (default a minute). */
   connectivityCheckTtlMs?: number;
   /** The benchmark's temporary file in the data folder (default 64 MiB). */

@@ -229,6 +229,25 @@ describe('vision', () => {
     expect([refused.status, refused.body.error.code]).toEqual([422, 'model_cannot_see']);
   });
 
+  it('works on two photos at once for the household; a third meanwhile is told to try again (429), and a place frees when one is answered', async () => {
+    const png = await plainPhoto(300, 200);
+    await fake.setMode('slow', { slowMs: 3_000, only: '/api/chat' });
+    const first = [task(png, 'describe'), task(png, 'describe')];
+    // both reached the model runtime: they hold the household's two places
+    const arrived = async () => fake.requests.filter((q) => q.path === '/api/chat').length;
+    for (let i = 0; i < 200 && (await arrived()) < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await arrived()).toBe(2);
+    const busy = await task(png, 'describe');
+    expect([busy.status, busy.body.error.code]).toEqual([429, 'vision_busy']);
+    expect(busy.body.error.message).toMatch(/Try again in a moment/);
+    expect(busy.body.error.details).toEqual({ retryAfterSeconds: 5 });
+    expect(await arrived()).toBe(2);
+    // the two end (the model is slower than the 1.5 s budget here), which frees both places
+    expect((await Promise.all(first)).map((r) => r.status)).toEqual([504, 504]);
+    await fake.setMode('ok');
+    expect((await task(png, 'describe')).status).toBe(200);
+  });
+
   it('answers with a sentence when the model runtime is down, slow, cut off or sends garbage', async () => {
     const png = await plainPhoto(300, 200);
     await fake.setMode('down');

@@ -16,6 +16,7 @@ export function createVisionModule(p: Platform, ports: VisionPorts) {
     clock: p.clock,
     logger: p.logger.child('vision'),
     modelTimeoutMs: p.tuning.visionModelMs,
+    maxConcurrent: p.tuning.visionConcurrent,
   });
   return defineModule({
     name: 'vision',

@@ -9,7 +9,7 @@ import type { ValidateFunction } from 'ajv';
 import type { ChatMessage, ModelRuntimeClient } from '../../adapters/model-runtime/ollama.js';
 import { modelRuntimeAppError } from '../../adapter-errors/model-runtime.js';
 import { ownedOrNotFound, type UserActor } from '../../actor.js';
-import { AppError, BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, TooManyRequestsError, UnprocessableError } from '../../errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { lazyImport } from '../../platform/lazy.js';
 import type { Logger } from '../../platform/logger.js';
@@ -46,6 +46,8 @@ export interface VisionDeps extends VisionPorts {
   clock: Clock;
   logger: Logger;
   modelTimeoutMs?: number;
+  /** Analyses at once for the household (each holds its photo, up to 15 MB, in memory until the model answers). */
+  maxConcurrent?: number;
 }
 
 function safeJson(text: string): unknown {
@@ -59,7 +61,26 @@ function safeJson(text: string): unknown {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export class VisionService {
+  private running = 0;
+
   constructor(private readonly deps: VisionDeps) {}
+
+  /**
+   * A place for one analysis, taken before its photo is read into memory and given back when it is
+   * answered; with every place taken the caller is told to try again in a moment (429), so a burst of
+   * photos cannot fill the server's memory while the model works through them.
+   */
+  admit(): () => void {
+    if (this.running >= (this.deps.maxConcurrent ?? 2)) {
+      throw new TooManyRequestsError('vision_busy', 'Hearth is already looking at other photos. Try again in a moment.', 5);
+    }
+    this.running++;
+    let done = false;
+    return () => {
+      if (!done) this.running--;
+      done = true;
+    };
+  }
 
   /** The picture upright (EXIF orientation applied) and at most VISION_LONG_SIDE on its long side, as JPEG. */
   async prepare(image: Buffer): Promise<Buffer> {
