@@ -15,7 +15,7 @@ import { FetchFailure, type FetchOutcome, type SourceFetcher, type SourceSpec } 
 import type { AudioFile, EpisodeCopiesService } from './copies-service.js';
 import { parsePodcastFeed, type PodcastFeed } from './podcast-feed.js';
 import { type DirectoryResult, PodcastIndexError, type PodcastIndex, type PodcastIndexPair } from './podcast-index.js';
-import { decodeBody, parseOpml } from '../today/public.js';
+import { readOpmlUpload } from '../today/public.js';
 import { FINISHED_REMAINING_SEC, type OpmlImportResponse, type Episode, type ProgressBody, type Subscription } from './schema.js';
 import { coverPath, FEED_SOURCE, feedKey, type PodcastsStore } from './store.js';
 
@@ -345,12 +345,7 @@ export class PodcastsService {
   async importOpml(actor: Actor, body: Buffer): Promise<OpmlImportResponse> {
     const me = member(actor);
     if (this.deps.guard.offline) throw offlineRefusal('it cannot read the feeds an OPML file lists', this.deps.guard.offlineSource.reason);
-    let parsed: ReturnType<typeof parseOpml>;
-    try {
-      parsed = parseOpml(decodeBody(body, ''));
-    } catch {
-      throw new BadRequestError('That is not an OPML file (an XML list of feeds).');
-    }
+    const parsed = readOpmlUpload(body);
     const out: OpmlImportResponse = { added: [], existing: 0, failed: parsed.skipped };
     for (const f of parsed.feeds) {
       if (await this.deps.store.byFeed(me.id, f.xmlUrl)) {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type * as Fxp from 'fast-xml-parser';
 import type * as Htmlparser2 from 'htmlparser2';
+import { BadRequestError } from '../../errors.js';
 import { lazyRequire } from '../../platform/lazy.js';
 
 const loadFxp = lazyRequire<typeof Fxp>('fast-xml-parser');
@@ -260,6 +261,15 @@ export interface OpmlOutline {
   xmlUrl: string;
   title: string;
   category: string | null;
+}
+
+/** An uploaded OPML file (news, podcasts, YouTube channels) → its feeds; not OPML at all is a 400 with a sentence. */
+export function readOpmlUpload(body: Buffer): { feeds: OpmlOutline[]; skipped: number } {
+  try {
+    return parseOpml(decodeBody(body, ''));
+  } catch {
+    throw new BadRequestError('That is not an OPML file (an XML list of feeds).');
+  }
 }
 
 /** OPML → the feeds it lists (outlines with xmlUrl; a parent outline without one is a folder), and how many lines were skipped. */

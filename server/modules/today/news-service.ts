@@ -8,7 +8,7 @@ import { BadRequestError, ConflictError, NotFoundError, ServiceUnavailableError,
 import type { Clock } from '../../platform/clock.js';
 import type { Logger } from '../../platform/logger.js';
 import { Semaphore } from '../../platform/semaphore.js';
-import { discoverFeeds, decodeBody, httpUrl, NotAFeedError, parseOpml, type ParsedFeed } from './feed-parse.js';
+import { discoverFeeds, decodeBody, httpUrl, NotAFeedError, readOpmlUpload, type ParsedFeed } from './feed-parse.js';
 import type { FeedTasks } from './feed-tasks.js';
 import { FetchFailure, type FetchOutcome, type SourceSpec, type SourceFetcher } from '../../platform/outside-sources/fetcher.js';
 import type { FeedRow, NewsStore } from './news-store.js';
@@ -115,12 +115,7 @@ export class NewsService {
   /** OPML import: each http(s) feed not yet followed is added (polled soon by the news task); others are counted. */
   async importOpml(actor: Actor, body: Buffer): Promise<OpmlImportResponse> {
     assertAdmin(actor);
-    let parsed: ReturnType<typeof parseOpml>;
-    try {
-      parsed = parseOpml(decodeBody(body, ''));
-    } catch {
-      throw new BadRequestError('That is not an OPML file (an XML list of feeds).');
-    }
+    const parsed = readOpmlUpload(body);
     const added: NewsFeed[] = [];
     let existing = 0;
     const now = this.deps.clock.now().toISOString();

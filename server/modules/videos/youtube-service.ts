@@ -9,7 +9,7 @@ import { AppError, BadRequestError, ConflictError, ForbiddenError, NotFoundError
 import type { Clock } from '../../platform/clock.js';
 import { FetchFailure, type Freshness, type SourceFetcher, type SourceSpec } from '../../platform/outside-sources/fetcher.js';
 import { type CachedImage, parseCachedImage } from '../../platform/outside-sources/image.js';
-import { decodeBody, parseOpml } from '../today/public.js';
+import { readOpmlUpload } from '../today/public.js';
 import { byNewest, youtubeVideo } from './items.js';
 import { CHANNEL_ID, type AddChannelBody, type Channel, type FeedResponse, type OpmlImportResponse, type SearchResponse, type Video } from './schema.js';
 import type { VideoSettingsService } from './settings-service.js';
@@ -193,12 +193,7 @@ export class YoutubeService {
 
   /** Follows every YouTube channel an OPML file lists (FreeTube, NewPipe and Invidious exports); what fails is counted. */
   async importOpml(actor: UserActor, body: Buffer): Promise<OpmlImportResponse> {
-    let parsed: ReturnType<typeof parseOpml>;
-    try {
-      parsed = parseOpml(decodeBody(body, ''));
-    } catch {
-      throw new BadRequestError('That is not an OPML file (an XML list of feeds).');
-    }
+    const parsed = readOpmlUpload(body);
     const out: OpmlImportResponse = { added: [], existing: 0, failed: parsed.skipped };
     for (const f of parsed.feeds) {
       const url = new URL(f.xmlUrl);
